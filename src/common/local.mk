@@ -1,11 +1,7 @@
 # The Slurm-independent core, shared by the plugins, the simulator, the
 # tools and the benchmarks. No Slurm header may be included here.
+# Components append their sources in mk/*.mk.
 noinst_LTLIBRARIES += src/common/liboptimus_core.la
 src_common_liboptimus_core_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
 src_common_liboptimus_core_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) -lm
-src_common_liboptimus_core_la_SOURCES = \
-	src/common/version.h
-# --- models (convergence, speed, quality) ---
-src_common_liboptimus_core_la_SOURCES += src/common/version.h
-# --- allocation, placement, parameter assignment ---
-src_common_liboptimus_core_la_SOURCES += src/common/version.h
+src_common_liboptimus_core_la_SOURCES = src/common/version.h

@@ -1,0 +1,1 @@
+# alloc: core sources, unit tests, tools and benchmarks (see HACKING.md)

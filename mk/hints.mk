@@ -1,0 +1,1 @@
+# hints: core sources, unit tests, tools and benchmarks (see HACKING.md)

@@ -1,0 +1,1 @@
+# models: core sources, unit tests, tools and benchmarks (see HACKING.md)

@@ -1,0 +1,1 @@
+# protocol: core sources, unit tests, tools and benchmarks (see HACKING.md)

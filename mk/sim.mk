@@ -1,0 +1,1 @@
+# sim: core sources, unit tests, tools and benchmarks (see HACKING.md)

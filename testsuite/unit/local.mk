@@ -1,1 +1,0 @@
-# testsuite/unit
