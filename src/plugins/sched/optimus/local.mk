@@ -1,1 +1,10 @@
-# sched/optimus
+# sched/optimus: the scheduler plugin inside slurmctld.
+plugin_LTLIBRARIES += src/plugins/sched/optimus/sched_optimus.la
+src_plugins_sched_optimus_sched_optimus_la_CPPFLAGS = $(AM_CPPFLAGS) $(SLURM_INTERNAL_CPPFLAGS)
+src_plugins_sched_optimus_sched_optimus_la_CFLAGS = $(AM_CFLAGS) -fvisibility=default $(GSL_CFLAGS) $(JSONC_CFLAGS)
+src_plugins_sched_optimus_sched_optimus_la_LDFLAGS = $(OPTIMUS_MODULE_FLAGS)
+src_plugins_sched_optimus_sched_optimus_la_LIBADD = src/common/liboptimus_core.la $(MUNGE_LIBS)
+src_plugins_sched_optimus_sched_optimus_la_SOURCES = \
+	src/plugins/sched/optimus/sched_optimus.c \
+	src/plugins/sched/optimus/backfill_delegate.c \
+	src/plugins/sched/optimus/backfill_delegate.h

@@ -1,0 +1,36 @@
+/*
+ * sched_optimus.c - the sched/optimus plugin's entry points.
+ *
+ * sched/optimus plans optimus jobs (see planner.c) and delegates every other
+ * job to Slurm's own backfill scheduler, loaded from here.
+ */
+#include "config.h"
+
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "backfill_delegate.h"
+
+const char plugin_name[] = "Optimus deep-learning scheduler plugin";
+const char plugin_type[] = "sched/optimus";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+extern int init(void)
+{
+	if (slurmctld_config.scheduling_disabled)
+		return SLURM_SUCCESS;
+	info("sched/optimus: loaded");
+	return backfill_delegate_load();
+}
+
+extern void fini(void)
+{
+	backfill_delegate_unload();
+	info("sched/optimus: unloaded");
+}
+
+extern int sched_p_reconfig(void)
+{
+	return backfill_delegate_reconfig();
+}

@@ -1,0 +1,431 @@
+"""A real Slurm cluster on localhost, for tests and for people.
+
+One folder holds everything: its own munged (own key, socket and pid file),
+slurmctld, N slurmd started as `slurmd -N nX` (Debian builds Slurm with
+--enable-multiple-slurmd), and optionally slurmdbd with its own MariaDB
+server. Daemons are stopped by their pid files, never by name, so several
+clusters (and a system Slurm) can coexist on one machine.
+
+Use from Python:
+
+    c = Cluster("/tmp/c1", nodes=4)
+    c.start()
+    c.run(["sbatch", "--wrap", "true"])
+    c.stop()
+
+or from a shell: see `optimus-cluster --help`.
+"""
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+DEBIAN_PLUGINDIR = "/usr/lib/x86_64-linux-gnu/slurm-wlm"
+PLUGIN_BUILD_DIRS = [
+    os.path.join(TOP, "src/plugins/sched/optimus/.libs"),
+    os.path.join(TOP, "src/plugins/job_submit/optimus/.libs"),
+    os.path.join(TOP, "src/plugins/spank/optimus/.libs"),
+]
+
+
+class ClusterError(RuntimeError):
+    pass
+
+
+def _free_port_block(count):
+    """A base port such that base..base+count-1 are all free on localhost."""
+    for _ in range(200):
+        base = random.randrange(20000, 60000 - count)
+        if all(_port_free(base + i) for i in range(count)):
+            return base
+    raise ClusterError("no block of %d free TCP ports found" % count)
+
+
+def _port_free(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Cluster:
+    """A localhost Slurm cluster living entirely in `root`."""
+
+    def __init__(self, root, nodes=4, cpus=8, memory=16000, gpus=4,
+                 accounting=False, scheduler="sched/optimus",
+                 plugin_dirs=None, cred_expire=10, extra_conf="",
+                 optimus_conf=""):
+        self.root = os.path.abspath(root)
+        self.nodes = nodes
+        self.cpus = cpus
+        self.memory = memory
+        self.gpus = gpus
+        self.accounting = accounting
+        self.scheduler = scheduler
+        self.plugin_dirs = plugin_dirs if plugin_dirs is not None else PLUGIN_BUILD_DIRS
+        self.cred_expire = cred_expire
+        self.extra_conf = extra_conf
+        self.optimus_conf = optimus_conf
+        self.etc = os.path.join(self.root, "etc")
+        self.log = os.path.join(self.root, "log")
+        self.run_dir = os.path.join(self.root, "run")
+        self.conf = os.path.join(self.etc, "slurm.conf")
+        self.munge_socket = os.path.join(self.run_dir, "munge.socket.2")
+        self.ports = None
+
+    # ------------------------------------------------------------------ env
+    def env(self, extra=None):
+        """Environment for Slurm commands talking to this cluster."""
+        env = dict(os.environ)
+        env["SLURM_CONF"] = self.conf
+        env["OPTIMUS_CLUSTER"] = self.root
+        env["MUNGE_SOCKET"] = self.munge_socket
+        if extra:
+            env.update(extra)
+        return env
+
+    def run(self, argv, check=True, timeout=60, input=None, env=None):
+        """Run a command against this cluster; returns CompletedProcess."""
+        r = subprocess.run(argv, env=self.env(env), capture_output=True,
+                           text=True, timeout=timeout, input=input)
+        if check and r.returncode != 0:
+            raise ClusterError("%s failed (%d): %s%s" % (
+                " ".join(argv), r.returncode, r.stdout, r.stderr))
+        return r
+
+    # ---------------------------------------------------------------- files
+    def _pidfile(self, name):
+        return os.path.join(self.run_dir, name + ".pid")
+
+    def _write(self, path, text, mode=0o644):
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+
+    def _nodelist(self):
+        return "n[1-%d]" % self.nodes if self.nodes > 1 else "n1"
+
+    def _node_names(self):
+        return ["n%d" % i for i in range(1, self.nodes + 1)]
+
+    def _layout(self):
+        for d in (self.etc, self.log, self.run_dir,
+                  os.path.join(self.root, "state"),
+                  os.path.join(self.root, "checkpoints")):
+            os.makedirs(d, exist_ok=True)
+        for n in self._node_names():
+            os.makedirs(os.path.join(self.root, "spool", n), exist_ok=True)
+        os.chmod(os.path.join(self.root, "checkpoints"), 0o1777)
+
+    def _slurm_conf(self):
+        p = self.ports
+        nodes = self._nodelist()
+        plugindir = ":".join(list(self.plugin_dirs) + [DEBIAN_PLUGINDIR])
+        gres = "Gres=gpu:%d " % self.gpus if self.gpus else ""
+        acct = ""
+        if self.accounting:
+            acct = ("AccountingStorageType=accounting_storage/slurmdbd\n"
+                    "AccountingStorageHost=localhost\n"
+                    "AccountingStoragePort=%d\n"
+                    "JobAcctGatherType=jobacct_gather/linux\n"
+                    "JobAcctGatherFrequency=5\n" % p["slurmdbd"])
+        return f"""# Generated by testsuite/cluster/cluster.py
+ClusterName=optimus
+SlurmctldHost=localhost
+SlurmctldPort={p["slurmctld"]}
+SlurmdPort={p["slurmd"]}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket={self.munge_socket},cred_expire={self.cred_expire}
+PluginDir={plugindir}
+PlugStackConfig={self.etc}/plugstack.conf
+StateSaveLocation={self.root}/state
+SlurmdSpoolDir={self.root}/spool/%n
+SlurmctldPidFile={self._pidfile("slurmctld")}
+SlurmdPidFile={self.run_dir}/slurmd-%n.pid
+SlurmctldLogFile={self.log}/slurmctld.log
+SlurmdLogFile={self.log}/slurmd-%n.log
+SlurmctldDebug=debug
+SlurmdDebug=debug
+SchedulerType={self.scheduler}
+SchedulerParameters=bf_interval=2,sched_interval=2
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+JobSubmitPlugins=optimus
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SlurmdParameters=config_overrides
+ReturnToService=2
+MpiDefault=none
+MailProg=/bin/true
+GresTypes=gpu
+JobRequeue=1
+DefMemPerCPU=500
+AccountingStorageTRES=gres/gpu
+KillWait=5
+MinJobAge=300
+InactiveLimit=0
+Waittime=0
+SlurmctldTimeout=30
+SlurmdTimeout=60
+{acct}
+NodeName={nodes} NodeHostname=localhost NodeAddr=127.0.0.1 CPUs={self.cpus} RealMemory={self.memory} {gres}Port={p["slurmd"]}-{p["slurmd"] + self.nodes - 1} State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
+{self.extra_conf}
+"""
+
+    def _write_config(self):
+        self._write(self.conf, self._slurm_conf())
+        gres = ""
+        if self.gpus:
+            # Slurm drops file-less GPUs: give each a stand-in device file.
+            dev = os.path.join(self.root, "dev")
+            os.makedirs(dev, exist_ok=True)
+            for i in range(self.gpus):
+                open(os.path.join(dev, "gpu%d" % i), "a").close()
+            files = dev + "/gpu[0-%d]" % (self.gpus - 1) if self.gpus > 1 else dev + "/gpu0"
+            gres = "NodeName=%s Name=gpu File=%s\n" % (self._nodelist(), files)
+        self._write(os.path.join(self.etc, "gres.conf"), gres)
+        self._write(os.path.join(self.etc, "cgroup.conf"), "CgroupPlugin=cgroup/v1\n")
+        spank = os.path.join(PLUGIN_BUILD_DIRS[2], "spank_optimus.so")
+        if not os.path.exists(spank):
+            spank = "spank_optimus.so"
+        self._write(os.path.join(self.etc, "plugstack.conf"),
+                    "required %s\n" % spank)
+        self._write(os.path.join(self.etc, "optimus.conf"),
+                    "# Generated by testsuite/cluster/cluster.py\n"
+                    "ReportPort=%d\n%s\n" % (self.ports["report"], self.optimus_conf))
+
+    # --------------------------------------------------------------- munged
+    def _start_munged(self):
+        key = os.path.join(self.etc, "munge.key")
+        if not os.path.exists(key):
+            with open(key, "wb") as f:
+                f.write(os.urandom(1024))
+            os.chmod(key, 0o600)
+        os.chmod(self.run_dir, 0o755)
+        subprocess.run(
+            ["munged", "--force", "--socket=" + self.munge_socket,
+             "--key-file=" + key, "--pid-file=" + self._pidfile("munged"),
+             "--log-file=" + os.path.join(self.log, "munged.log"),
+             "--seed-file=" + os.path.join(self.run_dir, "munged.seed")],
+            check=True, capture_output=True)
+        self._wait(lambda: os.path.exists(self.munge_socket), 10, "munged socket")
+
+    # -------------------------------------------------------------- mariadb
+    def _start_mariadb(self):
+        datadir = os.path.join(self.root, "mysql")
+        if not os.path.isdir(os.path.join(datadir, "mysql")):
+            r = subprocess.run(
+                ["mariadb-install-db", "--no-defaults", "--user=root",
+                 "--datadir=" + datadir, "--auth-root-authentication-method=normal",
+                 "--skip-test-db"], capture_output=True, text=True)
+            if r.returncode != 0:
+                raise ClusterError("mariadb-install-db failed: " + r.stdout + r.stderr)
+        log = open(os.path.join(self.log, "mariadb.log"), "a")
+        subprocess.Popen(
+            ["mariadbd", "--no-defaults", "--user=root", "--datadir=" + datadir,
+             "--bind-address=127.0.0.1", "--port=%d" % self.ports["mysql"],
+             "--socket=" + os.path.join(self.run_dir, "mysql.sock"),
+             "--pid-file=" + self._pidfile("mariadb"),
+             "--innodb-buffer-pool-size=64M", "--skip-name-resolve"],
+            stdout=log, stderr=log, start_new_session=True)
+        self._wait(lambda: self._mysql_ok(), 60, "MariaDB")
+
+    def _mysql_ok(self):
+        r = subprocess.run(["mariadb", "--no-defaults", "-uroot", "-h127.0.0.1",
+                            "-P%d" % self.ports["mysql"], "-e", "select 1"],
+                           capture_output=True)
+        return r.returncode == 0
+
+    def _start_slurmdbd(self):
+        dbd = os.path.join(self.etc, "slurmdbd.conf")
+        self._write(dbd, f"""AuthType=auth/munge
+AuthInfo=socket={self.munge_socket}
+DbdHost=localhost
+DbdPort={self.ports["slurmdbd"]}
+SlurmUser=root
+PidFile={self._pidfile("slurmdbd")}
+LogFile={self.log}/slurmdbd.log
+DebugLevel=info
+PluginDir={DEBIAN_PLUGINDIR}
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort={self.ports["mysql"]}
+StorageUser=root
+StorageLoc=slurm_acct_db
+""", mode=0o600)
+        subprocess.run(["slurmdbd", "-f", dbd], check=True, env=self.env(),
+                       capture_output=True)
+        self._wait(lambda: self._port_open(self.ports["slurmdbd"]), 60, "slurmdbd")
+
+    def _register_cluster(self):
+        self.run(["sacctmgr", "-i", "add", "cluster", "optimus"], check=False)
+        user = "root"
+        self.run(["sacctmgr", "-i", "add", "account", "optimus"], check=False)
+        self.run(["sacctmgr", "-i", "add", "user", user, "account=optimus"], check=False)
+
+    # ---------------------------------------------------------------- slurm
+    def _start_slurmctld(self):
+        subprocess.run(["slurmctld", "-f", self.conf, "-i"], check=True,
+                       env=self.env(), capture_output=True)
+        self._wait(lambda: self.run(["scontrol", "ping"], check=False,
+                                    timeout=10).stdout.find("UP") >= 0,
+                   60, "slurmctld")
+
+    def _start_slurmd(self, node):
+        subprocess.run(["slurmd", "-N", node, "-f", self.conf], check=True,
+                       env=self.env(), capture_output=True)
+
+    def nodes_idle(self):
+        r = self.run(["sinfo", "-h", "-N", "-o", "%N %T"], check=False, timeout=10)
+        states = [l.split()[1] for l in r.stdout.splitlines() if l.strip()]
+        return len(states) == self.nodes and all(s == "idle" for s in states)
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self):
+        """Start every daemon and wait until all nodes are idle."""
+        self._layout()
+        self.ports = {"slurmctld": 0}
+        base = _free_port_block(self.nodes + 5)
+        self.ports = {"slurmctld": base, "slurmdbd": base + 1, "mysql": base + 2,
+                      "report": base + 3, "slurmd": base + 5}
+        self._write(os.path.join(self.root, "ports"),
+                    "".join("%s=%d\n" % kv for kv in sorted(self.ports.items())))
+        self._write_config()
+        try:
+            self._start_munged()
+            if self.accounting:
+                self._start_mariadb()
+                self._start_slurmdbd()
+                self._register_cluster()
+            self._start_slurmctld()
+            for n in self._node_names():
+                self._start_slurmd(n)
+            self._wait(self.nodes_idle, 90, "all nodes idle")
+        except Exception:
+            self.stop(keep=True)
+            raise
+        return self
+
+    def restart_slurmctld(self):
+        """Stop slurmctld by its pid file and start it again (state kept)."""
+        self._kill("slurmctld", timeout=30)
+        subprocess.run(["slurmctld", "-f", self.conf], check=True,
+                       env=self.env(), capture_output=True)
+        self._wait(lambda: "UP" in self.run(["scontrol", "ping"], check=False,
+                                            timeout=10).stdout, 60, "slurmctld")
+
+    def stop(self, keep=True):
+        """Stop every daemon by its pid file; remove the folder unless keep."""
+        for n in reversed(self._node_names()):
+            self._kill("slurmd-" + n)
+        self._kill("slurmctld")
+        self._kill("slurmdbd")
+        self._kill("mariadb", timeout=30)
+        self._kill("munged")
+        if not keep:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def _kill(self, name, timeout=15):
+        path = self._pidfile(name)
+        try:
+            pid = int(open(path).read().strip())
+        except (OSError, ValueError):
+            return
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        deadline = time.time() + timeout
+        while time.time() < deadline and _pid_alive(pid):
+            time.sleep(0.1)
+        if _pid_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+    # -------------------------------------------------------------- helpers
+    def _port_open(self, port):
+        with socket.socket() as s:
+            s.settimeout(0.5)
+            return s.connect_ex(("127.0.0.1", port)) == 0
+
+    def _wait(self, predicate, timeout, what):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                if predicate():
+                    return
+            except (subprocess.SubprocessError, OSError):
+                pass
+            time.sleep(0.25)
+        raise ClusterError("timed out after %ds waiting for %s; logs in %s"
+                           % (timeout, what, self.log))
+
+    def logs(self, name="slurmctld"):
+        try:
+            return open(os.path.join(self.log, name + ".log")).read()
+        except OSError:
+            return ""
+
+    def wait_job_state(self, job_id, states, timeout=60):
+        """Wait until job_id is in one of `states`; returns the state."""
+        found = [None]
+
+        def check():
+            r = self.run(["scontrol", "-o", "show", "job", str(job_id)],
+                         check=False, timeout=10)
+            for tok in r.stdout.split():
+                if tok.startswith("JobState="):
+                    found[0] = tok.split("=", 1)[1]
+            return found[0] in states
+        self._wait(check, timeout, "job %s in %s (last %s)" % (job_id, states, found[0]))
+        return found[0]
+
+    def job_fields(self, job_id):
+        """`scontrol -o show job` as a dict of its KEY=VALUE fields."""
+        r = self.run(["scontrol", "-o", "show", "job", str(job_id)])
+        return _parse_fields(r.stdout)
+
+    def sbatch(self, args, script="#!/bin/sh\nsleep 1\n"):
+        """Submit a batch job; returns its id."""
+        r = self.run(["sbatch", "--parsable"] + list(args), input=script)
+        return int(r.stdout.strip().split(";")[0])
+
+
+def _parse_fields(line):
+    """Parse KEY=VALUE tokens; a value runs until the next ' KEY=' token."""
+    fields = {}
+    key = None
+    for tok in line.strip().split(" "):
+        if "=" in tok and tok.split("=", 1)[0].replace("/", "").replace(":", "").isalnum():
+            key, value = tok.split("=", 1)
+            fields[key] = value
+        elif key is not None:
+            fields[key] += " " + tok
+    return fields
