@@ -10,3 +10,29 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/alloc_fifo.c \
 	src/common/placement.h src/common/placement.c \
 	src/common/paa.h src/common/paa.c src/common/paa_models.c
+
+# Unit tests (Check); the fixture provides synthetic jobs and the naive
+# rescan greedy used as a reference.
+ALLOC_FIXTURE = testsuite/unit/alloc_fixture.h testsuite/unit/alloc_fixture.c
+check_PROGRAMS += testsuite/unit/test_alloc testsuite/unit/test_placement \
+	testsuite/unit/test_paa
+TESTS += testsuite/unit/test_alloc testsuite/unit/test_placement \
+	testsuite/unit/test_paa
+testsuite_unit_test_alloc_SOURCES = testsuite/unit/test_alloc.c $(ALLOC_FIXTURE)
+testsuite_unit_test_alloc_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_alloc_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_placement_SOURCES = testsuite/unit/test_placement.c \
+	$(ALLOC_FIXTURE)
+testsuite_unit_test_placement_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_placement_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_paa_SOURCES = testsuite/unit/test_paa.c $(ALLOC_FIXTURE)
+testsuite_unit_test_paa_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_paa_LDADD = $(UNIT_LDADD)
+
+# Allocation + placement time at the paper's scale and 10x (prints figures).
+noinst_PROGRAMS += bench/bench_alloc
+bench_bench_alloc_SOURCES = bench/bench_alloc.c $(ALLOC_FIXTURE)
+bench_bench_alloc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/unit
+bench_bench_alloc_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_alloc_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) \
+	$(JSONC_LIBS) -lm

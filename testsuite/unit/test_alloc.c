@@ -1,0 +1,470 @@
+/*
+ * test_alloc.c - properties of the allocators: capacity never exceeded,
+ * min/max respected, the heap greedy equal to a rescan, the gap to an
+ * exhaustive optimum on small instances, and each baseline's policy.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "alloc_fixture.h"
+#include "heap.h"
+
+#define NJOBS 40
+
+static alloc_job_t jobs[NJOBS];
+static fixture_speed_t speeds[NJOBS];
+static fixture_loss_t losses[NJOBS];
+
+static res_vec_t cluster(double cpu, double mem, double gpu)
+{
+	return res_make(cpu, mem, gpu);
+}
+
+static void assert_within(const alloc_job_t *js, const alloc_result_t *r,
+			  res_vec_t cap)
+{
+	res_vec_t sum = { { 0 } };
+
+	for (size_t i = 0; i < r->njobs; i++) {
+		const alloc_grant_t *g = &r->grants[i];
+		ck_assert_uint_eq(g->id, js[i].id);
+		if (g->status != ALLOC_OK) {
+			ck_assert_int_eq(g->ps + g->workers, 0);
+			continue;
+		}
+		ck_assert_int_ge(g->ps, alloc_min_ps(&js[i]));
+		ck_assert_int_ge(g->workers, alloc_min_workers(&js[i]));
+		if (js[i].max_ps > 0)
+			ck_assert_int_le(g->ps, js[i].max_ps);
+		if (js[i].max_workers > 0)
+			ck_assert_int_le(g->workers, js[i].max_workers);
+		sum = res_add(sum, res_combo(js[i].ps_demand, g->ps,
+					     js[i].worker_demand, g->workers));
+	}
+	ck_assert(res_fits(sum, cap));
+	for (int k = 0; k < RES_NUM; k++)
+		ck_assert_double_eq_tol(sum.v[k], r->used.v[k], 1e-6);
+}
+
+static void random_limits(uint64_t *st)
+{
+	for (size_t i = 0; i < NJOBS; i++) {
+		jobs[i].min_ps = fixture_rand(st) % 3;
+		jobs[i].min_workers = fixture_rand(st) % 4;
+		jobs[i].max_ps = fixture_rand(st) % 2 ? 0 :
+				 alloc_min_ps(&jobs[i]) + fixture_rand(st) % 6;
+		jobs[i].max_workers = fixture_rand(st) % 2 ? 0 :
+				 alloc_min_workers(&jobs[i]) + fixture_rand(st) % 9;
+	}
+}
+
+START_TEST(test_heap_matches_scan)
+{
+	heap_t h;
+	double key[64];
+	bool in[64] = { false };
+	uint64_t st = 7;
+
+	ck_assert_int_eq(heap_init(&h, 64), 0);
+	for (int step = 0; step < 5000; step++) {
+		uint32_t it = fixture_rand(&st) % 64, top, best = 64;
+		if (fixture_rand(&st) % 3 == 0) {
+			heap_remove(&h, it);
+			in[it] = false;
+		} else {
+			key[it] = (double)(fixture_rand(&st) % 20);
+			heap_set(&h, it, key[it]);
+			in[it] = true;
+		}
+		for (uint32_t j = 0; j < 64; j++)
+			if (in[j] && (best == 64 || key[j] > key[best]))
+				best = j;
+		ck_assert_int_eq(heap_top(&h, &top, NULL), best != 64);
+		if (best != 64)
+			ck_assert_uint_eq(top, best);
+	}
+	heap_free(&h);
+}
+END_TEST
+
+static const alloc_run_fn task_allocators[] = {
+	alloc_optimus_run, alloc_drf_run, alloc_tetris_run, alloc_fifo_run,
+};
+
+START_TEST(test_capacity_and_limits)
+{
+	uint64_t st = 1000 + _i;
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
+	random_limits(&st);
+	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
+					fixture_uniform(&st, 200, 2000),
+					fixture_uniform(&st, 0, 20)));
+	for (size_t a = 0; a < 4; a++) {
+		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
+		assert_within(jobs, &r, prm.capacity);
+		alloc_result_free(&r);
+	}
+}
+END_TEST
+
+START_TEST(test_heap_equals_rescan)
+{
+	uint64_t st = 2000 + _i;
+	alloc_params_t prm;
+	alloc_result_t a, b;
+
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
+	random_limits(&st);
+	alloc_params_init(&prm, cluster(400, 1500, 10));
+	ck_assert_int_eq(alloc_optimus_run(jobs, NJOBS, &prm, &a), 0);
+	ck_assert_int_eq(fixture_naive_optimus(jobs, NJOBS, &prm, &b), 0);
+	ck_assert_uint_gt(a.steps, 0);
+	ck_assert_uint_eq(a.steps, b.steps);
+	for (size_t i = 0; i < NJOBS; i++) {
+		ck_assert_int_eq(a.grants[i].ps, b.grants[i].ps);
+		ck_assert_int_eq(a.grants[i].workers, b.grants[i].workers);
+	}
+	alloc_result_free(&a);
+	alloc_result_free(&b);
+}
+END_TEST
+
+/* With room to spare, Optimus stops only where no task helps any more. */
+START_TEST(test_optimus_stops_at_no_gain)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, NJOBS, 3);
+	alloc_params_init(&prm, cluster(1e6, 1e7, 1e4));
+	ck_assert_int_eq(alloc_optimus_run(jobs, NJOBS, &prm, &r), 0);
+	for (size_t i = 0; i < NJOBS; i++) {
+		int p = r.grants[i].ps, w = r.grants[i].workers;
+		double now = alloc_jct(&jobs[i], p, w);
+		ck_assert(alloc_jct(&jobs[i], p + 1, w) >= now);
+		ck_assert(alloc_jct(&jobs[i], p, w + 1) >= now);
+		ck_assert(p + w > 2);
+	}
+	alloc_result_free(&r);
+}
+END_TEST
+
+static int best_jct_rec(const alloc_job_t *js, size_t n, size_t i,
+			res_vec_t room, double acc, double *best)
+{
+	int count = 0;
+
+	if (i == n) {
+		*best = fmin(*best, acc);
+		return 1;
+	}
+	for (int p = 1; p <= 12; p++)
+		for (int w = 1; w <= 12; w++) {
+			res_vec_t need = res_combo(js[i].ps_demand, p,
+						   js[i].worker_demand, w);
+			if (!res_fits(need, room))
+				break;
+			count += best_jct_rec(js, n, i + 1, res_sub(room, need),
+					      acc + alloc_jct(&js[i], p, w), best);
+		}
+	return count;
+}
+
+/* Greedy vs exhaustive search of sum Q/f on 3 jobs; print the gap. */
+START_TEST(test_optimus_gap_to_exhaustive)
+{
+	double worst = 0.0, sum = 0.0;
+	int trials = 30;
+
+	for (int t = 0; t < trials; t++) {
+		uint64_t st = 3000 + t;
+		alloc_params_t prm;
+		alloc_result_t r;
+		double best = INFINITY, greedy;
+
+		fixture_jobs(jobs, speeds, losses, 3, st);
+		for (int i = 0; i < 3; i++) {
+			jobs[i].early_stage = false;
+			jobs[i].ps_demand = res_make(1, 2, 0);
+			jobs[i].worker_demand = res_make(
+				1 + fixture_rand(&st) % 2, 2, 0);
+		}
+		alloc_params_init(&prm, cluster(8 + fixture_rand(&st) % 12,
+						1000, 0));
+		ck_assert_int_eq(alloc_optimus_run(jobs, 3, &prm, &r), 0);
+		greedy = alloc_total_jct(jobs, &r);
+		ck_assert_int_gt(best_jct_rec(jobs, 3, 0, prm.capacity, 0,
+					      &best), 0);
+		ck_assert(greedy >= best * (1 - 1e-12));
+		worst = fmax(worst, greedy / best - 1);
+		sum += greedy / best - 1;
+		alloc_result_free(&r);
+	}
+	printf("optimus greedy vs exhaustive (%d instances, 3 jobs): "
+	       "mean gap %.2f%%, worst gap %.2f%%\n",
+	       trials, 100 * sum / trials, 100 * worst);
+	ck_assert(worst < 0.25);
+}
+END_TEST
+
+START_TEST(test_min_unfit_reported)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 3, 5);
+	for (int i = 0; i < 3; i++) {
+		jobs[i].ps_demand = res_make(1, 1, 0);
+		jobs[i].worker_demand = res_make(1, 1, 0);
+	}
+	jobs[1].min_workers = 50;   /* needs 51 CPUs of 20 */
+	alloc_params_init(&prm, cluster(20, 100, 0));
+	ck_assert_int_eq(alloc_optimus_run(jobs, 3, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[1].status, ALLOC_MIN_UNFIT);
+	ck_assert_uint_eq(r.nleft_out, 1);
+	ck_assert_int_eq(r.grants[0].status, ALLOC_OK);
+	ck_assert_int_eq(r.grants[2].status, ALLOC_OK);
+	assert_within(jobs, &r, prm.capacity);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* Two identical jobs, room for one more task: damping decides. */
+START_TEST(test_damping_prefers_mature_job)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 9);
+	jobs[0].ps_demand = jobs[0].worker_demand = res_make(1, 1, 0);
+	jobs[1] = jobs[0];
+	jobs[1].id = 2;
+	jobs[_i].early_stage = true;
+	jobs[!_i].early_stage = false;
+	alloc_params_init(&prm, cluster(5, 5, 0));
+	ck_assert_int_eq(alloc_optimus_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.steps, 1);
+	ck_assert_int_eq(r.grants[!_i].ps + r.grants[!_i].workers, 3);
+	ck_assert_int_eq(r.grants[_i].ps + r.grants[_i].workers, 2);
+	alloc_result_free(&r);
+	prm.damping = 1.0;  /* undamped: the tie goes to the first job */
+	ck_assert_int_eq(alloc_optimus_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].ps + r.grants[0].workers, 3);
+	alloc_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_invalid_input)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 11);
+	jobs[1].max_workers = 1;
+	jobs[1].min_workers = 3;
+	alloc_params_init(&prm, cluster(100, 100, 0));
+	for (size_t a = 0; a < 4; a++) {
+		ck_assert_int_eq(task_allocators[a](jobs, 2, &prm, &r), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(r.err, "job 2"));
+		alloc_result_free(&r);
+	}
+	jobs[1].loss_after = NULL;
+	prm.total_units = 5;
+	ck_assert_int_eq(alloc_quality_run(jobs, 2, &prm, &r), -EINVAL);
+	alloc_result_free(&r);
+}
+END_TEST
+
+static int best_units_rec(const alloc_job_t *js, size_t n, size_t i,
+			  long left, double acc, double *best)
+{
+	if (i + 1 == n) {
+		double l = acc + js[i].weight * js[i].loss_after(js[i].loss_ctx,
+								 1 + left);
+		*best = fmin(*best, l);
+		return 1;
+	}
+	int count = 0;
+	for (long a = 0; a <= left; a++)
+		count += best_units_rec(js, n, i + 1, left - a, acc +
+					js[i].weight *
+					js[i].loss_after(js[i].loss_ctx, 1 + a),
+					best);
+	return count;
+}
+
+/*
+ * The loss curves are convex and decreasing in the units, so the greedy of
+ * Algorithm 1 must reach the exhaustive minimum of the weighted total loss.
+ */
+START_TEST(test_quality_matches_exhaustive)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+	double best = INFINITY, got = 0.0;
+	uint64_t st = 4000 + _i;
+	long total = 4 + 16;
+	long sum = 0;
+
+	fixture_jobs(jobs, speeds, losses, 4, st);
+	for (int i = 0; i < 4; i++)
+		jobs[i].weight = fixture_uniform(&st, 0.5, 3);
+	alloc_params_init(&prm, cluster(1, 1, 0));
+	prm.total_units = total;
+	ck_assert_int_eq(alloc_quality_run(jobs, 4, &prm, &r), 0);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_ge(r.grants[i].units, 1);
+		sum += r.grants[i].units;
+		got += jobs[i].weight * fixture_loss(&losses[i],
+						     r.grants[i].units);
+	}
+	ck_assert_int_eq(sum, total);
+	ck_assert_int_eq(r.units_used, total);
+	ck_assert_int_gt(best_units_rec(jobs, 4, 0, total - 4, 0, &best), 0);
+	ck_assert_double_eq_tol(got, best, 1e-9 * (1 + best));
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* A heavier weight and a larger loss gap attract more units. */
+START_TEST(test_quality_weights_and_limits)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 3, 21);
+	losses[1] = losses[0];
+	losses[2] = losses[0];
+	jobs[0].weight = 1;
+	jobs[1].weight = 4;
+	jobs[2].weight = 1;
+	jobs[2].max_units = 2;
+	alloc_params_init(&prm, cluster(1, 1, 0));
+	prm.total_units = 30;
+	ck_assert_int_eq(alloc_quality_run(jobs, 3, &prm, &r), 0);
+	ck_assert_int_gt(r.grants[1].units, r.grants[0].units);
+	ck_assert_int_eq(r.grants[2].units, 2);
+	ck_assert_int_eq(r.units_used, 30);
+	alloc_result_free(&r);
+	prm.total_units = 2;   /* fewer units than jobs: the last is left out */
+	ck_assert_int_eq(alloc_quality_run(jobs, 3, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[2].status, ALLOC_MIN_UNFIT);
+	ck_assert_uint_eq(r.nleft_out, 1);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* Identical single-resource jobs: DRF gives equal pairs. */
+START_TEST(test_drf_equal_shares)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 4, 31);
+	for (int i = 0; i < 4; i++) {
+		jobs[i].ps_demand = res_make(1, 1, 0);
+		jobs[i].worker_demand = res_make(1, 1, 0);
+	}
+	jobs[3].max_ps = 2;
+	alloc_params_init(&prm, cluster(40, 1000, 0));
+	ck_assert_int_eq(alloc_drf_run(jobs, 4, &prm, &r), 0);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(r.grants[i].ps, r.grants[i].workers);
+		ck_assert_int_ge(r.grants[i].ps, 4);
+	}
+	ck_assert_int_eq(r.grants[3].ps, 2);
+	ck_assert_double_eq_tol(r.used.v[RES_CPU], 40, 1e-9);
+	assert_within(jobs, &r, prm.capacity);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* Tetris: two jobs alike but for Q; the shorter one takes the free task. */
+START_TEST(test_tetris_prefers_short_job)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 41);
+	jobs[0].ps_demand = res_make(1, 2, 0);
+	jobs[0].worker_demand = res_make(2, 1, 0);
+	jobs[1] = jobs[0];
+	jobs[1].id = 2;
+	jobs[_i].remaining_steps = jobs[!_i].remaining_steps / 10;
+	alloc_params_init(&prm, res_add(res_combo(jobs[0].ps_demand, 2,
+						  jobs[0].worker_demand, 2),
+					jobs[0].worker_demand));
+	jobs[0].max_ps = jobs[1].max_ps = 1;
+	ck_assert_int_eq(alloc_tetris_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[_i].workers, 2);
+	ck_assert_int_eq(r.grants[!_i].workers, 1);
+	alloc_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_fifo_blocks_queue)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 4, 51);
+	for (int i = 0; i < 4; i++) {
+		jobs[i].ps_demand = res_make(1, 1, 0);
+		jobs[i].worker_demand = res_make(1, 1, 0);
+		jobs[i].req_ps = 2;
+		jobs[i].req_workers = 4;
+	}
+	jobs[1].req_workers = 30;   /* 32 CPUs: does not fit after job 0 */
+	jobs[2].req_workers = 1;    /* would fit, but waits behind job 1 */
+	alloc_params_init(&prm, cluster(32, 1000, 0));
+	ck_assert_int_eq(alloc_fifo_run(jobs, 4, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].ps, 2);
+	ck_assert_int_eq(r.grants[0].workers, 4);
+	for (int i = 1; i < 4; i++)
+		ck_assert_int_eq(r.grants[i].status, ALLOC_WAITING);
+	ck_assert_uint_eq(r.nleft_out, 3);
+	alloc_result_free(&r);
+}
+END_TEST
+
+static Suite *alloc_suite(void)
+{
+	Suite *s = suite_create("alloc");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_heap_matches_scan);
+	tcase_add_loop_test(tc, test_capacity_and_limits, 0, 20);
+	tcase_add_loop_test(tc, test_heap_equals_rescan, 0, 10);
+	tcase_add_test(tc, test_optimus_stops_at_no_gain);
+	tcase_add_test(tc, test_optimus_gap_to_exhaustive);
+	tcase_add_test(tc, test_min_unfit_reported);
+	tcase_add_loop_test(tc, test_damping_prefers_mature_job, 0, 2);
+	tcase_add_test(tc, test_invalid_input);
+	tcase_add_loop_test(tc, test_quality_matches_exhaustive, 0, 5);
+	tcase_add_test(tc, test_quality_weights_and_limits);
+	tcase_add_test(tc, test_drf_equal_shares);
+	tcase_add_loop_test(tc, test_tetris_prefers_short_job, 0, 2);
+	tcase_add_test(tc, test_fifo_blocks_queue);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(alloc_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

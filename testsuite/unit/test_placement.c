@@ -1,0 +1,206 @@
+/*
+ * test_placement.c - Theorem 1 placement: capacity never exceeded, even
+ * splits, fewest servers, all-or-nothing for jobs that do not fit.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "alloc_fixture.h"
+#include "placement.h"
+
+static void assert_even(const place_assign_t *a, const place_job_t *job)
+{
+	int ps = 0, wk = 0, pmin = 1 << 30, pmax = 0, wmin = 1 << 30, wmax = 0;
+
+	for (size_t i = 0; i < a->nslots; i++) {
+		const place_slot_t *s = &a->slots[i];
+		ck_assert_int_gt(s->ps + s->workers, 0);
+		ps += s->ps;
+		wk += s->workers;
+		pmin = s->ps < pmin ? s->ps : pmin;
+		pmax = s->ps > pmax ? s->ps : pmax;
+		wmin = s->workers < wmin ? s->workers : wmin;
+		wmax = s->workers > wmax ? s->workers : wmax;
+		for (size_t j = 0; j < i; j++)
+			ck_assert_uint_ne(a->slots[j].server, s->server);
+	}
+	ck_assert_int_eq(ps, job->ps);
+	ck_assert_int_eq(wk, job->workers);
+	ck_assert_int_le(pmax - pmin, 1);
+	ck_assert_int_le(wmax - wmin, 1);
+}
+
+/* Recompute every server's load from the slots; compare with its room. */
+static void assert_capacity(const res_vec_t *free0, size_t ns,
+			    const place_job_t *jobs, const place_result_t *r)
+{
+	res_vec_t *load = calloc(ns, sizeof(*load));
+
+	for (size_t j = 0; j < r->njobs; j++) {
+		const place_assign_t *a = &r->jobs[j];
+		if (a->status != PLACE_OK) {
+			ck_assert_uint_eq(a->nslots, 0);
+			continue;
+		}
+		assert_even(a, &jobs[j]);
+		for (size_t i = 0; i < a->nslots; i++) {
+			const place_slot_t *s = &a->slots[i];
+			load[s->server] = res_add(load[s->server],
+				res_combo(jobs[j].ps_demand, s->ps,
+					  jobs[j].worker_demand, s->workers));
+		}
+	}
+	for (size_t s = 0; s < ns; s++) {
+		ck_assert(res_fits(load[s], free0[s]));
+		for (int k = 0; k < RES_NUM; k++)
+			ck_assert_double_eq_tol(free0[s].v[k] - load[s].v[k],
+						r->free_after[s].v[k], 1e-6);
+	}
+	free(load);
+}
+
+START_TEST(test_random_instances)
+{
+	enum { NS = 60, NJ = 80 };
+	res_vec_t servers[NS];
+	place_job_t jobs[NJ];
+	place_result_t r;
+	uint64_t st = 100 + _i;
+
+	for (int s = 0; s < NS; s++)
+		servers[s] = res_make(fixture_uniform(&st, 0, 32),
+				      fixture_uniform(&st, 0, 128),
+				      fixture_rand(&st) % 5);
+	for (int j = 0; j < NJ; j++)
+		jobs[j] = (place_job_t){
+			.id = j, .ps = fixture_rand(&st) % 6,
+			.workers = fixture_rand(&st) % 12,
+			.ps_demand = res_make(fixture_uniform(&st, 0.5, 4),
+					      fixture_uniform(&st, 1, 8), 0),
+			.worker_demand = res_make(fixture_uniform(&st, 1, 6),
+						  fixture_uniform(&st, 1, 16),
+						  fixture_rand(&st) % 3 == 0),
+		};
+	ck_assert_int_eq(placement_run(servers, NS, jobs, NJ, &r), 0);
+	assert_capacity(servers, NS, jobs, &r);
+	ck_assert_uint_lt(r.nunfit, NJ);
+	placement_result_free(&r);
+}
+END_TEST
+
+/*
+ * Homogeneous empty servers holding c tasks each: the job must use exactly
+ * ceil((p + w) / c) servers when an even split fits there.
+ */
+START_TEST(test_fewest_servers)
+{
+	enum { NS = 50 };
+	res_vec_t servers[NS];
+	int c = 1 + _i % 7, p = 1 + _i % 5, w = 1 + (_i * 3) % 17;
+	place_job_t job = {
+		.id = 1, .ps = p, .workers = w,
+		.ps_demand = res_make(1, 1, 0), .worker_demand = res_make(1, 1, 0),
+	};
+	place_result_t r;
+	int k = (p + w + c - 1) / c;
+
+	for (int s = 0; s < NS; s++)
+		servers[s] = res_make(c, c, 0);
+	ck_assert_int_eq(placement_run(servers, NS, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	ck_assert_uint_eq(r.jobs[0].nslots, k);
+	assert_capacity(servers, NS, &job, &r);
+	placement_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_unfit_is_not_half_placed)
+{
+	res_vec_t servers[3] = { res_make(4, 8, 0), res_make(4, 8, 0),
+				 res_make(2, 8, 0) };
+	place_job_t jobs[2] = {
+		{ .id = 7, .ps = 2, .workers = 10, .ps_demand = res_make(1, 1, 0),
+		  .worker_demand = res_make(1, 1, 0) },
+		{ .id = 8, .ps = 1, .workers = 1, .ps_demand = res_make(1, 1, 0),
+		  .worker_demand = res_make(1, 1, 1) },
+	};
+	place_result_t r;
+
+	ck_assert_int_eq(placement_run(servers, 3, jobs, 2, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_UNFIT);
+	ck_assert_int_eq(r.jobs[1].status, PLACE_UNFIT);  /* needs a GPU */
+	ck_assert_uint_eq(r.nunfit, 2);
+	for (int s = 0; s < 3; s++)
+		for (int k = 0; k < RES_NUM; k++)
+			ck_assert_double_eq(r.free_after[s].v[k], servers[s].v[k]);
+	placement_result_free(&r);
+}
+END_TEST
+
+/* Heterogeneous room: the job lands on the emptiest servers. */
+START_TEST(test_most_room_first)
+{
+	res_vec_t servers[4] = { res_make(2, 2, 0), res_make(8, 8, 0),
+				 res_make(3, 3, 0), res_make(8, 8, 0) };
+	place_job_t job = { .id = 1, .ps = 2, .workers = 12,
+			    .ps_demand = res_make(1, 1, 0),
+			    .worker_demand = res_make(1, 1, 0) };
+	place_result_t r;
+
+	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	ck_assert_uint_eq(r.jobs[0].nslots, 2);
+	ck_assert_uint_eq(r.jobs[0].slots[0].server, 1);
+	ck_assert_uint_eq(r.jobs[0].slots[1].server, 3);
+	ck_assert_int_eq(r.jobs[0].slots[0].ps, 1);
+	ck_assert_int_eq(r.jobs[0].slots[0].workers, 6);
+	placement_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_share_spreads_remainders)
+{
+	int n = _i % 13, k = 1 + _i % 5, front = 0, back = 0;
+
+	for (int i = 0; i < k; i++) {
+		int f = placement_share_front(n, k, i);
+		int b = placement_share_back(n, k, i);
+		ck_assert(f == n / k || f == n / k + 1);
+		ck_assert(b == n / k || b == n / k + 1);
+		if (i > 0) {
+			ck_assert_int_le(f, placement_share_front(n, k, i - 1));
+			ck_assert_int_ge(b, placement_share_back(n, k, i - 1));
+		}
+		front += f;
+		back += b;
+	}
+	ck_assert_int_eq(front, n);
+	ck_assert_int_eq(back, n);
+}
+END_TEST
+
+static Suite *placement_suite(void)
+{
+	Suite *s = suite_create("placement");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_loop_test(tc, test_random_instances, 0, 20);
+	tcase_add_loop_test(tc, test_fewest_servers, 0, 35);
+	tcase_add_test(tc, test_unfit_is_not_half_placed);
+	tcase_add_test(tc, test_most_room_first);
+	tcase_add_loop_test(tc, test_share_spreads_remainders, 0, 65);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(placement_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
