@@ -1,1 +1,29 @@
 # models: core sources, unit tests, tools and benchmarks (see HACKING.md)
+src_common_liboptimus_core_la_SOURCES += \
+	src/common/nnls.c src/common/nnls.h \
+	src/common/curve_fit.c src/common/curve_fit.h \
+	src/common/convergence.c src/common/convergence.h \
+	src/common/speed_model.c src/common/speed_model.h \
+	src/common/speed_profiles.c src/common/speed_profiles.h \
+	src/common/quality_model.c src/common/quality_model.h
+
+MODELS_TESTS = testsuite/unit/test_nnls testsuite/unit/test_convergence \
+	testsuite/unit/test_speed testsuite/unit/test_quality \
+	testsuite/unit/test_model_json
+check_PROGRAMS += $(MODELS_TESTS)
+TESTS += $(MODELS_TESTS)
+testsuite_unit_test_nnls_SOURCES = testsuite/unit/test_nnls.c
+testsuite_unit_test_nnls_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_nnls_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_convergence_SOURCES = testsuite/unit/test_convergence.c
+testsuite_unit_test_convergence_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_convergence_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_speed_SOURCES = testsuite/unit/test_speed.c
+testsuite_unit_test_speed_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_speed_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_quality_SOURCES = testsuite/unit/test_quality.c
+testsuite_unit_test_quality_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_quality_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_model_json_SOURCES = testsuite/unit/test_model_json.c
+testsuite_unit_test_model_json_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_model_json_LDADD = $(UNIT_LDADD)

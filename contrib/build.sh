@@ -1,0 +1,12 @@
+#!/bin/sh
+# build.sh - fetch the matching Slurm source (cached), configure and build.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+slurm_src=$(contrib/slurm-source.sh)
+if [ ! -f Makefile ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ] ||
+   [ -n "$(find mk src -name '*.mk' -newer Makefile.in 2>/dev/null | head -n 1)" ]; then
+	autoreconf -fi
+	./configure -q --with-slurm-source="$slurm_src"
+fi
+make -j2

@@ -1,0 +1,28 @@
+#!/bin/sh
+# install-deps.sh - install, as root, every Debian package slurm-optimus needs
+# to build, test and run its demonstration. Safe to run again.
+set -eu
+[ "$(id -u)" = 0 ] || { echo "install-deps.sh: run as root (apt-get)" >&2; exit 1; }
+
+PACKAGES="
+	build-essential autoconf automake libtool pkg-config dpkg-dev
+	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
+	libgsl-dev libjson-c-dev check
+	python3 python3-pytest python3-numpy python3-sklearn
+	mariadb-server mariadb-client
+"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# The Debian packages start their daemons through invoke-rc.d; the project
+# runs its own instances, so keep the system ones from starting.
+printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d.optimus
+[ -e /usr/sbin/policy-rc.d ] || { cp /usr/sbin/policy-rc.d.optimus /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; trap 'rm -f /usr/sbin/policy-rc.d' EXIT; }
+rm -f /usr/sbin/policy-rc.d.optimus
+apt-get install -y -q --no-install-recommends $missing

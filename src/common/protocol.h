@@ -1,0 +1,116 @@
+/*
+ * protocol.h - the report/query wire protocol between training jobs,
+ * optimusctl and the sched/optimus listener (see doc/reports.md).
+ *
+ * A frame is a 4-byte big-endian length followed by that many bytes of JSON
+ * text, at most PROTOCOL_MAX_FRAME. A request frame holds an envelope
+ *     {"payload": "<message JSON text>", "cred": "MUNGE:..."}
+ * where cred is a munge credential whose data is exactly the payload text, so
+ * the payload is bound to the credential (and to the sender's uid).
+ * Messages (the payload):
+ *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E],
+ *      "nonce":"<16 hex>","time":T}
+ *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X,...}
+ *     {"v":1,"type":"query","query":"status"|"job"|"plan"[,"job":N],...}
+ * Replies are not authenticated: {"ok":true,"result":{...}} or
+ *     {"ok":false,"code":"<word>","error":"<text>"}.
+ * Everything here is pure: no I/O, no Slurm, no munge.
+ */
+#ifndef OPTIMUS_PROTOCOL_H
+#define OPTIMUS_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#define PROTOCOL_VERSION 1
+#define PROTOCOL_HEADER_LEN 4
+/* Bounds every allocation a peer can cause; a report is ~200 bytes. */
+#define PROTOCOL_MAX_FRAME (64 * 1024)
+
+typedef enum msg_type {
+	MSG_PROGRESS = 1,
+	MSG_SPEED = 2,
+	MSG_QUERY = 3,
+} msg_type_t;
+
+typedef enum query_kind {
+	QUERY_STATUS = 1,
+	QUERY_JOB = 2,
+	QUERY_PLAN = 3,
+} query_kind_t;
+
+typedef struct query {
+	query_kind_t kind;
+	uint32_t job_id;	/* QUERY_JOB only */
+} query_t;
+
+/* A validated report, as the planner drains it from the report queue. */
+typedef enum report_kind {
+	REPORT_PROGRESS = 1,
+	REPORT_SPEED = 2,
+} report_kind_t;
+
+typedef struct report_progress {
+	uint64_t step;		/* training step (iteration) count so far */
+	double loss;		/* training loss at that step, finite, >= 0 */
+	double samples_per_sec;	/* throughput, finite, >= 0 */
+	int32_t epoch;		/* -1 when not given */
+} report_progress_t;
+
+typedef struct report_speed {
+	uint32_t ps;		/* parameter servers p */
+	uint32_t workers;	/* workers w (> 0) */
+	double steps_per_sec;	/* measured training speed f(p, w) */
+} report_speed_t;
+
+typedef struct report {
+	report_kind_t kind;
+	uint32_t job_id;
+	uid_t uid;		/* from the munge credential */
+	double received;	/* listener's wall clock, seconds since epoch */
+	union {
+		report_progress_t progress;	/* REPORT_PROGRESS */
+		report_speed_t speed;		/* REPORT_SPEED */
+	};
+} report_t;
+
+typedef struct message {
+	msg_type_t type;
+	uint64_t nonce;		/* random per message: replay detection */
+	int64_t sent;		/* sender's clock, seconds since epoch */
+	report_t report;	/* MSG_PROGRESS / MSG_SPEED (uid, received unset) */
+	query_t query;		/* MSG_QUERY */
+} message_t;
+
+/* Frame header. decode: 0, or -EMSGSIZE when len is 0 or > max. */
+void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN]);
+int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len);
+
+/* Envelope. parse: 0 with malloc'd *payload and *cred, or -EBADMSG. */
+int protocol_envelope_parse(const char *text, size_t len, char **payload,
+			    char **cred, char *err, size_t errlen);
+char *protocol_envelope_build(const char *payload, const char *cred);
+
+/* Message: parse validates every field; 0 or -EBADMSG with a reason. */
+int protocol_message_parse(const char *text, size_t len, message_t *m,
+			   char *err, size_t errlen);
+char *protocol_message_build(const message_t *m);
+
+/* Replies (malloc'd text). reply_ok takes ownership of result (may be NULL). */
+char *protocol_reply_ok(json_object *result);
+char *protocol_reply_error(const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* 0 with *result (owned by caller, may be NULL) when ok; -EPROTO when the
+ * reply is an error (err holds "code: text"); -EBADMSG when unparsable. */
+int protocol_reply_parse(const char *text, size_t len, json_object **result,
+			 char *err, size_t errlen);
+
+/* JSON forms used by queries and tools. */
+json_object *protocol_report_to_json(const report_t *r);
+const char *protocol_query_name(query_kind_t kind);
+int protocol_query_parse_name(const char *name, query_kind_t *kind);
+
+#endif

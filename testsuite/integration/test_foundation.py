@@ -1,0 +1,65 @@
+"""The three plugins load in the real daemons; ordinary jobs keep backfill."""
+import os
+import time
+
+
+def test_sched_plugin_loaded_and_delegates_to_backfill(cluster):
+    log = cluster.logs("slurmctld")
+    assert "sched/optimus: loaded" in log
+    assert "sched/optimus: delegating ordinary jobs to sched/backfill" in log
+    assert "Backfill scheduler plugin loaded" in log
+    r = cluster.run(["scontrol", "show", "config"])
+    assert "sched/optimus" in r.stdout
+
+
+def test_job_submit_plugin_loaded(cluster):
+    assert "job_submit/optimus: loaded" in cluster.logs("slurmctld")
+    r = cluster.run(["scontrol", "show", "config"])
+    line = [l for l in r.stdout.splitlines() if l.startswith("JobSubmitPlugins")]
+    assert line and "optimus" in line[0]
+
+
+def test_spank_option_in_sbatch_help(cluster):
+    r = cluster.run(["sbatch", "--help"])
+    assert "--scheduler=" in r.stdout
+    r = cluster.run(["srun", "--help"])
+    assert "--scheduler=" in r.stdout
+
+
+def test_spank_option_reaches_job_submit(cluster):
+    jid = cluster.sbatch(["--scheduler=optimus", "-o", "/dev/null", "-t", "1"])
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        if "job_submit/optimus: job from uid 0 with --scheduler=optimus" \
+                in cluster.logs("slurmctld"):
+            break
+        time.sleep(0.2)
+    assert "--scheduler=optimus" in cluster.logs("slurmctld")
+    cluster.wait_job_state(jid, {"COMPLETED"}, timeout=60)
+
+
+def test_ordinary_job_backfills(cluster):
+    """A short 1-node job starts ahead of a blocked 4-node job.
+
+    The long job holds one node; the whole-cluster job waits for it and
+    gets a reservation; the main scheduler stops at that blocked job, so
+    only backfill can start the short job behind it.
+    """
+    long_job = cluster.sbatch(["-N1", "--exclusive", "-t", "3", "-o", "/dev/null"],
+                              "#!/bin/sh\nsleep 60\n")
+    cluster.wait_job_state(long_job, {"RUNNING"})
+    big = cluster.sbatch(["-N4", "--exclusive", "-t", "2", "-o", "/dev/null"],
+                         "#!/bin/sh\nsleep 1\n")
+    short = cluster.sbatch(["-N1", "--exclusive", "-t", "1", "-o", "/dev/null"],
+                           "#!/bin/sh\nsleep 5\n")
+    try:
+        cluster.wait_job_state(short, {"RUNNING", "COMPLETED"}, timeout=60)
+        assert cluster.job_fields(big)["JobState"] == "PENDING"
+        log = cluster.logs("slurmctld")
+        assert "backfill" in log and ("JobId=%d" % short) in log
+        starts = [l for l in log.splitlines()
+                  if "JobId=%d" % short in l and "Started" in l]
+        assert starts and "backfill" in starts[0], starts
+        print(starts[0])
+    finally:
+        cluster.run(["scancel", str(long_job), str(big), str(short)], check=False)
