@@ -8,8 +8,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/quality_model.c src/common/quality_model.h
 
 MODELS_TESTS = testsuite/unit/test_nnls testsuite/unit/test_convergence \
-	testsuite/unit/test_speed testsuite/unit/test_quality \
-	testsuite/unit/test_model_json
+	testsuite/unit/test_speed testsuite/unit/test_quality
 check_PROGRAMS += $(MODELS_TESTS)
 TESTS += $(MODELS_TESTS)
 testsuite_unit_test_nnls_SOURCES = testsuite/unit/test_nnls.c
@@ -24,6 +23,3 @@ testsuite_unit_test_speed_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_quality_SOURCES = testsuite/unit/test_quality.c
 testsuite_unit_test_quality_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_quality_LDADD = $(UNIT_LDADD)
-testsuite_unit_test_model_json_SOURCES = testsuite/unit/test_model_json.c
-testsuite_unit_test_model_json_CFLAGS = $(UNIT_CFLAGS)
-testsuite_unit_test_model_json_LDADD = $(UNIT_LDADD)

@@ -86,22 +86,23 @@ static void conv_merge_into(convergence_t *c, size_t i, size_t j)
 	c->weight[i] = w;
 }
 
-/* Bound memory: merge the older half pairwise, keeping recent points at
- * full resolution (they matter most for the fit and the drop detector). */
+/* Bound memory: thin the older half by keeping every second point, its
+ * weight absorbing the dropped one's. Sampling rather than averaging:
+ * the mean loss of a wide span of a convex curve lies above the curve at
+ * the mean step, which would bias the fit. Recent points stay at full
+ * resolution (they matter most for the fit and the drop detector). */
 static void conv_compact(convergence_t *c)
 {
 	size_t half = c->n / 2 & ~(size_t)1, i, out = 0;
 
-	for (i = 0; i < half; i += 2) {
-		conv_merge_into(c, i, i + 1);
+	for (i = 0; i < c->n; i++) {
+		if (i < half && i % 2 == 0) {
+			c->weight[i + 1] += c->weight[i];
+			continue;
+		}
 		c->step[out] = c->step[i];
 		c->loss[out] = c->loss[i];
 		c->weight[out++] = c->weight[i];
-	}
-	for (i = half; i < c->n; i++, out++) {
-		c->step[out] = c->step[i];
-		c->loss[out] = c->loss[i];
-		c->weight[out] = c->weight[i];
 	}
 	c->n = out;
 }

@@ -7,7 +7,8 @@
  * `outlier_span` points is dropped), normalised by the maximum loss seen in
  * the current segment, and fitted by a non-negative curve (curve_fit.h).
  * Memory per job is bounded: at most max_points points are kept, the older
- * half being merged pairwise (weighted averages) when full; optionally,
+ * half being thinned (every second point kept, weights summed) when full;
+ * optionally,
  * points within avg_steps steps are averaged on arrival (per-epoch means).
  * A learning-rate step decay (loss falls far below the fit for
  * drop_confirm consecutive points) resets the fit to a new segment that
