@@ -1,1 +1,13 @@
 # hints: core sources, unit tests, tools and benchmarks (see HACKING.md)
+# --scheduler hints (parse, validate, format, initial request) and the
+# per-task roles of a training job (topology -> role, rank, environment).
+src_common_liboptimus_core_la_SOURCES += \
+	src/common/hints.h src/common/hints.c \
+	src/common/hints_keys.h src/common/hints_keys.c \
+	src/common/hints_format.c src/common/hints_size.c
+
+check_PROGRAMS += testsuite/unit/test_hints
+TESTS += testsuite/unit/test_hints
+testsuite_unit_test_hints_SOURCES = testsuite/unit/test_hints.c
+testsuite_unit_test_hints_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_hints_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,331 @@
+/*
+ * test_hints.c - --scheduler hints: every key parsed into its field, every
+ * bad value refused with a message naming the key, the canonical format
+ * round-trips, and the initial request fits the node capacity.
+ */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hints.h"
+#include "placement.h"
+
+static optimus_hints_t h;
+static char err[512];
+
+static int parse(const char *text)
+{
+	err[0] = '\0';
+	return hints_parse(text, &h, err, sizeof(err));
+}
+
+START_TEST(test_defaults)
+{
+	ck_assert_int_eq(parse("optimus"), 0);
+	ck_assert_int_eq(h.policy, HINTS_POLICY_OPTIMUS);
+	ck_assert_int_eq(h.mode, HINTS_MODE_ASYNC);
+	ck_assert_uint_eq(h.min_ps, 1);
+	ck_assert_uint_eq(h.max_workers, 1);
+	ck_assert_int_eq(h.form, CURVE_INVERSE);
+	ck_assert_int_eq(h.ckpt_signal, SIGUSR1);
+	ck_assert_uint_eq(h.set, 0);
+	ck_assert_int_eq(parse("quality"), 0);
+	ck_assert_int_eq(h.policy, HINTS_POLICY_QUALITY);
+	ck_assert_int_eq(h.form, CURVE_POWER);
+}
+END_TEST
+
+START_TEST(test_every_key)
+{
+	ck_assert_msg(!parse("quality,mode=sync,min_ps=2,max_ps=4,"
+			     "min_workers=3,max_workers=9,ps_cpus=2,ps_mem=2G,"
+			     "ps_gpus=0,worker_cpus=4,worker_mem=512,"
+			     "worker_gpus=1,batch=256,delta=0.01,model=resnet-50,"
+			     "form=exp,steps=1000,epochs=10,epoch_steps=100,"
+			     "ckpt_signal=SIGUSR2,ckpt_grace=120,"
+			     "ckpt_dir=/scratch/ck,layout=separate,weight=2.5"),
+		      "%s", err);
+	ck_assert_int_eq(h.mode, HINTS_MODE_SYNC);
+	ck_assert_uint_eq(h.min_ps, 2);
+	ck_assert_uint_eq(h.max_ps, 4);
+	ck_assert_uint_eq(h.min_workers, 3);
+	ck_assert_uint_eq(h.max_workers, 9);
+	ck_assert_uint_eq(h.ps_res.cpus, 2);
+	ck_assert_uint_eq(h.ps_res.mem_mb, 2048);
+	ck_assert_uint_eq(h.worker_res.cpus, 4);
+	ck_assert_uint_eq(h.worker_res.mem_mb, 512);
+	ck_assert_uint_eq(h.worker_res.gpus, 1);
+	ck_assert_uint_eq(h.batch, 256);
+	ck_assert_double_eq(h.delta, 0.01);
+	ck_assert_str_eq(h.model, "resnet-50");
+	ck_assert_int_eq(h.form, CURVE_EXP);
+	ck_assert_uint_eq(h.steps, 1000);
+	ck_assert_uint_eq(h.epochs, 10);
+	ck_assert_uint_eq(h.epoch_steps, 100);
+	ck_assert_int_eq(h.ckpt_signal, SIGUSR2);
+	ck_assert_uint_eq(h.ckpt_grace, 120);
+	ck_assert_str_eq(h.ckpt_dir, "/scratch/ck");
+	ck_assert_int_eq(h.layout, HINTS_LAYOUT_SEPARATE);
+	ck_assert_double_eq(h.weight, 2.5);
+	ck_assert_uint_eq(h.set & (1u << HK_PS), 0);
+	ck_assert(h.set & (1u << HK_WEIGHT));
+}
+END_TEST
+
+START_TEST(test_aliases_and_ranges)
+{
+	ck_assert_int_eq(parse("optimus,ps=3,workers=5"), 0);
+	ck_assert_uint_eq(h.min_ps, 3);
+	ck_assert_uint_eq(h.max_ps, 3);
+	ck_assert_uint_eq(h.min_workers, 5);
+	ck_assert_uint_eq(h.max_workers, 5);
+	/* one end of a range widens the other end with it */
+	ck_assert_int_eq(parse("optimus,min_workers=4"), 0);
+	ck_assert_uint_eq(h.max_workers, 4);
+	ck_assert_int_eq(parse("optimus,max_ps=4"), 0);
+	ck_assert_uint_eq(h.min_ps, 1);
+	ck_assert_uint_eq(h.max_ps, 4);
+	ck_assert_int_eq(parse("optimus,ckpt_signal=10"), 0);
+	ck_assert_int_eq(h.ckpt_signal, 10);
+	ck_assert_int_eq(parse("optimus,ps_mem=1536K"), 0);
+	ck_assert_uint_eq(h.ps_res.mem_mb, 2);
+	ck_assert_int_eq(parse("optimus,worker_mem=1T"), 0);
+	ck_assert_uint_eq(h.worker_res.mem_mb, 1u << 20);
+	ck_assert_int_eq(parse("OPTIMUS,ckpt_signal=term"), 0);
+	ck_assert_int_eq(h.ckpt_signal, SIGTERM);
+}
+END_TEST
+
+/* Each bad input, and a word its message must contain. */
+static const struct { const char *text, *needle; } bad[] = {
+	{ "", "needs a value" },
+	{ "fifo", "optimus or quality" },
+	{ "ps=2", "optimus or quality" },
+	{ "optimus,", "empty item" },
+	{ "optimus,,ps=1", "empty item" },
+	{ "optimus,ps", "KEY=VALUE" },
+	{ "optimus,colour=red", "unknown --scheduler key 'colour'" },
+	{ "optimus,ps=", "'ps' needs a value" },
+	{ "optimus,ps=0", "ps must be an integer from 1 to 256" },
+	{ "optimus,ps=257", "from 1 to 256" },
+	{ "optimus,ps=-1", "ps must be" },
+	{ "optimus,ps=2x", "ps must be" },
+	{ "optimus,ps= 2", "ps must be" },
+	{ "optimus,workers=4097", "workers must be an integer from 1 to 4096" },
+	{ "optimus,min_ps=3,max_ps=2", "min_ps=3 and max_ps=2" },
+	{ "optimus,max_workers=2,min_workers=5", "min_workers=5" },
+	{ "optimus,ps=2,ps=3", "'ps' given twice" },
+	{ "optimus,ps=2,min_ps=1", "give either ps=N" },
+	{ "optimus,max_workers=3,workers=2", "give either workers=N" },
+	{ "optimus,mode=fast", "mode must be one of: async, sync" },
+	{ "optimus,ps_cpus=0", "ps_cpus must be an integer from 1 to 1024" },
+	{ "optimus,worker_cpus=1025", "worker_cpus must be" },
+	{ "optimus,ps_mem=0", "ps_mem must be a size from 1M to 16T" },
+	{ "optimus,ps_mem=17T", "ps_mem must be" },
+	{ "optimus,worker_mem=4Q", "worker_mem must be" },
+	{ "optimus,worker_mem=G", "worker_mem must be" },
+	{ "optimus,ps_gpus=65", "ps_gpus must be an integer from 0 to 64" },
+	{ "optimus,batch=64", "use it with mode=sync" },
+	{ "optimus,mode=sync,batch=0", "batch must be an integer from 1" },
+	{ "optimus,mode=sync,workers=8,batch=4", "smaller than min_workers=8" },
+	{ "optimus,delta=0", "delta must be a number greater than 0" },
+	{ "optimus,delta=1.5", "at most 1" },
+	{ "optimus,delta=nan", "delta must be" },
+	{ "optimus,delta=1e-3x", "delta must be" },
+	{ "optimus,model=a/b", "model must be 1 to 63 characters" },
+	{ "optimus,model=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	  "model must be" },
+	{ "optimus,form=linear", "form must be one of: inverse, power, exp" },
+	{ "optimus,steps=0", "steps must be an integer from 1" },
+	{ "optimus,epochs=x", "epochs must be" },
+	{ "optimus,epoch_steps=-5", "epoch_steps must be" },
+	{ "optimus,ckpt_signal=FOO", "ckpt_signal must be a signal name" },
+	{ "optimus,ckpt_signal=65", "ckpt_signal must be" },
+	{ "optimus,ckpt_grace=3601", "ckpt_grace must be an integer from 0 to 3600" },
+	{ "optimus,ckpt_dir=relative/dir", "ckpt_dir must be an absolute path" },
+	{ "optimus,layout=mixed", "layout must be one of: colocated, separate" },
+	{ "optimus,weight=2", "weight= applies only to the quality policy" },
+	{ "quality,weight=0", "weight must be a number greater than 0" },
+	{ "quality,weight=1001", "at most 1000" },
+};
+
+START_TEST(test_refused)
+{
+	optimus_hints_t before;
+
+	hints_init(&h, HINTS_POLICY_QUALITY);
+	before = h;
+	ck_assert_msg(parse(bad[_i].text) == -EINVAL, "'%s' accepted",
+		      bad[_i].text);
+	ck_assert_msg(strstr(err, bad[_i].needle), "'%s': message '%s' lacks "
+		      "'%s'", bad[_i].text, err, bad[_i].needle);
+	/* the output is untouched on error */
+	ck_assert(!memcmp(&h, &before, sizeof(h)));
+}
+END_TEST
+
+START_TEST(test_null_err_buffer)
+{
+	ck_assert_int_eq(hints_parse("optimus,ps=0", &h, NULL, 0), -EINVAL);
+	ck_assert_int_eq(hints_parse(NULL, &h, NULL, 0), -EINVAL);
+}
+END_TEST
+
+static const char *const roundtrip[] = {
+	"optimus",
+	"quality,weight=0.3333333333333333,delta=0.0001",
+	"optimus,mode=sync,workers=7,batch=700,ps_mem=3G,ckpt_signal=33",
+	"optimus,model=vgg.16_b,steps=99999,ckpt_dir=/a,b=c/d",
+	"quality,layout=separate,form=inverse,max_ps=9,ckpt_grace=0",
+};
+
+START_TEST(test_format_roundtrip)
+{
+	const char *in = roundtrip[_i];
+	optimus_hints_t a, b;
+	char text[HINTS_TEXT_MAX], again[HINTS_TEXT_MAX];
+	int n;
+
+	/* "ckpt_dir=/a,b=c/d": commas end a value, so b=c/d is a key */
+	if (strstr(in, "b=c/d")) {
+		ck_assert_int_eq(hints_parse(in, &a, err, sizeof(err)), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(err, "'b'"));
+		return;
+	}
+	ck_assert_msg(!hints_parse(in, &a, err, sizeof(err)), "%s", err);
+	n = hints_format(&a, text, sizeof(text));
+	ck_assert_int_eq(n, (int)strlen(text));
+	ck_assert_msg(!hints_parse(text, &b, err, sizeof(err)), "%s: %s", text,
+		      err);
+	a.set = b.set = 0;
+	ck_assert_msg(!memcmp(&a, &b, sizeof(a)), "%s -> %s", in, text);
+	/* canonical: formatting again gives the same text */
+	hints_format(&b, again, sizeof(again));
+	ck_assert_str_eq(text, again);
+}
+END_TEST
+
+START_TEST(test_format_small_buffer)
+{
+	char text[16];
+
+	ck_assert_int_eq(parse("optimus,model=longish_model_name"), 0);
+	ck_assert_int_eq(hints_format(&h, text, sizeof(text)), -ENOSPC);
+	ck_assert_uint_eq(strlen(text), sizeof(text) - 1);
+}
+END_TEST
+
+/* Check a request against the capacity from first principles. */
+static void assert_request_fits(const optimus_hints_t *hh, uint32_t p,
+				uint32_t w, const hints_res_t *cap,
+				const hints_request_t *r)
+{
+	uint32_t cpt = r->cpus_per_task;
+
+	ck_assert_uint_eq(r->tasks, p + w);
+	ck_assert_uint_ge(cpt, hh->ps_res.cpus);
+	ck_assert_uint_ge(cpt, hh->worker_res.cpus);
+	for (uint32_t i = 0; i < r->nodes; i++) {
+		uint32_t ps = placement_share_front(p, r->nodes, i);
+		uint32_t wk = placement_share_back(w, r->nodes, i);
+		ck_assert_uint_le(cpt * (ps + wk), cap->cpus);
+		ck_assert_uint_le(ps * hh->ps_res.mem_mb +
+				  wk * hh->worker_res.mem_mb, r->mem_per_node_mb);
+		ck_assert_uint_le(ps * hh->ps_res.gpus +
+				  wk * hh->worker_res.gpus, r->gpus_per_node);
+	}
+	ck_assert_uint_le(r->mem_per_node_mb, cap->mem_mb);
+	ck_assert_uint_le(r->gpus_per_node, cap->gpus);
+}
+
+START_TEST(test_size_fewest_nodes)
+{
+	hints_res_t cap = { 8, 16000, 4 };
+	hints_request_t r, fewer;
+	uint32_t p = 1 + _i % 4, w = 1 + _i * 3 % 17;
+
+	ck_assert_int_eq(parse("optimus,worker_cpus=2,worker_mem=3G,"
+			       "worker_gpus=1,ps_mem=2G"), 0);
+	ck_assert_msg(!hints_size(&h, p, w, &cap, 0, &r, err, sizeof(err)),
+		      "%s", err);
+	assert_request_fits(&h, p, w, &cap, &r);
+	/* fewest: one node less does not fit */
+	if (r.nodes > 1)
+		ck_assert_int_eq(hints_size(&h, p, w, &cap, r.nodes - 1,
+					    &fewer, err, sizeof(err)), -ERANGE);
+}
+END_TEST
+
+START_TEST(test_size_given_nodes_and_unfit)
+{
+	hints_res_t cap = { 8, 16000, 4 };
+	hints_request_t r;
+
+	ck_assert_int_eq(parse("optimus,ps=2,workers=2"), 0);
+	ck_assert_int_eq(hints_size(&h, 2, 2, &cap, 0, &r, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.nodes, 1);
+	ck_assert_uint_eq(r.mem_per_node_mb, 4096);
+	ck_assert_int_eq(hints_size(&h, 2, 2, &cap, 2, &r, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.nodes, 2);
+	ck_assert_uint_eq(r.mem_per_node_mb, 2048);
+	/* more nodes than tasks, and a task larger than any node */
+	ck_assert_int_eq(hints_size(&h, 2, 2, &cap, 5, &r, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_int_eq(parse("optimus,worker_gpus=5"), 0);
+	ck_assert_int_eq(hints_size(&h, 1, 1, &cap, 0, &r, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "do not fit"));
+}
+END_TEST
+
+START_TEST(test_size_separate)
+{
+	hints_res_t cap = { 8, 16000, 4 };
+	hints_request_t r;
+
+	ck_assert_int_eq(parse("optimus,layout=separate,worker_cpus=4"), 0);
+	/* 2 PS (4 CPUs each as tasks are uniform) on 1 node, 4 workers on 2 */
+	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 0, &r, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.nodes, 3);
+	ck_assert_uint_eq(r.cpus_per_task, 4);
+	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 5, &r, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.nodes, 5);
+	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 2, &r, err, sizeof(err)),
+			 -ERANGE);
+}
+END_TEST
+
+static Suite *hints_suite(void)
+{
+	Suite *s = suite_create("hints");
+	TCase *tc = tcase_create("core");
+	int nbad = sizeof(bad) / sizeof(bad[0]);
+	int nrt = sizeof(roundtrip) / sizeof(roundtrip[0]);
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_aliases_and_ranges);
+	tcase_add_loop_test(tc, test_refused, 0, nbad);
+	tcase_add_test(tc, test_null_err_buffer);
+	tcase_add_loop_test(tc, test_format_roundtrip, 0, nrt);
+	tcase_add_test(tc, test_format_small_buffer);
+	tcase_add_loop_test(tc, test_size_fewest_nodes, 0, 24);
+	tcase_add_test(tc, test_size_given_nodes_and_unfit);
+	tcase_add_test(tc, test_size_separate);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(hints_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
