@@ -5,10 +5,12 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/convergence.c src/common/convergence.h \
 	src/common/speed_model.c src/common/speed_model.h \
 	src/common/speed_profiles.c src/common/speed_profiles.h \
-	src/common/quality_model.c src/common/quality_model.h
+	src/common/quality_model.c src/common/quality_model.h \
+	src/common/model_json.c src/common/model_json.h
 
 MODELS_TESTS = testsuite/unit/test_nnls testsuite/unit/test_convergence \
-	testsuite/unit/test_speed testsuite/unit/test_quality
+	testsuite/unit/test_speed testsuite/unit/test_quality \
+	testsuite/unit/test_model_json
 check_PROGRAMS += $(MODELS_TESTS)
 TESTS += $(MODELS_TESTS)
 testsuite_unit_test_nnls_SOURCES = testsuite/unit/test_nnls.c
@@ -23,3 +25,6 @@ testsuite_unit_test_speed_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_quality_SOURCES = testsuite/unit/test_quality.c
 testsuite_unit_test_quality_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_quality_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_model_json_SOURCES = testsuite/unit/test_model_json.c
+testsuite_unit_test_model_json_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_model_json_LDADD = $(UNIT_LDADD)

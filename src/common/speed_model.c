@@ -82,6 +82,15 @@ int speed_model_add_sample(speed_model_t *m, int p, int w, double speed)
 	return speed_add_sum(m, p, w, speed, 1);
 }
 
+int speed_model_add_mean(speed_model_t *m, int p, int w, double mean,
+			 unsigned count)
+{
+	if (!m || p < 1 || w < 1 || !isfinite(mean) || !(mean > 0.0) ||
+	    count < 1 || count > 1000000000u)
+		return -EINVAL;
+	return speed_add_sum(m, p, w, mean * count, count);
+}
+
 int speed_model_merge(speed_model_t *dst, const speed_model_t *src)
 {
 	size_t i;

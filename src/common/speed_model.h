@@ -49,6 +49,9 @@ size_t speed_model_ntheta(const speed_model_t *m);
 
 /* p >= 1, w >= 1, speed > 0 finite. 0, -EINVAL, -ENOMEM, -ENOSPC. */
 int speed_model_add_sample(speed_model_t *m, int p, int w, double speed);
+/* count samples averaging `mean` (restoring saved state). */
+int speed_model_add_mean(speed_model_t *m, int p, int w, double mean,
+			 unsigned count);
 /* Adds all samples of src (same mode and batch) into dst. */
 int speed_model_merge(speed_model_t *dst, const speed_model_t *src);
 
