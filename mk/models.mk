@@ -28,3 +28,11 @@ testsuite_unit_test_quality_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_model_json_SOURCES = testsuite/unit/test_model_json.c
 testsuite_unit_test_model_json_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_model_json_LDADD = $(UNIT_LDADD)
+
+noinst_PROGRAMS += bench/bench_models
+bench_bench_models_SOURCES = bench/bench_models.c
+bench_bench_models_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
+bench_bench_models_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
+EXTRA_DIST += testsuite/data/README.md testsuite/data/loss_softmax_sgd.csv \
+	testsuite/data/loss_mlp_sgd.csv testsuite/data/loss_mlp_stepdecay.csv \
+	contrib/record_loss_curves.py doc/models.md

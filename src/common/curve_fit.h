@@ -32,7 +32,7 @@ typedef struct curve_fit_opts {
 	int polish_iters;	/* projected Gauss-Newton steps, 0: none */
 } curve_fit_opts_t;
 
-#define CURVE_FIT_DEFAULT ((curve_fit_opts_t){ 5, 12, 4 })
+#define CURVE_FIT_DEFAULT ((curve_fit_opts_t){ 4, 8, 2 })
 
 /* Fit n >= 3 points (k[i] > 0, finite l[i] >= 0); wt may be NULL (all 1)
  * or hold non-negative weights. 0 or -EINVAL / -ENODATA / -EDOM. */
