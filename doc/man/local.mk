@@ -1,1 +1,2 @@
 # doc/man
+dist_man_MANS += doc/man/optimusctl.1 doc/man/optimus-report.1

@@ -7,4 +7,6 @@ src_plugins_sched_optimus_sched_optimus_la_LIBADD = src/common/liboptimus_core.l
 src_plugins_sched_optimus_sched_optimus_la_SOURCES = \
 	src/plugins/sched/optimus/sched_optimus.c \
 	src/plugins/sched/optimus/backfill_delegate.c \
-	src/plugins/sched/optimus/backfill_delegate.h
+	src/plugins/sched/optimus/backfill_delegate.h \
+	src/plugins/sched/optimus/listener.c src/plugins/sched/optimus/listener.h \
+	src/plugins/sched/optimus/optimus_conf.c src/plugins/sched/optimus/optimus_conf.h

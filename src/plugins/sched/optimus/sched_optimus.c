@@ -11,6 +11,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "backfill_delegate.h"
+#include "listener.h"
 
 const char plugin_name[] = "Optimus deep-learning scheduler plugin";
 const char plugin_type[] = "sched/optimus";
@@ -21,11 +22,13 @@ extern int init(void)
 	if (slurmctld_config.scheduling_disabled)
 		return SLURM_SUCCESS;
 	info("sched/optimus: loaded");
+	listener_start();	/* reports/queries; failure is logged, not fatal */
 	return backfill_delegate_load();
 }
 
 extern void fini(void)
 {
+	listener_stop();
 	backfill_delegate_unload();
 	info("sched/optimus: unloaded");
 }

@@ -1,0 +1,35 @@
+/*
+ * replay_cache.h - refuse a report message seen before, or too old.
+ *
+ * munged refuses a credential decoded twice (EMUNGE_CRED_REPLAYED), but only
+ * while it remembers it and only for the same daemon; this cache is our own
+ * check on top: every message carries a random nonce and its send time, and
+ * (uid, nonce) is remembered for the acceptance window, outside of which the
+ * message is refused as stale anyway. Bounded: when every slot holds a live
+ * entry the caller must shed the message (REPLAY_FULL). Not thread-safe.
+ */
+#ifndef OPTIMUS_REPLAY_CACHE_H
+#define OPTIMUS_REPLAY_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef enum replay_verdict {
+	REPLAY_FRESH = 0,	/* first sight: now remembered */
+	REPLAY_SEEN = 1,	/* same (uid, nonce) within the window */
+	REPLAY_STALE = 2,	/* sent time outside now +- window */
+	REPLAY_FULL = 3,	/* no room: shed */
+} replay_verdict_t;
+
+typedef struct replay_cache replay_cache_t;
+
+/* capacity: live entries kept (rounded up to a power of two); window: s. */
+replay_cache_t *replay_cache_create(size_t capacity, unsigned window);
+void replay_cache_destroy(replay_cache_t *rc);
+replay_verdict_t replay_cache_check(replay_cache_t *rc, uid_t uid,
+				    uint64_t nonce, int64_t sent, int64_t now);
+size_t replay_cache_live(const replay_cache_t *rc, int64_t now);
+const char *replay_verdict_name(replay_verdict_t v);
+
+#endif

@@ -1,0 +1,448 @@
+/*
+ * listener.c - the report listener thread (listener.h).
+ *
+ * One thread, one poll() over a wake-up pipe, the listening socket and up
+ * to ReportMaxConnections connections. A connection is a small state
+ * machine: read a 4-byte header, read the body, write the reply frame, and
+ * again. Each frame must arrive within ReportTimeout seconds of the last
+ * reply (or of accept), so a slow or silent peer cannot hold a slot.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "listener.h"
+#include "optimus_conf.h"
+#include "report_service.h"
+
+#define LISTENER_POLL_MS 250
+/* Refusals logged per second before the rest are only counted. */
+#define LISTENER_LOG_BURST 50
+
+typedef struct conn {
+	int fd;
+	char peer[64];
+	time_t deadline;
+	uint8_t hdr[PROTOCOL_HEADER_LEN];
+	size_t hdr_got;
+	char *body;		/* non-NULL: reading a body of body_len */
+	uint32_t body_len;
+	size_t body_got;
+	char *out;		/* non-NULL: writing out_len bytes */
+	size_t out_len, out_sent;
+	bool close_after;
+} conn_t;
+
+static struct {
+	pthread_t thread;
+	bool running;
+	int wake[2];
+	int lfd;
+	conn_t *conns;
+	size_t nconns, max_conns;
+	unsigned timeout;
+	report_service_t *service;
+	time_t log_second;
+	unsigned log_count, log_dropped;
+} L = { .wake = { -1, -1 }, .lfd = -1 };
+
+/* The uid owning job_id, under a short job read lock. */
+static int listener_job_owner(uint32_t job_id, uid_t *uid)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
+	job_record_t *job_ptr;
+	int rc = -ENOENT;
+
+	lock_slurmctld(job_read_lock);
+	job_ptr = find_job_record(job_id);
+	if (job_ptr) {
+		*uid = job_ptr->user_id;
+		rc = 0;
+	}
+	unlock_slurmctld(job_read_lock);
+	return rc;
+}
+
+/* Refusals are worth an error line each, but a flood must not fill the log. */
+static void log_refusal(const conn_t *c, const report_outcome_t *o)
+{
+	time_t now = time(NULL);
+
+	if (now != L.log_second) {
+		if (L.log_dropped)
+			error("sched/optimus: report listener: %u more refusals "
+			      "not logged", L.log_dropped);
+		L.log_second = now;
+		L.log_count = L.log_dropped = 0;
+	}
+	if (++L.log_count > LISTENER_LOG_BURST) {
+		L.log_dropped++;
+		return;
+	}
+	error("sched/optimus: report listener: refused request from %s "
+	      "(uid %d, job %u): %s: %s", c->peer,
+	      o->uid == (uid_t)-1 ? -1 : (int)o->uid, o->job_id, o->code,
+	      o->reason);
+}
+
+static double now_seconds(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* Queue a reply frame on c. */
+static void conn_reply(conn_t *c, char *reply, bool close_after)
+{
+	size_t len;
+
+	if (!reply) {
+		c->close_after = true;
+		return;
+	}
+	len = strlen(reply);
+	c->out = xmalloc(PROTOCOL_HEADER_LEN + len);
+	protocol_header_encode((uint32_t)len, (uint8_t *)c->out);
+	memcpy(c->out + PROTOCOL_HEADER_LEN, reply, len);
+	c->out_len = PROTOCOL_HEADER_LEN + len;
+	c->out_sent = 0;
+	c->close_after = close_after;
+	free(reply);
+}
+
+static void conn_serve(conn_t *c)
+{
+	report_outcome_t o;
+	char *reply = report_service_handle(L.service, c->body, c->body_len,
+					    now_seconds(), &o);
+
+	if (o.accepted)
+		debug2("sched/optimus: report listener: %s from uid %u for "
+		       "job %u accepted", o.type == MSG_QUERY ? "query" :
+		       "report", (unsigned)o.uid, o.job_id);
+	else
+		log_refusal(c, &o);
+	xfree(c->body);
+	c->hdr_got = c->body_got = 0;
+	conn_reply(c, reply, false);
+}
+
+/* Header complete: refuse a bad size at once, else start the body. */
+static void conn_header(conn_t *c)
+{
+	report_outcome_t o = { .uid = (uid_t)-1, .code = "too_large" };
+
+	if (protocol_header_decode(c->hdr, &c->body_len) == 0) {
+		c->body = xmalloc(c->body_len);
+		c->body_got = 0;
+		return;
+	}
+	snprintf(o.reason, sizeof(o.reason), "frame of %u bytes refused "
+		 "(limit %d)", c->body_len, PROTOCOL_MAX_FRAME);
+	log_refusal(c, &o);
+	conn_reply(c, protocol_reply_error(o.code, "%s", o.reason), true);
+}
+
+/* Read what is available; false when the connection must close. */
+static bool conn_read(conn_t *c)
+{
+	for (;;) {
+		char *dst = c->body ? c->body + c->body_got :
+				      (char *)c->hdr + c->hdr_got;
+		size_t want = c->body ? c->body_len - c->body_got :
+					PROTOCOL_HEADER_LEN - c->hdr_got;
+		ssize_t n = recv(c->fd, dst, want, 0);
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR;
+		if (n == 0)
+			return false;
+		if (c->body) {
+			c->body_got += (size_t)n;
+			if (c->body_got == c->body_len) {
+				conn_serve(c);
+				return true;
+			}
+		} else if ((c->hdr_got += (size_t)n) == PROTOCOL_HEADER_LEN) {
+			conn_header(c);
+			if (c->out)
+				return true;
+		}
+	}
+}
+
+/* Write what the socket takes; false when the connection must close. */
+static bool conn_write(conn_t *c)
+{
+	while (c->out_sent < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->out_sent,
+				 c->out_len - c->out_sent, MSG_NOSIGNAL);
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR;
+		c->out_sent += (size_t)n;
+	}
+	xfree(c->out);
+	c->out_len = c->out_sent = 0;
+	c->deadline = time(NULL) + L.timeout;
+	return !c->close_after;
+}
+
+static void conn_close(size_t i)
+{
+	conn_t *c = &L.conns[i];
+
+	close(c->fd);
+	xfree(c->body);
+	xfree(c->out);
+	L.conns[i] = L.conns[--L.nconns];
+}
+
+static void peer_name(const struct sockaddr_storage *ss, socklen_t len,
+		      char *out, size_t outlen)
+{
+	char host[48], port[8];
+
+	if (getnameinfo((const struct sockaddr *)ss, len, host, sizeof(host),
+			port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
+		snprintf(out, outlen, "?");
+	else
+		snprintf(out, outlen, "%s:%s", host, port);
+}
+
+/* Over the connection limit: one best-effort error frame, then close. */
+static void shed_connection(int fd, const char *peer)
+{
+	char *reply = protocol_reply_error("busy", "too many connections "
+					   "(%zu); retry later", L.max_conns);
+	uint8_t hdr[PROTOCOL_HEADER_LEN];
+	report_outcome_t o = { .uid = (uid_t)-1, .code = "busy" };
+	conn_t c = { .fd = fd };
+
+	snprintf(c.peer, sizeof(c.peer), "%s", peer);
+	snprintf(o.reason, sizeof(o.reason), "too many connections (%zu)",
+		 L.max_conns);
+	log_refusal(&c, &o);
+	if (reply) {
+		protocol_header_encode((uint32_t)strlen(reply), hdr);
+		if (send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) == sizeof(hdr))
+			(void)!send(fd, reply, strlen(reply), MSG_NOSIGNAL);
+		free(reply);
+	}
+	close(fd);
+}
+
+static void accept_all(void)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		char peer[64];
+		int fd = accept4(L.lfd, (struct sockaddr *)&ss, &len,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return;
+		peer_name(&ss, len, peer, sizeof(peer));
+		if (L.nconns == L.max_conns) {
+			shed_connection(fd, peer);
+			continue;
+		}
+		L.conns[L.nconns] = (conn_t){ .fd = fd,
+			.deadline = time(NULL) + L.timeout };
+		snprintf(L.conns[L.nconns].peer, sizeof(L.conns[0].peer), "%s", peer);
+		L.nconns++;
+	}
+}
+
+/* Serve ready connections (walking backwards so closing is safe). */
+static void serve_ready(struct pollfd *pfds, size_t n)
+{
+	time_t now = time(NULL);
+
+	for (size_t k = n; k-- > 0;) {
+		conn_t *c = &L.conns[k];
+		short re = pfds[k + 2].revents;
+		bool keep = true;
+
+		if (re & (POLLERR | POLLNVAL))
+			keep = false;
+		else if (!c->out && (re & (POLLIN | POLLHUP)))
+			keep = conn_read(c);
+		/* A reply just made is usually written at once, without
+		 * waiting a poll round for POLLOUT. */
+		if (keep && c->out)
+			keep = conn_write(c);
+		if (keep && now > c->deadline) {
+			debug("sched/optimus: report listener: %s timed out",
+			      c->peer);
+			keep = false;
+		}
+		if (!keep)
+			conn_close(k);
+	}
+}
+
+static void *listener_thread(void *arg)
+{
+	struct pollfd *pfds = xcalloc(L.max_conns + 2, sizeof(*pfds));
+
+	while (true) {
+		size_t n = L.nconns;
+
+		pfds[0] = (struct pollfd){ .fd = L.wake[0], .events = POLLIN };
+		pfds[1] = (struct pollfd){ .fd = L.lfd, .events = POLLIN };
+		for (size_t i = 0; i < n; i++)
+			pfds[i + 2] = (struct pollfd){ .fd = L.conns[i].fd,
+				.events = L.conns[i].out ? POLLOUT : POLLIN };
+		if (poll(pfds, n + 2, LISTENER_POLL_MS) < 0 && errno != EINTR) {
+			error("sched/optimus: report listener: poll: %m");
+			break;
+		}
+		if (pfds[0].revents)
+			break;
+		serve_ready(pfds, n);
+		if (pfds[1].revents & POLLIN)
+			accept_all();
+	}
+	while (L.nconns)
+		conn_close(L.nconns - 1);
+	xfree(pfds);
+	return NULL;
+}
+
+static int listen_socket(const char *addr, uint16_t port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *res;
+	char service[8];
+	int fd, one = 1, gai;
+
+	snprintf(service, sizeof(service), "%u", port);
+	if ((gai = getaddrinfo(addr, service, &hints, &res))) {
+		error("sched/optimus: ReportAddress %s: %s", addr, gai_strerror(gai));
+		return -1;
+	}
+	fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 128)) {
+			error("sched/optimus: report listener: cannot listen on "
+			      "%s:%u: %m", addr, port);
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+/* The munge socket slurmctld itself uses (AuthInfo=socket=...). */
+static char *auth_socket(void)
+{
+	char *p = slurm_conf.authinfo ? xstrcasestr(slurm_conf.authinfo,
+						    "socket=") : NULL;
+	char *s;
+
+	if (!p)
+		return NULL;
+	s = xstrdup(p + 7);
+	s[strcspn(s, ",")] = '\0';
+	return s;
+}
+
+static int service_create(void)
+{
+	static char *socket_path;
+	report_service_conf_t sc = REPORT_SERVICE_CONF_DEFAULT;
+	report_callbacks_t cb = { .job_owner = listener_job_owner };
+
+	xfree(socket_path);
+	socket_path = auth_socket();
+	sc.munge_socket = socket_path;
+	sc.admin_uid = slurm_conf.slurm_user_id;
+	sc.replay_window = optimus_conf.report_replay_window;
+	sc.queue_capacity = optimus_conf.report_queue_size;
+	L.service = report_service_create(&sc, &cb);
+	if (!L.service) {
+		error("sched/optimus: report listener: out of memory");
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+int listener_start(void)
+{
+	optimus_conf_load();
+	if (L.running || optimus_conf.report_port == 0)
+		return SLURM_SUCCESS;
+	L.lfd = listen_socket(optimus_conf.report_address, optimus_conf.report_port);
+	if (L.lfd < 0)
+		return SLURM_ERROR;
+	if (service_create() != SLURM_SUCCESS || pipe2(L.wake, O_CLOEXEC)) {
+		close(L.lfd);
+		L.lfd = -1;
+		return SLURM_ERROR;
+	}
+	L.max_conns = optimus_conf.report_max_connections;
+	L.timeout = optimus_conf.report_timeout;
+	L.conns = xcalloc(L.max_conns, sizeof(*L.conns));
+	slurm_thread_create(&L.thread, listener_thread, NULL);
+	L.running = true;
+	info("sched/optimus: report listener on %s:%u",
+	     optimus_conf.report_address, optimus_conf.report_port);
+	return SLURM_SUCCESS;
+}
+
+void listener_stop(void)
+{
+	if (!L.running)
+		return;
+	(void)!write(L.wake[1], "x", 1);
+	pthread_join(L.thread, NULL);
+	close(L.wake[0]);
+	close(L.wake[1]);
+	close(L.lfd);
+	L.wake[0] = L.wake[1] = L.lfd = -1;
+	xfree(L.conns);
+	report_service_destroy(L.service);
+	L.service = NULL;
+	L.running = false;
+}
+
+report_queue_t *listener_attach_consumer(void)
+{
+	return L.service ? report_service_attach_consumer(L.service) : NULL;
+}
+
+void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid))
+{
+	if (L.service)
+		report_service_set_query(L.service, query);
+}
+
+report_history_t *listener_history(void)
+{
+	return L.service ? report_service_history(L.service) : NULL;
+}

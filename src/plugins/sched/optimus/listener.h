@@ -1,0 +1,32 @@
+/*
+ * listener.h - the report/query listener thread inside slurmctld.
+ *
+ * Accepts framed, munge-authenticated JSON requests (doc/reports.md) on
+ * ReportAddress:ReportPort of optimus.conf, in its own poll()-based thread
+ * with non-blocking sockets, so it never blocks slurmctld. Decisions are in
+ * the core (report_service.h); this file owns the sockets, the thread, the
+ * log and the slurmctld-side callbacks.
+ */
+#ifndef OPTIMUS_SCHED_LISTENER_H
+#define OPTIMUS_SCHED_LISTENER_H
+
+#include <json-c/json.h>
+
+#include "protocol.h"
+#include "report_history.h"
+#include "report_queue.h"
+
+/* Read optimus.conf and start the thread: SLURM_SUCCESS or SLURM_ERROR
+ * (logged; slurmctld goes on without reports). */
+int listener_start(void);
+void listener_stop(void);
+
+/* For the planner: the queue of validated reports to drain every interval
+ * (report_queue_drain); NULL when the listener is not running. */
+report_queue_t *listener_attach_consumer(void);
+/* For the planner: answer queries (status, job N, plan) from now on. */
+void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid));
+/* The per-job report history (also what queries fall back to). */
+report_history_t *listener_history(void);
+
+#endif

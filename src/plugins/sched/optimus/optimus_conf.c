@@ -1,0 +1,120 @@
+/*
+ * optimus_conf.c - read optimus.conf with s_p_* (optimus_conf.h).
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/parse_config.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "optimus_conf.h"
+#include "report_client.h"
+
+optimus_conf_t optimus_conf;
+
+/* Every key optimus.conf may hold; others add their rows here. */
+static s_p_options_t optimus_conf_options[] = {
+	{"ReportAddress", S_P_STRING},
+	{"ReportPort", S_P_UINT16},
+	{"ReportQueueSize", S_P_UINT32},
+	{"ReportMaxConnections", S_P_UINT32},
+	{"ReportTimeout", S_P_UINT32},
+	{"ReportReplayWindow", S_P_UINT32},
+	{NULL}
+};
+
+static void optimus_conf_defaults(optimus_conf_t *c)
+{
+	c->report_address = xstrdup(REPORT_DEFAULT_ADDRESS);
+	c->report_port = REPORT_DEFAULT_PORT;
+	c->report_queue_size = 4096;
+	c->report_max_connections = 256;
+	c->report_timeout = 10;
+	c->report_replay_window = 300;
+}
+
+char *optimus_conf_path(void)
+{
+	char *path, *slash;
+
+	if (!slurm_conf.slurm_conf)
+		return get_extra_conf_path("optimus.conf");
+	path = xstrdup(slurm_conf.slurm_conf);
+	if ((slash = strrchr(path, '/')))
+		slash[1] = '\0';
+	else
+		path[0] = '\0';
+	xstrcat(path, "optimus.conf");
+	return path;
+}
+
+/* Copy the keys present in tbl over the defaults in c. */
+static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
+{
+	char *addr = NULL;
+
+	if (s_p_get_string(&addr, "ReportAddress", tbl)) {
+		xfree(c->report_address);
+		c->report_address = addr;
+	}
+	s_p_get_uint16(&c->report_port, "ReportPort", tbl);
+	s_p_get_uint32(&c->report_queue_size, "ReportQueueSize", tbl);
+	s_p_get_uint32(&c->report_max_connections, "ReportMaxConnections", tbl);
+	s_p_get_uint32(&c->report_timeout, "ReportTimeout", tbl);
+	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
+}
+
+/* Values that would make the listener misbehave are refused. */
+static int optimus_conf_check(const char *path, const optimus_conf_t *c)
+{
+	if (!c->report_queue_size || !c->report_max_connections ||
+	    !c->report_timeout || !c->report_replay_window) {
+		error("sched/optimus: %s: ReportQueueSize, ReportMaxConnections, "
+		      "ReportTimeout and ReportReplayWindow must be > 0", path);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+int optimus_conf_load(void)
+{
+	char *path = optimus_conf_path();
+	optimus_conf_t c = { 0 };
+	s_p_hashtbl_t *tbl;
+	struct stat st;
+	int rc = SLURM_SUCCESS;
+
+	optimus_conf_defaults(&c);
+	if (stat(path, &st) != 0) {
+		info("sched/optimus: no %s, using defaults", path);
+	} else {
+		tbl = s_p_hashtbl_create(optimus_conf_options);
+		if (s_p_parse_file(tbl, NULL, path, false, NULL) != SLURM_SUCCESS) {
+			error("sched/optimus: cannot parse %s, using defaults", path);
+			rc = SLURM_ERROR;
+		} else {
+			optimus_conf_apply(tbl, &c);
+			rc = optimus_conf_check(path, &c);
+		}
+		s_p_hashtbl_destroy(tbl);
+	}
+	if (rc != SLURM_SUCCESS) {
+		xfree(c.report_address);
+		c = (optimus_conf_t){ 0 };
+		optimus_conf_defaults(&c);
+	}
+	optimus_conf_free();
+	optimus_conf = c;
+	xfree(path);
+	return rc;
+}
+
+void optimus_conf_free(void)
+{
+	xfree(optimus_conf.report_address);
+}

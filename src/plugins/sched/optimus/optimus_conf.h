@@ -1,0 +1,34 @@
+/*
+ * optimus_conf.h - optimus.conf, the sched/optimus configuration file.
+ *
+ * Read with Slurm's s_p_* parser from the folder of slurm.conf. One struct
+ * and one option table (optimus_conf.c): a component adding keys adds a
+ * field here, a row to the table and a line to optimus_conf_apply().
+ */
+#ifndef OPTIMUS_SCHED_CONF_H
+#define OPTIMUS_SCHED_CONF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct optimus_conf {
+	/* Report listener (doc/reports.md). */
+	char *report_address;		/* ReportAddress, "127.0.0.1" */
+	uint16_t report_port;		/* ReportPort, 6830; 0 disables */
+	uint32_t report_queue_size;	/* ReportQueueSize, 4096 */
+	uint32_t report_max_connections;/* ReportMaxConnections, 256 */
+	uint32_t report_timeout;	/* ReportTimeout (s), 10 */
+	uint32_t report_replay_window;	/* ReportReplayWindow (s), 300 */
+} optimus_conf_t;
+
+/* The configuration in force (defaults until optimus_conf_load()). */
+extern optimus_conf_t optimus_conf;
+
+/* dirname(slurm.conf)/optimus.conf; xfree() it. */
+char *optimus_conf_path(void);
+/* (Re)read optimus.conf into optimus_conf; a missing file means defaults.
+ * SLURM_SUCCESS or SLURM_ERROR (parse error: defaults kept, logged). */
+int optimus_conf_load(void);
+void optimus_conf_free(void);
+
+#endif

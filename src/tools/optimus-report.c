@@ -1,0 +1,194 @@
+/*
+ * optimus-report - send a training progress report or a speed sample to
+ * sched/optimus from a shell script (see optimus-report(1)).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_client.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: optimus-report progress [--job N] --step S --loss L [--sps X] [--epoch E]\n"
+"       optimus-report speed [--job N] --ps P --workers W --steps-per-sec X\n"
+"\n"
+"Send a munge-authenticated report to the sched/optimus listener.\n"
+"\n"
+"  --job N            job id (default: $SLURM_JOB_ID)\n"
+"  --step S           training steps done so far\n"
+"  --loss L           training loss at that step (finite, >= 0)\n"
+"  --sps X            samples per second (default 0)\n"
+"  --epoch E          current epoch (optional)\n"
+"  --ps P             parameter servers of the measured configuration\n"
+"  --workers W        workers of the measured configuration (>= 1)\n"
+"  --steps-per-sec X  measured training speed in that configuration\n"
+"  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
+"                     ReportAddress/ReportPort of optimus.conf beside\n"
+"                     $SLURM_CONF)\n"
+"  --timeout MS       connect/reply timeout (default 5000)\n"
+"  -h, --help         this text\n"
+"\n"
+"Exit status: 0 accepted, 1 refused or unreachable (reason on stderr),\n"
+"2 usage error.\n");
+}
+
+typedef struct args {
+	const char *kind;
+	long long job, step, epoch, ps, workers;
+	double loss, sps, steps_per_sec;
+	const char *addr;
+	int timeout_ms;
+} args_t;
+
+static int num(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int integer(const char *s, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+enum { O_JOB = 256, O_STEP, O_LOSS, O_SPS, O_EPOCH, O_PS, O_WORKERS,
+       O_SPEED, O_ADDR, O_TIMEOUT };
+
+static int parse_opt(int c, const char *v, args_t *a)
+{
+	long long t;
+
+	switch (c) {
+	case O_JOB: return integer(v, &a->job);
+	case O_STEP: return integer(v, &a->step);
+	case O_EPOCH: return integer(v, &a->epoch);
+	case O_PS: return integer(v, &a->ps);
+	case O_WORKERS: return integer(v, &a->workers);
+	case O_LOSS: return num(v, &a->loss);
+	case O_SPS: return num(v, &a->sps);
+	case O_SPEED: return num(v, &a->steps_per_sec);
+	case O_ADDR: a->addr = v; return 0;
+	case O_TIMEOUT:
+		if (integer(v, &t) || t < 1 || t > 600000)
+			return -1;
+		a->timeout_ms = (int)t;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, args_t *a)
+{
+	static const struct option opts[] = {
+		{ "job", 1, NULL, O_JOB }, { "step", 1, NULL, O_STEP },
+		{ "loss", 1, NULL, O_LOSS }, { "sps", 1, NULL, O_SPS },
+		{ "epoch", 1, NULL, O_EPOCH }, { "ps", 1, NULL, O_PS },
+		{ "workers", 1, NULL, O_WORKERS },
+		{ "steps-per-sec", 1, NULL, O_SPEED },
+		{ "addr", 1, NULL, O_ADDR }, { "timeout", 1, NULL, O_TIMEOUT },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const char *env = getenv("SLURM_JOB_ID");
+	int c;
+
+	*a = (args_t){ .job = env ? atoll(env) : -1, .step = -1, .epoch = -1,
+		       .ps = -1, .workers = -1, .loss = NAN, .sps = 0,
+		       .steps_per_sec = NAN, .timeout_ms = 5000 };
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			exit(0);
+		}
+		if (c == '?' || parse_opt(c, optarg, a)) {
+			if (c != '?')
+				fprintf(stderr, "optimus-report: bad value '%s'\n", optarg);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "optimus-report: say 'progress' or 'speed'\n");
+		return -1;
+	}
+	a->kind = argv[optind];
+	return 0;
+}
+
+/* Fill m from a; NULL when valid, else what is wrong. */
+static const char *build(const args_t *a, message_t *m)
+{
+	if (a->job < 1 || a->job > UINT32_MAX)
+		return "--job N (or $SLURM_JOB_ID) is required";
+	m->report.job_id = (uint32_t)a->job;
+	if (!strcmp(a->kind, "progress")) {
+		if (a->step < 0 || isnan(a->loss) || a->loss < 0 || a->sps < 0)
+			return "progress needs --step >= 0 and --loss >= 0";
+		m->type = MSG_PROGRESS;
+		m->report.kind = REPORT_PROGRESS;
+		m->report.progress = (report_progress_t){
+			(uint64_t)a->step, a->loss, a->sps,
+			a->epoch < 0 ? -1 : (int32_t)a->epoch };
+		return NULL;
+	}
+	if (!strcmp(a->kind, "speed")) {
+		if (a->ps < 0 || a->workers < 1 || isnan(a->steps_per_sec) ||
+		    a->steps_per_sec < 0)
+			return "speed needs --ps >= 0, --workers >= 1 and "
+			       "--steps-per-sec >= 0";
+		m->type = MSG_SPEED;
+		m->report.kind = REPORT_SPEED;
+		m->report.speed = (report_speed_t){ (uint32_t)a->ps,
+			(uint32_t)a->workers, a->steps_per_sec };
+		return NULL;
+	}
+	return "the report kind is 'progress' or 'speed'";
+}
+
+int main(int argc, char **argv)
+{
+	report_endpoint_t ep;
+	report_client_t *c;
+	message_t m = { 0 };
+	json_object *res = NULL;
+	char err[512];
+	const char *bad;
+	args_t a;
+	int rc;
+
+	if (parse_args(argc, argv, &a)) {
+		usage(stderr);
+		return 2;
+	}
+	if ((bad = build(&a, &m))) {
+		fprintf(stderr, "optimus-report: %s\n", bad);
+		return 2;
+	}
+	if (setenv("OPTIMUS_REPORT_ADDR", a.addr ? a.addr : "", a.addr != NULL) ||
+	    report_endpoint_resolve(&ep, err, sizeof(err))) {
+		fprintf(stderr, "optimus-report: %s\n", err);
+		return 1;
+	}
+	if (!(c = report_client_connect(&ep, a.timeout_ms, err, sizeof(err)))) {
+		fprintf(stderr, "optimus-report: %s\n", err);
+		return 1;
+	}
+	rc = report_client_request(c, &m, &res, err, sizeof(err));
+	report_client_close(c);
+	json_object_put(res);
+	if (rc) {
+		fprintf(stderr, "optimus-report: refused: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,351 @@
+/*
+ * test_protocol.c - frames, envelopes, messages, replies, the replay cache,
+ * the report queue and the report history.
+ */
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "replay_cache.h"
+#include "report_history.h"
+#include "report_queue.h"
+
+static char err[256];
+
+static int parse(const char *text, message_t *m)
+{
+	return protocol_message_parse(text, strlen(text), m, err, sizeof(err));
+}
+
+#define HEAD "\"v\":1,\"nonce\":\"00112233aabbccdd\",\"time\":1700000000,"
+
+START_TEST(test_header_roundtrip_and_bounds)
+{
+	uint8_t h[4];
+	uint32_t n;
+
+	protocol_header_encode(0x01020304, h);
+	ck_assert_int_eq(h[0], 1);
+	ck_assert_int_eq(h[3], 4);
+	protocol_header_encode(PROTOCOL_MAX_FRAME, h);
+	ck_assert_int_eq(protocol_header_decode(h, &n), 0);
+	ck_assert_uint_eq(n, PROTOCOL_MAX_FRAME);
+	protocol_header_encode(PROTOCOL_MAX_FRAME + 1, h);
+	ck_assert_int_eq(protocol_header_decode(h, &n), -EMSGSIZE);
+	protocol_header_encode(0, h);
+	ck_assert_int_eq(protocol_header_decode(h, &n), -EMSGSIZE);
+}
+END_TEST
+
+START_TEST(test_envelope)
+{
+	char *p, *c, *text = protocol_envelope_build("{\"a\":1}", "MUNGE:xyz");
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(protocol_envelope_parse(text, strlen(text), &p, &c,
+						 err, sizeof(err)), 0);
+	ck_assert_str_eq(p, "{\"a\":1}");
+	ck_assert_str_eq(c, "MUNGE:xyz");
+	free(p);
+	free(c);
+	free(text);
+	ck_assert_int_eq(protocol_envelope_parse("{\"payload\":\"x\"}", 15, &p,
+						 &c, err, sizeof(err)), -EBADMSG);
+	ck_assert_ptr_null(p);
+	ck_assert_int_eq(protocol_envelope_parse("{\"payload\":1,\"cred\":\"c\"}",
+						 24, &p, &c, err, sizeof(err)), -EBADMSG);
+	/* trailing bytes, NUL bytes and non-objects are refused */
+	ck_assert_int_eq(protocol_envelope_parse("{\"payload\":\"x\",\"cred\":\"c\"}x",
+						 27, &p, &c, err, sizeof(err)), -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(err, "trailing"));
+	ck_assert_int_eq(protocol_envelope_parse("{}\0{}", 5, &p, &c, err,
+						 sizeof(err)), -EBADMSG);
+	ck_assert_int_eq(protocol_envelope_parse("[1,2]", 5, &p, &c, err,
+						 sizeof(err)), -EBADMSG);
+	ck_assert_int_eq(protocol_envelope_parse("{\"payload\":", 11, &p, &c,
+						 err, sizeof(err)), -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_progress_parse)
+{
+	message_t m;
+
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":12,"
+			       "\"step\":300,\"loss\":0.25,\"sps\":128.5,"
+			       "\"epoch\":2}", &m), 0);
+	ck_assert_int_eq(m.type, MSG_PROGRESS);
+	ck_assert_uint_eq(m.nonce, 0x00112233aabbccddULL);
+	ck_assert_int_eq(m.sent, 1700000000);
+	ck_assert_uint_eq(m.report.job_id, 12);
+	ck_assert_uint_eq(m.report.progress.step, 300);
+	ck_assert_double_eq(m.report.progress.loss, 0.25);
+	ck_assert_double_eq(m.report.progress.samples_per_sec, 128.5);
+	ck_assert_int_eq(m.report.progress.epoch, 2);
+	/* epoch is optional; integer loss is fine */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":1,"
+			       "\"step\":0,\"loss\":3,\"sps\":0}", &m), 0);
+	ck_assert_int_eq(m.report.progress.epoch, -1);
+}
+END_TEST
+
+static const char *const bad_messages[] = {
+	/* negative loss */
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":-1,\"sps\":0}",
+	/* job as double, zero job, job too large */
+	"{" HEAD "\"type\":\"progress\",\"job\":1.5,\"step\":1,\"loss\":1,\"sps\":0}",
+	"{" HEAD "\"type\":\"progress\",\"job\":0,\"step\":1,\"loss\":1,\"sps\":0}",
+	"{" HEAD "\"type\":\"progress\",\"job\":4294967296,\"step\":1,\"loss\":1,\"sps\":0}",
+	/* missing sps, string step, negative epoch */
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":\"1\",\"loss\":1,\"sps\":0}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"epoch\":-2}",
+	/* overflowing number */
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":99999999999999999999999,\"loss\":1,\"sps\":0}",
+	/* speed with no workers */
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":1,\"workers\":0,\"steps_per_sec\":1}",
+	/* unknown type, unknown query, job query without job */
+	"{" HEAD "\"type\":\"delete\",\"job\":1}",
+	"{" HEAD "\"type\":\"query\",\"query\":\"secrets\"}",
+	"{" HEAD "\"type\":\"query\",\"query\":\"job\"}",
+	/* bad version, short nonce, no time */
+	"{\"v\":2,\"nonce\":\"00112233aabbccdd\",\"time\":1,\"type\":\"query\",\"query\":\"plan\"}",
+	"{\"v\":1,\"nonce\":\"0011\",\"time\":1,\"type\":\"query\",\"query\":\"plan\"}",
+	"{\"v\":1,\"nonce\":\"00112233aabbccdd\",\"type\":\"query\",\"query\":\"plan\"}",
+	/* too deep */
+	"{" HEAD "\"type\":\"query\",\"query\":\"plan\",\"x\":[[[[[[[[[[1]]]]]]]]]]}",
+};
+
+START_TEST(test_bad_messages)
+{
+	message_t m;
+
+	err[0] = '\0';
+	ck_assert_msg(parse(bad_messages[_i], &m) == -EBADMSG,
+		      "accepted: %s", bad_messages[_i]);
+	ck_assert_msg(err[0] != '\0', "no reason for %s", bad_messages[_i]);
+}
+END_TEST
+
+START_TEST(test_build_roundtrip)
+{
+	message_t in = { .type = MSG_SPEED, .nonce = 0xfeedfacecafebeefULL,
+			 .sent = 1234567 }, out;
+	char *text;
+
+	in.report = (report_t){ .kind = REPORT_SPEED, .job_id = 77 };
+	in.report.speed = (report_speed_t){ 2, 6, 3.75 };
+	text = protocol_message_build(&in);
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_int_eq(out.type, MSG_SPEED);
+	ck_assert_uint_eq(out.nonce, in.nonce);
+	ck_assert_int_eq(out.sent, in.sent);
+	ck_assert_uint_eq(out.report.speed.ps, 2);
+	ck_assert_uint_eq(out.report.speed.workers, 6);
+	ck_assert_double_eq(out.report.speed.steps_per_sec, 3.75);
+	free(text);
+
+	in = (message_t){ .type = MSG_QUERY, .nonce = 1, .sent = 2,
+			  .query = { QUERY_JOB, 9 } };
+	text = protocol_message_build(&in);
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_int_eq(out.query.kind, QUERY_JOB);
+	ck_assert_uint_eq(out.query.job_id, 9);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_replies)
+{
+	json_object *res, *r = json_object_new_object();
+	char *ok, *bad;
+
+	json_object_object_add(r, "n", json_object_new_int(5));
+	ok = protocol_reply_ok(r);
+	ck_assert_int_eq(protocol_reply_parse(ok, strlen(ok), &res, err,
+					      sizeof(err)), 0);
+	ck_assert_int_eq(json_object_get_int(json_object_object_get(res, "n")), 5);
+	json_object_put(res);
+	bad = protocol_reply_error("forbidden", "uid %d", 42);
+	ck_assert_int_eq(protocol_reply_parse(bad, strlen(bad), &res, err,
+					      sizeof(err)), -EPROTO);
+	ck_assert_str_eq(err, "forbidden: uid 42");
+	ck_assert_int_eq(protocol_reply_parse("{\"x\":1}", 7, &res, err,
+					      sizeof(err)), -EBADMSG);
+	free(ok);
+	free(bad);
+}
+END_TEST
+
+START_TEST(test_replay_cache)
+{
+	replay_cache_t *rc = replay_cache_create(64, 100);
+
+	ck_assert_int_eq(replay_cache_check(rc, 1000, 42, 5000, 5000), REPLAY_FRESH);
+	ck_assert_int_eq(replay_cache_check(rc, 1000, 42, 5000, 5001), REPLAY_SEEN);
+	/* same nonce from another uid is another message */
+	ck_assert_int_eq(replay_cache_check(rc, 1001, 42, 5000, 5001), REPLAY_FRESH);
+	ck_assert_int_eq(replay_cache_check(rc, 1000, 43, 4899, 5000), REPLAY_STALE);
+	ck_assert_int_eq(replay_cache_check(rc, 1000, 43, 5101, 5000), REPLAY_STALE);
+	/* once the window has passed the message itself is stale */
+	ck_assert_int_eq(replay_cache_check(rc, 1000, 42, 5000, 5101), REPLAY_STALE);
+	ck_assert_uint_eq(replay_cache_live(rc, 5001), 2);
+	ck_assert_uint_eq(replay_cache_live(rc, 5200), 0);
+	replay_cache_destroy(rc);
+}
+END_TEST
+
+START_TEST(test_replay_cache_full_then_sweep)
+{
+	replay_cache_t *rc = replay_cache_create(16, 10);
+	int fresh = 0, full = 0;
+
+	for (uint64_t n = 0; n < 32; n++) {
+		replay_verdict_t v = replay_cache_check(rc, 0, n, 100, 100);
+
+		fresh += v == REPLAY_FRESH;
+		full += v == REPLAY_FULL;
+	}
+	ck_assert_int_eq(fresh, 12);	/* 3/4 of 16 slots */
+	ck_assert_int_eq(full, 20);
+	/* after the window, the sweep frees every slot */
+	for (uint64_t n = 100; n < 112; n++)
+		ck_assert_int_eq(replay_cache_check(rc, 0, n, 115, 115), REPLAY_FRESH);
+	replay_cache_destroy(rc);
+}
+END_TEST
+
+static report_t progress(uint32_t job, uint64_t step)
+{
+	report_t r = { .kind = REPORT_PROGRESS, .job_id = job, .uid = 5,
+		       .received = (double)step };
+
+	r.progress = (report_progress_t){ step, 1.0 / (step + 1), 10, -1 };
+	return r;
+}
+
+START_TEST(test_queue_fifo_and_full)
+{
+	report_queue_t *q = report_queue_create(4);
+	report_t out[8];
+	report_t r;
+
+	for (uint64_t i = 0; i < 4; i++) {
+		r = progress(1, i);
+		ck_assert_int_eq(report_queue_push(q, &r), 0);
+	}
+	r = progress(1, 99);
+	ck_assert_int_eq(report_queue_push(q, &r), -EAGAIN);
+	ck_assert_uint_eq(report_queue_refused(q), 1);
+	ck_assert_uint_eq(report_queue_drain(q, out, 3), 3);
+	ck_assert_uint_eq(out[0].progress.step, 0);
+	ck_assert_uint_eq(out[2].progress.step, 2);
+	r = progress(1, 4);
+	ck_assert_int_eq(report_queue_push(q, &r), 0);
+	ck_assert_uint_eq(report_queue_drain(q, out, 8), 2);
+	ck_assert_uint_eq(out[0].progress.step, 3);
+	ck_assert_uint_eq(out[1].progress.step, 4);
+	ck_assert_uint_eq(report_queue_length(q), 0);
+	report_queue_destroy(q);
+}
+END_TEST
+
+#define PRODUCED 20000
+
+static void *producer(void *arg)
+{
+	report_queue_t *q = arg;
+
+	for (uint64_t i = 0; i < PRODUCED; i++) {
+		report_t r = progress(1, i);
+
+		while (report_queue_push(q, &r) != 0)
+			;
+	}
+	return NULL;
+}
+
+START_TEST(test_queue_threads_keep_order)
+{
+	report_queue_t *q = report_queue_create(64);
+	report_t out[16];
+	uint64_t expect = 0;
+	pthread_t t;
+
+	pthread_create(&t, NULL, producer, q);
+	while (expect < PRODUCED) {
+		size_t n = report_queue_drain(q, out, 16);
+
+		for (size_t i = 0; i < n; i++)
+			ck_assert_uint_eq(out[i].progress.step, expect++);
+	}
+	pthread_join(t, NULL);
+	report_queue_destroy(q);
+}
+END_TEST
+
+START_TEST(test_history_ring_and_eviction)
+{
+	report_history_t *h = report_history_create(2, 3);
+	json_object *j, *pts;
+	report_t r;
+
+	for (uint64_t i = 1; i <= 5; i++) {
+		r = progress(10, i);
+		report_history_add(h, &r);
+	}
+	j = report_history_job_json(h, 10);
+	pts = json_object_object_get(j, "progress");
+	ck_assert_uint_eq(json_object_array_length(pts), 3);
+	/* oldest kept first: steps 3, 4, 5 */
+	ck_assert_int_eq(json_object_get_int(json_object_object_get(
+		json_object_array_get_idx(pts, 0), "step")), 3);
+	ck_assert_int_eq(json_object_get_int(json_object_object_get(j, "reports")), 5);
+	json_object_put(j);
+	r = progress(11, 6);
+	report_history_add(h, &r);
+	r = progress(12, 7);	/* evicts job 10, the least recently updated */
+	report_history_add(h, &r);
+	ck_assert_ptr_null(report_history_job_json(h, 10));
+	ck_assert_uint_eq(report_history_jobs(h), 2);
+	j = report_history_status_json(h);
+	ck_assert_uint_eq(json_object_array_length(json_object_object_get(j, "jobs")), 2);
+	json_object_put(j);
+	report_history_destroy(h);
+}
+END_TEST
+
+static Suite *protocol_suite(void)
+{
+	Suite *s = suite_create("protocol");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_header_roundtrip_and_bounds);
+	tcase_add_test(tc, test_envelope);
+	tcase_add_test(tc, test_progress_parse);
+	tcase_add_loop_test(tc, test_bad_messages, 0,
+			    sizeof(bad_messages) / sizeof(bad_messages[0]));
+	tcase_add_test(tc, test_build_roundtrip);
+	tcase_add_test(tc, test_replies);
+	tcase_add_test(tc, test_replay_cache);
+	tcase_add_test(tc, test_replay_cache_full_then_sweep);
+	tcase_add_test(tc, test_queue_fifo_and_full);
+	tcase_add_test(tc, test_queue_threads_keep_order);
+	tcase_add_test(tc, test_history_ring_and_eviction);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(protocol_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

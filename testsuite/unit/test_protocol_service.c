@@ -1,0 +1,290 @@
+/*
+ * test_protocol_service.c - the listener's decisions (report_service.c)
+ * with a fake credential checker: "FAKE:<uid>:<payload>" stands for a munge
+ * credential of <payload> from <uid>, and "EXPIRED"/"REPLAYED" for what
+ * munged says of such credentials. Everything else is the real code.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report_service.h"
+
+#define OWNER 1000
+#define OTHER 1001
+#define SLURM_USER 64030
+#define JOB 42
+#define NOW 1700000000.0
+
+static munge_auth_status_t fake_verify(const char *socket, const char *cred,
+				       const char *payload, size_t len,
+				       uid_t *uid, char *err, size_t errlen)
+{
+	unsigned u;
+	int off = 0;
+
+	if (!strcmp(cred, "EXPIRED"))
+		return snprintf(err, errlen, "expired"), MUNGE_AUTH_EXPIRED;
+	if (!strcmp(cred, "REPLAYED"))
+		return snprintf(err, errlen, "replayed"), MUNGE_AUTH_REPLAYED;
+	if (sscanf(cred, "FAKE:%u:%n", &u, &off) != 1 || !off)
+		return snprintf(err, errlen, "garbled"), MUNGE_AUTH_INVALID;
+	if (strlen(cred + off) != len || memcmp(cred + off, payload, len))
+		return snprintf(err, errlen, "mismatch"), MUNGE_AUTH_MISMATCH;
+	*uid = u;
+	return MUNGE_AUTH_OK;
+}
+
+static int job_owner(uint32_t job_id, uid_t *uid)
+{
+	if (job_id != JOB)
+		return -ENOENT;
+	*uid = OWNER;
+	return 0;
+}
+
+static int custom_calls;
+
+static json_object *custom_query(const query_t *q, uid_t uid)
+{
+	json_object *o = json_object_new_object();
+
+	custom_calls++;
+	json_object_object_add(o, "planner", json_object_new_string("custom"));
+	return o;
+}
+
+static report_service_t *svc;
+static uint64_t next_nonce = 1;
+static report_outcome_t out;
+
+static void setup(void)
+{
+	report_service_conf_t c = REPORT_SERVICE_CONF_DEFAULT;
+	report_callbacks_t cb = { .job_owner = job_owner };
+
+	c.verify = fake_verify;
+	c.admin_uid = SLURM_USER;
+	c.queue_capacity = 3;
+	c.replay_capacity = 1024;
+	c.replay_window = 60;
+	svc = report_service_create(&c, &cb);
+	ck_assert_ptr_nonnull(svc);
+	custom_calls = 0;
+}
+
+static void teardown(void)
+{
+	report_service_destroy(svc);
+}
+
+static char *frame_for(uid_t uid, const char *payload)
+{
+	char cred[2048];
+
+	snprintf(cred, sizeof(cred), "FAKE:%u:%s", (unsigned)uid, payload);
+	return protocol_envelope_build(payload, cred);
+}
+
+static message_t progress_msg(uint32_t job, uint64_t step)
+{
+	message_t m = { .type = MSG_PROGRESS, .nonce = next_nonce++,
+			.sent = (int64_t)NOW };
+
+	m.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = job };
+	m.report.progress = (report_progress_t){ step, 2.0 / step, 50, 1 };
+	return m;
+}
+
+/* Send m as uid; returns the reply's error code word or "ok". */
+static const char *send_as(uid_t uid, const message_t *m, json_object **res)
+{
+	char *payload = protocol_message_build(m);
+	char *frame = frame_for(uid, payload);
+	char *reply = report_service_handle(svc, frame, strlen(frame), NOW, &out);
+	static char code[64];
+	json_object *r = NULL;
+	char e[256];
+	int rc = protocol_reply_parse(reply, strlen(reply), &r, e, sizeof(e));
+
+	ck_assert_int_ne(rc, -EBADMSG);
+	e[strcspn(e, ":")] = '\0';
+	snprintf(code, sizeof(code), "%.63s", rc == 0 ? "ok" : e);
+	if (res)
+		*res = r;
+	else
+		json_object_put(r);
+	ck_assert_str_eq(code, out.code);
+	free(payload);
+	free(frame);
+	free(reply);
+	return code;
+}
+
+START_TEST(test_owner_reports_and_queries)
+{
+	message_t m = progress_msg(JOB, 10);
+	message_t q = { .type = MSG_QUERY, .sent = (int64_t)NOW,
+			.query = { QUERY_JOB, JOB } };
+	json_object *res, *pts;
+
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	ck_assert_int_eq(out.accepted, 1);
+	ck_assert_uint_eq(out.uid, OWNER);
+	m = progress_msg(JOB, 20);
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(OWNER, &q, &res), "ok");
+	pts = json_object_object_get(res, "progress");
+	ck_assert_uint_eq(json_object_array_length(pts), 2);
+	ck_assert_double_eq(json_object_get_double(json_object_object_get(
+		json_object_array_get_idx(pts, 1), "loss")), 0.1);
+	json_object_put(res);
+}
+END_TEST
+
+START_TEST(test_other_user_is_forbidden)
+{
+	message_t m = progress_msg(JOB, 10);
+	message_t q = { .type = MSG_QUERY, .nonce = next_nonce++,
+			.sent = (int64_t)NOW, .query = { QUERY_JOB, JOB } };
+
+	ck_assert_str_eq(send_as(OTHER, &m, NULL), "forbidden");
+	ck_assert_ptr_nonnull(strstr(out.reason, "does not own job 42"));
+	ck_assert_str_eq(send_as(OTHER, &q, NULL), "forbidden");
+	/* root and SlurmUser may */
+	m = progress_msg(JOB, 11);
+	ck_assert_str_eq(send_as(0, &m, NULL), "ok");
+	m = progress_msg(JOB, 12);
+	ck_assert_str_eq(send_as(SLURM_USER, &m, NULL), "ok");
+	m = progress_msg(JOB + 1, 12);
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "no_job");
+}
+END_TEST
+
+START_TEST(test_replay_and_stale)
+{
+	message_t m = progress_msg(JOB, 10);
+
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "replayed");
+	m = progress_msg(JOB, 11);
+	m.sent = (int64_t)NOW - 61;
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "stale");
+}
+END_TEST
+
+static const char *handle_raw(const char *frame)
+{
+	char *reply = report_service_handle(svc, frame, strlen(frame), NOW, &out);
+
+	ck_assert_ptr_nonnull(reply);
+	ck_assert_ptr_nonnull(strstr(reply, "\"ok\":false"));
+	free(reply);
+	return out.code;
+}
+
+START_TEST(test_forged_and_malformed)
+{
+	message_t m = progress_msg(JOB, 10);
+	char *payload = protocol_message_build(&m), *frame;
+
+	frame = protocol_envelope_build(payload, "MUNGE:garbage");
+	ck_assert_str_eq(handle_raw(frame), "invalid");
+	free(frame);
+	frame = protocol_envelope_build(payload, "EXPIRED");
+	ck_assert_str_eq(handle_raw(frame), "expired");
+	free(frame);
+	frame = protocol_envelope_build(payload, "REPLAYED");
+	ck_assert_str_eq(handle_raw(frame), "replayed");
+	free(frame);
+	{
+		/* the payload was changed after signing */
+		char cred[1024];
+
+		snprintf(cred, sizeof(cred), "FAKE:%u:%s", OWNER, payload);
+		cred[strlen(cred) - 3] = 'X';
+		frame = protocol_envelope_build(payload, cred);
+		ck_assert_str_eq(handle_raw(frame), "invalid");
+		ck_assert_ptr_nonnull(strstr(out.reason, "mismatch"));
+		free(frame);
+	}
+	ck_assert_str_eq(handle_raw("{not json"), "bad_request");
+	ck_assert_str_eq(handle_raw("{\"payload\":\"{}\",\"cred\":\"FAKE:1000:{}\"}"),
+			 "bad_request");
+	ck_assert_uint_eq(out.uid, OWNER);
+	free(payload);
+}
+END_TEST
+
+START_TEST(test_queue_sheds_when_full)
+{
+	report_queue_t *q = report_service_attach_consumer(svc);
+	report_t got[8];
+	message_t m;
+
+	for (int i = 1; i <= 3; i++) {
+		m = progress_msg(JOB, i);
+		ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	}
+	m = progress_msg(JOB, 4);
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "busy");
+	ck_assert_ptr_nonnull(strstr(out.reason, "queue full"));
+	ck_assert_uint_eq(report_queue_drain(q, got, 8), 3);
+	ck_assert_uint_eq(got[2].progress.step, 3);
+	ck_assert_uint_eq(got[0].uid, OWNER);
+	ck_assert_double_eq(got[0].received, NOW);
+	m = progress_msg(JOB, 5);
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+}
+END_TEST
+
+START_TEST(test_query_callback_replaces_history)
+{
+	message_t q = { .type = MSG_QUERY, .nonce = next_nonce++,
+			.sent = (int64_t)NOW, .query = { QUERY_PLAN, 0 } };
+	json_object *res;
+
+	ck_assert_str_eq(send_as(OTHER, &q, &res), "ok");
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(res,
+		"planner")), "none");
+	json_object_put(res);
+	report_service_set_query(svc, custom_query);
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(OTHER, &q, &res), "ok");
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(res,
+		"planner")), "custom");
+	ck_assert_int_eq(custom_calls, 1);
+	json_object_put(res);
+}
+END_TEST
+
+static Suite *service_suite(void)
+{
+	Suite *s = suite_create("report_service");
+	TCase *tc = tcase_create("decisions");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_owner_reports_and_queries);
+	tcase_add_test(tc, test_other_user_is_forbidden);
+	tcase_add_test(tc, test_replay_and_stale);
+	tcase_add_test(tc, test_forged_and_malformed);
+	tcase_add_test(tc, test_queue_sheds_when_full);
+	tcase_add_test(tc, test_query_callback_replaces_history);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(service_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
