@@ -1,0 +1,419 @@
+/* test_job_model.c - the per-job record: reports, fits, priors, summary,
+ * JSON round trip and malformed JSON. */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_model.h"
+
+static job_model_t *new_job(const char *hints_text)
+{
+	optimus_hints_t h;
+	char err[256];
+
+	ck_assert_msg(!hints_parse(hints_text, &h, err, sizeof(err)), "%s", err);
+	return job_model_new(42, 1000, &h, 1000);
+}
+
+/* Ground truth used to generate reports: Eqn. 1 and Eqn. 3. */
+static double true_loss(double k)
+{
+	return 1.0 / (0.002 * k + 0.5) + 0.1;
+}
+
+static double true_speed(int p, int w)
+{
+	return w / (0.5 + 0.2 * w / (double)p + 0.01 * w + 0.02 * p);
+}
+
+/* Run the job through several (p, w) with reports every 50 steps. */
+static void feed_runs(job_model_t *m, const int (*pw)[2], size_t n,
+		      double steps_each)
+{
+	time_t t = 2000;
+	double step = 0.0;
+
+	for (size_t i = 0; i < n; i++) {
+		job_model_started(m, t, pw[i][0], pw[i][1], 1);
+		for (double s = 0; s < steps_each; s += 50) {
+			step += 50;
+			t += 10;
+			ck_assert_int_eq(job_model_report(m, t, step,
+				true_loss(step), true_speed(pw[i][0], pw[i][1]),
+				0), 0);
+		}
+	}
+}
+
+static const int five_pw[][2] = { {1, 1}, {1, 4}, {2, 4}, {4, 8}, {2, 8} };
+
+START_TEST(test_report_validation)
+{
+	job_model_t *m = new_job("optimus");
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(job_model_report(m, 1, NAN, 1, 0, 0), -EINVAL);
+	ck_assert_int_eq(job_model_report(m, 1, -1, 1, 0, 0), -EINVAL);
+	ck_assert_int_eq(job_model_report(m, 1, 1, -1, 0, 0), -EINVAL);
+	ck_assert_int_eq(job_model_report(m, 1, 1, 1, INFINITY, 0), -EINVAL);
+	ck_assert_int_eq(job_model_report(m, 1, 1, 1, 1, -2), -EINVAL);
+	ck_assert_int_eq(job_model_speed_sample(m, 0, 1, 1.0), -EINVAL);
+	ck_assert_int_eq(job_model_speed_sample(m, 1, 1, 0.0), -EINVAL);
+	ck_assert_uint_eq(m->reports, 0);
+	/* Not running: no topology, so no speed sample from a report. */
+	ck_assert_int_eq(job_model_report(m, 5, 10, 0.9, 3.0, 0), 0);
+	ck_assert_uint_eq(m->speed.nsamples, 0);
+	ck_assert_uint_eq(m->reports, 1);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_fit_predictions)
+{
+	job_model_t *m = new_job("optimus,max_ps=8,max_workers=16,"
+				 "epoch_steps=100");
+	bool fitted;
+	double rem, truth_k;
+
+	feed_runs(m, five_pw, 5, 400);
+	ck_assert_uint_eq(m->speed.nsamples, 5);
+	ck_assert(m->dirty != 0);
+	job_model_refit(m);
+	ck_assert_uint_eq(m->dirty, 0);
+	/* Speed: own fit close to the truth at an unseen point. */
+	{
+		job_speed_source_t src;
+		double f = job_model_speed_from(m, NULL, 3, 6, &src);
+
+		ck_assert_int_eq(src, JOB_SPEED_FIT);
+		ck_assert_double_eq_tol(f, true_speed(3, 6),
+					0.05 * true_speed(3, 6));
+	}
+	/* Remaining: the fit's, near the true convergence point. */
+	rem = job_model_remaining_steps(m, &fitted);
+	ck_assert(fitted);
+	ck_assert(rem > 0 && isfinite(rem));
+	/* Truth: normalised decrease per epoch below delta = 0.001. */
+	truth_k = 0;
+	for (double k = m->step; k < 1e7; k += 1) {
+		double scale = true_loss(50);
+		if ((true_loss(k) - true_loss(k + 100)) / scale <= 0.001) {
+			truth_k = k;
+			break;
+		}
+	}
+	ck_assert_msg(fabs(m->step + rem - truth_k) < 0.35 * truth_k,
+		      "predicted end %g, truth %g", m->step + rem, truth_k);
+	ck_assert_double_eq_tol(job_model_remaining_time(m, NULL, 2, 4),
+				rem / job_model_speed(m, NULL, 2, 4), 1e-9);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_remaining_fallbacks)
+{
+	job_model_t *m = new_job("optimus,steps=5000");
+	bool fitted = true;
+
+	ck_assert_double_eq(job_model_remaining_steps(m, &fitted), 5000);
+	ck_assert(!fitted);
+	job_model_started(m, 10, 1, 1, 1);
+	ck_assert_int_eq(job_model_report(m, 20, 1200, 2.0, 1.0, 0), 0);
+	ck_assert_double_eq(job_model_remaining_steps(m, &fitted), 3800);
+	job_model_free(m);
+
+	m = new_job("optimus,epochs=10,epoch_steps=300");
+	ck_assert_double_eq(job_model_remaining_steps(m, NULL), 3000);
+	job_model_free(m);
+
+	/* Epoch length learned from reports: 10 epochs of 200 steps. */
+	m = new_job("optimus,epochs=10");
+	ck_assert_double_eq(job_model_remaining_steps(m, NULL),
+			    JOB_MODEL_PRIOR_STEPS);
+	ck_assert_int_eq(job_model_report(m, 20, 400, 2.0, 0, 2), 0);
+	ck_assert_double_eq(job_model_remaining_steps(m, NULL), 1600);
+	job_model_free(m);
+
+	/* Nothing known: the prior, never below the steps done. */
+	m = new_job("optimus");
+	ck_assert_double_eq(job_model_remaining_steps(m, &fitted),
+			    JOB_MODEL_PRIOR_STEPS);
+	ck_assert_int_eq(job_model_report(m, 20, 25000, 2.0, 0, 0), 0);
+	ck_assert_double_eq(job_model_remaining_steps(m, NULL), 25000);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_speed_priors)
+{
+	job_model_t *m = new_job("optimus,max_ps=8,max_workers=16");
+	job_speed_source_t src;
+	double f11, f14, f18, f48, f1_64;
+
+	/* No sample: the prior, f(1,1) = JOB_MODEL_PRIOR_SPEED. */
+	f11 = job_model_speed_from(m, NULL, 1, 1, &src);
+	ck_assert_int_eq(src, JOB_SPEED_PRIOR);
+	ck_assert_double_eq_tol(f11, JOB_MODEL_PRIOR_SPEED, 1e-9);
+	f14 = job_model_speed(m, NULL, 1, 4);
+	f18 = job_model_speed(m, NULL, 1, 8);
+	f48 = job_model_speed(m, NULL, 4, 8);
+	f1_64 = job_model_speed(m, NULL, 1, 64);
+	/* Increases with w, more PS help, saturates with w/p. */
+	ck_assert(f14 > f11 && f18 > f14 && f48 > f18);
+	ck_assert(f1_64 - f18 < f18 - f11);
+	ck_assert(job_model_speed(m, NULL, 1, 128) - f1_64 < 0.1 * (f18 - f11));
+	/* One measured sample: the prior passes through it. */
+	job_model_started(m, 10, 2, 4, 1);
+	ck_assert_int_eq(job_model_report(m, 20, 100, 2.0, 7.5, 0), 0);
+	job_model_refit(m);
+	ck_assert_double_eq_tol(job_model_speed_from(m, NULL, 2, 4, &src),
+				7.5, 1e-9);
+	ck_assert_int_eq(src, JOB_SPEED_SCALED);
+	ck_assert(job_model_speed(m, NULL, 2, 8) > 7.5);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_speed_profile)
+{
+	job_model_t *m = new_job("optimus,model=resnet,max_ps=8,max_workers=16");
+	job_model_t *donor = new_job("optimus,max_ps=8,max_workers=16");
+	speed_profiles_t *reg = speed_profiles_new();
+	job_speed_source_t src;
+
+	feed_runs(donor, five_pw, 5, 100);
+	ck_assert_int_eq(speed_profiles_merge(reg, "resnet", &donor->speed), 0);
+	ck_assert_double_eq_tol(job_model_speed_from(m, reg, 3, 6, &src),
+				true_speed(3, 6), 0.05 * true_speed(3, 6));
+	ck_assert_int_eq(src, JOB_SPEED_PROFILE);
+	/* Another model name: not that profile. */
+	ck_assert_int_eq((job_model_speed_from(donor, reg, 3, 6, &src), src),
+			 JOB_SPEED_SCALED);
+	speed_profiles_free(reg);
+	job_model_free(m);
+	job_model_free(donor);
+}
+END_TEST
+
+START_TEST(test_timing_and_summary)
+{
+	job_model_t *m = new_job("optimus,steps=4000");
+	char buf[512];
+
+	job_model_started(m, 1100, 1, 2, 1);
+	ck_assert_int_eq(job_model_report(m, 1150, 1000, 0.5, 10.0, 0), 0);
+	job_model_resizing(m, 1200);
+	ck_assert_int_eq(m->phase, JM_CHECKPOINTING);
+	job_model_stopped(m, 1230);
+	job_model_started(m, 1260, 2, 4, 2);
+	ck_assert_uint_eq(m->restarts, 1);
+	ck_assert_double_eq(m->resize_seconds, 60);
+	ck_assert_uint_eq(m->nruns, 2);
+	ck_assert_int_eq(m->runs[0].end, 1230);
+	ck_assert_double_eq(m->runs[0].steps_done, 1000);
+	ck_assert_int_eq(job_model_summary(m, NULL, buf, sizeof(buf)), 0);
+	ck_assert_msg(strstr(buf, "optimus: ps=2 workers=4 ") == buf, "%s", buf);
+	ck_assert_msg(strstr(buf, "remaining=3000 steps(target)"), "%s", buf);
+	ck_assert_msg(strstr(buf, "restarts=1"), "%s", buf);
+	ck_assert_msg(!strstr(buf, "jct="), "%s", buf);
+	job_model_done(m, 1900);
+	ck_assert_int_eq(job_model_summary(m, NULL, buf, sizeof(buf)), 0);
+	ck_assert_msg(strstr(buf, " jct=900s"), "%s", buf);
+	ck_assert_int_eq(job_model_summary(m, NULL, buf, 20), -ENOSPC);
+	ck_assert_uint_eq(strlen(buf), 19);
+	job_model_free(m);
+}
+END_TEST
+
+/* Run history bounded: the oldest run is dropped. */
+START_TEST(test_run_history)
+{
+	job_model_t *m = new_job("optimus");
+
+	for (int i = 0; i < JOB_MODEL_MAX_RUNS + 5; i++)
+		job_model_started(m, 100 + 10 * i, 1, 1 + i % 3, 1);
+	ck_assert_uint_eq(m->nruns, JOB_MODEL_MAX_RUNS);
+	ck_assert_int_eq(m->runs[0].start, 100 + 10 * 5);
+	ck_assert_int_eq(m->runs[JOB_MODEL_MAX_RUNS - 2].end,
+			 m->runs[JOB_MODEL_MAX_RUNS - 1].start);
+	job_model_free(m);
+}
+END_TEST
+
+static job_model_t *fed_job(void)
+{
+	job_model_t *m = new_job("optimus,model=vgg,max_ps=8,max_workers=16,"
+				 "epochs=30,epoch_steps=100");
+
+	feed_runs(m, five_pw, 5, 200);
+	job_model_resizing(m, 9000);
+	job_model_refit(m);
+	return m;
+}
+
+START_TEST(test_json_roundtrip)
+{
+	job_model_t *m = fed_job(), *b;
+	json_object *o = job_model_to_json(m), *o2;
+	char err[256] = "";
+	bool f1, f2;
+
+	ck_assert_ptr_nonnull(o);
+	/* Through text, as in a state file. */
+	o2 = json_tokener_parse(json_object_to_json_string(o));
+	b = job_model_from_json(o2, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_uint_eq(b->job_id, m->job_id);
+	ck_assert_int_eq(b->phase, JM_CHECKPOINTING);
+	ck_assert_str_eq(b->hints.model, "vgg");
+	ck_assert_uint_eq(b->hints.set, m->hints.set);
+	ck_assert_uint_eq(b->nruns, m->nruns);
+	ck_assert_uint_eq(b->restarts, 1);
+	ck_assert_double_eq(b->step, m->step);
+	ck_assert_double_eq_tol(job_model_remaining_steps(b, &f2),
+				job_model_remaining_steps(m, &f1), 1e-6);
+	ck_assert(f1 == f2);
+	ck_assert_double_eq_tol(job_model_speed(b, NULL, 3, 5),
+				job_model_speed(m, NULL, 3, 5), 1e-9);
+	ck_assert_str_eq(json_object_to_json_string(job_model_to_json(b)),
+			 json_object_to_json_string(o));
+	json_object_put(o);
+	json_object_put(o2);
+	job_model_free(m);
+	job_model_free(b);
+}
+END_TEST
+
+/* Replace (or delete, v NULL) key in a fresh copy of a good record. */
+static void expect_bad(const char *key, json_object *v, const char *needle)
+{
+	job_model_t *m = fed_job(), *b;
+	json_object *o = json_tokener_parse(
+		json_object_to_json_string(job_model_to_json(m)));
+	char err[256] = "";
+
+	if (v)
+		json_object_object_add(o, key, v);
+	else
+		json_object_object_del(o, key);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b == NULL, "accepted bad '%s'", key);
+	ck_assert_msg(strstr(err, needle), "'%s': message '%s' lacks '%s'",
+		      key, err, needle);
+	json_object_put(o);
+	job_model_free(m);
+}
+
+START_TEST(test_json_malformed)
+{
+	char err[256];
+
+	ck_assert_ptr_null(job_model_from_json(NULL, err, sizeof(err)));
+	ck_assert_ptr_null(job_model_from_json(json_object_new_int(3), err,
+					       sizeof(err)));
+	ck_assert_ptr_null(job_model_from_json(json_object_new_object(), err,
+					       sizeof(err)));
+	expect_bad("job_id", NULL, "job_id");
+	expect_bad("job_id", json_object_new_string("7"), "job_id");
+	expect_bad("job_id", json_object_new_int64(1LL << 40), "job_id");
+	expect_bad("step", json_object_new_double(-1), "step");
+	expect_bad("step", json_object_new_double(NAN), "step");
+	expect_bad("loss", json_object_new_double(INFINITY), "loss");
+	expect_bad("cur_ps", json_object_new_double(1.5), "integer");
+	expect_bad("cur_workers", json_object_new_int(100000), "cur_workers");
+	expect_bad("phase", json_object_new_string("flying"), "phase");
+	expect_bad("phase", json_object_new_int(1), "phase");
+	expect_bad("hints", json_object_new_string("optimus,ps=-3"), "hints");
+	expect_bad("hints", json_object_new_string("lottery"), "hints");
+	expect_bad("hints_set", json_object_new_int(-1), "hints_set");
+	expect_bad("end_time", json_object_new_int(5), "end_time");
+	expect_bad("runs", json_object_new_object(), "runs");
+	expect_bad("runs", json_tokener_parse("[{\"start\":5}]"), "runs[0]");
+	expect_bad("runs", json_tokener_parse("[3]"), "runs[0]");
+	expect_bad("runs", json_tokener_parse(
+		"[{\"start\":50,\"end\":10,\"ps\":1,\"workers\":1,\"nodes\":1,"
+		"\"steps_done\":0}]"), "ends before");
+	expect_bad("convergence", json_object_new_array(), "convergence");
+	expect_bad("convergence", json_tokener_parse("{\"cfg\":1}"),
+		   "convergence");
+	expect_bad("speed", json_tokener_parse("{}"), "speed");
+	expect_bad("quality", NULL, "quality");
+}
+END_TEST
+
+/* A model of the other mode than the hints is refused. */
+START_TEST(test_json_mode_mismatch)
+{
+	job_model_t *m = fed_job(), *b;
+	json_object *o = job_model_to_json(m);
+	char err[256] = "";
+
+	json_object_object_add(o, "hints",
+			       json_object_new_string("optimus,mode=sync,batch=64"));
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_ptr_null(b);
+	ck_assert_msg(strstr(err, "mode"), "%s", err);
+	json_object_put(o);
+	job_model_free(m);
+}
+END_TEST
+
+/* Quality: loss after T with more units is lower, and finite when
+ * nothing is fitted yet. */
+START_TEST(test_loss_after)
+{
+	job_model_t *m = new_job("quality");
+	double l1, l4;
+
+	l1 = job_model_loss_after(m, NULL, 60, 1);
+	l4 = job_model_loss_after(m, NULL, 60, 4);
+	ck_assert(isfinite(l1) && isfinite(l4) && l4 < l1 && l1 < 1.0);
+	job_model_started(m, 0, 1, 2, 1);
+	for (int k = 1; k <= 40; k++)
+		ck_assert_int_eq(job_model_report(m, k, 10.0 * k,
+			2.0 * pow(10.0 * k, -0.5) + 0.1, 4.0, 0), 0);
+	job_model_refit(m);
+	ck_assert(m->quality.fitted);
+	/* 4 steps/s with 2 workers: 60 s with 2 units = 240 iterations. */
+	ck_assert_double_eq_tol(job_model_loss_after(m, NULL, 60, 2),
+				2.0 * pow(400.0 + 240.0, -0.5) + 0.1, 2e-3);
+	ck_assert(job_model_loss_after(m, NULL, 60, 8) <
+		  job_model_loss_after(m, NULL, 60, 2));
+	job_model_free(m);
+}
+END_TEST
+
+static Suite *job_model_suite(void)
+{
+	Suite *s = suite_create("job_model");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_report_validation);
+	tcase_add_test(tc, test_fit_predictions);
+	tcase_add_test(tc, test_remaining_fallbacks);
+	tcase_add_test(tc, test_speed_priors);
+	tcase_add_test(tc, test_speed_profile);
+	tcase_add_test(tc, test_timing_and_summary);
+	tcase_add_test(tc, test_run_history);
+	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_json_malformed);
+	tcase_add_test(tc, test_json_mode_mismatch);
+	tcase_add_test(tc, test_loss_after);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(job_model_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
