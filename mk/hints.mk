@@ -11,3 +11,13 @@ TESTS += testsuite/unit/test_hints
 testsuite_unit_test_hints_SOURCES = testsuite/unit/test_hints.c
 testsuite_unit_test_hints_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_hints_LDADD = $(UNIT_LDADD)
+
+src_common_liboptimus_core_la_SOURCES += \
+	src/common/roles.h src/common/roles.c src/common/roles_env.c \
+	src/common/roles_hostlist.c
+
+check_PROGRAMS += testsuite/unit/test_roles
+TESTS += testsuite/unit/test_roles
+testsuite_unit_test_roles_SOURCES = testsuite/unit/test_roles.c
+testsuite_unit_test_roles_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_roles_LDADD = $(UNIT_LDADD)

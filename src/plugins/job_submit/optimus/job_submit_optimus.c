@@ -1,8 +1,10 @@
 /*
  * job_submit_optimus.c - the job_submit/optimus plugin's entry points.
  *
- * Recognises jobs submitted with `--scheduler=...` (spank/optimus passes the
- * option's value to slurmctld in the job's SPANK environment).
+ * The authoritative check of `--scheduler=...` (spank/optimus passes the
+ * option's value in the job's SPANK environment): every hint is validated
+ * by src/common/hints.c, a bad one refuses the job with a message naming
+ * the key and its accepted values, and a good one sizes the job.
  */
 #include "config.h"
 
@@ -11,6 +13,8 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "hints.h"
+#include "job_size.h"
 #include "spank_env.h"
 
 const char plugin_name[] = "Optimus job submit plugin";
@@ -30,15 +34,31 @@ extern void fini(void)
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
-	const char *hints = spank_env_get(job_desc->spank_job_env,
-					  job_desc->spank_job_env_size,
-					  OPTIMUS_SPANK_ENV_HINTS);
+	const char *text = spank_env_get(job_desc->spank_job_env,
+					 job_desc->spank_job_env_size,
+					 HINTS_SPANK_ENV);
+	optimus_hints_t h;
+	char err[512];
 
-	if (!hints)
+	if (!text)
 		return SLURM_SUCCESS;
 	info("job_submit/optimus: job from uid %u with --scheduler=%s",
-	     submit_uid, hints);
-	return SLURM_SUCCESS;
+	     submit_uid, text);
+	if (job_desc->het_job_offset != NO_VAL) {
+		*err_msg = xstrdup("--scheduler cannot be used with a "
+				   "heterogeneous job: sched/optimus sizes one "
+				   "homogeneous allocation per training job "
+				   "and places PS and workers itself (use "
+				   "--scheduler=...,layout=separate)");
+		return ESLURM_NOT_SUPPORTED;
+	}
+	if (hints_parse(text, &h, err, sizeof(err))) {
+		info("job_submit/optimus: refused job from uid %u: %s",
+		     submit_uid, err);
+		*err_msg = xstrdup(err);
+		return SLURM_ERROR;
+	}
+	return job_size_apply(&h, job_desc, err_msg);
 }
 
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,

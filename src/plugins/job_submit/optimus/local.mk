@@ -5,4 +5,6 @@ src_plugins_job_submit_optimus_job_submit_optimus_la_CFLAGS = $(AM_CFLAGS) $(JSO
 src_plugins_job_submit_optimus_job_submit_optimus_la_LDFLAGS = $(OPTIMUS_MODULE_FLAGS)
 src_plugins_job_submit_optimus_job_submit_optimus_la_LIBADD = src/common/liboptimus_core.la
 src_plugins_job_submit_optimus_job_submit_optimus_la_SOURCES = \
-	src/plugins/job_submit/optimus/job_submit_optimus.c
+	src/plugins/job_submit/optimus/job_submit_optimus.c \
+	src/plugins/job_submit/optimus/job_size.c \
+	src/plugins/job_submit/optimus/job_size.h

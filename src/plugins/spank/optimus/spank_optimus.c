@@ -1,71 +1,74 @@
 /*
- * spank_optimus.c - the spank/optimus plugin: the `--scheduler` option.
+ * spank_optimus.c - the spank/optimus plugin's entry points and arguments.
  *
- * In sbatch/salloc/srun (allocator and local contexts) the option's value is
- * passed to slurmctld through the job's SPANK environment, where
- * job_submit/optimus validates it.
+ * plugstack.conf: required spank_optimus.so [state_dir=DIR] [submit_check=0]
  */
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include <slurm/spank.h>
+#include "spank_optimus.h"
 
 SPANK_PLUGIN(optimus, 1);
 
-#define OPTIMUS_SPANK_ENV_HINTS "OPTIMUS_SCHEDULER"
-
-static char *scheduler_arg;
-
-static int scheduler_option_cb(int val, const char *optarg, int remote)
-{
-	if (!optarg || !*optarg) {
-		slurm_error("optimus: --scheduler needs a value, e.g. --scheduler=optimus");
-		return -1;
-	}
-	free(scheduler_arg);
-	scheduler_arg = strdup(optarg);
-	return scheduler_arg ? 0 : -1;
-}
-
-static struct spank_option scheduler_option = {
-	.name = "scheduler",
-	.arginfo = "POLICY[,KEY=VALUE...]",
-	.usage = "Schedule this training job with sched/optimus: POLICY is "
-		 "'optimus' or 'quality'; see optimus_hints(5) for the keys.",
-	.has_arg = 1,
-	.val = 0,
-	.cb = scheduler_option_cb,
+spank_optimus_conf_t spank_optimus_conf = {
+	.state_dir = "/run/slurm-optimus",
+	.submit_check = true,
 };
+
+static int conf_parse(int ac, char **av)
+{
+	for (int i = 0; i < ac; i++) {
+		if (!strncmp(av[i], "state_dir=", 10) && av[i][10] == '/') {
+			snprintf(spank_optimus_conf.state_dir,
+				 sizeof(spank_optimus_conf.state_dir), "%s",
+				 av[i] + 10);
+		} else if (!strcmp(av[i], "submit_check=0")) {
+			spank_optimus_conf.submit_check = false;
+		} else if (!strcmp(av[i], "submit_check=1")) {
+			spank_optimus_conf.submit_check = true;
+		} else {
+			slurm_error("optimus: unknown plugstack.conf argument "
+				    "'%s' (accepted: state_dir=/ABS/PATH, "
+				    "submit_check=0|1)", av[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-	if (spank_option_register(sp, &scheduler_option) != ESPANK_SUCCESS) {
-		slurm_error("optimus: cannot register the --scheduler option");
+	if (conf_parse(ac, av))
 		return -1;
-	}
-	return 0;
+	return spank_options_register(sp);
 }
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
-	spank_context_t ctx = spank_context();
+	return spank_options_post_opt(sp);
+}
 
-	if (!scheduler_arg)
-		return 0;
-	if (ctx != S_CTX_ALLOCATOR && ctx != S_CTX_LOCAL)
-		return 0;
-	if (spank_job_control_setenv(sp, OPTIMUS_SPANK_ENV_HINTS,
-				     scheduler_arg, 1) != ESPANK_SUCCESS) {
-		slurm_error("optimus: cannot pass --scheduler=%s to slurmctld",
-			    scheduler_arg);
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
+{
+	if (conf_parse(ac, av))
 		return -1;
-	}
-	return 0;
+	return spank_topology_prolog(sp);
+}
+
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
+{
+	if (conf_parse(ac, av))
+		return -1;
+	return spank_topology_epilog(sp);
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	return spank_roles_task_init(sp);
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
-	free(scheduler_arg);
-	scheduler_arg = NULL;
+	spank_options_free();
 	return 0;
 }

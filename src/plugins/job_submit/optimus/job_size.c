@@ -1,0 +1,93 @@
+/* job_size.c - give an optimus job its initial size at submit time. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "job_size.h"
+
+/* GPUs in a node's Gres= string ("gpu:4", "gpu:a100:2,nic:1"). */
+static uint32_t gres_gpus(const char *gres)
+{
+	uint32_t total = 0;
+	const char *p = gres;
+
+	while (p && (p = strstr(p, "gpu"))) {
+		const char *end = strchr(p, ',');
+		const char *colon = NULL;
+
+		for (const char *q = p; *q && q != end; q++)
+			if (*q == ':')
+				colon = q;
+		if (colon)
+			total += strtoul(colon + 1, NULL, 10);
+		p = end;
+	}
+	return total;
+}
+
+/*
+ * The largest node shape, field by field. Called with slurmctld's read
+ * locks held (see job_submit.c), so the node table is stable.
+ */
+static hints_res_t node_capacity(void)
+{
+	hints_res_t cap = { 0, 0, 0 };
+	node_record_t *node;
+
+	for (int i = 0; (node = next_node(&i)); i++) {
+		uint32_t gpus = gres_gpus(node->config_ptr && node->config_ptr->gres
+					  ? node->config_ptr->gres : node->gres);
+
+		if (node->cpus > cap.cpus)
+			cap.cpus = node->cpus;
+		if (node->real_memory > cap.mem_mb)
+			cap.mem_mb = node->real_memory;
+		if (gpus > cap.gpus)
+			cap.gpus = gpus;
+	}
+	return cap;
+}
+
+static void desc_set(job_desc_msg_t *d, const hints_request_t *r)
+{
+	d->num_tasks = r->tasks;
+	d->min_nodes = d->max_nodes = r->nodes;
+	d->cpus_per_task = r->cpus_per_task;
+	d->min_cpus = r->tasks * r->cpus_per_task;
+	/* the split need not be even: no per-node task count */
+	d->ntasks_per_node = NO_VAL16;
+	d->pn_min_memory = r->mem_per_node_mb;	/* per node: no MEM_PER_CPU */
+	xfree(d->tres_per_node);
+	if (r->gpus_per_node)
+		d->tres_per_node = xstrdup_printf("gres:gpu:%u",
+						  r->gpus_per_node);
+}
+
+extern int job_size_apply(const optimus_hints_t *h, job_desc_msg_t *job_desc,
+			  char **err_msg)
+{
+	hints_res_t cap = node_capacity();
+	hints_request_t req;
+	uint32_t want = 0;
+	char err[512];
+
+	if (job_desc->min_nodes != NO_VAL && job_desc->min_nodes > 0)
+		want = job_desc->min_nodes;
+	if (hints_size(h, h->min_ps, h->min_workers, &cap, want, &req, err,
+		       sizeof(err))) {
+		*err_msg = xstrdup(err);
+		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+	}
+	desc_set(job_desc, &req);
+	info("job_submit/optimus: sized job (%u PS + %u workers) to %u node(s), %u tasks, %u CPUs/task, %"PRIu64" MB/node, %u GPUs/node",
+	     h->min_ps, h->min_workers, req.nodes, req.tasks,
+	     req.cpus_per_task, req.mem_per_node_mb, req.gpus_per_node);
+	return SLURM_SUCCESS;
+}

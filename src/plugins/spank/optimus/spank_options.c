@@ -1,0 +1,82 @@
+/* spank_options.c - the --scheduler option in sbatch, salloc and srun. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spank_optimus.h"
+
+static char *scheduler_arg;
+/* sbatch calls post-option processing once per heterogeneous component */
+static int post_opt_calls;
+
+static int scheduler_option_cb(int val, const char *optarg, int remote)
+{
+	optimus_hints_t h;
+	char err[512];
+
+	if (!remote && spank_optimus_conf.submit_check &&
+	    hints_parse(optarg, &h, err, sizeof(err))) {
+		slurm_error("%s", err);
+		return -1;
+	}
+	free(scheduler_arg);
+	scheduler_arg = strdup(optarg ? optarg : "");
+	return scheduler_arg ? 0 : -1;
+}
+
+static struct spank_option scheduler_option = {
+	.name = "scheduler",
+	.arginfo = "POLICY[,KEY=VALUE...]",
+	.usage = "Schedule this training job with sched/optimus. POLICY: "
+		 "optimus (shortest completion time) or quality (largest "
+		 "loss reduction). KEYs: mode=sync|async, ps=N, min_ps, "
+		 "max_ps, workers=N, min_workers, max_workers, ps_cpus, "
+		 "ps_mem, ps_gpus, worker_cpus, worker_mem, worker_gpus, "
+		 "batch (sync), delta, model, form=inverse|power|exp, steps, "
+		 "epochs, epoch_steps, ckpt_signal, ckpt_grace, ckpt_dir, "
+		 "layout=colocated|separate, weight (quality). "
+		 "See optimus_hints(5).",
+	.has_arg = 1,
+	.val = 0,
+	.cb = scheduler_option_cb,
+};
+
+int spank_options_register(spank_t sp)
+{
+	if (spank_option_register(sp, &scheduler_option) != ESPANK_SUCCESS) {
+		slurm_error("optimus: cannot register the --scheduler option");
+		return -1;
+	}
+	return 0;
+}
+
+int spank_options_post_opt(spank_t sp)
+{
+	spank_context_t ctx = spank_context();
+
+	if (ctx != S_CTX_ALLOCATOR && ctx != S_CTX_LOCAL)
+		return 0;
+	post_opt_calls++;
+	if (!scheduler_arg)
+		return 0;
+	if (ctx == S_CTX_ALLOCATOR && post_opt_calls > 1) {
+		slurm_error("optimus: --scheduler cannot be used with a "
+			    "heterogeneous job: sched/optimus sizes one "
+			    "homogeneous allocation per training job and places "
+			    "PS and workers itself (use layout=separate for "
+			    "separate PS and worker nodes)");
+		return -1;
+	}
+	if (spank_job_control_setenv(sp, HINTS_SPANK_ENV, scheduler_arg, 1) !=
+	    ESPANK_SUCCESS) {
+		slurm_error("optimus: cannot pass --scheduler=%s to slurmctld",
+			    scheduler_arg);
+		return -1;
+	}
+	return 0;
+}
+
+void spank_options_free(void)
+{
+	free(scheduler_arg);
+	scheduler_arg = NULL;
+}

@@ -1,0 +1,217 @@
+/*
+ * spank_roles.c - each task's role and environment (slurmstepd side).
+ *
+ * Gathers the inputs (job id, step layout, this task's node and local id,
+ * the hints and the topology) and hands them to src/common/roles.c; sets
+ * whatever it returns in the task's environment. Any failure is logged and
+ * leaves the task's environment as it was: a job never fails for it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+
+#include "spank_optimus.h"
+
+#define TOPOLOGY_TASK_ENV "SLURM_SPANK_" ROLES_TOPOLOGY_ENV
+#define HINTS_TASK_ENV "SLURM_SPANK_" HINTS_SPANK_ENV
+
+typedef struct step_inputs {
+	uint32_t job_id, step_id, node_id, restart;
+	int local_id;
+	char submit_dir[1024], home[1024];
+	optimus_hints_t hints;
+} step_inputs_t;
+
+static int getenv_str(spank_t sp, const char *name, char *buf, int len)
+{
+	buf[0] = '\0';
+	return spank_getenv(sp, name, buf, len) == ESPANK_SUCCESS ? 0 : -1;
+}
+
+static int inputs_gather(spank_t sp, step_inputs_t *in)
+{
+	char text[HINTS_TEXT_MAX], err[512];
+
+	if (getenv_str(sp, HINTS_TASK_ENV, text, sizeof(text)))
+		return -ENOENT;	/* not an optimus job */
+	if (hints_parse(text, &in->hints, err, sizeof(err))) {
+		slurm_error("optimus: %s", err);
+		return -EINVAL;
+	}
+	if (spank_get_item(sp, S_JOB_ID, &in->job_id) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_JOB_STEPID, &in->step_id) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_JOB_NODEID, &in->node_id) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_TASK_ID, &in->local_id) != ESPANK_SUCCESS)
+		return -EINVAL;
+	if (spank_get_item(sp, S_SLURM_RESTART_COUNT, &in->restart) !=
+	    ESPANK_SUCCESS)
+		in->restart = 0;
+	getenv_str(sp, "SLURM_SUBMIT_DIR", in->submit_dir, sizeof(in->submit_dir));
+	getenv_str(sp, "HOME", in->home, sizeof(in->home));
+	return 0;
+}
+
+static void env_apply(spank_t sp, const roles_env_t *env)
+{
+	for (size_t i = 0; i < env->n; i++)
+		if (spank_setenv(sp, env->names[i], env->values[i], 1) !=
+		    ESPANK_SUCCESS)
+			slurm_error("optimus: cannot set %s", env->names[i]);
+}
+
+/* The scheduler's topology: the prolog's file in the batch step (fresh for
+ * this run), the inherited variable in the other steps. */
+static const roles_topology_t *topology_given(spank_t sp,
+					      const step_inputs_t *in,
+					      roles_topology_t *t)
+{
+	char text[128];
+
+	if (in->step_id == SLURM_BATCH_SCRIPT)
+		return spank_topology_load(sp, in->job_id, t) ? NULL : t;
+	if (getenv_str(sp, TOPOLOGY_TASK_ENV, text, sizeof(text)) ||
+	    roles_topology_parse(text, t, NULL, 0))
+		return NULL;
+	return t;
+}
+
+static uint32_t env_u32(spank_t sp, const char *name, uint32_t dflt)
+{
+	char buf[32];
+
+	return getenv_str(sp, name, buf, sizeof(buf)) ? dflt
+		: (uint32_t)strtoul(buf, NULL, 10);
+}
+
+static void job_init(const step_inputs_t *in, roles_job_t *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->job_id = in->job_id;
+	job->restart_count = in->restart;
+	job->submit_dir = in->submit_dir;
+	job->home = in->home;
+	job->hints = &in->hints;
+}
+
+/* The batch script: job-level variables for the job's whole size. */
+static int batch_env(spank_t sp, const step_inputs_t *in)
+{
+	roles_topology_t given, t;
+	const roles_topology_t *g = topology_given(sp, in, &given);
+	roles_env_t env;
+	roles_job_t job;
+	int rc, derived;
+
+	derived = roles_topology_for_step(&in->hints, g,
+					  env_u32(sp, "SLURM_NTASKS", 1), &t);
+	if (derived < 0)
+		return derived;
+	job_init(in, &job);
+	job.topology = t;
+	roles_env_init(&env);
+	if (!(rc = roles_env_job(&job, &env))) {
+		env_apply(sp, &env);
+		if (!derived)	/* inherited by every srun step of this run */
+			spank_setenv(sp, TOPOLOGY_TASK_ENV,
+				     roles_env_get(&env, "OPTIMUS_TOPOLOGY"), 1);
+		else	/* a stale value must not outlive its run */
+			spank_unsetenv(sp, TOPOLOGY_TASK_ENV);
+		spank_setenv(sp, "OPTIMUS_TOPOLOGY_SOURCE",
+			     derived ? "derived" : "scheduler", 1);
+	}
+	roles_env_free(&env);
+	return rc;
+}
+
+/* The step's nodes and task counts from its environment. */
+static int step_layout(spank_t sp, char ***hosts, uint32_t **counts,
+		       size_t *n)
+{
+	char list[8192], tpn[4096];
+	size_t nh, nc;
+
+	if (getenv_str(sp, "SLURM_STEP_NODELIST", list, sizeof(list)) ||
+	    getenv_str(sp, "SLURM_STEP_TASKS_PER_NODE", tpn, sizeof(tpn)))
+		return -ENOENT;
+	if (roles_hostlist_expand(list, hosts, &nh))
+		return -EINVAL;
+	if (roles_tasks_per_node(tpn, counts, &nc) || nc != nh) {
+		roles_hostlist_free(*hosts, nh);
+		return -EINVAL;
+	}
+	*n = nh;
+	return 0;
+}
+
+static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
+		    const uint32_t *counts, size_t n)
+{
+	roles_node_t *nodes = calloc(n, sizeof(*nodes));
+	roles_topology_t given, t;
+	const roles_topology_t *g = topology_given(sp, in, &given);
+	uint32_t total = 0;
+	roles_env_t env;
+	roles_job_t job;
+	char err[256];
+	int rc, derived;
+
+	if (!nodes)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		nodes[i].host = hosts[i];
+		nodes[i].tasks = counts[i];
+		total += counts[i];
+	}
+	derived = roles_topology_for_step(&in->hints, g, total, &t);
+	job_init(in, &job);
+	job.topology = t;
+	roles_env_init(&env);
+	rc = derived < 0 ? derived
+	     : roles_assign(&t, in->hints.layout, nodes, n, err, sizeof(err));
+	if (!rc)
+		rc = roles_env_task(&job, nodes, n, in->node_id, in->local_id,
+				    &env, err, sizeof(err));
+	if (!rc) {
+		env_apply(sp, &env);
+		spank_setenv(sp, "OPTIMUS_TOPOLOGY_SOURCE",
+			     derived ? "derived" : "scheduler", 1);
+	} else {
+		slurm_error("optimus: job %u: %s", in->job_id, err);
+	}
+	roles_env_free(&env);
+	free(nodes);
+	return rc;
+}
+
+int spank_roles_task_init(spank_t sp)
+{
+	step_inputs_t in;
+	char **hosts;
+	uint32_t *counts;
+	size_t n;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	if (!spank_remote(sp) || inputs_gather(sp, &in))
+		return 0;
+	if (in.step_id == SLURM_EXTERN_CONT)
+		return 0;
+	if (in.step_id == SLURM_BATCH_SCRIPT) {
+		if (batch_env(sp, &in))
+			slurm_error("optimus: job %u: cannot set the batch "
+				    "script's environment", in.job_id);
+		return 0;
+	}
+	if ((rc = step_layout(sp, &hosts, &counts, &n))) {
+		slurm_error("optimus: job %u: cannot read the step's layout "
+			    "(SLURM_STEP_NODELIST, SLURM_STEP_TASKS_PER_NODE)",
+			    in.job_id);
+		return 0;
+	}
+	task_env(sp, &in, hosts, counts, n);
+	roles_hostlist_free(hosts, n);
+	free(counts);
+	return 0;
+}

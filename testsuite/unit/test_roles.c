@@ -1,0 +1,362 @@
+/*
+ * test_roles.c - per-task roles: the topology string, the PS/worker split
+ * per node (Theorem 1 for the colocated layout), ranks and ports unique,
+ * the framework variables consistent with each other, Slurm's compact
+ * host and task-count lists.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "placement.h"
+#include "roles.h"
+
+START_TEST(test_topology_string)
+{
+	roles_topology_t t, u;
+	char buf[64];
+
+	ck_assert_int_eq(roles_topology_parse("ps=2,workers=6", &t, NULL, 0), 0);
+	ck_assert_uint_eq(t.ps, 2);
+	ck_assert_uint_eq(t.workers, 6);
+	ck_assert_int_eq(roles_topology_parse("workers=3,ps=0", &t, NULL, 0), 0);
+	ck_assert_uint_eq(t.ps, 0);
+	ck_assert_int_gt(roles_topology_format(&t, buf, sizeof(buf)), 0);
+	ck_assert_int_eq(roles_topology_parse(buf, &u, NULL, 0), 0);
+	ck_assert_int_eq(memcmp(&t, &u, sizeof(t)), 0);
+	ck_assert_int_eq(roles_topology_format(&t, buf, 5), -ENOSPC);
+}
+END_TEST
+
+static const char *const bad_topo[] = {
+	"", "ps=1", "workers=2", "ps=1,workers=0", "ps=1,workers=2,ps=1",
+	"ps=-1,workers=2", "ps=1,workers=2x", "ps=1;workers=2", "gpus=1,ps=1",
+	"ps=,workers=1", "ps=1,workers=2,",
+};
+
+START_TEST(test_topology_refused)
+{
+	roles_topology_t t = { 7, 7 };
+	char err[128] = "";
+
+	ck_assert_int_eq(roles_topology_parse(bad_topo[_i], &t, err,
+					      sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "OPTIMUS_TOPOLOGY"));
+	ck_assert_uint_eq(t.ps, 7);
+}
+END_TEST
+
+START_TEST(test_topology_for_step)
+{
+	optimus_hints_t h;
+	roles_topology_t given = { 2, 6 }, t;
+
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	h.min_ps = 3;
+	ck_assert_int_eq(roles_topology_for_step(&h, &given, 8, &t), 0);
+	ck_assert_uint_eq(t.ps, 2);
+	/* a step of another size derives from the hints */
+	ck_assert_int_eq(roles_topology_for_step(&h, &given, 10, &t), 1);
+	ck_assert_uint_eq(t.ps, 3);
+	ck_assert_uint_eq(t.workers, 7);
+	ck_assert_int_eq(roles_topology_for_step(&h, NULL, 2, &t), 1);
+	ck_assert_uint_eq(t.ps, 1);
+	ck_assert_uint_eq(t.workers, 1);
+	ck_assert_int_eq(roles_topology_for_step(&h, NULL, 1, &t), 1);
+	ck_assert_uint_eq(t.ps, 0);
+	ck_assert_uint_eq(t.workers, 1);
+	ck_assert_int_eq(roles_topology_for_step(&h, NULL, 0, &t), -EINVAL);
+}
+END_TEST
+
+#define MAXN 8
+static const char *const host_names[MAXN] = {
+	"n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8"
+};
+
+static size_t make_nodes(roles_node_t *nodes, size_t n, const uint32_t *tasks)
+{
+	for (size_t i = 0; i < n; i++) {
+		nodes[i].host = host_names[i];
+		nodes[i].tasks = tasks[i];
+		nodes[i].ps = 0;
+	}
+	return n;
+}
+
+/* Every task has exactly one (role, rank); ranks 0..count-1 of each role. */
+static void assert_ranks(const roles_node_t *nodes, size_t n,
+			 const roles_topology_t *t, uint32_t job)
+{
+	unsigned char seen[2][64] = { { 0 } };
+	uint32_t count[2] = { 0, 0 };
+	roles_task_t task;
+
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char port_used[ROLES_PORT_BLOCK] = { 0 };
+
+		for (uint32_t l = 0; l < nodes[i].tasks; l++) {
+			uint32_t off;
+
+			ck_assert_int_eq(roles_task_at(nodes, n, i, l, job, &task), 0);
+			ck_assert_uint_lt(task.rank, 64);
+			ck_assert(!seen[task.role][task.rank]);
+			seen[task.role][task.rank] = 1;
+			count[task.role]++;
+			ck_assert_str_eq(task.host, nodes[i].host);
+			off = task.port - roles_port_base(job);
+			ck_assert_uint_ge(off, 2);
+			ck_assert_uint_lt(off, ROLES_PORT_BLOCK);
+			ck_assert(!port_used[off]);
+			port_used[off] = 1;
+		}
+	}
+	ck_assert_uint_eq(count[ROLE_PS], t->ps);
+	ck_assert_uint_eq(count[ROLE_WORKER], t->workers);
+	for (uint32_t r = 0; r < t->ps; r++)
+		ck_assert(seen[ROLE_PS][r]);
+	for (uint32_t r = 0; r < t->workers; r++)
+		ck_assert(seen[ROLE_WORKER][r]);
+}
+
+START_TEST(test_colocated_theorem1)
+{
+	/* p PS, w workers over k nodes with the Theorem 1 split */
+	uint32_t k = 1 + _i % 4, p = 1 + _i % 5, w = 1 + (_i * 7) % 11;
+	roles_topology_t t = { p, w };
+	roles_node_t nodes[MAXN];
+	uint32_t tasks[MAXN];
+	char err[160];
+
+	for (uint32_t i = 0; i < k; i++)
+		tasks[i] = placement_share_front(p, k, i) +
+			   placement_share_back(w, k, i);
+	make_nodes(nodes, k, tasks);
+	if (p + w < k)
+		return;
+	ck_assert_msg(!roles_assign(&t, HINTS_LAYOUT_COLOCATED, nodes, k, err,
+				    sizeof(err)), "%s", err);
+	for (uint32_t i = 0; i < k; i++)
+		ck_assert_uint_eq(nodes[i].ps, placement_share_front(p, k, i));
+	assert_ranks(nodes, k, &t, 42 + _i);
+}
+END_TEST
+
+START_TEST(test_colocated_uneven_steps)
+{
+	/* a step laid out unlike Theorem 1 still gets every PS placed */
+	static const uint32_t tasks[] = { 1, 1, 6 };
+	roles_topology_t t = { 5, 3 };
+	roles_node_t nodes[3];
+
+	make_nodes(nodes, 3, tasks);
+	ck_assert_int_eq(roles_assign(&t, HINTS_LAYOUT_COLOCATED, nodes, 3,
+				      NULL, 0), 0);
+	ck_assert_uint_eq(nodes[0].ps + nodes[1].ps + nodes[2].ps, 5);
+	for (int i = 0; i < 3; i++)
+		ck_assert_uint_le(nodes[i].ps, nodes[i].tasks);
+	assert_ranks(nodes, 3, &t, 7);
+}
+END_TEST
+
+START_TEST(test_separate_and_mismatch)
+{
+	/* `srun -n2 ps : -n4 worker` on 1 + 2 nodes */
+	static const uint32_t tasks[] = { 2, 2, 2 };
+	roles_topology_t t = { 2, 4 }, bad = { 2, 5 };
+	roles_node_t nodes[3];
+	char err[160];
+
+	make_nodes(nodes, 3, tasks);
+	ck_assert_int_eq(roles_assign(&t, HINTS_LAYOUT_SEPARATE, nodes, 3,
+				      NULL, 0), 0);
+	ck_assert_uint_eq(nodes[0].ps, 2);
+	ck_assert_uint_eq(nodes[1].ps, 0);
+	ck_assert_uint_eq(nodes[2].ps, 0);
+	assert_ranks(nodes, 3, &t, 1);
+	ck_assert_int_eq(roles_assign(&bad, HINTS_LAYOUT_SEPARATE, nodes, 3,
+				      err, sizeof(err)), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "6 tasks"));
+}
+END_TEST
+
+START_TEST(test_ports_per_job)
+{
+	ck_assert_uint_ne(roles_port_base(1), roles_port_base(2));
+	ck_assert_uint_eq(roles_port_base(5),
+			  roles_port_base(5 + ROLES_PORT_BLOCKS));
+	for (uint32_t j = 0; j < 2 * ROLES_PORT_BLOCKS; j++) {
+		ck_assert_uint_ge(roles_port_base(j), ROLES_PORT_MIN);
+		ck_assert_uint_lt(roles_port_base(j) + ROLES_PORT_BLOCK, 32768);
+	}
+}
+END_TEST
+
+/* 2 nodes, 2 PS + 2 workers: n1 = {ps0, w0}, n2 = {ps1, w1}. */
+START_TEST(test_task_env)
+{
+	static const uint32_t tasks[] = { 2, 2 };
+	optimus_hints_t h;
+	roles_node_t nodes[2];
+	roles_job_t job = { .job_id = 77, .restart_count = 3,
+			    .submit_dir = "/home/u/run", .hints = &h,
+			    .topology = { 2, 2 } };
+	roles_env_t env;
+	json_object *tf, *cl, *task, *v;
+	char want[64], err[160];
+	uint32_t base = roles_port_base(77);
+
+	ck_assert_int_eq(hints_parse("optimus,ps=2,workers=2,mode=sync,batch=64",
+				     &h, err, sizeof(err)), 0);
+	make_nodes(nodes, 2, tasks);
+	ck_assert_int_eq(roles_assign(&job.topology, h.layout, nodes, 2, NULL, 0), 0);
+	roles_env_init(&env);
+	ck_assert_msg(!roles_env_task(&job, nodes, 2, 1, 1, &env, err,
+				      sizeof(err)), "%s", err);
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_ROLE"), "worker");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_RANK"), "1");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_SHARD_INDEX"), "1");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_SHARD_COUNT"), "2");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_MODE"), "sync");
+	ck_assert_str_eq(roles_env_get(&env, "SLURM_RESTART_COUNT"), "3");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_CHECKPOINT_DIR"),
+			 "/home/u/run/optimus-checkpoints/77");
+	snprintf(want, sizeof(want), "n1:%u,n2:%u", base + 2, base + 2);
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_PS_HOSTS"), want);
+	snprintf(want, sizeof(want), "n1:%u,n2:%u", base + 3, base + 3);
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_WORKER_HOSTS"), want);
+	ck_assert_str_eq(roles_env_get(&env, "DMLC_ROLE"), "worker");
+	ck_assert_str_eq(roles_env_get(&env, "DMLC_PS_ROOT_URI"), "n1");
+	ck_assert_str_eq(roles_env_get(&env, "DMLC_NUM_SERVER"), "2");
+	ck_assert_str_eq(roles_env_get(&env, "MASTER_ADDR"), "n1");
+	ck_assert_str_eq(roles_env_get(&env, "WORLD_SIZE"), "2");
+	ck_assert_str_eq(roles_env_get(&env, "RANK"), "1");
+	ck_assert_str_eq(roles_env_get(&env, "LOCAL_RANK"), "0");
+	tf = json_tokener_parse(roles_env_get(&env, "TF_CONFIG"));
+	ck_assert_ptr_nonnull(tf);
+	ck_assert(json_object_object_get_ex(tf, "cluster", &cl));
+	ck_assert(json_object_object_get_ex(cl, "ps", &v));
+	ck_assert_int_eq(json_object_array_length(v), 2);
+	ck_assert(json_object_object_get_ex(cl, "worker", &v));
+	snprintf(want, sizeof(want), "n2:%u", base + 3);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 1)),
+			 want);
+	ck_assert(json_object_object_get_ex(tf, "task", &task));
+	ck_assert(json_object_object_get_ex(task, "type", &v));
+	ck_assert_str_eq(json_object_get_string(v), "worker");
+	ck_assert(json_object_object_get_ex(task, "index", &v));
+	ck_assert_int_eq(json_object_get_int(v), 1);
+	json_object_put(tf);
+	roles_env_free(&env);
+
+	/* a PS: no PyTorch variables, no shard */
+	roles_env_init(&env);
+	ck_assert_int_eq(roles_env_task(&job, nodes, 2, 1, 0, &env, NULL, 0), 0);
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_ROLE"), "ps");
+	ck_assert_str_eq(roles_env_get(&env, "DMLC_ROLE"), "server");
+	ck_assert_ptr_null(roles_env_get(&env, "RANK"));
+	ck_assert_ptr_null(roles_env_get(&env, "OPTIMUS_SHARD_INDEX"));
+	roles_env_free(&env);
+	ck_assert_int_eq(roles_env_task(&job, nodes, 2, 2, 0, &env, err,
+					sizeof(err)), -ERANGE);
+}
+END_TEST
+
+START_TEST(test_checkpoint_dir)
+{
+	optimus_hints_t h;
+	roles_job_t job = { .job_id = 5, .home = "/home/u", .hints = &h };
+	char buf[256];
+
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/home/u/optimus-checkpoints/5");
+	strcpy(h.ckpt_dir, "/scratch/x");
+	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/scratch/x");
+	h.ckpt_dir[0] = '\0';
+	job.home = NULL;
+	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_hostlist)
+{
+	char **h;
+	size_t n;
+
+	ck_assert_int_eq(roles_hostlist_expand("n[1-3,07],login,gpu[09-10]x",
+					       &h, &n), 0);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_str_eq(h[0], "n1");
+	ck_assert_str_eq(h[2], "n3");
+	ck_assert_str_eq(h[3], "n07");
+	ck_assert_str_eq(h[4], "login");
+	ck_assert_str_eq(h[5], "gpu09x");
+	ck_assert_str_eq(h[6], "gpu10x");
+	roles_hostlist_free(h, n);
+	ck_assert_int_eq(roles_hostlist_expand("localhost", &h, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	roles_hostlist_free(h, n);
+	ck_assert_int_eq(roles_hostlist_expand("n[3-1]", &h, &n), -EINVAL);
+	ck_assert_int_eq(roles_hostlist_expand("n[1-2", &h, &n), -EINVAL);
+	ck_assert_int_eq(roles_hostlist_expand("n,,m", &h, &n), -EINVAL);
+	ck_assert_int_eq(roles_hostlist_expand("", &h, &n), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_tasks_per_node)
+{
+	uint32_t *c;
+	size_t n;
+
+	ck_assert_int_eq(roles_tasks_per_node("2(x3),1", &c, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(c[0], 2);
+	ck_assert_uint_eq(c[2], 2);
+	ck_assert_uint_eq(c[3], 1);
+	free(c);
+	ck_assert_int_eq(roles_tasks_per_node("4", &c, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	free(c);
+	ck_assert_int_eq(roles_tasks_per_node("2(x)", &c, &n), -EINVAL);
+	ck_assert_int_eq(roles_tasks_per_node("a", &c, &n), -EINVAL);
+	ck_assert_int_eq(roles_tasks_per_node("", &c, &n), -EINVAL);
+}
+END_TEST
+
+static Suite *roles_suite(void)
+{
+	Suite *s = suite_create("roles");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_topology_string);
+	tcase_add_loop_test(tc, test_topology_refused, 0,
+			    sizeof(bad_topo) / sizeof(bad_topo[0]));
+	tcase_add_test(tc, test_topology_for_step);
+	tcase_add_loop_test(tc, test_colocated_theorem1, 0, 40);
+	tcase_add_test(tc, test_colocated_uneven_steps);
+	tcase_add_test(tc, test_separate_and_mismatch);
+	tcase_add_test(tc, test_ports_per_job);
+	tcase_add_test(tc, test_task_env);
+	tcase_add_test(tc, test_checkpoint_dir);
+	tcase_add_test(tc, test_hostlist);
+	tcase_add_test(tc, test_tasks_per_node);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(roles_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
