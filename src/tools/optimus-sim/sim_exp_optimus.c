@@ -1,0 +1,188 @@
+/*
+ * sim_exp_optimus.c - the Optimus paper's experiments: against DRF, the
+ * oracle gap, the ablation of allocation/placement/PAA, and damping.
+ * Every figure comes from the runs; the paper's figure is printed beside.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "sim_exp.h"
+#include "sim_truth.h"
+
+/* How much better `a` is than `b` (lower is better): b/a - 1. */
+static double better(double a, double b)
+{
+	return b / a - 1.0;
+}
+
+/* Relative reduction of b into a: 1 - a/b. */
+static double reduction(double a, double b)
+{
+	return 1.0 - a / b;
+}
+
+/* The fairness and packing baselines: no Theorem 1, MXNet's PS layout. */
+static void baseline(sim_config_t *c, plan_policy_t p)
+{
+	c->policy = p;
+	c->placement = false;
+	c->paa = false;
+}
+
+int sim_exp_optimus_vs_drf(sim_exp_t *e)
+{
+	static const plan_policy_t base[] = { PLAN_DRF, PLAN_TETRIS,
+					      PLAN_FIFO };
+	sim_config_t c, b;
+	sim_gen_params_t gp;
+	int rc;
+
+	sim_exp_optimus_setup(e, &c, &gp);
+	if ((rc = sim_exp_variant(e, "optimus", &c, &gp, NULL)))
+		return rc;
+	for (size_t i = 0; i < 3; i++) {
+		b = c;
+		baseline(&b, base[i]);
+		if ((rc = sim_exp_variant(e, plan_policy_name(base[i]), &b,
+					  &gp, NULL)))
+			return rc;
+	}
+	const sim_result_t *o = sim_exp_row(e, "optimus");
+	const sim_result_t *d = sim_exp_row(e, "drf");
+	sim_report_compare(e->report, "avg JCT better than DRF",
+			   100 * better(o->avg_jct, d->avg_jct), 139, "%",
+			   "DRF JCT / Optimus JCT - 1");
+	sim_report_compare(e->report, "makespan better than DRF",
+			   100 * better(o->makespan, d->makespan), 63, "%",
+			   "DRF makespan / Optimus makespan - 1");
+	sim_report_compare(e->report, "resize overhead (Optimus)",
+			   100 * o->resize_share, 2.54, "%",
+			   "paper: share of makespan; here: of job run time");
+	return 0;
+}
+
+int sim_exp_oracle_gap(sim_exp_t *e)
+{
+	sim_config_t c, exact, oracle;
+	sim_gen_params_t gp;
+	int rc;
+
+	sim_exp_optimus_setup(e, &c, &gp);
+	exact = oracle = c;
+	exact.speed_err = exact.conv_err = 0.0;
+	oracle.oracle = true;
+	if ((rc = sim_exp_variant(e, "oracle", &oracle, &gp, NULL)) ||
+	    (rc = sim_exp_variant(e, "fitted, no error", &exact, &gp, NULL)) ||
+	    (rc = sim_exp_variant(e, "fitted, 10%/20% error", &c, &gp, NULL)))
+		return rc;
+	const sim_result_t *o = sim_exp_row(e, "oracle");
+	const sim_result_t *x = sim_exp_row(e, "fitted, no error");
+	const sim_result_t *n = sim_exp_row(e, "fitted, 10%/20% error");
+	sim_report_compare(e->report, "JCT gap at 10%/20% error",
+			   100 * (n->avg_jct / o->avg_jct - 1), 15, "%",
+			   "JCT / oracle JCT - 1");
+	sim_report_compare(e->report, "makespan gap at 10%/20% error",
+			   100 * (n->makespan / o->makespan - 1), NAN, "%",
+			   "makespan / oracle makespan - 1");
+	sim_report_compare(e->report, "JCT gap, fitting error only",
+			   100 * (x->avg_jct / o->avg_jct - 1), NAN, "%",
+			   "early-stage fits and model mismatch alone");
+	return 0;
+}
+
+/* Largest PAA speedup over MXNet's assignment at 10 PS, 10 workers. */
+static double paa_max_speedup(uint64_t seed, const char **which)
+{
+	double best = 0.0;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(rng, seed);
+	*which = "-";
+	for (size_t i = 0; i < sim_catalog_count(); i++) {
+		const sim_model_t *m = sim_catalog_at(i);
+		sim_truth_t t;
+		if (m->family != SIM_FAMILY_DL ||
+		    sim_truth_init(&t, m, SPEED_SYNC, 1.0, 0.001, rng))
+			continue;
+		double x = sim_truth_cross_even(10, 10, 10);
+		double s = sim_truth_speed(&t, 10, 10, x, true) /
+			   sim_truth_speed(&t, 10, 10, x, false) - 1.0;
+		if (s > best) {
+			best = s;
+			*which = m->name;
+		}
+	}
+	gsl_rng_free(rng);
+	return best;
+}
+
+int sim_exp_ablation(sim_exp_t *e)
+{
+	sim_config_t c, v;
+	sim_gen_params_t gp;
+	int rc;
+
+	sim_exp_optimus_setup(e, &c, &gp);
+	v = c;
+	baseline(&v, PLAN_DRF);
+	if ((rc = sim_exp_variant(e, "drf", &v, &gp, NULL)))
+		return rc;
+	v.policy = PLAN_OPTIMUS;
+	if ((rc = sim_exp_variant(e, "allocation", &v, &gp, NULL)))
+		return rc;
+	v.placement = true;
+	if ((rc = sim_exp_variant(e, "+placement", &v, &gp, NULL)))
+		return rc;
+	if ((rc = sim_exp_variant(e, "+PAA (optimus)", &c, &gp, NULL)))
+		return rc;
+	double d = sim_exp_row(e, "drf")->avg_jct;
+	double a = sim_exp_row(e, "allocation")->avg_jct;
+	double p = sim_exp_row(e, "+placement")->avg_jct;
+	double f = sim_exp_row(e, "+PAA (optimus)")->avg_jct;
+	double gain = d - f;
+	sim_report_compare(e->report, "share of gain: allocation",
+			   100 * (d - a) / gain, 62, "%",
+			   "of the JCT reduction DRF -> Optimus");
+	sim_report_compare(e->report, "share of gain: placement",
+			   100 * (a - p) / gain, 17, "%", "Theorem 1");
+	sim_report_compare(e->report, "share of gain: PS load balance",
+			   100 * (p - f) / gain, 20, "%", "PAA vs MXNet");
+	double dm = sim_exp_row(e, "drf")->makespan;
+	double am = sim_exp_row(e, "allocation")->makespan;
+	sim_report_compare(e->report, "allocation alone: JCT reduction",
+			   100 * reduction(a, d), 62, "%", "1 - JCT/DRF JCT");
+	sim_report_compare(e->report, "allocation alone: makespan red.",
+			   100 * reduction(am, dm), 31, "%",
+			   "1 - makespan/DRF makespan");
+	const char *which;
+	double s = paa_max_speedup(e->opts->seed, &which);
+	char note[96];
+	snprintf(note, sizeof(note), "max over the DL models (%s), sync, "
+		 "10 PS + 10 workers on 10 servers", which);
+	sim_report_compare(e->report, "PAA speedup over MXNet", 100 * s, 29,
+			   "%", note);
+	return 0;
+}
+
+int sim_exp_damping(sim_exp_t *e)
+{
+	sim_config_t c, u;
+	sim_gen_params_t gp;
+	int rc;
+
+	sim_exp_optimus_setup(e, &c, &gp);
+	u = c;
+	u.damping = 1.0;
+	if ((rc = sim_exp_variant(e, "damping 0.95", &c, &gp, NULL)) ||
+	    (rc = sim_exp_variant(e, "no damping", &u, &gp, NULL)))
+		return rc;
+	const sim_result_t *d = sim_exp_row(e, "damping 0.95");
+	const sim_result_t *n = sim_exp_row(e, "no damping");
+	sim_report_compare(e->report, "JCT reduction by damping",
+			   100 * reduction(d->avg_jct, n->avg_jct), 2.66, "%",
+			   "1 - JCT(0.95)/JCT(1.0)");
+	sim_report_compare(e->report, "makespan reduction by damping",
+			   100 * reduction(d->makespan, n->makespan), 1.88,
+			   "%", "1 - makespan(0.95)/makespan(1.0)");
+	return 0;
+}

@@ -1,0 +1,292 @@
+/*
+ * sim_job.c - one simulated job: its hidden truth and injected errors, the
+ * pre-run speed samples and progress reports it feeds its job_model, and
+ * the servers it holds.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "sim_state.h"
+
+/* Pre-run (p, w) combinations (the paper uses 5-10). */
+static const int prerun[][2] = { { 1, 1 }, { 1, 2 }, { 2, 2 }, { 2, 4 },
+				 { 4, 4 }, { 3, 6 }, { 4, 8 }, { 8, 8 } };
+/* The oracle's exact samples: every pair of these counts. */
+static const int oracle_counts[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+/* Loss reports per interval at most; per half epoch otherwise. */
+#define MAX_REPORTS 8
+/* Measurement noise of a report (relative), apart from injected errors. */
+#define SPEED_JITTER 0.02
+#define LOSS_JITTER 0.003
+/* Checkpoint bandwidth to shared storage (bytes/s), save + load. */
+#define CKPT_BANDWIDTH 2e8
+
+double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j)
+{
+	double bytes = 4.0 * j->spec.model->params_m * 1e6;
+
+	return s->cfg->restart_base + 2.0 * bytes / CKPT_BANDWIDTH;
+}
+
+static double draw_error(gsl_rng *rng, double sigma)
+{
+	double e = sigma > 0.0 ? gsl_ran_gaussian(rng, sigma) : 0.0;
+
+	return fmin(fmax(e, -0.6), 2.0);
+}
+
+int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
+		 const sim_job_spec_t *spec)
+{
+	memset(j, 0, sizeof(*j));
+	j->id = id;
+	j->spec = *spec;
+	j->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!j->rng)
+		return -ENOMEM;
+	/* Same job, same truth and errors whatever the policy. */
+	gsl_rng_set(j->rng, s->cfg->seed * 1000003UL + id + 1);
+	int rc = sim_truth_init(&j->truth, spec->model, spec->mode,
+				spec->size, s->cfg->delta, j->rng);
+	if (rc)
+		return rc;
+	double es = draw_error(j->rng, s->cfg->speed_err);
+	double ec = draw_error(j->rng, s->cfg->conv_err);
+	j->speed_bias = s->cfg->oracle ? 1.0 : 1.0 + es;
+	/* Reported losses follow l(k * scale): for Eqn. 1's curve the
+	 * predicted steps to converge scale by about (1 + ec). */
+	j->conv_scale = s->cfg->oracle ? 1.0 : pow(1.0 + ec, -2.0);
+	j->res.id = id;
+	j->res.model = spec->model->name;
+	j->res.sync = j->truth.mode == SPEED_SYNC;
+	j->res.arrival = spec->arrival;
+	j->res.start = j->res.end = -1.0;
+	j->res.total_steps = j->truth.total_steps;
+	j->res.loss0 = j->res.loss_end = j->res.window_loss =
+		sim_truth_loss(&j->truth, 0.0);
+	return 0;
+}
+
+void sim_job_free(sim_job_t *j)
+{
+	job_model_free(j->jm);
+	gsl_rng_free(j->rng);
+	free(j->slots);
+	free(j->usage);
+	j->jm = NULL;
+	j->rng = NULL;
+	j->slots = NULL;
+	j->usage = NULL;
+}
+
+static void job_hints(const sim_state_t *s, const sim_job_t *j,
+		      optimus_hints_t *h)
+{
+	const sim_model_t *m = j->spec.model;
+	bool mllib = m->family == SIM_FAMILY_MLLIB;
+
+	hints_init(h, mllib ? HINTS_POLICY_QUALITY : HINTS_POLICY_OPTIMUS);
+	h->mode = j->truth.mode == SPEED_SYNC ? HINTS_MODE_SYNC :
+						HINTS_MODE_ASYNC;
+	h->min_ps = h->min_workers = 1;
+	h->max_ps = m->max_ps;
+	h->max_workers = m->max_workers;
+	h->ps_res = (hints_res_t){ m->ps.v[RES_CPU], m->ps.v[RES_MEM],
+				   m->ps.v[RES_GPU] };
+	h->worker_res = (hints_res_t){ m->worker.v[RES_CPU],
+				       m->worker.v[RES_MEM],
+				       m->worker.v[RES_GPU] };
+	h->batch = h->mode == HINTS_MODE_SYNC ? (uint64_t)j->truth.batch : 0;
+	h->delta = s->cfg->delta;
+	snprintf(h->model, sizeof(h->model), "%s", m->name);
+	h->form = m->form;
+	h->epoch_steps = (uint64_t)llround(j->truth.epoch_steps);
+	/* The oracle knows when the job converges. */
+	h->steps = s->cfg->oracle ? (uint64_t)j->truth.total_steps : 0;
+	h->weight = j->spec.weight;
+}
+
+/* Fewest servers holding an even split of (p, w): the pre-run layout. */
+static int fewest_servers(const sim_state_t *s, const sim_model_t *m,
+			  int p, int w)
+{
+	for (int k = 1; k < p + w; k++) {
+		bool fits = true;
+		for (int i = 0; i < k && fits; i++) {
+			res_vec_t need = res_combo(
+				m->ps, placement_share_front(p, k, i),
+				m->worker, placement_share_back(w, k, i));
+			fits = res_fits(need, s->cfg->server);
+		}
+		if (fits)
+			return k;
+	}
+	return p + w;
+}
+
+static int add_sample(sim_state_t *s, sim_job_t *j, int p, int w)
+{
+	const sim_model_t *m = j->spec.model;
+	double x = sim_truth_cross_even(p, w, fewest_servers(s, m, p, w));
+	double f = sim_truth_speed(&j->truth, p, w, x, s->cfg->paa);
+
+	if (!s->cfg->oracle)
+		f *= j->speed_bias *
+		     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
+	return job_model_speed_sample(j->jm, p, w, f);
+}
+
+static int prerun_samples(sim_state_t *s, sim_job_t *j)
+{
+	const sim_model_t *m = j->spec.model;
+	size_t nc = sizeof(oracle_counts) / sizeof(oracle_counts[0]);
+	int rc = 0;
+
+	if (s->cfg->oracle) {
+		for (size_t a = 0; a < nc && !rc; a++)
+			for (size_t b = 0; b < nc && !rc; b++)
+				if (oracle_counts[a] <= m->max_ps &&
+				    oracle_counts[b] <= m->max_workers)
+					rc = add_sample(s, j, oracle_counts[a],
+							oracle_counts[b]);
+		return rc;
+	}
+	for (size_t i = 0; i < sizeof(prerun) / sizeof(prerun[0]); i++) {
+		/* MLlib has one driver: vary the workers only. */
+		int p = m->max_ps == 1 ? 1 : prerun[i][0];
+		int w = m->max_ps == 1 ? 1 << (i % 5) : prerun[i][1];
+		if (p <= m->max_ps && w <= m->max_workers &&
+		    (rc = add_sample(s, j, p, w)))
+			break;
+	}
+	return rc;
+}
+
+int sim_job_arrive(sim_state_t *s, sim_job_t *j)
+{
+	optimus_hints_t h;
+
+	job_hints(s, j, &h);
+	j->jm = job_model_new(j->id, 1000, &h, sim_time(s->now));
+	if (!j->jm) {
+		snprintf(s->err, s->errlen, "job %u: invalid hints", j->id);
+		return -EINVAL;
+	}
+	j->st = SJ_PENDING;
+	j->t_step = s->now;
+	int rc = prerun_samples(s, j);
+	if (!rc)
+		rc = job_model_report(j->jm, sim_time(s->now), 0.0,
+				      j->res.loss0, 0.0, 0.0);
+	if (rc)
+		snprintf(s->err, s->errlen, "job %u: pre-run: %d", j->id, rc);
+	return rc;
+}
+
+void sim_job_advance(sim_job_t *j, double t)
+{
+	if (j->speed > 0.0 && t > j->t_step)
+		j->step = fmin(j->step + j->speed * (t - j->t_step),
+			       j->truth.total_steps);
+	j->t_step = t;
+}
+
+double sim_job_loss_at(const sim_job_t *j, double t)
+{
+	double step = j->step;
+
+	if (j->speed > 0.0 && t > j->t_step)
+		step = fmin(step + j->speed * (t - j->t_step),
+			    j->truth.total_steps);
+	return sim_truth_loss(&j->truth, step);
+}
+
+/* What the job's training loop would report at `step`. */
+static double observed_loss(sim_job_t *j, double step, bool exact)
+{
+	double l = curve_eval(&j->truth.curve, (step + 1.0) * j->conv_scale);
+
+	return exact ? l : l * (1.0 + gsl_ran_gaussian(j->rng, LOSS_JITTER));
+}
+
+int sim_job_report(sim_state_t *s, sim_job_t *j)
+{
+	bool exact = s->cfg->oracle;
+	double from = j->reported, to = j->step;
+	int n = (int)ceil((to - from) / (0.5 * j->truth.epoch_steps));
+	int rc = 0;
+
+	if (!(to > from))
+		return 0;
+	n = n < 1 ? 1 : n > MAX_REPORTS ? MAX_REPORTS : n;
+	for (int i = 1; i <= n && !rc; i++) {
+		double step = from + (to - from) * i / n;
+		double f = j->speed;
+		if (!exact)
+			f *= j->speed_bias *
+			     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
+		rc = job_model_report(j->jm, sim_time(s->now), step,
+				      observed_loss(j, step, exact), f,
+				      step / j->truth.epoch_steps);
+	}
+	j->reported = to;
+	return rc;
+}
+
+void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
+{
+	j->gen++;
+	j->speed = 0.0;
+	if (j->st != SJ_RUNNING)
+		return;
+	double x = sim_truth_cross(j->slots, j->nslots);
+	j->speed = sim_truth_speed(&j->truth, j->ps, j->workers, x,
+				   s->cfg->paa);
+	double left = j->truth.total_steps - j->step;
+	(void)sim_events_push(&s->q, s->now + fmax(left, 0.0) / j->speed,
+			      SIM_EV_FINISH, j->id, j->gen);
+}
+
+void sim_job_release(sim_state_t *s, sim_job_t *j)
+{
+	for (size_t i = 0; i < j->nslots; i++)
+		s->free[j->slots[i].server] =
+			res_add(s->free[j->slots[i].server], j->usage[i]);
+	free(j->slots);
+	free(j->usage);
+	j->slots = NULL;
+	j->usage = NULL;
+	j->nslots = 0;
+}
+
+int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
+{
+	const sim_model_t *m = j->spec.model;
+
+	j->slots = calloc(d->nslots ? d->nslots : 1, sizeof(*j->slots));
+	j->usage = calloc(d->nslots ? d->nslots : 1, sizeof(*j->usage));
+	if (!j->slots || !j->usage)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->nslots; i++) {
+		const place_slot_t *sl = &d->slots[i];
+		res_vec_t need = res_combo(m->ps, sl->ps, m->worker,
+					   sl->workers);
+		if (sl->server >= s->cfg->nservers ||
+		    !res_fits(need, s->free[sl->server])) {
+			snprintf(s->err, s->errlen,
+				 "plan placed job %u beyond server %u's room",
+				 j->id, sl->server);
+			return -ENOSPC;
+		}
+		s->free[sl->server] = res_sub(s->free[sl->server], need);
+		j->slots[j->nslots] = *sl;
+		j->usage[j->nslots++] = need;
+	}
+	j->ps = d->ps;
+	j->workers = d->workers;
+	return 0;
+}

@@ -1,0 +1,217 @@
+/* sim_report.c - table, JSON and SVG output of an experiment. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim_report.h"
+#include "sim_svg.h"
+
+void sim_report_compare(sim_report_t *r, const char *name, double sim,
+			double paper, const char *unit, const char *note)
+{
+	if (r->ncmp >= SIM_REPORT_MAX_CMP)
+		return;
+	sim_compare_t *c = &r->cmp[r->ncmp++];
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->sim = sim;
+	c->paper = paper;
+	snprintf(c->unit, sizeof(c->unit), "%s", unit ? unit : "");
+	snprintf(c->note, sizeof(c->note), "%s", note ? note : "");
+}
+
+void sim_report_table(FILE *f, const sim_report_t *r)
+{
+	fprintf(f, "experiment %s (seed %llu, %u seed%s%s)\n\n",
+		r->experiment, (unsigned long long)r->seed, r->seeds,
+		r->seeds == 1 ? "" : "s", r->quick ? ", quick" : "");
+	fprintf(f, "%-22s %9s %11s %11s %7s %7s %8s %7s\n", "run", "done",
+		"avg JCT s", "makespan s", "CPU %", "GPU %", "resize %",
+		"resizes");
+	for (size_t i = 0; i < r->nruns; i++) {
+		const sim_result_t *x = &r->runs[i];
+		char done[24];
+		snprintf(done, sizeof(done), "%zu/%zu", x->ndone, x->njobs);
+		fprintf(f, "%-22s %9s %11.0f %11.0f %7.1f %7.1f %8.2f %7zu\n",
+			x->label, done, x->avg_jct, x->makespan,
+			100 * x->cpu_util, 100 * x->gpu_util,
+			100 * x->resize_share, x->resizes);
+	}
+	if (!r->ncmp)
+		return;
+	fprintf(f, "\n%-34s %12s %12s  %s\n", "figure", "simulated", "paper",
+		"note");
+	for (size_t i = 0; i < r->ncmp; i++) {
+		const sim_compare_t *c = &r->cmp[i];
+		char sim[24], paper[24];
+		snprintf(sim, sizeof(sim), "%.3g%s", c->sim, c->unit);
+		if (isnan(c->paper))
+			snprintf(paper, sizeof(paper), "-");
+		else
+			snprintf(paper, sizeof(paper), "%.3g%s", c->paper,
+				 c->unit);
+		fprintf(f, "%-34s %12s %12s  %s\n", c->name, sim, paper,
+			c->note);
+	}
+}
+
+/* NAN and infinities are not JSON: null. */
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *job_json(const sim_job_result_t *j)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(j->id));
+	json_object_object_add(o, "model", json_object_new_string(j->model));
+	json_object_object_add(o, "mode",
+			       json_object_new_string(j->sync ? "sync" :
+							       "async"));
+	json_object_object_add(o, "arrival", num(j->arrival));
+	json_object_object_add(o, "start", num(j->start));
+	json_object_object_add(o, "end", j->end >= 0 ? num(j->end) : NULL);
+	json_object_object_add(o, "steps", num(j->total_steps));
+	json_object_object_add(o, "resizes", json_object_new_int(j->resizes));
+	json_object_object_add(o, "cpu_seconds", num(j->cpu_seconds));
+	json_object_object_add(o, "loss0", num(j->loss0));
+	json_object_object_add(o, "loss_end", num(j->loss_end));
+	return o;
+}
+
+static json_object *run_json(const sim_result_t *x, bool with_jobs)
+{
+	json_object *o = json_object_new_object();
+	json_object *series = json_object_new_array();
+
+	json_object_object_add(o, "label", json_object_new_string(x->label));
+	json_object_object_add(o, "jobs", json_object_new_int64(x->njobs));
+	json_object_object_add(o, "jobs_done",
+			       json_object_new_int64(x->ndone));
+	json_object_object_add(o, "avg_jct", num(x->avg_jct));
+	json_object_object_add(o, "makespan", num(x->makespan));
+	json_object_object_add(o, "cpu_util", num(x->cpu_util));
+	json_object_object_add(o, "gpu_util", num(x->gpu_util));
+	json_object_object_add(o, "resize_share", num(x->resize_share));
+	json_object_object_add(o, "resizes", json_object_new_int64(x->resizes));
+	json_object_object_add(o, "plans", json_object_new_int64(x->plans));
+	for (size_t i = 0; i < x->nseries; i++) {
+		json_object *pt = json_object_new_array();
+		json_object_array_add(pt, num(x->series_t[i]));
+		json_object_array_add(pt, num(x->series_loss[i]));
+		json_object_array_add(series, pt);
+	}
+	json_object_object_add(o, "loss_series", series);
+	if (with_jobs && x->jobs) {
+		json_object *jobs = json_object_new_array();
+		for (size_t i = 0; i < x->njobs; i++)
+			json_object_array_add(jobs, job_json(&x->jobs[i]));
+		json_object_object_add(o, "job_results", jobs);
+	}
+	return o;
+}
+
+json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
+{
+	json_object *o = json_object_new_object();
+	json_object *runs = json_object_new_array();
+	json_object *cmp = json_object_new_array();
+
+	json_object_object_add(o, "experiment",
+			       json_object_new_string(r->experiment));
+	json_object_object_add(o, "seed", json_object_new_int64(r->seed));
+	json_object_object_add(o, "seeds", json_object_new_int(r->seeds));
+	json_object_object_add(o, "quick", json_object_new_boolean(r->quick));
+	for (size_t i = 0; i < r->nruns; i++)
+		json_object_array_add(runs, run_json(&r->runs[i], with_jobs));
+	json_object_object_add(o, "runs", runs);
+	for (size_t i = 0; i < r->ncmp; i++) {
+		const sim_compare_t *c = &r->cmp[i];
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "name",
+				       json_object_new_string(c->name));
+		json_object_object_add(e, "simulated", num(c->sim));
+		json_object_object_add(e, "paper", num(c->paper));
+		json_object_object_add(e, "unit",
+				       json_object_new_string(c->unit));
+		json_object_object_add(e, "note",
+				       json_object_new_string(c->note));
+		json_object_array_add(cmp, e);
+	}
+	json_object_object_add(o, "comparisons", cmp);
+	return o;
+}
+
+static FILE *open_out(const char *dir, const char *exp, const char *what,
+		      char *err, size_t errlen)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s-%s.svg", dir, exp, what);
+	if (!(f = fopen(path, "w")))
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+/* JCT and makespan normalised to the first run (paper's Fig. 11). */
+static void svg_jct(FILE *f, const sim_report_t *r)
+{
+	const char *groups[SIM_REPORT_MAX_RUNS];
+	double jct[SIM_REPORT_MAX_RUNS], mk[SIM_REPORT_MAX_RUNS];
+	const sim_result_t *base = &r->runs[0];
+	char title[128];
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		groups[i] = r->runs[i].label;
+		jct[i] = r->runs[i].avg_jct / base->avg_jct;
+		mk[i] = r->runs[i].makespan / base->makespan;
+	}
+	svg_series_t s[2] = { { "average JCT", NULL, jct, r->nruns },
+			      { "makespan", NULL, mk, r->nruns } };
+	snprintf(title, sizeof(title), "%s: normalised to %s", r->experiment,
+		 base->label);
+	svg_bars(f, title, "normalised time", groups, r->nruns, s, 2);
+}
+
+static void svg_loss(FILE *f, const sim_report_t *r)
+{
+	svg_series_t s[SIM_REPORT_MAX_RUNS];
+	char title[128];
+
+	for (size_t i = 0; i < r->nruns; i++)
+		s[i] = (svg_series_t){ r->runs[i].label, r->runs[i].series_t,
+				       r->runs[i].series_loss,
+				       r->runs[i].nseries };
+	snprintf(title, sizeof(title), "%s: mean loss of submitted jobs",
+		 r->experiment);
+	svg_lines(f, title, "time (s)", "loss", s, r->nruns);
+}
+
+int sim_report_svg(const char *dir, const sim_report_t *r, char *err,
+		   size_t errlen)
+{
+	FILE *f;
+
+	if (!r->nruns)
+		return 0;
+	if (!(f = open_out(dir, r->experiment, "jct", err, errlen)))
+		return -errno;
+	svg_jct(f, r);
+	if (fclose(f))
+		return -EIO;
+	if (!r->runs[0].nseries)
+		return 0;
+	if (!(f = open_out(dir, r->experiment, "loss", err, errlen)))
+		return -errno;
+	svg_loss(f, r);
+	return fclose(f) ? -EIO : 0;
+}
+
+void sim_report_free(sim_report_t *r)
+{
+	for (size_t i = 0; i < r->nruns; i++)
+		sim_result_free(&r->runs[i]);
+	r->nruns = 0;
+}

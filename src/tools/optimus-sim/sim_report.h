@@ -1,0 +1,50 @@
+/*
+ * sim_report.h - an experiment's output: its runs (one per policy or
+ * variant, averaged over seeds) and the comparisons with the papers'
+ * figures, as a text table, as JSON and as SVG figures.
+ */
+#ifndef OPTIMUS_SIM_REPORT_H
+#define OPTIMUS_SIM_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "sim_run.h"
+
+#define SIM_REPORT_MAX_RUNS 12
+#define SIM_REPORT_MAX_CMP 16
+
+typedef struct sim_compare {
+	char name[64];
+	double sim, paper;	/* paper NAN: no figure in the paper */
+	char unit[8];
+	char note[200];
+} sim_compare_t;
+
+typedef struct sim_report {
+	const char *experiment;
+	uint64_t seed;
+	unsigned seeds;
+	bool quick;
+	size_t nruns;
+	sim_result_t runs[SIM_REPORT_MAX_RUNS];
+	size_t ncmp;
+	sim_compare_t cmp[SIM_REPORT_MAX_CMP];
+} sim_report_t;
+
+/* Adds a comparison line (ignored beyond SIM_REPORT_MAX_CMP). */
+void sim_report_compare(sim_report_t *r, const char *name, double sim,
+			double paper, const char *unit, const char *note);
+void sim_report_table(FILE *f, const sim_report_t *r);
+json_object *sim_report_json(const sim_report_t *r, bool with_jobs);
+/* Writes DIR/<experiment>-jct.svg and, when runs have loss series,
+ * DIR/<experiment>-loss.svg. 0 or -errno with a message. */
+int sim_report_svg(const char *dir, const sim_report_t *r, char *err,
+		   size_t errlen);
+void sim_report_free(sim_report_t *r);
+
+#endif

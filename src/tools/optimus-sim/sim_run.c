@@ -1,0 +1,285 @@
+/*
+ * sim_run.c - the discrete-event loop: arrivals, scheduling ticks,
+ * completions and resize restarts, with the jobs progressing at their true
+ * speed between events (see sim_run.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_state.h"
+
+void sim_config_init(sim_config_t *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->policy = PLAN_OPTIMUS;
+	c->interval = 600.0;		/* Optimus: every 10 minutes */
+	c->damping = 0.95;
+	c->placement = true;
+	c->paa = true;
+	c->speed_err = 0.0;
+	c->conv_err = 0.0;
+	c->restart_base = 20.0;
+	c->min_resize_interval = 1200.0;
+	c->delta = 0.001;
+	c->nservers = 16;
+	c->server = res_make(24, 98304, 4);
+	c->seed = 1;
+	c->horizon = 30 * 86400.0;
+	c->sample_every = 60.0;
+	c->window = 0.0;
+}
+
+static bool holds(const sim_job_t *j)
+{
+	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;
+}
+
+static double mean_loss(const sim_state_t *s, double t)
+{
+	double sum = 0.0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->njobs; i++) {
+		const sim_job_t *j = &s->jobs[i];
+		if (j->st == SJ_FUTURE)
+			continue;
+		sum += sim_job_loss_at(j, t);
+		n++;
+	}
+	return n ? sum / n : NAN;
+}
+
+static int record_sample(sim_state_t *s, double t)
+{
+	if (s->nseries == s->series_cap) {
+		size_t cap = s->series_cap ? 2 * s->series_cap : 256;
+		double *a = realloc(s->series_t, cap * sizeof(double));
+		if (!a)
+			return -ENOMEM;
+		s->series_t = a;
+		double *b = realloc(s->series_loss, cap * sizeof(double));
+		if (!b)
+			return -ENOMEM;
+		s->series_loss = b;
+		s->series_cap = cap;
+	}
+	s->series_t[s->nseries] = t;
+	s->series_loss[s->nseries++] = mean_loss(s, t);
+	return 0;
+}
+
+static void snapshot_window(sim_state_t *s, double t)
+{
+	for (size_t i = 0; i < s->njobs; i++) {
+		sim_job_t *j = &s->jobs[i];
+		j->res.window_cpu = j->res.cpu_seconds;
+		j->res.window_loss = sim_job_loss_at(j, t);
+	}
+}
+
+/* Accounting of held resources from s->now to t (nothing changes). */
+static void account(sim_state_t *s, double t)
+{
+	double dt = t - s->now;
+
+	for (size_t i = 0; i < s->njobs && dt > 0; i++) {
+		sim_job_t *j = &s->jobs[i];
+		if (!holds(j))
+			continue;
+		for (size_t k = 0; k < j->nslots; k++) {
+			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;
+			j->res.gpu_seconds += j->usage[k].v[RES_GPU] * dt;
+			for (int r = 0; r < RES_NUM; r++)
+				s->used_int[r] += j->usage[k].v[r] * dt;
+		}
+	}
+}
+
+/* Move time to t: samples of the loss series and the window on the way. */
+static int advance(sim_state_t *s, double t)
+{
+	const sim_config_t *c = s->cfg;
+
+	while (s->next_sample <= t) {
+		double ts = s->next_sample;
+		account(s, ts);
+		s->now = ts;
+		if (c->window > 0 && ts == c->window)
+			snapshot_window(s, ts);
+		int rc = record_sample(s, ts);
+		if (rc)
+			return rc;
+		s->next_sample += c->sample_every;
+		if (c->window > 0 && s->next_sample > c->window &&
+		    ts < c->window)
+			s->next_sample = c->window;
+	}
+	account(s, t);
+	for (size_t i = 0; i < s->njobs; i++)
+		sim_job_advance(&s->jobs[i], t);
+	s->now = t;
+	return 0;
+}
+
+static void finish(sim_state_t *s, sim_job_t *j)
+{
+	j->step = j->truth.total_steps;
+	job_model_done(j->jm, sim_time(s->now));
+	sim_job_release(s, j);
+	j->st = SJ_DONE;
+	j->speed = 0.0;
+	j->res.end = s->now;
+	j->res.loss_end = sim_truth_loss(&j->truth, j->step);
+	s->ndone++;
+}
+
+static int handle(sim_state_t *s, const sim_event_t *ev)
+{
+	sim_job_t *j = ev->kind == SIM_EV_TICK ? NULL : &s->jobs[ev->job];
+
+	switch (ev->kind) {
+	case SIM_EV_FINISH:
+		if (ev->gen == j->gen && j->st == SJ_RUNNING)
+			finish(s, j);
+		return 0;
+	case SIM_EV_RESUME:
+		if (ev->gen != j->gen || j->st != SJ_RESTARTING)
+			return 0;
+		job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
+				  (int)j->nslots);
+		j->st = SJ_RUNNING;
+		sim_job_set_speed(s, j);
+		return 0;
+	case SIM_EV_ARRIVAL:
+		return sim_job_arrive(s, j);
+	case SIM_EV_TICK:
+		break;
+	}
+	int rc = sim_apply_tick(s);
+	if (rc || s->ndone == s->njobs)
+		return rc;
+	if (s->now + s->cfg->interval > s->cfg->horizon)
+		return 0;
+	return sim_events_push(&s->q, s->now + s->cfg->interval, SIM_EV_TICK,
+			       0, 0);
+}
+
+static int state_init(sim_state_t *s, const sim_config_t *c,
+		      const sim_workload_t *w)
+{
+	s->cfg = c;
+	sim_events_init(&s->q);
+	s->njobs = w->n;
+	s->jobs = calloc(w->n ? w->n : 1, sizeof(*s->jobs));
+	s->free = calloc(c->nservers, sizeof(*s->free));
+	if (!s->jobs || !s->free)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nservers; i++)
+		s->free[i] = c->server;
+	for (size_t i = 0; i < w->n; i++) {
+		int rc = sim_job_init(s, &s->jobs[i], (uint32_t)i,
+				      &w->jobs[i]);
+		if (rc) {
+			snprintf(s->err, s->errlen, "job %zu (%s): bad truth",
+				 i, w->jobs[i].model->name);
+			return rc;
+		}
+		rc = sim_events_push(&s->q, w->jobs[i].arrival,
+				     SIM_EV_ARRIVAL, (uint32_t)i, 0);
+		if (rc)
+			return rc;
+	}
+	return sim_events_push(&s->q, 0.0, SIM_EV_TICK, 0, 0);
+}
+
+static int state_result(sim_state_t *s, sim_result_t *out)
+{
+	double jct = 0.0, makespan = 0.0, lost = 0.0, run = 0.0;
+	const sim_config_t *c = s->cfg;
+
+	out->njobs = s->njobs;
+	out->ndone = s->ndone;
+	out->jobs = calloc(s->njobs ? s->njobs : 1, sizeof(*out->jobs));
+	if (!out->jobs)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->njobs; i++) {
+		sim_job_result_t *r = &out->jobs[i];
+		*r = s->jobs[i].res;
+		if (r->end < 0)
+			continue;
+		jct += r->end - r->arrival;
+		makespan = fmax(makespan, r->end);
+		lost += r->resize_seconds;
+		run += r->end - r->start;
+	}
+	out->avg_jct = s->ndone ? jct / s->ndone : NAN;
+	out->makespan = makespan;
+	out->resize_share = run > 0 ? lost / run : 0.0;
+	double span = makespan > 0 ? makespan : s->now;
+	double cap_cpu = c->server.v[RES_CPU] * c->nservers * span;
+	double cap_gpu = c->server.v[RES_GPU] * c->nservers * span;
+	out->cpu_util = cap_cpu > 0 ? s->used_int[RES_CPU] / cap_cpu : 0.0;
+	out->gpu_util = cap_gpu > 0 ? s->used_int[RES_GPU] / cap_gpu : 0.0;
+	out->resizes = s->resizes;
+	out->plans = s->plans;
+	out->plan_wall = s->plan_wall;
+	out->nseries = s->nseries;
+	out->series_t = s->series_t;
+	out->series_loss = s->series_loss;
+	s->series_t = s->series_loss = NULL;
+	return 0;
+}
+
+static void state_free(sim_state_t *s)
+{
+	for (size_t i = 0; s->jobs && i < s->njobs; i++)
+		sim_job_free(&s->jobs[i]);
+	free(s->jobs);
+	free(s->free);
+	free(s->series_t);
+	free(s->series_loss);
+	sim_events_free(&s->q);
+}
+
+int sim_run(const sim_config_t *c, const sim_workload_t *w,
+	    sim_progress_fn cb, void *cb_ctx, sim_result_t *out,
+	    char *err, size_t errlen)
+{
+	sim_state_t s;
+	sim_event_t ev;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	memset(out, 0, sizeof(*out));
+	s.err = err;
+	s.errlen = errlen;
+	err[0] = '\0';
+	if (!c->nservers || !(c->interval > 0) || !(c->sample_every > 0)) {
+		snprintf(err, errlen, "invalid configuration");
+		return -EINVAL;
+	}
+	rc = state_init(&s, c, w);
+	while (!rc && sim_events_pop(&s.q, &ev)) {
+		if ((rc = advance(&s, ev.time)))
+			break;
+		rc = handle(&s, &ev);
+		if (cb && ev.kind == SIM_EV_TICK && s.njobs)
+			cb(cb_ctx, (double)s.ndone / s.njobs);
+	}
+	if (!rc)
+		rc = state_result(&s, out);
+	if (rc && !err[0])
+		snprintf(err, errlen, "simulation failed: %d", rc);
+	state_free(&s);
+	return rc;
+}
+
+void sim_result_free(sim_result_t *r)
+{
+	free(r->jobs);
+	free(r->series_t);
+	free(r->series_loss);
+	memset(r, 0, sizeof(*r));
+}

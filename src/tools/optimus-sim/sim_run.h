@@ -1,0 +1,76 @@
+/*
+ * sim_run.h - one simulated run: a workload on a cluster under one policy,
+ * driven through the same job_model.h / plan.h code as the sched/optimus
+ * plugin.
+ */
+#ifndef OPTIMUS_SIM_RUN_H
+#define OPTIMUS_SIM_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "resources.h"
+#include "sim_workload.h"
+
+typedef struct sim_config {
+	plan_policy_t policy;
+	bool oracle;		/* true models fed instead of measured ones */
+	double interval;	/* seconds between plans */
+	double damping;
+	bool placement;		/* Theorem 1 placement (plan) */
+	bool paa;		/* PAA parameter assignment (true speed) */
+	double speed_err;	/* std. dev. of a job's speed error */
+	double conv_err;	/* std. dev. of a job's convergence error */
+	double restart_base;	/* seconds of a resize besides checkpoint */
+	double min_resize_interval;
+	double delta;		/* convergence threshold */
+	size_t nservers;
+	res_vec_t server;	/* capacity of one server */
+	uint64_t seed;
+	double horizon;		/* stop planning after this time */
+	double sample_every;	/* loss series period (s) */
+	double window;		/* snapshot time for resource shares, 0: no */
+} sim_config_t;
+
+/* Defaults of the Optimus experiments (doc/simulator.md). */
+void sim_config_init(sim_config_t *c);
+
+typedef struct sim_job_result {
+	uint32_t id;
+	const char *model;
+	bool sync;
+	double arrival, start, end;	/* end < 0: not done */
+	double total_steps;
+	unsigned resizes;
+	double resize_seconds;
+	double cpu_seconds, gpu_seconds;	/* held, over the whole run */
+	double loss0, loss_end;
+	double window_cpu, window_loss;	/* at config.window */
+} sim_job_result_t;
+
+typedef struct sim_result {
+	char label[48];
+	size_t njobs, ndone;
+	double avg_jct, makespan;
+	double cpu_util, gpu_util;	/* mean share of the capacity held */
+	double resize_share;	/* time lost to resizes / job run time */
+	size_t resizes, plans;
+	double plan_wall;	/* wall-clock s in plan_run (stderr only) */
+	size_t nseries;
+	double *series_t, *series_loss;	/* mean loss of arrived jobs */
+	sim_job_result_t *jobs;
+} sim_result_t;
+
+/*
+ * Run `w` under `c`; progress (0..1) reported through cb if non-NULL.
+ * 0, or -errno with a message in err.
+ */
+typedef void (*sim_progress_fn)(void *ctx, double done);
+int sim_run(const sim_config_t *c, const sim_workload_t *w,
+	    sim_progress_fn cb, void *cb_ctx, sim_result_t *out,
+	    char *err, size_t errlen);
+void sim_result_free(sim_result_t *r);
+
+#endif

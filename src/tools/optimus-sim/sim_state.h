@@ -1,0 +1,86 @@
+/*
+ * sim_state.h - the simulator's private state, shared by sim_run.c (event
+ * loop), sim_job.c (one job's truth, progress and reports) and
+ * sim_apply.c (planning and applying decisions).
+ */
+#ifndef OPTIMUS_SIM_STATE_H
+#define OPTIMUS_SIM_STATE_H
+
+#include <gsl/gsl_rng.h>
+
+#include "job_model.h"
+#include "sim_events.h"
+#include "sim_run.h"
+#include "sim_truth.h"
+
+typedef enum sim_job_state {
+	SJ_FUTURE = 0,		/* not submitted yet */
+	SJ_PENDING,
+	SJ_RUNNING,
+	SJ_RESTARTING,		/* resized: checkpoint and restart */
+	SJ_DONE,
+} sim_job_state_t;
+
+typedef struct sim_job {
+	uint32_t id;
+	sim_job_spec_t spec;
+	sim_truth_t truth;
+	job_model_t *jm;
+	sim_job_state_t st;
+	double step, t_step;		/* true progress at time t_step */
+	double speed;			/* true steps/s now (0: not moving) */
+	double reported;		/* last step reported */
+	int ps, workers;
+	place_slot_t *slots;
+	res_vec_t *usage;		/* per slot */
+	size_t nslots;
+	double speed_bias, conv_scale;	/* injected prediction errors */
+	uint32_t gen;
+	gsl_rng *rng;			/* this job's draws: equal across runs */
+	sim_job_result_t res;
+} sim_job_t;
+
+typedef struct sim_state {
+	const sim_config_t *cfg;
+	gsl_rng *rng;
+	sim_events_t q;
+	sim_job_t *jobs;
+	size_t njobs, ndone;
+	res_vec_t *free;		/* per server, what no job holds */
+	double now;
+	double used_int[RES_NUM];	/* integral of held resources */
+	double next_sample;
+	size_t nseries, series_cap;
+	double *series_t, *series_loss;
+	size_t resizes, plans;
+	double plan_wall;
+	char *err;
+	size_t errlen;
+} sim_state_t;
+
+/* Simulated seconds start at this wall-clock time: job_model treats a
+ * time_t of 0 as "never". */
+#define SIM_EPOCH 1000000000
+
+static inline time_t sim_time(double t)
+{
+	return (time_t)(SIM_EPOCH + (long long)(t + 0.5));
+}
+
+/* sim_job.c */
+int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
+		 const sim_job_spec_t *spec);
+void sim_job_free(sim_job_t *j);
+double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j);
+int sim_job_arrive(sim_state_t *s, sim_job_t *j);
+void sim_job_advance(sim_job_t *j, double t);
+double sim_job_loss_at(const sim_job_t *j, double t);
+int sim_job_report(sim_state_t *s, sim_job_t *j);
+void sim_job_set_speed(sim_state_t *s, sim_job_t *j);
+void sim_job_release(sim_state_t *s, sim_job_t *j);
+int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
+
+/* sim_apply.c */
+int sim_apply_tick(sim_state_t *s);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * sim_truth.h - what is really true about a simulated job, hidden from the
+ * scheduler: its speed for a (p, w) and a placement, and its loss curve.
+ *
+ * True speed is Eqn. (3) (async) or (4) (sync) of the Optimus paper with
+ * coefficients derived from the model's figures, except that the
+ * PS-bound transfer term is scaled by
+ *   (SIM_LOCAL_COST + (1 - SIM_LOCAL_COST) * x) * imbalance(p)
+ * where x is the fraction of worker-PS pairs on different servers (so the
+ * Theorem 1 placement matters) and imbalance(p) is the most loaded PS's
+ * share over the mean with PAA or MXNet's default assignment (paa.h, so
+ * PS load balancing matters). The scheduler only sees measured speeds.
+ */
+#ifndef OPTIMUS_SIM_TRUTH_H
+#define OPTIMUS_SIM_TRUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "curve_fit.h"
+#include "placement.h"
+#include "sim_catalog.h"
+#include "speed_model.h"
+
+/* Cost of intra-server transfer relative to cross-server. */
+#define SIM_LOCAL_COST 0.4
+/* Effective training GFLOP/s of one worker (one GPU). */
+#define SIM_GPU_GFLOPS 4000.0
+/* Bytes per second between servers (10 GbE). */
+#define SIM_BANDWIDTH 1.25e9
+/* Workers of the reference sync configuration: M = batch * this. */
+#define SIM_SYNC_REF_WORKERS 8
+#define SIM_MAX_PS 64
+
+typedef struct sim_truth {
+	const sim_model_t *model;
+	speed_mode_t mode;
+	double batch;			/* M (sync) */
+	double theta[SPEED_NTHETA];
+	int comm;			/* index of the w/p transfer term */
+	double imb_paa[SIM_MAX_PS + 1], imb_mxnet[SIM_MAX_PS + 1];
+	curve_coef_t curve;		/* loss (un-normalised) vs k = step+1 */
+	double loss0;			/* loss at k = 1: the normaliser */
+	double epoch_steps;		/* convergence window */
+	double delta;			/* convergence threshold */
+	double total_steps;		/* steps until converged */
+} sim_truth_t;
+
+/*
+ * A job of model m in mode `mode`, `size` times the median length (DL;
+ * MLlib: the curve exponent is divided by size);
+ * MLlib jobs draw their curve exponent from rng. delta: convergence
+ * threshold on the normalised loss decrease per epoch. 0 or -EINVAL.
+ */
+int sim_truth_init(sim_truth_t *t, const sim_model_t *m, speed_mode_t mode,
+		   double size, double delta, gsl_rng *rng);
+
+/* Steps per second with p PS, w workers, cross fraction x, PAA or not. */
+double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,
+		       bool paa);
+/* True loss after `step` steps. */
+double sim_truth_loss(const sim_truth_t *t, double step);
+
+/* Fraction of (worker, PS) pairs on different servers. */
+double sim_truth_cross(const place_slot_t *slots, size_t n);
+/* Same for an even split of p and w over k servers (pre-runs). */
+double sim_truth_cross_even(int p, int w, int k);
+
+#endif

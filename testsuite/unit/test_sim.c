@@ -1,0 +1,235 @@
+/*
+ * test_sim.c - optimus-sim: event order, trace parsing and its errors,
+ * the ground-truth models, and determinism (same seed, same output).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_events.h"
+#include "sim_exp.h"
+#include "sim_truth.h"
+#include "sim_workload.h"
+
+START_TEST(test_events_order)
+{
+	sim_events_t q;
+	sim_event_t ev;
+	/* time, kind: popped by time, then kind, then insertion order. */
+	static const struct { double t; sim_ev_kind_t k; } in[] = {
+		{ 5, SIM_EV_TICK }, { 1, SIM_EV_ARRIVAL }, { 5, SIM_EV_FINISH },
+		{ 0, SIM_EV_TICK }, { 5, SIM_EV_ARRIVAL }, { 1, SIM_EV_ARRIVAL },
+		{ 3, SIM_EV_RESUME },
+	};
+	static const int order[] = { 3, 1, 5, 6, 2, 4, 0 };
+
+	sim_events_init(&q);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_int_eq(sim_events_push(&q, in[i].t, in[i].k, i, 0),
+				 0);
+	for (size_t i = 0; i < 7; i++) {
+		ck_assert(sim_events_pop(&q, &ev));
+		ck_assert_uint_eq(ev.job, order[i]);
+	}
+	ck_assert(!sim_events_pop(&q, &ev));
+	ck_assert_int_ne(sim_events_push(&q, NAN, SIM_EV_TICK, 0, 0), 0);
+	sim_events_free(&q);
+}
+END_TEST
+
+START_TEST(test_events_many)
+{
+	sim_events_t q;
+	sim_event_t ev;
+	double last = -1;
+
+	sim_events_init(&q);
+	for (unsigned i = 0; i < 1000; i++)
+		sim_events_push(&q, (i * 7919) % 1000, SIM_EV_TICK, i, 0);
+	for (unsigned i = 0; i < 1000; i++) {
+		ck_assert(sim_events_pop(&q, &ev));
+		ck_assert(ev.time >= last);
+		last = ev.time;
+	}
+	sim_events_free(&q);
+}
+END_TEST
+
+static int parse(const char *text, sim_workload_t *w, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc = sim_workload_parse(f, "t.csv", w, err, 256);
+
+	fclose(f);
+	return rc;
+}
+
+START_TEST(test_trace_ok)
+{
+	sim_workload_t w;
+	char err[256];
+
+	ck_assert_int_eq(parse("arrival_s,model,mode,size\n# a comment\n"
+			       "60,vgg-16,sync,2\n\n"
+			       "0, ResNet-50 , async, 0.5, 3\n"
+			       "60,svm,sync,1\n", &w, err), 0);
+	ck_assert_uint_eq(w.n, 3);
+	ck_assert_str_eq(w.jobs[0].model->name, "resnet-50");
+	ck_assert_int_eq(w.jobs[0].mode, SPEED_ASYNC);
+	ck_assert(w.jobs[0].weight == 3.0 && w.jobs[0].size == 0.5);
+	/* Stable among equal arrivals: file order. */
+	ck_assert_str_eq(w.jobs[1].model->name, "vgg-16");
+	ck_assert_str_eq(w.jobs[2].model->name, "svm");
+	sim_workload_free(&w);
+}
+END_TEST
+
+START_TEST(test_trace_errors)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "0,resnet-50,async,1\n5,alexnet,sync,1\n",
+		  "t.csv:2: unknown model" },
+		{ "0,resnet-50,both,1\n", "t.csv:1: mode must be" },
+		{ "-1,resnet-50,sync,1\n", "t.csv:1: arrival must be" },
+		{ "x,resnet-50,sync,1\n", "t.csv:1: arrival must be" },
+		{ "0,resnet-50,sync\n", "t.csv:1: expected" },
+		{ "0,resnet-50,sync,0\n", "t.csv:1: size must be" },
+		{ "0,resnet-50,sync,1,-2\n", "t.csv:1: weight must be" },
+		{ "0,resnet-50,sync,1,2,3\n", "t.csv:1: expected" },
+		{ "# nothing\n", "t.csv: no job" },
+	};
+	sim_workload_t w;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_ne(parse(bad[i].text, &w, err), 0);
+		ck_assert_msg(strstr(err, bad[i].want), "%s: got '%s'",
+			      bad[i].want, err);
+		ck_assert_ptr_null(w.jobs);
+	}
+	ck_assert_int_ne(sim_workload_read("/nonexistent/t.csv", &w, err,
+					   sizeof(err)), 0);
+	ck_assert(strstr(err, "/nonexistent/t.csv"));
+}
+END_TEST
+
+START_TEST(test_sample_trace)
+{
+	const char *dir = getenv("srcdir");
+	char path[1024], err[256];
+	sim_workload_t w;
+
+	snprintf(path, sizeof(path), "%s/examples/traces/sample.csv",
+		 dir ? dir : ".");
+	ck_assert_msg(sim_workload_read(path, &w, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(w.n >= 10);
+	for (size_t i = 1; i < w.n; i++)
+		ck_assert(w.jobs[i].arrival >= w.jobs[i - 1].arrival);
+	sim_workload_free(&w);
+}
+END_TEST
+
+START_TEST(test_truth)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sim_truth_t t;
+	place_slot_t one[1] = { { 0, 4, 4 } };
+	place_slot_t apart[2] = { { 0, 4, 0 }, { 1, 0, 4 } };
+
+	ck_assert_int_eq(sim_truth_init(&t, sim_catalog_find("resnet-50"),
+					SPEED_SYNC, 1.0, 0.001, rng), 0);
+	ck_assert(isfinite(t.total_steps) && t.total_steps > 100);
+	ck_assert(sim_truth_loss(&t, 0) > sim_truth_loss(&t, 1000));
+	/* Placement: colocated is faster than apart (Theorem 1). */
+	ck_assert(sim_truth_cross(one, 1) == 0.0);
+	ck_assert(sim_truth_cross(apart, 2) == 1.0);
+	ck_assert(fabs(sim_truth_cross_even(4, 4, 2) - 0.5) < 1e-12);
+	ck_assert(sim_truth_speed(&t, 4, 4, 0.0, true) >
+		  sim_truth_speed(&t, 4, 4, 1.0, true));
+	/* PAA balances ResNet-50 better than MXNet's default. */
+	ck_assert(t.imb_paa[8] < t.imb_mxnet[8]);
+	ck_assert(sim_truth_speed(&t, 8, 8, 1.0, true) >
+		  sim_truth_speed(&t, 8, 8, 1.0, false));
+	ck_assert(sim_truth_speed(&t, 0, 4, 1.0, true) == 0.0);
+	/* Blocks of every model add up to its parameters. */
+	for (size_t i = 0; i < sim_catalog_count(); i++) {
+		const sim_model_t *m = sim_catalog_at(i);
+		uint64_t b[512], sum = 0;
+		size_t n = sim_catalog_blocks(m, b, 512);
+		ck_assert(n > 0);
+		for (size_t k = 0; k < n; k++)
+			sum += b[k];
+		ck_assert_msg(fabs(sum / (m->params_m * 1e6) - 1) < 0.02,
+			      "%s: %llu", m->name, (unsigned long long)sum);
+	}
+	gsl_rng_free(rng);
+}
+END_TEST
+
+/* A small `run` of two policies, as JSON text. */
+static char *run_json(uint64_t seed)
+{
+	sim_exp_opts_t eo = { .seed = seed, .quick = true };
+	sim_report_t r;
+	char err[256];
+	sim_exp_t e = { .opts = &eo, .seeds = 1, .runs_total = 2,
+			.report = &r, .err = err, .errlen = sizeof(err) };
+	sim_config_t c;
+	sim_gen_params_t gp;
+
+	memset(&r, 0, sizeof(r));
+	r.experiment = "test";
+	sim_exp_optimus_setup(&e, &c, &gp);
+	gp.njobs = 6;
+	c.nservers = 3;
+	ck_assert_msg(sim_exp_variant(&e, "optimus", &c, &gp, NULL) == 0,
+		      "%s", err);
+	c.policy = PLAN_DRF;
+	ck_assert_msg(sim_exp_variant(&e, "drf", &c, &gp, NULL) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(r.runs[0].ndone, 6);
+	ck_assert_uint_eq(r.runs[1].ndone, 6);
+	json_object *o = sim_report_json(&r, true);
+	char *s = strdup(json_object_to_json_string(o));
+	json_object_put(o);
+	sim_report_free(&r);
+	return s;
+}
+
+START_TEST(test_determinism)
+{
+	char *a = run_json(7), *b = run_json(7), *c = run_json(8);
+
+	ck_assert_str_eq(a, b);
+	ck_assert_str_ne(a, c);
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_events_order);
+	tcase_add_test(tc, test_events_many);
+	tcase_add_test(tc, test_trace_ok);
+	tcase_add_test(tc, test_trace_errors);
+	tcase_add_test(tc, test_sample_trace);
+	tcase_add_test(tc, test_truth);
+	tcase_add_test(tc, test_determinism);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
