@@ -1,0 +1,291 @@
+"""Reports and queries over the munge-authenticated channel, on a real
+cluster: ownership, forged/replayed/stale/oversized/malformed requests,
+load shedding, and slurmctld staying up throughout (doc/reports.md)."""
+import json
+import os
+import pwd
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "python"))
+import optimus_report as opr  # noqa: E402
+
+REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
+CTL = os.path.join(TOP, "src", "tools", "optimusctl")
+OTHER = "optimus-other"
+MAX_CONNS = 8
+CLUSTER_OPTIONS = {"optimus_conf": "ReportMaxConnections=%d\nReportTimeout=3\n"
+                   % MAX_CONNS}
+
+
+@pytest.fixture(scope="module")
+def other_user():
+    """A second Unix user (created if missing)."""
+    try:
+        pwd.getpwnam(OTHER)
+    except KeyError:
+        subprocess.run(["useradd", "-M", "-s", "/usr/sbin/nologin", OTHER],
+                       check=True)
+    return pwd.getpwnam(OTHER)
+
+
+@pytest.fixture(scope="module")
+def env(cluster):
+    """The cluster's folder is private by default; reporters of every user
+    must reach optimus.conf and munged's socket, as on a real cluster."""
+    for d in (cluster.root, cluster.etc, cluster.run_dir):
+        os.chmod(d, 0o755)
+    for tool in (REPORT, CTL):
+        assert os.access(tool, os.X_OK), "run make first: %s" % tool
+    e = cluster.env()
+    e.pop("OPTIMUS_REPORT_ADDR", None)
+    # the in-process Python client resolves the listener like a job would
+    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
+        os.environ[key] = e[key]
+    os.environ.pop("OPTIMUS_REPORT_ADDR", None)
+    return e
+
+
+def as_user(user, argv, env, check=False):
+    return subprocess.run(["runuser", "-u", user, "--"] + argv, env=env,
+                          capture_output=True, text=True, timeout=30,
+                          check=check)
+
+
+def sbatch_as(cluster, user, env):
+    r = subprocess.run(["runuser", "-u", user, "--", "sbatch", "--parsable",
+                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
+                       input="#!/bin/sh\nsleep 300\n", env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    return int(r.stdout.strip().split(";")[0])
+
+
+def send_raw(cluster, data, read=True, timeout=5):
+    """Send raw bytes; return the parsed reply (dict) or None if closed."""
+    with socket.create_connection(("127.0.0.1", cluster.ports["report"]),
+                                  timeout=timeout) as s:
+        s.sendall(data)
+        if not read:
+            return None
+        try:
+            hdr = opr._recv_exact(s, 4)
+            (n,) = struct.unpack(">I", hdr)
+            return json.loads(opr._recv_exact(s, n))
+        except opr.ReportError:
+            return None
+
+
+def signed(cluster, kind, **fields):
+    payload = opr.message(kind, **fields)
+    return payload, opr.sign(payload.encode(), cluster.munge_socket)
+
+
+def wait_log(cluster, text, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if text in cluster.logs("slurmctld"):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def ping_ok(cluster):
+    return "UP" in cluster.run(["scontrol", "ping"], check=False).stdout
+
+
+def test_listener_started(cluster, env):
+    assert wait_log(cluster, "report listener on 127.0.0.1:%d"
+                    % cluster.ports["report"])
+
+
+def test_owner_reports_and_reads_back(cluster, env):
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    for step, loss in ((100, 2.0), (200, 1.2), (400, 0.8), (800, 0.55)):
+        r = subprocess.run([REPORT, "progress", "--job", str(jid), "--step",
+                            str(step), "--loss", str(loss), "--sps", "64",
+                            "--epoch", "1"], env=env, capture_output=True,
+                           text=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+    with opr.Reporter(job_id=jid) as rep:
+        rep.speed(ps=1, workers=2, steps_per_sec=3.5)
+        rep.progress(1600, 0.41, samples_per_sec=70)
+    r = subprocess.run([CTL, "--json", "show", "job", str(jid)], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    steps = [p["step"] for p in res["progress"]]
+    assert steps == [100, 200, 400, 800, 1600]
+    assert res["speed"][0]["workers"] == 2
+    text = subprocess.run([CTL, "show", "job", str(jid)], env=env,
+                          capture_output=True, text=True, timeout=30).stdout
+    assert "Loss points: 5" in text and "*" in text and "Fit" in text
+    status = subprocess.run([CTL, "status"], env=env, capture_output=True,
+                            text=True, timeout=30)
+    assert status.returncode == 0 and str(jid) in status.stdout
+    cluster.run(["scancel", str(jid)])
+
+
+def test_other_user_cannot_report_or_query(cluster, env, other_user):
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    r = as_user(OTHER, [REPORT, "progress", "--job", str(jid), "--step", "1",
+                        "--loss", "1"], env)
+    assert r.returncode == 1 and "forbidden" in r.stderr, r.stderr
+    r = as_user(OTHER, [CTL, "show", "job", str(jid)], env)
+    assert r.returncode == 1 and "forbidden" in r.stderr, r.stderr
+    # the Python client, as the other user, is refused the same way
+    code = ("import optimus_report as o\n"
+            "try:\n o.Reporter(job_id=%d).progress(1, 1.0)\n"
+            "except o.ReportError as e:\n print(e.code)\n" % jid)
+    r = as_user(OTHER, ["env", "PYTHONPATH=" + os.path.join(TOP, "python"),
+                        "/usr/bin/python3", "-c", code], env)
+    assert r.stdout.strip() == "forbidden", r.stdout + r.stderr
+    assert wait_log(cluster, "(uid %d, job %d): forbidden"
+                    % (other_user.pw_uid, jid))
+    # ... but may report for its own job, which root may then read
+    own = sbatch_as(cluster, OTHER, env)
+    r = as_user(OTHER, [REPORT, "progress", "--job", str(own), "--step", "5",
+                        "--loss", "0.5"], env)
+    assert r.returncode == 0, r.stderr
+    res = opr.query("job", own)
+    assert res["progress"][0]["uid"] == other_user.pw_uid
+    cluster.run(["scancel", str(jid), str(own)])
+
+
+def test_unknown_job_refused(cluster, env):
+    r = subprocess.run([REPORT, "progress", "--job", "999999", "--step", "1",
+                        "--loss", "1"], env=env, capture_output=True, text=True)
+    assert r.returncode == 1 and "no_job" in r.stderr
+
+
+def test_forged_credentials_refused_and_logged(cluster, env):
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    payload, cred = signed(cluster, "progress", job=jid, step=1, loss=1.0, sps=0.0)
+    # garbled credential
+    bad = cred[:20] + ("A" if cred[20] != "A" else "B") + cred[21:]
+    rep = send_raw(cluster, opr.frame(payload, bad))
+    assert rep["ok"] is False and rep["code"] == "invalid"
+    # not a credential at all
+    rep = send_raw(cluster, opr.frame(payload, "MUNGE:not-a-credential:"))
+    assert rep["ok"] is False and rep["code"] == "invalid"
+    # a valid credential for another payload (loss changed after signing)
+    other = payload.replace('"loss":1.0', '"loss":0.001')
+    assert other != payload
+    rep = send_raw(cluster, opr.frame(other, cred))
+    assert rep["ok"] is False and rep["code"] == "invalid"
+    assert "does not match" in rep["error"]
+    assert wait_log(cluster, "payload does not match its credential")
+    assert wait_log(cluster, "invalid: credential invalid")
+    assert ping_ok(cluster)
+    cluster.run(["scancel", str(jid)])
+
+
+def test_replayed_frames_refused(cluster, env):
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    payload, cred = signed(cluster, "progress", job=jid, step=7, loss=0.7, sps=0.0)
+    data = opr.frame(payload, cred)
+    assert send_raw(cluster, data)["ok"] is True
+    rep = send_raw(cluster, data)          # the exact same frame again
+    assert rep["ok"] is False and rep["code"] == "replayed"
+    # a fresh credential for the same message (same nonce): our own check
+    cred2 = opr.sign(payload.encode(), cluster.munge_socket)
+    rep = send_raw(cluster, opr.frame(payload, cred2))
+    assert rep["ok"] is False and rep["code"] == "replayed"
+    assert "seen before" in rep["error"]
+    # a message signed now but dated an hour ago is stale
+    old = json.loads(opr.message("progress", job=jid, step=8, loss=0.6, sps=0.0))
+    old["time"] -= 3600
+    old = json.dumps(old, separators=(",", ":"))
+    rep = send_raw(cluster, opr.frame(old, opr.sign(old.encode(),
+                                                    cluster.munge_socket)))
+    assert rep["ok"] is False and rep["code"] == "stale"
+    assert wait_log(cluster, ": replayed: ")
+    assert wait_log(cluster, ": stale: ")
+    steps = [p["step"] for p in opr.query("job", jid)["progress"]]
+    assert steps == [7]
+    cluster.run(["scancel", str(jid)])
+
+
+def test_oversized_frames_refused(cluster):
+    rep = send_raw(cluster, struct.pack(">I", 64 * 1024 + 1) + b"{")
+    assert rep["ok"] is False and rep["code"] == "too_large"
+    rep = send_raw(cluster, struct.pack(">I", 0xFFFFFFFF))
+    assert rep["ok"] is False and rep["code"] == "too_large"
+    # a real 70 KB body is refused before it is read
+    body = b'{"payload":"' + b"x" * 70000 + b'","cred":"x"}'
+    rep = send_raw(cluster, struct.pack(">I", len(body)) + body)
+    assert rep["ok"] is False and rep["code"] == "too_large"
+    assert wait_log(cluster, "too_large: frame of 65537 bytes refused")
+    assert ping_ok(cluster)
+
+
+MALFORMED = [
+    b"{not json",
+    b"[1,2,3]",
+    b"null",
+    b'{"payload":"x"}',
+    b'{"payload":1,"cred":2}',
+    b'{"payload":"{\\"v\\":1}","cred":"MUNGE:"}',
+    b"\x00\x01\x02\xff\xfe",
+    b'{"payload":"' + b"[" * 5000 + b'","cred":"x"}',
+    b"{" * 4000,
+]
+
+
+def test_malformed_input_never_crashes_slurmctld(cluster, env):
+    for body in MALFORMED:
+        rep = send_raw(cluster, struct.pack(">I", len(body)) + body)
+        assert rep is not None and rep["ok"] is False, body[:40]
+        assert rep["code"] in ("bad_request", "invalid"), rep
+    # well-signed but invalid messages
+    for fields in ({"job": 1, "step": -1, "loss": 1.0, "sps": 0.0},
+                   {"job": "1", "step": 1, "loss": 1.0, "sps": 0.0},
+                   {"job": 1, "step": 1, "loss": -5.0, "sps": 0.0}):
+        payload, cred = signed(cluster, "progress", **fields)
+        rep = send_raw(cluster, opr.frame(payload, cred))
+        assert rep["ok"] is False and rep["code"] == "bad_request", rep
+    # truncated frames, zero-length frame, abrupt closes
+    send_raw(cluster, struct.pack(">I", 100) + b'{"payl', read=False)
+    send_raw(cluster, b"\x00\x00", read=False)
+    rep = send_raw(cluster, struct.pack(">I", 0))
+    assert rep["ok"] is False
+    assert ping_ok(cluster)
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    with opr.Reporter(job_id=jid) as rep:
+        rep.progress(1, 1.0)
+    cluster.run(["scancel", str(jid)])
+
+
+def test_slow_and_excess_connections(cluster, env):
+    """Idle peers neither block others nor keep their slot; past
+    ReportMaxConnections new peers get a clear busy reply."""
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    idle = [socket.create_connection(("127.0.0.1", cluster.ports["report"]))
+            for _ in range(MAX_CONNS)]
+    try:
+        time.sleep(0.5)
+        rep = send_raw(cluster, opr.frame(*signed(cluster, "query",
+                                                  query="status")))
+        assert rep["ok"] is False and rep["code"] == "busy", rep
+        assert "too many connections" in rep["error"]
+        # ReportTimeout=3: the idle peers are dropped, service resumes
+        time.sleep(4.5)
+        with opr.Reporter(job_id=jid) as r:
+            r.progress(3, 0.3)
+    finally:
+        for s in idle:
+            s.close()
+    assert ping_ok(cluster)
+    cluster.run(["scancel", str(jid)])
