@@ -8,7 +8,9 @@
  * room), and the b extra workers of w = q'k + b go to the last ones, so
  * that the number of tasks per server also differs by at most one and every
  * server of the k holds at least one task as long as k <= p + w.
- * Cost per job: O(k log S) heap operations plus O(k^2) fit checks
+ * Servers that cannot hold one task of the job are skipped for that job
+ * (placer_eligible). Cost per job: O((k + skipped) log S) heap operations
+ * plus O(k^2) fit checks
  * (k starts at a lower bound from the job's total demand), never a scan of
  * all servers.
  */
@@ -28,6 +30,8 @@ typedef struct placer {
 	heap_t heap;
 	uint32_t *taken;   /* servers popped for the current job, by room */
 	size_t ntaken;
+	uint32_t *skipped; /* servers popped that cannot hold one task of it */
+	size_t nskipped;
 	size_t pool_used;
 } placer_t;
 
@@ -93,14 +97,54 @@ static void placer_commit(placer_t *pl, size_t j)
 	pl->pool_used += a->nslots;
 }
 
+/*
+ * A server's room: its free CPU and memory, each relative to the largest
+ * free amount at the start. GPUs are left out on purpose: a server whose
+ * GPUs are free but whose CPUs are taken would otherwise stay on top for
+ * every CPU-only job; GPU jobs find GPU servers through placer_eligible.
+ */
+static double placer_room(const placer_t *pl, res_vec_t free)
+{
+	res_vec_t v = free;
+
+	v.v[RES_GPU] = 0.0;
+	return res_norm_sum(v, pl->scale);
+}
+
+static void placer_push(placer_t *pl, const uint32_t *servers, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		heap_set(&pl->heap, servers[i],
+			 placer_room(pl, pl->out->free_after[servers[i]]));
+}
+
 static void placer_give_back(placer_t *pl)
 {
-	for (size_t i = 0; i < pl->ntaken; i++) {
-		uint32_t s = pl->taken[i];
-		heap_set(&pl->heap, s,
-			 res_norm_sum(pl->out->free_after[s], pl->scale));
-	}
+	placer_push(pl, pl->taken, pl->ntaken);
+	placer_push(pl, pl->skipped, pl->nskipped);
 	pl->ntaken = 0;
+	pl->nskipped = 0;
+}
+
+/*
+ * Bound on the servers set aside per job, so that a job nothing can hold
+ * (say all GPUs are taken) costs O(k + bound) heap operations, not a pass
+ * over every server: if hundreds of the roomiest servers cannot hold one of
+ * its tasks, the job is reported unfit for this round.
+ */
+#define PLACE_MAX_SKIPPED 512
+
+/*
+ * Each of the k servers holds at least one task of the job, and which kind
+ * depends on its rank; a server that cannot hold the larger of the two
+ * (component-wise) would sink every split it is part of, e.g. a server
+ * without GPUs for a GPU job, so it is set aside for this job.
+ */
+static bool placer_eligible(const placer_t *pl, const place_job_t *job,
+			    uint32_t s)
+{
+	return res_fits(res_max(job->ps_demand, job->worker_demand),
+			pl->out->free_after[s]);
 }
 
 static void placer_place(placer_t *pl, size_t j)
@@ -116,6 +160,12 @@ static void placer_place(placer_t *pl, size_t j)
 		return;
 	}
 	while (pl->ntaken < kmax && heap_pop(&pl->heap, &s, NULL)) {
+		if (!placer_eligible(pl, job, s)) {
+			pl->skipped[pl->nskipped++] = s;
+			if (pl->nskipped > PLACE_MAX_SKIPPED)
+				break;
+			continue;
+		}
 		pl->taken[pl->ntaken++] = s;
 		if (pl->ntaken >= k0 && placer_split_fits(pl, job)) {
 			placed = true;
@@ -201,7 +251,9 @@ static int placer_setup(placer_t *pl, const res_vec_t *server_free,
 	out->pool = calloc(ntasks + 1, sizeof(*out->pool));
 	out->free_after = malloc((nservers + 1) * sizeof(*out->free_after));
 	pl->taken = malloc(kmax * sizeof(*pl->taken));
+	pl->skipped = malloc((PLACE_MAX_SKIPPED + 1) * sizeof(*pl->skipped));
 	if (!out->jobs || !out->pool || !out->free_after || !pl->taken ||
+	    !pl->skipped ||
 	    heap_init(&pl->heap, nservers))
 		return -ENOMEM;
 	out->njobs = njobs;
@@ -212,7 +264,7 @@ static int placer_setup(placer_t *pl, const res_vec_t *server_free,
 		pl->scale = res_max(pl->scale, server_free[s]);
 	}
 	for (size_t s = 0; s < nservers; s++)
-		heap_set(&pl->heap, s, res_norm_sum(server_free[s], pl->scale));
+		heap_set(&pl->heap, s, placer_room(pl, server_free[s]));
 	for (size_t j = 0; j < njobs; j++)
 		out->jobs[j].id = pl->jobs[j].id;
 	return 0;
@@ -240,6 +292,7 @@ int placement_run(const res_vec_t *server_free, size_t nservers,
 		snprintf(out->err, sizeof(out->err), "out of memory");
 	free(order);
 	free(pl.taken);
+	free(pl.skipped);
 	heap_free(&pl.heap);
 	return rc;
 }
