@@ -4,11 +4,17 @@
 # optimus-sim (doc/planning.md).
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/job_model.h src/common/job_model.c \
-	src/common/job_model_predict.c src/common/job_model_json.c
+	src/common/job_model_predict.c src/common/job_model_json.c \
+	src/common/plan.h src/common/plan_priv.h src/common/plan.c \
+	src/common/plan_alloc.c src/common/plan_place.c \
+	src/common/plan_run.c src/common/plan_json.c
 
-PLAN_TESTS = testsuite/unit/test_job_model
+PLAN_TESTS = testsuite/unit/test_job_model testsuite/unit/test_plan
 check_PROGRAMS += $(PLAN_TESTS)
 TESTS += $(PLAN_TESTS)
 testsuite_unit_test_job_model_SOURCES = testsuite/unit/test_job_model.c
 testsuite_unit_test_job_model_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_job_model_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_plan_SOURCES = testsuite/unit/test_plan.c
+testsuite_unit_test_plan_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_plan_LDADD = $(UNIT_LDADD)

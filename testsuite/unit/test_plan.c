@@ -1,0 +1,602 @@
+/* test_plan.c - one scheduling interval: starts, keeps, resizes, waits,
+ * placement and capacity, for every policy. */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define NOW 100000
+
+/* A small cluster: up to 16 jobs, 16 servers. */
+typedef struct fixture {
+	job_model_t *m[16];
+	plan_job_t j[16];
+	place_slot_t slots[16][16];
+	size_t n;
+	res_vec_t free[16];
+	size_t ns;
+	plan_params_t prm;
+	plan_t plan;
+} fixture_t;
+
+static void fx_init(fixture_t *f, size_t ns, double cpu, double mem)
+{
+	memset(f, 0, sizeof(*f));
+	f->ns = ns;
+	for (size_t s = 0; s < ns; s++)
+		f->free[s] = res_make(cpu, mem, 0);
+	plan_params_init(&f->prm);
+	f->prm.now = NOW;
+}
+
+static size_t fx_job(fixture_t *f, const char *hints_text, time_t submit)
+{
+	optimus_hints_t h;
+	char err[256];
+	size_t i = f->n++;
+
+	ck_assert_msg(!hints_parse(hints_text, &h, err, sizeof(err)), "%s", err);
+	f->m[i] = job_model_new(100 + i, 0, &h, submit);
+	ck_assert_ptr_nonnull(f->m[i]);
+	f->j[i].model = f->m[i];
+	return i;
+}
+
+/*
+ * Make job i run with slots {server, ps, workers}...; the servers' free
+ * room no longer counts what it uses (the contract of plan_run).
+ */
+static void fx_run(fixture_t *f, size_t i, const place_slot_t *sl, size_t k,
+		   time_t started)
+{
+	int ps = 0, w = 0;
+	res_vec_t psd = res_make(f->m[i]->hints.ps_res.cpus,
+				 f->m[i]->hints.ps_res.mem_mb, 0);
+	res_vec_t wd = res_make(f->m[i]->hints.worker_res.cpus,
+				f->m[i]->hints.worker_res.mem_mb, 0);
+
+	for (size_t s = 0; s < k; s++) {
+		f->slots[i][s] = sl[s];
+		ps += sl[s].ps;
+		w += sl[s].workers;
+		f->free[sl[s].server] = res_sub(f->free[sl[s].server],
+			res_combo(psd, sl[s].ps, wd, sl[s].workers));
+	}
+	job_model_started(f->m[i], started, ps, w, (int)k);
+	f->j[i].running = true;
+	f->j[i].slots = f->slots[i];
+	f->j[i].nslots = k;
+}
+
+static void fx_free(fixture_t *f)
+{
+	plan_free(&f->plan);
+	for (size_t i = 0; i < f->n; i++)
+		job_model_free(f->m[i]);
+}
+
+static int fx_plan(fixture_t *f)
+{
+	plan_free(&f->plan);
+	return plan_run(f->j, f->n, f->free, f->ns, &f->prm, &f->plan);
+}
+
+static const plan_decision_t *dec(const fixture_t *f, size_t i)
+{
+	return &f->plan.decisions[i];
+}
+
+/* Every server's load after the plan fits its capacity, the decisions'
+ * slots add up to their sizes, and KEEP keeps its servers. */
+static void check_plan(const fixture_t *f)
+{
+	res_vec_t load[16], cap[16];
+
+	ck_assert_uint_eq(f->plan.ndecisions, f->n);
+	for (size_t s = 0; s < f->ns; s++) {
+		load[s] = res_make(0, 0, 0);
+		cap[s] = f->free[s];
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		const optimus_hints_t *h = &f->m[i]->hints;
+		res_vec_t psd = res_make(h->ps_res.cpus, h->ps_res.mem_mb, 0);
+		res_vec_t wd = res_make(h->worker_res.cpus, h->worker_res.mem_mb, 0);
+		const plan_decision_t *d = dec(f, i);
+		int ps = 0, w = 0;
+
+		for (size_t k = 0; k < f->j[i].nslots; k++)
+			cap[f->slots[i][k].server] = res_add(
+				cap[f->slots[i][k].server],
+				res_combo(psd, f->slots[i][k].ps, wd,
+					  f->slots[i][k].workers));
+		ck_assert_uint_eq(d->job_id, f->m[i]->job_id);
+		if (d->action == PLAN_WAIT) {
+			ck_assert_uint_eq(d->nslots, 0);
+			ck_assert_msg(!f->j[i].running, "running job %zu waits", i);
+			ck_assert_msg(strncmp(d->reason, "optimus: ", 9) == 0,
+				      "job %zu: reason '%s'", i, d->reason);
+			continue;
+		}
+		if (d->action == PLAN_KEEP) {
+			ck_assert_uint_eq(d->nslots, f->j[i].nslots);
+			ck_assert(!memcmp(d->slots, f->slots[i],
+					  d->nslots * sizeof(place_slot_t)));
+		}
+		for (size_t k = 0; k < d->nslots; k++) {
+			ck_assert_uint_lt(d->slots[k].server, f->ns);
+			ps += d->slots[k].ps;
+			w += d->slots[k].workers;
+			load[d->slots[k].server] = res_add(
+				load[d->slots[k].server],
+				res_combo(psd, d->slots[k].ps, wd,
+					  d->slots[k].workers));
+		}
+		ck_assert_int_eq(ps, d->ps);
+		ck_assert_int_eq(w, d->workers);
+		ck_assert(ps >= (int)h->min_ps && ps <= (int)h->max_ps);
+		ck_assert(w >= (int)h->min_workers && w <= (int)h->max_workers);
+	}
+	for (size_t s = 0; s < f->ns; s++)
+		ck_assert_msg(res_fits(load[s], cap[s]),
+			      "server %zu over capacity: cpu %g of %g", s,
+			      load[s].v[RES_CPU], cap[s].v[RES_CPU]);
+}
+
+START_TEST(test_policy_names)
+{
+	plan_policy_t p;
+	const char *names[] = { "optimus", "quality", "drf", "tetris", "fifo" };
+
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(plan_policy_parse(names[i], &p), 0);
+		ck_assert_int_eq(p, i);
+		ck_assert_str_eq(plan_policy_name(p), names[i]);
+	}
+	ck_assert_int_eq(plan_policy_parse("srtf", &p), -EINVAL);
+	ck_assert_int_eq(plan_policy_parse(NULL, &p), -EINVAL);
+	ck_assert_str_eq(plan_action_name(PLAN_RESIZE), "resize");
+}
+END_TEST
+
+/* Two pending jobs on an empty cluster both start, placed per Theorem 1:
+ * the fewest servers, PS and workers spread evenly over them. */
+START_TEST(test_start_even)
+{
+	fixture_t f;
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,max_ps=8,max_workers=16", 10);
+	fx_job(&f, "optimus,max_ps=8,max_workers=16,steps=50000", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_uint_eq(f.plan.nstart, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const plan_decision_t *d = dec(&f, i);
+		int minp = 1 << 30, maxp = 0, minw = 1 << 30, maxw = 0;
+
+		ck_assert_int_eq(d->action, PLAN_START);
+		ck_assert(d->ps + d->workers > 2);
+		ck_assert(isfinite(d->remaining_planned));
+		for (size_t k = 0; k < d->nslots; k++) {
+			minp = d->slots[k].ps < minp ? d->slots[k].ps : minp;
+			maxp = d->slots[k].ps > maxp ? d->slots[k].ps : maxp;
+			minw = d->slots[k].workers < minw ? d->slots[k].workers : minw;
+			maxw = d->slots[k].workers > maxw ? d->slots[k].workers : maxw;
+		}
+		ck_assert_int_le(maxp - minp, 1);
+		ck_assert_int_le(maxw - minw, 1);
+		/* Fewest servers: one fewer would not hold the tasks. */
+		ck_assert_int_gt((d->ps + d->workers), 8 * (d->nslots - 1));
+	}
+	/* The cluster is used (Optimus grows jobs while gains are > 0). */
+	ck_assert_int_ge(dec(&f, 0)->ps + dec(&f, 0)->workers +
+			 dec(&f, 1)->ps + dec(&f, 1)->workers, 24);
+	ck_assert(f.plan.alloc_seconds >= 0 && f.plan.place_seconds >= 0);
+	fx_free(&f);
+}
+END_TEST
+
+/* A job whose minimum never fits waits, saying what it needs. */
+START_TEST(test_wait_reason)
+{
+	fixture_t f;
+
+	fx_init(&f, 2, 8, 32768);
+	fx_job(&f, "optimus,ps_cpus=2,worker_cpus=100", 10);
+	fx_job(&f, "optimus", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_WAIT);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "no room") &&
+		      strstr(dec(&f, 0)->reason, "cpu=102"), "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	ck_assert_uint_eq(f.plan.nwait, 1);
+	fx_free(&f);
+}
+END_TEST
+
+/* A full cluster: the newcomer waits for room left by running jobs. */
+START_TEST(test_wait_full)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 4, 4 }, { 1, 4, 4 } };
+
+	fx_init(&f, 2, 8, 32768);
+	fx_job(&f, "optimus,ps=4,workers=4", 10);
+	fx_run(&f, 0, s, 1, 50);
+	fx_job(&f, "optimus,ps=4,workers=4", 20);
+	fx_run(&f, 1, s + 1, 1, 60);
+	fx_job(&f, "optimus", 30);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 2)->action, PLAN_WAIT);
+	ck_assert_msg(strstr(dec(&f, 2)->reason, "left by running jobs"),
+		      "%s", dec(&f, 2)->reason);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_KEEP);
+	fx_free(&f);
+}
+END_TEST
+
+/* One running job at 1 PS + 1 worker on a free cluster. */
+static void setup_grow(fixture_t *f)
+{
+	place_slot_t s = { 2, 1, 1 };
+
+	fx_init(f, 4, 8, 32768);
+	fx_job(f, "optimus,max_ps=8,max_workers=16", 10);
+	fx_run(f, 0, &s, 1, 50);
+}
+
+/* A running job grows only when the gain passes the threshold and its
+ * last resize is older than the minimum interval. */
+START_TEST(test_resize_rules)
+{
+	fixture_t f;
+
+	setup_grow(&f);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
+	ck_assert(dec(&f, 0)->gain > f.prm.resize_threshold);
+	ck_assert(dec(&f, 0)->ps + dec(&f, 0)->workers > 2);
+	ck_assert(dec(&f, 0)->remaining_planned < dec(&f, 0)->remaining_now);
+
+	/* Resized a minute ago: keeps, whatever the gain. */
+	f.m[0]->last_resize = NOW - 60;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "resized 60s ago"), "%s",
+		      dec(&f, 0)->reason);
+	f.m[0]->last_resize = NOW - (time_t)f.prm.min_resize_interval;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
+
+	/* Above the threshold only: the same gain with a higher bar. */
+	f.prm.resize_threshold = dec(&f, 0)->gain + 0.01;
+	f.prm.resize_threshold_large = f.prm.resize_threshold;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "below"), "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_uint_eq(f.plan.nkeep, 1);
+	fx_free(&f);
+}
+END_TEST
+
+/* The restart cost counts against the gain. */
+START_TEST(test_restart_cost)
+{
+	fixture_t f;
+
+	setup_grow(&f);
+	f.prm.restart_cost = 1e9;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert(dec(&f, 0)->gain < 0);
+	fx_free(&f);
+}
+END_TEST
+
+/* Large jobs (>= large_tasks tasks) use the smaller threshold. */
+START_TEST(test_large_threshold)
+{
+	fixture_t f;
+	double gain;
+
+	setup_grow(&f);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	gain = dec(&f, 0)->gain;
+	f.prm.resize_threshold = gain + 0.01;
+	f.prm.resize_threshold_large = gain - 0.01;
+	f.prm.large_tasks = 1000;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	f.prm.large_tasks = 3;	/* the target is large, the current not */
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
+	fx_free(&f);
+}
+END_TEST
+
+/* A job holding the whole cluster shrinks (after the minimum interval) so
+ * that a newcomer starts; without shrinking, the newcomer waits. */
+START_TEST(test_shrink_for_pending)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
+
+	fx_init(&f, 2, 8, 32768);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12", 10);
+	fx_run(&f, 0, s, 2, 50);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
+	ck_assert(dec(&f, 0)->ps + dec(&f, 0)->workers < 16);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "shrinks"), "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+
+	f.m[0]->last_resize = NOW - 10;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+
+	f.m[0]->last_resize = 0;
+	f.prm.shrink_for_pending = false;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+	fx_free(&f);
+}
+END_TEST
+
+/* Kept jobs keep their servers; the others are placed around them. */
+START_TEST(test_keep_servers)
+{
+	fixture_t f;
+	place_slot_t s0[] = { { 1, 1, 3 }, { 3, 1, 2 } };
+	place_slot_t s1[] = { { 0, 1, 1 } };
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,ps=2,workers=5", 10);
+	fx_run(&f, 0, s0, 2, 50);
+	fx_job(&f, "optimus,max_ps=2,max_workers=8", 20);
+	fx_run(&f, 1, s1, 1, 60);
+	f.m[1]->last_resize = NOW - 5;
+	fx_job(&f, "optimus,max_ps=4,max_workers=8", 30);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 2)->action, PLAN_START);
+	fx_free(&f);
+}
+END_TEST
+
+/* Random clusters and queues: every plan respects capacity and bounds. */
+START_TEST(test_capacity_random)
+{
+	unsigned seed = 12345;
+
+	for (int round = 0; round < 40; round++) {
+		fixture_t f;
+		size_t nj;
+
+		srand(seed + round);
+		fx_init(&f, 2 + rand() % 6, 4 + rand() % 12, 16384);
+		f.prm.policy = (plan_policy_t)(round % 5);
+		f.prm.placement = round % 3 != 0;
+		nj = 1 + rand() % 8;
+		for (size_t i = 0; i < nj; i++) {
+			char h[160];
+
+			snprintf(h, sizeof(h), "%s,max_ps=%d,max_workers=%d,"
+				 "worker_cpus=%d,steps=%d",
+				 round % 2 ? "quality" : "optimus",
+				 1 + rand() % 4, 1 + rand() % 10,
+				 1 + rand() % 3, 1000 + rand() % 50000);
+			fx_job(&f, h, 10 + i);
+			if (rand() % 2) {
+				size_t s = rand() % f.ns;
+				place_slot_t sl = { (uint32_t)s, 1, 1 };
+				res_vec_t need = res_make(1 +
+					f.m[i]->hints.worker_res.cpus,
+					2048, 0);
+
+				if (res_fits(need, f.free[s]))
+					fx_run(&f, i, &sl, 1, 50);
+			}
+		}
+		ck_assert_int_eq(fx_plan(&f), 0);
+		check_plan(&f);
+		ck_assert_uint_eq(f.plan.nstart + f.plan.nresize +
+				  f.plan.nkeep + f.plan.nwait, f.n);
+		fx_free(&f);
+	}
+}
+END_TEST
+
+/* FIFO serves in arrival order at the requested size, and blocks. */
+START_TEST(test_fifo)
+{
+	fixture_t f;
+
+	fx_init(&f, 2, 8, 32768);
+	f.prm.policy = PLAN_FIFO;
+	fx_job(&f, "optimus,max_ps=2,max_workers=10", 20);
+	fx_job(&f, "optimus,ps=2,workers=8", 10);
+	fx_job(&f, "optimus", 30);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	/* Job 1 came first: it starts at its full size. */
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	ck_assert_int_eq(dec(&f, 1)->ps, 2);
+	ck_assert_int_eq(dec(&f, 1)->workers, 8);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_WAIT);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "FIFO"), "%s",
+		      dec(&f, 0)->reason);
+	/* Strict FIFO: the small job behind it waits too. */
+	ck_assert_int_eq(dec(&f, 2)->action, PLAN_WAIT);
+
+	/* Optimus on the same queue starts all three. */
+	f.prm.policy = PLAN_OPTIMUS;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_uint_eq(f.plan.nstart, 3);
+	fx_free(&f);
+}
+END_TEST
+
+static void feed_quality(job_model_t *m, double mu, double b, double c)
+{
+	job_model_started(m, 0, 1, 1, 1);
+	for (int k = 1; k <= 30; k++)
+		ck_assert_int_eq(job_model_report(m, k, 20.0 * k,
+			mu * pow(20.0 * k, -b) + c, 2.0, 0), 0);
+	job_model_refit(m);
+	m->phase = JM_PENDING;
+	m->cur_ps = m->cur_workers = 0;
+}
+
+/* Quality policy: the job whose loss still drops fast gets more units. */
+START_TEST(test_quality)
+{
+	fixture_t f;
+
+	fx_init(&f, 2, 8, 32768);
+	f.prm.policy = PLAN_QUALITY;
+	f.prm.interval = 60;
+	/* Spread placement packs 16 tasks exactly: this tests allocation. */
+	f.prm.placement = false;
+	fx_job(&f, "quality,max_workers=12", 10);
+	fx_job(&f, "quality,max_workers=12", 20);
+	feed_quality(f.m[0], 5.0, 0.8, 0.1);	/* steep */
+	feed_quality(f.m[1], 0.2, 0.3, 0.1);	/* nearly flat */
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_START);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	ck_assert_msg(dec(&f, 0)->workers > dec(&f, 1)->workers,
+		      "steep %d, flat %d", dec(&f, 0)->workers,
+		      dec(&f, 1)->workers);
+	/* Units are workers: the cluster (16 CPUs, 2 PS) holds 14. */
+	ck_assert_int_eq(dec(&f, 0)->workers + dec(&f, 1)->workers, 14);
+	fx_free(&f);
+}
+END_TEST
+
+/* Quality policy with one Optimus job: capacity split by job counts. */
+START_TEST(test_quality_mixed)
+{
+	fixture_t f;
+
+	fx_init(&f, 4, 8, 32768);
+	f.prm.policy = PLAN_QUALITY;
+	fx_job(&f, "quality,max_workers=32", 10);
+	fx_job(&f, "optimus,max_ps=16,max_workers=32", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	/* Each kind got at most half of the 32 CPUs. */
+	ck_assert_int_le(dec(&f, 0)->ps + dec(&f, 0)->workers, 16);
+	ck_assert_int_le(dec(&f, 1)->ps + dec(&f, 1)->workers, 16);
+	ck_assert_int_eq(dec(&f, 0)->ps + dec(&f, 0)->workers, 16);
+	fx_free(&f);
+}
+END_TEST
+
+/* Ablation: without Theorem 1 the tasks are spread over the servers. */
+START_TEST(test_spread_ablation)
+{
+	fixture_t f;
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,ps=1,workers=3", 10);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_uint_eq(dec(&f, 0)->nslots, 1);
+	f.prm.placement = false;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_uint_eq(dec(&f, 0)->nslots, 4);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_bad_input_and_json)
+{
+	fixture_t f;
+	place_slot_t s = { 9, 1, 1 };
+	json_object *o;
+
+	fx_init(&f, 2, 8, 32768);
+	fx_job(&f, "optimus", 10);
+	fx_job(&f, "optimus", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	o = plan_to_json(&f.plan);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_msg(strstr(json_object_to_json_string_ext(o,
+			     JSON_C_TO_STRING_PLAIN), "\"action\":\"start\""),
+		      "%s", json_object_to_json_string(o));
+	ck_assert_int_eq(json_object_array_length(
+		json_object_object_get(o, "decisions")), 2);
+	json_object_put(o);
+	f.j[1].running = true;
+	f.j[1].slots = &s;
+	f.j[1].nslots = 1;
+	ck_assert_int_eq(fx_plan(&f), -EINVAL);
+	ck_assert_msg(strstr(f.plan.err, "slot"), "%s", f.plan.err);
+	f.j[1].nslots = 0;
+	f.prm.damping = 0;
+	ck_assert_int_eq(fx_plan(&f), -EINVAL);
+	f.prm.damping = 0.95;
+	f.free[0].v[RES_CPU] = NAN;
+	ck_assert_int_eq(fx_plan(&f), -EINVAL);
+	fx_free(&f);
+}
+END_TEST
+
+static Suite *plan_suite(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_policy_names);
+	tcase_add_test(tc, test_start_even);
+	tcase_add_test(tc, test_wait_reason);
+	tcase_add_test(tc, test_wait_full);
+	tcase_add_test(tc, test_resize_rules);
+	tcase_add_test(tc, test_restart_cost);
+	tcase_add_test(tc, test_large_threshold);
+	tcase_add_test(tc, test_shrink_for_pending);
+	tcase_add_test(tc, test_keep_servers);
+	tcase_add_test(tc, test_capacity_random);
+	tcase_add_test(tc, test_fifo);
+	tcase_add_test(tc, test_quality);
+	tcase_add_test(tc, test_quality_mixed);
+	tcase_add_test(tc, test_spread_ablation);
+	tcase_add_test(tc, test_bad_input_and_json);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(plan_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
