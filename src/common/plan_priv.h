@@ -48,6 +48,7 @@ typedef struct plan_ctx {
 	plan_state_t *state;
 	int *lim_ps, *lim_w;	/* pass 2 size limits after a failed placement */
 	bool *shrink;		/* RESIZE chosen to make room (pass 1) */
+	bool pending_granted;	/* some pending job got room in pass 1 */
 	plan_slots_t *placed;	/* pass 2 placements */
 	res_vec_t *room;	/* per server, pass 2 */
 	double alloc_s, place_s;

@@ -52,14 +52,6 @@ static bool plan_interval_ok(const plan_ctx_t *c, size_t i)
 	return !last || difftime(c->prm->now, last) >= c->prm->min_resize_interval;
 }
 
-static bool plan_pending_granted(const plan_ctx_t *c, const alloc_grant_t *g)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!c->jobs[i].running && plan_granted(&g[i]))
-			return true;
-	return false;
-}
-
 /*
  * A shrink: the target needs no more of any resource than the current
  * size, and pending jobs got room in pass 1 (Optimus re-allocates every
@@ -72,7 +64,7 @@ static bool plan_is_shrink(const plan_ctx_t *c, size_t i, const alloc_grant_t *g
 	return c->prm->shrink_for_pending &&
 	       res_fits(plan_need(a, g->ps, g->workers),
 			plan_need(a, c->cur_ps[i], c->cur_w[i])) &&
-	       plan_pending_granted(c, c->g1);
+	       c->pending_granted;
 }
 
 static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
@@ -434,12 +426,19 @@ int plan_run(const plan_job_t *jobs, size_t njobs,
 		rc = plan_fail(out, -ENOMEM, "out of memory");
 		goto done;
 	}
+	/* A finished job still listed takes no part (and waits). */
 	for (size_t i = 0; i < njobs; i++)
-		all[i] = true;
+		all[i] = jobs[i].running || jobs[i].model->phase != JM_DONE;
 	if ((rc = plan_alloc(&c, all, c.capacity, c.g1)))
 		goto done;
-	for (size_t i = 0; i < njobs; i++)
-		c.state[i] = jobs[i].running ? PS_KEEP : PS_PENDING;
+	for (size_t i = 0; i < njobs; i++) {
+		c.state[i] = jobs[i].running ? PS_KEEP :
+			     all[i] ? PS_PENDING : PS_EXCLUDED;
+		if (!all[i])
+			plan_reason(&out->decisions[i], "optimus: job done");
+		if (!jobs[i].running && plan_granted(&c.g1[i]))
+			c.pending_granted = true;
+	}
 	for (size_t i = 0; i < njobs; i++)
 		if (jobs[i].running)
 			plan_decide_running(&c, i);

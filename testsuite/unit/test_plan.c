@@ -216,6 +216,11 @@ START_TEST(test_wait_reason)
 		      dec(&f, 0)->reason);
 	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
 	ck_assert_uint_eq(f.plan.nwait, 1);
+	/* A finished job still listed takes no room. */
+	job_model_done(f.m[1], NOW - 1);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+	ck_assert_str_eq(dec(&f, 1)->reason, "optimus: job done");
 	fx_free(&f);
 }
 END_TEST
