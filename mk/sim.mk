@@ -1,1 +1,39 @@
 # sim: core sources, unit tests, tools and benchmarks (see HACKING.md)
+# optimus-sim: the trace-driven simulator (doc/simulator.md). It links the
+# core library and drives the same job_model.h/plan.h code as the plugin.
+SIM_SOURCES = \
+	src/tools/optimus-sim/sim_catalog.h src/tools/optimus-sim/sim_catalog.c \
+	src/tools/optimus-sim/sim_truth.h src/tools/optimus-sim/sim_truth.c \
+	src/tools/optimus-sim/sim_events.h src/tools/optimus-sim/sim_events.c \
+	src/tools/optimus-sim/sim_workload.h \
+	src/tools/optimus-sim/sim_workload.c \
+	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \
+	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
+	src/tools/optimus-sim/sim_apply.c \
+	src/tools/optimus-sim/sim_svg.h src/tools/optimus-sim/sim_svg.c \
+	src/tools/optimus-sim/sim_report.h src/tools/optimus-sim/sim_report.c \
+	src/tools/optimus-sim/sim_exp.h src/tools/optimus-sim/sim_exp.c \
+	src/tools/optimus-sim/sim_exp_optimus.c \
+	src/tools/optimus-sim/sim_exp_quality.c \
+	src/tools/optimus-sim/sim_progress.h \
+	src/tools/optimus-sim/sim_progress.c
+SIM_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
+
+bin_PROGRAMS += src/tools/optimus-sim/optimus-sim
+src_tools_optimus_sim_optimus_sim_SOURCES = $(SIM_SOURCES) \
+	src/tools/optimus-sim/main.c
+src_tools_optimus_sim_optimus_sim_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) \
+	$(JSONC_CFLAGS)
+src_tools_optimus_sim_optimus_sim_LDADD = $(SIM_LDADD)
+
+# Unit tests: determinism, event order, trace parsing, truth models.
+check_PROGRAMS += testsuite/unit/test_sim
+TESTS += testsuite/unit/test_sim
+testsuite_unit_test_sim_SOURCES = testsuite/unit/test_sim.c $(SIM_SOURCES)
+testsuite_unit_test_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/src/tools/optimus-sim
+testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_sim_LDADD = $(UNIT_LDADD)
+
+EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
+	testsuite/integration/test_sim.py

@@ -49,6 +49,7 @@ static void usage(FILE *f)
 	      "  --gap S           mean seconds between arrivals (default 180)\n"
 	      "  --family F        dl or mllib (default dl)\n"
 	      "  --sync-fraction X share of synchronous jobs (default 0.5)\n"
+	      "  --size-sigma X    log-normal spread of job sizes (default 0.4)\n"
 	      "  --servers N       servers (default 16: 24 CPU, 96 GB, 4 GPU)\n"
 	      "  --interval S      scheduling interval (default 600)\n"
 	      "  --speed-error X   speed prediction error, std. dev. (0.1)\n"
@@ -64,7 +65,8 @@ static void usage(FILE *f)
 enum { O_SEED = 256, O_SEEDS, O_QUICK, O_JSON, O_SVG, O_DETAIL, O_PROGRESS,
        O_TIMING, O_POLICY, O_TRACE, O_JOBS, O_ARRIVALS, O_GAP, O_FAMILY,
        O_SYNC, O_SERVERS, O_INTERVAL, O_SERR, O_CERR, O_DAMPING,
-       O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_HELP, O_VERSION };
+       O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_SIZESIGMA, O_HELP,
+       O_VERSION };
 
 static const struct option longopts[] = {
 	{ "seed", 1, 0, O_SEED }, { "seeds", 1, 0, O_SEEDS },
@@ -79,6 +81,7 @@ static const struct option longopts[] = {
 	{ "conv-error", 1, 0, O_CERR }, { "damping", 1, 0, O_DAMPING },
 	{ "restart", 1, 0, O_RESTART }, { "min-resize", 1, 0, O_MINRESIZE },
 	{ "no-placement", 0, 0, O_NOPLACE }, { "no-paa", 0, 0, O_NOPAA },
+	{ "size-sigma", 1, 0, O_SIZESIGMA },
 	{ "help", 0, 0, O_HELP }, { "version", 0, 0, O_VERSION },
 	{ 0, 0, 0, 0 }
 };
@@ -155,6 +158,7 @@ static int cli_option(cli_t *c, int o, const char *a)
 		break;
 	case O_NOPLACE: c->cfg.placement = false; break;
 	case O_NOPAA: c->cfg.paa = false; break;
+	case O_SIZESIGMA: c->gp.size_sigma = number(n, a, 0, 3); break;
 	case O_HELP: usage(stdout); exit(0);
 	case O_VERSION: printf("optimus-sim %s\n", OPTIMUS_VERSION); exit(0);
 	default: usage(stderr); return 2;

@@ -10,7 +10,7 @@
 
 /* Units as in the hints: CPUs, MB, GPUs. A DL worker holds one GPU, a PS
  * only CPU and memory. */
-#define DL_PS { { 4, 8192, 0 } }
+#define DL_PS { { 2, 4096, 0 } }
 #define DL_WORKER { { 4, 8192, 1 } }
 /* MLlib: one worker is one unit (2 vCPU, 8 GB); the PS is the driver. */
 #define ML_PS { { 1, 1024, 0 } }
@@ -25,23 +25,23 @@
  */
 static const sim_model_t catalog[] = {
 	{ "resnet-50", SIM_FAMILY_DL, 25.5, 4.1, 32, 2000, 30, 6.9, 0.10,
-	  157, DL_PS, DL_WORKER, 16, 16, CURVE_INVERSE },
+	  157, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
 	{ "vgg-16", SIM_FAMILY_DL, 138.4, 15.5, 32, 1000, 20, 6.9, 0.12,
-	  32, DL_PS, DL_WORKER, 16, 16, CURVE_INVERSE },
+	  32, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
 	{ "inception-bn", SIM_FAMILY_DL, 11.3, 2.0, 32, 2000, 30, 6.9, 0.10,
-	  200, DL_PS, DL_WORKER, 16, 16, CURVE_INVERSE },
+	  200, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
 	{ "resnext-110", SIM_FAMILY_DL, 1.7, 0.25, 128, 390, 100, 2.3, 0.05,
-	  330, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
+	  330, DL_PS, DL_WORKER, 4, 16, CURVE_INVERSE },
 	{ "deepspeech2", SIM_FAMILY_DL, 38.0, 20.0, 16, 1500, 15, 4.5, 0.15,
-	  60, DL_PS, DL_WORKER, 16, 16, CURVE_INVERSE },
+	  60, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
 	{ "seq2seq", SIM_FAMILY_DL, 40.0, 3.0, 64, 2000, 12, 9.2, 0.20,
-	  30, DL_PS, DL_WORKER, 16, 16, CURVE_INVERSE },
+	  30, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
 	{ "ctc", SIM_FAMILY_DL, 12.0, 2.0, 32, 1000, 20, 4.0, 0.15,
-	  40, DL_PS, DL_WORKER, 12, 16, CURVE_INVERSE },
+	  40, DL_PS, DL_WORKER, 8, 16, CURVE_INVERSE },
 	{ "dssm", SIM_FAMILY_DL, 10.0, 0.05, 256, 1500, 15, 0.7, 0.20,
-	  12, DL_PS, DL_WORKER, 8, 12, CURVE_INVERSE },
+	  12, DL_PS, DL_WORKER, 4, 12, CURVE_INVERSE },
 	{ "knn", SIM_FAMILY_DL, 5.0, 0.02, 256, 1000, 10, 1.0, 0.10,
-	  8, DL_PS, DL_WORKER, 8, 12, CURVE_INVERSE },
+	  8, DL_PS, DL_WORKER, 4, 12, CURVE_INVERSE },
 	{ "cnn-rand", SIM_FAMILY_DL, 6.0, 0.01, 50, 200, 20, 1.1, 0.10,
 	  8, DL_PS, DL_WORKER, 4, 8, CURVE_INVERSE },
 	/* MLlib: gflops holds the CPU seconds of one iteration (c*S). */

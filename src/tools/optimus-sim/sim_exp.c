@@ -14,17 +14,17 @@
 static const sim_exp_def_t experiments[] = {
 	{ "optimus-vs-drf", "Optimus against DRF, Tetris and FIFO "
 	  "(paper: 139% better average JCT, 63% better makespan than DRF)",
-	  sim_exp_optimus_vs_drf, 4, 3 },
+	  sim_exp_optimus_vs_drf, 4, 5 },
 	{ "oracle-gap", "fitted models at 0% and 10%/20% error against the "
-	  "true models (paper: about 15% gap)", sim_exp_oracle_gap, 3, 3 },
+	  "true models (paper: about 15% gap)", sim_exp_oracle_gap, 3, 5 },
 	{ "ablation", "allocation, placement and PAA shares of the gain "
 	  "(paper: 62%, 17%, 20%; PAA up to 29% speedup)",
-	  sim_exp_ablation, 4, 3 },
+	  sim_exp_ablation, 4, 5 },
 	{ "damping", "early-stage damping 0.95 against none (paper: JCT "
-	  "-2.66%, makespan -1.88%)", sim_exp_damping, 2, 5 },
+	  "-2.66%, makespan -1.88%)", sim_exp_damping, 2, 10 },
 	{ "quality-vs-fair", "quality-driven against fair sharing (paper: "
 	  "loss 0.045 vs 0.09 after 14 min; 53% of CPU to the top 20%)",
-	  sim_exp_quality_vs_fair, 2, 3 },
+	  sim_exp_quality_vs_fair, 2, 5 },
 };
 
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
@@ -78,14 +78,14 @@ void sim_exp_optimus_setup(const sim_exp_t *e, sim_config_t *cfg,
 	bool q = e->opts->quick;
 
 	sim_config_init(cfg);
-	cfg->nservers = q ? 6 : 16;
+	cfg->nservers = q ? 8 : 16;
 	/* The paper's practical prediction errors. */
 	cfg->speed_err = 0.10;
 	cfg->conv_err = 0.20;
 	memset(gp, 0, sizeof(*gp));
-	gp->njobs = q ? 12 : 40;
+	gp->njobs = q ? 20 : 60;
 	gp->arrivals = SIM_ARRIVALS_POISSON;
-	gp->mean_gap = q ? 300.0 : 180.0;
+	gp->mean_gap = 120.0;
 	gp->family = SIM_FAMILY_DL;
 	gp->sync_fraction = 0.5;
 	gp->size_sigma = 0.4;
