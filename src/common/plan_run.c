@@ -156,7 +156,9 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		return true;
 	}
 	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i]) {
-		plan_keep(c, i, "already at its planned size");
+		plan_keep(c, i, c->lim_ps[i] || c->lim_w[i] ?
+			  "a larger size cannot be placed" :
+			  "already at its planned size");
 		return true;
 	}
 	thr = plan_threshold(c, i, g->ps, g->workers);
@@ -341,28 +343,33 @@ static int plan_copy_slots(plan_decision_t *d, const place_slot_t *v,
 	return 0;
 }
 
-/* Why a pending job got nothing, in words for `squeue`/`scontrol`. */
+/*
+ * Why a pending job got nothing, in words for `squeue`/`scontrol`. The
+ * task allocators grant minimums in order (running jobs, then by
+ * submission), so a minimum that fits the room but was not granted went
+ * to older jobs.
+ */
 static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 {
 	const alloc_job_t *a = &c->aj[i];
 	res_vec_t need = plan_min_need(a);
 	plan_decision_t *d = &c->out->decisions[i];
 	const char *where = !res_fits(need, c->capacity) ? "in the cluster" :
-		!res_fits(need, cap) ? "left by running jobs" : NULL;
+		!res_fits(need, cap) ? "left by running jobs" :
+		"after older jobs' minimums";
 
-	if (where)
+	if (c->g2[i].status == ALLOC_WAITING)
+		plan_reason(d, "optimus: FIFO: waits behind an older job");
+	else if (c->prm->policy == PLAN_QUALITY &&
+		 c->jobs[i].model->hints.policy == HINTS_POLICY_QUALITY &&
+		 res_fits(need, cap))
+		plan_reason(d, "optimus: lower predicted loss reduction than "
+			    "other jobs");
+	else
 		plan_reason(d, "optimus: no room %s for the minimum %d PS + %d "
 			    "worker(s) (needs cpu=%g mem=%gMB gpu=%g)", where,
 			    alloc_min_ps(a), alloc_min_workers(a),
 			    need.v[RES_CPU], need.v[RES_MEM], need.v[RES_GPU]);
-	else if (c->g2[i].status == ALLOC_WAITING)
-		plan_reason(d, "optimus: FIFO: waits behind an older job");
-	else if (c->prm->policy == PLAN_QUALITY &&
-		 c->jobs[i].model->hints.policy == HINTS_POLICY_QUALITY)
-		plan_reason(d, "optimus: lower predicted loss reduction than "
-			    "other jobs");
-	else
-		plan_reason(d, "optimus: lower marginal gain than running jobs");
 }
 
 static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)

@@ -248,6 +248,61 @@ START_TEST(test_wait_full)
 }
 END_TEST
 
+/* Minimums go in order: the third job finds no room after the first two;
+ * a job no single server can hold waits although the aggregate fits. */
+START_TEST(test_wait_order_and_fragments)
+{
+	fixture_t f;
+
+	fx_init(&f, 1, 4, 32768);
+	fx_job(&f, "optimus", 10);
+	fx_job(&f, "optimus", 20);
+	fx_job(&f, "optimus", 5);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 2)->action, PLAN_START);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_START);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+	ck_assert_msg(strstr(dec(&f, 1)->reason, "after older jobs"), "%s",
+		      dec(&f, 1)->reason);
+	fx_free(&f);
+
+	fx_init(&f, 4, 4, 32768);
+	fx_job(&f, "optimus,worker_cpus=6", 10);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_WAIT);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "no set of servers"), "%s",
+		      dec(&f, 0)->reason);
+	fx_free(&f);
+}
+END_TEST
+
+/* A growth that no server set can hold: the job keeps its servers. */
+START_TEST(test_resize_unplaceable)
+{
+	fixture_t f;
+	place_slot_t s = { 0, 1, 1 };
+
+	fx_init(&f, 3, 4, 32768);
+	f.free[0] = res_make(8, 32768, 0);
+	fx_job(&f, "optimus,ps=1,max_workers=2,worker_cpus=5", 10);
+	fx_run(&f, 0, &s, 1, 50);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "cannot be placed"), "%s",
+		      dec(&f, 0)->reason);
+	/* With room on a second big server, it grows. */
+	f.free[1] = res_make(8, 32768, 0);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
+	ck_assert_int_eq(dec(&f, 0)->workers, 2);
+	fx_free(&f);
+}
+END_TEST
+
 /* One running job at 1 PS + 1 worker on a free cluster. */
 static void setup_grow(fixture_t *f)
 {
@@ -580,6 +635,8 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_start_even);
 	tcase_add_test(tc, test_wait_reason);
 	tcase_add_test(tc, test_wait_full);
+	tcase_add_test(tc, test_wait_order_and_fragments);
+	tcase_add_test(tc, test_resize_unplaceable);
 	tcase_add_test(tc, test_resize_rules);
 	tcase_add_test(tc, test_restart_cost);
 	tcase_add_test(tc, test_large_threshold);
