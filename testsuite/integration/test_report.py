@@ -289,3 +289,20 @@ def test_slow_and_excess_connections(cluster, env):
             s.close()
     assert ping_ok(cluster)
     cluster.run(["scancel", str(jid)])
+
+
+def test_reporters_inside_a_job_find_the_listener(cluster, env):
+    """A batch job inherits SLURM_CONF and MUNGE_SOCKET from sbatch and its
+    tasks report with $SLURM_JOB_ID, from the shell and from Python."""
+    script = ("#!/bin/sh\n"
+              "%s progress --step 10 --loss 0.9 --sps 5 || exit 1\n"
+              "PYTHONPATH=%s /usr/bin/python3 -c 'import optimus_report as o; "
+              "o.Reporter().progress(20, 0.7, samples_per_sec=6)' || exit 2\n"
+              % (REPORT, os.path.join(TOP, "python")))
+    jid = cluster.sbatch(["-o", os.path.join(cluster.root, "job-%j.out"),
+                          "-t", "5"], script=script)
+    state = cluster.wait_job_state(jid, {"COMPLETED", "FAILED"}, timeout=60)
+    out = open(os.path.join(cluster.root, "job-%d.out" % jid)).read()
+    assert state == "COMPLETED", out
+    steps = [p["step"] for p in opr.query("job", jid)["progress"]]
+    assert steps == [10, 20]
