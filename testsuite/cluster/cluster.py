@@ -350,14 +350,38 @@ StorageLoc=slurm_acct_db
 
     def stop(self, keep=True):
         """Stop every daemon by its pid file; remove the folder unless keep."""
+        if self.ports and self._daemon_alive("slurmctld"):
+            # Jobs' processes outlive slurmd: end them through Slurm first.
+            self.run(["scancel", "--full", "--state=RUNNING"], check=False,
+                     timeout=20)
+            self.run(["scancel", "--state=PENDING"], check=False, timeout=20)
         for n in reversed(self._node_names()):
             self._kill("slurmd-" + n)
         self._kill("slurmctld")
         self._kill("slurmdbd")
         self._kill("mariadb", timeout=30)
         self._kill("munged")
+        self._kill_leftovers()
         if not keep:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def _kill_leftovers(self):
+        """Kill processes still running with this cluster's environment
+        (slurmstepd and job tasks inherit OPTIMUS_CLUSTER from slurmd)."""
+        tag = ("OPTIMUS_CLUSTER=%s" % self.root).encode()
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    env = f.read().split(b"\0")
+            except OSError:
+                continue
+            if tag in env:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except OSError:
+                    pass
 
     def _kill(self, name, timeout=15):
         path = self._pidfile(name)
@@ -418,14 +442,29 @@ StorageLoc=slurm_acct_db
         return found[0]
 
     def job_fields(self, job_id):
-        """`scontrol -o show job` as a dict of its KEY=VALUE fields."""
-        r = self.run(["scontrol", "-o", "show", "job", str(job_id)])
-        return _parse_fields(r.stdout)
+        """`scontrol show job` as a dict of its KEY=VALUE fields.
+
+        Comments may hold spaces and '=': scontrol prints each of them
+        alone on its line, which is taken whole.
+        """
+        r = self.run(["scontrol", "show", "job", str(job_id)])
+        fields = {}
+        for line in r.stdout.splitlines():
+            key = line.strip().split("=", 1)[0]
+            if key in WHOLE_LINE_FIELDS:
+                fields[key] = line.strip().split("=", 1)[1]
+            else:
+                fields.update(_parse_fields(line))
+        return fields
 
     def sbatch(self, args, script="#!/bin/sh\nsleep 1\n"):
         """Submit a batch job; returns its id."""
         r = self.run(["sbatch", "--parsable"] + list(args), input=script)
         return int(r.stdout.strip().split(";")[0])
+
+
+WHOLE_LINE_FIELDS = ("Comment", "AdminComment", "SystemComment", "Command",
+                     "WorkDir", "StdOut", "StdErr", "StdIn")
 
 
 def _parse_fields(line):

@@ -31,6 +31,19 @@ extern void fini(void)
 {
 }
 
+/*
+ * Under sched/optimus the job waits, held, until the planner sizes it and
+ * pins its nodes; otherwise Slurm's scheduler would start it at once with
+ * its initial size wherever it fits. Under any other scheduler the job runs
+ * with the size job_size_apply() gave it.
+ */
+static void hold_for_planner(job_desc_msg_t *job_desc)
+{
+	if (xstrcmp(slurm_conf.schedtype, "sched/optimus"))
+		return;
+	job_desc->priority = 0;
+}
+
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
@@ -58,7 +71,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		*err_msg = xstrdup(err);
 		return SLURM_ERROR;
 	}
-	return job_size_apply(&h, job_desc, err_msg);
+	if (job_size_apply(&h, job_desc, err_msg) != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	hold_for_planner(job_desc);
+	return SLURM_SUCCESS;
 }
 
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,

@@ -10,3 +10,14 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES = \
 	src/plugins/sched/optimus/backfill_delegate.h \
 	src/plugins/sched/optimus/listener.c src/plugins/sched/optimus/listener.h \
 	src/plugins/sched/optimus/optimus_conf.c src/plugins/sched/optimus/optimus_conf.h
+# the planner (issue 6): snapshot -> models -> plan -> apply
+src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
+	src/plugins/sched/optimus/apply.c src/plugins/sched/optimus/apply.h \
+	src/plugins/sched/optimus/planner.c src/plugins/sched/optimus/planner.h \
+	src/plugins/sched/optimus/planner_decide.c \
+	src/plugins/sched/optimus/planner_reports.c \
+	src/plugins/sched/optimus/planner_sync.c \
+	src/plugins/sched/optimus/query.c src/plugins/sched/optimus/query.h \
+	src/plugins/sched/optimus/registry.c src/plugins/sched/optimus/registry.h \
+	src/plugins/sched/optimus/snapshot.c src/plugins/sched/optimus/snapshot.h \
+	src/plugins/sched/optimus/state_file.c src/plugins/sched/optimus/state_file.h

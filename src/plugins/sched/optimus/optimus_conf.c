@@ -13,6 +13,7 @@
 #include "src/common/xstring.h"
 
 #include "optimus_conf.h"
+#include "plan.h"
 #include "report_client.h"
 
 optimus_conf_t optimus_conf;
@@ -25,6 +26,14 @@ static s_p_options_t optimus_conf_options[] = {
 	{"ReportMaxConnections", S_P_UINT32},
 	{"ReportTimeout", S_P_UINT32},
 	{"ReportReplayWindow", S_P_UINT32},
+	{"Policy", S_P_STRING},
+	{"PlanInterval", S_P_UINT32},
+	{"Damping", S_P_DOUBLE},
+	{"ResizeThreshold", S_P_DOUBLE},
+	{"ResizeThresholdLarge", S_P_DOUBLE},
+	{"LargeJobTasks", S_P_UINT32},
+	{"MinResizeInterval", S_P_UINT32},
+	{"RestartCost", S_P_UINT32},
 	{NULL}
 };
 
@@ -36,6 +45,14 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->report_max_connections = 256;
 	c->report_timeout = 10;
 	c->report_replay_window = 300;
+	c->policy = xstrdup("optimus");
+	c->plan_interval = 60;
+	c->damping = 0.95;
+	c->resize_threshold = 0.10;
+	c->resize_threshold_large = 0.05;
+	c->large_job_tasks = 16;
+	c->min_resize_interval = 600;
+	c->restart_cost = 30;
 }
 
 char *optimus_conf_path(void)
@@ -67,6 +84,46 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->report_max_connections, "ReportMaxConnections", tbl);
 	s_p_get_uint32(&c->report_timeout, "ReportTimeout", tbl);
 	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
+	if (s_p_get_string(&addr, "Policy", tbl)) {
+		xfree(c->policy);
+		c->policy = addr;
+	}
+	s_p_get_uint32(&c->plan_interval, "PlanInterval", tbl);
+	s_p_get_double(&c->damping, "Damping", tbl);
+	s_p_get_double(&c->resize_threshold, "ResizeThreshold", tbl);
+	s_p_get_double(&c->resize_threshold_large, "ResizeThresholdLarge", tbl);
+	s_p_get_uint32(&c->large_job_tasks, "LargeJobTasks", tbl);
+	s_p_get_uint32(&c->min_resize_interval, "MinResizeInterval", tbl);
+	s_p_get_uint32(&c->restart_cost, "RestartCost", tbl);
+}
+
+/* Planner values out of range are refused, naming the key. */
+static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
+{
+	plan_policy_t policy;
+
+	if (plan_policy_parse(c->policy, &policy)) {
+		error("sched/optimus: %s: Policy=%s: expected optimus, quality, drf, tetris or fifo",
+		      path, c->policy);
+		return SLURM_ERROR;
+	}
+	if (c->plan_interval < 1 || c->plan_interval > 86400) {
+		error("sched/optimus: %s: PlanInterval=%u: expected 1..86400 seconds",
+		      path, c->plan_interval);
+		return SLURM_ERROR;
+	}
+	if (!(c->damping > 0 && c->damping <= 1)) {
+		error("sched/optimus: %s: Damping=%g: expected a factor in (0, 1]",
+		      path, c->damping);
+		return SLURM_ERROR;
+	}
+	if (!(c->resize_threshold >= 0 && c->resize_threshold < 1) ||
+	    !(c->resize_threshold_large >= 0 && c->resize_threshold_large < 1)) {
+		error("sched/optimus: %s: ResizeThreshold and ResizeThresholdLarge: expected a relative gain in [0, 1)",
+		      path);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
 }
 
 /* Values that would make the listener misbehave are refused. */
@@ -78,7 +135,7 @@ static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 		      "ReportTimeout and ReportReplayWindow must be > 0", path);
 		return SLURM_ERROR;
 	}
-	return SLURM_SUCCESS;
+	return optimus_conf_check_planner(path, c);
 }
 
 int optimus_conf_load(void)
@@ -105,6 +162,7 @@ int optimus_conf_load(void)
 	}
 	if (rc != SLURM_SUCCESS) {
 		xfree(c.report_address);
+		xfree(c.policy);
 		c = (optimus_conf_t){ 0 };
 		optimus_conf_defaults(&c);
 	}
@@ -117,4 +175,5 @@ int optimus_conf_load(void)
 void optimus_conf_free(void)
 {
 	xfree(optimus_conf.report_address);
+	xfree(optimus_conf.policy);
 }

@@ -19,6 +19,16 @@ typedef struct optimus_conf {
 	uint32_t report_max_connections;/* ReportMaxConnections, 256 */
 	uint32_t report_timeout;	/* ReportTimeout (s), 10 */
 	uint32_t report_replay_window;	/* ReportReplayWindow (s), 300 */
+
+	/* Planner (doc/planning.md). */
+	char *policy;			/* Policy, "optimus" */
+	uint32_t plan_interval;		/* PlanInterval (s), 60 */
+	double damping;			/* Damping, 0.95 */
+	double resize_threshold;	/* ResizeThreshold, 0.10 */
+	double resize_threshold_large;	/* ResizeThresholdLarge, 0.05 */
+	uint32_t large_job_tasks;	/* LargeJobTasks, 16 */
+	uint32_t min_resize_interval;	/* MinResizeInterval (s), 600 */
+	uint32_t restart_cost;		/* RestartCost (s), 30 */
 } optimus_conf_t;
 
 /* The configuration in force (defaults until optimus_conf_load()). */

@@ -11,6 +11,9 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "backfill_delegate.h"
+#include "optimus_conf.h"
+#include "planner.h"
+#include "query.h"
 #include "listener.h"
 
 const char plugin_name[] = "Optimus deep-learning scheduler plugin";
@@ -23,17 +26,22 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	info("sched/optimus: loaded");
 	listener_start();	/* reports/queries; failure is logged, not fatal */
+	planner_start(listener_attach_consumer());
+	listener_set_query(query_answer);
 	return backfill_delegate_load();
 }
 
 extern void fini(void)
 {
 	listener_stop();
+	planner_stop();
 	backfill_delegate_unload();
 	info("sched/optimus: unloaded");
 }
 
 extern int sched_p_reconfig(void)
 {
+	optimus_conf_load();
+	planner_kick();
 	return backfill_delegate_reconfig();
 }

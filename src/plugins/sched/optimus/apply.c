@@ -1,0 +1,203 @@
+/*
+ * apply.c - carry a plan's decisions out in slurmctld.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/slurm_accounting_storage.h"
+#include "src/common/slurm_protocol_defs.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "apply.h"
+#include "roles.h"
+
+/* Replace (or add) NAME=value in the job's SPANK environment. */
+static void spank_env_set(job_record_t *job, const char *name, const char *value)
+{
+	size_t len = strlen(name);
+	char *entry = xstrdup_printf("%s=%s", name, value);
+
+	for (uint32_t i = 0; i < job->spank_job_env_size; i++) {
+		char *e = job->spank_job_env[i];
+
+		if (!xstrncmp(e, "SPANK_", 6))
+			e += 6;
+		if (!strncmp(e, name, len) && e[len] == '=') {
+			xfree(job->spank_job_env[i]);
+			job->spank_job_env[i] = entry;
+			return;
+		}
+	}
+	xrecalloc(job->spank_job_env, job->spank_job_env_size + 1,
+		  sizeof(char *));
+	job->spank_job_env[job->spank_job_env_size++] = entry;
+}
+
+static int update_pending(action_t *a)
+{
+	job_desc_msg_t desc;
+	slurm_msg_t msg;
+	char gres[64] = "";
+	int rc;
+
+	slurm_init_job_desc_msg(&desc);
+	slurm_msg_t_init(&msg);
+	desc.job_id = a->job_id;
+	desc.min_nodes = desc.max_nodes = a->req.nodes;
+	desc.num_tasks = a->req.tasks;
+	if (a->req.nodes && a->req.tasks % a->req.nodes == 0)
+		desc.ntasks_per_node = a->req.tasks / a->req.nodes;
+	desc.cpus_per_task = a->req.cpus_per_task;
+	desc.min_cpus = a->req.tasks * a->req.cpus_per_task;
+	desc.pn_min_memory = a->req.mem_per_node_mb;
+	desc.req_nodes = a->nodes;
+	if (a->req.gpus_per_node) {
+		snprintf(gres, sizeof(gres), "gres:gpu:%u", a->req.gpus_per_node);
+		desc.tres_per_node = gres;
+	}
+	desc.priority = INFINITE;	/* release optimus' hold */
+	msg.data = &desc;
+	rc = update_job(&msg, slurm_conf.slurm_user_id, false);
+	desc.req_nodes = NULL;		/* not ours to free */
+	desc.tres_per_node = NULL;
+	return rc;
+}
+
+static int act_start(job_record_t *job, action_t *a)
+{
+	int rc;
+
+	if (!IS_JOB_PENDING(job))
+		return ESLURM_JOB_NOT_PENDING;
+	spank_env_set(job, ROLES_TOPOLOGY_ENV, a->topology);
+	rc = update_pending(a);
+	if (rc != SLURM_SUCCESS)
+		error("sched/optimus: JobId=%u: cannot start with %u tasks on %s: %s",
+		      a->job_id, a->req.tasks, a->nodes, slurm_strerror(rc));
+	else
+		info("sched/optimus: JobId=%u planned: %s on %s (%u nodes, %u tasks x %u cpus, %"PRIu64"MB/node, %u gpus/node)",
+		     a->job_id, a->topology, a->nodes, a->req.nodes,
+		     a->req.tasks, a->req.cpus_per_task,
+		     a->req.mem_per_node_mb, a->req.gpus_per_node);
+	return rc;
+}
+
+static int act_wait(job_record_t *job, action_t *a)
+{
+	if (!IS_JOB_PENDING(job))
+		return ESLURM_JOB_NOT_PENDING;
+	if (job->priority != 0) {
+		/* Released earlier but not started: hold it again so that
+		 * backfill does not start it on other nodes than planned. */
+		job->priority = 0;
+		job->state_reason = WAIT_HELD;
+	}
+	if (xstrcmp(job->state_desc, a->reason)) {
+		xfree(job->state_desc);
+		job->state_desc = xstrdup(a->reason);
+	}
+	return SLURM_SUCCESS;
+}
+
+static int act_signal(job_record_t *job, action_t *a)
+{
+	int rc = job_signal_id(a->job_id, a->signal, KILL_FULL_JOB,
+			       slurm_conf.slurm_user_id, false);
+
+	if (rc != SLURM_SUCCESS)
+		error("sched/optimus: JobId=%u: cannot send checkpoint signal %d: %s",
+		      a->job_id, a->signal, slurm_strerror(rc));
+	else
+		info("sched/optimus: JobId=%u: checkpoint signal %d sent for a resize",
+		     a->job_id, a->signal);
+	return rc;
+}
+
+static int act_requeue(job_record_t *job, action_t *a)
+{
+	int rc = job_requeue(slurm_conf.slurm_user_id, a->job_id, NULL, false,
+			     JOB_REQUEUE_HOLD);
+
+	if (rc != SLURM_SUCCESS)
+		error("sched/optimus: JobId=%u: requeue for a resize failed: %s",
+		      a->job_id, slurm_strerror(rc));
+	else
+		info("sched/optimus: JobId=%u requeued (held) for a resize",
+		     a->job_id);
+	return rc;
+}
+
+static void set_comment(job_record_t *job, action_t *a)
+{
+	if (!a->comment || !xstrcmp(job->system_comment, a->comment))
+		return;
+	xfree(job->system_comment);
+	job->system_comment = xstrdup(a->comment);
+	if (a->account && IS_JOB_FINISHED(job))
+		/* The completion record went to slurmdbd before we knew the
+		 * true completion time: send it again with the comment. */
+		jobacct_storage_g_job_complete(acct_db_conn, job);
+}
+
+static void apply_one(action_t *a)
+{
+	job_record_t *job = find_job_record(a->job_id);
+
+	if (!job) {
+		a->rc = ESLURM_INVALID_JOB_ID;
+		return;
+	}
+	switch (a->kind) {
+	case ACT_START:
+		a->rc = act_start(job, a);
+		break;
+	case ACT_WAIT:
+		a->rc = act_wait(job, a);
+		break;
+	case ACT_SIGNAL:
+		a->rc = act_signal(job, a);
+		break;
+	case ACT_REQUEUE:
+		a->rc = act_requeue(job, a);
+		break;
+	case ACT_NONE:
+		a->rc = SLURM_SUCCESS;
+		break;
+	}
+	set_comment(job, a);
+	last_job_update = time(NULL);
+}
+
+extern void apply_actions(action_t *acts, int n)
+{
+	slurmctld_lock_t write_lock = {
+		.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+		.part = READ_LOCK, .fed = READ_LOCK };
+	bool started = false;
+
+	if (n <= 0)
+		return;
+	lock_slurmctld(write_lock);
+	for (int i = 0; i < n; i++) {
+		apply_one(&acts[i]);
+		started |= acts[i].kind == ACT_START && !acts[i].rc;
+	}
+	unlock_slurmctld(write_lock);
+	if (started)
+		queue_job_scheduler();	/* start released jobs soon */
+}
+
+extern void action_free_members(action_t *a)
+{
+	xfree(a->nodes);
+	xfree(a->topology);
+	xfree(a->reason);
+	xfree(a->comment);
+}

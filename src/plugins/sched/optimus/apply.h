@@ -1,0 +1,41 @@
+/*
+ * apply.h - carry a plan's decisions out in slurmctld, under write locks
+ * held only for as long as the changes take.
+ *
+ * Actions are plain copies prepared without any slurmctld lock: applying
+ * them needs nothing from the planner's registry.
+ */
+#ifndef OPTIMUS_APPLY_H
+#define OPTIMUS_APPLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hints.h"
+
+typedef enum action_kind {
+	ACT_NONE = 0,	/* only the SystemComment */
+	ACT_START,	/* size a pending job, pin its nodes, release it */
+	ACT_WAIT,	/* keep a pending job held, with a reason */
+	ACT_SIGNAL,	/* ask a running job to checkpoint */
+	ACT_REQUEUE,	/* requeue (held) a job for its resize */
+} action_kind_t;
+
+typedef struct action {
+	uint32_t job_id;
+	action_kind_t kind;
+	hints_request_t req;	/* START: the job's new size */
+	char *nodes;		/* START: its nodes, "n1,n3" */
+	char *topology;		/* START: OPTIMUS_TOPOLOGY value */
+	int signal;		/* SIGNAL */
+	char *reason;		/* WAIT: shown as the job's Reason */
+	char *comment;		/* SystemComment; NULL leaves it */
+	bool account;		/* resend the job's completion to slurmdbd */
+	int rc;			/* out: SLURM_SUCCESS or an error code */
+} action_t;
+
+/* Apply actions in order under one job/node write lock. */
+extern void apply_actions(action_t *acts, int n);
+extern void action_free_members(action_t *a);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * planner.c - sched/optimus' planner thread: the loop and its clock.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <time.h>
+
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/macros.h"
+
+#include "optimus_conf.h"
+#include "planner.h"
+#include "registry.h"
+#include "state_file.h"
+
+static pthread_t planner_thread;
+static pthread_mutex_t planner_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t planner_cond = PTHREAD_COND_INITIALIZER;
+static bool planner_stopping;
+static bool planner_kicked;
+static report_queue_t *report_source;
+
+/* Sleep up to one second, waking early on stop or kick. */
+static void planner_sleep(void)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	slurm_mutex_lock(&planner_mutex);
+	if (!planner_stopping && !planner_kicked)
+		pthread_cond_timedwait(&planner_cond, &planner_mutex, &until);
+	slurm_mutex_unlock(&planner_mutex);
+}
+
+static bool planner_take_kick(void)
+{
+	bool kicked;
+
+	slurm_mutex_lock(&planner_mutex);
+	kicked = planner_kicked;
+	planner_kicked = false;
+	slurm_mutex_unlock(&planner_mutex);
+	return kicked;
+}
+
+static bool planner_should_stop(void)
+{
+	bool stop;
+
+	slurm_mutex_lock(&planner_mutex);
+	stop = planner_stopping;
+	slurm_mutex_unlock(&planner_mutex);
+	return stop;
+}
+
+/* One tick: follow jobs; plan when the interval has passed. */
+static void planner_tick(time_t *last_plan)
+{
+	snapshot_t *snap = snapshot_take();	/* slurmctld read locks */
+	time_t now = snap->taken;
+	bool plan = planner_take_kick() ||
+		    now - *last_plan >= (time_t) optimus_conf.plan_interval;
+
+	registry_lock();
+	planner_sync(snap);
+	if (report_source)
+		planner_feed_reports(report_source);
+	registry_unlock();
+
+	planner_follow_resizes(snap);	/* may take write locks */
+	if (plan) {
+		planner_plan(snap);	/* fits and plans without locks */
+		*last_plan = now;
+		registry_lock();
+		state_file_save();
+		registry_unlock();
+	}
+	snapshot_free(snap);
+}
+
+static void *planner_main(void *arg)
+{
+	time_t last_plan = 0;
+
+	info("sched/optimus: planner started (plan every %us, policy %s)",
+	     optimus_conf.plan_interval, optimus_conf.policy);
+	while (!planner_should_stop()) {
+		planner_tick(&last_plan);
+		planner_sleep();
+	}
+	return NULL;
+}
+
+extern int planner_start(report_queue_t *reports)
+{
+	report_source = reports;
+	registry_init();
+	registry_lock();
+	state_file_load();
+	registry_unlock();
+	planner_stopping = false;
+	slurm_thread_create(&planner_thread, planner_main, NULL);
+	return SLURM_SUCCESS;
+}
+
+extern void planner_stop(void)
+{
+	slurm_mutex_lock(&planner_mutex);
+	planner_stopping = true;
+	pthread_cond_broadcast(&planner_cond);
+	slurm_mutex_unlock(&planner_mutex);
+	if (planner_thread) {
+		pthread_join(planner_thread, NULL);
+		planner_thread = 0;
+	}
+	registry_lock();
+	state_file_save();
+	registry_unlock();
+	registry_fini();
+}
+
+extern void planner_kick(void)
+{
+	slurm_mutex_lock(&planner_mutex);
+	planner_kicked = true;
+	pthread_cond_broadcast(&planner_cond);
+	slurm_mutex_unlock(&planner_mutex);
+}

@@ -1,0 +1,30 @@
+/*
+ * planner.h - sched/optimus' planner thread.
+ *
+ * Every second it follows the optimus jobs (snapshot, reports, resizes in
+ * progress); every PlanInterval seconds it fits the models and plans. Only
+ * the snapshot and the application of decisions hold slurmctld locks.
+ */
+#ifndef OPTIMUS_PLANNER_H
+#define OPTIMUS_PLANNER_H
+
+#include <stdbool.h>
+
+#include "report_queue.h"
+#include "snapshot.h"
+
+extern int planner_start(report_queue_t *reports);
+extern void planner_stop(void);
+/* Ask for a plan at the next tick (reconfigure, tests). */
+extern void planner_kick(void);
+
+/* planner_sync.c: follow the jobs in a snapshot (registry lock held). */
+extern void planner_sync(const snapshot_t *snap);
+/* planner_reports.c: feed drained reports to the models (registry lock). */
+extern void planner_feed_reports(report_queue_t *q);
+/* planner_decide.c: plan and turn decisions into actions, then apply. */
+extern void planner_plan(const snapshot_t *snap);
+/* planner_decide.c: requeue jobs whose checkpoint is done or overdue. */
+extern void planner_follow_resizes(const snapshot_t *snap);
+
+#endif

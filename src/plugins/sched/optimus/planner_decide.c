@@ -1,0 +1,357 @@
+/*
+ * planner_decide.c - plan an interval and turn the decisions into actions.
+ *
+ * Under the registry lock the models are refitted and planned (plan.h,
+ * shared with optimus-sim); the resulting actions are plain copies applied
+ * afterwards under slurmctld write locks.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "apply.h"
+#include "optimus_conf.h"
+#include "placement.h"
+#include "planner.h"
+#include "registry.h"
+#include "roles.h"
+
+#define COMMENT_MAX 1024
+
+typedef struct plan_ctx {
+	const snapshot_t *snap;
+	plan_job_t *jobs;
+	reg_job_t **regs;
+	const snap_job_t **snaps;
+	place_slot_t **slots;	/* running jobs' current slots */
+	int n;
+	res_vec_t *server_free;
+} plan_ctx_t;
+
+static const snap_job_t *snap_find(const snapshot_t *s, uint32_t job_id)
+{
+	for (int i = 0; i < s->njobs; i++)
+		if (s->jobs[i].job_id == job_id)
+			return &s->jobs[i];
+	return NULL;
+}
+
+/* Is this job the planner's to decide on now? */
+static bool plannable(const reg_job_t *rj, const snap_job_t *sj)
+{
+	job_phase_t ph = rj->model->phase;
+
+	if (!sj || ph == JM_DONE || ph == JM_CHECKPOINTING)
+		return false;
+	if (sj->state == SNAP_PENDING)
+		return sj->held || ph == JM_PENDING || ph == JM_REQUEUED;
+	return sj->state == SNAP_RUNNING && ph == JM_RUNNING;
+}
+
+/* A running job's slots: its nodes with the even split it started with. */
+static place_slot_t *current_slots(const job_model_t *m, const snap_job_t *sj)
+{
+	place_slot_t *slots = xcalloc(sj->nnodes ? sj->nnodes : 1,
+				      sizeof(*slots));
+
+	for (int i = 0; i < sj->nnodes; i++) {
+		slots[i].server = sj->node_index[i];
+		slots[i].ps = placement_share_front(m->cur_ps, sj->nnodes, i);
+		slots[i].workers = placement_share_back(m->cur_workers,
+							sj->nnodes, i);
+	}
+	return slots;
+}
+
+struct collect_arg {
+	plan_ctx_t *ctx;
+};
+
+static int collect_job(reg_job_t *rj, void *arg)
+{
+	plan_ctx_t *c = ((struct collect_arg *) arg)->ctx;
+	const snap_job_t *sj = snap_find(c->snap, rj->model->job_id);
+	plan_job_t *pj;
+
+	/*
+	 * server_free is the room nobody uses: plan_run() adds back the usage
+	 * of the running jobs it decides to resize.
+	 */
+	for (int i = 0; sj && i < sj->nnodes; i++)
+		c->server_free[sj->node_index[i]] = res_sub(
+			c->server_free[sj->node_index[i]], sj->usage[i]);
+	if (!plannable(rj, sj))
+		return 0;
+	job_model_refit(rj->model);
+	pj = &c->jobs[c->n];
+	pj->model = rj->model;
+	pj->running = sj->state == SNAP_RUNNING;
+	if (pj->running) {
+		c->slots[c->n] = current_slots(rj->model, sj);
+		pj->slots = c->slots[c->n];
+		pj->nslots = sj->nnodes;
+		pj->slot_usage = sj->usage;
+	}
+	c->regs[c->n] = rj;
+	c->snaps[c->n] = sj;
+	c->n++;
+	return 0;
+}
+
+static void ctx_init(plan_ctx_t *c, const snapshot_t *snap)
+{
+	int cap = registry_count() + 1;
+
+	memset(c, 0, sizeof(*c));
+	c->snap = snap;
+	c->jobs = xcalloc(cap, sizeof(*c->jobs));
+	c->regs = xcalloc(cap, sizeof(*c->regs));
+	c->snaps = xcalloc(cap, sizeof(*c->snaps));
+	c->slots = xcalloc(cap, sizeof(*c->slots));
+	c->server_free = xcalloc(snap->nnodes ? snap->nnodes : 1,
+				 sizeof(res_vec_t));
+	for (int i = 0; i < snap->nnodes; i++) {
+		res_vec_t f = res_sub(snap->nodes[i].capacity,
+				      snap->nodes[i].other_used);
+		for (int r = 0; r < RES_NUM; r++)
+			if (f.v[r] < 0)
+				f.v[r] = 0;
+		c->server_free[i] = f;
+	}
+}
+
+static void ctx_free(plan_ctx_t *c)
+{
+	for (int i = 0; i < c->n; i++)
+		xfree(c->slots[i]);
+	xfree(c->slots);
+	xfree(c->jobs);
+	xfree(c->regs);
+	xfree(c->snaps);
+	xfree(c->server_free);
+}
+
+static void plan_params_from_conf(plan_params_t *prm, time_t now)
+{
+	plan_params_init(prm);
+	(void) plan_policy_parse(optimus_conf.policy, &prm->policy);
+	prm->now = now;
+	prm->interval = optimus_conf.plan_interval;
+	prm->damping = optimus_conf.damping;
+	prm->resize_threshold = optimus_conf.resize_threshold;
+	prm->resize_threshold_large = optimus_conf.resize_threshold_large;
+	prm->large_tasks = optimus_conf.large_job_tasks;
+	prm->min_resize_interval = optimus_conf.min_resize_interval;
+	prm->restart_cost = optimus_conf.restart_cost;
+	prm->profiles = registry_profiles();
+}
+
+static char *nodes_of(const snapshot_t *snap, const plan_decision_t *d)
+{
+	char *list = NULL;
+
+	for (size_t i = 0; i < d->nslots; i++)
+		xstrfmtcat(list, "%s%s", i ? "," : "",
+			   snap->nodes[d->slots[i].server].name);
+	return list;
+}
+
+/* The node capacity that hints_size() sizes a request against. */
+static hints_res_t node_shape(const snapshot_t *snap, const plan_decision_t *d)
+{
+	hints_res_t shape = { 0, 0, 0 };
+
+	for (size_t i = 0; i < d->nslots; i++) {
+		res_vec_t c = snap->nodes[d->slots[i].server].capacity;
+
+		if (!i || c.v[RES_CPU] < shape.cpus)
+			shape.cpus = c.v[RES_CPU];
+		if (!i || c.v[RES_MEM] < shape.mem_mb)
+			shape.mem_mb = c.v[RES_MEM];
+		if (!i || c.v[RES_GPU] < shape.gpus)
+			shape.gpus = c.v[RES_GPU];
+	}
+	return shape;
+}
+
+static void action_start(action_t *a, const plan_ctx_t *c, int i,
+			 const plan_decision_t *d)
+{
+	job_model_t *m = c->regs[i]->model;
+	hints_res_t shape = node_shape(c->snap, d);
+	roles_topology_t topo = { .ps = d->ps, .workers = d->workers };
+	char text[64], err[256];
+
+	if (hints_size(&m->hints, d->ps, d->workers, &shape, d->nslots,
+		       &a->req, err, sizeof(err))) {
+		error("sched/optimus: JobId=%u: cannot size %d PS + %d workers on %zu nodes: %s",
+		      m->job_id, d->ps, d->workers, d->nslots, err);
+		a->kind = ACT_NONE;
+		return;
+	}
+	roles_topology_format(&topo, text, sizeof(text));
+	a->kind = ACT_START;
+	a->nodes = nodes_of(c->snap, d);
+	a->topology = xstrdup(text);
+	m->plan_ps = d->ps;
+	m->plan_workers = d->workers;
+}
+
+static void action_resize(action_t *a, const plan_ctx_t *c, int i,
+			  const plan_decision_t *d)
+{
+	job_model_t *m = c->regs[i]->model;
+
+	a->kind = ACT_SIGNAL;
+	a->signal = m->hints.ckpt_signal;
+	m->phase = JM_CHECKPOINTING;
+	m->resize_began = c->snap->taken;
+	m->last_resize = c->snap->taken;
+	m->plan_ps = d->ps;
+	m->plan_workers = d->workers;
+	info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d (predicted %.0fs -> %.0fs, gain %.0f%%)",
+	     m->job_id, m->cur_ps, m->cur_workers, d->ps, d->workers,
+	     d->remaining_now, d->remaining_planned, 100.0 * d->gain);
+}
+
+static void make_action(action_t *a, plan_ctx_t *c, int i,
+			const plan_decision_t *d)
+{
+	reg_job_t *rj = c->regs[i];
+	char comment[COMMENT_MAX];
+
+	a->job_id = rj->model->job_id;
+	rj->last = *d;
+	rj->last.slots = NULL;
+	rj->last.nslots = 0;
+	switch (d->action) {
+	case PLAN_START:
+		action_start(a, c, i, d);
+		break;
+	case PLAN_RESIZE:
+		action_resize(a, c, i, d);
+		break;
+	case PLAN_WAIT:
+		a->kind = ACT_WAIT;
+		a->reason = xstrdup(d->reason[0] ? d->reason :
+				    "optimus: waiting for the next plan");
+		break;
+	case PLAN_KEEP:
+		a->kind = ACT_NONE;
+		break;
+	}
+	job_model_summary(rj->model, registry_profiles(), comment,
+			  sizeof(comment));
+	a->comment = xstrdup(comment);
+}
+
+/* Jobs outside the plan still get their SystemComment refreshed. */
+struct comment_arg {
+	action_t *acts;
+	int n, cap;
+};
+
+static int comment_unplanned(reg_job_t *rj, void *arg)
+{
+	struct comment_arg *ca = arg;
+	job_model_t *m = rj->model;
+	char comment[COMMENT_MAX];
+	action_t *a;
+
+	if (ca->n >= ca->cap || (m->phase == JM_DONE && rj->accounted))
+		return 0;
+	if (m->phase != JM_DONE && m->phase != JM_CHECKPOINTING)
+		return 0;
+	a = &ca->acts[ca->n++];
+	a->job_id = m->job_id;
+	a->kind = ACT_NONE;
+	job_model_summary(m, registry_profiles(), comment, sizeof(comment));
+	a->comment = xstrdup(comment);
+	if (m->phase == JM_DONE) {
+		a->account = true;
+		rj->accounted = true;
+	}
+	return 0;
+}
+
+extern void planner_plan(const snapshot_t *snap)
+{
+	plan_ctx_t c;
+	plan_params_t prm;
+	plan_t plan = { 0 };
+	struct collect_arg ca = { &c };
+	struct comment_arg cm;
+	action_t *acts;
+	int rc;
+
+	registry_lock();
+	ctx_init(&c, snap);
+	registry_for_each(collect_job, &ca);
+	plan_params_from_conf(&prm, snap->taken);
+	rc = plan_run(c.jobs, c.n, c.server_free, snap->nnodes, &prm, &plan);
+	cm.cap = c.n + registry_count() + 1;
+	acts = xcalloc(cm.cap, sizeof(*acts));
+	cm.acts = acts;
+	cm.n = 0;
+	if (rc) {
+		error("sched/optimus: planning failed: %s", plan.err);
+	} else {
+		for (int i = 0; i < c.n; i++)
+			make_action(&acts[cm.n++], &c, i, &plan.decisions[i]);
+		registry_set_plan_json(plan_to_json(&plan));
+		debug("sched/optimus: plan: %zu start, %zu resize, %zu keep, %zu wait (%.1f ms)",
+		      plan.nstart, plan.nresize, plan.nkeep, plan.nwait,
+		      1e3 * (plan.alloc_seconds + plan.place_seconds));
+	}
+	registry_for_each(comment_unplanned, &cm);
+	plan_free(&plan);
+	ctx_free(&c);
+	registry_unlock();
+
+	apply_actions(acts, cm.n);	/* slurmctld write locks */
+	for (int i = 0; i < cm.n; i++)
+		action_free_members(&acts[i]);
+	xfree(acts);
+}
+
+/* Requeue the jobs whose checkpoint is confirmed or whose grace ran out. */
+static int collect_requeue(reg_job_t *rj, void *arg)
+{
+	struct comment_arg *ca = arg;
+	job_model_t *m = rj->model;
+
+	if (m->phase != JM_CHECKPOINTING || ca->n >= ca->cap)
+		return 0;
+	if (!rj->checkpoint_acked &&
+	    time(NULL) < m->resize_began + (time_t) m->hints.ckpt_grace)
+		return 0;
+	ca->acts[ca->n].job_id = m->job_id;
+	ca->acts[ca->n].kind = ACT_REQUEUE;
+	ca->n++;
+	m->phase = JM_REQUEUED;
+	job_model_stopped(m, time(NULL));
+	m->restarts++;
+	return 0;
+}
+
+extern void planner_follow_resizes(const snapshot_t *snap)
+{
+	struct comment_arg ca;
+
+	registry_lock();
+	ca.cap = registry_count() + 1;
+	ca.acts = xcalloc(ca.cap, sizeof(action_t));
+	ca.n = 0;
+	registry_for_each(collect_requeue, &ca);
+	registry_unlock();
+	apply_actions(ca.acts, ca.n);
+	for (int i = 0; i < ca.n; i++)
+		action_free_members(&ca.acts[i]);
+	xfree(ca.acts);
+}

@@ -1,0 +1,71 @@
+/*
+ * planner_reports.c - feed the reports received by the listener to the
+ * job models.
+ */
+#include "config.h"
+
+#include "src/common/log.h"
+
+#include "planner.h"
+#include "registry.h"
+
+#define DRAIN_BATCH 256
+
+/*
+ * Progress reports carry the cumulative step; the speed of the current run
+ * is the step rate between two reports of the same run.
+ */
+static double run_speed(const job_model_t *m, const report_t *r)
+{
+	double dt = r->received - (double) m->last_report;
+	double dsteps = (double) r->progress.step - m->step;
+
+	if (m->phase != JM_RUNNING || !m->reports || dt < 1.0 || dsteps <= 0)
+		return 0.0;
+	if (m->nruns && (double) m->runs[m->nruns - 1].start > m->last_report)
+		return 0.0;	/* the previous report was from another run */
+	return dsteps / dt;
+}
+
+static void feed_one(const report_t *r)
+{
+	reg_job_t *rj = registry_find(r->job_id);
+	job_model_t *m;
+	int rc = 0;
+
+	if (!rj) {
+		debug("sched/optimus: report for untracked JobId=%u dropped",
+		      r->job_id);
+		return;
+	}
+	m = rj->model;
+	switch (r->kind) {
+	case REPORT_PROGRESS:
+		rc = job_model_report(m, (time_t) r->received,
+				      (double) r->progress.step,
+				      r->progress.loss, run_speed(m, r),
+				      r->progress.epoch < 0 ? 0 : r->progress.epoch);
+		break;
+	case REPORT_SPEED:
+		rc = job_model_speed_sample(m, r->speed.ps, r->speed.workers,
+					    r->speed.steps_per_sec);
+		break;
+	default:
+		rc = -1;
+	}
+	if (rc)
+		info("sched/optimus: JobId=%u: report refused by the model (kind %d, rc %d)",
+		     r->job_id, r->kind, rc);
+}
+
+extern void planner_feed_reports(report_queue_t *q)
+{
+	report_t batch[DRAIN_BATCH];
+	size_t n;
+
+	do {
+		n = report_queue_drain(q, batch, DRAIN_BATCH);
+		for (size_t i = 0; i < n; i++)
+			feed_one(&batch[i]);
+	} while (n == DRAIN_BATCH);
+}

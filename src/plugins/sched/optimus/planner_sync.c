@@ -1,0 +1,146 @@
+/*
+ * planner_sync.c - follow the optimus jobs seen in a snapshot: new jobs get
+ * a model; starts, requeues and completions update it.
+ */
+#include "config.h"
+
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+
+#include "planner.h"
+#include "registry.h"
+
+/* A job missing from slurmctld this long is forgotten (purged by Slurm). */
+#define FORGET_AFTER 600
+
+static void track_new_job(const snap_job_t *sj, time_t now)
+{
+	optimus_hints_t hints;
+	char err[256];
+	job_model_t *m;
+	reg_job_t *rj;
+
+	if (hints_parse(sj->hints, &hints, err, sizeof(err))) {
+		/* job_submit/optimus refuses these; a job submitted before
+		 * it was enabled is left to Slurm's own scheduling. */
+		error("sched/optimus: JobId=%u: ignoring invalid hints '%s': %s",
+		      sj->job_id, sj->hints, err);
+		return;
+	}
+	m = job_model_new(sj->job_id, sj->uid, &hints, sj->submit);
+	if (!m || !(rj = registry_add(m))) {
+		error("sched/optimus: JobId=%u: cannot track the job", sj->job_id);
+		job_model_free(m);
+		return;
+	}
+	rj->restart_cnt = sj->restart_cnt;
+	rj->last_seen = now;
+	info("sched/optimus: tracking JobId=%u (%s)", sj->job_id, sj->hints);
+}
+
+/* The job runs: close a resize and record the run's topology. */
+static void note_running(reg_job_t *rj, const snap_job_t *sj)
+{
+	job_model_t *m = rj->model;
+	int ps = m->plan_ps > 0 ? m->plan_ps : (int) m->hints.min_ps;
+	int workers = m->plan_workers > 0 ? m->plan_workers :
+		      (int) m->hints.min_workers;
+
+	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING)
+		return;
+	if (m->resize_began) {
+		m->resize_seconds += difftime(sj->start, m->resize_began);
+		info("sched/optimus: JobId=%u resized to %d PS + %d workers in %.0fs",
+		     sj->job_id, ps, workers,
+		     difftime(sj->start, m->resize_began));
+		m->resize_began = 0;
+	}
+	job_model_started(m, sj->start, ps, workers, sj->nnodes);
+	rj->checkpoint_acked = false;
+}
+
+/* Back to pending: a requeue (ours, or an admin's). */
+static void note_pending(reg_job_t *rj, const snap_job_t *sj, time_t now)
+{
+	job_model_t *m = rj->model;
+
+	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING) {
+		job_model_stopped(m, now);
+		m->phase = JM_REQUEUED;
+	}
+}
+
+static void note_finished(reg_job_t *rj, const snap_job_t *sj)
+{
+	job_model_t *m = rj->model;
+
+	if (m->phase == JM_DONE)
+		return;
+	job_model_done(m, sj->end ? sj->end : time(NULL));
+	if (m->hints.model[0] && m->speed.nsamples)
+		(void) speed_profiles_merge(registry_profiles(),
+					    m->hints.model, &m->speed);
+	info("sched/optimus: JobId=%u done: completion time %.0fs from first submission, %u resizes costing %.0fs",
+	     sj->job_id, difftime(m->end_time, m->first_submit), m->restarts,
+	     m->resize_seconds);
+}
+
+static void sync_job(const snap_job_t *sj, time_t now)
+{
+	reg_job_t *rj = registry_find(sj->job_id);
+
+	if (!rj) {
+		if (sj->state == SNAP_FINISHED)
+			return;	/* ended before we ever saw it */
+		track_new_job(sj, now);
+		if (!(rj = registry_find(sj->job_id)))
+			return;
+	}
+	rj->last_seen = now;
+	switch (sj->state) {
+	case SNAP_RUNNING:
+		note_running(rj, sj);
+		break;
+	case SNAP_PENDING:
+		note_pending(rj, sj, now);
+		break;
+	case SNAP_COMPLETING:
+		/* A requeue passes through completing: wait for pending. */
+		break;
+	case SNAP_FINISHED:
+		note_finished(rj, sj);
+		break;
+	}
+	rj->restart_cnt = sj->restart_cnt;
+}
+
+struct forget_arg {
+	time_t now;
+	uint32_t *ids;
+	int n;
+};
+
+static int collect_forgotten(reg_job_t *rj, void *arg)
+{
+	struct forget_arg *f = arg;
+
+	if (f->now - rj->last_seen > FORGET_AFTER)
+		f->ids[f->n++] = rj->model->job_id;
+	return 0;
+}
+
+extern void planner_sync(const snapshot_t *snap)
+{
+	struct forget_arg f = { .now = snap->taken };
+
+	for (int i = 0; i < snap->njobs; i++)
+		sync_job(&snap->jobs[i], snap->taken);
+
+	f.ids = xcalloc(registry_count() + 1, sizeof(uint32_t));
+	registry_for_each(collect_forgotten, &f);
+	for (int i = 0; i < f.n; i++) {
+		debug("sched/optimus: forgetting JobId=%u (purged)", f.ids[i]);
+		registry_remove(f.ids[i]);
+	}
+	xfree(f.ids);
+}

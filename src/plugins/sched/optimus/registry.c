@@ -1,0 +1,202 @@
+/*
+ * registry.c - sched/optimus' table of optimus jobs and their models.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+
+#include "registry.h"
+
+#define REGISTRY_FORMAT 1	/* version of the JSON written by to_json */
+
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+static List jobs;			/* of reg_job_t, sorted by job id */
+static speed_profiles_t *profiles;
+static json_object *plan_json;
+
+static void reg_job_free(void *x)
+{
+	reg_job_t *rj = x;
+
+	job_model_free(rj->model);
+	xfree(rj);
+}
+
+static int reg_job_cmp(void *a, void *b)
+{
+	uint32_t x = (*(reg_job_t **) a)->model->job_id;
+	uint32_t y = (*(reg_job_t **) b)->model->job_id;
+
+	return (x > y) - (x < y);
+}
+
+static int reg_job_match(void *x, void *key)
+{
+	return ((reg_job_t *) x)->model->job_id == *(uint32_t *) key;
+}
+
+extern void registry_init(void)
+{
+	slurm_mutex_lock(&registry_mutex);
+	if (!jobs)
+		jobs = list_create(reg_job_free);
+	if (!profiles)
+		profiles = speed_profiles_new();
+	slurm_mutex_unlock(&registry_mutex);
+}
+
+extern void registry_fini(void)
+{
+	slurm_mutex_lock(&registry_mutex);
+	FREE_NULL_LIST(jobs);
+	speed_profiles_free(profiles);
+	profiles = NULL;
+	if (plan_json)
+		json_object_put(plan_json);
+	plan_json = NULL;
+	slurm_mutex_unlock(&registry_mutex);
+}
+
+extern void registry_lock(void)
+{
+	slurm_mutex_lock(&registry_mutex);
+}
+
+extern void registry_unlock(void)
+{
+	slurm_mutex_unlock(&registry_mutex);
+}
+
+extern reg_job_t *registry_find(uint32_t job_id)
+{
+	return jobs ? list_find_first(jobs, reg_job_match, &job_id) : NULL;
+}
+
+extern reg_job_t *registry_add(job_model_t *model)
+{
+	reg_job_t *rj;
+
+	if (!jobs || registry_find(model->job_id))
+		return NULL;
+	rj = xmalloc(sizeof(*rj));
+	rj->model = model;
+	list_append(jobs, rj);
+	list_sort(jobs, reg_job_cmp);
+	return rj;
+}
+
+extern void registry_remove(uint32_t job_id)
+{
+	if (jobs)
+		list_delete_all(jobs, reg_job_match, &job_id);
+}
+
+struct for_each_arg {
+	int (*fn)(reg_job_t *, void *);
+	void *arg;
+};
+
+static int for_each_cb(void *x, void *arg)
+{
+	struct for_each_arg *a = arg;
+
+	return a->fn(x, a->arg);
+}
+
+extern void registry_for_each(int (*fn)(reg_job_t *rj, void *arg), void *arg)
+{
+	struct for_each_arg a = { fn, arg };
+
+	if (jobs)
+		list_for_each(jobs, for_each_cb, &a);
+}
+
+extern int registry_count(void)
+{
+	return jobs ? list_count(jobs) : 0;
+}
+
+extern speed_profiles_t *registry_profiles(void)
+{
+	return profiles;
+}
+
+extern void registry_set_plan_json(json_object *plan)
+{
+	if (plan_json)
+		json_object_put(plan_json);
+	plan_json = plan;
+}
+
+extern json_object *registry_plan_json(void)
+{
+	return plan_json;
+}
+
+static int add_job_json(reg_job_t *rj, void *arg)
+{
+	json_object *o = job_model_to_json(rj->model);
+
+	if (!o)
+		return -1;
+	json_object_object_add(o, "accounted",
+			       json_object_new_boolean(rj->accounted));
+	json_object_array_add(arg, o);
+	return 0;
+}
+
+extern json_object *registry_to_json(void)
+{
+	json_object *root = json_object_new_object();
+	json_object *arr = json_object_new_array();
+
+	json_object_object_add(root, "format",
+			       json_object_new_int(REGISTRY_FORMAT));
+	json_object_object_add(root, "jobs", arr);
+	registry_for_each(add_job_json, arr);
+	return root;
+}
+
+/* Load every valid job; a bad record is reported and skipped. */
+extern int registry_from_json(const json_object *o, char *err, size_t len)
+{
+	json_object *fmt, *arr;
+	size_t n, bad = 0;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "format", &fmt) ||
+	    json_object_get_int(fmt) != REGISTRY_FORMAT ||
+	    !json_object_object_get_ex(o, "jobs", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(err, len, "not an optimus state (format %d with a jobs array expected)",
+			 REGISTRY_FORMAT);
+		return -EINVAL;
+	}
+	n = json_object_array_length(arr);
+	for (size_t i = 0; i < n; i++) {
+		json_object *jo = json_object_array_get_idx(arr, i);
+		json_object *acc;
+		char why[160] = "";
+		job_model_t *m = job_model_from_json(jo, why, sizeof(why));
+		reg_job_t *rj;
+
+		if (!m || !(rj = registry_add(m))) {
+			error("sched/optimus: state: job record %zu ignored: %s",
+			      i, m ? "duplicate job id" : why);
+			job_model_free(m);
+			bad++;
+			continue;
+		}
+		if (json_object_object_get_ex(jo, "accounted", &acc))
+			rj->accounted = json_object_get_boolean(acc);
+	}
+	if (bad)
+		snprintf(err, len, "%zu of %zu job records ignored", bad, n);
+	return bad ? -EINVAL : 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * registry.h - sched/optimus' table of optimus jobs and their models.
+ *
+ * The planner thread owns the records; the listener thread reads them to
+ * answer queries. One mutex guards the table and every record in it.
+ */
+#ifndef OPTIMUS_REGISTRY_H
+#define OPTIMUS_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "job_model.h"
+#include "plan.h"
+#include "speed_profiles.h"
+
+/* Plugin-side bookkeeping beside the core's job model. */
+typedef struct reg_job {
+	job_model_t *model;
+	time_t last_seen;	/* last snapshot that had the job */
+	bool accounted;		/* final SystemComment sent to slurmdbd */
+	bool checkpoint_acked;	/* the job confirmed its checkpoint */
+	uint16_t restart_cnt;	/* Slurm's count at our last look */
+	plan_decision_t last;	/* latest decision (slots not kept) */
+} reg_job_t;
+
+extern void registry_init(void);
+extern void registry_fini(void);
+extern void registry_lock(void);
+extern void registry_unlock(void);
+
+/* With the lock held. */
+extern reg_job_t *registry_find(uint32_t job_id);
+/* Adds a record taking ownership of model; NULL if the id exists. */
+extern reg_job_t *registry_add(job_model_t *model);
+extern void registry_remove(uint32_t job_id);
+/* Calls fn for every record, in job id order; stops when fn returns < 0. */
+extern void registry_for_each(int (*fn)(reg_job_t *rj, void *arg), void *arg);
+extern int registry_count(void);
+/* Shared speed profiles (by hints.model), fed by every job's samples. */
+extern speed_profiles_t *registry_profiles(void);
+/* The latest plan, as JSON (owned by the registry); may be NULL. */
+extern void registry_set_plan_json(json_object *plan);
+extern json_object *registry_plan_json(void);
+
+/* The whole table as JSON, and back (state file). */
+extern json_object *registry_to_json(void);
+extern int registry_from_json(const json_object *o, char *err, size_t len);
+
+#endif

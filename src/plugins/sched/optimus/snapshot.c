@@ -1,0 +1,191 @@
+/*
+ * snapshot.c - copy the optimus jobs and the nodes' free room out of
+ * slurmctld, under read locks held only for the copy.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "hints.h"
+#include "snapshot.h"
+#include "spank_env.h"
+
+extern double snapshot_gpu_count(const char *gres)
+{
+	const char *p;
+	double total = 0;
+
+	/* "gpu:4", "gpu:tesla:4", "gres:gpu:2", "gres/gpu=2", "gres/gpu:tesla=2" */
+	for (p = gres ? strstr(gres, "gpu") : NULL; p; p = strstr(p + 3, "gpu")) {
+		const char *end = p + 3;
+		const char *num;
+
+		while (*end && *end != ',' && *end != ';')
+			end++;
+		num = end;
+		while (num > p && strchr("0123456789", num[-1]))
+			num--;
+		if (num < end && (num[-1] == ':' || num[-1] == '='))
+			total += strtod(num, NULL);
+		else if (num == end && (p[3] == '\0' || p[3] == ','))
+			total += 1;	/* "gpu" alone means one */
+	}
+	return total;
+}
+
+static bool node_usable(node_record_t *node)
+{
+	return !IS_NODE_DOWN(node) && !IS_NODE_DRAIN(node) &&
+	       !IS_NODE_FUTURE(node) && !IS_NODE_NO_RESPOND(node);
+}
+
+static void copy_nodes(snapshot_t *s)
+{
+	node_record_t *node;
+
+	s->nnodes = node_record_count;
+	s->nodes = xcalloc(s->nnodes, sizeof(*s->nodes));
+	for (int i = 0; (node = next_node(&i)); i++) {
+		snap_node_t *sn = &s->nodes[i];
+
+		sn->name = xstrdup(node->name);
+		if (node_usable(node))
+			sn->capacity = res_make(node->cpus, node->real_memory,
+						snapshot_gpu_count(node->gres));
+	}
+}
+
+static const char *job_hints(job_record_t *job)
+{
+	return spank_env_get(job->spank_job_env, job->spank_job_env_size,
+			     HINTS_SPANK_ENV);
+}
+
+/* What a running job uses on each of its nodes. */
+static int job_usage(job_record_t *job, int **index, res_vec_t **usage)
+{
+	job_resources_t *jr = job->job_resrcs;
+	double gpus = snapshot_gpu_count(job->tres_per_node);
+	int n = 0, first, last;
+
+	if (!jr || !jr->node_bitmap || !jr->nhosts)
+		return 0;
+	*index = xcalloc(jr->nhosts, sizeof(int));
+	*usage = xcalloc(jr->nhosts, sizeof(res_vec_t));
+	first = bit_ffs(jr->node_bitmap);
+	last = first < 0 ? -2 : bit_fls(jr->node_bitmap);
+	for (int i = first; i <= last && n < (int) jr->nhosts; i++) {
+		if (!bit_test(jr->node_bitmap, i))
+			continue;
+		(*index)[n] = i;
+		(*usage)[n] = res_make(jr->cpus ? jr->cpus[n] : 0,
+				       jr->memory_allocated ?
+				       jr->memory_allocated[n] : 0, gpus);
+		n++;
+	}
+	return n;
+}
+
+static snap_state_t job_state(job_record_t *job)
+{
+	if (IS_JOB_PENDING(job))
+		return SNAP_PENDING;
+	if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job))
+		return SNAP_RUNNING;
+	if (IS_JOB_COMPLETING(job))
+		return SNAP_COMPLETING;
+	return SNAP_FINISHED;
+}
+
+static void copy_optimus_job(snapshot_t *s, job_record_t *job, const char *hints)
+{
+	snap_job_t *sj = &s->jobs[s->njobs++];
+
+	sj->job_id = job->job_id;
+	sj->uid = job->user_id;
+	sj->state = job_state(job);
+	sj->held = job->priority == 0;
+	sj->batch = job->batch_flag != 0;
+	sj->hints = xstrdup(hints);
+	sj->submit = job->details ? job->details->submit_time : 0;
+	sj->start = job->start_time;
+	sj->end = job->end_time;
+	sj->restart_cnt = job->restart_cnt;
+	if (sj->state == SNAP_RUNNING || sj->state == SNAP_COMPLETING)
+		sj->nnodes = job_usage(job, &sj->node_index, &sj->usage);
+}
+
+static void add_other_usage(snapshot_t *s, job_record_t *job)
+{
+	int *index = NULL;
+	res_vec_t *usage = NULL;
+	int n = job_usage(job, &index, &usage);
+
+	for (int i = 0; i < n; i++)
+		if (index[i] < s->nnodes)
+			s->nodes[index[i]].other_used =
+				res_add(s->nodes[index[i]].other_used, usage[i]);
+	xfree(index);
+	xfree(usage);
+}
+
+static void copy_jobs(snapshot_t *s)
+{
+	ListIterator it = list_iterator_create(job_list);
+	int cap = list_count(job_list);
+	job_record_t *job;
+
+	s->jobs = xcalloc(cap ? cap : 1, sizeof(*s->jobs));
+	while ((job = list_next(it)) && s->njobs < cap) {
+		const char *hints = job_hints(job);
+		bool holds = IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) ||
+			     IS_JOB_COMPLETING(job);
+
+		if (hints && !job->het_job_id)
+			copy_optimus_job(s, job, hints);
+		else if (holds)
+			add_other_usage(s, job);
+	}
+	list_iterator_destroy(it);
+}
+
+extern snapshot_t *snapshot_take(void)
+{
+	slurmctld_lock_t read_lock = {
+		.conf = READ_LOCK, .job = READ_LOCK, .node = READ_LOCK,
+		.part = READ_LOCK };
+	snapshot_t *s = xmalloc(sizeof(*s));
+
+	lock_slurmctld(read_lock);
+	s->taken = time(NULL);
+	copy_nodes(s);
+	copy_jobs(s);
+	unlock_slurmctld(read_lock);
+	return s;
+}
+
+extern void snapshot_free(snapshot_t *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nnodes; i++)
+		xfree(s->nodes[i].name);
+	for (int i = 0; i < s->njobs; i++) {
+		xfree(s->jobs[i].hints);
+		xfree(s->jobs[i].node_index);
+		xfree(s->jobs[i].usage);
+	}
+	xfree(s->nodes);
+	xfree(s->jobs);
+	xfree(s);
+}

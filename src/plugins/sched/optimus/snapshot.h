@@ -1,0 +1,56 @@
+/*
+ * snapshot.h - a copy of what the planner needs from slurmctld, taken under
+ * read locks so that fitting and planning run without any lock.
+ */
+#ifndef OPTIMUS_SNAPSHOT_H
+#define OPTIMUS_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "resources.h"
+
+typedef struct snap_node {
+	char *name;
+	res_vec_t capacity;	/* cpus, MB, gpus; zero when unusable */
+	res_vec_t other_used;	/* used by non-optimus running jobs */
+} snap_node_t;
+
+typedef enum snap_state {
+	SNAP_PENDING = 0,
+	SNAP_RUNNING,		/* running or suspended */
+	SNAP_COMPLETING,	/* ended, nodes still cleaning up */
+	SNAP_FINISHED,
+} snap_state_t;
+
+typedef struct snap_job {
+	uint32_t job_id;
+	uint32_t uid;
+	snap_state_t state;
+	bool held;		/* priority 0 */
+	bool batch;
+	char *hints;		/* the raw --scheduler value */
+	time_t submit, start, end;
+	uint16_t restart_cnt;
+	int nnodes;		/* running: nodes held */
+	int *node_index;	/* running: node table indexes */
+	res_vec_t *usage;	/* running: what it uses on each */
+} snap_job_t;
+
+typedef struct snapshot {
+	time_t taken;
+	int nnodes;
+	snap_node_t *nodes;
+	int njobs;
+	snap_job_t *jobs;	/* optimus jobs only */
+} snapshot_t;
+
+/* Take a snapshot under slurmctld read locks (job, node, part, conf). */
+extern snapshot_t *snapshot_take(void);
+extern void snapshot_free(snapshot_t *s);
+
+/* GPUs in a gres/tres string such as "gpu:4", "gres:gpu:2" or "gres/gpu=2". */
+extern double snapshot_gpu_count(const char *gres);
+
+#endif
