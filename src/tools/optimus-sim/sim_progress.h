@@ -9,8 +9,8 @@
 #include <stdbool.h>
 
 typedef struct sim_progress {
-	bool on;
-	int last;		/* last permille drawn */
+	bool on, tty;
+	int last;		/* last percent drawn */
 	const char *what;
 } sim_progress_t;
 

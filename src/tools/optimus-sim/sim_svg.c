@@ -146,7 +146,7 @@ void svg_lines(FILE *f, const char *title, const char *xlabel,
 	frame(f, title, xlabel, ylabel, ymax);
 	for (int i = 0; i <= 5; i++) {
 		char buf[32];
-		snprintf(buf, sizeof(buf), "%.3g", xmax * i / 5.0);
+		snprintf(buf, sizeof(buf), "%.4g", xmax * i / 5.0);
 		label(f, LEFT + pw * i / 5.0, TOP + ph + 16, "middle", 11,
 		      buf, 0);
 	}
