@@ -48,6 +48,11 @@ static int inputs_gather(spank_t sp, step_inputs_t *in)
 	if (spank_get_item(sp, S_SLURM_RESTART_COUNT, &in->restart) !=
 	    ESPANK_SUCCESS)
 		in->restart = 0;
+	/* Slurm 22.05's S_SLURM_RESTART_COUNT reads a slurmstepd field that is
+	 * never filled (always 0); the SLURM_RESTART_COUNT it exports is right,
+	 * and overwriting it with 0 would hide a requeue from the tasks. */
+	if (!getenv_str(sp, "SLURM_RESTART_COUNT", text, sizeof(text)))
+		in->restart = (uint32_t)strtoul(text, NULL, 10);
 	getenv_str(sp, "SLURM_SUBMIT_DIR", in->submit_dir, sizeof(in->submit_dir));
 	getenv_str(sp, "HOME", in->home, sizeof(in->home));
 	return 0;
