@@ -120,9 +120,10 @@ int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
 		return plan_fail(out, -EINVAL, "missing jobs, servers or "
 				 "parameters");
 	for (size_t s = 0; s < ns; s++)
-		if (!res_is_valid(sf[s]))
-			return plan_fail(out, -EINVAL, "server %zu: invalid free "
-					 "room", s);
+		for (int r = 0; r < RES_NUM; r++)
+			if (!isfinite(sf[s].v[r]))
+				return plan_fail(out, -EINVAL, "server %zu: "
+						 "free room not finite", s);
 	for (size_t i = 0; i < n; i++) {
 		if (!jobs[i].model)
 			return plan_fail(out, -EINVAL, "job %zu: no model", i);
@@ -158,6 +159,7 @@ void plan_ctx_free(plan_ctx_t *c)
 	free(c->shrink);
 	free(c->placed);
 	free(c->room);
+	free(c->free0);
 }
 
 static int plan_ctx_alloc(plan_ctx_t *c)
@@ -178,11 +180,12 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->shrink = calloc(n, sizeof(*c->shrink));
 	c->placed = calloc(n, sizeof(*c->placed));
 	c->room = calloc(c->nservers + 1, sizeof(*c->room));
+	c->free0 = calloc(c->nservers + 1, sizeof(*c->free0));
 	c->out->decisions = calloc(n, sizeof(*c->out->decisions));
 	if (!c->order || !c->aj || !c->cb || !c->cur_ps || !c->cur_w ||
 	    !c->usage || !c->g1 || !c->g2 || !c->state ||
 	    !c->lim_ps || !c->lim_w || !c->shrink ||
-	    !c->placed || !c->room || !c->out->decisions)
+	    !c->placed || !c->room || !c->free0 || !c->out->decisions)
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	c->out->ndecisions = c->n;
 	return 0;
@@ -247,9 +250,17 @@ int plan_setup(plan_ctx_t *c)
 		return rc;
 	plan_alloc_build(c);
 	plan_order(c);
+	/*
+	 * A negative free room (the caller's accounting of other jobs drifted
+	 * past the server's size) means a full server, not an error.
+	 */
 	c->capacity = res_make(0, 0, 0);
-	for (size_t s = 0; s < c->nservers; s++)
-		c->capacity = res_add(c->capacity, c->server_free[s]);
+	for (size_t s = 0; s < c->nservers; s++) {
+		for (int r = 0; r < RES_NUM; r++)
+			c->free0[s].v[r] = fmax(c->server_free[s].v[r], 0.0);
+		c->capacity = res_add(c->capacity, c->free0[s]);
+	}
+	c->server_free = c->free0;
 	for (size_t i = 0; i < c->n; i++) {
 		plan_current(c, i);
 		c->capacity = res_add(c->capacity, c->usage[i]);

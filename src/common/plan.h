@@ -111,6 +111,7 @@ typedef struct plan {
  * plan adds back the usage of the jobs it resizes. Returns 0, or -errno
  * with a message in out->err (out is always initialised: plan_free() it).
  * The models are only read: call job_model_refit() on them before.
+ * A negative free room counts as 0 (a full server); NaN/inf is -EINVAL.
  * slot_usage may be NULL: the usage is then the slots' tasks times the
  * hints' per-task demands.
  */

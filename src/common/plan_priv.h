@@ -33,7 +33,8 @@ typedef struct plan_slots {
 typedef struct plan_ctx {
 	const plan_job_t *jobs;
 	size_t n;
-	const res_vec_t *server_free;
+	const res_vec_t *server_free;	/* the caller's; see free0 */
+	res_vec_t *free0;	/* server_free, negatives clamped to 0 */
 	size_t nservers;
 	const plan_params_t *prm;
 	plan_t *out;

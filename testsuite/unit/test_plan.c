@@ -616,9 +616,15 @@ START_TEST(test_bad_input_and_json)
 	ck_assert_int_eq(fx_plan(&f), -EINVAL);
 	ck_assert_msg(strstr(f.plan.err, "slot"), "%s", f.plan.err);
 	f.j[1].nslots = 0;
+	f.j[1].running = false;
 	f.prm.damping = 0;
 	ck_assert_int_eq(fx_plan(&f), -EINVAL);
 	f.prm.damping = 0.95;
+	/* Negative room is a full server: both jobs go to server 1. */
+	f.free[0].v[RES_CPU] = -3;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->slots[0].server, 1);
+	ck_assert_int_eq(dec(&f, 1)->slots[0].server, 1);
 	f.free[0].v[RES_CPU] = NAN;
 	ck_assert_int_eq(fx_plan(&f), -EINVAL);
 	fx_free(&f);
