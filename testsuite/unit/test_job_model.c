@@ -257,7 +257,7 @@ static job_model_t *fed_job(void)
 START_TEST(test_json_roundtrip)
 {
 	job_model_t *m = fed_job(), *b;
-	json_object *o = job_model_to_json(m), *o2;
+	json_object *o = job_model_to_json(m), *o2, *o2b;
 	char err[256] = "";
 	bool f1, f2;
 
@@ -278,8 +278,10 @@ START_TEST(test_json_roundtrip)
 	ck_assert(f1 == f2);
 	ck_assert_double_eq_tol(job_model_speed(b, NULL, 3, 5),
 				job_model_speed(m, NULL, 3, 5), 1e-9);
-	ck_assert_str_eq(json_object_to_json_string(job_model_to_json(b)),
+	o2b = job_model_to_json(b);
+	ck_assert_str_eq(json_object_to_json_string(o2b),
 			 json_object_to_json_string(o));
+	json_object_put(o2b);
 	json_object_put(o);
 	json_object_put(o2);
 	job_model_free(m);
@@ -291,10 +293,11 @@ END_TEST
 static void expect_bad(const char *key, json_object *v, const char *needle)
 {
 	job_model_t *m = fed_job(), *b;
-	json_object *o = json_tokener_parse(
-		json_object_to_json_string(job_model_to_json(m)));
+	json_object *good = job_model_to_json(m);
+	json_object *o = json_tokener_parse(json_object_to_json_string(good));
 	char err[256] = "";
 
+	json_object_put(good);
 	if (v)
 		json_object_object_add(o, key, v);
 	else
@@ -310,12 +313,13 @@ static void expect_bad(const char *key, json_object *v, const char *needle)
 START_TEST(test_json_malformed)
 {
 	char err[256];
+	json_object *i3 = json_object_new_int(3), *empty = json_object_new_object();
 
 	ck_assert_ptr_null(job_model_from_json(NULL, err, sizeof(err)));
-	ck_assert_ptr_null(job_model_from_json(json_object_new_int(3), err,
-					       sizeof(err)));
-	ck_assert_ptr_null(job_model_from_json(json_object_new_object(), err,
-					       sizeof(err)));
+	ck_assert_ptr_null(job_model_from_json(i3, err, sizeof(err)));
+	ck_assert_ptr_null(job_model_from_json(empty, err, sizeof(err)));
+	json_object_put(i3);
+	json_object_put(empty);
 	expect_bad("job_id", NULL, "job_id");
 	expect_bad("job_id", json_object_new_string("7"), "job_id");
 	expect_bad("job_id", json_object_new_int64(1LL << 40), "job_id");
@@ -341,6 +345,69 @@ START_TEST(test_json_malformed)
 		   "convergence");
 	expect_bad("speed", json_tokener_parse("{}"), "speed");
 	expect_bad("quality", NULL, "quality");
+}
+END_TEST
+
+/*
+ * Every key, top-level and one level down, replaced by every kind of bad
+ * value: each load either fails with a message or gives a usable record
+ * (some values are legal for some keys), and never crashes.
+ */
+START_TEST(test_json_every_key)
+{
+	job_model_t *m = fed_job();
+	json_object *orig = job_model_to_json(m);
+	const char *text = json_object_to_json_string(orig);
+	const char *bad[] = { "null", "\"x\"", "[]", "{}", "-1", "1e300",
+			      "0.5", "[1,2,3]", "true", "4294967296" };
+	json_object *ref = json_tokener_parse(text);
+	size_t rejected = 0, total = 0;
+
+	json_object_object_foreach(ref, key, val) {
+		const char *sub[64];
+		size_t nsub = 0;
+
+		sub[nsub++] = NULL;
+		if (json_object_is_type(val, json_type_object)) {
+			json_object_object_foreach(val, k2, v2) {
+				(void)v2;
+				if (nsub < 64)
+					sub[nsub++] = k2;
+			}
+		}
+		for (size_t s = 0; s < nsub; s++) {
+			for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+				json_object *o = json_tokener_parse(text), *at = o;
+				job_model_t *r;
+				char err[256] = "";
+
+				if (sub[s])
+					at = json_object_object_get(o, key);
+				json_object_object_add(at, sub[s] ? sub[s] : key,
+						       json_tokener_parse(bad[b]));
+				r = job_model_from_json(o, err, sizeof(err));
+				total++;
+				if (!r) {
+					rejected++;
+					ck_assert_msg(err[0], "no message for %s.%s",
+						      key, sub[s] ? sub[s] : "");
+				} else {
+					char line[512];
+
+					job_model_refit(r);
+					ck_assert_int_eq(job_model_summary(r, NULL,
+						line, sizeof(line)), 0);
+					job_model_free(r);
+				}
+				json_object_put(o);
+			}
+		}
+	}
+	ck_assert_uint_gt(total, 200);
+	ck_assert_uint_gt(rejected, total * 3 / 4);
+	json_object_put(ref);
+	json_object_put(orig);
+	job_model_free(m);
 }
 END_TEST
 
@@ -402,6 +469,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);
+	tcase_add_test(tc, test_json_every_key);
 	tcase_add_test(tc, test_loss_after);
 	suite_add_tcase(s, tc);
 	return s;
