@@ -33,6 +33,9 @@ static void plan_params(const sim_state_t *s, plan_params_t *prm)
 	prm->min_resize_interval = c->min_resize_interval;
 	prm->restart_cost = c->restart_base;
 	prm->placement = c->placement;
+	if (c->resize_threshold >= 0.0)
+		prm->resize_threshold = prm->resize_threshold_large =
+			c->resize_threshold;
 	prm->profiles = NULL;
 }
 

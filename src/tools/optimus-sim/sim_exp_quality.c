@@ -23,7 +23,9 @@ static void quality_setup(const sim_exp_t *e, sim_config_t *c,
 	c->server = res_make(24, 8 * 8192 + 8 * 1024, 0);
 	c->window = WINDOW;
 	c->sample_every = 30.0;
+	/* Algorithm 1 re-allocates every interval: no resize bound. */
 	c->min_resize_interval = 0.0;
+	c->resize_threshold = 0.0;
 	c->restart_base = 2.0;		/* Spark re-assigns executors */
 	c->delta = 0.001;
 	memset(gp, 0, sizeof(*gp));

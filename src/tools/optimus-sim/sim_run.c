@@ -22,6 +22,7 @@ void sim_config_init(sim_config_t *c)
 	c->conv_err = 0.0;
 	c->restart_base = 20.0;
 	c->min_resize_interval = 1200.0;
+	c->resize_threshold = -1.0;
 	c->delta = 0.001;
 	c->nservers = 16;
 	c->server = res_make(24, 98304, 4);

@@ -25,6 +25,7 @@ typedef struct sim_config {
 	double conv_err;	/* std. dev. of a job's convergence error */
 	double restart_base;	/* seconds of a resize besides checkpoint */
 	double min_resize_interval;
+	double resize_threshold;	/* relative gain to resize; < 0: plan's */
 	double delta;		/* convergence threshold */
 	size_t nservers;
 	res_vec_t server;	/* capacity of one server */
