@@ -177,6 +177,47 @@ START_TEST(test_speed_priors)
 }
 END_TEST
 
+/* Sync mode: the prior has the shape of Eqn. 4 and saturates too. */
+START_TEST(test_speed_prior_sync)
+{
+	job_model_t *m = new_job("optimus,mode=sync,batch=256,max_ps=8,"
+				 "max_workers=64");
+	job_speed_source_t src;
+	double f1 = job_model_speed_from(m, NULL, 1, 1, &src);
+	double f8 = job_model_speed(m, NULL, 2, 8);
+	double f64 = job_model_speed(m, NULL, 2, 64);
+
+	ck_assert_int_eq(src, JOB_SPEED_PRIOR);
+	ck_assert_double_eq_tol(f1, JOB_MODEL_PRIOR_SPEED, 1e-9);
+	ck_assert(f8 > f1);
+	/* 8x the workers past saturation gains less than the first 8. */
+	ck_assert(f64 - f8 < f8 - f1);
+	job_model_free(m);
+}
+END_TEST
+
+/* Explicit CPU-time samples replace the ones derived from the speed. */
+START_TEST(test_cost_sample)
+{
+	job_model_t *m = new_job("quality");
+
+	job_model_started(m, 0, 1, 2, 1);
+	for (int k = 1; k <= 10; k++)
+		ck_assert_int_eq(job_model_report(m, k, 10.0 * k,
+			1.0 / k + 0.1, 4.0, 0), 0);
+	ck_assert_uint_eq(m->quality.ncost, 10);
+	ck_assert_int_eq(job_model_cost_sample(m, 0, 1), -EINVAL);
+	ck_assert_int_eq(job_model_cost_sample(m, 100, 2.0), 0);
+	ck_assert(m->explicit_cost);
+	ck_assert_uint_eq(m->quality.ncost, 1);
+	ck_assert_int_eq(job_model_report(m, 20, 200, 0.2, 4.0, 0), 0);
+	ck_assert_uint_eq(m->quality.ncost, 1);
+	job_model_refit(m);
+	ck_assert_double_eq_tol(m->quality.cost_c, 0.02, 1e-12);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_speed_profile)
 {
 	job_model_t *m = new_job("optimus,model=resnet,max_ps=8,max_workers=16");
@@ -464,6 +505,8 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_remaining_fallbacks);
 	tcase_add_test(tc, test_speed_priors);
 	tcase_add_test(tc, test_speed_profile);
+	tcase_add_test(tc, test_speed_prior_sync);
+	tcase_add_test(tc, test_cost_sample);
 	tcase_add_test(tc, test_timing_and_summary);
 	tcase_add_test(tc, test_run_history);
 	tcase_add_test(tc, test_json_roundtrip);
