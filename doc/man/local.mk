@@ -1,3 +1,4 @@
 # doc/man
 dist_man_MANS += doc/man/optimusctl.1 doc/man/optimus-report.1
 dist_man_MANS += doc/man/optimus-sim.1
+dist_man_MANS += doc/man/optimus_hints.5 doc/man/spank_optimus.8

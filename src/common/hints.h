@@ -124,6 +124,7 @@ const char *hints_layout_name(hints_layout_t l);
 typedef struct hints_request {
 	uint32_t nodes;
 	uint32_t tasks;
+	uint32_t max_tasks_per_node;	/* the fullest node's task count */
 	uint32_t cpus_per_task;
 	uint64_t mem_per_node_mb;
 	uint32_t gpus_per_node;

@@ -8,7 +8,7 @@
 
 /* What one node holding ps PS and w workers needs. */
 typedef struct node_need {
-	uint64_t cpus, mem_mb, gpus;
+	uint64_t cpus, mem_mb, gpus, tasks;
 } node_need_t;
 
 static node_need_t need_of(const optimus_hints_t *h, uint32_t cpt, int ps,
@@ -16,7 +16,8 @@ static node_need_t need_of(const optimus_hints_t *h, uint32_t cpt, int ps,
 {
 	node_need_t n;
 
-	n.cpus = (uint64_t)cpt * (ps + w);
+	n.tasks = ps + w;
+	n.cpus = (uint64_t)cpt * n.tasks;
 	n.mem_mb = ps * h->ps_res.mem_mb + w * h->worker_res.mem_mb;
 	n.gpus = (uint64_t)ps * h->ps_res.gpus + (uint64_t)w * h->worker_res.gpus;
 	return n;
@@ -38,6 +39,8 @@ static void need_max(node_need_t *acc, node_need_t n)
 		acc->mem_mb = n.mem_mb;
 	if (n.gpus > acc->gpus)
 		acc->gpus = n.gpus;
+	if (n.tasks > acc->tasks)
+		acc->tasks = n.tasks;
 }
 
 /*
@@ -49,7 +52,7 @@ static node_need_t split_need(const optimus_hints_t *h, uint32_t cpt,
 			      int p, int w, int k, const hints_res_t *cap,
 			      int *fits)
 {
-	node_need_t acc = { 0, 0, 0 };
+	node_need_t acc = { 0, 0, 0, 0 };
 
 	*fits = 1;
 	for (int i = 0; i < k; i++) {
@@ -132,16 +135,24 @@ int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
 		rc = size_colocated(h, cpt, p, w, cap, want_nodes, &k, &need);
 	if (rc) {
 		if (err && errlen)
-			snprintf(err, errlen, "--scheduler: %u PS and %u workers "
-				 "(%u CPUs each) do not fit on %s%u node(s) of "
-				 "%u CPUs, %llu MB and %u GPUs",
-				 p, w, cpt, want_nodes ? "" : "up to ",
+			snprintf(err, errlen, "--scheduler: %u PS (%u CPUs, "
+				 "%llu MB, %u GPUs each) and %u workers (%u CPUs, "
+				 "%llu MB, %u GPUs each) do not fit on %s%u "
+				 "node(s) of %u CPUs, %llu MB and %u GPUs%s",
+				 p, cpt, (unsigned long long)h->ps_res.mem_mb,
+				 h->ps_res.gpus, w, cpt,
+				 (unsigned long long)h->worker_res.mem_mb,
+				 h->worker_res.gpus, want_nodes ? "" : "up to ",
 				 want_nodes ? want_nodes : p + w, cap->cpus,
-				 (unsigned long long)cap->mem_mb, cap->gpus);
+				 (unsigned long long)cap->mem_mb, cap->gpus,
+				 cpt > h->ps_res.cpus || cpt > h->worker_res.cpus
+				 ? " (every task gets the larger CPU count: Slurm "
+				   "steps are uniform)" : "");
 		return -ERANGE;
 	}
 	out->nodes = k;
 	out->tasks = p + w;
+	out->max_tasks_per_node = (uint32_t)need.tasks;
 	out->cpus_per_task = cpt;
 	out->mem_per_node_mb = need.mem_mb;
 	out->gpus_per_node = (uint32_t)need.gpus;

@@ -223,7 +223,7 @@ static void assert_request_fits(const optimus_hints_t *hh, uint32_t p,
 				uint32_t w, const hints_res_t *cap,
 				const hints_request_t *r)
 {
-	uint32_t cpt = r->cpus_per_task;
+	uint32_t cpt = r->cpus_per_task, fullest = 0;
 
 	ck_assert_uint_eq(r->tasks, p + w);
 	ck_assert_uint_ge(cpt, hh->ps_res.cpus);
@@ -232,6 +232,8 @@ static void assert_request_fits(const optimus_hints_t *hh, uint32_t p,
 		uint32_t ps = placement_share_front(p, r->nodes, i);
 		uint32_t wk = placement_share_back(w, r->nodes, i);
 		ck_assert_uint_le(cpt * (ps + wk), cap->cpus);
+		if (ps + wk > fullest)
+			fullest = ps + wk;
 		ck_assert_uint_le(ps * hh->ps_res.mem_mb +
 				  wk * hh->worker_res.mem_mb, r->mem_per_node_mb);
 		ck_assert_uint_le(ps * hh->ps_res.gpus +
@@ -239,6 +241,7 @@ static void assert_request_fits(const optimus_hints_t *hh, uint32_t p,
 	}
 	ck_assert_uint_le(r->mem_per_node_mb, cap->mem_mb);
 	ck_assert_uint_le(r->gpus_per_node, cap->gpus);
+	ck_assert_uint_eq(r->max_tasks_per_node, fullest);
 }
 
 START_TEST(test_size_fewest_nodes)
@@ -291,6 +294,7 @@ START_TEST(test_size_separate)
 	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 0, &r, err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.nodes, 3);
 	ck_assert_uint_eq(r.cpus_per_task, 4);
+	ck_assert_uint_eq(r.max_tasks_per_node, 2);
 	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 5, &r, err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.nodes, 5);
 	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 2, &r, err, sizeof(err)),

@@ -61,8 +61,18 @@ static void desc_set(job_desc_msg_t *d, const hints_request_t *r)
 	d->min_nodes = d->max_nodes = r->nodes;
 	d->cpus_per_task = r->cpus_per_task;
 	d->min_cpus = r->tasks * r->cpus_per_task;
-	/* the split need not be even: no per-node task count */
-	d->ntasks_per_node = NO_VAL16;
+	/*
+	 * Pin an even split (otherwise Slurm packs the first nodes and PS and
+	 * workers end up unevenly colocated). An uneven one cannot be pinned
+	 * (Slurm would round the task count up to nodes * N): ask instead for
+	 * the fullest node's CPUs on every node, so that any node can take
+	 * the largest share (and each component of a separate-layout
+	 * heterogeneous step fits on its own nodes).
+	 */
+	if (r->tasks % r->nodes == 0 && r->tasks / r->nodes == r->max_tasks_per_node)
+		d->ntasks_per_node = r->tasks / r->nodes;
+	else
+		d->pn_min_cpus = r->max_tasks_per_node * r->cpus_per_task;
 	d->pn_min_memory = r->mem_per_node_mb;	/* per node: no MEM_PER_CPU */
 	xfree(d->tres_per_node);
 	if (r->gpus_per_node)

@@ -58,7 +58,8 @@ int spank_options_post_opt(spank_t sp)
 	post_opt_calls++;
 	if (!scheduler_arg)
 		return 0;
-	if (ctx == S_CTX_ALLOCATOR && post_opt_calls > 1) {
+	if (ctx == S_CTX_ALLOCATOR && post_opt_calls > 1 &&
+	    spank_optimus_conf.submit_check) {
 		slurm_error("optimus: --scheduler cannot be used with a "
 			    "heterogeneous job: sched/optimus sizes one "
 			    "homogeneous allocation per training job and places "

@@ -30,6 +30,14 @@ static int getenv_str(spank_t sp, const char *name, char *buf, int len)
 	return spank_getenv(sp, name, buf, len) == ESPANK_SUCCESS ? 0 : -1;
 }
 
+static uint32_t env_u32(spank_t sp, const char *name, uint32_t dflt)
+{
+	char buf[32];
+
+	return getenv_str(sp, name, buf, sizeof(buf)) ? dflt
+		: (uint32_t)strtoul(buf, NULL, 10);
+}
+
 static int inputs_gather(spank_t sp, step_inputs_t *in)
 {
 	char text[HINTS_TEXT_MAX], err[512];
@@ -45,6 +53,9 @@ static int inputs_gather(spank_t sp, step_inputs_t *in)
 	    spank_get_item(sp, S_JOB_NODEID, &in->node_id) != ESPANK_SUCCESS ||
 	    spank_get_item(sp, S_TASK_ID, &in->local_id) != ESPANK_SUCCESS)
 		return -EINVAL;
+	/* in a heterogeneous step S_JOB_NODEID counts within the component;
+	 * the task's SLURM_NODEID is the step-wide index the layout uses */
+	in->node_id = env_u32(sp, "SLURM_NODEID", in->node_id);
 	if (spank_get_item(sp, S_SLURM_RESTART_COUNT, &in->restart) !=
 	    ESPANK_SUCCESS)
 		in->restart = 0;
@@ -80,14 +91,6 @@ static const roles_topology_t *topology_given(spank_t sp,
 	    roles_topology_parse(text, t, NULL, 0))
 		return NULL;
 	return t;
-}
-
-static uint32_t env_u32(spank_t sp, const char *name, uint32_t dflt)
-{
-	char buf[32];
-
-	return getenv_str(sp, name, buf, sizeof(buf)) ? dflt
-		: (uint32_t)strtoul(buf, NULL, 10);
 }
 
 static void job_init(const step_inputs_t *in, roles_job_t *job)

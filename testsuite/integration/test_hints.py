@@ -1,0 +1,209 @@
+"""--scheduler hints on a real cluster: accepted, refused, and sized.
+
+Every hint documented in optimus_hints(5) is submitted through sbatch: good
+ones are accepted and give the job its initial size (held jobs, so that
+nothing runs); bad ones are refused twice over, by spank/optimus inside
+sbatch itself and, with that early check turned off on the client
+(submit_check=0), by job_submit/optimus in slurmctld. Either way sbatch
+exits non-zero and prints a message naming the key and its accepted range.
+
+The cluster runs sched/backfill: hints and sizing do not depend on the
+scheduler, and only sched/backfill lets a heterogeneous job reach
+job_submit/optimus (slurmctld refuses them earlier otherwise).
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hints_helpers as hh  # noqa: E402
+
+CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
+SCRIPT = "#!/bin/sh\ntrue\n"
+
+# (hints, fields of `scontrol show job` the initial request must have)
+ACCEPTED = [
+    ("optimus", {"NumNodes": "1-1", "NumTasks": "2", "CPUs/Task": "1",
+                 "MinMemoryNode": "2G"}),
+    ("quality", {"NumTasks": "2"}),
+    ("optimus,ps=2,workers=2", {"NumNodes": "1-1", "NumTasks": "4",
+                                "MinMemoryNode": "4G"}),
+    ("optimus,mode=sync,workers=4,batch=128", {"NumTasks": "5"}),
+    ("optimus,mode=async,min_ps=1,max_ps=4,min_workers=2,max_workers=8",
+     {"NumTasks": "3"}),
+    # 1 PS + 4 workers of 2 CPUs do not fit 8 CPUs: 2 nodes (3 + 2 tasks)
+    ("optimus,workers=4,worker_cpus=2,worker_gpus=1,ps_mem=2G",
+     {"NumNodes": "2-2", "NumTasks": "5", "CPUs/Task": "2",
+      "MinMemoryNode": "4G", "TresPerNode": "gres:gpu:2"}),
+    ("optimus,ps_cpus=3,ps_mem=512M,ps_gpus=0,worker_mem=1536",
+     {"CPUs/Task": "3", "MinMemoryNode": "2G"}),
+    ("optimus,delta=0.0005,model=resnet-50,form=inverse", {"NumTasks": "2"}),
+    ("quality,form=power,weight=2.5", {"NumTasks": "2"}),
+    ("optimus,form=exp,steps=100000,epochs=90,epoch_steps=5000",
+     {"NumTasks": "2"}),
+    ("optimus,ckpt_signal=SIGUSR2,ckpt_grace=120,ckpt_dir=/tmp/ckpt",
+     {"NumTasks": "2"}),
+    ("optimus,ckpt_signal=10", {"NumTasks": "2"}),
+    ("optimus,layout=separate,ps=1,workers=2", {"NumTasks": "3"}),
+    ("optimus,layout=colocated", {"NumTasks": "2"}),
+]
+
+# (hints, text the message must contain)
+REFUSED = [
+    ("fifo", "optimus or quality"),
+    ("optimus,colour=red", "unknown --scheduler key 'colour'"),
+    ("optimus,ps", "expected KEY=VALUE"),
+    ("optimus,ps=0", "ps must be an integer from 1 to 256"),
+    ("optimus,workers=5000", "workers must be an integer from 1 to 4096"),
+    ("optimus,min_ps=3,max_ps=2", "1 <= min_ps <= max_ps <= 256"),
+    ("optimus,min_workers=4,max_workers=2", "min_workers <= max_workers"),
+    ("optimus,ps=2,ps=3", "'ps' given twice"),
+    ("optimus,ps=2,max_ps=3", "give either ps=N or min_ps/max_ps"),
+    ("optimus,mode=fast", "mode must be one of: async, sync"),
+    ("optimus,ps_cpus=0", "ps_cpus must be an integer from 1 to 1024"),
+    ("optimus,worker_cpus=2000", "worker_cpus must be an integer from 1 to 1024"),
+    ("optimus,ps_mem=0", "ps_mem must be a size from 1M to 16T"),
+    ("optimus,worker_mem=lots", "worker_mem must be a size from 1M to 16T"),
+    ("optimus,worker_gpus=65", "worker_gpus must be an integer from 0 to 64"),
+    ("optimus,ps_gpus=x", "ps_gpus must be an integer from 0 to 64"),
+    ("optimus,batch=64", "use it with mode=sync"),
+    ("optimus,mode=sync,workers=8,batch=4", "smaller than min_workers=8"),
+    ("optimus,delta=0", "delta must be a number greater than 0 and at most 1"),
+    ("optimus,delta=2", "delta must be a number greater than 0 and at most 1"),
+    ("optimus,model=a/b", "model must be 1 to 63 characters"),
+    ("optimus,form=linear", "form must be one of: inverse, power, exp"),
+    ("optimus,steps=0", "steps must be an integer from 1"),
+    ("optimus,epochs=-1", "epochs must be an integer from 1"),
+    ("optimus,epoch_steps=1.5", "epoch_steps must be an integer from 1"),
+    ("optimus,ckpt_signal=KILLME", "ckpt_signal must be a signal name"),
+    ("optimus,ckpt_grace=7200", "ckpt_grace must be an integer from 0 to 3600"),
+    ("optimus,ckpt_dir=relative", "ckpt_dir must be an absolute path"),
+    ("optimus,layout=mixed", "layout must be one of: colocated, separate"),
+    ("optimus,weight=2", "weight= applies only to the quality policy"),
+    ("quality,weight=0", "weight must be a number greater than 0"),
+]
+
+
+def _fields(cluster, jid):
+    return cluster.job_fields(jid)
+
+
+@pytest.mark.parametrize("hints,want", ACCEPTED, ids=[a for a, _ in ACCEPTED])
+def test_accepted_and_sized(cluster, hints, want):
+    r = hh.sbatch(cluster, ["-H", "-o", "/dev/null", "--scheduler=" + hints],
+                  SCRIPT, check=False)
+    assert r.returncode == 0, r.stderr
+    jid = hh.job_id(r)
+    try:
+        f = _fields(cluster, jid)
+        for key, value in want.items():
+            assert f.get(key) == value, (key, f.get(key), f)
+    finally:
+        cluster.run(["scancel", str(jid)], check=False)
+
+
+def _assert_refused(r, needle):
+    assert r.returncode != 0
+    assert needle in r.stderr, r.stderr
+    assert not r.stdout.strip(), "a job id was printed: %s" % r.stdout
+
+
+@pytest.mark.parametrize("hints,needle", REFUSED, ids=[a for a, _ in REFUSED])
+def test_refused_by_sbatch(cluster, hints, needle):
+    r = hh.sbatch(cluster, ["-o", "/dev/null", "--scheduler=" + hints],
+                  SCRIPT, check=False)
+    _assert_refused(r, needle)
+    assert "Invalid --scheduler argument" in r.stderr
+
+
+@pytest.mark.parametrize("hints,needle", REFUSED, ids=[a for a, _ in REFUSED])
+def test_refused_by_job_submit(cluster, hints, needle):
+    conf = hh.nocheck_conf(cluster)
+    r = hh.sbatch(cluster, ["-o", "/dev/null", "--scheduler=" + hints],
+                  SCRIPT, conf=conf, check=False)
+    _assert_refused(r, needle)
+    # slurmctld, not sbatch, refused it
+    assert "Batch job submission failed" in r.stderr
+    assert "Invalid --scheduler argument" not in r.stderr
+
+
+def test_unfit_refused_by_job_submit(cluster):
+    """Valid hints whose tasks fit no node: refused with the needs."""
+    r = hh.sbatch(cluster, ["-o", "/dev/null",
+                            "--scheduler=optimus,worker_gpus=5"], SCRIPT,
+                  check=False)
+    _assert_refused(r, "do not fit on up to 2 node(s) of 8 CPUs, 16000 MB "
+                       "and 4 GPUs")
+    r = hh.sbatch(cluster, ["-N", "3", "-o", "/dev/null",
+                            "--scheduler=optimus,ps=1,workers=1"], SCRIPT,
+                  check=False)
+    _assert_refused(r, "do not fit on 3 node(s)")
+
+
+def test_user_node_count_kept(cluster):
+    r = hh.sbatch(cluster, ["-H", "-N", "2", "-o", "/dev/null",
+                            "--scheduler=optimus,ps=2,workers=2"], SCRIPT)
+    jid = hh.job_id(r)
+    try:
+        f = _fields(cluster, jid)
+        assert f["NumNodes"] == "2-2"
+        assert f["NumTasks"] == "4"
+        assert f["MinMemoryNode"] == "2G"
+    finally:
+        cluster.run(["scancel", str(jid)], check=False)
+
+
+HET = ["--scheduler=optimus,ps=1", "-n1", "-o", "/dev/null", ":", "-n1"]
+
+
+def test_het_job_refused_by_sbatch(cluster):
+    r = hh.sbatch(cluster, HET, SCRIPT, check=False)
+    _assert_refused(r, "--scheduler cannot be used with a heterogeneous job")
+
+
+def test_het_job_refused_by_job_submit(cluster):
+    conf = hh.nocheck_conf(cluster)
+    r = hh.sbatch(cluster, HET, SCRIPT, conf=conf, check=False)
+    _assert_refused(r, "--scheduler cannot be used with a heterogeneous job")
+    assert "Batch job submission failed" in r.stderr
+
+
+def test_job_submit_logs_refusal(cluster):
+    conf = hh.nocheck_conf(cluster)
+    hh.sbatch(cluster, ["-o", "/dev/null", "--scheduler=optimus,delta=7"],
+              SCRIPT, conf=conf, check=False)
+    assert "job_submit/optimus: refused job from uid 0: invalid --scheduler " \
+        "value delta=7" in cluster.logs("slurmctld")
+
+
+def test_help_lists_keys(cluster):
+    r = cluster.run(["sbatch", "--help"])
+    text = " ".join(r.stdout.split())
+    for key in ("mode=sync|async", "min_workers", "worker_gpus", "ckpt_grace",
+                "layout=colocated|separate", "optimus_hints(5)"):
+        assert key in text, key
+
+
+def test_man_page_documents_every_key():
+    man = os.path.join(hh.TOP, "doc/man/optimus_hints.5")
+    text = open(man).read()
+    keys = ["mode", "ps", "min_ps", "max_ps", "workers", "min_workers",
+            "max_workers", "ps_cpus", "ps_mem", "ps_gpus", "worker_cpus",
+            "worker_mem", "worker_gpus", "batch", "delta", "model", "form",
+            "steps", "epochs", "epoch_steps", "ckpt_signal", "ckpt_grace",
+            "ckpt_dir", "layout", "weight"]
+    for k in keys:
+        assert "\\fB%s\\fR=" % k in text or ".B %s=" % k in text \
+            or "\\fB%s=" % k in text, k
+
+
+@pytest.mark.parametrize("example", sorted(
+    f for f in os.listdir(os.path.join(hh.TOP, "etc/examples"))
+    if f.endswith(".sbatch")))
+def test_examples_accepted(cluster, example):
+    """Every example script's #SBATCH --scheduler line is accepted."""
+    script = open(os.path.join(hh.TOP, "etc/examples", example)).read()
+    r = hh.sbatch(cluster, ["-H", "-o", "/dev/null"], script, check=False)
+    assert r.returncode == 0, r.stderr
+    cluster.run(["scancel", str(hh.job_id(r))], check=False)
