@@ -164,7 +164,8 @@ json_object *report_history_job_json(report_history_t *h, uint32_t job_id)
 				       json_object_new_int64((int64_t)j->reports));
 		json_object_object_add(o, "progress",
 				       ring_json(&j->progress, h->per_job));
-		json_object_object_add(o, "speed", ring_json(&j->speed, h->per_job));
+		json_object_object_add(o, "speed_samples",
+				       ring_json(&j->speed, h->per_job));
 	}
 	pthread_mutex_unlock(&h->lock);
 	return o;

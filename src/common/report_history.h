@@ -22,7 +22,7 @@ report_history_t *report_history_create(size_t max_jobs, size_t per_job);
 void report_history_destroy(report_history_t *h);
 /* 0, or -ENOMEM. */
 int report_history_add(report_history_t *h, const report_t *r);
-/* {"job":N,"uid":U,"progress":[...],"speed":[...],"reports":count}, or
+/* {"job":N,"uid":U,"progress":[...],"speed_samples":[...],"reports":n}, or
  * NULL when the job has no reports. */
 json_object *report_history_job_json(report_history_t *h, uint32_t job_id);
 /* {"jobs":[{"job":N,"uid":U,"reports":count,"last":{...}}...]} */

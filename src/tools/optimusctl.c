@@ -62,33 +62,58 @@ static double num(json_object *o, const char *key)
 	return v ? json_object_get_double(v) : 0.0;
 }
 
-static void print_status(json_object *res)
+/* A job row: the history's form ("job", "last_progress", "last_speed") or
+ * a planner's ("job_id", "step", "loss", "ps", "workers", "summary"). */
+static void print_job_row(json_object *j)
 {
-	json_object *jobs = get(res, "jobs");
+	json_object *p = get(j, "last_progress"), *s = get(j, "last_speed");
+	json_object *id = get(j, "job") ? get(j, "job") : get(j, "job_id");
+	json_object *summary = get(j, "summary");
+	char speed[64] = "-";
+
+	if (s)
+		snprintf(speed, sizeof(speed), "%d,%d,%.4g", (int)num(s, "ps"),
+			 (int)num(s, "workers"), num(s, "steps_per_sec"));
+	else if (get(j, "workers"))
+		snprintf(speed, sizeof(speed), "%d,%d,-", (int)num(j, "ps"),
+			 (int)num(j, "workers"));
+	printf("%-10lld %-8lld %-8lld ", (long long)json_object_get_int64(id),
+	       (long long)num(j, "uid"), (long long)num(j, "reports"));
+	if (!p && get(j, "step"))
+		p = j;
+	if (p)
+		printf("%-12lld %-12.6g %-10.4g ", (long long)num(p, "step"),
+		       num(p, "loss"), num(p, "sps"));
+	else
+		printf("%-12s %-12s %-10s ", "-", "-", "-");
+	printf("%-18s %s\n", speed, summary ? json_object_get_string(summary) : "");
+}
+
+static void print_jobs(json_object *jobs, const char *empty)
+{
 	size_t n = jobs ? json_object_array_length(jobs) : 0;
 
-	printf("%-10s %-8s %-8s %-12s %-12s %-10s %s\n", "JOBID", "UID",
-	       "REPORTS", "STEP", "LOSS", "SAMPLES/S", "SPEED(p,w,steps/s)");
-	for (size_t i = 0; i < n; i++) {
-		json_object *j = json_object_array_get_idx(jobs, i);
-		json_object *p = get(j, "last_progress"), *s = get(j, "last_speed");
-		char speed[64] = "-";
-
-		if (s)
-			snprintf(speed, sizeof(speed), "%d,%d,%.4g",
-				 (int)num(s, "ps"), (int)num(s, "workers"),
-				 num(s, "steps_per_sec"));
-		printf("%-10lld %-8lld %-8lld ", (long long)num(j, "job"),
-		       (long long)num(j, "uid"), (long long)num(j, "reports"));
-		if (p)
-			printf("%-12lld %-12.6g %-10.4g ", (long long)num(p, "step"),
-			       num(p, "loss"), num(p, "sps"));
-		else
-			printf("%-12s %-12s %-10s ", "-", "-", "-");
-		printf("%s\n", speed);
-	}
+	printf("%-10s %-8s %-8s %-12s %-12s %-10s %-18s %s\n", "JOBID", "UID",
+	       "REPORTS", "STEP", "LOSS", "SAMPLES/S", "SPEED(p,w,steps/s)",
+	       "SUMMARY");
+	for (size_t i = 0; i < n; i++)
+		print_job_row(json_object_array_get_idx(jobs, i));
 	if (n == 0)
-		printf("(no job has reported yet)\n");
+		printf("(%s)\n", empty);
+}
+
+static void print_status(json_object *res)
+{
+	json_object *pol = get(res, "policy");
+
+	if (pol)
+		printf("Policy %s, plan every %lld s\n", json_object_get_string(pol),
+		       (long long)num(res, "plan_interval"));
+	print_jobs(get(res, "jobs"), "no job known to the scheduler");
+	if (get(res, "reporting")) {
+		printf("\nJobs that reported:\n");
+		print_jobs(get(res, "reporting"), "no job has reported yet");
+	}
 }
 
 /* The scheduler's fit when it sent one, else our own power-law fit. */
@@ -117,7 +142,8 @@ static double eval_fit(double x, const void *ctx)
 static void print_points(json_object *res, const opts_t *o)
 {
 	json_object *pts = get(res, "progress");
-	size_t n = pts ? json_object_array_length(pts) : 0, m = 0;
+	size_t n = pts && json_object_is_type(pts, json_type_array) ?
+		   json_object_array_length(pts) : 0, m = 0;
 	double *k = calloc(n + 1, sizeof(*k)), *l = calloc(n + 1, sizeof(*l));
 	curve_coef_t fit;
 	const char *source;
@@ -149,8 +175,9 @@ static void print_points(json_object *res, const opts_t *o)
 
 static void print_speed(json_object *res)
 {
-	json_object *sp = get(res, "speed");
-	size_t n = sp ? json_object_array_length(sp) : 0;
+	json_object *sp = get(res, "speed_samples");
+	size_t n = sp && json_object_is_type(sp, json_type_array) ?
+		   json_object_array_length(sp) : 0;
 
 	printf("\nSpeed samples: %zu\n", n);
 	if (n)
@@ -167,7 +194,7 @@ static void print_speed(json_object *res)
 static void print_rest(json_object *res)
 {
 	static const char *const shown[] = { "job", "uid", "reports",
-		"progress", "speed", NULL };
+		"progress", "speed_samples", NULL };
 
 	json_object_object_foreach(res, key, val) {
 		int skip = 0;
@@ -195,7 +222,7 @@ static void print_plan(json_object *res)
 
 	if (planner && !strcmp(json_object_get_string(planner), "none")) {
 		printf("No planner has registered yet; jobs with reports:\n");
-		print_status(res);
+		print_jobs(get(res, "jobs"), "no job has reported yet");
 		return;
 	}
 	printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY));

@@ -123,7 +123,7 @@ def test_owner_reports_and_reads_back(cluster, env):
     res = json.loads(r.stdout)
     steps = [p["step"] for p in res["progress"]]
     assert steps == [100, 200, 400, 800, 1600]
-    assert res["speed"][0]["workers"] == 2
+    assert res["speed_samples"][0]["workers"] == 2
     text = subprocess.run([CTL, "show", "job", str(jid)], env=env,
                           capture_output=True, text=True, timeout=30).stdout
     assert "Loss points: 5" in text and "*" in text and "Fit" in text

@@ -262,6 +262,44 @@ START_TEST(test_query_callback_replaces_history)
 }
 END_TEST
 
+static json_object *planner_like(const query_t *q, uid_t uid)
+{
+	json_object *o;
+
+	if (q->kind == QUERY_JOB && q->job_id != JOB)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "job_id", json_object_new_int64(JOB));
+	json_object_object_add(o, "jobs", json_object_new_array());
+	return o;
+}
+
+START_TEST(test_callback_answer_completed_from_history)
+{
+	message_t m = progress_msg(JOB, 10);
+	message_t q = { .type = MSG_QUERY, .sent = (int64_t)NOW,
+			.query = { QUERY_JOB, JOB } };
+	json_object *res, *v;
+
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	report_service_set_query(svc, planner_like);
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(OWNER, &q, &res), "ok");
+	ck_assert(json_object_object_get_ex(res, "job_id", NULL));
+	ck_assert(json_object_object_get_ex(res, "progress", &v));
+	ck_assert_uint_eq(json_object_array_length(v), 1);
+	json_object_put(res);
+	q.query = (query_t){ QUERY_STATUS, 0 };
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(OWNER, &q, &res), "ok");
+	ck_assert(json_object_object_get_ex(res, "reporting", &v));
+	ck_assert_uint_eq(json_object_array_length(v), 1);
+	ck_assert_uint_eq(json_object_array_length(json_object_object_get(res,
+		"jobs")), 0);
+	json_object_put(res);
+}
+END_TEST
+
 static Suite *service_suite(void)
 {
 	Suite *s = suite_create("report_service");
@@ -274,6 +312,7 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, test_forged_and_malformed);
 	tcase_add_test(tc, test_queue_sheds_when_full);
 	tcase_add_test(tc, test_query_callback_replaces_history);
+	tcase_add_test(tc, test_callback_answer_completed_from_history);
 	suite_add_tcase(s, tc);
 	return s;
 }
