@@ -40,6 +40,7 @@ def main():
     total = float(sys.argv[1])
     theta = [float(x) for x in sys.argv[2:6]] or [1.0, 0.5, 0.02, 0.02]
     ckpt_dir = os.environ.get("OPTIMUS_CHECKPOINT_DIR") or os.getcwd()
+    os.makedirs(ckpt_dir, exist_ok=True)
     ckpt = os.path.join(ckpt_dir, "synthetic-%s.json" % os.environ["SLURM_JOB_ID"])
     step = 0.0
     if os.path.exists(ckpt):

@@ -52,8 +52,11 @@ static int update_pending(action_t *a)
 	desc.job_id = a->job_id;
 	desc.min_nodes = desc.max_nodes = a->req.nodes;
 	desc.num_tasks = a->req.tasks;
-	if (a->req.nodes && a->req.tasks % a->req.nodes == 0)
-		desc.ntasks_per_node = a->req.tasks / a->req.nodes;
+	/* With num_tasks set, ntasks_per_node is a per-node maximum: the
+	 * largest share of an even split (and it replaces the old value). */
+	if (a->req.nodes)
+		desc.ntasks_per_node = (a->req.tasks + a->req.nodes - 1) /
+				       a->req.nodes;
 	desc.cpus_per_task = a->req.cpus_per_task;
 	desc.min_cpus = a->req.tasks * a->req.cpus_per_task;
 	desc.pn_min_memory = a->req.mem_per_node_mb;

@@ -46,13 +46,13 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->report_timeout = 10;
 	c->report_replay_window = 300;
 	c->policy = xstrdup("optimus");
-	c->plan_interval = 60;
-	c->damping = 0.95;
-	c->resize_threshold = 0.10;
-	c->resize_threshold_large = 0.05;
-	c->large_job_tasks = 16;
-	c->min_resize_interval = 600;
-	c->restart_cost = 30;
+	c->plan_interval = PLAN_INTERVAL_DEFAULT;
+	c->damping = ALLOC_DAMPING_DEFAULT;
+	c->resize_threshold = PLAN_RESIZE_THRESHOLD_DEFAULT;
+	c->resize_threshold_large = PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT;
+	c->large_job_tasks = PLAN_LARGE_TASKS_DEFAULT;
+	c->min_resize_interval = PLAN_MIN_RESIZE_INTERVAL_DEFAULT;
+	c->restart_cost = PLAN_RESTART_COST_DEFAULT;
 }
 
 char *optimus_conf_path(void)

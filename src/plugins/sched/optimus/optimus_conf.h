@@ -22,13 +22,13 @@ typedef struct optimus_conf {
 
 	/* Planner (doc/planning.md). */
 	char *policy;			/* Policy, "optimus" */
-	uint32_t plan_interval;		/* PlanInterval (s), 60 */
+	uint32_t plan_interval;		/* PlanInterval (s), 600 */
 	double damping;			/* Damping, 0.95 */
 	double resize_threshold;	/* ResizeThreshold, 0.10 */
 	double resize_threshold_large;	/* ResizeThresholdLarge, 0.05 */
 	uint32_t large_job_tasks;	/* LargeJobTasks, 16 */
-	uint32_t min_resize_interval;	/* MinResizeInterval (s), 600 */
-	uint32_t restart_cost;		/* RestartCost (s), 30 */
+	uint32_t min_resize_interval;	/* MinResizeInterval (s), 1800 */
+	uint32_t restart_cost;		/* RestartCost (s), 180 */
 } optimus_conf_t;
 
 /* The configuration in force (defaults until optimus_conf_load()). */

@@ -196,9 +196,19 @@ static void action_start(action_t *a, const plan_ctx_t *c, int i,
 		return;
 	}
 	roles_topology_format(&topo, text, sizeof(text));
-	a->kind = ACT_START;
 	a->nodes = nodes_of(c->snap, d);
+	if (!c->snaps[i]->held && m->plan_ps == d->ps &&
+	    m->plan_workers == d->workers &&
+	    !xstrcmp(c->regs[i]->started_on, a->nodes)) {
+		/* Released with this very plan already: Slurm starts it as
+		 * soon as the nodes are free. */
+		a->kind = ACT_NONE;
+		return;
+	}
+	a->kind = ACT_START;
 	a->topology = xstrdup(text);
+	xfree(c->regs[i]->started_on);
+	c->regs[i]->started_on = xstrdup(a->nodes);
 	m->plan_ps = d->ps;
 	m->plan_workers = d->workers;
 }
@@ -210,9 +220,7 @@ static void action_resize(action_t *a, const plan_ctx_t *c, int i,
 
 	a->kind = ACT_SIGNAL;
 	a->signal = m->hints.ckpt_signal;
-	m->phase = JM_CHECKPOINTING;
-	m->resize_began = c->snap->taken;
-	m->last_resize = c->snap->taken;
+	job_model_resizing(m, c->snap->taken);
 	m->plan_ps = d->ps;
 	m->plan_workers = d->workers;
 	info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d (predicted %.0fs -> %.0fs, gain %.0f%%)",
@@ -334,9 +342,8 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 	ca->acts[ca->n].job_id = m->job_id;
 	ca->acts[ca->n].kind = ACT_REQUEUE;
 	ca->n++;
-	m->phase = JM_REQUEUED;
 	job_model_stopped(m, time(NULL));
-	m->restarts++;
+	m->phase = JM_REQUEUED;
 	return 0;
 }
 

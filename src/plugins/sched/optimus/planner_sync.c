@@ -48,13 +48,11 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj)
 
 	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING)
 		return;
-	if (m->resize_began) {
-		m->resize_seconds += difftime(sj->start, m->resize_began);
-		info("sched/optimus: JobId=%u resized to %d PS + %d workers in %.0fs",
+	if (m->resize_began)
+		info("sched/optimus: JobId=%u resized to %d PS + %d workers in %.0fs (checkpoint signal to restart)",
 		     sj->job_id, ps, workers,
 		     difftime(sj->start, m->resize_began));
-		m->resize_began = 0;
-	}
+	/* Adds the time since resize_began to resize_seconds. */
 	job_model_started(m, sj->start, ps, workers, sj->nnodes);
 	rj->checkpoint_acked = false;
 }

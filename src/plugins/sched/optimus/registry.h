@@ -25,6 +25,7 @@ typedef struct reg_job {
 	bool checkpoint_acked;	/* the job confirmed its checkpoint */
 	uint16_t restart_cnt;	/* Slurm's count at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
+	char *started_on;	/* nodes of the START applied last, xmalloc'd */
 } reg_job_t;
 
 extern void registry_init(void);

@@ -1,0 +1,216 @@
+"""sched/optimus on a real cluster: sizing, placement, resizes, state, JCT.
+
+The jobs run testsuite/integration/workloads/synthetic_trainer.py, a real
+batch job whose speed f(p, w) and loss curve are known, which reports
+through the real munge-authenticated channel and checkpoints on SIGUSR1.
+"""
+import json
+import os
+import re
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRAINER = os.path.join(HERE, "workloads", "synthetic_trainer.py")
+TOP = os.path.dirname(os.path.dirname(HERE))
+OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
+
+CLUSTER_OPTIONS = {
+    "cred_expire": 5,
+    "optimus_conf": "PlanInterval=2\nMinResizeInterval=5\nRestartCost=2\n",
+}
+
+
+def trainer_script(steps, ignore_signal=False):
+    if ignore_signal:
+        # A job that never checkpoints: the shell and its child ignore it.
+        return ("#!/bin/sh\ntrap '' USR1\n"
+                "/usr/bin/python3 -c 'import signal,time\n"
+                "signal.signal(signal.SIGUSR1, signal.SIG_IGN)\n"
+                "time.sleep(%d)'\n" % steps)
+    return "#!/bin/sh\nexec /usr/bin/python3 %s %d\n" % (TRAINER, steps)
+
+
+def submit(cluster, tmp_path, name, hints, steps, **kw):
+    out = str(tmp_path / ("%s.out" % name))
+    jid = cluster.sbatch(["--scheduler=" + hints, "-J", name, "-D",
+                          str(tmp_path), "-o", out],
+                         trainer_script(steps, **kw))
+    return jid, out
+
+
+def plan_of(fields):
+    m = re.search(r"plan=(\d+)/(\d+)", fields.get("SystemComment", ""))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def runs(out):
+    """The trainer's start lines: one per run (restart, ps, workers, step)."""
+    try:
+        lines = open(out).read().splitlines()
+    except OSError:
+        return []
+    return [json.loads(l) for l in lines if l.startswith('{"restart"')]
+
+
+def wait_for(predicate, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(1)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def cancel(cluster, *jobs):
+    cluster.run(["scancel"] + [str(j) for j in jobs], check=False)
+
+
+def test_pending_job_is_sized_and_placed_as_planned(cluster, tmp_path):
+    jid, out = submit(cluster, tmp_path, "sized",
+                      "optimus,max_ps=2,max_workers=6", 40)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        f = cluster.job_fields(jid)
+        ps, workers = plan_of(f)
+        assert int(f["NumTasks"]) == ps + workers
+        assert 1 <= ps <= 2 and 1 <= workers <= 6
+        # Pinned to the placement's nodes, the fewest that hold the job.
+        assert f["ReqNodeList"] == f["NodeList"]
+        assert int(f["NumNodes"]) == 1     # 8 tasks fit one 8-CPU node
+        # The job's tasks see the planned topology.
+        first = wait_for(lambda: runs(out), 30, "the trainer to start")[0]
+        assert (first["ps"], first["workers"]) == (ps, workers)
+        assert "optimus: ps=%d workers=%d" % (ps, workers) in f["SystemComment"]
+    finally:
+        cancel(cluster, jid)
+
+
+def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
+    blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"],
+                             "#!/bin/sh\nsleep 300\n")
+    jid = None
+    try:
+        cluster.wait_job_state(blocker, {"RUNNING"})
+        jid, _ = submit(cluster, tmp_path, "waits", "optimus", 20)
+
+        def reason():
+            f = cluster.job_fields(jid)
+            return f["JobState"] == "PENDING" and \
+                f["Reason"].startswith("optimus:") and f["Reason"]
+        why = wait_for(reason, 30, "an optimus reason")
+        assert "room" in why
+        cancel(cluster, blocker)
+        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+    finally:
+        cancel(cluster, blocker, *( [jid] if jid else []))
+
+
+def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
+    big, big_out = submit(cluster, tmp_path, "elastic",
+                          "optimus,max_ps=8,max_workers=24,ckpt_grace=5",
+                          700)
+    small = None
+    try:
+        cluster.wait_job_state(big, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(big_out), 30, "the first run")[0]
+        assert first["ps"] + first["workers"] == 32   # the whole cluster
+        time.sleep(6)                                  # some progress
+        small, _ = submit(cluster, tmp_path, "newcomer",
+                          "optimus,max_ps=2,max_workers=6", 60)
+
+        # Shrink: checkpoint signal, requeue, restart smaller, resume.
+        second = wait_for(lambda: runs(big_out)[1:2], 120, "a restart")[0]
+        assert second["restart"] == 1
+        assert second["ps"] + second["workers"] < 32
+        assert second["resumed_from"] > 0
+        f = cluster.job_fields(big)
+        assert f["Restarts"] == "1"
+        assert "restarts=1" in f["SystemComment"]
+
+        # Grow back once the newcomer is done.
+        cluster.wait_job_state(small, {"COMPLETED"}, timeout=180)
+        third = wait_for(lambda: runs(big_out)[2:3], 120, "a second restart")[0]
+        assert third["ps"] + third["workers"] > second["ps"] + second["workers"]
+        assert third["resumed_from"] >= second["resumed_from"]
+        log = cluster.logs("slurmctld")
+        assert re.search(r"JobId=%d resized to .* in \d+s" % big, log)
+    finally:
+        cancel(cluster, big, *([small] if small else []))
+
+
+def test_job_ignoring_the_signal_is_requeued_after_grace(cluster, tmp_path):
+    stubborn, _ = submit(cluster, tmp_path, "stubborn",
+                         "optimus,max_ps=8,max_workers=24,ckpt_grace=4",
+                         600, ignore_signal=True)
+    other = None
+    try:
+        cluster.wait_job_state(stubborn, {"RUNNING"}, timeout=60)
+        other, _ = submit(cluster, tmp_path, "other",
+                          "optimus,max_ps=2,max_workers=6", 30)
+
+        def requeued():
+            return "JobId=%d requeued (held) for a resize" % stubborn \
+                in cluster.logs("slurmctld")
+        wait_for(requeued, 90, "the requeue after the grace period")
+        log = cluster.logs("slurmctld")
+        signalled = re.search(r"\[([^\]]+)\] sched/optimus: JobId=%d: checkpoint "
+                              r"signal" % stubborn, log)
+        assert signalled
+        wait_for(lambda: cluster.job_fields(stubborn)["Restarts"] == "1", 30,
+                 "the restart count")
+    finally:
+        cancel(cluster, stubborn, *([other] if other else []))
+
+
+def optimusctl(cluster, *args):
+    r = cluster.run([OPTIMUSCTL] + list(args))
+    return json.loads(r.stdout)
+
+
+def test_model_state_survives_slurmctld_restart(cluster, tmp_path):
+    jid, _ = submit(cluster, tmp_path, "persist",
+                    "optimus,max_ps=1,max_workers=2", 300)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        before = wait_for(
+            lambda: (lambda j: j.get("step", 0) >= 5 and j)(
+                optimusctl(cluster, "show", "job", str(jid), "--json")),
+            60, "progress in the model")
+        cluster.restart_slurmctld()
+        assert "recovered model state" in cluster.logs("slurmctld")
+        after = optimusctl(cluster, "show", "job", str(jid), "--json")
+        assert after["first_submit"] == before["first_submit"]
+        assert after["step"] >= before["step"]
+        assert after["reports"] >= before["reports"]
+    finally:
+        cancel(cluster, jid)
+
+
+def test_corrupt_state_file_is_reported_and_set_aside(cluster):
+    path = os.path.join(cluster.root, "state", "optimus_state.json")
+    cluster.restart_slurmctld()      # writes a valid file on shutdown first
+    cluster._kill("slurmctld", timeout=30)
+    with open(path, "w") as f:
+        f.write('{"format": 1, "jobs": [ {"job_id": "garbage"')
+    cluster._start_slurmctld(clean=False)
+    assert cluster.run(["scontrol", "ping"]).stdout.find("UP") >= 0
+    log = cluster.logs("slurmctld")
+    assert "cannot parse state file" in log
+    assert os.path.exists(path + ".corrupt")
+
+
+def test_sacct_reports_true_jct(accounting_cluster, tmp_path):
+    c = accounting_cluster
+    jid, _ = submit(c, tmp_path, "accounted", "optimus,max_workers=2", 10)
+    c.wait_job_state(jid, {"COMPLETED"}, timeout=120)
+
+    def comment():
+        r = c.run(["sacct", "-n", "-X", "-j", str(jid), "-o",
+                   "JobID,SystemComment%400"], check=False)
+        return "jct=" in r.stdout and r.stdout
+    line = wait_for(comment, 60, "SystemComment with jct= in sacct")
+    jct = int(re.search(r"jct=(\d+)s", line).group(1))
+    f = c.job_fields(jid)
+    assert jct >= 1
+    assert "jct=%ds" % jct in f["SystemComment"]
