@@ -183,6 +183,15 @@ class CkptSignal:
                 log("checkpoint failed: %s" % e)
         self.paused_at = time.time()
 
+    @property
+    def pending(self):
+        return self.paused_at is not None
+
+    def pause(self):
+        """Pause as if the signal had come (another task received it)."""
+        if self.paused_at is None:
+            self.paused_at = time.time()
+
     def wait_if_paused(self):
         """Block while paused; True if we paused (and then resumed)."""
         if self.paused_at is None:

@@ -1,0 +1,301 @@
+"""The example trainers (examples/): really training, alone and on a cluster.
+
+Without a cluster: the MLP's gradient against finite differences, the
+parameter slices, atomic checkpoints, and `ps_trainer.py --local P,W`
+(sync and async) whose loss must go down, then a checkpoint taken on
+SIGUSR1 and resumed with another (p, w). The PyTorch trainer is tested the
+same way when python3-torch is installed, and skipped otherwise.
+
+On a real localhost cluster (sched/optimus): 1 PS + 1 worker on one node
+and 2 PS + 2 workers on two nodes train until the target loss, with every
+task's role from spank/optimus, and the scheduler receives their progress
+(`optimusctl --json show job N`). On a sched/backfill cluster (no planner
+to change sizes behind the test's back) the manual resize flow: checkpoint
+signal, requeue, new size while pending; the next run resumes at the
+checkpoint's step with the new topology.
+"""
+import importlib.util
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+EXAMPLES = os.path.join(TOP, "examples")
+PYTHON = "/usr/bin/python3"
+sys.path.insert(0, EXAMPLES)
+import trainer_util  # noqa: E402
+
+# two CPUs per node: 2 PS + 2 workers need both nodes, whatever the planner
+CLUSTER_OPTIONS = {"nodes": 2, "cpus": 2,
+                   "optimus_conf": "PlanInterval=5\nMinResizeInterval=30\n"}
+HAVE_TORCH = importlib.util.find_spec("torch") is not None
+
+STEP_RE = re.compile(r"step (\d+) loss ([0-9.]+) epoch")
+START_RE = re.compile(r"starting at step (\d+): worker 0 of \((\d+) PS, "
+                      r"(\d+) workers\)")
+CKPT_RE = re.compile(r"checkpoint of step (\d+) written")
+
+
+def curve(text):
+    """[(step, loss)] the chief logged."""
+    return [(int(s), float(l)) for s, l in STEP_RE.findall(text)]
+
+
+# ------------------------------------------------------------- no cluster
+def test_mlp_gradient_matches_finite_differences():
+    mlp = trainer_util.MLP(hidden=5)
+    theta = mlp.init(3)
+    X, y = trainer_util.load_digits()
+    X, y = X[:20], y[:20]
+    _, g = mlp.loss_grad(theta, X, y)
+    rng = np.random.RandomState(0)
+    for i in rng.choice(mlp.size, 25, replace=False):
+        e = np.zeros_like(theta)
+        e[i] = 1e-6
+        num = (mlp.loss(theta + e, X, y) - mlp.loss(theta - e, X, y)) / 2e-6
+        assert abs(num - g[i]) < 1e-6 + 1e-4 * abs(num), i
+
+
+def test_slices_partition_the_parameters():
+    for size, parts in ((2410, 1), (2410, 2), (2410, 3), (7, 7)):
+        s = trainer_util.slices(size, parts)
+        assert s[0][0] == 0 and s[-1][1] == size
+        assert all(a[1] == b[0] for a, b in zip(s, s[1:]))
+        assert max(h - l for l, h in s) - min(h - l for l, h in s) <= 1
+
+
+def test_shards_cover_the_data_once():
+    X, y = trainer_util.load_digits()
+    assert X.shape == (1797, 64) and set(y) == set(range(10))
+    parts = [trainer_util.shard(X, y, i, 3)[1] for i in range(3)]
+    assert sum(len(p) for p in parts) == len(y)
+
+
+def test_checkpoint_is_atomic_and_round_trips(tmp_path):
+    d = str(tmp_path / "ck")
+    assert trainer_util.ckpt_load(d) is None
+    theta = np.arange(10.0)
+    trainer_util.ckpt_save(d, theta, 42, mode="sync")
+    trainer_util.ckpt_save(d, theta * 2, 43, mode="sync")
+    got, step, meta = trainer_util.ckpt_load(d)
+    assert step == 43 and np.array_equal(got, theta * 2)
+    assert meta["mode"] == "sync"
+    assert os.listdir(d) == [trainer_util.CKPT_NAME]  # no temporary left
+
+
+def run_local(script, spec, extra, timeout=240, ckpt=None, signal_after=None):
+    """Run a trainer's --local mode; optionally send SIGUSR1 then SIGTERM
+    once the chief has logged `signal_after` progress lines."""
+    argv = [PYTHON, os.path.join(EXAMPLES, script), "--local", spec,
+            "--no-report"] + extra + (["--ckpt-dir", ckpt] if ckpt else [])
+    env = dict(os.environ)
+    env.pop("SLURM_JOB_ID", None)
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, env=env)
+    out, deadline, signalled = [], time.time() + timeout, False
+    for line in p.stdout:
+        out.append(line)
+        if (signal_after and not signalled and
+                len(curve("".join(out))) >= signal_after):
+            signalled = True
+            p.send_signal(signal.SIGUSR1)
+        if signal_after and "checkpoint of step" in line:
+            time.sleep(1)
+            p.terminate()
+        if time.time() > deadline:
+            p.kill()
+    p.wait(timeout=60)
+    return p.returncode, "".join(out)
+
+
+@pytest.mark.parametrize("mode,spec", [("sync", "1,2"), ("async", "2,2")])
+def test_local_trainer_learns(mode, spec):
+    rc, out = run_local("ps_trainer.py", spec,
+                        ["--mode", mode, "--target-loss", "0.25"])
+    assert rc == 0, out
+    pts = curve(out)
+    assert len(pts) >= 2, out
+    assert pts[0][1] > 1.5 and pts[-1][1] <= 0.25, pts
+    assert "done: steps" in out
+
+
+def resume_check(script, first, second, extra):
+    ck = tempfile.mkdtemp(prefix="optimus-example-ck-")
+    rc, out = run_local(script, first, extra + ["--target-loss", "0.01",
+                                                "--resume-after", "600"],
+                        ckpt=ck, signal_after=3)
+    m = CKPT_RE.search(out)
+    assert m, out
+    saved = int(m.group(1))
+    last_loss = curve(out)[-1][1]
+    rc, out = run_local(script, second, extra + ["--target-loss", "0.2"],
+                        ckpt=ck)
+    assert rc == 0, out
+    start = START_RE.search(out)
+    assert start and int(start.group(1)) == saved, out
+    pts = curve(out)
+    # the loss goes on from where it was, it does not start again at ~2.3
+    assert pts[0][0] > saved and pts[0][1] < last_loss + 0.2, (pts, last_loss)
+    return start
+
+
+def test_local_checkpoint_resumes_with_another_topology():
+    start = resume_check("ps_trainer.py", "2,2", "1,3",
+                         ["--mode", "sync", "--work-ms-per-sample", "2"])
+    assert start.group(2, 3) == ("1", "3")
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="python3-torch is not installed")
+def test_torch_local_learns_and_resumes():
+    rc, out = run_local("torch_trainer.py", "2", ["--target-loss", "0.3"])
+    assert rc == 0, out
+    pts = curve(out)
+    assert pts[0][1] > 1.5 and pts[-1][1] <= 0.3, pts
+    start = resume_check("torch_trainer.py", "2", "3",
+                         ["--work-ms-per-sample", "2"])
+    assert start.group(3) == "3"
+
+
+# ------------------------------------------------------------ the cluster
+def script_for(hints, args, example="ps_trainer.sbatch"):
+    """The example batch script with other hints and trainer options."""
+    text = open(os.path.join(EXAMPLES, example)).read()
+    text = re.sub(r"(?m)^#SBATCH --scheduler=.*$", "#SBATCH --scheduler=" + hints,
+                  text)
+    text = re.sub(r'"\$@"', " ".join(args), text)
+    return text
+
+
+def submit(c, workdir, hints, args, sbatch_args=()):
+    """sbatch the example; checkpoints in a fresh folder under workdir."""
+    ck = tempfile.mkdtemp(prefix="ck-", dir=workdir)
+    hints += ",ckpt_dir=" + ck
+    r = c.run(["sbatch", "--parsable", "-D", workdir, "--open-mode=append",
+               "-o", os.path.join(workdir, "job-%j.out"),
+               "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON)]
+              + list(sbatch_args), input=script_for(hints, args))
+    return int(r.stdout.strip().split(";")[0])
+
+
+def output(workdir, job):
+    try:
+        return open(os.path.join(workdir, "job-%d.out" % job)).read()
+    except OSError:
+        return ""
+
+
+def wait_done(c, workdir, job, timeout=300):
+    state = c.wait_job_state(job, ("COMPLETED", "FAILED", "CANCELLED",
+                                   "TIMEOUT", "NODE_FAIL"), timeout=timeout)
+    out = output(workdir, job)
+    assert state == "COMPLETED", out + c.logs("slurmctld")[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def workdir():
+    d = tempfile.mkdtemp(prefix="optimus-examples-")
+    os.chmod(d, 0o777)
+    return d
+
+
+@pytest.fixture(scope="module")
+def small_job(cluster, workdir):
+    """A 1 PS + 1 worker job, run to its target loss."""
+    job = submit(cluster, workdir, "optimus,mode=async,ps=1,workers=1",
+                 ["--target-loss", "0.3", "--work-ms-per-sample", "1"])
+    return job, wait_done(cluster, workdir, job)
+
+
+def test_trains_one_plus_one(small_job):
+    job, out = small_job
+    assert "run 0: 1 PS + 1 workers" in out, out
+    assert START_RE.search(out).group(2, 3) == ("1", "1"), out
+    pts = curve(out)
+    assert pts[0][1] > 1.5 and pts[-1][1] <= 0.3, out
+    assert all(b[0] >= a[0] for a, b in zip(pts, pts[1:]))
+
+
+def test_scheduler_receives_progress(cluster, small_job):
+    job, out = small_job
+    r = cluster.run([os.path.join(TOP, "src/tools/optimusctl"), "--json",
+                     "show", "job", str(job)])
+    info = json.loads(r.stdout)
+    points = info["convergence"]["points"]
+    logged = curve(out)
+    assert len(points) >= 2
+    # the points the chief logged are the points the scheduler holds
+    assert [int(p[0]) for p in points] == [s for s, _ in logged][-len(points):]
+    assert info["step"] == logged[-1][0]
+    assert abs(info["loss"] - logged[-1][1]) < 1e-3
+    assert info["speed"]["samples"], info["speed"]
+
+
+def test_trains_two_plus_two_on_two_nodes(cluster, workdir):
+    job = submit(cluster, workdir, "optimus,mode=sync,ps=2,workers=2",
+                 ["--target-loss", "0.3", "--batch", "64"], ["-N", "2"])
+    out = wait_done(cluster, workdir, job)
+    assert "run 0: 2 PS + 2 workers on n[1-2]" in out, out
+    assert START_RE.search(out).group(2, 3) == ("2", "2"), out
+    # each node's server on its own loopback address (same port: same
+    # node-local task id)
+    assert "on 127.0.0.1:" in out and "on 127.0.0.2:" in out, out
+    assert out.count("stopped at step") == 2, out
+    pts = curve(out)
+    assert pts[0][1] > 1.5 and pts[-1][1] <= 0.3, out
+
+
+@pytest.fixture
+def backfill_cluster():
+    from cluster import Cluster
+    root = tempfile.mkdtemp(prefix="optimus-test-bf-")
+    c = Cluster(root, nodes=2, cpus=2, scheduler="sched/backfill")
+    c.start()
+    yield c
+    c.stop(keep=False)
+
+
+def wait_for(predicate, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = predicate()
+        if v:
+            return v
+        time.sleep(0.5)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def test_checkpoint_requeue_resize_resumes(backfill_cluster, workdir):
+    c = backfill_cluster
+    job = submit(c, workdir, "optimus,mode=sync,ps=1,workers=1,ckpt_grace=10",
+                 ["--target-loss", "0.2", "--work-ms-per-sample", "4"])
+    wait_for(lambda: len(curve(output(workdir, job))) >= 4, 180,
+             "progress of job %d" % job)
+    c.run(["scancel", "--signal=USR1", "--full", str(job)])
+    m = wait_for(lambda: CKPT_RE.search(output(workdir, job)), 60,
+                 "the checkpoint")
+    saved = int(m.group(1))
+    before = curve(output(workdir, job))
+    time.sleep(2)
+    assert c.job_fields(job)["JobState"] == "RUNNING"  # it did not exit
+    c.run(["scontrol", "requeue", str(job)])
+    c.wait_job_state(job, ("PENDING",), timeout=60)
+    c.run(["scontrol", "update", "jobid=%d" % job, "numnodes=2-2", "numtasks=4"])
+    out = wait_done(c, workdir, job, timeout=400)
+    assert "run 1: 1 PS + 3 workers on n[1-2]" in out, out
+    starts = START_RE.findall(out)
+    assert starts[0] == ("0", "1", "1") and len(starts) == 2, out
+    assert starts[1] == (str(saved), "1", "3"), out
+    after = [p for p in curve(out) if p not in before]
+    assert after[0][0] > saved, (after, saved)
+    assert after[0][1] < before[0][1] - 0.5, (before, after)
+    assert after[-1][1] <= 0.2
