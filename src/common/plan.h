@@ -48,6 +48,9 @@ typedef struct plan_params {
 	double min_resize_interval;	/* seconds between resizes of a job */
 	double restart_cost;		/* seconds a resize costs (estimate) */
 	bool placement;			/* false: ablation, first-fit spread */
+	/* Every task of a job gets the larger of the PS and worker CPU
+	 * counts, as in Slurm, where one step's tasks are uniform; false. */
+	bool uniform_task_cpus;
 	const speed_profiles_t *profiles;	/* shared speed profiles */
 	/* Added: a running job may also be shrunk (after the min interval)
 	 * when pass 1 gives it less so that pending jobs can start; true. */

@@ -75,6 +75,12 @@ void plan_alloc_build(plan_ctx_t *c)
 		a->early_stage = !fitted;
 		a->ps_demand = plan_task_res(&h->ps_res);
 		a->worker_demand = plan_task_res(&h->worker_res);
+		if (c->prm->uniform_task_cpus) {
+			double cpus = fmax(a->ps_demand.v[RES_CPU],
+					   a->worker_demand.v[RES_CPU]);
+			a->ps_demand.v[RES_CPU] = cpus;
+			a->worker_demand.v[RES_CPU] = cpus;
+		}
 		a->min_ps = (int)h->min_ps;
 		a->max_ps = (int)h->max_ps;
 		a->min_workers = (int)h->min_workers;

@@ -32,7 +32,11 @@ def trainer_script(steps, ignore_signal=False):
 
 def submit(cluster, tmp_path, name, hints, steps, **kw):
     out = str(tmp_path / ("%s.out" % name))
-    jid = cluster.sbatch(["--scheduler=" + hints, "-J", name, "-D",
+    # Own checkpoint folder: job ids repeat across test clusters.
+    hints += ",ckpt_dir=%s" % (tmp_path / ("ckpt-" + name))
+    # Append: Slurm truncates the output of a requeued job otherwise.
+    jid = cluster.sbatch(["--scheduler=" + hints, "-J", name,
+                          "--open-mode=append", "-D",
                           str(tmp_path), "-o", out],
                          trainer_script(steps, **kw))
     return jid, out
@@ -81,7 +85,10 @@ def test_pending_job_is_sized_and_placed_as_planned(cluster, tmp_path):
         # The job's tasks see the planned topology.
         first = wait_for(lambda: runs(out), 30, "the trainer to start")[0]
         assert (first["ps"], first["workers"]) == (ps, workers)
-        assert "optimus: ps=%d workers=%d" % (ps, workers) in f["SystemComment"]
+        # The SystemComment follows at the next plan.
+        wait_for(lambda: "optimus: ps=%d workers=%d" % (ps, workers) in
+                 cluster.job_fields(jid)["SystemComment"], 15,
+                 "the running topology in SystemComment")
     finally:
         cancel(cluster, jid)
 
@@ -107,9 +114,11 @@ def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
 
 
 def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
+    # steps= caps the remaining work the model predicts; the small delta
+    # keeps the fitted curve from calling the job converged early.
     big, big_out = submit(cluster, tmp_path, "elastic",
-                          "optimus,max_ps=8,max_workers=24,ckpt_grace=5",
-                          700)
+                          "optimus,max_ps=8,max_workers=24,ckpt_grace=5,"
+                          "steps=700,delta=0.00001", 700)
     small = None
     try:
         cluster.wait_job_state(big, {"RUNNING"}, timeout=60)

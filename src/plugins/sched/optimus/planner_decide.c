@@ -150,6 +150,7 @@ static void plan_params_from_conf(plan_params_t *prm, time_t now)
 	prm->min_resize_interval = optimus_conf.min_resize_interval;
 	prm->restart_cost = optimus_conf.restart_cost;
 	prm->profiles = registry_profiles();
+	prm->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 }
 
 static char *nodes_of(const snapshot_t *snap, const plan_decision_t *d)
@@ -235,6 +236,11 @@ static void make_action(action_t *a, plan_ctx_t *c, int i,
 	char comment[COMMENT_MAX];
 
 	a->job_id = rj->model->job_id;
+	if (d->action != rj->last.action || strcmp(d->reason, rj->last.reason))
+		debug("sched/optimus: JobId=%u: %s %d+%d (remaining %.0fs now, %.0fs planned, gain %.1f%%) %s",
+		      a->job_id, plan_action_name(d->action), d->ps,
+		      d->workers, d->remaining_now, d->remaining_planned,
+		      100.0 * d->gain, d->reason);
 	rj->last = *d;
 	rj->last.slots = NULL;
 	rj->last.nslots = 0;
