@@ -166,23 +166,16 @@ def test_torch_local_learns_and_resumes():
 
 
 # ------------------------------------------------------------ the cluster
-def script_for(hints, args, example="ps_trainer.sbatch"):
-    """The example batch script with other hints and trainer options."""
-    text = open(os.path.join(EXAMPLES, example)).read()
-    text = re.sub(r"(?m)^#SBATCH --scheduler=.*$", "#SBATCH --scheduler=" + hints,
-                  text)
-    text = re.sub(r'"\$@"', " ".join(args), text)
-    return text
-
-
 def submit(c, workdir, hints, args, sbatch_args=()):
-    """sbatch the example; checkpoints in a fresh folder under workdir."""
+    """sbatch the example script with these hints (the command line's
+    --scheduler overrides the script's); checkpoints in a fresh folder."""
     ck = tempfile.mkdtemp(prefix="ck-", dir=workdir)
-    hints += ",ckpt_dir=" + ck
     r = c.run(["sbatch", "--parsable", "-D", workdir, "--open-mode=append",
                "-o", os.path.join(workdir, "job-%j.out"),
-               "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON)]
-              + list(sbatch_args), input=script_for(hints, args))
+               "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
+               "--scheduler=%s,ckpt_dir=%s" % (hints, ck)]
+              + list(sbatch_args)
+              + [os.path.join(EXAMPLES, "ps_trainer.sbatch")] + list(args))
     return int(r.stdout.strip().split(";")[0])
 
 

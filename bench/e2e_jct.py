@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""End-to-end job completion time: sched/optimus against sched/backfill.
+
+Runs the same mix of real training jobs (examples/ps_trainer.py on the
+digits data: staggered arrivals, sync and async, different targets and
+per-sample costs) twice on a real localhost cluster with accounting
+(slurmdbd + MariaDB): once with sched/optimus, once with plain
+sched/backfill, under which the optimus jobs run at the size job_submit
+gives them (their minimum). It prints, for both, every job's JCT, the
+average JCT and the makespan, their ratio, the number of resizes and what
+they cost.
+
+JCT is counted from the job's first submission: sched/optimus writes it
+into SystemComment (jct=...), because a requeue resets Slurm's Submit; with
+backfill nothing is requeued and sacct's End - Submit is the JCT. Both are
+checked against the submission times the benchmark itself recorded.
+
+    bench/e2e_jct.py              # about 8 minutes on 2 cores
+    bench/e2e_jct.py --quick      # 3 jobs, for a smoke test
+    bench/e2e_jct.py --json out.json
+
+Needs root (the cluster's daemons), a built tree (plugins, optimusctl),
+MariaDB (mariadb-server) and slurmdbd, python3-numpy and python3-sklearn.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
+from cluster import Cluster  # noqa: E402
+
+EXAMPLES = os.path.join(TOP, "examples")
+OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
+PYTHON = "/usr/bin/python3"
+FLEX = "min_ps=1,max_ps=2,min_workers=1,max_workers=4,ckpt_grace=15"
+
+# (arrival s, name, mode, trainer options); every job starts at 1 PS + 1
+# worker and may grow to 2 PS + 4 workers. --work-ms-per-sample stands for
+# a bigger model's compute (see examples/README.md); at its minimum size
+# each job needs about 1 to 3 minutes.
+WORKLOAD = [
+    (0, "a-async", "async", ["--target-loss", "0.12", "--work-ms-per-sample", "6"]),
+    (10, "b-sync", "sync", ["--target-loss", "0.15", "--batch", "64",
+                            "--work-ms-per-sample", "3"]),
+    (20, "c-async", "async", ["--target-loss", "0.2", "--work-ms-per-sample", "8"]),
+    (30, "d-sync", "sync", ["--target-loss", "0.2", "--work-ms-per-sample", "6"]),
+    (45, "e-async", "async", ["--target-loss", "0.1", "--work-ms-per-sample", "4"]),
+    (60, "f-async", "async", ["--target-loss", "0.3", "--work-ms-per-sample", "10"]),
+    (75, "g-sync", "sync", ["--target-loss", "0.2", "--work-ms-per-sample", "5"]),
+]
+QUICK = [WORKLOAD[0], WORKLOAD[2], WORKLOAD[5]]
+
+
+def log(msg):
+    print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr,
+          flush=True)
+
+
+def submit(c, workdir, name, mode, args):
+    ck = os.path.join(workdir, "ck-" + name)
+    r = c.run(["sbatch", "--parsable", "-J", name, "-D", workdir,
+               "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
+               "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
+               "--scheduler=optimus,mode=%s,%s,ckpt_dir=%s" % (mode, FLEX, ck),
+               os.path.join(EXAMPLES, "ps_trainer.sbatch")] + args
+              + ["--max-steps", "20000"])
+    return int(r.stdout.strip().split(";")[0])
+
+
+def unfinished(c, ids):
+    r = c.run(["squeue", "-h", "-o", "%i", "-j", ",".join(map(str, ids))],
+              check=False)
+    return [int(x) for x in r.stdout.split() if x.strip().isdigit()]
+
+
+def ts(text):
+    try:
+        return time.mktime(time.strptime(text, "%Y-%m-%dT%H:%M:%S"))
+    except ValueError:
+        return None
+
+
+def sacct(c, ids, want_comment):
+    """{id: {state, submit, start, end (epoch s), comment}} once slurmdbd
+    knows every job's end (and, for sched/optimus, its SystemComment with
+    jct=, which may arrive a little after the end)."""
+    fields = "JobIDRaw,State,Submit,Start,End,SystemComment"
+    ended = None
+    for _ in range(180):
+        r = c.run(["sacct", "-X", "-n", "-P", "-o", fields, "-j",
+                   ",".join(map(str, ids))], check=False)
+        rows = {}
+        for line in r.stdout.splitlines():
+            v = line.split("|", 5)
+            if len(v) == 6 and v[0].isdigit():
+                rows[int(v[0])] = {"state": v[1], "submit": ts(v[2]),
+                                   "start": ts(v[3]), "end": ts(v[4]),
+                                   "comment": v[5]}
+        if len(rows) == len(ids) and all(r["end"] for r in rows.values()):
+            ended = ended or time.time()
+            if not want_comment or time.time() - ended > 30 or all(
+                    "jct=" in r["comment"] for r in rows.values()):
+                return rows
+        time.sleep(1)
+    raise RuntimeError("sacct never showed every job's end: " + r.stdout)
+
+
+def model_of(c, job):
+    """What sched/optimus knows of a job (restarts, resize time), or {}."""
+    r = c.run([OPTIMUSCTL, "--json", "show", "job", str(job)], check=False)
+    try:
+        return json.loads(r.stdout) if r.returncode == 0 else {}
+    except ValueError:
+        return {}
+
+
+def comment_value(comment, key):
+    m = re.search(r"\b%s=([0-9.]+)" % key, comment or "")
+    return float(m.group(1)) if m else None
+
+
+def run_once(scheduler, workload, keep):
+    root = tempfile.mkdtemp(prefix="optimus-e2e-%s-" % scheduler.split("/")[1])
+    workdir = os.path.join(root, "jobs")
+    os.makedirs(workdir)
+    c = Cluster(os.path.join(root, "cluster"), nodes=2, cpus=4, gpus=0,
+                accounting=True, scheduler=scheduler,
+                optimus_conf="PlanInterval=5\nMinResizeInterval=30\n")
+    log("%s: starting the cluster in %s" % (scheduler, root))
+    c.start()
+    try:
+        return run_workload(c, scheduler, workload, workdir)
+    finally:
+        c.stop(keep=keep)
+
+
+def run_workload(c, scheduler, workload, workdir):
+    t0 = time.time()
+    jobs = []
+    for arrival, name, mode, args in workload:
+        time.sleep(max(0.0, t0 + arrival - time.time()))
+        job = submit(c, workdir, name, mode, args)
+        jobs.append({"id": job, "name": name, "submitted": time.time()})
+        log("%s: submitted %s as job %d" % (scheduler, name, job))
+    ids = [j["id"] for j in jobs]
+    deadline = time.time() + 900
+    while unfinished(c, ids):
+        if time.time() > deadline:
+            raise RuntimeError("jobs still running after 15 minutes")
+        time.sleep(2)
+    rows = sacct(c, ids, scheduler == "sched/optimus")
+    for j in jobs:
+        row = rows[j["id"]]
+        model = model_of(c, j["id"]) if scheduler == "sched/optimus" else {}
+        out = open(os.path.join(workdir, j["name"] + ".out")).read()
+        j.update(state=row["state"], end=row["end"],
+                 jct_own=row["end"] - j["submitted"],
+                 jct_sacct=row["end"] - row["submit"],
+                 jct_comment=comment_value(row["comment"], "jct"),
+                 restarts=int(model.get("restarts") or
+                              len(re.findall(r"(?m)^run [1-9]", out))),
+                 resize_seconds=float(model.get("resize_seconds") or 0),
+                 topologies=re.findall(r"(?m)^run \d+: (\d+) PS \+ (\d+) workers",
+                                       out),
+                 final_loss=_final_loss(out))
+        # the true JCT: from the first submission
+        j["jct"] = j["jct_comment"] if j["jct_comment"] is not None \
+            else j["jct_sacct"]
+    return {"scheduler": scheduler, "jobs": jobs, "first_submit": t0,
+            "makespan": max(j["end"] for j in jobs) - min(
+                j["submitted"] for j in jobs)}
+
+
+def _final_loss(out):
+    losses = re.findall(r"step \d+ loss ([0-9.]+)", out)
+    return float(losses[-1]) if losses else None
+
+
+def summary(run):
+    jobs = run["jobs"]
+    return {"avg_jct": sum(j["jct"] for j in jobs) / len(jobs),
+            "makespan": run["makespan"],
+            "resizes": sum(j["restarts"] for j in jobs),
+            "resize_seconds": sum(j["resize_seconds"] for j in jobs),
+            "completed": sum(j["state"] == "COMPLETED" for j in jobs)}
+
+
+def print_run(run):
+    print("\n%s" % run["scheduler"])
+    print("  %-8s %6s %-10s %8s %8s %9s %8s %s" % (
+        "job", "id", "state", "jct_s", "own_s", "comment_s", "resizes",
+        "topologies (ps,workers)"))
+    for j in run["jobs"]:
+        print("  %-8s %6d %-10s %8.0f %8.0f %9s %8d %s" % (
+            j["name"], j["id"], j["state"], j["jct"], j["jct_own"],
+            "-" if j["jct_comment"] is None else "%.0f" % j["jct_comment"],
+            j["restarts"], " ".join("%s+%s" % t for t in j["topologies"])))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--quick", action="store_true", help="3 jobs only")
+    ap.add_argument("--json", help="write the measurements here")
+    ap.add_argument("--keep", action="store_true", help="keep the clusters' folders")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("e2e_jct.py: run as root (it starts Slurm daemons)")
+    workload = QUICK if args.quick else WORKLOAD
+    runs = [run_once(s, workload, args.keep)
+            for s in ("sched/optimus", "sched/backfill")]
+    for r in runs:
+        print_run(r)
+    opt, bf = summary(runs[0]), summary(runs[1])
+    print("\n%-15s %10s %10s %8s %10s %9s" % ("scheduler", "avg_jct_s",
+                                             "makespan_s", "resizes",
+                                             "resize_s", "completed"))
+    for name, s in (("sched/optimus", opt), ("sched/backfill", bf)):
+        print("%-15s %10.1f %10.1f %8d %10.1f %6d/%d" % (
+            name, s["avg_jct"], s["makespan"], s["resizes"],
+            s["resize_seconds"], s["completed"], len(workload)))
+    ratio = opt["avg_jct"] / bf["avg_jct"]
+    print("\navg JCT optimus/backfill = %.2f (target <= 0.70: %s); "
+          "makespan ratio = %.2f" % (ratio, "met" if ratio <= 0.7 else "NOT met",
+                                     opt["makespan"] / bf["makespan"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"runs": runs, "optimus": opt, "backfill": bf,
+                       "jct_ratio": ratio}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
