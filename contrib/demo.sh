@@ -1,0 +1,31 @@
+#!/bin/sh
+# demo.sh - the README's first command: install what is needed, build,
+# start a 4-node Slurm cluster on this machine with the plugins (its own
+# munged, slurmctld, four slurmd, MariaDB and slurmdbd), and run a short
+# demonstration workload: three real training jobs scheduled by
+# sched/optimus beside an ordinary job kept on Slurm's backfill.
+# Run as root on Debian. The cluster keeps running afterwards; stop it with
+#   testsuite/cluster/optimus-cluster stop --dir /tmp/optimus-demo
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+dir=${OPTIMUS_DEMO_DIR:-/tmp/optimus-demo}
+
+contrib/install-deps.sh
+contrib/build.sh
+testsuite/cluster/optimus-cluster stop --dir "$dir" --remove 2>/dev/null || true
+echo "== starting a 4-node cluster in $dir"
+testsuite/cluster/optimus-cluster start --dir "$dir" --accounting >/dev/null
+SLURM_CONF="$dir/etc/slurm.conf"
+MUNGE_SOCKET="$dir/run/munge.socket.2"
+export SLURM_CONF MUNGE_SOCKET
+sinfo
+contrib/demo-workload.sh "$dir/work"
+cat <<EOT
+
+The cluster is still up. Try:
+  export SLURM_CONF=$SLURM_CONF MUNGE_SOCKET=$MUNGE_SOCKET
+  sbatch --scheduler=optimus,max_workers=4 examples/ps_trainer.sbatch
+  src/tools/optimusctl status
+Stop it with: testsuite/cluster/optimus-cluster stop --dir $dir
+EOT
