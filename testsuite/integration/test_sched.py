@@ -173,7 +173,7 @@ def test_job_ignoring_the_signal_is_requeued_after_grace(cluster, tmp_path):
 
 
 def optimusctl(cluster, *args):
-    r = cluster.run([OPTIMUSCTL] + list(args))
+    r = cluster.run([OPTIMUSCTL, "--json"] + list(args))
     return json.loads(r.stdout)
 
 
@@ -184,11 +184,11 @@ def test_model_state_survives_slurmctld_restart(cluster, tmp_path):
         cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
         before = wait_for(
             lambda: (lambda j: j.get("step", 0) >= 5 and j)(
-                optimusctl(cluster, "show", "job", str(jid), "--json")),
+                optimusctl(cluster, "show", "job", str(jid))),
             60, "progress in the model")
         cluster.restart_slurmctld()
         assert "recovered model state" in cluster.logs("slurmctld")
-        after = optimusctl(cluster, "show", "job", str(jid), "--json")
+        after = optimusctl(cluster, "show", "job", str(jid))
         assert after["first_submit"] == before["first_submit"]
         assert after["step"] >= before["step"]
         assert after["reports"] >= before["reports"]

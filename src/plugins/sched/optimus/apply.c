@@ -8,7 +8,6 @@
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/log.h"
-#include "src/common/slurm_accounting_storage.h"
 #include "src/common/slurm_protocol_defs.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -143,10 +142,6 @@ static void set_comment(job_record_t *job, action_t *a)
 		return;
 	xfree(job->system_comment);
 	job->system_comment = xstrdup(a->comment);
-	if (a->account && IS_JOB_FINISHED(job))
-		/* The completion record went to slurmdbd before we knew the
-		 * true completion time: send it again with the comment. */
-		jobacct_storage_g_job_complete(acct_db_conn, job);
 }
 
 static void apply_one(action_t *a)

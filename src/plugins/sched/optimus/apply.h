@@ -30,7 +30,7 @@ typedef struct action {
 	int signal;		/* SIGNAL */
 	char *reason;		/* WAIT: shown as the job's Reason */
 	char *comment;		/* SystemComment; NULL leaves it */
-	bool account;		/* resend the job's completion to slurmdbd */
+	bool account;		/* also store the comment in slurmdbd */
 	int rc;			/* out: SLURM_SUCCESS or an error code */
 } action_t;
 

@@ -12,6 +12,7 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES = \
 	src/plugins/sched/optimus/optimus_conf.c src/plugins/sched/optimus/optimus_conf.h
 # the planner (issue 6): snapshot -> models -> plan -> apply
 src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
+	src/plugins/sched/optimus/accounting.c src/plugins/sched/optimus/accounting.h \
 	src/plugins/sched/optimus/apply.c src/plugins/sched/optimus/apply.h \
 	src/plugins/sched/optimus/planner.c src/plugins/sched/optimus/planner.h \
 	src/plugins/sched/optimus/planner_decide.c \

@@ -15,6 +15,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "accounting.h"
 #include "apply.h"
 #include "optimus_conf.h"
 #include "placement.h"
@@ -294,6 +295,26 @@ static int comment_unplanned(reg_job_t *rj, void *arg)
 	return 0;
 }
 
+/* A job's record may reach slurmdbd after it ends: retry a few plans. */
+#define ACCOUNT_TRIES 10
+
+static void store_final_comments(action_t *acts, int n)
+{
+	for (int i = 0; i < n; i++) {
+		reg_job_t *rj;
+
+		if (!acts[i].account ||
+		    !accounting_set_system_comment(acts[i].job_id,
+						   acts[i].comment))
+			continue;
+		registry_lock();
+		if ((rj = registry_find(acts[i].job_id)) &&
+		    ++rj->account_tries < ACCOUNT_TRIES)
+			rj->accounted = false;
+		registry_unlock();
+	}
+}
+
 extern void planner_plan(const snapshot_t *snap)
 {
 	plan_ctx_t c;
@@ -329,6 +350,7 @@ extern void planner_plan(const snapshot_t *snap)
 	registry_unlock();
 
 	apply_actions(acts, cm.n);	/* slurmctld write locks */
+	store_final_comments(acts, cm.n);	/* slurmdbd RPCs, no locks */
 	for (int i = 0; i < cm.n; i++)
 		action_free_members(&acts[i]);
 	xfree(acts);

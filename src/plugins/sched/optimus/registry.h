@@ -22,6 +22,7 @@ typedef struct reg_job {
 	job_model_t *model;
 	time_t last_seen;	/* last snapshot that had the job */
 	bool accounted;		/* final SystemComment sent to slurmdbd */
+	uint8_t account_tries;	/* attempts to store it (slurmdbd may lag) */
 	bool checkpoint_acked;	/* the job confirmed its checkpoint */
 	uint16_t restart_cnt;	/* Slurm's count at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
