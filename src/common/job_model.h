@@ -189,6 +189,9 @@ double job_model_remaining_time(const job_model_t *m,
 				const speed_profiles_t *profiles,
 				int ps, int workers);
 
+/* Share of the job's time since its first start lost to resizes, 0..1. */
+double job_model_resize_share(const job_model_t *m);
+
 /* A one-line summary for Slurm's SystemComment (at most len bytes). */
 int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		      char *buf, size_t len);

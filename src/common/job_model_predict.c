@@ -239,6 +239,25 @@ static void job_model_fit_text(const job_model_t *m, char *buf, size_t len)
 		 curve_form_name(c->form), c->c[0], c->c[1], c->c[2]);
 }
 
+/*
+ * Time lost to resizes over the time since the first start (until the end,
+ * or the latest run start, end or report): the cost of elasticity.
+ */
+double job_model_resize_share(const job_model_t *m)
+{
+	double first, last;
+
+	if (!m || !m->nruns || m->resize_seconds <= 0.0)
+		return 0.0;
+	first = (double)m->runs[0].start;
+	last = (double)(m->end_time ? m->end_time : m->last_report);
+	for (size_t i = 0; !m->end_time && i < m->nruns; i++)
+		last = fmax(last, fmax((double)m->runs[i].start,
+				       (double)m->runs[i].end));
+	return last > first ? fmin(1.0, m->resize_seconds / (last - first))
+			    : 0.0;
+}
+
 int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		      char *buf, size_t len)
 {
@@ -268,10 +287,12 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 			 difftime(m->end_time, m->first_submit));
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%.4g speed=%.3g/s model=%s "
-		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u%s",
+		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
+		     "resize=%.0fs(%.1f%%)%s",
 		     m->cur_ps, m->cur_workers, m->plan_ps, m->plan_workers,
 		     m->step, m->loss, m->steps_per_sec,
 		     job_speed_source_name(src), rem, how,
-		     eta, fit, m->restarts, jct);
+		     eta, fit, m->restarts, m->resize_seconds,
+		     100.0 * job_model_resize_share(m), jct);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

@@ -263,6 +263,9 @@ START_TEST(test_timing_and_summary)
 	job_model_done(m, 1900);
 	ck_assert_int_eq(job_model_summary(m, NULL, buf, sizeof(buf)), 0);
 	ck_assert_msg(strstr(buf, " jct=900s"), "%s", buf);
+	/* 60 s lost between the first start (1100) and the end (1900). */
+	ck_assert_double_eq_tol(job_model_resize_share(m), 60.0 / 800.0, 1e-9);
+	ck_assert_msg(strstr(buf, "resize=60s(7.5%)"), "%s", buf);
 	ck_assert_int_eq(job_model_summary(m, NULL, buf, 20), -ENOSPC);
 	ck_assert_uint_eq(strlen(buf), 19);
 	job_model_free(m);
