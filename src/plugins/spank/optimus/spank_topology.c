@@ -67,37 +67,47 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
+/* This job's file on this node; -1 outside a job's prolog/epilog. */
+static int job_topology_path(char *buf, size_t len)
+{
+	const char *job = getenv("SLURM_JOB_ID");
+
+	if (!job)
+		return -1;
+	return topology_path(getenv("SLURM_CONF"), getenv("SLURMD_NODENAME"),
+			     (uint32_t)strtoul(job, NULL, 10), buf, len);
+}
+
 int spank_topology_prolog(spank_t sp)
 {
 	const char *text = prolog_topology();
-	const char *job = getenv("SLURM_JOB_ID");
 	roles_topology_t t;
 	char path[512], err[256];
 
-	if (!text || !job)
+	if (job_topology_path(path, sizeof(path)))
+		return 0;
+	/*
+	 * A file left by a job of the same id (a cluster restarted from
+	 * scratch, an epilog that never ran) must not be read as this run's.
+	 */
+	unlink(path);
+	if (!text)
 		return 0;
 	if (roles_topology_parse(text, &t, err, sizeof(err))) {
-		slurm_error("optimus: job %s: %s", job, err);
+		slurm_error("optimus: job %s: %s", getenv("SLURM_JOB_ID"), err);
 		return 0;	/* tasks will derive the topology instead */
 	}
-	if (topology_path(getenv("SLURM_CONF"), getenv("SLURMD_NODENAME"),
-			  (uint32_t)strtoul(job, NULL, 10), path, sizeof(path)))
-		return 0;
 	mkdir(spank_optimus_conf.state_dir, 0755);
 	if (write_file(path, text))
-		slurm_error("optimus: job %s: cannot write %s: %m", job, path);
+		slurm_error("optimus: cannot write %s: %m", path);
 	return 0;
 }
 
 int spank_topology_epilog(spank_t sp)
 {
-	const char *job = getenv("SLURM_JOB_ID");
 	char path[512];
 
-	if (job && !topology_path(getenv("SLURM_CONF"),
-				  getenv("SLURMD_NODENAME"),
-				  (uint32_t)strtoul(job, NULL, 10), path,
-				  sizeof(path)))
+	if (!job_topology_path(path, sizeof(path)))
 		unlink(path);
 	return 0;
 }
