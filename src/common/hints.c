@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errmsg.h"
 #include "hints.h"
 #include "hints_keys.h"
 
@@ -14,17 +15,8 @@
 
 static const char *const policy_names[] = { "optimus", "quality" };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* Set the message and return -EINVAL. */
+#define fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
 
 const char *hints_policy_name(hints_policy_t p)
 {

@@ -14,23 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "job_model.h"
 #include "model_json.h"
 
 #define JM_TIME_MAX 1e11	/* year ~5000: rejects garbage timestamps */
 #define JM_STEP_MAX 1e15
 
-static int jm_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* Set the message and return -EINVAL. */
+#define jm_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
 
 /* Required finite number in [lo, hi]. */
 static int jm_num(const json_object *o, const char *key, double lo, double hi,

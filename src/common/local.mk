@@ -5,4 +5,5 @@ noinst_LTLIBRARIES += src/common/liboptimus_core.la
 src_common_liboptimus_core_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
 src_common_liboptimus_core_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) -lm
 src_common_liboptimus_core_la_SOURCES = src/common/version.h \
-	src/common/spank_env.c src/common/spank_env.h
+	src/common/spank_env.c src/common/spank_env.h \
+	src/common/errmsg.c src/common/errmsg.h

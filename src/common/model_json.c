@@ -6,21 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "model_json.h"
 
 #define MJ_MAX_ITEMS 100000
 
-static int mj_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* Set the message and return -EINVAL. */
+#define mj_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
 
 static int mj_is_num(json_object *v)
 {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "protocol.h"
 
 /* Messages are flat; a deep document is an attack on the tokenizer. */
@@ -47,20 +48,8 @@ int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len)
 	return 0;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EBADMSG;
-}
+/* Set the message and return -EBADMSG. */
+#define fail(err, len, ...) errmsg_set(err, len, -EBADMSG, __VA_ARGS__)
 
 /* Parse exactly len bytes as one JSON object; NULL with a reason otherwise. */
 static json_object *parse_object(const char *text, size_t len, char *err,
