@@ -92,9 +92,14 @@ void plan_alloc_build(plan_ctx_t *c)
 	}
 }
 
-static bool plan_is_quality(const plan_ctx_t *c, size_t i)
+/*
+ * A job submitted with --scheduler=quality gets Algorithm 1 under the
+ * optimus and quality policies; the baselines treat every job alike.
+ */
+bool plan_is_quality(const plan_ctx_t *c, size_t i)
 {
-	return c->prm->policy == PLAN_QUALITY &&
+	return (c->prm->policy == PLAN_QUALITY ||
+		c->prm->policy == PLAN_OPTIMUS) &&
 	       c->jobs[i].model->hints.policy == HINTS_POLICY_QUALITY;
 }
 

@@ -360,9 +360,7 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 
 	if (c->g2[i].status == ALLOC_WAITING)
 		plan_reason(d, "optimus: FIFO: waits behind an older job");
-	else if (c->prm->policy == PLAN_QUALITY &&
-		 c->jobs[i].model->hints.policy == HINTS_POLICY_QUALITY &&
-		 res_fits(need, cap))
+	else if (plan_is_quality(c, i) && res_fits(need, cap))
 		plan_reason(d, "optimus: lower predicted loss reduction than "
 			    "other jobs");
 	else

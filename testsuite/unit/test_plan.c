@@ -556,13 +556,17 @@ START_TEST(test_quality)
 }
 END_TEST
 
-/* Quality policy with one Optimus job: capacity split by job counts. */
+/*
+ * One quality job beside one Optimus job: capacity split by job counts,
+ * under both the quality and the optimus policies (a job's own hint picks
+ * its allocator).
+ */
 START_TEST(test_quality_mixed)
 {
 	fixture_t f;
 
 	fx_init(&f, 4, 8, 32768);
-	f.prm.policy = PLAN_QUALITY;
+	f.prm.policy = _i ? PLAN_OPTIMUS : PLAN_QUALITY;
 	fx_job(&f, "quality,max_workers=32", 10);
 	fx_job(&f, "optimus,max_ps=16,max_workers=32", 20);
 	ck_assert_int_eq(fx_plan(&f), 0);
@@ -651,7 +655,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_capacity_random);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_quality);
-	tcase_add_test(tc, test_quality_mixed);
+	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
 	suite_add_tcase(s, tc);
