@@ -223,3 +223,20 @@ def test_sacct_reports_true_jct(accounting_cluster, tmp_path):
     f = c.job_fields(jid)
     assert jct >= 1
     assert "jct=%ds" % jct in f["SystemComment"]
+
+
+def test_quality_jobs_share_the_cluster(cluster, tmp_path):
+    """--scheduler=quality jobs are planned by the loss-reduction policy."""
+    jobs = [submit(cluster, tmp_path, "q%d" % i,
+                   "quality,max_workers=16,steps=100", 100)[0]
+            for i in range(2)]
+    try:
+        for jid in jobs:
+            cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        plans = [plan_of(cluster.job_fields(j)) for j in jobs]
+        # Units (workers) go to both jobs, within the 32 CPUs.
+        assert all(p and p[1] >= 1 for p in plans), plans
+        assert sum(p[0] + p[1] for p in plans) <= 32
+        assert "optimus: JobId=%d planned" % jobs[0] in cluster.logs("slurmctld")
+    finally:
+        cancel(cluster, *jobs)
