@@ -78,7 +78,10 @@ def endpoint():
     conf = os.path.join(os.path.dirname(_slurm_conf()), "optimus.conf")
     host = _conf_lookup(conf, "ReportAddress") or DEFAULT_ADDRESS
     if host in ("0.0.0.0", "::"):
-        host = DEFAULT_ADDRESS
+        # Bound to every address: reach it at slurmctld's host,
+        # SlurmctldHost=name(addr), which is right on compute nodes too.
+        ctl = _conf_lookup(_slurm_conf(), "SlurmctldHost") or DEFAULT_ADDRESS
+        host = ctl.split("(", 1)[1].rstrip(")") if "(" in ctl else ctl
     port = int(_conf_lookup(conf, "ReportPort") or DEFAULT_PORT)
     return host, port, sock
 

@@ -104,6 +104,8 @@ static int parse_addr(const char *s, report_endpoint_t *ep)
 	return parse_port(colon + 1, &ep->port);
 }
 
+static void controller_host(char *out, size_t len);
+
 static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 {
 	const char *env = getenv("OPTIMUS_REPORT_ADDR");
@@ -120,9 +122,12 @@ static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 	optimus_conf_path(path, sizeof(path));
 	snprintf(ep->host, sizeof(ep->host), "%s", REPORT_DEFAULT_ADDRESS);
 	ep->port = REPORT_DEFAULT_PORT;
-	if (conf_lookup(path, "ReportAddress", val, sizeof(val)) > 0 &&
-	    strcmp(val, "0.0.0.0") && strcmp(val, "::"))
-		snprintf(ep->host, sizeof(ep->host), "%s", val);
+	if (conf_lookup(path, "ReportAddress", val, sizeof(val)) > 0) {
+		if (strcmp(val, "0.0.0.0") && strcmp(val, "::"))
+			snprintf(ep->host, sizeof(ep->host), "%s", val);
+		else
+			controller_host(ep->host, sizeof(ep->host));
+	}
 	if (conf_lookup(path, "ReportPort", val, sizeof(val)) > 0 &&
 	    parse_port(val, &ep->port)) {
 		snprintf(err, errlen, "%s: ReportPort=%s is not a port", path, val);
@@ -132,6 +137,27 @@ static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 }
 
 /* AuthInfo=socket=/path,cred_expire=10 */
+/*
+ * A listener bound to every address is reached at slurmctld's host, which
+ * is what a reporter on a compute node needs: SlurmctldHost=name(addr).
+ */
+static void controller_host(char *out, size_t len)
+{
+	char val[256], *open, *close;
+
+	if (conf_lookup(slurm_conf_path(), "SlurmctldHost", val,
+			sizeof(val)) <= 0)
+		return;	/* keep the default */
+	open = strchr(val, '(');
+	close = open ? strchr(open, ')') : NULL;
+	if (close) {
+		*close = '\0';
+		snprintf(out, len, "%s", open + 1);
+	} else {
+		snprintf(out, len, "%s", val);
+	}
+}
+
 static void resolve_munge_socket(report_endpoint_t *ep)
 {
 	const char *env = getenv("MUNGE_SOCKET");

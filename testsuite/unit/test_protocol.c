@@ -5,10 +5,13 @@
 #include <check.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "protocol.h"
+#include "report_client.h"
 #include "replay_cache.h"
 #include "report_history.h"
 #include "report_queue.h"
@@ -21,6 +24,62 @@ static int parse(const char *text, message_t *m)
 }
 
 #define HEAD "\"v\":1,\"nonce\":\"00112233aabbccdd\",\"time\":1700000000,"
+
+/* Write a file in dir; returns its path in buf. */
+static const char *write_file(char *buf, size_t len, const char *dir,
+			      const char *name, const char *text)
+{
+	FILE *f;
+
+	snprintf(buf, len, "%s/%s", dir, name);
+	f = fopen(buf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return buf;
+}
+
+/* The listener is found from optimus.conf beside $SLURM_CONF; a wildcard
+ * address means slurmctld's host (SlurmctldHost=name(addr)). */
+START_TEST(test_endpoint_resolve)
+{
+	char dir[] = "/tmp/optimus-endpoint-XXXXXX", conf[256], oconf[256];
+	char err[256];
+	report_endpoint_t ep;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	write_file(conf, sizeof(conf), dir, "slurm.conf",
+		   "SlurmctldHost=ctl(10.1.2.3)\n"
+		   "AuthInfo=socket=/run/x/munge.sock,cred_expire=10\n");
+	write_file(oconf, sizeof(oconf), dir, "optimus.conf",
+		   "ReportAddress=0.0.0.0\nReportPort=7001\n");
+	setenv("SLURM_CONF", conf, 1);
+	unsetenv("OPTIMUS_REPORT_ADDR");
+	unsetenv("MUNGE_SOCKET");
+	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
+	ck_assert_str_eq(ep.host, "10.1.2.3");
+	ck_assert_int_eq(ep.port, 7001);
+	ck_assert_str_eq(ep.munge_socket, "/run/x/munge.sock");
+
+	write_file(oconf, sizeof(oconf), dir, "optimus.conf",
+		   "ReportAddress=192.0.2.7\n");
+	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
+	ck_assert_str_eq(ep.host, "192.0.2.7");
+	ck_assert_int_eq(ep.port, REPORT_DEFAULT_PORT);
+
+	setenv("OPTIMUS_REPORT_ADDR", "example:6999", 1);
+	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
+	ck_assert_str_eq(ep.host, "example");
+	ck_assert_int_eq(ep.port, 6999);
+	setenv("OPTIMUS_REPORT_ADDR", "no-port", 1);
+	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)),
+			 -EINVAL);
+	unsetenv("OPTIMUS_REPORT_ADDR");
+	unlink(conf);
+	unlink(oconf);
+	rmdir(dir);
+}
+END_TEST
 
 START_TEST(test_header_roundtrip_and_bounds)
 {
@@ -324,6 +383,7 @@ static Suite *protocol_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_header_roundtrip_and_bounds);
+	tcase_add_test(tc, test_endpoint_resolve);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);
 	tcase_add_loop_test(tc, test_bad_messages, 0,
