@@ -41,5 +41,5 @@ bench_load_reports_LDADD = $(TOOLS_LDADD) -lpthread
 optimuspythondir = $(prefix)/lib/python3/dist-packages
 dist_optimuspython_DATA = python/optimus_report.py
 EXTRA_DIST += testsuite/fuzz/fuzz_protocol.c \
-	testsuite/fuzz/run.sh bench/load_reports.py doc/reports.md etc/optimus.conf \
+	testsuite/fuzz/run.sh bench/load_reports.py doc/reports.md \
 	testsuite/integration/test_report.py
