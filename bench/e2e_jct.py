@@ -114,10 +114,11 @@ def sacct(c, ids, want_comment):
 
 def model_of(c, job):
     """What sched/optimus knows of a job (restarts, resize time), or {}."""
-    r = c.run([OPTIMUSCTL, "--json", "show", "job", str(job)], check=False)
     try:
+        r = c.run([OPTIMUSCTL, "--json", "show", "job", str(job)], check=False)
         return json.loads(r.stdout) if r.returncode == 0 else {}
-    except ValueError:
+    except (OSError, ValueError) as e:  # e.g. optimusctl being rebuilt
+        log("optimusctl show job %d: %s" % (job, e))
         return {}
 
 
@@ -126,11 +127,11 @@ def comment_value(comment, key):
     return float(m.group(1)) if m else None
 
 
-def run_once(scheduler, workload, keep):
+def run_once(scheduler, workload, keep, cpus):
     root = tempfile.mkdtemp(prefix="optimus-e2e-%s-" % scheduler.split("/")[1])
     workdir = os.path.join(root, "jobs")
     os.makedirs(workdir)
-    c = Cluster(os.path.join(root, "cluster"), nodes=2, cpus=4, gpus=0,
+    c = Cluster(os.path.join(root, "cluster"), nodes=2, cpus=cpus, gpus=0,
                 accounting=True, scheduler=scheduler,
                 optimus_conf="PlanInterval=5\nMinResizeInterval=30\n")
     log("%s: starting the cluster in %s" % (scheduler, root))
@@ -170,9 +171,11 @@ def run_workload(c, scheduler, workload, workdir):
                  topologies=re.findall(r"(?m)^run \d+: (\d+) PS \+ (\d+) workers",
                                        out),
                  final_loss=_final_loss(out))
-        # the true JCT: from the first submission
+        # the true JCT, from the first submission: sched/optimus's jct= when
+        # sacct has it, else End - the submission time recorded here (sacct's
+        # Submit is reset by a requeue)
         j["jct"] = j["jct_comment"] if j["jct_comment"] is not None \
-            else j["jct_sacct"]
+            else j["jct_own"]
     return {"scheduler": scheduler, "jobs": jobs, "first_submit": t0,
             "makespan": max(j["end"] for j in jobs) - min(
                 j["submitted"] for j in jobs)}
@@ -208,13 +211,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--quick", action="store_true", help="3 jobs only")
     ap.add_argument("--json", help="write the measurements here")
+    ap.add_argument("--cpus", type=int, default=4,
+                    help="CPUs of each of the 2 nodes (default 4: the jobs' "
+                    "minimum sizes fill the cluster; 8 leaves room to grow)")
     ap.add_argument("--keep", action="store_true", help="keep the clusters' folders")
     args = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("e2e_jct.py: run as root (it starts Slurm daemons)")
     workload = QUICK if args.quick else WORKLOAD
-    runs = [run_once(s, workload, args.keep)
+    runs = [run_once(s, workload, args.keep, args.cpus)
             for s in ("sched/optimus", "sched/backfill")]
+    print("workload: %d jobs on 2 nodes of %d CPUs" % (len(workload), args.cpus))
     for r in runs:
         print_run(r)
     opt, bf = summary(runs[0]), summary(runs[1])

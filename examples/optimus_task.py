@@ -21,6 +21,8 @@ import os
 import signal
 import socket
 import subprocess
+import sys
+import time
 
 ENV_KEYS = ("OPTIMUS_ROLE", "OPTIMUS_RANK", "OPTIMUS_NUM_PS",
             "OPTIMUS_NUM_WORKERS", "OPTIMUS_PS_HOSTS", "OPTIMUS_WORKER_HOSTS")
@@ -166,3 +168,40 @@ def local_envs(num_ps, num_workers, ckpt_dir, mode=None, restart=0):
             env["OPTIMUS_MODE"] = mode
         envs.append(env)
     return envs
+
+
+def without_option(argv, name):
+    """argv without `name VALUE` and `name=VALUE`."""
+    out, skip = [], False
+    for x in argv:
+        if skip:
+            skip = False
+        elif x == name:
+            skip = True
+        elif not x.startswith(name + "="):
+            out.append(x)
+    return out
+
+
+def launch_local(script, argv, envs):
+    """Run `script argv` once per environment (the --local modes); forward
+    SIGUSR1/SIGTERM to them; stop the others when one fails. Returns the
+    first failure's exit status, or 0."""
+    argv = without_option(argv, "--local")
+    procs = [subprocess.Popen([sys.executable, os.path.abspath(script)] + argv,
+                              env=dict(os.environ, **env)) for env in envs]
+
+    def forward(signum, frame):
+        for pr in procs:
+            if pr.poll() is None:
+                pr.send_signal(signum)
+    signal.signal(signal.SIGUSR1, forward)
+    signal.signal(signal.SIGTERM, forward)
+    rc = 0
+    while any(pr.poll() is None for pr in procs):
+        bad = [pr.returncode for pr in procs if pr.returncode not in (None, 0)]
+        if bad and not rc:
+            rc = bad[0]
+            forward(signal.SIGTERM, None)
+        time.sleep(0.1)
+    return rc or next((pr.returncode for pr in procs if pr.returncode), 0)

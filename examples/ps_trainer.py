@@ -35,7 +35,6 @@ import os
 import signal
 import socket
 import struct
-import subprocess
 import sys
 import tempfile
 import threading
@@ -274,36 +273,6 @@ class Worker:
         return loss <= a.target_loss or step >= a.max_steps
 
 
-# ------------------------------------------------------------- local mode
-def run_local(spec, argv, args):
-    """Run P servers and W workers here; exit status of the first failure."""
-    p, w = (int(x) for x in spec.split(","))
-    ckpt = args.ckpt_dir or tempfile.mkdtemp(prefix="ps-trainer-")
-    procs = []
-    for env in optimus_task.local_envs(p, w, ckpt, args.mode):
-        procs.append(subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__)] + argv,
-            env=dict(os.environ, **env)))
-
-    def forward(signum, frame):
-        for pr in procs:
-            if pr.poll() is None:
-                pr.send_signal(signum)
-    signal.signal(signal.SIGUSR1, forward)
-    signal.signal(signal.SIGTERM, forward)
-    rc = 0
-    while any(pr.poll() is None for pr in procs):
-        bad = [pr.returncode for pr in procs if pr.returncode not in (None, 0)]
-        if bad:
-            rc = bad[0]
-            for pr in procs:
-                if pr.poll() is None:
-                    pr.terminate()
-        time.sleep(0.1)
-    bad = [pr.returncode for pr in procs if pr.returncode]
-    return rc or (bad[0] if bad else 0)
-
-
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--mode", choices=("sync", "async"),
@@ -335,16 +304,10 @@ def main(argv):
     signal.signal(int(os.environ.get("OPTIMUS_CKPT_SIGNAL") or signal.SIGUSR1),
                   lambda s, f: None)
     if args.local:
-        rest = []
-        skip = False
-        for i, x in enumerate(argv):  # the children get every other option
-            if skip:
-                skip = False
-            elif x == "--local":
-                skip = True
-            elif not x.startswith("--local="):
-                rest.append(x)
-        return run_local(args.local, rest, args)
+        p, w = (int(x) for x in args.local.split(","))
+        ckpt = args.ckpt_dir or tempfile.mkdtemp(prefix="ps-trainer-")
+        return optimus_task.launch_local(
+            __file__, argv, optimus_task.local_envs(p, w, ckpt, args.mode))
     try:
         task = optimus_task.Task()
     except optimus_task.TaskError as e:

@@ -23,7 +23,6 @@ import argparse
 import datetime
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -149,22 +148,6 @@ def train(task, args):
     return 0
 
 
-def run_local(workers, argv, args):
-    ckpt = args.ckpt_dir or tempfile.mkdtemp(prefix="torch-trainer-")
-    procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__)] + argv,
-                              env=dict(os.environ, **env))
-             for env in optimus_task.local_envs(1, workers, ckpt)]
-
-    def forward(signum, frame):
-        for pr in procs:
-            if pr.poll() is None:
-                pr.send_signal(signum)
-    signal.signal(signal.SIGUSR1, forward)
-    signal.signal(signal.SIGTERM, forward)
-    codes = [pr.wait() for pr in procs]
-    return next((c for c in codes if c), 0)
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--batch", type=int, default=32, help="global batch")
@@ -184,10 +167,9 @@ def main(argv):
                   lambda s, f: None)
     args = ap.parse_args(argv)
     if args.local:
-        rest = [a for i, a in enumerate(argv) if a != "--local" and
-                not a.startswith("--local=") and
-                not (i > 0 and argv[i - 1] == "--local")]
-        return run_local(args.local, rest, args)
+        ckpt = args.ckpt_dir or tempfile.mkdtemp(prefix="torch-trainer-")
+        return optimus_task.launch_local(
+            __file__, argv, optimus_task.local_envs(1, args.local, ckpt))
     try:
         task = optimus_task.Task()
     except optimus_task.TaskError as e:

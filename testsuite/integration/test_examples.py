@@ -124,7 +124,9 @@ def test_local_trainer_learns(mode, spec):
     assert rc == 0, out
     pts = curve(out)
     assert len(pts) >= 2, out
-    assert pts[0][1] > 1.5 and pts[-1][1] <= 0.25, pts
+    # (async: the other workers may have trained a little before the
+    # chief's first evaluation)
+    assert pts[0][1] > pts[-1][1] + 0.5 and pts[-1][1] <= 0.25, pts
     assert "done: steps" in out
 
 
@@ -267,8 +269,10 @@ def wait_for(predicate, timeout, what):
     raise AssertionError("timed out waiting for " + what)
 
 
-def test_checkpoint_requeue_resize_resumes(backfill_cluster, workdir):
+def test_checkpoint_requeue_resize_resumes(backfill_cluster):
     c = backfill_cluster
+    # its own folder: job ids start again at 1 on this cluster
+    workdir = tempfile.mkdtemp(prefix="optimus-examples-bf-")
     job = submit(c, workdir, "optimus,mode=sync,ps=1,workers=1,ckpt_grace=10",
                  ["--target-loss", "0.2", "--work-ms-per-sample", "4"])
     wait_for(lambda: len(curve(output(workdir, job))) >= 4, 180,
