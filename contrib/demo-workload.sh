@@ -77,5 +77,5 @@ echo "== optimusctl status"
 "$OPTIMUSCTL" status || true
 if sacct -n -j "$j1" >/dev/null 2>&1 && [ -n "$(sacct -n -X -j "$j1" 2>/dev/null)" ]; then
 	echo "== sacct"
-	sacct -X -j "$jobs" -o JobID,JobName%14,State,Submit,Start,End,NNodes,NTasks,SystemComment%60
+	sacct -X -j "$jobs" -o JobID,JobName%14,State,Submit,End,NNodes,AllocCPUS,SystemComment%200
 fi
