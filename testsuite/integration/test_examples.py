@@ -168,7 +168,7 @@ def test_torch_local_learns_and_resumes():
 
 
 # ------------------------------------------------------------ the cluster
-def submit(c, workdir, hints, args, sbatch_args=()):
+def submit(c, workdir, hints, args, sbatch_args=(), example="ps_trainer.sbatch"):
     """sbatch the example script with these hints (the command line's
     --scheduler overrides the script's); checkpoints in a fresh folder."""
     ck = tempfile.mkdtemp(prefix="ck-", dir=workdir)
@@ -177,7 +177,7 @@ def submit(c, workdir, hints, args, sbatch_args=()):
                "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
                "--scheduler=%s,ckpt_dir=%s" % (hints, ck)]
               + list(sbatch_args)
-              + [os.path.join(EXAMPLES, "ps_trainer.sbatch")] + list(args))
+              + [os.path.join(EXAMPLES, example)] + list(args))
     return int(r.stdout.strip().split(";")[0])
 
 
@@ -247,6 +247,19 @@ def test_trains_two_plus_two_on_two_nodes(cluster, workdir):
     assert out.count("stopped at step") == 2, out
     pts = curve(out)
     assert pts[0][1] > 1.5 and pts[-1][1] <= 0.3, out
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="python3-torch is not installed")
+def test_torch_trains_on_two_nodes(cluster, workdir):
+    job = submit(cluster, workdir, "optimus,mode=sync,ps=1,workers=3",
+                 ["--target-loss", "0.3", "--batch", "60"], ["-N", "2"],
+                 example="torch_trainer.sbatch")
+    out = wait_done(cluster, workdir, job)
+    assert "run 0: 1 PS + 3 workers on n[1-2]" in out, out
+    assert START_RE.search(out).group(2, 3) == ("1", "3"), out
+    assert out.count("done: steps") == 3, out
+    pts = curve(out)
+    assert pts[0][1] > pts[-1][1] + 0.5 and pts[-1][1] <= 0.3, out
 
 
 @pytest.fixture
