@@ -254,6 +254,7 @@ class Worker:
                     stop = True
         if self.task.is_chief and self.task.ckpt_dir:
             self._checkpoint()
+        self.reporter.flush()
         log("done: steps %d..%d" % (start_step, step))
         return 0
 

@@ -143,6 +143,7 @@ def train(task, args):
     if task.is_chief:
         ckpt_save(task.ckpt_dir, net.flat(), step, mode="sync",
                   num_workers=task.num_workers)
+    reporter.flush()
     dist.destroy_process_group()
     log("done: steps %d..%d" % (start, step))
     return 0

@@ -241,20 +241,34 @@ class BackgroundReporter:
         except queue.Full:
             self.dropped += 1
 
+    def flush(self, timeout=5.0):
+        """Wait (at most timeout s) until the queued reports are sent: the
+        last point matters to the scheduler, and the thread dies with us."""
+        deadline = time.time() + timeout
+        while self._enabled and self._q.unfinished_tasks and \
+                time.time() < deadline:
+            time.sleep(0.05)
+
     def _run(self):
         rep = None
         while True:
             kind, args, kw = self._q.get()
-            try:
-                if rep is None:
-                    rep = _import_reporter().Reporter()
-                getattr(rep, kind)(*args, **kw)
-                self.sent += 1
-            except Exception as e:  # never let reporting stop training
-                self.failed += 1
-                if rep is not None:
-                    rep.close()
-                rep = None
-                if time.time() - self._last_error > 30:
-                    self._last_error = time.time()
-                    log("report failed (training goes on): %s" % e)
+            rep = self._send(rep, kind, args, kw)
+            self._q.task_done()
+
+    def _send(self, rep, kind, args, kw):
+        """Send one report; the reporter to use next (None after an error)."""
+        try:
+            if rep is None:
+                rep = _import_reporter().Reporter()
+            getattr(rep, kind)(*args, **kw)
+            self.sent += 1
+            return rep
+        except Exception as e:  # never let reporting stop training
+            self.failed += 1
+            if rep is not None:
+                rep.close()
+            if time.time() - self._last_error > 30:
+                self._last_error = time.time()
+                log("report failed (training goes on): %s" % e)
+            return None

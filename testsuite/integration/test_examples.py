@@ -227,10 +227,14 @@ def test_scheduler_receives_progress(cluster, small_job):
     info = json.loads(r.stdout)
     points = info["convergence"]["points"]
     logged = curve(out)
-    assert len(points) >= 2
-    # the points the chief logged are the points the scheduler holds
-    assert [int(p[0]) for p in points] == [s for s, _ in logged][-len(points):]
-    assert info["step"] == logged[-1][0]
+    held = [(int(p[0]), round(p[1], 4)) for p in points]
+    why = (held, logged, out)
+    assert len(points) >= 2, why
+    # the scheduler holds what the chief logged (a report may be lost when
+    # the listener sheds load, never invented), down to the final point
+    assert set(held) <= set(logged), why
+    assert len(held) >= min(len(logged), 256) - 2, why
+    assert info["step"] == logged[-1][0], why
     assert abs(info["loss"] - logged[-1][1]) < 1e-3
     assert info["speed"]["samples"], info["speed"]
 
