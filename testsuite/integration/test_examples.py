@@ -124,9 +124,12 @@ def test_local_trainer_learns(mode, spec):
     assert rc == 0, out
     pts = curve(out)
     assert len(pts) >= 2, out
-    # (async: the other workers may have trained a little before the
-    # chief's first evaluation)
-    assert pts[0][1] > pts[-1][1] + 0.5 and pts[-1][1] <= 0.25, pts
+    # from the initial parameters' loss (async: the other workers may have
+    # trained for a while before the chief's first evaluation)
+    mlp = trainer_util.MLP()
+    first = mlp.loss(mlp.init(0), *trainer_util.load_digits())
+    assert first > 2.0 and pts[-1][1] <= 0.25, (first, pts)
+    assert pts[0][1] >= pts[-1][1], pts
     assert "done: steps" in out
 
 
