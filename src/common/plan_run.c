@@ -410,9 +410,47 @@ static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
 	return plan_copy_slots(d, c->placed[i].v, c->placed[i].n);
 }
 
+/* Does a pending job wait in this plan? */
+static bool plan_leaves_pending_waiting(const plan_job_t *jobs, size_t n,
+					const plan_t *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!jobs[i].running && jobs[i].model->phase != JM_DONE &&
+		    p->decisions[i].action == PLAN_WAIT)
+			return true;
+	return false;
+}
+
+static int plan_run_once(const plan_job_t *jobs, size_t njobs,
+			 const res_vec_t *server_free, size_t nservers,
+			 const plan_params_t *prm, plan_t *out);
+
+/*
+ * Every resize costs a checkpoint and a restart: running jobs are shrunk
+ * for pending jobs only when a pending job would otherwise wait.
+ */
 int plan_run(const plan_job_t *jobs, size_t njobs,
 	     const res_vec_t *server_free, size_t nservers,
 	     const plan_params_t *prm, plan_t *out)
+{
+	plan_params_t calm;
+	int rc;
+
+	if (!out || !prm || !prm->shrink_for_pending)
+		return plan_run_once(jobs, njobs, server_free, nservers, prm,
+				     out);
+	calm = *prm;
+	calm.shrink_for_pending = false;
+	rc = plan_run_once(jobs, njobs, server_free, nservers, &calm, out);
+	if (rc || !plan_leaves_pending_waiting(jobs, njobs, out))
+		return rc;
+	plan_free(out);
+	return plan_run_once(jobs, njobs, server_free, nservers, prm, out);
+}
+
+static int plan_run_once(const plan_job_t *jobs, size_t njobs,
+			 const res_vec_t *server_free, size_t nservers,
+			 const plan_params_t *prm, plan_t *out)
 {
 	plan_ctx_t c = { .jobs = jobs, .n = njobs, .server_free = server_free,
 			 .nservers = nservers, .prm = prm, .out = out };

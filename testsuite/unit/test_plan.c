@@ -421,6 +421,28 @@ START_TEST(test_shrink_for_pending)
 }
 END_TEST
 
+/* A newcomer that fits in the free room starts without any shrink. */
+START_TEST(test_no_shrink_when_newcomer_fits)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 2, 6 } };
+
+	fx_init(&f, 2, 8, 32768);
+	/* Nearly done: pass 1 gives it the minimum, the newcomer the rest. */
+	fx_job(&f, "optimus,max_ps=4,max_workers=12,steps=200", 10);
+	fx_run(&f, 0, s, 1, 50);	/* 8 of the 16 CPUs */
+	ck_assert_int_eq(job_model_report(f.m[0], 90, 190, 0.5, 5.0, 0), 0);
+	fx_job(&f, "optimus,max_ps=2,max_workers=6", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_ne(dec(&f, 0)->action, PLAN_RESIZE);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	ck_assert_uint_eq(dec(&f, 1)->nslots, 1);
+	ck_assert_uint_eq(dec(&f, 1)->slots[0].server, 1);
+	fx_free(&f);
+}
+END_TEST
+
 /* Kept jobs keep their servers; the others are placed around them. */
 START_TEST(test_keep_servers)
 {
@@ -651,6 +673,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_restart_cost);
 	tcase_add_test(tc, test_large_threshold);
 	tcase_add_test(tc, test_shrink_for_pending);
+	tcase_add_test(tc, test_no_shrink_when_newcomer_fits);
 	tcase_add_test(tc, test_keep_servers);
 	tcase_add_test(tc, test_capacity_random);
 	tcase_add_test(tc, test_fifo);

@@ -138,6 +138,36 @@ static void ctx_free(plan_ctx_t *c)
 	xfree(c->server_free);
 }
 
+struct cost_arg {
+	double seconds;
+	unsigned resizes;
+};
+
+static int add_resize_cost(reg_job_t *rj, void *arg)
+{
+	struct cost_arg *ca = arg;
+	const job_model_t *m = rj->model;
+
+	if (m->resize_began || !m->restarts)
+		return 0;	/* none finished, or one still in progress */
+	ca->seconds += m->resize_seconds;
+	ca->resizes += m->restarts;
+	return 0;
+}
+
+/*
+ * What a resize costs: the mean of the resizes measured on this cluster
+ * (checkpoint signal to restart), else the configured RestartCost.
+ */
+static double restart_cost(void)
+{
+	struct cost_arg ca = { 0, 0 };
+
+	registry_for_each(add_resize_cost, &ca);
+	return ca.resizes ? ca.seconds / ca.resizes :
+			    (double) optimus_conf.restart_cost;
+}
+
 static void plan_params_from_conf(plan_params_t *prm, time_t now)
 {
 	plan_params_init(prm);
@@ -149,7 +179,7 @@ static void plan_params_from_conf(plan_params_t *prm, time_t now)
 	prm->resize_threshold_large = optimus_conf.resize_threshold_large;
 	prm->large_tasks = optimus_conf.large_job_tasks;
 	prm->min_resize_interval = optimus_conf.min_resize_interval;
-	prm->restart_cost = optimus_conf.restart_cost;
+	prm->restart_cost = restart_cost();
 	prm->profiles = registry_profiles();
 	prm->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 }
