@@ -25,6 +25,8 @@ import tempfile
 import time
 
 import numpy as np
+
+from waiting import wait_for
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -277,16 +279,6 @@ def backfill_cluster():
     c.start()
     yield c
     c.stop(keep=False)
-
-
-def wait_for(predicate, timeout, what):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = predicate()
-        if v:
-            return v
-        time.sleep(0.5)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def test_checkpoint_requeue_resize_resumes(backfill_cluster):

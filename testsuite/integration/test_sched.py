@@ -9,6 +9,8 @@ import os
 import re
 import time
 
+from waiting import wait_for
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAINER = os.path.join(HERE, "workloads", "synthetic_trainer.py")
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -54,16 +56,6 @@ def runs(out):
     except OSError:
         return []
     return [json.loads(l) for l in lines if l.startswith('{"restart"')]
-
-
-def wait_for(predicate, timeout, what):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(1)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def cancel(cluster, *jobs):
