@@ -25,9 +25,9 @@ import tempfile
 import time
 
 import numpy as np
+import pytest
 
 from waiting import wait_for
-import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
