@@ -227,11 +227,21 @@ def test_trains_one_plus_one(small_job):
 
 def test_scheduler_receives_progress(cluster, small_job):
     job, out = small_job
-    r = cluster.run([os.path.join(TOP, "src/tools/optimusctl"), "--json",
-                     "show", "job", str(job)])
-    info = json.loads(r.stdout)
-    points = info["convergence"]["points"]
     logged = curve(out)
+
+    def show():
+        r = cluster.run([os.path.join(TOP, "src/tools/optimusctl"), "--json",
+                         "show", "job", str(job)])
+        return json.loads(r.stdout)
+
+    # The planner drains the listener's queue every second: the last
+    # report may still be queued right after the job ended.
+    try:
+        info = wait_for(lambda: (lambda i: i["step"] == logged[-1][0] and i)(
+            show()), 15, "the final report in the model")
+    except AssertionError:
+        info = show()
+    points = info["convergence"]["points"]
     held = [(int(p[0]), round(p[1], 4)) for p in points]
     why = (held, logged, out)
     assert len(points) >= 2, why
