@@ -64,8 +64,10 @@ static void planner_tick(time_t *last_plan)
 	bool plan = planner_take_kick() ||
 		    now - *last_plan >= (time_t) optimus_conf.plan_interval;
 
+	/* Like Slurm's own scheduler, react to arrivals and departures at
+	 * once; the interval paces the rest (refits and resizes). */
 	registry_lock();
-	planner_sync(snap);
+	plan |= planner_sync(snap);
 	if (report_source)
 		planner_feed_reports(report_source);
 	registry_unlock();

@@ -2,7 +2,8 @@
  * planner.h - sched/optimus' planner thread.
  *
  * Every second it follows the optimus jobs (snapshot, reports, resizes in
- * progress); every PlanInterval seconds it fits the models and plans. Only
+ * progress); every PlanInterval seconds, and at once when a job arrives,
+ * ends or is requeued, it fits the models and plans. Only
  * the snapshot and the application of decisions hold slurmctld locks.
  */
 #ifndef OPTIMUS_PLANNER_H
@@ -18,8 +19,11 @@ extern void planner_stop(void);
 /* Ask for a plan at the next tick (reconfigure, tests). */
 extern void planner_kick(void);
 
-/* planner_sync.c: follow the jobs in a snapshot (registry lock held). */
-extern void planner_sync(const snapshot_t *snap);
+/*
+ * planner_sync.c: follow the jobs in a snapshot (registry lock held).
+ * True when a job arrived, ended or came back to pending: plan now.
+ */
+extern bool planner_sync(const snapshot_t *snap);
 /* planner_reports.c: feed drained reports to the models (registry lock). */
 extern void planner_feed_reports(report_queue_t *q);
 /* planner_decide.c: plan and turn decisions into actions, then apply. */

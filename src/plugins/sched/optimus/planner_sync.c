@@ -83,17 +83,19 @@ static void note_finished(reg_job_t *rj, const snap_job_t *sj)
 	     m->resize_seconds);
 }
 
-static void sync_job(const snap_job_t *sj, time_t now)
+/* Follow one job; true when the change calls for a plan now. */
+static bool sync_job(const snap_job_t *sj, time_t now)
 {
 	reg_job_t *rj = registry_find(sj->job_id);
+	job_phase_t before;
 
 	if (!rj) {
 		if (sj->state == SNAP_FINISHED)
-			return;	/* ended before we ever saw it */
+			return false;	/* ended before we ever saw it */
 		track_new_job(sj, now);
-		if (!(rj = registry_find(sj->job_id)))
-			return;
+		return registry_find(sj->job_id) != NULL;
 	}
+	before = rj->model->phase;
 	rj->last_seen = now;
 	switch (sj->state) {
 	case SNAP_RUNNING:
@@ -110,6 +112,8 @@ static void sync_job(const snap_job_t *sj, time_t now)
 		break;
 	}
 	rj->restart_cnt = sj->restart_cnt;
+	return rj->model->phase != before &&
+	       (rj->model->phase == JM_DONE || rj->model->phase == JM_REQUEUED);
 }
 
 struct forget_arg {
@@ -127,12 +131,13 @@ static int collect_forgotten(reg_job_t *rj, void *arg)
 	return 0;
 }
 
-extern void planner_sync(const snapshot_t *snap)
+extern bool planner_sync(const snapshot_t *snap)
 {
 	struct forget_arg f = { .now = snap->taken };
+	bool changed = false;
 
 	for (int i = 0; i < snap->njobs; i++)
-		sync_job(&snap->jobs[i], snap->taken);
+		changed |= sync_job(&snap->jobs[i], snap->taken);
 
 	f.ids = xcalloc(registry_count() + 1, sizeof(uint32_t));
 	registry_for_each(collect_forgotten, &f);
@@ -141,4 +146,5 @@ extern void planner_sync(const snapshot_t *snap)
 		registry_remove(f.ids[i]);
 	}
 	xfree(f.ids);
+	return changed;
 }
