@@ -266,6 +266,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	int p, w;
 	double rem, f, eta;
 	char fit[96], jct[32] = "";
+	const job_run_t *last;
 	const char *how;
 	int n;
 
@@ -285,11 +286,15 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	if (m->phase == JM_DONE && m->end_time)
 		snprintf(jct, sizeof(jct), " jct=%.0fs",
 			 difftime(m->end_time, m->first_submit));
+	/* A job between runs or done shows the topology it last ran with. */
+	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%.4g speed=%.3g/s model=%s "
 		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
 		     "resize=%.0fs(%.1f%%)%s",
-		     m->cur_ps, m->cur_workers, m->plan_ps, m->plan_workers,
+		     m->cur_ps || !last ? m->cur_ps : last->ps,
+		     m->cur_workers || !last ? m->cur_workers : last->workers,
+		     m->plan_ps, m->plan_workers,
 		     m->step, m->loss, m->steps_per_sec,
 		     job_speed_source_name(src), rem, how,
 		     eta, fit, m->restarts, m->resize_seconds,

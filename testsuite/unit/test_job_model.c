@@ -263,6 +263,8 @@ START_TEST(test_timing_and_summary)
 	job_model_done(m, 1900);
 	ck_assert_int_eq(job_model_summary(m, NULL, buf, sizeof(buf)), 0);
 	ck_assert_msg(strstr(buf, " jct=900s"), "%s", buf);
+	/* Done: the topology of its last run, not 0/0. */
+	ck_assert_msg(strstr(buf, "optimus: ps=2 workers=4 ") == buf, "%s", buf);
 	/* 60 s lost between the first start (1100) and the end (1900). */
 	ck_assert_double_eq_tol(job_model_resize_share(m), 60.0 / 800.0, 1e-9);
 	ck_assert_msg(strstr(buf, "resize=60s(7.5%)"), "%s", buf);
