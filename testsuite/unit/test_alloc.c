@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "alloc_fixture.h"
 #include "heap.h"
+#include "check_run.h"
 
 #define NJOBS 40
 
@@ -460,11 +461,5 @@ static Suite *alloc_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(alloc_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(alloc_suite());
 }

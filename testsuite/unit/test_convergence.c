@@ -11,6 +11,7 @@
 
 #include "convergence.h"
 #include "curve_fit.h"
+#include "check_run.h"
 
 static double truth_eval(curve_form_t form, const double *c, double k)
 {
@@ -333,8 +334,6 @@ int main(void)
 {
 	Suite *s = suite_create("convergence");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_curve_fit_forms, 0, 3);
 	tcase_add_test(tc, test_curve_fit_bad_input);
@@ -349,9 +348,5 @@ int main(void)
 	tcase_add_test(tc, test_no_false_reset);
 	tcase_add_test(tc, test_real_curve);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

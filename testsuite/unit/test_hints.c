@@ -12,6 +12,7 @@
 
 #include "hints.h"
 #include "placement.h"
+#include "check_run.h"
 
 static optimus_hints_t h;
 static char err[512];
@@ -325,11 +326,5 @@ static Suite *hints_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(hints_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(hints_suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job_model.h"
+#include "check_run.h"
 
 static job_model_t *new_job(const char *hints_text)
 {
@@ -525,11 +526,5 @@ static Suite *job_model_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(job_model_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(job_model_suite());
 }

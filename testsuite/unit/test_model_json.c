@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_json.h"
+#include "check_run.h"
 
 /* Serialise, parse the text back, serialise again: same text. */
 static const char *roundtrip_text(json_object *o)
@@ -198,17 +199,11 @@ int main(void)
 {
 	Suite *s = suite_create("model_json");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_convergence_roundtrip);
 	tcase_add_test(tc, test_speed_roundtrip);
 	tcase_add_test(tc, test_quality_roundtrip);
 	tcase_add_test(tc, test_bad_documents);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -8,6 +8,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "nnls.h"
+#include "check_run.h"
 
 /* KKT: x >= 0, gradient A'(b - Ax) <= tol, and ~0 where x > 0. */
 static void check_kkt(const gsl_matrix *A, const gsl_vector *b,
@@ -203,8 +204,6 @@ int main(void)
 {
 	Suite *s = suite_create("nnls");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_identity_clips_negative);
 	tcase_add_test(tc, test_recovers_positive_solution);
@@ -214,9 +213,5 @@ int main(void)
 	tcase_add_test(tc, test_gram_singular);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

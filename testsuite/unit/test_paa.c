@@ -11,6 +11,7 @@
 
 #include "alloc_fixture.h"
 #include "paa.h"
+#include "check_run.h"
 
 #define MAXB 4096
 
@@ -149,11 +150,5 @@ static Suite *paa_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(paa_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(paa_suite());
 }

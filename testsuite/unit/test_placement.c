@@ -8,6 +8,7 @@
 
 #include "alloc_fixture.h"
 #include "placement.h"
+#include "check_run.h"
 
 static void assert_even(const place_assign_t *a, const place_job_t *job)
 {
@@ -196,11 +197,5 @@ static Suite *placement_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(placement_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(placement_suite());
 }

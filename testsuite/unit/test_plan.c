@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "check_run.h"
 
 #define NOW 100000
 
@@ -687,11 +688,5 @@ static Suite *plan_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(plan_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(plan_suite());
 }

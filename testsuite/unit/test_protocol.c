@@ -15,6 +15,7 @@
 #include "replay_cache.h"
 #include "report_history.h"
 #include "report_queue.h"
+#include "check_run.h"
 
 static char err[256];
 
@@ -401,11 +402,5 @@ static Suite *protocol_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(protocol_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(protocol_suite());
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "report_service.h"
+#include "check_run.h"
 
 #define OWNER 1000
 #define OTHER 1001
@@ -319,11 +320,5 @@ static Suite *service_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(service_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(service_suite());
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "quality_model.h"
+#include "check_run.h"
 
 static double power(double mu, double b, double c, double k)
 {
@@ -105,16 +106,10 @@ int main(void)
 {
 	Suite *s = suite_create("quality");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_fit_and_predict);
 	tcase_add_test(tc, test_decay_favours_recent_points);
 	tcase_add_test(tc, test_bad_input);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

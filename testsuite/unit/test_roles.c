@@ -14,6 +14,7 @@
 
 #include "placement.h"
 #include "roles.h"
+#include "check_run.h"
 
 START_TEST(test_topology_string)
 {
@@ -352,11 +353,5 @@ static Suite *roles_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(roles_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(roles_suite());
 }

@@ -12,6 +12,7 @@
 #include "sim_exp.h"
 #include "sim_truth.h"
 #include "sim_workload.h"
+#include "check_run.h"
 
 START_TEST(test_events_order)
 {
@@ -215,8 +216,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_events_order);
@@ -227,9 +226,5 @@ int main(void)
 	tcase_add_test(tc, test_truth);
 	tcase_add_test(tc, test_determinism);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -8,6 +8,7 @@
 
 #include "speed_model.h"
 #include "speed_profiles.h"
+#include "check_run.h"
 
 static const double th_async[4] = { 0.5, 0.3, 0.02, 0.05 };
 static const double th_sync[5] = { 0.004, 0.2, 0.1, 0.01, 0.03 };
@@ -167,8 +168,6 @@ int main(void)
 {
 	Suite *s = suite_create("speed");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_fit_recovers_truth, 0, 2);
 	tcase_add_test(tc, test_fit_noisy);
@@ -176,9 +175,5 @@ int main(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_profiles);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }
