@@ -72,7 +72,7 @@ static void planner_tick(time_t *last_plan)
 		planner_feed_reports(report_source);
 	registry_unlock();
 
-	planner_follow_resizes(snap);	/* may take write locks */
+	planner_follow_resizes();	/* may take write locks */
 	if (plan) {
 		planner_plan(snap);	/* fits and plans without locks */
 		*last_plan = now;

@@ -29,6 +29,6 @@ extern void planner_feed_reports(report_queue_t *q);
 /* planner_decide.c: plan and turn decisions into actions, then apply. */
 extern void planner_plan(const snapshot_t *snap);
 /* planner_decide.c: requeue jobs whose checkpoint is done or overdue. */
-extern void planner_follow_resizes(const snapshot_t *snap);
+extern void planner_follow_resizes(void);
 
 #endif

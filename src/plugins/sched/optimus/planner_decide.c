@@ -70,13 +70,9 @@ static place_slot_t *current_slots(const job_model_t *m, const snap_job_t *sj)
 	return slots;
 }
 
-struct collect_arg {
-	plan_ctx_t *ctx;
-};
-
 static int collect_job(reg_job_t *rj, void *arg)
 {
-	plan_ctx_t *c = ((struct collect_arg *) arg)->ctx;
+	plan_ctx_t *c = arg;
 	const snap_job_t *sj = snap_find(c->snap, rj->model->job_id);
 	plan_job_t *pj;
 
@@ -296,15 +292,16 @@ static void make_action(action_t *a, plan_ctx_t *c, int i,
 	a->comment = xstrdup(comment);
 }
 
-/* Jobs outside the plan still get their SystemComment refreshed. */
-struct comment_arg {
+/* Actions collected while walking the registry. */
+struct action_list {
 	action_t *acts;
 	int n, cap;
 };
 
+/* Jobs outside the plan still get their SystemComment refreshed. */
 static int comment_unplanned(reg_job_t *rj, void *arg)
 {
-	struct comment_arg *ca = arg;
+	struct action_list *ca = arg;
 	job_model_t *m = rj->model;
 	char comment[COMMENT_MAX];
 	action_t *a;
@@ -350,14 +347,13 @@ extern void planner_plan(const snapshot_t *snap)
 	plan_ctx_t c;
 	plan_params_t prm;
 	plan_t plan = { 0 };
-	struct collect_arg ca = { &c };
-	struct comment_arg cm;
+	struct action_list cm;
 	action_t *acts;
 	int rc;
 
 	registry_lock();
 	ctx_init(&c, snap);
-	registry_for_each(collect_job, &ca);
+	registry_for_each(collect_job, &c);
 	plan_params_from_conf(&prm, snap->taken);
 	rc = plan_run(c.jobs, c.n, c.server_free, snap->nnodes, &prm, &plan);
 	cm.cap = c.n + registry_count() + 1;
@@ -389,7 +385,7 @@ extern void planner_plan(const snapshot_t *snap)
 /* Requeue the jobs whose checkpoint is confirmed or whose grace ran out. */
 static int collect_requeue(reg_job_t *rj, void *arg)
 {
-	struct comment_arg *ca = arg;
+	struct action_list *ca = arg;
 	job_model_t *m = rj->model;
 
 	if (m->phase != JM_CHECKPOINTING || ca->n >= ca->cap)
@@ -405,9 +401,9 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 	return 0;
 }
 
-extern void planner_follow_resizes(const snapshot_t *snap)
+extern void planner_follow_resizes(void)
 {
-	struct comment_arg ca;
+	struct action_list ca;
 
 	registry_lock();
 	ca.cap = registry_count() + 1;
