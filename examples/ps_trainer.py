@@ -185,7 +185,7 @@ class Worker:
         self.socks = [self._connect(a) for a in task.ps_addrs]
         self.snapshot = None     # (step, theta): the last consistent pull
         self.reporter = BackgroundReporter(task.is_chief and not args.no_report)
-        self.ckpt = CkptSignal(task.ckpt_signal, self._checkpoint,
+        self.ckpt = CkptSignal(task.ckpt_signal, self._checkpoint_asked,
                                args.resume_after or 3 * task.ckpt_grace)
 
     def _connect(self, addr):
@@ -212,15 +212,23 @@ class Worker:
         self.snapshot = (step, theta)
         return step, theta, any(h["stop"] for h, _ in replies)
 
+    def _checkpoint_asked(self):
+        """The scheduler's signal: write the checkpoint and confirm it."""
+        step = self._checkpoint()
+        if step is not None:
+            self.reporter.checkpoint(step)
+
     def _checkpoint(self):
+        """Write the last consistent parameters; the step they hold."""
         if not self.task.is_chief or self.snapshot is None:
-            return
+            return None
         step, theta = self.snapshot
         path = ckpt_save(self._ckpt_dir(), theta, step, mode=self.args.mode,
                          num_ps=self.task.num_ps,
                          num_workers=self.task.num_workers,
                          restart=self.task.restart)
         log("checkpoint of step %d written to %s" % (step, path))
+        return step
 
     def _ckpt_dir(self):
         if not self.task.ckpt_dir:

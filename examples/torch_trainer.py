@@ -110,6 +110,7 @@ def train(task, args):
                 path = ckpt_save(task.ckpt_dir, net.flat(), step,
                                  mode="sync", num_workers=task.num_workers)
                 log("checkpoint of step %d written to %s" % (step, path))
+                reporter.checkpoint(step)
             ckpt.pause()
             ckpt.wait_if_paused()
             continue

@@ -233,6 +233,11 @@ class BackgroundReporter:
     def speed(self, ps, workers, steps_per_sec):
         self._put(("speed", (ps, workers, steps_per_sec), {}))
 
+    def checkpoint(self, step):
+        """Confirm the checkpoint the signal asked for: the scheduler can
+        requeue the job at once instead of waiting out the grace period."""
+        self._put(("checkpoint", (step,), {}))
+
     def _put(self, item):
         if not self._enabled:
             return

@@ -218,6 +218,12 @@ class Reporter:
                                     ps=int(ps), workers=int(workers),
                                     steps_per_sec=float(steps_per_sec)))
 
+    def checkpoint(self, step, job_id=None):
+        """Confirm that the checkpoint the checkpoint signal asked for is
+        written (it holds this step): the scheduler may stop the job now."""
+        return self.request(message("checkpoint", job=self._job(job_id),
+                                    step=int(step)))
+
     def query(self, what="status", job_id=None):
         """Ask 'status', 'plan' or 'job' (with job_id)."""
         fields = {"query": what}

@@ -29,6 +29,13 @@ static const char *const query_names[] = {
 	[QUERY_PLAN] = "plan",
 };
 
+/* The message "type" of each report kind. */
+static const char *const report_names[] = {
+	[REPORT_PROGRESS] = "progress",
+	[REPORT_SPEED] = "speed",
+	[REPORT_CHECKPOINT] = "checkpoint",
+};
+
 void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN])
 {
 	out[0] = (uint8_t)(len >> 24);
@@ -238,6 +245,19 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_checkpoint(json_object *o, report_t *r, char *err,
+			    size_t errlen)
+{
+	int64_t step;
+
+	r->kind = REPORT_CHECKPOINT;
+	if (get_int(o, "step", 0, PROTOCOL_MAX_COUNT, &step))
+		return fail(err, errlen, "checkpoint needs an integer "
+			    "\"step\" >= 0");
+	r->checkpoint.step = (uint64_t)step;
+	return 0;
+}
+
 static int parse_query(json_object *o, query_t *q, char *err, size_t errlen)
 {
 	const char *name;
@@ -282,6 +302,10 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 		m->type = MSG_SPEED;
 		return parse_speed(o, &m->report, err, errlen);
 	}
+	if (!strcmp(type, "checkpoint")) {
+		m->type = MSG_CHECKPOINT;
+		return parse_checkpoint(o, &m->report, err, errlen);
+	}
 	return fail(err, errlen, "unknown message type \"%.32s\"", type);
 }
 
@@ -312,6 +336,9 @@ static void add_report_fields(json_object *o, const report_t *r)
 		if (r->progress.epoch >= 0)
 			json_object_object_add(o, "epoch",
 					       json_object_new_int(r->progress.epoch));
+	} else if (r->kind == REPORT_CHECKPOINT) {
+		json_object_object_add(o, "step", json_object_new_int64(
+					       (int64_t)r->checkpoint.step));
 	} else {
 		json_object_object_add(o, "ps", json_object_new_int64(r->speed.ps));
 		json_object_object_add(o, "workers",
@@ -341,7 +368,7 @@ char *protocol_message_build(const message_t *m)
 					       json_object_new_int64(m->query.job_id));
 	} else {
 		json_object_object_add(o, "type", json_object_new_string(
-					       m->type == MSG_PROGRESS ? "progress" : "speed"));
+					       protocol_report_name(m->report.kind)));
 		add_report_fields(o, &m->report);
 	}
 	return dup_json(o);
@@ -412,11 +439,18 @@ json_object *protocol_report_to_json(const report_t *r)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "type", json_object_new_string(
-				       r->kind == REPORT_PROGRESS ? "progress" : "speed"));
+				       protocol_report_name(r->kind)));
 	add_report_fields(o, r);
 	json_object_object_add(o, "uid", json_object_new_int64(r->uid));
 	json_object_object_add(o, "received", json_object_new_double(r->received));
 	return o;
+}
+
+const char *protocol_report_name(report_kind_t kind)
+{
+	if (kind < REPORT_PROGRESS || kind > REPORT_CHECKPOINT)
+		return "unknown";
+	return report_names[kind];
 }
 
 const char *protocol_query_name(query_kind_t kind)

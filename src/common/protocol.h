@@ -11,6 +11,7 @@
  *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E],
  *      "nonce":"<16 hex>","time":T}
  *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X,...}
+ *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
  *     {"v":1,"type":"query","query":"status"|"job"|"plan"[,"job":N],...}
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
@@ -34,6 +35,7 @@ typedef enum msg_type {
 	MSG_PROGRESS = 1,
 	MSG_SPEED = 2,
 	MSG_QUERY = 3,
+	MSG_CHECKPOINT = 4,
 } msg_type_t;
 
 typedef enum query_kind {
@@ -51,6 +53,7 @@ typedef struct query {
 typedef enum report_kind {
 	REPORT_PROGRESS = 1,
 	REPORT_SPEED = 2,
+	REPORT_CHECKPOINT = 3,
 } report_kind_t;
 
 typedef struct report_progress {
@@ -66,6 +69,15 @@ typedef struct report_speed {
 	double steps_per_sec;	/* measured training speed f(p, w) */
 } report_speed_t;
 
+/*
+ * The job wrote the checkpoint the scheduler asked for (its checkpoint
+ * signal) and may be stopped now: the requeue need not wait for the end of
+ * the checkpoint grace period.
+ */
+typedef struct report_checkpoint {
+	uint64_t step;		/* training step the checkpoint holds */
+} report_checkpoint_t;
+
 typedef struct report {
 	report_kind_t kind;
 	uint32_t job_id;
@@ -74,6 +86,7 @@ typedef struct report {
 	union {
 		report_progress_t progress;	/* REPORT_PROGRESS */
 		report_speed_t speed;		/* REPORT_SPEED */
+		report_checkpoint_t checkpoint;	/* REPORT_CHECKPOINT */
 	};
 } report_t;
 
@@ -81,7 +94,7 @@ typedef struct message {
 	msg_type_t type;
 	uint64_t nonce;		/* random per message: replay detection */
 	int64_t sent;		/* sender's clock, seconds since epoch */
-	report_t report;	/* MSG_PROGRESS / MSG_SPEED (uid, received unset) */
+	report_t report;	/* MSG_PROGRESS, _SPEED, _CHECKPOINT (no uid, received) */
 	query_t query;		/* MSG_QUERY */
 } message_t;
 
@@ -110,6 +123,7 @@ int protocol_reply_parse(const char *text, size_t len, json_object **result,
 
 /* JSON forms used by queries and tools. */
 json_object *protocol_report_to_json(const report_t *r);
+const char *protocol_report_name(report_kind_t kind);
 const char *protocol_query_name(query_kind_t kind);
 int protocol_query_parse_name(const char *name, query_kind_t *kind);
 

@@ -433,6 +433,19 @@ int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 	return rc;
 }
 
+int optimus_report_checkpoint(uint32_t job_id, uint64_t step)
+{
+	message_t m = { .type = MSG_CHECKPOINT };
+	json_object *res;
+	int rc;
+
+	m.report = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = job_id };
+	m.report.checkpoint.step = step;
+	rc = one_shot(&m, &res);
+	json_object_put(res);
+	return rc;
+}
+
 json_object *optimus_query(const query_t *q)
 {
 	message_t m = { .type = MSG_QUERY, .query = *q };

@@ -57,6 +57,8 @@ int optimus_report_progress(uint32_t job_id, uint64_t step, double loss,
 			    double samples_per_sec, int epoch);
 int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 			 double steps_per_sec);
+/* After writing the checkpoint asked for by the checkpoint signal. */
+int optimus_report_checkpoint(uint32_t job_id, uint64_t step);
 /* The query's result (caller puts it), NULL on failure. */
 json_object *optimus_query(const query_t *q);
 const char *optimus_report_error(void);

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,8 @@ typedef struct job_history {
 	double last_update;
 	report_ring_t progress;
 	report_ring_t speed;
+	report_t checkpoint;	/* the last checkpoint confirmation */
+	bool has_checkpoint;
 } job_history_t;
 
 struct report_history {
@@ -125,8 +128,14 @@ int report_history_add(report_history_t *h, const report_t *r)
 	j->uid = r->uid;
 	j->last_update = r->received;
 	j->reports++;
-	rc = ring_add(r->kind == REPORT_PROGRESS ? &j->progress : &j->speed,
-		      h->per_job, r);
+	rc = 0;
+	if (r->kind == REPORT_CHECKPOINT) {
+		j->checkpoint = *r;
+		j->has_checkpoint = true;
+	} else {
+		rc = ring_add(r->kind == REPORT_PROGRESS ? &j->progress :
+			      &j->speed, h->per_job, r);
+	}
 	pthread_mutex_unlock(&h->lock);
 	return rc;
 }
@@ -166,6 +175,9 @@ json_object *report_history_job_json(report_history_t *h, uint32_t job_id)
 				       ring_json(&j->progress, h->per_job));
 		json_object_object_add(o, "speed_samples",
 				       ring_json(&j->speed, h->per_job));
+		if (j->has_checkpoint)
+			json_object_object_add(o, "last_checkpoint",
+					       protocol_report_to_json(&j->checkpoint));
 	}
 	pthread_mutex_unlock(&h->lock);
 	return o;
@@ -186,6 +198,9 @@ static json_object *job_summary(const job_history_t *j, size_t per_job)
 		json_object_object_add(o, "last_progress", protocol_report_to_json(p));
 	if (s)
 		json_object_object_add(o, "last_speed", protocol_report_to_json(s));
+	if (j->has_checkpoint)
+		json_object_object_add(o, "last_checkpoint",
+				       protocol_report_to_json(&j->checkpoint));
 	return o;
 }
 

@@ -16,11 +16,16 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: optimus-report progress [--job N] --step S --loss L [--sps X] [--epoch E]\n"
 "       optimus-report speed [--job N] --ps P --workers W --steps-per-sec X\n"
+"       optimus-report checkpoint [--job N] --step S\n"
 "\n"
 "Send a munge-authenticated report to the sched/optimus listener.\n"
+"'checkpoint' confirms that the job wrote the checkpoint its checkpoint\n"
+"signal asked for, so that the resize goes on without waiting out the\n"
+"grace period.\n"
 "\n"
 "  --job N            job id (default: $SLURM_JOB_ID)\n"
-"  --step S           training steps done so far\n"
+"  --step S           training steps done so far (checkpoint: the step\n"
+"                     the checkpoint holds)\n"
 "  --loss L           training loss at that step (finite, >= 0)\n"
 "  --sps X            samples per second (default 0)\n"
 "  --epoch E          current epoch (optional)\n"
@@ -118,7 +123,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "optimus-report: say 'progress' or 'speed'\n");
+		fprintf(stderr, "optimus-report: say 'progress', 'speed' or 'checkpoint'\n");
 		return -1;
 	}
 	a->kind = argv[optind];
@@ -152,7 +157,15 @@ static const char *build(const args_t *a, message_t *m)
 			(uint32_t)a->workers, a->steps_per_sec };
 		return NULL;
 	}
-	return "the report kind is 'progress' or 'speed'";
+	if (!strcmp(a->kind, "checkpoint")) {
+		if (a->step < 0)
+			return "checkpoint needs --step >= 0";
+		m->type = MSG_CHECKPOINT;
+		m->report.kind = REPORT_CHECKPOINT;
+		m->report.checkpoint.step = (uint64_t)a->step;
+		return NULL;
+	}
+	return "the report kind is 'progress', 'speed' or 'checkpoint'";
 }
 
 int main(int argc, char **argv)

@@ -124,6 +124,19 @@ def test_owner_reports_and_reads_back(cluster, env):
     steps = [p["step"] for p in res["progress"]]
     assert steps == [100, 200, 400, 800, 1600]
     assert res["speed_samples"][0]["workers"] == 2
+    # A checkpoint confirmation is kept apart from the loss points.
+    r = subprocess.run([REPORT, "checkpoint", "--job", str(jid), "--step",
+                        "1600"], env=env, capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([REPORT, "checkpoint", "--job", str(jid)], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and "--step" in r.stderr
+    res = json.loads(subprocess.run(
+        [CTL, "--json", "show", "job", str(jid)], env=env, capture_output=True,
+        text=True, timeout=30).stdout)
+    assert res["last_checkpoint"]["step"] == 1600
+    assert [p["step"] for p in res["progress"]] == steps
     text = subprocess.run([CTL, "show", "job", str(jid)], env=env,
                           capture_output=True, text=True, timeout=30).stdout
     assert "Loss points: 5" in text and "*" in text and "Fit" in text

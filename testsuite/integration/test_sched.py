@@ -164,6 +164,30 @@ def test_job_ignoring_the_signal_is_requeued_after_grace(cluster, tmp_path):
         cancel(cluster, stubborn, *([other] if other else []))
 
 
+def test_confirmed_checkpoint_ends_the_grace_early(cluster, tmp_path):
+    # A grace far longer than the test waits: only the trainer's checkpoint
+    # report can let the requeue happen in time.
+    big, big_out = submit(cluster, tmp_path, "confirms",
+                          "optimus,max_ps=8,max_workers=24,ckpt_grace=600,"
+                          "steps=900,delta=0.00001", 900)
+    small = None
+    try:
+        cluster.wait_job_state(big, {"RUNNING"}, timeout=60)
+        wait_for(lambda: runs(big_out), 30, "the first run")
+        time.sleep(6)
+        small, _ = submit(cluster, tmp_path, "needs-room",
+                          "optimus,max_ps=2,max_workers=6", 30)
+        second = wait_for(lambda: runs(big_out)[1:2], 90,
+                          "a restart long before the grace ends")[0]
+        assert second["restart"] == 1 and second["resumed_from"] > 0
+        log = cluster.logs("slurmctld")
+        assert re.search(r"JobId=%d: checkpoint of step \d+ confirmed" % big,
+                         log)
+        assert "JobId=%d requeued (held) for a resize" % big in log
+    finally:
+        cancel(cluster, big, *([small] if small else []))
+
+
 def optimusctl(cluster, *args):
     r = cluster.run([OPTIMUSCTL, "--json"] + list(args))
     return json.loads(r.stdout)

@@ -167,6 +167,9 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":99999999999999999999999,\"loss\":1,\"sps\":0}",
 	/* speed with no workers */
 	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":1,\"workers\":0,\"steps_per_sec\":1}",
+	/* checkpoint without a step, with a negative one */
+	"{" HEAD "\"type\":\"checkpoint\",\"job\":1}",
+	"{" HEAD "\"type\":\"checkpoint\",\"job\":1,\"step\":-1}",
 	/* unknown type, unknown query, job query without job */
 	"{" HEAD "\"type\":\"delete\",\"job\":1}",
 	"{" HEAD "\"type\":\"query\",\"query\":\"secrets\"}",
@@ -206,6 +209,18 @@ START_TEST(test_build_roundtrip)
 	ck_assert_uint_eq(out.report.speed.ps, 2);
 	ck_assert_uint_eq(out.report.speed.workers, 6);
 	ck_assert_double_eq(out.report.speed.steps_per_sec, 3.75);
+	free(text);
+
+	in = (message_t){ .type = MSG_CHECKPOINT, .nonce = 3, .sent = 4 };
+	in.report = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = 78 };
+	in.report.checkpoint.step = 4321;
+	text = protocol_message_build(&in);
+	ck_assert_ptr_nonnull(strstr(text, "\"type\":\"checkpoint\""));
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_int_eq(out.type, MSG_CHECKPOINT);
+	ck_assert_int_eq(out.report.kind, REPORT_CHECKPOINT);
+	ck_assert_uint_eq(out.report.job_id, 78);
+	ck_assert_uint_eq(out.report.checkpoint.step, 4321);
 	free(text);
 
 	in = (message_t){ .type = MSG_QUERY, .nonce = 1, .sent = 2,
@@ -378,6 +393,33 @@ START_TEST(test_history_ring_and_eviction)
 }
 END_TEST
 
+/* A checkpoint confirmation is kept apart: it is neither a loss point nor
+ * a speed sample. */
+START_TEST(test_history_keeps_last_checkpoint)
+{
+	report_history_t *h = report_history_create(2, 3);
+	report_t r = progress(10, 1);
+	json_object *j, *ck;
+
+	report_history_add(h, &r);
+	r = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = 10 };
+	r.checkpoint.step = 40;
+	report_history_add(h, &r);
+	j = report_history_job_json(h, 10);
+	ck_assert_uint_eq(json_object_array_length(
+		json_object_object_get(j, "progress")), 1);
+	ck_assert_uint_eq(json_object_array_length(
+		json_object_object_get(j, "speed_samples")), 0);
+	ck = json_object_object_get(j, "last_checkpoint");
+	ck_assert_str_eq(json_object_get_string(
+		json_object_object_get(ck, "type")), "checkpoint");
+	ck_assert_int_eq(json_object_get_int(
+		json_object_object_get(ck, "step")), 40);
+	json_object_put(j);
+	report_history_destroy(h);
+}
+END_TEST
+
 static Suite *protocol_suite(void)
 {
 	Suite *s = suite_create("protocol");
@@ -396,6 +438,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_queue_fifo_and_full);
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);
+	tcase_add_test(tc, test_history_keeps_last_checkpoint);
 	suite_add_tcase(s, tc);
 	return s;
 }

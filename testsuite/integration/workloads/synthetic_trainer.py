@@ -5,8 +5,9 @@ Scheduler tests need jobs whose behaviour is known in advance: this one
 advances `step` at f(p, w) steps per second (the Optimus async speed
 function with fixed coefficients) for the topology the scheduler gave it,
 follows the loss curve l(k) = 1/(b0*k + b1) + b2, reports both through the
-real report channel, checkpoints its step on the checkpoint signal and
-resumes from it after a requeue. It is the batch script itself (one task).
+real report channel, checkpoints its step on the checkpoint signal (and
+confirms it with a checkpoint report, so the requeue need not wait for the
+grace period) and resumes from it after a requeue. It is the batch script itself (one task).
 
 usage: synthetic_trainer.py STEPS [THETA0 THETA1 THETA2 THETA3]
 """
@@ -50,11 +51,14 @@ def main():
            "ps": p, "workers": w, "resumed_from": step}
     print(json.dumps(log), flush=True)
 
+    saved = []    # steps checkpointed and not yet confirmed
+
     def checkpoint(signum, frame):
         tmp = ckpt + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"step": step}, f)
         os.rename(tmp, ckpt)
+        saved.append(step)
         print(json.dumps({"checkpoint": step}), flush=True)
 
     signal.signal(signal.SIGUSR1, checkpoint)
@@ -64,6 +68,9 @@ def main():
         time.sleep(1.0)
         step = min(total, step + rate)
         try:
+            # confirmed from the loop: the handler may interrupt a request
+            while saved:
+                rep.checkpoint(int(saved.pop()))
             rep.progress(int(step), loss(step), samples_per_sec=32 * rate)
         except optimus_report.ReportError as e:
             print("report refused:", e, file=sys.stderr, flush=True)

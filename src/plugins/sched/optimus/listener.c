@@ -31,6 +31,7 @@
 
 #include "listener.h"
 #include "optimus_conf.h"
+#include "planner.h"
 #include "report_service.h"
 
 #define LISTENER_POLL_MS 250
@@ -136,6 +137,9 @@ static void conn_serve(conn_t *c)
 	char *reply = report_service_handle(L.service, c->body, c->body_len,
 					    now_seconds(), &o);
 
+	/* A confirmed checkpoint lets a resize go on: follow it now. */
+	if (o.accepted && o.type == MSG_CHECKPOINT)
+		planner_kick();
 	if (o.accepted)
 		debug2("sched/optimus: report listener: %s from uid %u for "
 		       "job %u accepted", o.type == MSG_QUERY ? "query" :

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include "src/common/log.h"
 
 #include "planner.h"
@@ -25,6 +27,27 @@ static double run_speed(const job_model_t *m, const report_t *r)
 	if (m->nruns && (double) m->runs[m->nruns - 1].start > m->last_report)
 		return 0.0;	/* the previous report was from another run */
 	return dsteps / dt;
+}
+
+/*
+ * The job wrote the checkpoint of the resize under way: it may be requeued
+ * at once (planner_follow_resizes) instead of at the end of its grace. An
+ * older confirmation, or one outside a resize, changes nothing.
+ */
+static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
+{
+	job_model_t *m = rj->model;
+
+	if (m->phase != JM_CHECKPOINTING || r->received < (double) m->resize_began) {
+		debug("sched/optimus: JobId=%u: checkpoint of step %"PRIu64" confirmed outside a resize, ignored",
+		      r->job_id, r->checkpoint.step);
+		return 0;
+	}
+	rj->checkpoint_acked = true;
+	info("sched/optimus: JobId=%u: checkpoint of step %"PRIu64" confirmed %.0fs after the signal",
+	     r->job_id, r->checkpoint.step,
+	     r->received - (double) m->resize_began);
+	return 0;
 }
 
 static void feed_one(const report_t *r)
@@ -49,6 +72,9 @@ static void feed_one(const report_t *r)
 	case REPORT_SPEED:
 		rc = job_model_speed_sample(m, r->speed.ps, r->speed.workers,
 					    r->speed.steps_per_sec);
+		break;
+	case REPORT_CHECKPOINT:
+		rc = checkpoint_confirmed(rj, r);
 		break;
 	default:
 		rc = -1;
