@@ -79,6 +79,44 @@ static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
 }
 
 /*
+ * How much a quality job's size changes from its current workers to g:
+ * |change| / current. Algorithm 1 has no gain per job (a shrink serves
+ * the other jobs), so the plan's threshold bounds the size change instead.
+ */
+static double plan_quality_change(const plan_ctx_t *c, size_t i,
+				  const alloc_grant_t *g, plan_decision_t *d)
+{
+	int cur = c->cur_w[i] > 0 ? c->cur_w[i] : 1;
+
+	d->remaining_now = plan_time(c, i, c->cur_ps[i], c->cur_w[i]);
+	d->remaining_planned = plan_time(c, i, g->ps, g->workers);
+	return d->gain = fabs((double)(g->workers - c->cur_w[i])) / cur;
+}
+
+/*
+ * A quality job follows Algorithm 1's allocation of this interval, both
+ * ways: the units go to the jobs with the largest predicted loss
+ * reduction every interval (quality-driven paper), not only when a
+ * pending job would wait. Why it keeps, or NULL.
+ */
+static const char *plan_quality_verdict(plan_ctx_t *c, size_t i,
+					const alloc_grant_t *g, char *why,
+					size_t len)
+{
+	plan_decision_t *d = &c->out->decisions[i];
+	double thr = plan_threshold(c, i, g->ps, g->workers);
+
+	c->shrink[i] = g->workers < c->cur_w[i];
+	if (plan_quality_change(c, i, g, d) <= thr) {
+		snprintf(why, len, "size change %.1f%% to %d/%d not above "
+			 "%.1f%%", 100.0 * d->gain, g->ps, g->workers,
+			 100.0 * thr);
+		return why;
+	}
+	return NULL;
+}
+
+/*
  * Pass 1 verdict on running job i against its grant g: why it keeps its
  * allocation, or NULL when it is resized (state set accordingly).
  */
@@ -94,12 +132,20 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 		return "no better allocation fits";
 	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i])
 		return "already at its planned size";
-	thr = plan_threshold(c, i, g->ps, g->workers);
-	c->shrink[i] = plan_gain(c, i, g->ps, g->workers, d) <= thr;
-	if (c->shrink[i] && !plan_is_shrink(c, i, g)) {
-		snprintf(why, len, "gain %.1f%% of %d/%d below %.1f%%",
-			 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
-		return why;
+	if (plan_is_quality(c, i)) {
+		const char *q = plan_quality_verdict(c, i, g, why, len);
+
+		if (q)
+			return q;
+	} else {
+		thr = plan_threshold(c, i, g->ps, g->workers);
+		c->shrink[i] = plan_gain(c, i, g->ps, g->workers, d) <= thr;
+		if (c->shrink[i] && !plan_is_shrink(c, i, g)) {
+			snprintf(why, len, "gain %.1f%% of %d/%d below %.1f%%",
+				 100.0 * d->gain, g->ps, g->workers,
+				 100.0 * thr);
+			return why;
+		}
 	}
 	if (!plan_interval_ok(c, i)) {
 		snprintf(why, len, "resized %.0fs ago (min %.0fs)",
@@ -159,6 +205,12 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		plan_keep(c, i, c->lim_ps[i] || c->lim_w[i] ?
 			  "a larger size cannot be placed" :
 			  "already at its planned size");
+		return true;
+	}
+	if (plan_is_quality(c, i)) {
+		if (!plan_quality_verdict(c, i, g, why, sizeof(why)))
+			return false;
+		plan_keep(c, i, why);
 		return true;
 	}
 	thr = plan_threshold(c, i, g->ps, g->workers);
@@ -370,6 +422,21 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 			    need.v[RES_CPU], need.v[RES_MEM], need.v[RES_GPU]);
 }
 
+static void plan_resize_reason(const plan_ctx_t *c, size_t i,
+			       plan_decision_t *d)
+{
+	if (plan_is_quality(c, i))
+		plan_reason(d, "optimus: Algorithm 1 %s it to %d PS + %d "
+			    "workers (size change %.1f%%)", c->shrink[i] ?
+			    "shrinks" : "grows", d->ps, d->workers,
+			    100.0 * d->gain);
+	else
+		plan_reason(d, "optimus: %s to %d PS + %d workers (gain "
+			    "%.1f%%)", c->shrink[i] ?
+			    "shrinks for pending jobs" : "grows", d->ps,
+			    d->workers, 100.0 * d->gain);
+}
+
 static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
 {
 	plan_decision_t *d = &c->out->decisions[i];
@@ -402,9 +469,7 @@ static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
 		d->remaining_planned = plan_time(c, i, d->ps, d->workers);
 		c->out->nstart++;
 	} else {
-		plan_reason(d, "optimus: %s to %d PS + %d workers (gain %.1f%%)",
-			    c->shrink[i] ? "shrinks for pending jobs" :
-			    "grows", d->ps, d->workers, 100.0 * d->gain);
+		plan_resize_reason(c, i, d);
 		c->out->nresize++;
 	}
 	return plan_copy_slots(d, c->placed[i].v, c->placed[i].n);

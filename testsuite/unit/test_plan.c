@@ -580,6 +580,57 @@ START_TEST(test_quality)
 END_TEST
 
 /*
+ * Algorithm 1 re-distributes the units every interval: a running quality
+ * job whose loss is nearly flat gives units to a newcomer whose loss drops
+ * fast, although the newcomer's minimum fits the free room (an Optimus
+ * job would keep its size then: test_no_shrink_when_newcomer_fits). The
+ * threshold and the minimum interval still bound it.
+ */
+/* Plan, check it, and expect job i's action with `why` in its reason. */
+static void expect_plan(fixture_t *f, size_t i, plan_action_t action,
+			const char *why)
+{
+	ck_assert_int_eq(fx_plan(f), 0);
+	check_plan(f);
+	ck_assert_int_eq(dec(f, i)->action, action);
+	ck_assert_msg(strstr(dec(f, i)->reason, why), "job %zu: %s", i,
+		      dec(f, i)->reason);
+}
+
+START_TEST(test_quality_redistributes)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 1, 6 } };
+
+	fx_init(&f, 1, 16, 65536);
+	f.prm.policy = PLAN_QUALITY;
+	f.prm.interval = 60;
+	f.prm.resize_threshold = f.prm.resize_threshold_large = 0.0;
+	f.prm.min_resize_interval = 0;
+	fx_job(&f, "quality,max_workers=12", 10);
+	fx_job(&f, "quality,max_workers=12", 20);
+	feed_quality(f.m[0], 0.2, 0.3, 0.1);	/* nearly flat */
+	feed_quality(f.m[1], 5.0, 0.8, 0.1);	/* steep */
+	fx_run(&f, 0, s, 1, 50);	/* 13 of the 16 CPUs: 3 left */
+	expect_plan(&f, 0, PLAN_RESIZE, "Algorithm 1 shrinks");
+	ck_assert_int_lt(dec(&f, 0)->workers, 6);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	ck_assert_int_gt(dec(&f, 1)->workers, dec(&f, 0)->workers);
+
+	/* Resized just now: it keeps its units for the minimum interval. */
+	f.prm.min_resize_interval = 1800;
+	f.m[0]->last_resize = NOW - 10;
+	expect_plan(&f, 0, PLAN_KEEP, "resized 10s ago");
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	/* A size change below the threshold is not worth a restart. */
+	f.m[0]->last_resize = 0;
+	f.prm.resize_threshold = f.prm.resize_threshold_large = 0.9;
+	expect_plan(&f, 0, PLAN_KEEP, "size change");
+	fx_free(&f);
+}
+END_TEST
+
+/*
  * One quality job beside one Optimus job: capacity split by job counts,
  * under both the quality and the optimus policies (a job's own hint picks
  * its allocator).
@@ -679,6 +730,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_capacity_random);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_quality);
+	tcase_add_test(tc, test_quality_redistributes);
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
