@@ -200,6 +200,34 @@ static char *run_json(uint64_t seed)
 	return s;
 }
 
+/*
+ * A job arriving between two ticks starts at once when arrivals call for a
+ * plan (as in sched/optimus), at the next tick otherwise.
+ */
+START_TEST(test_event_plans)
+{
+	sim_job_spec_t spec = { 100.0, sim_catalog_find("cnn-rand"),
+				SPEED_ASYNC, 0.2, 1.0 };
+	sim_workload_t w = { &spec, 1 };
+	sim_config_t c;
+	sim_result_t r;
+	char err[256];
+
+	sim_config_init(&c);
+	ck_assert(c.event_plans);
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(r.ndone, 1);
+	ck_assert(r.jobs[0].start == 100.0);
+	sim_result_free(&r);
+	c.event_plans = false;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(r.jobs[0].start == c.interval);
+	sim_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_determinism)
 {
 	char *a = run_json(7), *b = run_json(7), *c = run_json(8);
@@ -224,6 +252,7 @@ int main(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sample_trace);
 	tcase_add_test(tc, test_truth);
+	tcase_add_test(tc, test_event_plans);
 	tcase_add_test(tc, test_determinism);
 	suite_add_tcase(s, tc);
 	return check_run(s);

@@ -58,14 +58,16 @@ static void usage(FILE *f)
 	      "  --restart S       seconds per resize besides checkpoint (20)\n"
 	      "  --min-resize S    minimum seconds between resizes (1200)\n"
 	      "  --no-placement    first-fit spread instead of Theorem 1\n"
-	      "  --no-paa          MXNet's parameter assignment instead of PAA\n",
+	      "  --no-paa          MXNet's parameter assignment instead of PAA\n"
+	      "  --ticks-only      plan every interval only, not also at once\n"
+	      "                    when a job arrives or ends\n",
 	      f);
 }
 
 enum { O_SEED = 256, O_SEEDS, O_QUICK, O_JSON, O_SVG, O_DETAIL, O_PROGRESS,
        O_TIMING, O_POLICY, O_TRACE, O_JOBS, O_ARRIVALS, O_GAP, O_FAMILY,
        O_SYNC, O_SERVERS, O_INTERVAL, O_SERR, O_CERR, O_DAMPING,
-       O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_SIZESIGMA, O_HELP,
+       O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_SIZESIGMA, O_TICKS, O_HELP,
        O_VERSION };
 
 static const struct option longopts[] = {
@@ -81,7 +83,7 @@ static const struct option longopts[] = {
 	{ "conv-error", 1, 0, O_CERR }, { "damping", 1, 0, O_DAMPING },
 	{ "restart", 1, 0, O_RESTART }, { "min-resize", 1, 0, O_MINRESIZE },
 	{ "no-placement", 0, 0, O_NOPLACE }, { "no-paa", 0, 0, O_NOPAA },
-	{ "size-sigma", 1, 0, O_SIZESIGMA },
+	{ "size-sigma", 1, 0, O_SIZESIGMA }, { "ticks-only", 0, 0, O_TICKS },
 	{ "help", 0, 0, O_HELP }, { "version", 0, 0, O_VERSION },
 	{ 0, 0, 0, 0 }
 };
@@ -158,6 +160,7 @@ static int cli_option(cli_t *c, int o, const char *a)
 		break;
 	case O_NOPLACE: c->cfg.placement = false; break;
 	case O_NOPAA: c->cfg.paa = false; break;
+	case O_TICKS: c->cfg.event_plans = false; break;
 	case O_SIZESIGMA: c->gp.size_sigma = number(n, a, 0, 3); break;
 	case O_HELP: usage(stdout); exit(0);
 	case O_VERSION: printf("optimus-sim %s\n", OPTIMUS_VERSION); exit(0);

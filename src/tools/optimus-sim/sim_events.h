@@ -1,9 +1,9 @@
 /*
  * sim_events.h - the simulator's event queue: a binary min-heap ordered by
  * time, then kind (completions and restarts before arrivals before the
- * scheduling tick of the same instant, so that a plan sees every job that
- * finished or arrived at its time), then insertion order, so that runs are
- * deterministic.
+ * scheduling tick and the event plan of the same instant, so that a plan
+ * sees every job that finished or arrived at its time), then insertion
+ * order, so that runs are deterministic.
  */
 #ifndef OPTIMUS_SIM_EVENTS_H
 #define OPTIMUS_SIM_EVENTS_H
@@ -17,6 +17,7 @@ typedef enum sim_ev_kind {
 	SIM_EV_RESUME,		/* a resized job's restart is over */
 	SIM_EV_ARRIVAL,		/* a job is submitted */
 	SIM_EV_TICK,		/* a scheduling interval starts */
+	SIM_EV_PLAN,		/* a plan after arrivals or completions */
 } sim_ev_kind_t;
 
 typedef struct sim_event {

@@ -27,6 +27,8 @@ static void quality_setup(const sim_exp_t *e, sim_config_t *c,
 	c->min_resize_interval = 0.0;
 	c->resize_threshold = 0.0;
 	c->restart_base = 2.0;		/* Spark re-assigns executors */
+	/* The paper plans every 2 minutes, arrivals included. */
+	c->event_plans = false;
 	c->delta = 0.001;
 	memset(gp, 0, sizeof(*gp));
 	gp->njobs = e->opts->quick ? 20 : 80;

@@ -30,6 +30,7 @@ void sim_config_init(sim_config_t *c)
 	c->horizon = 30 * 86400.0;
 	c->sample_every = 60.0;
 	c->window = 0.0;
+	c->event_plans = true;
 }
 
 static bool holds(const sim_job_t *j)
@@ -136,15 +137,38 @@ static void finish(sim_state_t *s, sim_job_t *j)
 	s->ndone++;
 }
 
+/*
+ * An arrival or a completion calls for a plan at once (sched/optimus
+ * reacts to them like Slurm's own scheduler): one per instant, after all
+ * of its events, and none when the interval's tick planned then.
+ */
+static int queue_plan(sim_state_t *s)
+{
+	if (!s->cfg->event_plans || s->plan_queued)
+		return 0;
+	s->plan_queued = true;
+	return sim_events_push(&s->q, s->now, SIM_EV_PLAN, 0, 0);
+}
+
+static int plan_now(sim_state_t *s)
+{
+	if (s->last_plan == s->now || s->ndone == s->njobs)
+		return 0;
+	s->last_plan = s->now;
+	return sim_apply_tick(s);
+}
+
 static int handle(sim_state_t *s, const sim_event_t *ev)
 {
-	sim_job_t *j = ev->kind == SIM_EV_TICK ? NULL : &s->jobs[ev->job];
+	sim_job_t *j = ev->kind >= SIM_EV_TICK ? NULL : &s->jobs[ev->job];
+	int rc;
 
 	switch (ev->kind) {
 	case SIM_EV_FINISH:
-		if (ev->gen == j->gen && j->st == SJ_RUNNING)
-			finish(s, j);
-		return 0;
+		if (ev->gen != j->gen || j->st != SJ_RUNNING)
+			return 0;
+		finish(s, j);
+		return queue_plan(s);
 	case SIM_EV_RESUME:
 		if (ev->gen != j->gen || j->st != SJ_RESTARTING)
 			return 0;
@@ -154,11 +178,15 @@ static int handle(sim_state_t *s, const sim_event_t *ev)
 		sim_job_set_speed(s, j);
 		return 0;
 	case SIM_EV_ARRIVAL:
-		return sim_job_arrive(s, j);
+		rc = sim_job_arrive(s, j);
+		return rc ? rc : queue_plan(s);
+	case SIM_EV_PLAN:
+		s->plan_queued = false;
+		return plan_now(s);
 	case SIM_EV_TICK:
 		break;
 	}
-	int rc = sim_apply_tick(s);
+	rc = plan_now(s);
 	if (rc || s->ndone == s->njobs)
 		return rc;
 	if (s->now + s->cfg->interval > s->cfg->horizon)
@@ -171,6 +199,7 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 		      const sim_workload_t *w)
 {
 	s->cfg = c;
+	s->last_plan = -1.0;
 	sim_events_init(&s->q);
 	s->njobs = w->n;
 	s->jobs = calloc(w->n ? w->n : 1, sizeof(*s->jobs));

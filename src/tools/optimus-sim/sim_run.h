@@ -33,6 +33,9 @@ typedef struct sim_config {
 	double horizon;		/* stop planning after this time */
 	double sample_every;	/* loss series period (s) */
 	double window;		/* snapshot time for resource shares, 0: no */
+	/* Plan at once when a job arrives or ends, besides every interval,
+	 * as sched/optimus does; false: on the interval's ticks only. */
+	bool event_plans;
 } sim_config_t;
 
 /* Defaults of the Optimus experiments (doc/simulator.md). */

@@ -54,6 +54,8 @@ typedef struct sim_state {
 	double *series_t, *series_loss;
 	size_t resizes, plans;
 	double plan_wall;
+	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
+	double last_plan;		/* time of the latest plan, -1: none */
 	char *err;
 	size_t errlen;
 } sim_state_t;
