@@ -85,6 +85,30 @@ def test_pending_job_is_sized_and_placed_as_planned(cluster, tmp_path):
         cancel(cluster, jid)
 
 
+def test_uneven_split_runs_the_planned_tasks(cluster, tmp_path):
+    # 2 PS + 3 workers of 2 CPUs need two 8-CPU nodes, split 3 + 2 tasks:
+    # Slurm allocates 3 task slots on both (ntasks-per-node), and the batch
+    # script must still run the 5 planned tasks with the planned roles.
+    out = str(tmp_path / "uneven.out")
+    script = ("#!/bin/sh\n"
+              "echo topology=$SLURM_SPANK_OPTIMUS_TOPOLOGY "
+              "source=$OPTIMUS_TOPOLOGY_SOURCE ntasks=$SLURM_NTASKS\n"
+              "srun sh -c 'echo role=$OPTIMUS_ROLE'\n")
+    jid = cluster.sbatch(["--scheduler=optimus,min_ps=2,max_ps=2,"
+                          "min_workers=3,max_workers=3,ps_cpus=2,"
+                          "worker_cpus=2", "-o", out], script)
+    try:
+        cluster.wait_job_state(jid, {"COMPLETED"}, timeout=90)
+        f = cluster.job_fields(jid)
+        assert int(f["NumNodes"]) == 2
+        text = open(out).read()
+        assert "topology=ps=2,workers=3 source=scheduler ntasks=5" in text, text
+        roles = sorted(re.findall(r"(?m)^role=(\w+)", text))
+        assert roles == ["ps"] * 2 + ["worker"] * 3, text
+    finally:
+        cancel(cluster, jid)
+
+
 def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
     blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"],
                              "#!/bin/sh\nsleep 300\n")

@@ -103,6 +103,38 @@ static void job_init(const step_inputs_t *in, roles_job_t *job)
 	job->hints = &in->hints;
 }
 
+/*
+ * The job's task count for the batch script's steps. When the planned
+ * tasks do not split evenly across the nodes (5 on 2), Slurm allocates
+ * ntasks-per-node on every node and counts that many tasks (6): the
+ * scheduler's topology then says how many to run, and srun must be told
+ * (SLURM_NTASKS), without the per-node count it could not honour.
+ */
+static uint32_t batch_tasks(spank_t sp, const step_inputs_t *in,
+			    const roles_topology_t *given)
+{
+	uint32_t slots = env_u32(sp, "SLURM_NTASKS", 1);
+	uint32_t planned;
+	char text[16];
+
+	if (!given || !given->workers)
+		return slots;
+	planned = given->ps + given->workers;
+	if (planned >= slots)
+		return slots;
+	snprintf(text, sizeof(text), "%u", planned);
+	if (spank_setenv(sp, "SLURM_NTASKS", text, 1) != ESPANK_SUCCESS ||
+	    spank_setenv(sp, "SLURM_NPROCS", text, 1) != ESPANK_SUCCESS) {
+		slurm_error("optimus: job %u: cannot set SLURM_NTASKS=%s",
+			    in->job_id, text);
+		return slots;
+	}
+	spank_unsetenv(sp, "SLURM_NTASKS_PER_NODE");
+	slurm_info("optimus: job %u: %u tasks as planned on %u allocated task slots",
+		   in->job_id, planned, slots);
+	return planned;
+}
+
 /* The batch script: job-level variables for the job's whole size. */
 static int batch_env(spank_t sp, const step_inputs_t *in)
 {
@@ -112,8 +144,8 @@ static int batch_env(spank_t sp, const step_inputs_t *in)
 	roles_job_t job;
 	int rc, derived;
 
-	derived = roles_topology_for_step(&in->hints, g,
-					  env_u32(sp, "SLURM_NTASKS", 1), &t);
+	derived = roles_topology_for_step(&in->hints, g, batch_tasks(sp, in, g),
+					  &t);
 	if (derived < 0)
 		return derived;
 	job_init(in, &job);
