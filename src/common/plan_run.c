@@ -117,15 +117,38 @@ static const char *plan_quality_verdict(plan_ctx_t *c, size_t i,
 }
 
 /*
+ * An Optimus job resizes when the gain beats the threshold, or shrinks so
+ * that pending jobs start; but not when it will end before a restart would
+ * be over: by ending it frees its room sooner than a checkpoint-requeue.
+ */
+static const char *plan_optimus_verdict(plan_ctx_t *c, size_t i,
+					const alloc_grant_t *g, char *why,
+					size_t len)
+{
+	plan_decision_t *d = &c->out->decisions[i];
+	double thr = plan_threshold(c, i, g->ps, g->workers);
+
+	c->shrink[i] = plan_gain(c, i, g->ps, g->workers, d) <= thr;
+	if (!c->shrink[i])
+		return NULL;
+	if (!plan_is_shrink(c, i, g))
+		snprintf(why, len, "gain %.1f%% of %d/%d below %.1f%%",
+			 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
+	else if (d->remaining_now <= c->prm->restart_cost)
+		snprintf(why, len, "ends in %.0fs, before a restart (%.0fs) "
+			 "would", d->remaining_now, c->prm->restart_cost);
+	else
+		return NULL;
+	return why;
+}
+
+/*
  * Pass 1 verdict on running job i against its grant g: why it keeps its
  * allocation, or NULL when it is resized (state set accordingly).
  */
 static const char *plan_verdict(plan_ctx_t *c, size_t i,
 				const alloc_grant_t *g, char *why, size_t len)
 {
-	plan_decision_t *d = &c->out->decisions[i];
-	double thr;
-
 	if (c->jobs[i].model->phase == JM_CHECKPOINTING)
 		return "resize in progress";
 	if (!plan_granted(g))
@@ -138,14 +161,10 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 		if (q)
 			return q;
 	} else {
-		thr = plan_threshold(c, i, g->ps, g->workers);
-		c->shrink[i] = plan_gain(c, i, g->ps, g->workers, d) <= thr;
-		if (c->shrink[i] && !plan_is_shrink(c, i, g)) {
-			snprintf(why, len, "gain %.1f%% of %d/%d below %.1f%%",
-				 100.0 * d->gain, g->ps, g->workers,
-				 100.0 * thr);
-			return why;
-		}
+		const char *o = plan_optimus_verdict(c, i, g, why, len);
+
+		if (o)
+			return o;
 	}
 	if (!plan_interval_ok(c, i)) {
 		snprintf(why, len, "resized %.0fs ago (min %.0fs)",

@@ -129,20 +129,31 @@ def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
         cancel(cluster, blocker, *( [jid] if jid else []))
 
 
-def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
+def squeezed(cluster, tmp_path, name, grace, steps, newcomer_steps):
+    """An elastic job that takes the whole cluster, then a newcomer it must
+    make room for: (job, its output, its first run, the newcomer)."""
     # steps= caps the remaining work the model predicts; the small delta
     # keeps the fitted curve from calling the job converged early.
-    big, big_out = submit(cluster, tmp_path, "elastic",
-                          "optimus,max_ps=8,max_workers=24,ckpt_grace=5,"
-                          "steps=700,delta=0.00001", 700)
-    small = None
+    big, big_out = submit(cluster, tmp_path, name,
+                          "optimus,max_ps=8,max_workers=24,ckpt_grace=%d,"
+                          "steps=%d,delta=0.00001" % (grace, steps), steps)
     try:
         cluster.wait_job_state(big, {"RUNNING"}, timeout=60)
         first = wait_for(lambda: runs(big_out), 30, "the first run")[0]
-        assert first["ps"] + first["workers"] == 32   # the whole cluster
         time.sleep(6)                                  # some progress
-        small, _ = submit(cluster, tmp_path, "newcomer",
-                          "optimus,max_ps=2,max_workers=6", 60)
+        small, _ = submit(cluster, tmp_path, name + "-newcomer",
+                          "optimus,max_ps=2,max_workers=6", newcomer_steps)
+    except Exception:
+        cancel(cluster, big)
+        raise
+    return big, big_out, first, small
+
+
+def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
+    big, big_out, first, small = squeezed(cluster, tmp_path, "elastic", 5,
+                                          700, 60)
+    try:
+        assert first["ps"] + first["workers"] == 32   # the whole cluster
 
         # Shrink: checkpoint signal, requeue, restart smaller, resume.
         second = wait_for(lambda: runs(big_out)[1:2], 120, "a restart")[0]
@@ -161,7 +172,7 @@ def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
         log = cluster.logs("slurmctld")
         assert re.search(r"JobId=%d resized to .* in \d+s" % big, log)
     finally:
-        cancel(cluster, big, *([small] if small else []))
+        cancel(cluster, big, small)
 
 
 def test_job_ignoring_the_signal_is_requeued_after_grace(cluster, tmp_path):
@@ -191,16 +202,9 @@ def test_job_ignoring_the_signal_is_requeued_after_grace(cluster, tmp_path):
 def test_confirmed_checkpoint_ends_the_grace_early(cluster, tmp_path):
     # A grace far longer than the test waits: only the trainer's checkpoint
     # report can let the requeue happen in time.
-    big, big_out = submit(cluster, tmp_path, "confirms",
-                          "optimus,max_ps=8,max_workers=24,ckpt_grace=600,"
-                          "steps=900,delta=0.00001", 900)
-    small = None
+    big, big_out, _, small = squeezed(cluster, tmp_path, "confirms", 600,
+                                      900, 30)
     try:
-        cluster.wait_job_state(big, {"RUNNING"}, timeout=60)
-        wait_for(lambda: runs(big_out), 30, "the first run")
-        time.sleep(6)
-        small, _ = submit(cluster, tmp_path, "needs-room",
-                          "optimus,max_ps=2,max_workers=6", 30)
         second = wait_for(lambda: runs(big_out)[1:2], 90,
                           "a restart long before the grace ends")[0]
         assert second["restart"] == 1 and second["resumed_from"] > 0
@@ -209,7 +213,7 @@ def test_confirmed_checkpoint_ends_the_grace_early(cluster, tmp_path):
                          log)
         assert "JobId=%d requeued (held) for a resize" % big in log
     finally:
-        cancel(cluster, big, *([small] if small else []))
+        cancel(cluster, big, small)
 
 
 def optimusctl(cluster, *args):

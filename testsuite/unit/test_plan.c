@@ -422,6 +422,37 @@ START_TEST(test_shrink_for_pending)
 }
 END_TEST
 
+/* A job about to end is not shrunk for a newcomer: ending frees its room
+ * sooner than a checkpoint-requeue would. */
+START_TEST(test_no_shrink_near_the_end)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
+
+	fx_init(&f, 2, 8, 32768);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12,steps=2000", 10);
+	fx_run(&f, 0, s, 2, 50);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12", 20);
+	f.prm.restart_cost = 60;
+	/* 1990 of 2000 steps at 5 steps/s: 2 s left, less than a restart */
+	ck_assert_int_eq(job_model_report(f.m[0], 90, 1990, 0.5, 5.0, 0), 0);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "before a restart"), "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+
+	/* far from the end, the same job shrinks */
+	f.m[0]->hints.steps = 200000;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	fx_free(&f);
+}
+END_TEST
+
 /* A newcomer that fits in the free room starts without any shrink. */
 START_TEST(test_no_shrink_when_newcomer_fits)
 {
@@ -726,6 +757,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_large_threshold);
 	tcase_add_test(tc, test_shrink_for_pending);
 	tcase_add_test(tc, test_no_shrink_when_newcomer_fits);
+	tcase_add_test(tc, test_no_shrink_near_the_end);
 	tcase_add_test(tc, test_keep_servers);
 	tcase_add_test(tc, test_capacity_random);
 	tcase_add_test(tc, test_fifo);
