@@ -79,6 +79,13 @@ typedef struct plan_job {
 	size_t nslots;
 	/* What a running job uses on each of its slots' servers. */
 	const res_vec_t *slot_usage;
+	/*
+	 * A start already applied that has not begun yet (a requeued job is
+	 * held a few seconds by Slurm): running is set, the slots are the
+	 * ones it was given, and it keeps them rather than being planned
+	 * anew while it cannot run.
+	 */
+	bool starting;
 } plan_job_t;
 
 typedef enum plan_action {

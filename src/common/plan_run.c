@@ -151,6 +151,8 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 {
 	if (c->jobs[i].model->phase == JM_CHECKPOINTING)
 		return "resize in progress";
+	if (c->jobs[i].starting)
+		return "start in progress";
 	if (!plan_granted(g))
 		return "no better allocation fits";
 	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i])

@@ -453,6 +453,29 @@ START_TEST(test_no_shrink_near_the_end)
 }
 END_TEST
 
+/* A start applied but not begun keeps its slots: a newcomer that would
+ * shrink it if it were running waits instead. */
+START_TEST(test_starting_job_keeps_its_slots)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
+
+	fx_init(&f, 2, 8, 32768);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12", 10);
+	fx_run(&f, 0, s, 2, 50);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12", 20);
+	f.j[0].starting = true;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 0)->ps + dec(&f, 0)->workers, 16);
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "start in progress"), "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+	fx_free(&f);
+}
+END_TEST
+
 /* A newcomer that fits in the free room starts without any shrink. */
 START_TEST(test_no_shrink_when_newcomer_fits)
 {
@@ -758,6 +781,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_shrink_for_pending);
 	tcase_add_test(tc, test_no_shrink_when_newcomer_fits);
 	tcase_add_test(tc, test_no_shrink_near_the_end);
+	tcase_add_test(tc, test_starting_job_keeps_its_slots);
 	tcase_add_test(tc, test_keep_servers);
 	tcase_add_test(tc, test_capacity_random);
 	tcase_add_test(tc, test_fifo);

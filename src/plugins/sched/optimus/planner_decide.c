@@ -24,6 +24,12 @@
 #include "roles.h"
 
 #define COMMENT_MAX 1024
+/*
+ * How long a start applied to a pending job reserves its slots. Slurm runs
+ * a released job within seconds (a requeued one after cred_expire + 1 s);
+ * one that still waits after this is planned anew.
+ */
+#define START_RESERVED_SECONDS 60
 
 typedef struct plan_ctx {
 	const snapshot_t *snap;
@@ -70,6 +76,37 @@ static place_slot_t *current_slots(const job_model_t *m, const snap_job_t *sj)
 	return slots;
 }
 
+/*
+ * Released by an earlier plan and not running yet: the plans that follow
+ * (on arrivals, requeues, checkpoint confirmations) must not give its room
+ * to others while Slurm holds it (a requeued job waits cred_expire + 1 s).
+ */
+static bool start_reserved(const reg_job_t *rj, const snap_job_t *sj,
+			   time_t now)
+{
+	job_phase_t ph = rj->model->phase;
+
+	return sj && sj->state == SNAP_PENDING && !sj->held && rj->nstart &&
+	       (ph == JM_PENDING || ph == JM_REQUEUED) &&
+	       now - rj->started_at < START_RESERVED_SECONDS;
+}
+
+/* A reserved start takes part in the plan as a job running on its slots. */
+static void collect_reserved(plan_ctx_t *c, reg_job_t *rj, plan_job_t *pj)
+{
+	for (size_t k = 0; k < rj->nstart; k++) {
+		int s = rj->start_slots[k].server;
+
+		c->server_free[s] = res_sub(c->server_free[s],
+					    rj->start_usage[k]);
+	}
+	pj->running = true;
+	pj->starting = true;
+	pj->slots = rj->start_slots;
+	pj->nslots = rj->nstart;
+	pj->slot_usage = rj->start_usage;
+}
+
 static int collect_job(reg_job_t *rj, void *arg)
 {
 	plan_ctx_t *c = arg;
@@ -89,7 +126,9 @@ static int collect_job(reg_job_t *rj, void *arg)
 	pj = &c->jobs[c->n];
 	pj->model = rj->model;
 	pj->running = sj->state == SNAP_RUNNING;
-	if (pj->running) {
+	if (start_reserved(rj, sj, c->snap->taken))
+		collect_reserved(c, rj, pj);
+	else if (pj->running) {
 		c->slots[c->n] = current_slots(rj->model, sj);
 		pj->slots = c->slots[c->n];
 		pj->nslots = sj->nnodes;
@@ -208,6 +247,26 @@ static hints_res_t node_shape(const snapshot_t *snap, const plan_decision_t *d)
 	return shape;
 }
 
+/* What Slurm will allocate on each node: max_tasks_per_node everywhere. */
+static void reserve_start(reg_job_t *rj, const plan_decision_t *d,
+			  const hints_request_t *req, time_t now)
+{
+	res_vec_t per_node = res_make(
+		(double) req->max_tasks_per_node * req->cpus_per_task,
+		(double) req->mem_per_node_mb, req->gpus_per_node);
+
+	xfree(rj->start_slots);
+	xfree(rj->start_usage);
+	rj->nstart = d->nslots;
+	rj->start_slots = xcalloc(d->nslots + 1, sizeof(*rj->start_slots));
+	rj->start_usage = xcalloc(d->nslots + 1, sizeof(*rj->start_usage));
+	for (size_t k = 0; k < d->nslots; k++) {
+		rj->start_slots[k] = d->slots[k];
+		rj->start_usage[k] = per_node;
+	}
+	rj->started_at = now;
+}
+
 static void action_start(action_t *a, const plan_ctx_t *c, int i,
 			 const plan_decision_t *d)
 {
@@ -237,6 +296,7 @@ static void action_start(action_t *a, const plan_ctx_t *c, int i,
 	a->topology = xstrdup(text);
 	xfree(c->regs[i]->started_on);
 	c->regs[i]->started_on = xstrdup(a->nodes);
+	reserve_start(c->regs[i], d, &a->req, c->snap->taken);
 	m->plan_ps = d->ps;
 	m->plan_workers = d->workers;
 }

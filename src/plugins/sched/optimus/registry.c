@@ -26,6 +26,8 @@ static void reg_job_free(void *x)
 
 	job_model_free(rj->model);
 	xfree(rj->started_on);
+	xfree(rj->start_slots);
+	xfree(rj->start_usage);
 	xfree(rj);
 }
 
