@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,23 +38,54 @@ from cluster import Cluster  # noqa: E402
 EXAMPLES = os.path.join(TOP, "examples")
 OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
 PYTHON = "/usr/bin/python3"
+# The hints of a job that starts at 1 PS + 1 worker and may grow to 2 PS +
+# 4 workers; under sched/backfill it runs at its minimum. The trainers
+# confirm their checkpoints, so ckpt_grace is only the upper bound.
 FLEX = "min_ps=1,max_ps=2,min_workers=1,max_workers=4,ckpt_grace=15"
+WIDE = "min_ps=1,max_ps=3,min_workers=2,max_workers=6,ckpt_grace=15"
 
-# (arrival s, name, mode, trainer options); every job starts at 1 PS + 1
-# worker and may grow to 2 PS + 4 workers. --work-ms-per-sample stands for
-# a bigger model's compute (see examples/README.md); at its minimum size
-# each job needs about 1 to 3 minutes.
-WORKLOAD = [
-    (0, "a-async", "async", ["--target-loss", "0.12", "--work-ms-per-sample", "6"]),
-    (10, "b-sync", "sync", ["--target-loss", "0.15", "--batch", "64",
-                            "--work-ms-per-sample", "3"]),
-    (20, "c-async", "async", ["--target-loss", "0.2", "--work-ms-per-sample", "8"]),
-    (30, "d-sync", "sync", ["--target-loss", "0.2", "--work-ms-per-sample", "6"]),
-    (45, "e-async", "async", ["--target-loss", "0.1", "--work-ms-per-sample", "4"]),
-    (60, "f-async", "async", ["--target-loss", "0.3", "--work-ms-per-sample", "10"]),
-    (75, "g-sync", "sync", ["--target-loss", "0.2", "--work-ms-per-sample", "5"]),
+# A job: (arrival s, name, mode, hints, trainer options).
+# --work-ms-per-sample stands for a bigger model's compute (see
+# examples/README.md); at its minimum size each job needs about 1 to 3
+# minutes.
+JOBS = [
+    ("a-async", "async", FLEX, ["--target-loss", "0.12",
+                                "--work-ms-per-sample", "6"]),
+    ("b-sync", "sync", FLEX, ["--target-loss", "0.15", "--batch", "64",
+                              "--work-ms-per-sample", "3"]),
+    ("c-async", "async", FLEX, ["--target-loss", "0.2",
+                                "--work-ms-per-sample", "8"]),
+    ("d-sync", "sync", WIDE, ["--target-loss", "0.2",
+                              "--work-ms-per-sample", "6"]),
+    ("e-async", "async", FLEX, ["--target-loss", "0.1",
+                                "--work-ms-per-sample", "4"]),
+    ("f-async", "async", WIDE, ["--target-loss", "0.3",
+                                "--work-ms-per-sample", "10"]),
+    ("g-sync", "sync", FLEX, ["--target-loss", "0.2",
+                              "--work-ms-per-sample", "5"]),
 ]
-QUICK = [WORKLOAD[0], WORKLOAD[2], WORKLOAD[5]]
+
+
+def arrive(gaps, jobs):
+    """Jobs with arrival times: the first at 0, then the given gaps."""
+    t, out = 0, []
+    for gap, job in zip([0] + gaps, jobs):
+        t += gap
+        out.append((t,) + job)
+    return out
+
+
+# Workloads: (nodes, CPUs per node, jobs).
+# - staggered: arrivals 15-20 s apart on 4 nodes of 4 CPUs, so the
+#   cluster is busy at times and partly idle at others, as a shared
+#   cluster is; under backfill no job waits (the minimums always fit).
+# - burst: the seven jobs within 75 s on 2 nodes of 4 CPUs, whose minimum
+#   sizes fill the cluster: little room to reallocate (the worst case).
+WORKLOADS = {
+    "staggered": (4, 4, arrive([15, 20, 15, 20, 15, 20], JOBS)),
+    "burst": (2, 4, arrive([10, 10, 10, 15, 15, 15], JOBS)),
+}
+WORKLOADS["quick"] = (2, 4, [WORKLOADS["burst"][2][i] for i in (0, 2, 5)])
 
 
 def log(msg):
@@ -63,15 +93,23 @@ def log(msg):
           flush=True)
 
 
-def submit(c, workdir, name, mode, args):
+def submit(c, workdir, name, mode, hints, args):
     ck = os.path.join(workdir, "ck-" + name)
     r = c.run(["sbatch", "--parsable", "-J", name, "-D", workdir,
                "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
                "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
-               "--scheduler=optimus,mode=%s,%s,ckpt_dir=%s" % (mode, FLEX, ck),
+               "--scheduler=optimus,mode=%s,%s,ckpt_dir=%s" % (mode, hints, ck),
                os.path.join(EXAMPLES, "ps_trainer.sbatch")] + args
               + ["--max-steps", "20000"])
     return int(r.stdout.strip().split(";")[0])
+
+
+def at_max(hints):
+    """The hints of a fixed-size job at the largest size the hints allow:
+    what a user of plain backfill might ask for instead of the minimum."""
+    kv = dict(item.split("=", 1) for item in hints.split(","))
+    kv["min_ps"], kv["min_workers"] = kv["max_ps"], kv["max_workers"]
+    return ",".join("%s=%s" % item for item in kv.items())
 
 
 def unfinished(c, ids):
@@ -127,17 +165,25 @@ def comment_value(comment, key):
     return float(m.group(1)) if m else None
 
 
-def run_once(scheduler, workload, keep, cpus):
+def run_once(scheduler, workload, keep, backfill_size="min"):
     root = tempfile.mkdtemp(prefix="optimus-e2e-%s-" % scheduler.split("/")[1])
     workdir = os.path.join(root, "jobs")
     os.makedirs(workdir)
-    c = Cluster(os.path.join(root, "cluster"), nodes=2, cpus=cpus, gpus=0,
-                accounting=True, scheduler=scheduler,
-                optimus_conf="PlanInterval=5\nMinResizeInterval=30\n")
+    nodes, cpus, jobs = workload
+    # cred_expire 5 (Slurm's minimum): a requeued job restarts after
+    # cred_expire + 1 s; the jobs here are minutes, not hours, long.
+    # RestartCost: the estimate until resizes are measured, here the
+    # requeue delay plus the trainers' start (they confirm checkpoints).
+    c = Cluster(os.path.join(root, "cluster"), nodes=nodes, cpus=cpus,
+                gpus=0, accounting=True, scheduler=scheduler, cred_expire=5,
+                optimus_conf="PlanInterval=5\nMinResizeInterval=30\n"
+                "RestartCost=10\n")
     log("%s: starting the cluster in %s" % (scheduler, root))
     c.start()
     try:
-        return run_workload(c, scheduler, workload, workdir)
+        if scheduler == "sched/backfill" and backfill_size == "max":
+            jobs = [(t, n, m, at_max(h), a) for t, n, m, h, a in jobs]
+        return run_workload(c, scheduler, jobs, workdir)
     finally:
         c.stop(keep=keep)
 
@@ -145,9 +191,9 @@ def run_once(scheduler, workload, keep, cpus):
 def run_workload(c, scheduler, workload, workdir):
     t0 = time.time()
     jobs = []
-    for arrival, name, mode, args in workload:
+    for arrival, name, mode, hints, args in workload:
         time.sleep(max(0.0, t0 + arrival - time.time()))
-        job = submit(c, workdir, name, mode, args)
+        job = submit(c, workdir, name, mode, hints, args)
         jobs.append({"id": job, "name": name, "submitted": time.time()})
         log("%s: submitted %s as job %d" % (scheduler, name, job))
     ids = [j["id"] for j in jobs]
@@ -209,36 +255,50 @@ def print_run(run):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--quick", action="store_true", help="3 jobs only")
+    ap.add_argument("--workload", choices=sorted(WORKLOADS),
+                    default="staggered",
+                    help="staggered (default): arrivals over 105 s on 4 "
+                    "nodes of 4 CPUs; burst: all within 75 s on 2 nodes of "
+                    "4 CPUs, which their minimum sizes fill; quick: 3 jobs")
+    ap.add_argument("--quick", action="store_true",
+                    help="same as --workload quick")
     ap.add_argument("--json", help="write the measurements here")
-    ap.add_argument("--cpus", type=int, default=4,
-                    help="CPUs of each of the 2 nodes (default 4: the jobs' "
-                    "minimum sizes fill the cluster; 8 leaves room to grow)")
+    ap.add_argument("--cpus", type=int,
+                    help="CPUs of each node (default: the workload's)")
+    ap.add_argument("--backfill-size", choices=("min", "max"), default="min",
+                    help="the size of the jobs under sched/backfill: min "
+                    "(default, what job_submit/optimus gives them) or max "
+                    "(fixed at their hints' largest size)")
     ap.add_argument("--keep", action="store_true", help="keep the clusters' folders")
     args = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("e2e_jct.py: run as root (it starts Slurm daemons)")
-    workload = QUICK if args.quick else WORKLOAD
-    runs = [run_once(s, workload, args.keep, args.cpus)
+    name = "quick" if args.quick else args.workload
+    nodes, cpus, jobs = WORKLOADS[name]
+    workload = (nodes, args.cpus or cpus, jobs)
+    runs = [run_once(s, workload, args.keep, args.backfill_size)
             for s in ("sched/optimus", "sched/backfill")]
-    print("workload: %d jobs on 2 nodes of %d CPUs" % (len(workload), args.cpus))
+    print("workload %s: %d jobs on %d nodes of %d CPUs; backfill runs "
+          "them at their %s size" % (name, len(jobs), nodes, workload[1],
+                                     args.backfill_size))
     for r in runs:
         print_run(r)
     opt, bf = summary(runs[0]), summary(runs[1])
     print("\n%-15s %10s %10s %8s %10s %9s" % ("scheduler", "avg_jct_s",
                                              "makespan_s", "resizes",
                                              "resize_s", "completed"))
-    for name, s in (("sched/optimus", opt), ("sched/backfill", bf)):
+    for sched, s in (("sched/optimus", opt), ("sched/backfill", bf)):
         print("%-15s %10.1f %10.1f %8d %10.1f %6d/%d" % (
-            name, s["avg_jct"], s["makespan"], s["resizes"],
-            s["resize_seconds"], s["completed"], len(workload)))
+            sched, s["avg_jct"], s["makespan"], s["resizes"],
+            s["resize_seconds"], s["completed"], len(jobs)))
     ratio = opt["avg_jct"] / bf["avg_jct"]
     print("\navg JCT optimus/backfill = %.2f (target <= 0.70: %s); "
           "makespan ratio = %.2f" % (ratio, "met" if ratio <= 0.7 else "NOT met",
                                      opt["makespan"] / bf["makespan"]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"runs": runs, "optimus": opt, "backfill": bf,
+            json.dump({"workload": name, "backfill_size": args.backfill_size,
+                       "runs": runs, "optimus": opt, "backfill": bf,
                        "jct_ratio": ratio}, f, indent=1)
     return 0
 

@@ -3,7 +3,8 @@
 # start a 4-node Slurm cluster on this machine with the plugins (its own
 # munged, slurmctld, four slurmd, MariaDB and slurmdbd), and run a short
 # demonstration workload: three real training jobs scheduled by
-# sched/optimus beside an ordinary job kept on Slurm's backfill.
+# sched/optimus beside an ordinary job kept on Slurm's backfill; then a
+# short version of the end-to-end benchmark (bench/e2e_jct.py --quick).
 # Run as root on Debian. The cluster keeps running afterwards; stop it with
 #   testsuite/cluster/optimus-cluster stop --dir /tmp/optimus-demo
 set -eu
@@ -21,6 +22,13 @@ MUNGE_SOCKET="$dir/run/munge.socket.2"
 export SLURM_CONF MUNGE_SOCKET
 sinfo
 contrib/demo-workload.sh "$dir/work"
+# The end-to-end comparison (doc/e2e.md) in short: three training jobs on
+# two fresh clusters, one with sched/optimus and one with sched/backfill.
+if [ "${OPTIMUS_DEMO_COMPARE:-1}" != 0 ]; then
+	echo "== a short end-to-end comparison: bench/e2e_jct.py --quick (a few minutes;"
+	echo "   OPTIMUS_DEMO_COMPARE=0 skips it)"
+	/usr/bin/python3 bench/e2e_jct.py --quick
+fi
 cat <<EOT
 
 The cluster is still up. Try:

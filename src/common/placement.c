@@ -45,11 +45,21 @@ int placement_share_back(int n, int k, int i)
 	return n / k + (i >= k - n % k);
 }
 
-static res_vec_t placer_need(const place_job_t *job, int k, int i)
+static res_vec_t placer_share_need(const place_job_t *job, int k, int i)
 {
 	return res_combo(job->ps_demand, placement_share_front(job->ps, k, i),
 			 job->worker_demand,
 			 placement_share_back(job->workers, k, i));
+}
+
+/* What server i of k takes: its share, or the fullest share (same_on_each). */
+static res_vec_t placer_need(const place_job_t *job, int k, int i)
+{
+	res_vec_t need = placer_share_need(job, k, i);
+
+	for (int j = 0; job->same_on_each && j < k; j++)
+		need = res_max(need, placer_share_need(job, k, j));
+	return need;
 }
 
 static bool placer_split_fits(const placer_t *pl, const place_job_t *job)

@@ -22,6 +22,10 @@ typedef struct place_job {
 	uint32_t id;
 	res_vec_t ps_demand, worker_demand;
 	int ps, workers;
+	/* Every server gets what the fullest one needs: Slurm allocates
+	 * --ntasks-per-node tasks on each node of a job, so 5 tasks on 2
+	 * nodes take 3 task slots on both; false: each server its share. */
+	bool same_on_each;
 } place_job_t;
 
 typedef struct place_slot {

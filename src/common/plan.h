@@ -51,6 +51,10 @@ typedef struct plan_params {
 	/* Every task of a job gets the larger of the PS and worker CPU
 	 * counts, as in Slurm, where one step's tasks are uniform; false. */
 	bool uniform_task_cpus;
+	/* Every server of a job holds the fullest server's task count, as
+	 * Slurm's --ntasks-per-node allocates (place_job_t.same_on_each);
+	 * false. */
+	bool uniform_node_share;
 	const speed_profiles_t *profiles;	/* shared speed profiles */
 	/* Added: a running job may also be shrunk (after the min interval)
 	 * when pass 1 gives it less so that pending jobs can start; true. */
@@ -80,10 +84,11 @@ typedef struct plan_job {
 	/* What a running job uses on each of its slots' servers. */
 	const res_vec_t *slot_usage;
 	/*
-	 * A start already applied that has not begun yet (a requeued job is
-	 * held a few seconds by Slurm): running is set, the slots are the
-	 * ones it was given, and it keeps them rather than being planned
-	 * anew while it cannot run.
+	 * A start not complete yet: applied but not begun (a requeued job is
+	 * held a few seconds by Slurm; running is set and the slots are the
+	 * ones it was given), or a run whose tasks are still starting. It
+	 * keeps its slots (KEEP, "start in progress") rather than being
+	 * planned anew or resized before it could checkpoint.
 	 */
 	bool starting;
 } plan_job_t;

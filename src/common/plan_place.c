@@ -134,7 +134,8 @@ static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 			continue;
 		pj[k] = (place_job_t){ c->aj[i].id, c->aj[i].ps_demand,
 				       c->aj[i].worker_demand, g[i].ps,
-				       g[i].workers };
+				       g[i].workers,
+				       c->prm->uniform_node_share };
 		idx[k++] = i;
 	}
 	rc = placement_run(room, c->nservers, pj, k, &res);

@@ -268,7 +268,8 @@ static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
 			    const alloc_grant_t *g)
 {
 	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
-			   c->aj[i].worker_demand, g->ps, g->workers };
+			   c->aj[i].worker_demand, g->ps, g->workers,
+			   c->prm->uniform_node_share };
 	place_result_t res;
 	bool ok = !placement_run(c->room, c->nservers, &pj, 1, &res) &&
 		  res.jobs[0].status == PLACE_OK;

@@ -160,6 +160,38 @@ START_TEST(test_most_room_first)
 }
 END_TEST
 
+/*
+ * 1 PS + 2 workers split 2 + 1 over servers with 2 and 1.5 free CPUs; with
+ * same_on_each both must hold 2 (Slurm's --ntasks-per-node), which the
+ * second cannot; on two servers of 2 CPUs both are then full.
+ */
+START_TEST(test_same_on_each_server)
+{
+	res_vec_t uneven[2] = { res_make(2, 30, 0), res_make(1.5, 30, 0) };
+	res_vec_t even[2] = { res_make(2, 30, 0), res_make(2, 30, 0) };
+	place_job_t job = { .id = 1, .ps = 1, .workers = 2,
+			    .ps_demand = res_make(1, 1, 0),
+			    .worker_demand = res_make(1, 1, 0) };
+	place_result_t r;
+
+	ck_assert_int_eq(placement_run(uneven, 2, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	placement_result_free(&r);
+
+	job.same_on_each = true;
+	ck_assert_int_eq(placement_run(uneven, 2, &job, 1, &r), 0);
+	ck_assert_int_ne(r.jobs[0].status, PLACE_OK);
+	placement_result_free(&r);
+
+	ck_assert_int_eq(placement_run(even, 2, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	ck_assert_uint_eq(r.jobs[0].nslots, 2);
+	for (int k = 0; k < 2; k++)
+		ck_assert_double_eq_tol(r.free_after[k].v[RES_CPU], 0, 1e-9);
+	placement_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_share_spreads_remainders)
 {
 	int n = _i % 13, k = 1 + _i % 5, front = 0, back = 0;
@@ -191,6 +223,7 @@ static Suite *placement_suite(void)
 	tcase_add_test(tc, test_unfit_is_not_half_placed);
 	tcase_add_test(tc, test_most_room_first);
 	tcase_add_loop_test(tc, test_share_spreads_remainders, 0, 65);
+	tcase_add_test(tc, test_same_on_each_server);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -30,6 +30,12 @@
  * one that still waits after this is planned anew.
  */
 #define START_RESERVED_SECONDS 60
+/*
+ * A run that has not reported yet is still starting (Python, data, the
+ * connections): its tasks could not checkpoint, so a resize now would cost
+ * the whole grace period. Left alone that long at most.
+ */
+#define RUN_SETTLING_SECONDS 20
 
 typedef struct plan_ctx {
 	const snapshot_t *snap;
@@ -91,6 +97,16 @@ static bool start_reserved(const reg_job_t *rj, const snap_job_t *sj,
 	       now - rj->started_at < START_RESERVED_SECONDS;
 }
 
+static bool run_settling(const job_model_t *m, time_t now)
+{
+	time_t start;
+
+	if (!m->nruns || m->runs[m->nruns - 1].end)
+		return false;
+	start = m->runs[m->nruns - 1].start;
+	return m->last_report < start && now - start < RUN_SETTLING_SECONDS;
+}
+
 /* A reserved start takes part in the plan as a job running on its slots. */
 static void collect_reserved(plan_ctx_t *c, reg_job_t *rj, plan_job_t *pj)
 {
@@ -133,6 +149,7 @@ static int collect_job(reg_job_t *rj, void *arg)
 		pj->slots = c->slots[c->n];
 		pj->nslots = sj->nnodes;
 		pj->slot_usage = sj->usage;
+		pj->starting = run_settling(rj->model, c->snap->taken);
 	}
 	c->regs[c->n] = rj;
 	c->snaps[c->n] = sj;
@@ -217,6 +234,7 @@ static void plan_params_from_conf(plan_params_t *prm, time_t now)
 	prm->restart_cost = restart_cost();
 	prm->profiles = registry_profiles();
 	prm->uniform_task_cpus = true;	/* one srun step: uniform tasks */
+	prm->uniform_node_share = true;	/* --ntasks-per-node on each node */
 }
 
 static char *nodes_of(const snapshot_t *snap, const plan_decision_t *d)
