@@ -109,6 +109,28 @@ def test_uneven_split_runs_the_planned_tasks(cluster, tmp_path):
         cancel(cluster, jid)
 
 
+def test_job_spread_over_nodes_with_little_room_starts(cluster, tmp_path):
+    # Submitted as 1 PS + 2 workers on one node (3 CPUs per node), planned
+    # as 2 + 2 over the two nodes that have 2 free CPUs each: Slurm must
+    # not keep the submitted per-node minimum (it would need 6 CPUs).
+    blockers = [cluster.sbatch(["-w", node, "-n", str(n), "-o", "/dev/null"],
+                               "#!/bin/sh\nsleep 300\n")
+                for node, n in (("n1", 6), ("n2", 6), ("n3", 8), ("n4", 8))]
+    jid = None
+    try:
+        for b in blockers:
+            cluster.wait_job_state(b, {"RUNNING"}, timeout=60)
+        jid = cluster.sbatch(["--scheduler=optimus,min_ps=1,max_ps=2,"
+                              "min_workers=2,max_workers=2",
+                              "-o", str(tmp_path / "spread.out")],
+                             "#!/bin/sh\nsleep 5\n")
+        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+        f = cluster.job_fields(jid)
+        assert f["NodeList"] == "n[1-2]" and f["NumCPUs"] == "4", f
+    finally:
+        cancel(cluster, *blockers, *([jid] if jid else []))
+
+
 def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
     blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"],
                              "#!/bin/sh\nsleep 300\n")

@@ -57,6 +57,12 @@ static int update_pending(action_t *a)
 		desc.ntasks_per_node = (a->req.tasks + a->req.nodes - 1) /
 				       a->req.nodes;
 	desc.cpus_per_task = a->req.cpus_per_task;
+	/* Slurm derives min_cpus from the job's per-node CPU minimum and the
+	 * new node count before it applies the new ntasks_per_node: a stale
+	 * minimum (the submitted size's) would ask for more CPUs per node
+	 * than planned, and the job would wait for room it does not need. */
+	if (a->req.nodes)
+		desc.pn_min_cpus = desc.ntasks_per_node * a->req.cpus_per_task;
 	desc.min_cpus = a->req.tasks * a->req.cpus_per_task;
 	desc.pn_min_memory = a->req.mem_per_node_mb;
 	desc.req_nodes = a->nodes;
