@@ -387,17 +387,34 @@ START_TEST(test_large_threshold)
 }
 END_TEST
 
+/* Job 0 holds both 8-CPU servers (2 PS + 6 workers on each); job 1, a
+ * newcomer, needs room. */
+static void fx_full_and_newcomer(fixture_t *f, const char *first_hints)
+{
+	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
+
+	fx_init(f, 2, 8, 32768);
+	fx_job(f, first_hints, 10);
+	fx_run(f, 0, s, 2, 50);
+	fx_job(f, "optimus,max_ps=4,max_workers=12", 20);
+}
+
+/* Plan; job 0 and job 1 get these actions. */
+static void expect_actions(fixture_t *f, plan_action_t a0, plan_action_t a1)
+{
+	ck_assert_int_eq(fx_plan(f), 0);
+	check_plan(f);
+	ck_assert_int_eq(dec(f, 0)->action, a0);
+	ck_assert_int_eq(dec(f, 1)->action, a1);
+}
+
 /* A job holding the whole cluster shrinks (after the minimum interval) so
  * that a newcomer starts; without shrinking, the newcomer waits. */
 START_TEST(test_shrink_for_pending)
 {
 	fixture_t f;
-	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
 
-	fx_init(&f, 2, 8, 32768);
-	fx_job(&f, "optimus,max_ps=4,max_workers=12", 10);
-	fx_run(&f, 0, s, 2, 50);
-	fx_job(&f, "optimus,max_ps=4,max_workers=12", 20);
+	fx_full_and_newcomer(&f, "optimus,max_ps=4,max_workers=12");
 	ck_assert_int_eq(fx_plan(&f), 0);
 	check_plan(&f);
 	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
@@ -407,17 +424,11 @@ START_TEST(test_shrink_for_pending)
 	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
 
 	f.m[0]->last_resize = NOW - 10;
-	ck_assert_int_eq(fx_plan(&f), 0);
-	check_plan(&f);
-	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
-	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+	expect_actions(&f, PLAN_KEEP, PLAN_WAIT);
 
 	f.m[0]->last_resize = 0;
 	f.prm.shrink_for_pending = false;
-	ck_assert_int_eq(fx_plan(&f), 0);
-	check_plan(&f);
-	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
-	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
+	expect_actions(&f, PLAN_KEEP, PLAN_WAIT);
 	fx_free(&f);
 }
 END_TEST
@@ -427,28 +438,18 @@ END_TEST
 START_TEST(test_no_shrink_near_the_end)
 {
 	fixture_t f;
-	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
 
-	fx_init(&f, 2, 8, 32768);
-	fx_job(&f, "optimus,max_ps=4,max_workers=12,steps=2000", 10);
-	fx_run(&f, 0, s, 2, 50);
-	fx_job(&f, "optimus,max_ps=4,max_workers=12", 20);
+	fx_full_and_newcomer(&f, "optimus,max_ps=4,max_workers=12,steps=2000");
 	f.prm.restart_cost = 60;
 	/* 1990 of 2000 steps at 5 steps/s: 2 s left, less than a restart */
 	ck_assert_int_eq(job_model_report(f.m[0], 90, 1990, 0.5, 5.0, 0), 0);
-	ck_assert_int_eq(fx_plan(&f), 0);
-	check_plan(&f);
-	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	expect_actions(&f, PLAN_KEEP, PLAN_WAIT);
 	ck_assert_msg(strstr(dec(&f, 0)->reason, "before a restart"), "%s",
 		      dec(&f, 0)->reason);
-	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
 
 	/* far from the end, the same job shrinks */
 	f.m[0]->hints.steps = 200000;
-	ck_assert_int_eq(fx_plan(&f), 0);
-	check_plan(&f);
-	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
-	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	expect_actions(&f, PLAN_RESIZE, PLAN_START);
 	fx_free(&f);
 }
 END_TEST
@@ -458,20 +459,13 @@ END_TEST
 START_TEST(test_starting_job_keeps_its_slots)
 {
 	fixture_t f;
-	place_slot_t s[] = { { 0, 2, 6 }, { 1, 2, 6 } };
 
-	fx_init(&f, 2, 8, 32768);
-	fx_job(&f, "optimus,max_ps=4,max_workers=12", 10);
-	fx_run(&f, 0, s, 2, 50);
-	fx_job(&f, "optimus,max_ps=4,max_workers=12", 20);
+	fx_full_and_newcomer(&f, "optimus,max_ps=4,max_workers=12");
 	f.j[0].starting = true;
-	ck_assert_int_eq(fx_plan(&f), 0);
-	check_plan(&f);
-	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	expect_actions(&f, PLAN_KEEP, PLAN_WAIT);
 	ck_assert_int_eq(dec(&f, 0)->ps + dec(&f, 0)->workers, 16);
 	ck_assert_msg(strstr(dec(&f, 0)->reason, "start in progress"), "%s",
 		      dec(&f, 0)->reason);
-	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
 	fx_free(&f);
 }
 END_TEST
