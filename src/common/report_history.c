@@ -119,7 +119,7 @@ static int ring_add(report_ring_t *ring, size_t capacity, const report_t *r)
 int report_history_add(report_history_t *h, const report_t *r)
 {
 	job_history_t *j;
-	int rc;
+	int rc = 0;
 
 	pthread_mutex_lock(&h->lock);
 	j = job_find(h, r->job_id);
@@ -128,7 +128,6 @@ int report_history_add(report_history_t *h, const report_t *r)
 	j->uid = r->uid;
 	j->last_update = r->received;
 	j->reports++;
-	rc = 0;
 	if (r->kind == REPORT_CHECKPOINT) {
 		j->checkpoint = *r;
 		j->has_checkpoint = true;

@@ -285,6 +285,17 @@ static void reserve_start(reg_job_t *rj, const plan_decision_t *d,
 	rj->started_at = now;
 }
 
+/* Was the START applied last on the nodes of decision d? */
+static bool started_on_nodes_of(const reg_job_t *rj, const plan_decision_t *d)
+{
+	if (rj->nstart != d->nslots)
+		return false;
+	for (size_t k = 0; k < d->nslots; k++)
+		if (rj->start_slots[k].server != d->slots[k].server)
+			return false;
+	return true;
+}
+
 static void action_start(action_t *a, const plan_ctx_t *c, int i,
 			 const plan_decision_t *d)
 {
@@ -304,7 +315,7 @@ static void action_start(action_t *a, const plan_ctx_t *c, int i,
 	a->nodes = nodes_of(c->snap, d);
 	if (!c->snaps[i]->held && m->plan_ps == d->ps &&
 	    m->plan_workers == d->workers &&
-	    !xstrcmp(c->regs[i]->started_on, a->nodes)) {
+	    started_on_nodes_of(c->regs[i], d)) {
 		/* Released with this very plan already: Slurm starts it as
 		 * soon as the nodes are free. */
 		a->kind = ACT_NONE;
@@ -312,8 +323,6 @@ static void action_start(action_t *a, const plan_ctx_t *c, int i,
 	}
 	a->kind = ACT_START;
 	a->topology = xstrdup(text);
-	xfree(c->regs[i]->started_on);
-	c->regs[i]->started_on = xstrdup(a->nodes);
 	reserve_start(c->regs[i], d, &a->req, c->snap->taken);
 	m->plan_ps = d->ps;
 	m->plan_workers = d->workers;

@@ -24,11 +24,10 @@ static const char *phase_name(job_phase_t ph)
 
 static json_object *decision_json(const plan_decision_t *d)
 {
-	static const char *actions[] = { "wait", "start", "keep", "resize" };
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "action", json_object_new_string(
-		d->action <= PLAN_RESIZE ? actions[d->action] : "unknown"));
+		plan_action_name(d->action)));
 	json_object_object_add(o, "ps", json_object_new_int(d->ps));
 	json_object_object_add(o, "workers", json_object_new_int(d->workers));
 	json_object_object_add(o, "remaining_now",

@@ -25,7 +25,6 @@ static void reg_job_free(void *x)
 	reg_job_t *rj = x;
 
 	job_model_free(rj->model);
-	xfree(rj->started_on);
 	xfree(rj->start_slots);
 	xfree(rj->start_usage);
 	xfree(rj);

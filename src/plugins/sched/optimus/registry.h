@@ -26,9 +26,9 @@ typedef struct reg_job {
 	bool checkpoint_acked;	/* the job confirmed its checkpoint */
 	uint16_t restart_cnt;	/* Slurm's count at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
-	char *started_on;	/* nodes of the START applied last, xmalloc'd */
-	/* That START's slots and what it takes on each (xmalloc'd), and when
-	 * it was applied: reserved until Slurm runs the job (planner_decide). */
+	/* The START applied last: its slots and what it takes on each
+	 * (xmalloc'd), and when it was applied; reserved until Slurm runs the
+	 * job (planner_decide). */
 	place_slot_t *start_slots;
 	res_vec_t *start_usage;
 	size_t nstart;
