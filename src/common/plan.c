@@ -146,6 +146,7 @@ void plan_ctx_free(plan_ctx_t *c)
 	for (size_t i = 0; c->placed && i < c->n; i++)
 		plan_slots_clear(&c->placed[i]);
 	free(c->order);
+	free(c->order_key);
 	free(c->aj);
 	free(c->cb);
 	free(c->cur_ps);
@@ -167,6 +168,7 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	size_t n = c->n + 1;
 
 	c->order = calloc(n, sizeof(*c->order));
+	c->order_key = calloc(n, sizeof(*c->order_key));
 	c->aj = calloc(n, sizeof(*c->aj));
 	c->cb = calloc(n, sizeof(*c->cb));
 	c->cur_ps = calloc(n, sizeof(*c->cur_ps));
@@ -182,7 +184,7 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->room = calloc(c->nservers + 1, sizeof(*c->room));
 	c->free0 = calloc(c->nservers + 1, sizeof(*c->free0));
 	c->out->decisions = calloc(n, sizeof(*c->out->decisions));
-	if (!c->order || !c->aj || !c->cb || !c->cur_ps || !c->cur_w ||
+	if (!c->order || !c->order_key || !c->aj || !c->cb || !c->cur_ps || !c->cur_w ||
 	    !c->usage || !c->g1 || !c->g2 || !c->state ||
 	    !c->lim_ps || !c->lim_w || !c->shrink ||
 	    !c->placed || !c->room || !c->free0 || !c->out->decisions)
@@ -217,16 +219,22 @@ static void plan_current(plan_ctx_t *c, size_t i)
 /*
  * Allocation order: running jobs first (they hold servers; the allocators
  * grant minimums in input order), then by first submission and job id.
+ * Under Tetris, pending jobs come shortest remaining time (at their
+ * minimum size) first: its SRTF preference decides which waiting job
+ * starts when not all fit, as its packing score does for tasks.
  * qsort_r keeps plan_run reentrant.
  */
 static int plan_cmp(const void *a, const void *b, void *arg)
 {
-	const plan_job_t *jobs = arg;
-	const plan_job_t *x = &jobs[*(const size_t *)a];
-	const plan_job_t *y = &jobs[*(const size_t *)b];
+	const plan_ctx_t *c = arg;
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	const plan_job_t *x = &c->jobs[ia];
+	const plan_job_t *y = &c->jobs[ib];
 
 	if (x->running != y->running)
 		return x->running ? -1 : 1;
+	if (!x->running && c->order_key[ia] != c->order_key[ib])
+		return c->order_key[ia] < c->order_key[ib] ? -1 : 1;
 	if (x->model->first_submit != y->model->first_submit)
 		return x->model->first_submit < y->model->first_submit ? -1 : 1;
 	if (x->model->job_id != y->model->job_id)
@@ -236,10 +244,13 @@ static int plan_cmp(const void *a, const void *b, void *arg)
 
 static void plan_order(plan_ctx_t *c)
 {
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
+		const alloc_job_t *a = &c->aj[i];
 		c->order[i] = i;
-	qsort_r(c->order, c->n, sizeof(*c->order), plan_cmp,
-		(void *)c->jobs);
+		c->order_key[i] = c->prm->policy != PLAN_TETRIS ? 0.0 :
+			alloc_jct(a, alloc_min_ps(a), alloc_min_workers(a));
+	}
+	qsort_r(c->order, c->n, sizeof(*c->order), plan_cmp, c);
 }
 
 int plan_setup(plan_ctx_t *c)

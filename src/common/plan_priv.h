@@ -40,6 +40,7 @@ typedef struct plan_ctx {
 	plan_t *out;
 
 	size_t *order;		/* allocation order (see plan_order) */
+	double *order_key;	/* Tetris: remaining time at the minimum */
 	alloc_job_t *aj;	/* per job, built once */
 	plan_cb_t *cb;
 	int *cur_ps, *cur_w;	/* running jobs' current size */

@@ -589,6 +589,39 @@ START_TEST(test_fifo)
 }
 END_TEST
 
+/*
+ * Tetris picks the waiting job with the shortest remaining time when not
+ * all fit (its SRTF term); DRF, which knows no job sizes, the oldest.
+ */
+START_TEST(test_tetris_shortest_first)
+{
+	static const plan_policy_t pol[] = { PLAN_TETRIS, PLAN_DRF };
+	static const char *hints[] = {
+		"optimus,ps=2,workers=2,ps_cpus=2,worker_cpus=2,steps=900000",
+		"optimus,ps=2,workers=2,ps_cpus=2,worker_cpus=2,steps=9000",
+	};
+
+	for (size_t k = 0; k < 2; k++) {
+		fixture_t f;
+
+		fx_init(&f, 1, 8, 32768);
+		f.prm.policy = pol[k];
+		for (size_t i = 0; i < 2; i++) {
+			fx_job(&f, hints[i], 10 + (time_t)i);
+			ck_assert_int_eq(job_model_speed_sample(f.m[i], 2, 2,
+								10.0), 0);
+		}
+		ck_assert_int_eq(fx_plan(&f), 0);
+		check_plan(&f);
+		/* Only one 8-CPU job fits the 8-CPU server. */
+		size_t started = pol[k] == PLAN_TETRIS ? 1 : 0;
+		ck_assert_int_eq(dec(&f, started)->action, PLAN_START);
+		ck_assert_int_eq(dec(&f, 1 - started)->action, PLAN_WAIT);
+		fx_free(&f);
+	}
+}
+END_TEST
+
 static void feed_quality(job_model_t *m, double mu, double b, double c)
 {
 	job_model_started(m, 0, 1, 1, 1);
@@ -779,6 +812,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_keep_servers);
 	tcase_add_test(tc, test_capacity_random);
 	tcase_add_test(tc, test_fifo);
+	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);
 	tcase_add_test(tc, test_quality_redistributes);
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);

@@ -75,8 +75,16 @@ START_TEST(test_trace_ok)
 	ck_assert_int_eq(parse("arrival_s,model,mode,size\n# a comment\n"
 			       "60,vgg-16,sync,2\n\n"
 			       "0, ResNet-50 , async, 0.5, 3\n"
-			       "60,svm,sync,1\n", &w, err), 0);
-	ck_assert_uint_eq(w.n, 3);
+			       "60,svm,sync,1\n"
+			       "90,cnn-rand,async,1,1,2,8\n", &w, err), 0);
+	ck_assert_uint_eq(w.n, 4);
+	/* Requested size: as given, else the default (4 + 4, within the
+	 * model's limits). */
+	int p, wk;
+	ck_assert_int_eq(w.jobs[3].req_ps, 2);
+	ck_assert_int_eq(w.jobs[3].req_workers, 8);
+	sim_workload_request(&w.jobs[0], &p, &wk);
+	ck_assert(p == 4 && wk == 4);
 	ck_assert_str_eq(w.jobs[0].model->name, "resnet-50");
 	ck_assert_int_eq(w.jobs[0].mode, SPEED_ASYNC);
 	ck_assert(w.jobs[0].weight == 3.0 && w.jobs[0].size == 0.5);
@@ -99,6 +107,10 @@ START_TEST(test_trace_errors)
 		{ "0,resnet-50,sync,0\n", "t.csv:1: size must be" },
 		{ "0,resnet-50,sync,1,-2\n", "t.csv:1: weight must be" },
 		{ "0,resnet-50,sync,1,2,3\n", "t.csv:1: expected" },
+		{ "0,resnet-50,sync,1,1,0,4\n", "t.csv:1: ps must be" },
+		{ "0,cnn-rand,sync,1,1,5,4\n", "t.csv:1: ps must be" },
+		{ "0,cnn-rand,sync,1,1,2,9\n", "t.csv:1: workers must be" },
+		{ "0,cnn-rand,sync,1,1,2,1.5\n", "t.csv:1: workers must be" },
 		{ "# nothing\n", "t.csv: no job" },
 	};
 	sim_workload_t w;
@@ -207,7 +219,7 @@ static char *run_json(uint64_t seed)
 START_TEST(test_event_plans)
 {
 	sim_job_spec_t spec = { 100.0, sim_catalog_find("cnn-rand"),
-				SPEED_ASYNC, 0.2, 1.0 };
+				SPEED_ASYNC, 0.2, 1.0, 0, 0 };
 	sim_workload_t w = { &spec, 1 };
 	sim_config_t c;
 	sim_result_t r;
@@ -225,6 +237,40 @@ START_TEST(test_event_plans)
 		      "%s", err);
 	ck_assert(r.jobs[0].start == c.interval);
 	sim_result_free(&r);
+}
+END_TEST
+
+/*
+ * With fixed sizes a job runs at the size it was submitted with and is
+ * never resized; elastic, the same job on an empty cluster grows.
+ */
+START_TEST(test_fixed_size)
+{
+	sim_job_spec_t spec = { 0.0, sim_catalog_find("resnet-50"),
+				SPEED_SYNC, 0.3, 1.0, 2, 2 };
+	sim_workload_t w = { &spec, 1 };
+	sim_config_t c;
+	sim_result_t fixed, elastic;
+	char err[256];
+
+	sim_config_init(&c);
+	c.policy = PLAN_DRF;
+	c.fixed_size = true;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &fixed, err, sizeof(err))
+		      == 0, "%s", err);
+	c.fixed_size = false;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &elastic, err,
+			      sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(fixed.ndone, 1);
+	ck_assert_uint_eq(fixed.jobs[0].resizes, 0);
+	/* 2 PS of 2 CPUs + 2 workers of 4 CPUs and 1 GPU, for its run. */
+	double run = fixed.jobs[0].end - fixed.jobs[0].start;
+	ck_assert_double_eq_tol(fixed.jobs[0].gpu_seconds, 2 * run, 1e-6 * run);
+	ck_assert_double_eq_tol(fixed.jobs[0].cpu_seconds, 12 * run,
+				1e-6 * run);
+	ck_assert(elastic.jobs[0].end < fixed.jobs[0].end);
+	sim_result_free(&fixed);
+	sim_result_free(&elastic);
 }
 END_TEST
 
@@ -253,6 +299,7 @@ int main(void)
 	tcase_add_test(tc, test_sample_trace);
 	tcase_add_test(tc, test_truth);
 	tcase_add_test(tc, test_event_plans);
+	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_determinism);
 	suite_add_tcase(s, tc);
 	return check_run(s);

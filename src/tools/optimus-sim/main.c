@@ -21,6 +21,7 @@ typedef struct cli {
 	char policies[128];
 	const char *trace, *json, *svg;
 	bool progress, detail, timing;
+	bool elastic_baselines;
 } cli_t;
 
 static void usage(FILE *f)
@@ -60,14 +61,17 @@ static void usage(FILE *f)
 	      "  --no-placement    first-fit spread instead of Theorem 1\n"
 	      "  --no-paa          MXNet's parameter assignment instead of PAA\n"
 	      "  --ticks-only      plan every interval only, not also at once\n"
-	      "                    when a job arrives or ends\n",
+	      "                    when a job arrives or ends\n"
+	      "  --elastic-baselines  drf, tetris and fifo resize jobs too;\n"
+	      "                    default: they keep each job's submitted size\n",
 	      f);
 }
 
 enum { O_SEED = 256, O_SEEDS, O_QUICK, O_JSON, O_SVG, O_DETAIL, O_PROGRESS,
        O_TIMING, O_POLICY, O_TRACE, O_JOBS, O_ARRIVALS, O_GAP, O_FAMILY,
        O_SYNC, O_SERVERS, O_INTERVAL, O_SERR, O_CERR, O_DAMPING,
-       O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_SIZESIGMA, O_TICKS, O_HELP,
+       O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_SIZESIGMA, O_TICKS, O_ELASTIC,
+       O_HELP,
        O_VERSION };
 
 static const struct option longopts[] = {
@@ -84,6 +88,7 @@ static const struct option longopts[] = {
 	{ "restart", 1, 0, O_RESTART }, { "min-resize", 1, 0, O_MINRESIZE },
 	{ "no-placement", 0, 0, O_NOPLACE }, { "no-paa", 0, 0, O_NOPAA },
 	{ "size-sigma", 1, 0, O_SIZESIGMA }, { "ticks-only", 0, 0, O_TICKS },
+	{ "elastic-baselines", 0, 0, O_ELASTIC },
 	{ "help", 0, 0, O_HELP }, { "version", 0, 0, O_VERSION },
 	{ 0, 0, 0, 0 }
 };
@@ -161,6 +166,7 @@ static int cli_option(cli_t *c, int o, const char *a)
 	case O_NOPLACE: c->cfg.placement = false; break;
 	case O_NOPAA: c->cfg.paa = false; break;
 	case O_TICKS: c->cfg.event_plans = false; break;
+	case O_ELASTIC: c->elastic_baselines = true; break;
 	case O_SIZESIGMA: c->gp.size_sigma = number(n, a, 0, 3); break;
 	case O_HELP: usage(stdout); exit(0);
 	case O_VERSION: printf("optimus-sim %s\n", OPTIMUS_VERSION); exit(0);
@@ -219,6 +225,10 @@ static int cmd_run(cli_t *c, sim_report_t *r, sim_exp_t *e)
 		}
 		if (cfg.oracle)
 			cfg.policy = PLAN_OPTIMUS;
+		/* The paper's baselines fix a job's size at submission. */
+		cfg.fixed_size = !c->elastic_baselines &&
+			(cfg.policy == PLAN_DRF || cfg.policy == PLAN_TETRIS ||
+			 cfg.policy == PLAN_FIFO);
 		rc = sim_exp_variant(e, p, &cfg, &c->gp,
 				     c->trace ? &trace : NULL);
 		if (rc && rc != 2)

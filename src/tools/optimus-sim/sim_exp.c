@@ -14,7 +14,7 @@
 static const sim_exp_def_t experiments[] = {
 	{ "optimus-vs-drf", "Optimus against DRF, Tetris and FIFO "
 	  "(paper: 139% better average JCT, 63% better makespan than DRF)",
-	  sim_exp_optimus_vs_drf, 6, 5 },
+	  sim_exp_optimus_vs_drf, 7, 5 },
 	{ "oracle-gap", "fitted models at 0% and 10%/20% error against the "
 	  "true models (paper: about 15% gap)", sim_exp_oracle_gap, 3, 5 },
 	{ "ablation", "allocation, placement and PAA shares of the gain "

@@ -95,6 +95,12 @@ static void job_hints(const sim_state_t *s, const sim_job_t *j,
 	h->min_ps = h->min_workers = 1;
 	h->max_ps = m->max_ps;
 	h->max_workers = m->max_workers;
+	if (s->cfg->fixed_size) {
+		int p, w;
+		sim_workload_request(&j->spec, &p, &w);
+		h->min_ps = h->max_ps = (unsigned)p;
+		h->min_workers = h->max_workers = (unsigned)w;
+	}
 	h->ps_res = (hints_res_t){ m->ps.v[RES_CPU], m->ps.v[RES_MEM],
 				   m->ps.v[RES_GPU] };
 	h->worker_res = (hints_res_t){ m->worker.v[RES_CPU],

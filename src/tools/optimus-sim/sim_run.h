@@ -36,6 +36,10 @@ typedef struct sim_config {
 	/* Plan at once when a job arrives or ends, besides every interval,
 	 * as sched/optimus does; false: on the interval's ticks only. */
 	bool event_plans;
+	/* Every job runs with the size it was submitted with, never resized
+	 * (sim_workload_request): the general schedulers the Optimus paper
+	 * compares with, which fix a job's allocation at submission. */
+	bool fixed_size;
 } sim_config_t;
 
 /* Defaults of the Optimus experiments (doc/simulator.md). */

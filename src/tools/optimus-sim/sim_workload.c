@@ -66,6 +66,25 @@ static double next_arrival(const sim_gen_params_t *gp, gsl_rng *rng,
 	return t + gsl_ran_exponential(rng, gp->mean_gap);
 }
 
+/* Users size a job by powers of two, one PS per worker (the naive 1:1
+ * scaling the Optimus paper measures against): 1, 2, 4 or 8 workers. */
+static void draw_request(sim_job_spec_t *j, gsl_rng *rng)
+{
+	int w = 2 << gsl_rng_uniform_int(rng, 3);
+
+	j->req_workers = w < j->model->max_workers ? w : j->model->max_workers;
+	j->req_ps = w < j->model->max_ps ? w : j->model->max_ps;
+}
+
+void sim_workload_request(const sim_job_spec_t *j, int *ps, int *workers)
+{
+	int w = j->model->max_workers < 4 ? j->model->max_workers : 4;
+	int p = j->model->max_ps < w ? j->model->max_ps : w;
+
+	*ps = j->req_ps > 0 ? j->req_ps : p;
+	*workers = j->req_workers > 0 ? j->req_workers : w;
+}
+
 int sim_workload_generate(const sim_gen_params_t *gp, gsl_rng *rng,
 			  sim_workload_t *out)
 {
@@ -89,6 +108,7 @@ int sim_workload_generate(const sim_gen_params_t *gp, gsl_rng *rng,
 			SPEED_SYNC : SPEED_ASYNC;
 		j->size = exp(gsl_ran_gaussian(rng, gp->size_sigma));
 		j->weight = 1.0;
+		draw_request(j, rng);
 	}
 	return 0;
 }
@@ -114,20 +134,41 @@ static int parse_number(const char *s, double *out)
 }
 
 /* One data line into *j: NULL, or a message. */
+/* An integer in [1, max] (a requested task count). */
+static int parse_count(const char *s, int max, int *out)
+{
+	double v;
+
+	if (parse_number(s, &v) || v != floor(v) || v < 1 || v > max)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+static const char *parse_request(char **f, sim_job_spec_t *j)
+{
+	if (parse_count(f[0], j->model->max_ps, &j->req_ps))
+		return "ps must be an integer from 1 to the model's max PS";
+	if (parse_count(f[1], j->model->max_workers, &j->req_workers))
+		return "workers must be an integer from 1 to the model's max "
+		       "workers";
+	return NULL;
+}
+
 static const char *parse_fields(char *line, sim_job_spec_t *j)
 {
-	char *f[6];
+	char *f[8];
 	int n = 0;
 
-	for (char *tok = line; tok && n < 6; n++) {
+	for (char *tok = line; tok && n < 8; n++) {
 		char *comma = strchr(tok, ',');
 		if (comma)
 			*comma = '\0';
 		f[n] = trim(tok);
 		tok = comma ? comma + 1 : NULL;
 	}
-	if (n < 4 || n > 5)
-		return "expected arrival_s,model,mode,size[,weight]";
+	if (n < 4 || n == 6 || n > 7)
+		return "expected arrival_s,model,mode,size[,weight[,ps,workers]]";
 	if (parse_number(f[0], &j->arrival) || j->arrival < 0)
 		return "arrival must be a number of seconds >= 0";
 	if (!(j->model = sim_catalog_find(f[1])))
@@ -141,9 +182,10 @@ static const char *parse_fields(char *line, sim_job_spec_t *j)
 	if (parse_number(f[3], &j->size) || !(j->size > 0))
 		return "size must be a number > 0";
 	j->weight = 1.0;
-	if (n == 5 && (parse_number(f[4], &j->weight) || !(j->weight > 0)))
+	if (n >= 5 && (parse_number(f[4], &j->weight) || !(j->weight > 0)))
 		return "weight must be a number > 0";
-	return NULL;
+	j->req_ps = j->req_workers = 0;
+	return n == 7 ? parse_request(&f[5], j) : NULL;
 }
 
 int sim_workload_parse(FILE *f, const char *name, sim_workload_t *out,

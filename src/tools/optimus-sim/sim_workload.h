@@ -4,10 +4,12 @@
  * a trace file.
  *
  * Trace format (CSV, documented in doc/simulator.md and optimus-sim(1)):
- * one job per line, `arrival_s,model,mode,size[,weight]`; arrival in
- * seconds >= 0, model a catalogue name, mode `sync` or `async`, size > 0
- * the length relative to the model's median job, weight > 0 (quality
- * policy importance, default 1). Blank lines and lines starting with '#'
+ * one job per line, `arrival_s,model,mode,size[,weight[,ps,workers]]`;
+ * arrival in seconds >= 0, model a catalogue name, mode `sync` or
+ * `async`, size > 0 the length relative to the model's median job,
+ * weight > 0 (quality policy importance, default 1), ps and workers the
+ * size the job is submitted with (integers >= 1, within the model's
+ * limits; default: sim_workload_request()). Blank lines and lines starting with '#'
  * are ignored, and so is a header: the first other line, if it starts with
  * "arrival". Jobs are
  * sorted by arrival (stable).
@@ -29,6 +31,10 @@ typedef struct sim_job_spec {
 	speed_mode_t mode;
 	double size;
 	double weight;
+	/* The size the user submits the job with (1:1 PS to workers), which
+	 * the fixed-size baselines keep (sim_config.fixed_size); 0: the
+	 * default of sim_workload_request(). */
+	int req_ps, req_workers;
 } sim_job_spec_t;
 
 typedef struct sim_workload {
@@ -65,5 +71,11 @@ int sim_workload_read(const char *path, sim_workload_t *out, char *err,
 int sim_workload_parse(FILE *f, const char *name, sim_workload_t *out,
 		       char *err, size_t errlen);
 void sim_workload_free(sim_workload_t *w);
+
+/*
+ * The size job j asks for at submission: its req_ps/req_workers, or, when
+ * unset, 4 workers and as many PS (within the model's limits).
+ */
+void sim_workload_request(const sim_job_spec_t *j, int *ps, int *workers);
 
 #endif
