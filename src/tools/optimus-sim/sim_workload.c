@@ -108,7 +108,9 @@ int sim_workload_generate(const sim_gen_params_t *gp, gsl_rng *rng,
 			SPEED_SYNC : SPEED_ASYNC;
 		j->size = exp(gsl_ran_gaussian(rng, gp->size_sigma));
 		j->weight = 1.0;
-		draw_request(j, rng);
+		/* MLlib jobs have one driver and grow by units only. */
+		if (j->model->family == SIM_FAMILY_DL)
+			draw_request(j, rng);
 	}
 	return 0;
 }
