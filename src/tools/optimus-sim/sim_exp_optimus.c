@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sim_exp.h"
 #include "sim_truth.h"
@@ -127,8 +128,20 @@ int sim_exp_oracle_gap(sim_exp_t *e)
 	return 0;
 }
 
-/* Largest PAA speedup over MXNet's assignment at 10 PS, 10 workers. */
-static double paa_max_speedup(uint64_t seed, const char **which)
+/* The models of the paper's PAA table that the catalogue has (its
+ * ResNeXt-101 is not ResNeXt-110). */
+static bool in_paa_table(const sim_model_t *m)
+{
+	return !strcmp(m->name, "resnet-50") || !strcmp(m->name, "vgg-16") ||
+	       !strcmp(m->name, "inception-bn");
+}
+
+/*
+ * Largest PAA speedup over MXNet's assignment at 10 PS, 10 workers, over
+ * the DL models (only those of the paper's table when table_only).
+ */
+static double paa_max_speedup(uint64_t seed, bool table_only,
+			      const char **which)
 {
 	double best = 0.0;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -139,6 +152,7 @@ static double paa_max_speedup(uint64_t seed, const char **which)
 		const sim_model_t *m = sim_catalog_at(i);
 		sim_truth_t t;
 		if (m->family != SIM_FAMILY_DL ||
+		    (table_only && !in_paa_table(m)) ||
 		    sim_truth_init(&t, m, SPEED_SYNC, 1.0, 0.001, rng))
 			continue;
 		double x = sim_truth_cross_even(10, 10, 10);
@@ -151,6 +165,20 @@ static double paa_max_speedup(uint64_t seed, const char **which)
 	}
 	gsl_rng_free(rng);
 	return best;
+}
+
+static void compare_paa(sim_exp_t *e, bool table_only)
+{
+	const char *which;
+	double s = paa_max_speedup(e->opts->seed, table_only, &which);
+	char note[112];
+
+	snprintf(note, sizeof(note), "max over %s (%s), sync, 10 PS + 10 "
+		 "workers on 10 servers", table_only ? "ResNet-50, VGG-16, "
+		 "Inception-BN" : "every DL model", which);
+	sim_report_compare(e->report, table_only ? "PAA speedup, paper's models"
+			   : "PAA speedup, every model", 100 * s, 29, "%",
+			   note);
 }
 
 int sim_exp_ablation(sim_exp_t *e)
@@ -189,18 +217,16 @@ int sim_exp_ablation(sim_exp_t *e)
 			   100 * (p - f) / gain, 20, "%", "PAA vs MXNet");
 	double dm = sim_exp_row(e, "drf")->makespan;
 	double am = sim_exp_row(e, "allocation")->makespan;
+	/* The paper's "62% JCT" is the share above: Optimus as a whole
+	 * reduces JCT by 58% (139% better), so no part alone can by 62%. */
 	sim_report_compare(e->report, "allocation alone: JCT reduction",
-			   100 * reduction(a, d), 62, "%", "1 - JCT/DRF JCT");
+			   100 * reduction(a, d), NAN, "%",
+			   "1 - JCT/DRF JCT (the paper's 62% is the share)");
 	sim_report_compare(e->report, "allocation alone: makespan red.",
 			   100 * reduction(am, dm), 31, "%",
 			   "1 - makespan/DRF makespan");
-	const char *which;
-	double s = paa_max_speedup(e->opts->seed, &which);
-	char note[96];
-	snprintf(note, sizeof(note), "max over the DL models (%s), sync, "
-		 "10 PS + 10 workers on 10 servers", which);
-	sim_report_compare(e->report, "PAA speedup over MXNet", 100 * s, 29,
-			   "%", note);
+	compare_paa(e, true);
+	compare_paa(e, false);
 	return 0;
 }
 
