@@ -72,3 +72,27 @@ def test_trace_and_errors(tmp_path):
     p = subprocess.run([SIM, "run", "--trace", str(bad)],
                        capture_output=True, text=True)
     assert p.returncode != 0 and "bad.csv:2: unknown model" in p.stderr
+
+
+def test_baselines_keep_the_submitted_size(tmp_path):
+    """DRF runs a job at the size of its trace line (2 PS + 2 workers:
+    2 x 2 + 2 x 4 CPUs) and never resizes it; with --elastic-baselines
+    it may grow the job and ends it sooner."""
+    trace = tmp_path / "sized.csv"
+    trace.write_text("arrival_s,model,mode,size,weight,ps,workers\n"
+                     "0,resnet-50,sync,0.3,1,2,2\n")
+    fixed = json.loads(run("run", "--trace", str(trace), "--policy", "drf",
+                           "--json", "-", "--detail").stdout)["runs"][0]
+    job = fixed["job_results"][0]
+    assert fixed["resizes"] == 0
+    assert job["cpu_seconds"] == pytest.approx(
+        12 * (job["end"] - job["start"]), rel=1e-6)
+    elastic = json.loads(run("run", "--trace", str(trace), "--policy",
+                             "drf", "--elastic-baselines", "--json",
+                             "-").stdout)["runs"][0]
+    assert elastic["avg_jct"] < fixed["avg_jct"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("0,cnn-rand,sync,1,1,2,99\n")
+    p = subprocess.run([SIM, "run", "--trace", str(bad)],
+                       capture_output=True, text=True)
+    assert p.returncode != 0 and "bad.csv:1: workers must be" in p.stderr
