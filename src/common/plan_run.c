@@ -263,19 +263,103 @@ static void plan_lower_limit(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 		c->lim_ps[i] = g->ps - 1;
 }
 
-/* Could job i be placed at g if it were alone on the room? */
-static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
-			    const alloc_grant_t *g)
+/* Could job i be placed at g if it were alone on `room`? */
+static bool plan_fits_on(const plan_ctx_t *c, const res_vec_t *room,
+			 size_t i, const alloc_grant_t *g)
 {
 	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
 			   c->aj[i].worker_demand, g->ps, g->workers,
 			   c->prm->uniform_node_share };
 	place_result_t res;
-	bool ok = !placement_run(c->room, c->nservers, &pj, 1, &res) &&
+	bool ok = !placement_run(room, c->nservers, &pj, 1, &res) &&
 		  res.jobs[0].status == PLACE_OK;
 
 	placement_result_free(&res);
 	return ok;
+}
+
+static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
+			    const alloc_grant_t *g)
+{
+	return plan_fits_on(c, c->room, i, g);
+}
+
+/*
+ * May kept running job j shrink for a pending job? Above its minimum,
+ * neither starting nor checkpointing, its last resize old enough; an
+ * Optimus job only with shrink_for_pending and when it ends after a
+ * restart would (as in pass 1). Quality jobs always may: Algorithm 1
+ * gives the units to whoever reduces the loss most.
+ */
+static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
+{
+	const plan_job_t *pj = &c->jobs[j];
+	const alloc_job_t *a = &c->aj[j];
+
+	/* A limit set means it was tried in this plan already. */
+	if (c->state[j] != PS_KEEP || !pj->running || pj->starting ||
+	    c->lim_ps[j] || c->lim_w[j] ||
+	    !pj->nslots || pj->model->phase == JM_CHECKPOINTING ||
+	    !plan_interval_ok(c, j) ||
+	    (c->cur_ps[j] <= alloc_min_ps(a) &&
+	     c->cur_w[j] <= alloc_min_workers(a)))
+		return false;
+	if (plan_is_quality(c, j))
+		return true;
+	return c->prm->shrink_for_pending &&
+	       plan_time(c, j, c->cur_ps[j], c->cur_w[j]) >
+	       c->prm->restart_cost;
+}
+
+/* Would pending job i fit at g on the room plus kept job j's servers? */
+static bool plan_fits_without(plan_ctx_t *c, size_t i,
+			      const alloc_grant_t *g, size_t j,
+			      res_vec_t *tmp)
+{
+	const plan_job_t *pj = &c->jobs[j];
+
+	memcpy(tmp, c->room, c->nservers * sizeof(*tmp));
+	for (size_t k = 0; k < pj->nslots; k++)
+		tmp[pj->slots[k].server] = res_add(tmp[pj->slots[k].server],
+			pj->slot_usage ? pj->slot_usage[k] :
+			plan_need(&c->aj[j], pj->slots[k].ps,
+				  pj->slots[k].workers));
+	return plan_fits_on(c, tmp, i, g);
+}
+
+/*
+ * Pass 1 granted pending job i its minimum in the aggregate, but the free
+ * room lies in fragments no set of servers can combine, while kept jobs
+ * hold whole servers. The kept job that may shrink, whose servers would
+ * then hold job i, with the most tasks above its minimum, is resized to
+ * 3/4 of its size (at least one task fewer): true if one was.
+ */
+static bool plan_shrink_kept(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
+{
+	res_vec_t *tmp = malloc((c->nservers + 1) * sizeof(*tmp));
+	size_t best = c->n;
+	int most = 0;
+
+	if (!tmp)
+		return false;
+	for (size_t j = 0; j < c->n; j++) {
+		int extra = c->cur_ps[j] - alloc_min_ps(&c->aj[j]) +
+			    c->cur_w[j] - alloc_min_workers(&c->aj[j]);
+
+		if (extra > most && plan_may_shrink_kept(c, j) &&
+		    plan_fits_without(c, i, g, j, tmp)) {
+			most = extra;
+			best = j;
+		}
+	}
+	free(tmp);
+	if (best == c->n)
+		return false;
+	alloc_grant_t cur = { .ps = c->cur_ps[best], .workers = c->cur_w[best] };
+	c->state[best] = PS_RESIZE;
+	c->shrink[best] = true;
+	plan_lower_limit(c, best, &cur);
+	return true;
 }
 
 /* The placed job of this round with the most tasks above its minimum. */
@@ -301,8 +385,9 @@ static size_t plan_biggest_placed(const plan_ctx_t *c, const bool *which)
  * A job that could not be placed at its grant (the aggregate fitted, the
  * servers' fragments did not) is limited to 3/4 of it for the next round.
  * At its minimum, the placed job with the most tasks above its own
- * minimum is limited instead (minimums come first, as in Optimus), and
- * when there is none the job is fixed: a resize keeps, a pending job waits.
+ * minimum is limited instead (minimums come first, as in Optimus); a
+ * pending job may then have a kept job shrink (plan_shrink_kept), and
+ * when none can the job is fixed: a resize keeps, a pending job waits.
  */
 static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
 {
@@ -325,6 +410,8 @@ static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
 		plan_keep(c, i, why);
 		return;
 	}
+	if (plan_shrink_kept(c, i, g))
+		return;
 	c->state[i] = PS_EXCLUDED;
 	plan_reason(&c->out->decisions[i], "optimus: no set of servers can "
 		    "hold its minimum %d PS + %d workers on the room left",

@@ -716,6 +716,42 @@ END_TEST
  * under both the quality and the optimus policies (a job's own hint picks
  * its allocator).
  */
+/*
+ * The room is free in the aggregate but in fragments: server 0 has CPUs
+ * and no memory, server 1 memory and no CPUs, so no set of servers holds
+ * the newcomer's minimum although Algorithm 1 granted it, and both running
+ * jobs are at their planned sizes. A running job shrinks so that the
+ * newcomer starts, rather than the newcomer waiting for a job to end.
+ */
+START_TEST(test_fragmented_room_shrinks_a_kept_job)
+{
+	fixture_t f;
+	place_slot_t a[] = { { 0, 1, 2 } }, b[] = { { 1, 1, 3 } };
+
+	fx_init(&f, 2, 8, 8192);
+	f.prm.policy = PLAN_QUALITY;
+	f.prm.interval = 60;
+	fx_job(&f, "quality,max_workers=2,ps_cpus=1,ps_mem=6144,"
+	       "worker_cpus=2,worker_mem=1024", 10);
+	fx_job(&f, "quality,max_workers=3,ps_cpus=2,ps_mem=512,"
+	       "worker_cpus=2,worker_mem=1024", 20);
+	fx_job(&f, "quality,workers=1,ps_cpus=1,ps_mem=512,"
+	       "worker_cpus=2,worker_mem=1024", 30);
+	for (size_t i = 0; i < 3; i++)
+		feed_quality(f.m[i], 5.0, 0.8, 0.1);
+	fx_run(&f, 0, a, 1, 50);	/* server 0: 3 CPUs, 0 MB left */
+	fx_run(&f, 1, b, 1, 50);	/* server 1: 0 CPUs, 4608 MB left */
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_msg(dec(&f, 2)->action == PLAN_START, "newcomer: %s",
+		      dec(&f, 2)->reason);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_RESIZE);
+	ck_assert_int_lt(dec(&f, 1)->workers, 3);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_quality_mixed)
 {
 	fixture_t f;
@@ -815,6 +851,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);
 	tcase_add_test(tc, test_quality_redistributes);
+	tcase_add_test(tc, test_fragmented_room_shrinks_a_kept_job);
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
