@@ -125,9 +125,11 @@ def test_local_trainer_learns(mode, spec):
                         ["--mode", mode, "--target-loss", "0.25"])
     assert rc == 0, out
     pts = curve(out)
-    assert len(pts) >= 2, out
-    # from the initial parameters' loss (async: the other workers may have
-    # trained for a while before the chief's first evaluation)
+    # Async: the other workers may train before the chief starts (on a
+    # loaded machine, all but to the target: seen with the chief starting
+    # at step 251 of 265), so the chief may log one point only; learning
+    # is shown against the initial parameters' loss below.
+    assert len(pts) >= (2 if mode == "sync" else 1), out
     mlp = trainer_util.MLP()
     first = mlp.loss(mlp.init(0), *trainer_util.load_digits())
     assert first > 2.0 and pts[-1][1] <= 0.25, (first, pts)
