@@ -184,13 +184,21 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->room = calloc(c->nservers + 1, sizeof(*c->room));
 	c->free0 = calloc(c->nservers + 1, sizeof(*c->free0));
 	c->out->decisions = calloc(n, sizeof(*c->out->decisions));
-	if (!c->order || !c->order_key || !c->aj || !c->cb || !c->cur_ps || !c->cur_w ||
-	    !c->usage || !c->g1 || !c->g2 || !c->state ||
+	if (!c->order || !c->order_key || !c->aj || !c->cb || !c->cur_ps ||
+	    !c->cur_w || !c->usage || !c->g1 || !c->g2 || !c->state ||
 	    !c->lim_ps || !c->lim_w || !c->shrink ||
 	    !c->placed || !c->room || !c->free0 || !c->out->decisions)
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	c->out->ndecisions = c->n;
 	return 0;
+}
+
+res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k)
+{
+	const plan_job_t *j = &c->jobs[i];
+
+	return j->slot_usage ? j->slot_usage[k] :
+	       plan_need(&c->aj[i], j->slots[k].ps, j->slots[k].workers);
 }
 
 /* A running job's size and usage: from its slots, else from its model. */
@@ -208,9 +216,7 @@ static void plan_current(plan_ctx_t *c, size_t i)
 	for (size_t k = 0; k < j->nslots; k++) {
 		c->cur_ps[i] += j->slots[k].ps;
 		c->cur_w[i] += j->slots[k].workers;
-		c->usage[i] = res_add(c->usage[i], j->slot_usage ?
-			j->slot_usage[k] : plan_need(&c->aj[i], j->slots[k].ps,
-						     j->slots[k].workers));
+		c->usage[i] = res_add(c->usage[i], plan_slot_usage(c, i, k));
 	}
 	if (!j->nslots)
 		c->usage[i] = plan_need(&c->aj[i], c->cur_ps[i], c->cur_w[i]);

@@ -73,6 +73,8 @@ void plan_alloc_build(plan_ctx_t *c);
 int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 	       alloc_grant_t *grants);
 res_vec_t plan_min_need(const alloc_job_t *j);
+/* What running job i uses on the server of its slot k (plan.c). */
+res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
 /* Is job i allocated by the quality-driven Algorithm 1 in this plan? */
 bool plan_is_quality(const plan_ctx_t *c, size_t i);
 res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);

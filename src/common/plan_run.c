@@ -188,23 +188,25 @@ static void plan_decide_running(plan_ctx_t *c, size_t i)
 		c->state[i] = PS_RESIZE;
 }
 
+/* Give running job i's servers back to room: what it uses on each. */
+static void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
+{
+	const plan_job_t *j = &c->jobs[i];
+
+	for (size_t k = 0; k < j->nslots; k++)
+		room[j->slots[k].server] = res_add(room[j->slots[k].server],
+						   plan_slot_usage(c, i, k));
+}
+
 /* Room per server: the free room plus what the resized jobs use now. */
 static res_vec_t plan_room(plan_ctx_t *c)
 {
 	res_vec_t cap = res_make(0, 0, 0);
 
 	memcpy(c->room, c->server_free, c->nservers * sizeof(*c->room));
-	for (size_t i = 0; i < c->n; i++) {
-		const plan_job_t *j = &c->jobs[i];
-
-		if (c->state[i] != PS_RESIZE)
-			continue;
-		for (size_t k = 0; k < j->nslots; k++)
-			c->room[j->slots[k].server] = res_add(
-				c->room[j->slots[k].server], j->slot_usage ?
-				j->slot_usage[k] : plan_need(&c->aj[i],
-				j->slots[k].ps, j->slots[k].workers));
-	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->state[i] == PS_RESIZE)
+			plan_add_servers(c, c->room, i);
 	for (size_t s = 0; s < c->nservers; s++)
 		cap = res_add(cap, c->room[s]);
 	return cap;
@@ -241,6 +243,12 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
 	plan_keep(c, i, why);
 	return true;
+}
+
+/* Tasks of job i at (ps, workers) above its minimum. */
+static int plan_extra_tasks(const plan_ctx_t *c, size_t i, int ps, int w)
+{
+	return ps - alloc_min_ps(&c->aj[i]) + w - alloc_min_workers(&c->aj[i]);
 }
 
 static bool plan_above_min(const plan_ctx_t *c, size_t i,
@@ -316,14 +324,8 @@ static bool plan_fits_without(plan_ctx_t *c, size_t i,
 			      const alloc_grant_t *g, size_t j,
 			      res_vec_t *tmp)
 {
-	const plan_job_t *pj = &c->jobs[j];
-
 	memcpy(tmp, c->room, c->nservers * sizeof(*tmp));
-	for (size_t k = 0; k < pj->nslots; k++)
-		tmp[pj->slots[k].server] = res_add(tmp[pj->slots[k].server],
-			pj->slot_usage ? pj->slot_usage[k] :
-			plan_need(&c->aj[j], pj->slots[k].ps,
-				  pj->slots[k].workers));
+	plan_add_servers(c, tmp, j);
 	return plan_fits_on(c, tmp, i, g);
 }
 
@@ -343,8 +345,7 @@ static bool plan_shrink_kept(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 	if (!tmp)
 		return false;
 	for (size_t j = 0; j < c->n; j++) {
-		int extra = c->cur_ps[j] - alloc_min_ps(&c->aj[j]) +
-			    c->cur_w[j] - alloc_min_workers(&c->aj[j]);
+		int extra = plan_extra_tasks(c, j, c->cur_ps[j], c->cur_w[j]);
 
 		if (extra > most && plan_may_shrink_kept(c, j) &&
 		    plan_fits_without(c, i, g, j, tmp)) {
@@ -370,8 +371,7 @@ static size_t plan_biggest_placed(const plan_ctx_t *c, const bool *which)
 
 	for (size_t j = 0; j < c->n; j++) {
 		const alloc_grant_t *g = &c->g2[j];
-		int extra = g->ps - alloc_min_ps(&c->aj[j]) + g->workers -
-			    alloc_min_workers(&c->aj[j]);
+		int extra = plan_extra_tasks(c, j, g->ps, g->workers);
 
 		if (which[j] && c->placed[j].ok && extra > most) {
 			most = extra;
