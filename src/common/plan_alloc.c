@@ -4,8 +4,9 @@
  *
  * Quality-driven allocation (Algorithm 1) shares "unit resources": here a
  * unit is one worker of the job (with the job's min_ps PS fixed), and the
- * number of units the capacity holds is counted with the mean worker
- * demand of the quality jobs, after their PS. Jobs whose hints ask for the
+ * number of units the room holds is counted server by server with the
+ * mean worker demand of the quality jobs, after their PS (plan_units).
+ * Jobs whose hints ask for the
  * Optimus policy are allocated by Optimus even under the quality policy:
  * with both kinds present, the capacity is split in proportion to the
  * number of jobs of each kind, and each allocator runs on its share.
@@ -117,26 +118,129 @@ static alloc_run_fn plan_task_allocator(plan_policy_t p)
 	}
 }
 
-/*
- * Units the capacity holds for the quality jobs: after each job's min_ps
- * PS, how many mean-sized workers fit (the scarcest resource decides).
- */
-static long plan_units(const alloc_job_t *jobs, size_t n, res_vec_t cap)
+/* Jobs idx[0..n): their mean worker demand, mean PS demand, PS count. */
+static int plan_unit_demands(const alloc_job_t *aj, const size_t *idx,
+			     size_t n, res_vec_t *mean, res_vec_t *ps_mean)
 {
-	res_vec_t mean = res_make(0, 0, 0);
-	double units = INFINITY;
+	res_vec_t ps = res_make(0, 0, 0);
+	int nps = 0;
 
+	*mean = res_make(0, 0, 0);
 	for (size_t k = 0; k < n; k++) {
-		cap = res_sub(cap, res_combo(jobs[k].ps_demand,
-					     alloc_min_ps(&jobs[k]),
-					     jobs[k].worker_demand, 0));
+		const alloc_job_t *j = &aj[idx[k]];
+
+		nps += alloc_min_ps(j);
+		ps = res_add(ps, res_combo(j->ps_demand, alloc_min_ps(j),
+					   j->worker_demand, 0));
 		for (int r = 0; r < RES_NUM; r++)
-			mean.v[r] += jobs[k].worker_demand.v[r] / n;
+			mean->v[r] += j->worker_demand.v[r] / n;
 	}
 	for (int r = 0; r < RES_NUM; r++)
+		ps_mean->v[r] = nps ? ps.v[r] / nps : 0.0;
+	return nps;
+}
+
+/* Whole units in `avail` (the scarcest resource decides); 0 if none. */
+static double plan_units_in(res_vec_t avail, res_vec_t mean)
+{
+	double units = INFINITY;
+
+	for (int r = 0; r < RES_NUM; r++)
 		if (mean.v[r] > 0.0)
-			units = fmin(units, floor(cap.v[r] / mean.v[r] + 1e-9));
-	return isfinite(units) && units > 0 ? (long)units : 0;
+			units = fmin(units, floor(avail.v[r] / mean.v[r] + 1e-9));
+	return isfinite(units) && units > 0.0 ? units : 0.0;
+}
+
+/* Server s's part of the room: the mean over resources of its fraction. */
+static double plan_room_part(res_vec_t room, res_vec_t total)
+{
+	double part = 0.0;
+	int k = 0;
+
+	for (int r = 0; r < RES_NUM; r++)
+		if (total.v[r] > 0.0) {
+			part += room.v[r] / total.v[r];
+			k++;
+		}
+	return k ? part / k : 0.0;
+}
+
+static int plan_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * PS tasks per server: nps shared in proportion to the servers' parts of
+ * the room, rounded down, the rest one each to the largest remainders
+ * (Hamilton's apportionment). tasks[] gets the counts; 0 or -ENOMEM.
+ */
+static int plan_apportion(const res_vec_t *room, size_t nroom, int nps,
+			  double *tasks)
+{
+	res_vec_t total = res_make(0, 0, 0);
+	double *rest = malloc((nroom + 1) * sizeof(*rest)), cut;
+	int left = nps;
+
+	if (!rest)
+		return -ENOMEM;
+	for (size_t s = 0; s < nroom; s++)
+		total = res_add(total, room[s]);
+	for (size_t s = 0; s < nroom; s++) {
+		double part = nps * plan_room_part(room[s], total);
+
+		tasks[s] = floor(part);
+		rest[s] = part - tasks[s];
+		left -= (int)tasks[s];
+	}
+	qsort(rest, nroom, sizeof(*rest), plan_desc);
+	cut = left > 0 && (size_t)left <= nroom ? rest[left - 1] : INFINITY;
+	for (size_t s = 0; s < nroom && left > 0; s++) {
+		double r = nps * plan_room_part(room[s], total) - tasks[s];
+
+		if (r >= cut && r > 0.0) {
+			tasks[s] += 1.0;
+			left--;
+		}
+	}
+	free(rest);
+	return 0;
+}
+
+/*
+ * Units the room holds for the quality jobs, `share` of it theirs. A unit
+ * is one worker, which cannot span servers, so the units are counted on
+ * each server and added up: counted in the aggregate, fragments (a few GB
+ * left on each of several servers) added up to units that no server
+ * could hold, the grants that used them could not be placed, and the
+ * jobs Algorithm 1 had grown were cut back to their size while the
+ * shrunk ones took the units back (doc/planning.md). The PS, whole tasks
+ * of the mean PS demand, take their room first (plan_apportion).
+ */
+static long plan_units(const plan_ctx_t *c, const size_t *idx, size_t n,
+		       const res_vec_t *room, size_t nroom, double share)
+{
+	res_vec_t mean, ps;
+	double units = 0.0, *tasks = malloc((nroom + 1) * sizeof(*tasks));
+	int nps;
+
+	if (!n || !tasks ||
+	    (nps = plan_unit_demands(c->aj, idx, n, &mean, &ps),
+	     plan_apportion(room, nroom, nps, tasks))) {
+		free(tasks);
+		return 0;
+	}
+	for (size_t s = 0; s < nroom; s++) {
+		res_vec_t avail;
+
+		for (int r = 0; r < RES_NUM; r++)
+			avail.v[r] = share * room[s].v[r] - tasks[s] * ps.v[r];
+		units += plan_units_in(avail, mean);
+	}
+	free(tasks);
+	return (long)units;
 }
 
 /*
@@ -199,11 +303,8 @@ static void plan_units_to_tasks(const alloc_job_t *jobs, size_t n,
 static int plan_run_quality(const alloc_job_t *jobs, size_t n,
 			    const alloc_params_t *prm, alloc_result_t *out)
 {
-	alloc_params_t q = *prm;
-	int rc;
+	int rc = alloc_quality_run(jobs, n, prm, out);
 
-	q.total_units = plan_units(jobs, n, prm->capacity);
-	rc = alloc_quality_run(jobs, n, &q, out);
 	if (!rc)
 		plan_units_to_tasks(jobs, n, prm->capacity, out);
 	return rc;
@@ -223,7 +324,7 @@ static void plan_limit(alloc_job_t *a, int lim_ps, int lim_w)
 
 /* Run one allocator over the jobs idx[0..k) (in order); copy the grants. */
 static int plan_alloc_group(plan_ctx_t *c, const size_t *idx, size_t k,
-			    res_vec_t cap, alloc_run_fn run,
+			    res_vec_t cap, long units, alloc_run_fn run,
 			    alloc_grant_t *grants)
 {
 	alloc_job_t *jobs;
@@ -242,6 +343,7 @@ static int plan_alloc_group(plan_ctx_t *c, const size_t *idx, size_t k,
 	}
 	alloc_params_init(&prm, cap);
 	prm.damping = c->prm->damping;
+	prm.total_units = units;
 	rc = run(jobs, k, &prm, &res);
 	if (!rc)
 		for (size_t j = 0; j < k; j++)
@@ -262,7 +364,7 @@ static res_vec_t plan_scale(res_vec_t v, double f)
 }
 
 int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
-	       alloc_grant_t *grants)
+	       const res_vec_t *room, size_t nroom, alloc_grant_t *grants)
 {
 	size_t *task = malloc((c->n + 1) * sizeof(*task));
 	size_t *qual = malloc((c->n + 1) * sizeof(*qual));
@@ -286,10 +388,12 @@ int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 	}
 	/* Both kinds present (quality policy): shares by job counts. */
 	share = nt + nq ? 1.0 / (nt + nq) : 0.0;
-	rc = plan_alloc_group(c, task, nt, plan_scale(cap, nt * share),
+	rc = plan_alloc_group(c, task, nt, plan_scale(cap, nt * share), 0,
 			      plan_task_allocator(c->prm->policy), grants);
 	if (!rc)
 		rc = plan_alloc_group(c, qual, nq, plan_scale(cap, nq * share),
+				      plan_units(c, qual, nq, room, nroom,
+						 nq * share),
 				      plan_run_quality, grants);
 out:
 	free(task);

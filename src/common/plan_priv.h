@@ -68,10 +68,11 @@ void plan_reason(plan_decision_t *d, const char *fmt, ...)
 
 /* plan_alloc.c */
 void plan_alloc_build(plan_ctx_t *c);
-/* Allocate, with the plan's policy, the jobs i with in[i] over cap;
+/* Allocate, with the plan's policy, the jobs i with in[i] over cap, which
+ * is room[0..nroom) added up (the quality units are counted per server);
  * grants[i] answers job i (zeroed, status ALLOC_MIN_UNFIT when !in[i]). */
 int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
-	       alloc_grant_t *grants);
+	       const res_vec_t *room, size_t nroom, alloc_grant_t *grants);
 res_vec_t plan_min_need(const alloc_job_t *j);
 /* What running job i uses on the server of its slot k (plan.c). */
 res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);

@@ -212,6 +212,27 @@ static res_vec_t plan_room(plan_ctx_t *c)
 	return cap;
 }
 
+/*
+ * Pass 1's room per server: the free room plus what every running job
+ * uses there; a running job whose servers are not known (no slots) counts
+ * on one more, virtual, server. Returns the number of entries (<= n + 1).
+ */
+static size_t plan_room_all(plan_ctx_t *c)
+{
+	memcpy(c->room, c->free0, c->nservers * sizeof(*c->room));
+	c->room[c->nservers] = res_make(0, 0, 0);
+	for (size_t i = 0; i < c->n; i++) {
+		if (!c->jobs[i].running)
+			continue;
+		if (c->jobs[i].nslots)
+			plan_add_servers(c, c->room, i);
+		else
+			c->room[c->nservers] = res_add(c->room[c->nservers],
+						       c->usage[i]);
+	}
+	return c->nservers + 1;
+}
+
 /* A resize whose pass-2 grant no longer pays becomes KEEP: true if so. */
 static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 {
@@ -448,7 +469,7 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 	for (size_t i = 0; i < c->n; i++)
 		which[i] = c->state[i] == PS_PENDING ||
 			   c->state[i] == PS_RESIZE;
-	if ((rc = plan_alloc(c, which, *cap, c->g2)))
+	if ((rc = plan_alloc(c, which, *cap, c->room, c->nservers, c->g2)))
 		return rc;
 	for (size_t i = 0; i < c->n; i++)
 		if (c->state[i] == PS_RESIZE && plan_recheck_resize(c, i))
@@ -646,7 +667,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 	/* A finished job still listed takes no part (and waits). */
 	for (size_t i = 0; i < njobs; i++)
 		all[i] = jobs[i].running || jobs[i].model->phase != JM_DONE;
-	if ((rc = plan_alloc(&c, all, c.capacity, c.g1)))
+	if ((rc = plan_alloc(&c, all, c.capacity, c.room,
+			     plan_room_all(&c), c.g1)))
 		goto done;
 	for (size_t i = 0; i < njobs; i++) {
 		c.state[i] = jobs[i].running ? PS_KEEP :

@@ -752,6 +752,31 @@ START_TEST(test_fragmented_room_shrinks_a_kept_job)
 }
 END_TEST
 
+/*
+ * Quality units are whole workers on one server: three servers with room
+ * for 3.5 workers each hold 9, not the 10 the aggregate adds up to. Counted
+ * in the aggregate, the grant of 10 could not be placed and was cut to 3/4
+ * of it (8 workers), one unit short of what the servers hold.
+ */
+START_TEST(test_quality_units_per_server)
+{
+	fixture_t f;
+
+	fx_init(&f, 3, 8, 14336);
+	f.prm.policy = PLAN_QUALITY;
+	f.prm.interval = 60;
+	fx_job(&f, "quality,max_workers=16,ps_cpus=1,ps_mem=512,"
+	       "worker_cpus=1,worker_mem=4096", 10);
+	feed_quality(f.m[0], 5.0, 0.8, 0.1);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_msg(dec(&f, 0)->action == PLAN_START, "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_int_eq(dec(&f, 0)->workers, 9);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_quality_mixed)
 {
 	fixture_t f;
@@ -851,6 +876,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);
 	tcase_add_test(tc, test_quality_redistributes);
+	tcase_add_test(tc, test_quality_units_per_server);
 	tcase_add_test(tc, test_fragmented_room_shrinks_a_kept_job);
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
