@@ -274,6 +274,65 @@ START_TEST(test_fixed_size)
 }
 END_TEST
 
+/*
+ * Per-interval CPU shares over a one-interval window: the top 20% (one of
+ * five jobs) is the job whose loss fell most by the window, the bottom 50%
+ * the two that fell least, each share its CPU over all five jobs' CPU.
+ * Sizes differ, so the shares depend on the ranking.
+ */
+START_TEST(test_epoch_shares)
+{
+	sim_job_spec_t spec[5] = {
+		{ 0.0, sim_catalog_find("resnet-50"), SPEED_SYNC, 0.3, 1.0, 1, 1 },
+		{ 0.0, sim_catalog_find("cnn-rand"), SPEED_ASYNC, 0.3, 1.0, 1, 2 },
+		{ 0.0, sim_catalog_find("vgg-16"), SPEED_SYNC, 0.3, 1.0, 2, 2 },
+		{ 0.0, sim_catalog_find("dssm"), SPEED_ASYNC, 0.3, 1.0, 2, 4 },
+		{ 0.0, sim_catalog_find("seq2seq"), SPEED_SYNC, 0.3, 1.0, 4, 4 },
+	};
+	sim_workload_t w = { spec, 5 };
+	sim_config_t c;
+	sim_result_t r;
+	char err[256];
+	size_t order[5] = { 0, 1, 2, 3, 4 };
+	double all = 0.0, top, bottom;
+
+	sim_config_init(&c);
+	c.policy = PLAN_DRF;
+	c.fixed_size = true;
+	c.window = c.interval;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	/* Insertion sort by loss drop (larger first, ties by index). */
+	for (size_t a = 1; a < 5; a++)
+		for (size_t b = a; b > 0; b--) {
+			const sim_job_result_t *x = &r.jobs[order[b - 1]];
+			const sim_job_result_t *y = &r.jobs[order[b]];
+			if (x->loss0 - x->window_loss >=
+			    y->loss0 - y->window_loss)
+				break;
+			size_t t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+	for (size_t k = 0; k < 5; k++)
+		all += r.jobs[k].window_cpu;
+	top = r.jobs[order[0]].window_cpu / all;
+	bottom = (r.jobs[order[3]].window_cpu + r.jobs[order[4]].window_cpu) /
+		 all;
+	ck_assert(all > 0.0);
+	ck_assert_double_eq_tol(r.epoch_top, top, 1e-9);
+	ck_assert_double_eq_tol(r.epoch_bottom, bottom, 1e-9);
+	ck_assert(top != bottom);
+	sim_result_free(&r);
+	/* Without a window there is nothing to share. */
+	c.window = 0.0;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(isnan(r.epoch_top) && isnan(r.epoch_bottom));
+	sim_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_determinism)
 {
 	char *a = run_json(7), *b = run_json(7), *c = run_json(8);
@@ -298,6 +357,7 @@ int main(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sample_trace);
 	tcase_add_test(tc, test_truth);
+	tcase_add_test(tc, test_epoch_shares);
 	tcase_add_test(tc, test_event_plans);
 	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_determinism);

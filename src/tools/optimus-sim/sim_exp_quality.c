@@ -121,5 +121,13 @@ int sim_exp_quality_vs_fair(sim_exp_t *e)
 	sim_report_compare(e->report, "CPU to top 20%, fair",
 			   100 * cpu_share(d, 0.0, 0.2), NAN, "%",
 			   "for comparison");
+	sim_report_compare(e->report, "per interval: CPU to top 20%",
+			   100 * q->epoch_top, 53, "%",
+			   "ranked by each interval's loss drop");
+	sim_report_compare(e->report, "per interval: CPU to bottom 50%",
+			   100 * q->epoch_bottom, 16, "%",
+			   "the same reading");
+	sim_report_compare(e->report, "per interval: top 20%, fair",
+			   100 * d->epoch_top, NAN, "%", "for comparison");
 	return 0;
 }

@@ -186,6 +186,8 @@ static int handle(sim_state_t *s, const sim_event_t *ev)
 	case SIM_EV_TICK:
 		break;
 	}
+	if (s->cfg->window > 0 && s->now > 0 && s->now <= s->cfg->window)
+		sim_epoch_tick(s);
 	rc = plan_now(s);
 	if (rc || s->ndone == s->njobs)
 		return rc;
@@ -221,6 +223,8 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 		if (rc)
 			return rc;
 	}
+	if (sim_epoch_init(s))
+		return -ENOMEM;
 	return sim_events_push(&s->q, 0.0, SIM_EV_TICK, 0, 0);
 }
 
@@ -259,6 +263,8 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	out->series_t = s->series_t;
 	out->series_loss = s->series_loss;
 	s->series_t = s->series_loss = NULL;
+	out->epoch_top = sim_epoch_share(&s->epoch, true);
+	out->epoch_bottom = sim_epoch_share(&s->epoch, false);
 	return 0;
 }
 
@@ -270,6 +276,7 @@ static void state_free(sim_state_t *s)
 	free(s->free);
 	free(s->series_t);
 	free(s->series_loss);
+	sim_epoch_free(s);
 	sim_events_free(&s->q);
 }
 

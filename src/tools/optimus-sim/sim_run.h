@@ -68,6 +68,9 @@ typedef struct sim_result {
 	double plan_wall;	/* wall-clock s in plan_run (stderr only) */
 	size_t nseries;
 	double *series_t, *series_loss;	/* mean loss of arrived jobs */
+	/* Up to config.window: CPU share of the top 20% / bottom 50% of the
+	 * jobs ranked, interval by interval, by that interval's loss drop. */
+	double epoch_top, epoch_bottom;
 	sim_job_result_t *jobs;
 } sim_result_t;
 

@@ -40,6 +40,13 @@ typedef struct sim_job {
 	sim_job_result_t res;
 } sim_job_t;
 
+/* CPU shares per interval by the interval's loss drop (sim_epoch.c). */
+typedef struct sim_epoch {
+	double *loss, *cpu;	/* per job, at the previous tick */
+	size_t *rank;		/* scratch: jobs that held CPU, ranked */
+	double top, bottom, all;	/* CPU seconds summed over intervals */
+} sim_epoch_t;
+
 typedef struct sim_state {
 	const sim_config_t *cfg;
 	gsl_rng *rng;
@@ -56,6 +63,7 @@ typedef struct sim_state {
 	double plan_wall;
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	double last_plan;		/* time of the latest plan, -1: none */
+	sim_epoch_t epoch;		/* up to the window (config.window) */
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -73,6 +81,14 @@ static inline time_t sim_time(double t)
 int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 		 const sim_job_spec_t *spec);
 void sim_job_free(sim_job_t *j);
+
+/* sim_epoch.c */
+int sim_epoch_init(sim_state_t *s);
+void sim_epoch_free(sim_state_t *s);
+/* At a tick up to the window: add the interval that ends now. */
+void sim_epoch_tick(sim_state_t *s);
+/* CPU share of the top 20% (top) or the bottom 50%; NAN if no CPU. */
+double sim_epoch_share(const sim_epoch_t *e, bool top);
 double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j);
 int sim_job_arrive(sim_state_t *s, sim_job_t *j);
 void sim_job_advance(sim_job_t *j, double t);
