@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "plan_priv.h"
 
 double plan_clock(void)
@@ -165,17 +167,11 @@ static double plan_room_part(res_vec_t room, res_vec_t total)
 	return k ? part / k : 0.0;
 }
 
-static int plan_desc(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
 /*
  * PS tasks per server: nps shared in proportion to the servers' parts of
  * the room, rounded down, the rest one each to the largest remainders
- * (Hamilton's apportionment). tasks[] gets the counts; 0 or -ENOMEM.
+ * (Hamilton's apportionment), in time linear in the servers. tasks[]
+ * gets the counts; 0 or -ENOMEM.
  */
 static int plan_apportion(const res_vec_t *room, size_t nroom, int nps,
 			  double *tasks)
@@ -195,8 +191,9 @@ static int plan_apportion(const res_vec_t *room, size_t nroom, int nps,
 		rest[s] = part - tasks[s];
 		left -= (int)tasks[s];
 	}
-	qsort(rest, nroom, sizeof(*rest), plan_desc);
-	cut = left > 0 && (size_t)left <= nroom ? rest[left - 1] : INFINITY;
+	/* The left-th largest remainder, in linear time (quickselect). */
+	cut = left > 0 && (size_t)left <= nroom ?
+	      gsl_stats_select(rest, 1, nroom, nroom - (size_t)left) : INFINITY;
 	for (size_t s = 0; s < nroom && left > 0; s++) {
 		double r = nps * plan_room_part(room[s], total) - tasks[s];
 
