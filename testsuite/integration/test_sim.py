@@ -96,3 +96,25 @@ def test_baselines_keep_the_submitted_size(tmp_path):
     p = subprocess.run([SIM, "run", "--trace", str(bad)],
                        capture_output=True, text=True)
     assert p.returncode != 0 and "bad.csv:1: workers must be" in p.stderr
+
+
+def test_quality_detail_has_the_window():
+    """--detail gives each job's loss and CPU at 14 minutes; their mean
+    over the jobs submitted by then is the printed figure."""
+    p = run("experiment", "quality-vs-fair", "--quick", "--detail",
+            "--json", "-")
+    r = json.loads(p.stdout)
+    quality = next(x for x in r["runs"] if x["label"] == "quality")
+    jobs = [j for j in quality["job_results"] if j["arrival"] <= 840]
+    assert jobs
+    for j in jobs:
+        assert 0 <= j["window_loss"] <= j["loss0"] + 1e-12
+        assert j["window_cpu_seconds"] >= 0
+    mean = sum(j["window_loss"] for j in jobs) / len(jobs)
+    printed = next(c["simulated"] for c in r["comparisons"]
+                   if c["name"] == "mean loss at 14 min, quality")
+    assert abs(mean - printed) < 1e-9
+    # The Optimus experiments have no window: no window fields.
+    p = run("experiment", "damping", "--quick", "--detail", "--json", "-")
+    job = json.loads(p.stdout)["runs"][0]["job_results"][0]
+    assert "window_loss" not in job

@@ -60,7 +60,7 @@ static json_object *num(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-static json_object *job_json(const sim_job_result_t *j)
+static json_object *job_json(const sim_job_result_t *j, double window)
 {
 	json_object *o = json_object_new_object();
 
@@ -77,6 +77,11 @@ static json_object *job_json(const sim_job_result_t *j)
 	json_object_object_add(o, "cpu_seconds", num(j->cpu_seconds));
 	json_object_object_add(o, "loss0", num(j->loss0));
 	json_object_object_add(o, "loss_end", num(j->loss_end));
+	if (window > 0) {
+		json_object_object_add(o, "window_loss", num(j->window_loss));
+		json_object_object_add(o, "window_cpu_seconds",
+				       num(j->window_cpu));
+	}
 	return o;
 }
 
@@ -106,7 +111,8 @@ static json_object *run_json(const sim_result_t *x, bool with_jobs)
 	if (with_jobs && x->jobs) {
 		json_object *jobs = json_object_new_array();
 		for (size_t i = 0; i < x->njobs; i++)
-			json_object_array_add(jobs, job_json(&x->jobs[i]));
+			json_object_array_add(jobs, job_json(&x->jobs[i],
+							     x->window));
 		json_object_object_add(o, "job_results", jobs);
 	}
 	return o;

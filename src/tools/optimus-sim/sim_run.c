@@ -263,6 +263,7 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	out->series_t = s->series_t;
 	out->series_loss = s->series_loss;
 	s->series_t = s->series_loss = NULL;
+	out->window = c->window;
 	out->epoch_top = sim_epoch_share(&s->epoch, true);
 	out->epoch_bottom = sim_epoch_share(&s->epoch, false);
 	return 0;

@@ -71,6 +71,7 @@ typedef struct sim_result {
 	/* Up to config.window: CPU share of the top 20% / bottom 50% of the
 	 * jobs ranked, interval by interval, by that interval's loss drop. */
 	double epoch_top, epoch_bottom;
+	double window;		/* config.window: jobs' window_* are set */
 	sim_job_result_t *jobs;
 } sim_result_t;
 
