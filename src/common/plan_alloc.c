@@ -6,10 +6,10 @@
  * unit is one worker of the job (with the job's min_ps PS fixed), and the
  * number of units the room holds is counted server by server with the
  * mean worker demand of the quality jobs, after their PS (plan_units).
- * Jobs whose hints ask for the
- * Optimus policy are allocated by Optimus even under the quality policy:
- * with both kinds present, the capacity is split in proportion to the
- * number of jobs of each kind, and each allocator runs on its share.
+ * Jobs whose hints ask for the Optimus policy are allocated by Optimus
+ * even under the quality policy: with both kinds present, the capacity is
+ * split in proportion to the number of jobs of each kind, and each
+ * allocator runs on its share.
  */
 #include <errno.h>
 #include <math.h>
@@ -219,21 +219,24 @@ static int plan_apportion(const res_vec_t *room, size_t nroom, int nps,
 static long plan_units(const plan_ctx_t *c, const size_t *idx, size_t n,
 		       const res_vec_t *room, size_t nroom, double share)
 {
-	res_vec_t mean, ps;
-	double units = 0.0, *tasks = malloc((nroom + 1) * sizeof(*tasks));
+	res_vec_t mean, ps_mean;
+	double units = 0.0, *tasks;
 	int nps;
 
-	if (!n || !tasks ||
-	    (nps = plan_unit_demands(c->aj, idx, n, &mean, &ps),
-	     plan_apportion(room, nroom, nps, tasks))) {
-		free(tasks);
+	if (!n)
 		return 0;
+	nps = plan_unit_demands(c->aj, idx, n, &mean, &ps_mean);
+	tasks = malloc((nroom + 1) * sizeof(*tasks));
+	if (!tasks || plan_apportion(room, nroom, nps, tasks)) {
+		free(tasks);
+		return 0;	/* out of memory: running jobs keep their size */
 	}
 	for (size_t s = 0; s < nroom; s++) {
 		res_vec_t avail;
 
 		for (int r = 0; r < RES_NUM; r++)
-			avail.v[r] = share * room[s].v[r] - tasks[s] * ps.v[r];
+			avail.v[r] = share * room[s].v[r] -
+				     tasks[s] * ps_mean.v[r];
 		units += plan_units_in(avail, mean);
 	}
 	free(tasks);

@@ -215,7 +215,7 @@ static res_vec_t plan_room(plan_ctx_t *c)
 /*
  * Pass 1's room per server: the free room plus what every running job
  * uses there; a running job whose servers are not known (no slots) counts
- * on one more, virtual, server. Returns the number of entries (<= n + 1).
+ * on one more, virtual, server. Returns the entries: nservers + 1.
  */
 static size_t plan_room_all(plan_ctx_t *c)
 {
