@@ -10,6 +10,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
+	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \
 	src/tools/optimus-sim/sim_svg.h src/tools/optimus-sim/sim_svg.c \
 	src/tools/optimus-sim/sim_report.h src/tools/optimus-sim/sim_report.c \
 	src/tools/optimus-sim/sim_exp.h src/tools/optimus-sim/sim_exp.c \

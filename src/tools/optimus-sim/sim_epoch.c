@@ -12,16 +12,20 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "sim_rank.h"
 #include "sim_state.h"
 
 int sim_epoch_init(sim_state_t *s)
 {
 	sim_epoch_t *e = &s->epoch;
+	size_t n = s->njobs ? s->njobs : 1;
 
-	e->loss = calloc(s->njobs ? s->njobs : 1, sizeof(*e->loss));
-	e->cpu = calloc(s->njobs ? s->njobs : 1, sizeof(*e->cpu));
-	e->rank = calloc(s->njobs ? s->njobs : 1, sizeof(*e->rank));
-	if (!e->loss || !e->cpu || !e->rank)
+	e->loss = calloc(n, sizeof(*e->loss));
+	e->cpu = calloc(n, sizeof(*e->cpu));
+	e->drop = calloc(n, sizeof(*e->drop));
+	e->held = calloc(n, sizeof(*e->held));
+	e->rank = calloc(n, sizeof(*e->rank));
+	if (!e->loss || !e->cpu || !e->drop || !e->held || !e->rank)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->njobs; i++)
 		e->loss[i] = s->jobs[i].res.loss0;
@@ -32,67 +36,31 @@ void sim_epoch_free(sim_state_t *s)
 {
 	free(s->epoch.loss);
 	free(s->epoch.cpu);
+	free(s->epoch.drop);
+	free(s->epoch.held);
 	free(s->epoch.rank);
-}
-
-/* Loss drop of job i since the previous tick (qsort has no context). */
-static const sim_epoch_t *rank_epoch;
-static const double *rank_now;
-
-/* Larger drop first; ties by index, so that a seed gives one order. */
-static int by_drop(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	double dx = rank_epoch->loss[x] - rank_now[x];
-	double dy = rank_epoch->loss[y] - rank_now[y];
-
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return x < y ? -1 : 1;
-}
-
-/* Shares of this interval's CPU, added to the totals. */
-static void epoch_add(sim_epoch_t *e, const sim_state_t *s, size_t n,
-		      const double *now)
-{
-	size_t top = (size_t)floor(0.2 * n + 0.5);
-	size_t bottom = (size_t)floor(0.5 * n + 0.5);
-
-	rank_epoch = e;
-	rank_now = now;
-	qsort(e->rank, n, sizeof(*e->rank), by_drop);
-	for (size_t k = 0; k < n; k++) {
-		size_t i = e->rank[k];
-		double cpu = s->jobs[i].res.cpu_seconds - e->cpu[i];
-
-		e->all += cpu;
-		if (k < top)
-			e->top += cpu;
-		if (k >= bottom)
-			e->bottom += cpu;
-	}
 }
 
 void sim_epoch_tick(sim_state_t *s)
 {
 	sim_epoch_t *e = &s->epoch;
-	double *now = malloc((s->njobs ? s->njobs : 1) * sizeof(*now));
 	size_t n = 0;
 
-	if (!now)
-		return;
 	for (size_t i = 0; i < s->njobs; i++) {
-		now[i] = sim_job_loss_at(&s->jobs[i], s->now);
-		if (s->jobs[i].res.cpu_seconds > e->cpu[i])
+		double loss = sim_job_loss_at(&s->jobs[i], s->now);
+		double cpu = s->jobs[i].res.cpu_seconds;
+
+		e->drop[i] = e->loss[i] - loss;
+		e->held[i] = cpu - e->cpu[i];
+		if (e->held[i] > 0.0)
 			e->rank[n++] = i;
+		e->loss[i] = loss;
+		e->cpu[i] = cpu;
 	}
-	if (n)
-		epoch_add(e, s, n, now);
-	for (size_t i = 0; i < s->njobs; i++) {
-		e->loss[i] = now[i];
-		e->cpu[i] = s->jobs[i].res.cpu_seconds;
-	}
-	free(now);
+	sim_rank_by_drop(e->rank, n, e->drop);
+	sim_rank_add_cpu(e->rank, n, e->held, 0.0, 1.0, &e->all);
+	sim_rank_add_cpu(e->rank, n, e->held, 0.0, 0.2, &e->top);
+	sim_rank_add_cpu(e->rank, n, e->held, 0.5, 1.0, &e->bottom);
 }
 
 double sim_epoch_share(const sim_epoch_t *e, bool top)

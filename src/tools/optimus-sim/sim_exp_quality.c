@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim_exp.h"
+#include "sim_rank.h"
 
 #define WINDOW 840.0	/* 14 minutes */
 
@@ -52,44 +53,32 @@ static double window_loss(const sim_result_t *r)
 	return n ? sum / n : NAN;
 }
 
-static const sim_job_result_t *sort_base;
-
-/* Larger loss reduction first; ties by id (deterministic). */
-static int by_reduction(const void *a, const void *b)
-{
-	const sim_job_result_t *x = &sort_base[*(const size_t *)a];
-	const sim_job_result_t *y = &sort_base[*(const size_t *)b];
-	double rx = x->loss0 - x->window_loss, ry = y->loss0 - y->window_loss;
-
-	if (rx != ry)
-		return rx > ry ? -1 : 1;
-	return x->id < y->id ? -1 : 1;
-}
-
 /* CPU share (within the window) of the jobs ranked [from, to) by loss
  * reduction, among the jobs submitted by the window. */
 static double cpu_share(const sim_result_t *r, double from, double to)
 {
-	size_t *idx = calloc(r->njobs ? r->njobs : 1, sizeof(*idx)), n = 0;
-	double part = 0.0, all = 0.0;
+	size_t m = r->njobs ? r->njobs : 1, n = 0;
+	size_t *idx = calloc(m, sizeof(*idx));
+	double *drop = calloc(m, sizeof(*drop)), *cpu = calloc(m, sizeof(*cpu));
+	double share = NAN, part = 0.0, all = 0.0;
 
-	if (!idx)
-		return NAN;
-	for (size_t i = 0; i < r->njobs; i++)
+	if (!idx || !drop || !cpu)
+		goto out;
+	for (size_t i = 0; i < r->njobs; i++) {
+		drop[i] = r->jobs[i].loss0 - r->jobs[i].window_loss;
+		cpu[i] = r->jobs[i].window_cpu;
 		if (r->jobs[i].arrival <= WINDOW)
 			idx[n++] = i;
-	sort_base = r->jobs;
-	qsort(idx, n, sizeof(*idx), by_reduction);
-	size_t lo = (size_t)floor(from * n + 0.5);
-	size_t hi = (size_t)floor(to * n + 0.5);
-	for (size_t k = 0; k < n; k++) {
-		double c = r->jobs[idx[k]].window_cpu;
-		all += c;
-		if (k >= lo && k < hi)
-			part += c;
 	}
+	sim_rank_by_drop(idx, n, drop);
+	sim_rank_add_cpu(idx, n, cpu, 0.0, 1.0, &all);
+	sim_rank_add_cpu(idx, n, cpu, from, to, &part);
+	share = all > 0 ? part / all : NAN;
+out:
 	free(idx);
-	return all > 0 ? part / all : NAN;
+	free(drop);
+	free(cpu);
+	return share;
 }
 
 int sim_exp_quality_vs_fair(sim_exp_t *e)

@@ -43,6 +43,7 @@ typedef struct sim_job {
 /* CPU shares per interval by the interval's loss drop (sim_epoch.c). */
 typedef struct sim_epoch {
 	double *loss, *cpu;	/* per job, at the previous tick */
+	double *drop, *held;	/* scratch: per job, over the interval */
 	size_t *rank;		/* scratch: jobs that held CPU, ranked */
 	double top, bottom, all;	/* CPU seconds summed over intervals */
 } sim_epoch_t;
