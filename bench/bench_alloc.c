@@ -12,9 +12,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 #include "alloc_fixture.h"
-#include "placement.h"
+#include "alloc/placement.h"
 
 #define PAPER_SECONDS 5.0
 

@@ -18,9 +18,9 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics.h>
 
-#include "convergence.h"
-#include "curve_fit.h"
-#include "speed_model.h"
+#include "models/convergence.h"
+#include "models/curve_fit.h"
+#include "models/speed_model.h"
 
 #define TRIALS 200
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_client.h"
+#include "report/report_client.h"
 
 typedef struct load {
 	uint32_t job;

@@ -1,7 +1,7 @@
 """Where a training task stands: its role and topology, from its environment.
 
 spank/optimus sets, in every task of a step of an optimus job (see
-src/common/roles.h): OPTIMUS_ROLE (ps|worker), OPTIMUS_RANK (among its
+src/common/roles/roles.h): OPTIMUS_ROLE (ps|worker), OPTIMUS_RANK (among its
 role), OPTIMUS_NUM_PS, OPTIMUS_NUM_WORKERS, OPTIMUS_PS_HOSTS and
 OPTIMUS_WORKER_HOSTS (host:port lists in rank order), OPTIMUS_SHARD_INDEX
 (workers) and OPTIMUS_SHARD_COUNT, OPTIMUS_CHECKPOINT_DIR, OPTIMUS_MODE,

@@ -2,14 +2,14 @@
 # Allocation (Optimus, quality-driven, DRF/Tetris/FIFO baselines),
 # Theorem 1 placement and the parameter assignment algorithm.
 src_common_liboptimus_core_la_SOURCES += \
-	src/common/resources.h src/common/resources.c \
-	src/common/heap.h src/common/heap.c \
-	src/common/alloc.h src/common/alloc.c \
-	src/common/alloc_optimus.c src/common/alloc_quality.c \
-	src/common/alloc_drf.c src/common/alloc_tetris.c \
-	src/common/alloc_fifo.c \
-	src/common/placement.h src/common/placement.c \
-	src/common/paa.h src/common/paa.c src/common/paa_models.c
+	src/common/alloc/resources.h src/common/alloc/resources.c \
+	src/common/util/heap.h src/common/util/heap.c \
+	src/common/alloc/alloc.h src/common/alloc/alloc.c \
+	src/common/alloc/alloc_optimus.c src/common/alloc/alloc_quality.c \
+	src/common/alloc/alloc_drf.c src/common/alloc/alloc_tetris.c \
+	src/common/alloc/alloc_fifo.c \
+	src/common/alloc/placement.h src/common/alloc/placement.c \
+	src/common/alloc/paa.h src/common/alloc/paa.c src/common/alloc/paa_models.c
 
 # Unit tests (Check); the fixture provides synthetic jobs and the naive
 # rescan greedy used as a reference.

@@ -1,12 +1,12 @@
 # models: core sources, unit tests, tools and benchmarks (see HACKING.md)
 src_common_liboptimus_core_la_SOURCES += \
-	src/common/nnls.c src/common/nnls.h \
-	src/common/curve_fit.c src/common/curve_fit.h \
-	src/common/convergence.c src/common/convergence.h \
-	src/common/speed_model.c src/common/speed_model.h \
-	src/common/speed_profiles.c src/common/speed_profiles.h \
-	src/common/quality_model.c src/common/quality_model.h \
-	src/common/model_json.c src/common/model_json.h
+	src/common/models/nnls.c src/common/models/nnls.h \
+	src/common/models/curve_fit.c src/common/models/curve_fit.h \
+	src/common/models/convergence.c src/common/models/convergence.h \
+	src/common/models/speed_model.c src/common/models/speed_model.h \
+	src/common/models/speed_profiles.c src/common/models/speed_profiles.h \
+	src/common/models/quality_model.c src/common/models/quality_model.h \
+	src/common/models/model_json.c src/common/models/model_json.h
 
 MODELS_TESTS = testsuite/unit/test_nnls testsuite/unit/test_convergence \
 	testsuite/unit/test_speed testsuite/unit/test_quality \

@@ -3,11 +3,11 @@
 # planning of one scheduling interval, shared by sched/optimus and
 # optimus-sim (doc/planning.md).
 src_common_liboptimus_core_la_SOURCES += \
-	src/common/job_model.h src/common/job_model.c \
-	src/common/job_model_predict.c src/common/job_model_json.c \
-	src/common/plan.h src/common/plan_priv.h src/common/plan.c \
-	src/common/plan_alloc.c src/common/plan_place.c \
-	src/common/plan_run.c src/common/plan_json.c
+	src/common/plan/job_model.h src/common/plan/job_model.c \
+	src/common/plan/job_model_predict.c src/common/plan/job_model_json.c \
+	src/common/plan/plan.h src/common/plan/plan_priv.h src/common/plan/plan.c \
+	src/common/plan/plan_alloc.c src/common/plan/plan_place.c \
+	src/common/plan/plan_run.c src/common/plan/plan_json.c
 
 PLAN_TESTS = testsuite/unit/test_job_model testsuite/unit/test_plan
 check_PROGRAMS += $(PLAN_TESTS)

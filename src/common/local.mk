@@ -4,6 +4,6 @@
 noinst_LTLIBRARIES += src/common/liboptimus_core.la
 src_common_liboptimus_core_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
 src_common_liboptimus_core_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) -lm
-src_common_liboptimus_core_la_SOURCES = src/common/version.h \
-	src/common/spank_env.c src/common/spank_env.h \
-	src/common/errmsg.c src/common/errmsg.h
+src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
+	src/common/roles/spank_env.c src/common/roles/spank_env.h \
+	src/common/util/errmsg.c src/common/util/errmsg.h

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_client.h"
+#include "report/report_client.h"
 
 static void usage(FILE *f)
 {

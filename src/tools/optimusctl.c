@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "ascii_plot.h"
-#include "curve_fit.h"
-#include "report_client.h"
+#include "models/curve_fit.h"
+#include "report/report_client.h"
 
 typedef struct opts {
 	int json;

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
-#include "report_service.h"
+#include "report/protocol.h"
+#include "report/report_service.h"
 
 static munge_auth_status_t fake_verify(const char *socket, const char *cred,
 				       const char *payload, size_t len,

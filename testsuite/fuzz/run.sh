@@ -10,7 +10,7 @@ SECONDS_TO_RUN=${1:-60}
 OUT=${OUT:-$(mktemp -d /tmp/optimus-fuzz.XXXXXX)}
 CORE="protocol replay_cache report_queue report_history munge_auth report_service"
 SRCS=""
-for f in $CORE; do SRCS="$SRCS $TOP/src/common/$f.c"; done
+for f in $CORE; do SRCS="$SRCS $TOP/src/common/report/$f.c"; done
 clang -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -I"$TOP/src/common" \
 	$(pkg-config --cflags json-c) "$TOP/testsuite/fuzz/fuzz_protocol.c" $SRCS \

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 
 /* f(p,w) = 1 / (th0 * M / w + th1 + th2 * w / p + th3 * w + th4 * p) */
 typedef struct fixture_speed {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 #include "alloc_fixture.h"
-#include "heap.h"
+#include "util/heap.h"
 #include "check_run.h"
 
 #define NJOBS 40

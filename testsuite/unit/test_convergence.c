@@ -9,8 +9,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "convergence.h"
-#include "curve_fit.h"
+#include "models/convergence.h"
+#include "models/curve_fit.h"
 #include "check_run.h"
 
 static double truth_eval(curve_form_t form, const double *c, double k)

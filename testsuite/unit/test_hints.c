@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hints.h"
-#include "placement.h"
+#include "hints/hints.h"
+#include "alloc/placement.h"
 #include "check_run.h"
 
 static optimus_hints_t h;

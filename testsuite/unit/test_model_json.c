@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_json.h"
+#include "models/model_json.h"
 #include "check_run.h"
 
 /* Serialise, parse the text back, serialise again: same text. */

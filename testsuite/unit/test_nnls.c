@@ -7,7 +7,7 @@
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_rng.h>
 
-#include "nnls.h"
+#include "models/nnls.h"
 #include "check_run.h"
 
 /* KKT: x >= 0, gradient A'(b - Ax) <= tol, and ~0 where x > 0. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "alloc_fixture.h"
-#include "paa.h"
+#include "alloc/paa.h"
 #include "check_run.h"
 
 #define MAXB 4096

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "alloc_fixture.h"
-#include "placement.h"
+#include "alloc/placement.h"
 #include "check_run.h"
 
 static void assert_even(const place_assign_t *a, const place_job_t *job)

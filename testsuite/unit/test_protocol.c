@@ -10,11 +10,11 @@
 #include <unistd.h>
 #include <string.h>
 
-#include "protocol.h"
-#include "report_client.h"
-#include "replay_cache.h"
-#include "report_history.h"
-#include "report_queue.h"
+#include "report/protocol.h"
+#include "report/report_client.h"
+#include "report/replay_cache.h"
+#include "report/report_history.h"
+#include "report/report_queue.h"
 #include "check_run.h"
 
 static char err[256];

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_service.h"
+#include "report/report_service.h"
 #include "check_run.h"
 
 #define OWNER 1000

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "quality_model.h"
+#include "models/quality_model.h"
 #include "check_run.h"
 
 static double power(double mu, double b, double c, double k)

@@ -12,8 +12,8 @@
 
 #include <json-c/json.h>
 
-#include "placement.h"
-#include "roles.h"
+#include "alloc/placement.h"
+#include "roles/roles.h"
 #include "check_run.h"
 
 START_TEST(test_topology_string)

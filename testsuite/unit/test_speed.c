@@ -6,8 +6,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "speed_model.h"
-#include "speed_profiles.h"
+#include "models/speed_model.h"
+#include "models/speed_profiles.h"
 #include "check_run.h"
 
 static const double th_async[4] = { 0.5, 0.3, 0.02, 0.05 };

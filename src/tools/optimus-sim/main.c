@@ -12,7 +12,7 @@
 
 #include "sim_exp.h"
 #include "sim_progress.h"
-#include "version.h"
+#include "util/version.h"
 
 typedef struct cli {
 	sim_exp_opts_t eo;

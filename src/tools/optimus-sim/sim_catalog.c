@@ -5,7 +5,7 @@
 #include <math.h>
 #include <strings.h>
 
-#include "paa.h"
+#include "alloc/paa.h"
 #include "sim_catalog.h"
 
 /* Units as in the hints: CPUs, MB, GPUs. A DL worker holds one GPU, a PS

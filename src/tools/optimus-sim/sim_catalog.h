@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curve_fit.h"
-#include "resources.h"
+#include "models/curve_fit.h"
+#include "alloc/resources.h"
 
 typedef enum sim_family {
 	SIM_FAMILY_DL = 0,	/* PS-based deep learning (Optimus) */

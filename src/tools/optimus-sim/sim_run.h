@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
-#include "resources.h"
+#include "plan/plan.h"
+#include "alloc/resources.h"
 #include "sim_workload.h"
 
 typedef struct sim_config {

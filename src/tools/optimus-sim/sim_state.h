@@ -8,7 +8,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "job_model.h"
+#include "plan/job_model.h"
 #include "sim_events.h"
 #include "sim_run.h"
 #include "sim_truth.h"

@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "paa.h"
+#include "alloc/paa.h"
 #include "sim_truth.h"
 
 #define MAX_BLOCKS 512

@@ -19,10 +19,10 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "curve_fit.h"
-#include "placement.h"
+#include "models/curve_fit.h"
+#include "alloc/placement.h"
 #include "sim_catalog.h"
-#include "speed_model.h"
+#include "models/speed_model.h"
 
 /* Cost of intra-server transfer relative to cross-server. */
 #define SIM_LOCAL_COST 0.4

@@ -23,7 +23,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim_catalog.h"
-#include "speed_model.h"
+#include "models/speed_model.h"
 
 typedef struct sim_job_spec {
 	double arrival;

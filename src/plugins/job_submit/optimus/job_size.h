@@ -4,7 +4,7 @@
 
 #include "src/slurmctld/slurmctld.h"
 
-#include "hints.h"
+#include "hints/hints.h"
 
 /*
  * Size job_desc for min PS + min workers (hints_size()) on the fewest nodes

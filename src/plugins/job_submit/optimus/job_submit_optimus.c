@@ -13,9 +13,9 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "hints.h"
+#include "hints/hints.h"
 #include "job_size.h"
-#include "spank_env.h"
+#include "roles/spank_env.h"
 
 const char plugin_name[] = "Optimus job submit plugin";
 const char plugin_type[] = "job_submit/optimus";

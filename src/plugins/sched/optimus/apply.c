@@ -15,7 +15,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "apply.h"
-#include "roles.h"
+#include "roles/roles.h"
 
 /* Replace (or add) NAME=value in the job's SPANK environment. */
 static void spank_env_set(job_record_t *job, const char *name, const char *value)

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hints.h"
+#include "hints/hints.h"
 
 typedef enum action_kind {
 	ACT_NONE = 0,	/* only the SystemComment */

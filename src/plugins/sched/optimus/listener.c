@@ -32,7 +32,7 @@
 #include "listener.h"
 #include "optimus_conf.h"
 #include "planner.h"
-#include "report_service.h"
+#include "report/report_service.h"
 
 #define LISTENER_POLL_MS 250
 /* Refusals logged per second before the rest are only counted. */

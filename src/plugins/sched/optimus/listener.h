@@ -12,9 +12,9 @@
 
 #include <json-c/json.h>
 
-#include "protocol.h"
-#include "report_history.h"
-#include "report_queue.h"
+#include "report/protocol.h"
+#include "report/report_history.h"
+#include "report/report_queue.h"
 
 /* Read optimus.conf and start the thread: SLURM_SUCCESS or SLURM_ERROR
  * (logged; slurmctld goes on without reports). */

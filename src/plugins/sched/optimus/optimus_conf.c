@@ -13,8 +13,8 @@
 #include "src/common/xstring.h"
 
 #include "optimus_conf.h"
-#include "plan.h"
-#include "report_client.h"
+#include "plan/plan.h"
+#include "report/report_client.h"
 
 optimus_conf_t optimus_conf;
 

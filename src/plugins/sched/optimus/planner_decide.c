@@ -18,10 +18,10 @@
 #include "accounting.h"
 #include "apply.h"
 #include "optimus_conf.h"
-#include "placement.h"
+#include "alloc/placement.h"
 #include "planner.h"
 #include "registry.h"
-#include "roles.h"
+#include "roles/roles.h"
 
 #define COMMENT_MAX 1024
 /*

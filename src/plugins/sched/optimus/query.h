@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "protocol.h"
+#include "report/protocol.h"
 
 extern json_object *query_answer(const query_t *q, uid_t uid);
 

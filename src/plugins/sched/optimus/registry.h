@@ -13,9 +13,9 @@
 
 #include <json-c/json.h>
 
-#include "job_model.h"
-#include "plan.h"
-#include "speed_profiles.h"
+#include "plan/job_model.h"
+#include "plan/plan.h"
+#include "models/speed_profiles.h"
 
 /* Plugin-side bookkeeping beside the core's job model. */
 typedef struct reg_job {

@@ -16,9 +16,9 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "hints.h"
+#include "hints/hints.h"
 #include "snapshot.h"
-#include "spank_env.h"
+#include "roles/spank_env.h"
 
 extern double snapshot_gpu_count(const char *gres)
 {

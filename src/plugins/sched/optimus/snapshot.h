@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "resources.h"
+#include "alloc/resources.h"
 
 typedef struct snap_node {
 	char *name;

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <slurm/spank.h>
 
-#include "hints.h"
-#include "roles.h"
+#include "hints/hints.h"
+#include "roles/roles.h"
 
 /* Plugin arguments from plugstack.conf. */
 typedef struct spank_optimus_conf {

@@ -1,0 +1,45 @@
+# report: core sources, unit tests, tools and benchmarks (see HACKING.md)
+# Reports and queries over a munge-authenticated channel (doc/reports.md).
+src_common_liboptimus_core_la_SOURCES += \
+	src/common/report/protocol.h src/common/report/protocol.c \
+	src/common/report/replay_cache.h src/common/report/replay_cache.c \
+	src/common/report/report_queue.h src/common/report/report_queue.c \
+	src/common/report/report_history.h src/common/report/report_history.c \
+	src/common/report/munge_auth.h src/common/report/munge_auth.c \
+	src/common/report/report_service.h src/common/report/report_service.c \
+	src/common/report/report_client.h src/common/report/report_client.c
+src_common_liboptimus_core_la_LIBADD += $(MUNGE_LIBS)
+
+# Tools: optimus-report (for shell scripts) and optimusctl.
+TOOLS_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) $(MUNGE_LIBS) -lm
+bin_PROGRAMS += src/tools/optimus-report src/tools/optimusctl
+src_tools_optimus_report_SOURCES = src/tools/optimus-report.c
+src_tools_optimus_report_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_tools_optimus_report_LDADD = $(TOOLS_LDADD)
+src_tools_optimusctl_SOURCES = src/tools/optimusctl.c \
+	src/tools/ascii_plot.c src/tools/ascii_plot.h
+src_tools_optimusctl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
+src_tools_optimusctl_LDADD = $(TOOLS_LDADD)
+
+# Unit tests (Check): protocol, replay cache, queue, history, service.
+check_PROGRAMS += testsuite/unit/test_protocol testsuite/unit/test_protocol_service
+TESTS += testsuite/unit/test_protocol testsuite/unit/test_protocol_service
+testsuite_unit_test_protocol_SOURCES = testsuite/unit/test_protocol.c
+testsuite_unit_test_protocol_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_protocol_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
+testsuite_unit_test_protocol_service_SOURCES = testsuite/unit/test_protocol_service.c
+testsuite_unit_test_protocol_service_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_protocol_service_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
+
+# Load test (bench/load_reports.py drives it against a real cluster).
+noinst_PROGRAMS += bench/load_reports
+bench_load_reports_SOURCES = bench/load_reports.c
+bench_load_reports_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+bench_load_reports_LDADD = $(TOOLS_LDADD) -lpthread
+
+# The Python client: Debian's site folder for the prefix (stdlib + ctypes).
+optimuspythondir = $(prefix)/lib/python3/dist-packages
+dist_optimuspython_DATA = python/optimus_report.py
+EXTRA_DIST += testsuite/fuzz/fuzz_protocol.c \
+	testsuite/fuzz/run.sh bench/load_reports.py doc/reports.md \
+	testsuite/integration/test_report.py

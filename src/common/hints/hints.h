@@ -1,0 +1,143 @@
+/*
+ * hints.h - the user's scheduling hints: `--scheduler=POLICY[,KEY=VALUE...]`.
+ *
+ * One pure module parses, validates and formats the hints so that the three
+ * places reading them agree: spank/optimus (early error in sbatch itself),
+ * job_submit/optimus (the authoritative check, and the job's initial size)
+ * and sched/optimus (reads a job's hints back from its SPANK environment).
+ * The accepted keys, their ranges and defaults are listed in
+ * doc/man/optimus_hints.5; the table in hints_keys.c is the single source.
+ */
+#ifndef OPTIMUS_HINTS_H
+#define OPTIMUS_HINTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/curve_fit.h"
+
+/* Name of the job's SPANK environment entry holding the raw hints. */
+#define HINTS_SPANK_ENV "OPTIMUS_SCHEDULER"
+
+#define HINTS_MODEL_MAX 64	/* model name incl. NUL */
+#define HINTS_PATH_MAX 1024	/* checkpoint folder incl. NUL */
+#define HINTS_TEXT_MAX 2048	/* a formatted hints string incl. NUL */
+
+/* Limits shared by the parser and the documentation. */
+#define HINTS_MAX_PS 256
+#define HINTS_MAX_WORKERS 4096
+#define HINTS_MAX_CPUS 1024		/* per task */
+#define HINTS_MAX_MEM_MB (16ULL << 20)	/* per task: 16 TiB */
+#define HINTS_MAX_GPUS 64		/* per task */
+#define HINTS_MAX_GRACE 3600		/* seconds */
+
+typedef enum hints_policy {
+	HINTS_POLICY_OPTIMUS = 0,	/* Optimus: minimise completion time */
+	HINTS_POLICY_QUALITY = 1,	/* quality-driven: maximise loss drop */
+} hints_policy_t;
+
+typedef enum hints_mode {
+	HINTS_MODE_ASYNC = 0,
+	HINTS_MODE_SYNC = 1,
+} hints_mode_t;
+
+typedef enum hints_layout {
+	HINTS_LAYOUT_COLOCATED = 0,	/* PS and workers share nodes (Thm 1) */
+	HINTS_LAYOUT_SEPARATE = 1,	/* PS nodes and worker nodes apart */
+} hints_layout_t;
+
+/* What one task (a parameter server or a worker) needs. */
+typedef struct hints_res {
+	uint32_t cpus;
+	uint64_t mem_mb;
+	uint32_t gpus;
+} hints_res_t;
+
+/* Bits of optimus_hints_t.set: which keys the user gave explicitly. */
+enum hints_key {
+	HK_MODE, HK_PS, HK_MIN_PS, HK_MAX_PS, HK_WORKERS, HK_MIN_WORKERS,
+	HK_MAX_WORKERS, HK_PS_CPUS, HK_PS_MEM, HK_PS_GPUS, HK_WORKER_CPUS,
+	HK_WORKER_MEM, HK_WORKER_GPUS, HK_BATCH, HK_DELTA, HK_MODEL, HK_FORM,
+	HK_STEPS, HK_EPOCHS, HK_EPOCH_STEPS, HK_CKPT_SIGNAL, HK_CKPT_GRACE,
+	HK_CKPT_DIR, HK_LAYOUT, HK_WEIGHT,
+	HK_COUNT
+};
+
+typedef struct optimus_hints {
+	hints_policy_t policy;
+	hints_mode_t mode;		/* async */
+	uint32_t min_ps, max_ps;	/* 1, 1..HINTS_MAX_PS */
+	uint32_t min_workers, max_workers;	/* 1, 1..HINTS_MAX_WORKERS */
+	hints_res_t ps_res;		/* 1 CPU, 1024 MB, 0 GPU */
+	hints_res_t worker_res;		/* 1 CPU, 1024 MB, 0 GPU */
+	uint64_t batch;			/* global batch size (sync), 0: unknown */
+	double delta;			/* convergence threshold, 0.001 */
+	char model[HINTS_MODEL_MAX];	/* shared speed profile, "": none */
+	curve_form_t form;		/* inverse (optimus) / power (quality) */
+	uint64_t steps;			/* target steps, 0: unknown */
+	uint64_t epochs;		/* target epochs, 0: unknown */
+	uint64_t epoch_steps;		/* steps per epoch, 0: unknown */
+	int ckpt_signal;		/* SIGUSR1 */
+	uint32_t ckpt_grace;		/* seconds, 60 */
+	char ckpt_dir[HINTS_PATH_MAX];	/* "": default (see roles.h) */
+	hints_layout_t layout;		/* colocated */
+	double weight;			/* quality policy only, 1.0 */
+	uint32_t set;			/* 1u << enum hints_key given */
+} optimus_hints_t;
+
+/* The defaults for a policy. */
+void hints_init(optimus_hints_t *h, hints_policy_t policy);
+
+/*
+ * Parse and validate "POLICY[,KEY=VALUE...]" into *out (defaults for the
+ * keys not given). Returns 0, or -EINVAL with a message in err naming the
+ * offending key and its accepted values (err may be NULL).
+ */
+int hints_parse(const char *text, optimus_hints_t *out, char *err,
+		size_t errlen);
+
+/*
+ * Cross-key checks on a filled structure (min <= max, batch vs mode...).
+ * hints_parse() calls it; exported for code that builds hints itself.
+ */
+int hints_validate(const optimus_hints_t *h, char *err, size_t errlen);
+
+/*
+ * The canonical text of h: policy then every key in table order, so that
+ * hints_parse(hints_format(h)) == h. Returns the length written, or -ENOSPC
+ * (buf still NUL-terminated when len > 0).
+ */
+int hints_format(const optimus_hints_t *h, char *buf, size_t len);
+
+const char *hints_policy_name(hints_policy_t p);
+const char *hints_mode_name(hints_mode_t m);
+const char *hints_layout_name(hints_layout_t l);
+
+/*
+ * The job's initial request: p PS and w workers on `nodes` nodes, each node
+ * holding an even share (Theorem 1 of the Optimus paper, PS first: node i
+ * has placement_share_front(p) PS and placement_share_back(w) workers).
+ * Slurm gives every task of a step the same CPUs, so cpus_per_task is the
+ * larger of the two roles'; memory and GPUs are the largest node's need.
+ */
+typedef struct hints_request {
+	uint32_t nodes;
+	uint32_t tasks;
+	uint32_t max_tasks_per_node;	/* the fullest node's task count */
+	uint32_t cpus_per_task;
+	uint64_t mem_per_node_mb;
+	uint32_t gpus_per_node;
+} hints_request_t;
+
+/*
+ * Size p PS + w workers for nodes of capacity *node (a zero field means
+ * "unknown, assume it fits"). want_nodes > 0 asks for exactly that many
+ * nodes; 0 asks for the fewest that fit. Returns 0, or -ERANGE with a
+ * message when no node count up to p + w (or want_nodes) fits.
+ */
+int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
+	       const hints_res_t *node, uint32_t want_nodes,
+	       hints_request_t *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,281 @@
+/*
+ * job_model.c - the per-job record: creation, progress reports feeding the
+ * models, lazy refits, and the run history (see job_model.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/job_model.h"
+
+static const char *const phase_names[] = {
+	"pending", "running", "checkpointing", "requeued", "done",
+};
+
+const char *job_phase_name(job_phase_t p)
+{
+	return (unsigned)p <= JM_DONE ? phase_names[p] : "unknown";
+}
+
+int job_phase_parse(const char *name, job_phase_t *out)
+{
+	for (unsigned i = 0; name && i <= JM_DONE; i++) {
+		if (!strcmp(name, phase_names[i])) {
+			*out = (job_phase_t)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * The convergence model follows the hints: their curve form and delta, and
+ * a decrease window of one epoch when the epoch length is known (the paper
+ * states convergence as "loss decrease per epoch below delta").
+ */
+static void job_model_conv_cfg(const optimus_hints_t *h,
+			       convergence_cfg_t *cfg)
+{
+	convergence_cfg_default(cfg);
+	cfg->form = h->form;
+	if (h->delta > 0.0 && isfinite(h->delta))
+		cfg->delta = h->delta;
+	if (h->epoch_steps > 0)
+		cfg->window = (double)h->epoch_steps;
+}
+
+/* Sets up the three models of m (hints already copied). */
+static int job_model_init_models(job_model_t *m)
+{
+	convergence_cfg_t cfg;
+	speed_mode_t mode = m->hints.mode == HINTS_MODE_SYNC ? SPEED_SYNC :
+							       SPEED_ASYNC;
+	/* Sync mode needs the global batch M; 1 stands for "unknown" (the
+	 * fit then absorbs M into theta0). */
+	double batch = m->hints.batch > 0 ? (double)m->hints.batch : 1.0;
+
+	job_model_conv_cfg(&m->hints, &cfg);
+	m->conv = convergence_new(&cfg);
+	if (!m->conv)
+		return -ENOMEM;
+	if (speed_model_init(&m->speed, mode, batch))
+		return -EINVAL;
+	return quality_model_init(&m->quality, JOB_MODEL_QUALITY_DECAY,
+				  JOB_MODEL_QUALITY_CAP);
+}
+
+job_model_t *job_model_new(uint32_t job_id, uint32_t uid,
+			   const optimus_hints_t *hints, time_t submit)
+{
+	job_model_t *m;
+
+	if (!hints || hints_validate(hints, NULL, 0))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->job_id = job_id;
+	m->uid = uid;
+	m->hints = *hints;
+	m->phase = JM_PENDING;
+	m->first_submit = submit;
+	if (job_model_init_models(m)) {
+		job_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void job_model_free(job_model_t *m)
+{
+	if (!m)
+		return;
+	convergence_free(m->conv);
+	speed_model_clear(&m->speed);
+	quality_model_clear(&m->quality);
+	free(m);
+}
+
+static bool job_model_running_topology(const job_model_t *m)
+{
+	return m->cur_ps >= 1 && m->cur_workers >= 1;
+}
+
+/*
+ * Without explicit CPU-time samples, the quality model's per-iteration cost
+ * c*S is derived from the measured speed: one iteration takes
+ * cur_workers / steps_per_sec worker-seconds, S being the batch (1 when
+ * unknown). The units of the quality allocation are then workers, and
+ * iter = T*a/(c*S) = T * a * speed / cur_workers: linear scaling.
+ */
+static void job_model_derived_cost(job_model_t *m, double steps_per_sec)
+{
+	double s = m->hints.batch > 0 ? (double)m->hints.batch : 1.0;
+
+	if (m->explicit_cost || !job_model_running_topology(m))
+		return;
+	if (!quality_model_add_cost(&m->quality, s,
+				    m->cur_workers / steps_per_sec))
+		m->dirty |= JOB_MODEL_DIRTY_QUALITY;
+}
+
+/*
+ * Feed the loss models. A job restarted from an older checkpoint reports
+ * steps it already made: those points are skipped (the models need
+ * non-decreasing steps), the report itself still counts.
+ */
+static void job_model_feed_loss(job_model_t *m, double step, double loss)
+{
+	if (!convergence_add(m->conv, step, loss))
+		m->dirty |= JOB_MODEL_DIRTY_CONV;
+	if (step >= 1.0 && !quality_model_add_loss(&m->quality, step, loss))
+		m->dirty |= JOB_MODEL_DIRTY_QUALITY;
+}
+
+int job_model_report(job_model_t *m, time_t now, double step, double loss,
+		     double steps_per_sec, double epoch)
+{
+	if (!m || !isfinite(step) || step < 0.0 || !isfinite(loss) ||
+	    loss < 0.0 || !isfinite(steps_per_sec) || steps_per_sec < 0.0 ||
+	    !isfinite(epoch) || epoch < 0.0)
+		return -EINVAL;
+	job_model_feed_loss(m, step, loss);
+	if (steps_per_sec > 0.0) {
+		if (job_model_running_topology(m) &&
+		    !speed_model_add_sample(&m->speed, m->cur_ps,
+					    m->cur_workers, steps_per_sec))
+			m->dirty |= JOB_MODEL_DIRTY_SPEED;
+		job_model_derived_cost(m, steps_per_sec);
+		m->steps_per_sec = steps_per_sec;
+	}
+	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
+		m->runs[m->nruns - 1].steps_done += step - m->step;
+	m->step = step;
+	m->loss = loss;
+	m->epoch = epoch;
+	m->last_report = now;
+	m->reports++;
+	return 0;
+}
+
+int job_model_speed_sample(job_model_t *m, int ps, int workers,
+			   double steps_per_sec)
+{
+	int rc;
+
+	if (!m)
+		return -EINVAL;
+	rc = speed_model_add_sample(&m->speed, ps, workers, steps_per_sec);
+	if (!rc)
+		m->dirty |= JOB_MODEL_DIRTY_SPEED;
+	return rc;
+}
+
+int job_model_cost_sample(job_model_t *m, double data_size,
+			  double cpu_seconds)
+{
+	int rc;
+
+	if (!m)
+		return -EINVAL;
+	if (!m->explicit_cost) {
+		/* Derived samples are in other units: start afresh. */
+		m->quality.ncost = m->quality.cost_next = 0;
+		m->explicit_cost = true;
+	}
+	rc = quality_model_add_cost(&m->quality, data_size, cpu_seconds);
+	if (!rc)
+		m->dirty |= JOB_MODEL_DIRTY_QUALITY;
+	return rc;
+}
+
+/*
+ * A failed refit (too few points, numerical trouble) keeps the models'
+ * fitted flags as they are: predictions then use the previous fit, or the
+ * fallbacks of job_model_predict.c when there never was one.
+ */
+void job_model_refit(job_model_t *m)
+{
+	if (!m)
+		return;
+	if (m->dirty & JOB_MODEL_DIRTY_CONV)
+		(void)convergence_fit(m->conv);
+	if (m->dirty & JOB_MODEL_DIRTY_SPEED && m->speed.nsamples)
+		(void)speed_model_fit(&m->speed);
+	if (m->dirty & JOB_MODEL_DIRTY_QUALITY)
+		(void)quality_model_fit(&m->quality);
+	m->dirty = 0;
+}
+
+/* Drop the oldest run when the history is full. */
+static job_run_t *job_model_new_run(job_model_t *m)
+{
+	if (m->nruns == JOB_MODEL_MAX_RUNS) {
+		memmove(m->runs, m->runs + 1,
+			(JOB_MODEL_MAX_RUNS - 1) * sizeof(m->runs[0]));
+		m->nruns--;
+	}
+	memset(&m->runs[m->nruns], 0, sizeof(m->runs[0]));
+	return &m->runs[m->nruns++];
+}
+
+/*
+ * A start after a resize (the job was checkpointing or requeued) ends the
+ * resize: its duration counts as time lost to elasticity.
+ */
+void job_model_started(job_model_t *m, time_t now, int ps, int workers,
+		       int nodes)
+{
+	job_run_t *r;
+
+	if (!m)
+		return;
+	job_model_stopped(m, now);
+	if (m->resize_began && now >= m->resize_began) {
+		m->resize_seconds += difftime(now, m->resize_began);
+		m->resize_began = 0;
+	}
+	r = job_model_new_run(m);
+	r->start = now;
+	r->ps = ps;
+	r->workers = workers;
+	r->nodes = nodes;
+	m->cur_ps = ps;
+	m->cur_workers = workers;
+	m->cur_nodes = nodes;
+	m->phase = JM_RUNNING;
+}
+
+void job_model_stopped(job_model_t *m, time_t now)
+{
+	job_run_t *r;
+
+	if (!m || !m->nruns)
+		return;
+	r = &m->runs[m->nruns - 1];
+	/* end 0 means "running": a run ending in its start second (or on a
+	 * clock that went back) lasts one second. */
+	if (!r->end)
+		r->end = now > r->start ? now : r->start + 1;
+}
+
+void job_model_done(job_model_t *m, time_t now)
+{
+	if (!m)
+		return;
+	job_model_stopped(m, now);
+	m->end_time = now;
+	m->phase = JM_DONE;
+	m->cur_ps = m->cur_workers = m->cur_nodes = 0;
+}
+
+void job_model_resizing(job_model_t *m, time_t now)
+{
+	if (!m)
+		return;
+	m->phase = JM_CHECKPOINTING;
+	m->resize_began = now;
+	m->last_resize = now;
+	m->restarts++;
+}

@@ -1,0 +1,207 @@
+/*
+ * job_model.h - everything the scheduler knows about one training job.
+ *
+ * The same record is fed by the sched/optimus plugin (from progress reports
+ * and from what slurmctld says about the job) and by optimus-sim (from its
+ * simulated jobs), and planned by plan.h: so the plugin and the simulator
+ * run one policy code path.
+ *
+ * A job_model owns its models: the convergence curve (remaining steps), the
+ * speed function f(p,w) fitted from (p, w, speed) samples, and the
+ * quality-driven loss model. It also keeps the allocation history and the
+ * timing needed to report the true completion time (counted from the first
+ * submission, which Slurm resets on requeue).
+ */
+#ifndef OPTIMUS_JOB_MODEL_H
+#define OPTIMUS_JOB_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "models/convergence.h"
+#include "hints/hints.h"
+#include "models/quality_model.h"
+#include "models/speed_model.h"
+#include "models/speed_profiles.h"
+
+/* JM_: Slurm already names JOB_PENDING etc. in slurm.h */
+typedef enum job_phase {
+	JM_PENDING = 0,	/* waiting for a (first or new) start */
+	JM_RUNNING,		/* running with cur_ps/cur_workers */
+	JM_CHECKPOINTING,	/* signalled, waiting for checkpoint/grace */
+	JM_REQUEUED,		/* requeued for a resize, pending again */
+	JM_DONE,		/* completed, failed or cancelled */
+} job_phase_t;
+
+/* One run of the job with a given topology. */
+typedef struct job_run {
+	time_t start, end;	/* end 0 while running */
+	int ps, workers;
+	int nodes;
+	double steps_done;	/* steps made during the run */
+} job_run_t;
+
+#define JOB_MODEL_MAX_RUNS 64	/* history kept (oldest dropped) */
+
+typedef struct job_model {
+	uint32_t job_id;
+	uint32_t uid;
+	optimus_hints_t hints;
+	job_phase_t phase;
+
+	/* Models. */
+	convergence_t *conv;
+	speed_model_t speed;	/* this job's own samples */
+	quality_model_t quality;
+
+	/* Latest progress. */
+	double step;		/* last reported step (cumulative) */
+	double loss;		/* last reported loss */
+	double steps_per_sec;	/* last reported speed */
+	time_t last_report;
+	uint64_t reports;
+
+	/* Allocation: current and planned. */
+	int cur_ps, cur_workers, cur_nodes;
+	int plan_ps, plan_workers;
+
+	/* Timing. */
+	time_t first_submit;	/* never reset by requeues */
+	time_t end_time;	/* 0 until done */
+	time_t last_resize;	/* last time a resize was started */
+	time_t resize_began;	/* checkpoint signal time of a resize */
+	double resize_seconds;	/* total time lost in resizes */
+	unsigned restarts;	/* resizes done (requeues by optimus) */
+
+	job_run_t runs[JOB_MODEL_MAX_RUNS];
+	size_t nruns;
+
+	/* Added: bookkeeping of the lazy refit and of the reports. */
+	double epoch;		/* last reported epoch (0: not reported) */
+	unsigned dirty;		/* JOB_MODEL_DIRTY_* models to refit */
+	bool explicit_cost;	/* quality cost given by job_model_cost_sample */
+} job_model_t;
+
+/* Bits of job_model_t.dirty. */
+enum {
+	JOB_MODEL_DIRTY_CONV = 1u << 0,
+	JOB_MODEL_DIRTY_SPEED = 1u << 1,
+	JOB_MODEL_DIRTY_QUALITY = 1u << 2,
+};
+
+/*
+ * Priors and thresholds (doc/planning.md). A prior is what the allocator
+ * uses for a job that has no fit yet, so that it still chooses sensibly.
+ */
+#define JOB_MODEL_PRIOR_STEPS 10000.0	/* remaining steps, nothing known */
+#define JOB_MODEL_PRIOR_SPEED 1.0	/* steps/s of (1 PS, 1 worker) */
+#define JOB_MODEL_QUALITY_DECAY 0.999	/* per-iteration loss weight */
+#define JOB_MODEL_QUALITY_CAP 256	/* loss points kept (quality) */
+/* Where job_model_speed() took its answer from. */
+typedef enum job_speed_source {
+	JOB_SPEED_FIT = 0,	/* the job's own fit */
+	JOB_SPEED_PROFILE,	/* the shared profile of hints.model */
+	JOB_SPEED_SCALED,	/* prior shape scaled to the job's samples */
+	JOB_SPEED_PRIOR,	/* prior alone */
+} job_speed_source_t;
+
+/* Added: "pending", "running", ...; parse gives 0 or -EINVAL. */
+const char *job_phase_name(job_phase_t p);
+int job_phase_parse(const char *name, job_phase_t *out);
+
+/* A new record for a job with the given hints; NULL on error. */
+job_model_t *job_model_new(uint32_t job_id, uint32_t uid,
+			   const optimus_hints_t *hints, time_t submit);
+void job_model_free(job_model_t *m);
+
+/*
+ * A progress report: cumulative step, loss, and (if > 0) the measured speed
+ * in steps per second with the job's current (cur_ps, cur_workers), which
+ * is also added as a speed sample. Returns 0 or -EINVAL for bad values.
+ */
+int job_model_report(job_model_t *m, time_t now, double step, double loss,
+		     double steps_per_sec, double epoch);
+
+/* An explicit speed sample (pre-run or measured): 0 or -EINVAL. */
+int job_model_speed_sample(job_model_t *m, int ps, int workers,
+			   double steps_per_sec);
+
+/*
+ * Added: an explicit quality-driven cost sample, one iteration processing
+ * data_size units in cpu_seconds CPU time (quality_model_add_cost). Once
+ * one is given, reports no longer derive cost samples from their speed.
+ * 0 or -EINVAL.
+ */
+int job_model_cost_sample(job_model_t *m, double data_size,
+			  double cpu_seconds);
+
+/*
+ * Refit every model from its points (cheap when nothing changed: only the
+ * models marked dirty by reports are refitted). Predictions read the last
+ * fit: call this once per interval, before plan_run().
+ */
+void job_model_refit(job_model_t *m);
+
+/* Record a start with (ps, workers) on nodes; closes any open run. */
+void job_model_started(job_model_t *m, time_t now, int ps, int workers,
+		       int nodes);
+/* Record the end of the current run (resize, completion). */
+void job_model_stopped(job_model_t *m, time_t now);
+/*
+ * Added: a resize decided by the plan begins (checkpoint signal sent):
+ * phase CHECKPOINTING, last_resize = resize_began = now, restarts + 1.
+ * The next job_model_started() adds the time lost to resize_seconds.
+ */
+void job_model_resizing(job_model_t *m, time_t now);
+/* Record completion; the JCT is end - first_submit. */
+void job_model_done(job_model_t *m, time_t now);
+
+/*
+ * Predictions. Speed uses the job's own fit, else the shared profile of
+ * hints.model in `profiles` (may be NULL), else a prior. Remaining steps use
+ * the convergence fit, else the hints' target steps, else a prior; *fitted
+ * tells whether the fit was used (false: an early-stage job).
+ */
+double job_model_speed(const job_model_t *m, const speed_profiles_t *profiles,
+		       int ps, int workers);
+/* Added: job_model_speed() and where its answer comes from. */
+double job_model_speed_from(const job_model_t *m,
+			    const speed_profiles_t *profiles, int ps,
+			    int workers, job_speed_source_t *src);
+const char *job_speed_source_name(job_speed_source_t s);
+/* Added: the target steps from the hints (or epochs), 0 if unknown. */
+double job_model_target_steps(const job_model_t *m);
+/*
+ * Added: predicted loss after the next T seconds with `units` workers
+ * (quality-driven allocation); a prior curve when the loss model is not
+ * fitted yet, so the result is always finite.
+ */
+double job_model_loss_after(const job_model_t *m,
+			    const speed_profiles_t *profiles, double T,
+			    int units);
+double job_model_remaining_steps(const job_model_t *m, bool *fitted);
+/* Predicted remaining seconds with (ps, workers); INFINITY if unknown. */
+double job_model_remaining_time(const job_model_t *m,
+				const speed_profiles_t *profiles,
+				int ps, int workers);
+
+/* Share of the job's time since its first start lost to resizes, 0..1. */
+double job_model_resize_share(const job_model_t *m);
+
+/* A one-line summary for Slurm's SystemComment (at most len bytes). */
+int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
+		      char *buf, size_t len);
+
+/* The whole record as JSON (state file, optimusctl); NULL on no memory. */
+json_object *job_model_to_json(const job_model_t *m);
+/*
+ * The record back from JSON. Returns NULL and a message in err for
+ * malformed or out-of-range input, never crashing on it.
+ */
+job_model_t *job_model_from_json(const json_object *o, char *err, size_t len);
+
+#endif

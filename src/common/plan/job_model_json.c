@@ -1,0 +1,371 @@
+/*
+ * job_model_json.c - a job record as JSON and back (state file, optimusctl).
+ *
+ * The input of job_model_from_json() is untrusted (a state file may be
+ * corrupt or edited): every field is checked for presence, type, range and
+ * consistency, and the first problem is reported by name. The hints travel
+ * as their canonical text, so hints_parse() validates them; the models use
+ * model_json.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/errmsg.h"
+#include "plan/job_model.h"
+#include "models/model_json.h"
+
+#define JM_TIME_MAX 1e11	/* year ~5000: rejects garbage timestamps */
+#define JM_STEP_MAX 1e15
+
+/* Set the message and return -EINVAL. */
+#define jm_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
+
+/* Required finite number in [lo, hi]. */
+static int jm_num(const json_object *o, const char *key, double lo, double hi,
+		  double *out, char *err, size_t len)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return jm_fail(err, len, "'%s': missing or not a number", key);
+	*out = json_object_get_double(v);
+	if (!isfinite(*out) || *out < lo || *out > hi)
+		return jm_fail(err, len, "'%s': %g out of [%g, %g]", key, *out,
+			       lo, hi);
+	return 0;
+}
+
+/* Required integer in [lo, hi]. */
+static int jm_int(const json_object *o, const char *key, double lo, double hi,
+		  double *out, char *err, size_t len)
+{
+	int rc = jm_num(o, key, lo, hi, out, err, len);
+
+	if (!rc && *out != floor(*out))
+		return jm_fail(err, len, "'%s': %g is not an integer", key, *out);
+	return rc;
+}
+
+static int jm_child(const json_object *o, const char *key, json_type type,
+		    json_object **out, char *err, size_t len)
+{
+	if (!json_object_object_get_ex(o, key, out) ||
+	    !json_object_is_type(*out, type))
+		return jm_fail(err, len, "'%s': missing or not of type %s",
+			       key, json_type_to_name(type));
+	return 0;
+}
+
+static int jm_add(json_object *o, const char *key, json_object *v)
+{
+	if (!v)
+		return -ENOMEM;
+	return json_object_object_add(o, key, v) ? -ENOMEM : 0;
+}
+
+static int jm_add_num(json_object *o, const char *key, double d)
+{
+	return jm_add(o, key, json_object_new_double(d));
+}
+
+static int jm_add_int(json_object *o, const char *key, int64_t i)
+{
+	return jm_add(o, key, json_object_new_int64(i));
+}
+
+static json_object *jm_run_to(const job_run_t *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (o && !jm_add_int(o, "start", r->start) &&
+	    !jm_add_int(o, "end", r->end) && !jm_add_int(o, "ps", r->ps) &&
+	    !jm_add_int(o, "workers", r->workers) &&
+	    !jm_add_int(o, "nodes", r->nodes) &&
+	    !jm_add_num(o, "steps_done", r->steps_done))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static json_object *jm_runs_to(const job_model_t *m)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < m->nruns; i++) {
+		json_object *r = jm_run_to(&m->runs[i]);
+
+		if (!r || json_object_array_add(a, r)) {
+			json_object_put(r);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static int jm_hints_to(json_object *o, const optimus_hints_t *h)
+{
+	char text[HINTS_TEXT_MAX];
+
+	if (hints_format(h, text, sizeof(text)) < 0)
+		return -ENOSPC;
+	if (jm_add(o, "hints", json_object_new_string(text)))
+		return -ENOMEM;
+	return jm_add_int(o, "hints_set", h->set);
+}
+
+static int jm_scalars_to(json_object *o, const job_model_t *m)
+{
+	const struct { const char *key; double v; } f[] = {
+		{ "job_id", m->job_id }, { "uid", m->uid },
+		{ "step", m->step }, { "loss", m->loss },
+		{ "steps_per_sec", m->steps_per_sec }, { "epoch", m->epoch },
+		{ "last_report", (double)m->last_report },
+		{ "reports", (double)m->reports },
+		{ "cur_ps", m->cur_ps }, { "cur_workers", m->cur_workers },
+		{ "cur_nodes", m->cur_nodes }, { "plan_ps", m->plan_ps },
+		{ "plan_workers", m->plan_workers },
+		{ "first_submit", (double)m->first_submit },
+		{ "end_time", (double)m->end_time },
+		{ "last_resize", (double)m->last_resize },
+		{ "resize_began", (double)m->resize_began },
+		{ "resize_seconds", m->resize_seconds },
+		{ "restarts", m->restarts }, { "dirty", m->dirty },
+		{ "explicit_cost", m->explicit_cost },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		int rc = floor(f[i].v) == f[i].v && fabs(f[i].v) < 9e15 ?
+			jm_add_int(o, f[i].key, (int64_t)f[i].v) :
+			jm_add_num(o, f[i].key, f[i].v);
+		if (rc)
+			return rc;
+	}
+	return jm_add(o, "phase",
+		      json_object_new_string(job_phase_name(m->phase)));
+}
+
+json_object *job_model_to_json(const job_model_t *m)
+{
+	json_object *o;
+
+	if (!m)
+		return NULL;
+	o = json_object_new_object();
+	if (o && !jm_scalars_to(o, m) && !jm_hints_to(o, &m->hints) &&
+	    !jm_add(o, "convergence", convergence_to_json(m->conv)) &&
+	    !jm_add(o, "speed", speed_model_to_json(&m->speed)) &&
+	    !jm_add(o, "quality", quality_model_to_json(&m->quality)) &&
+	    !jm_add(o, "runs", jm_runs_to(m)))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+/* ---- back from JSON ---- */
+
+static int jm_hints_from(const json_object *o, optimus_hints_t *h, char *err,
+			 size_t len)
+{
+	json_object *v;
+	char why[160] = "";
+	double set;
+
+	if (jm_child(o, "hints", json_type_string, &v, err, len))
+		return -EINVAL;
+	if (hints_parse(json_object_get_string(v), h, why, sizeof(why)))
+		return jm_fail(err, len, "'hints': %s", why);
+	if (jm_int(o, "hints_set", 0, (double)((1u << HK_COUNT) - 1), &set,
+		   err, len))
+		return -EINVAL;
+	h->set = (uint32_t)set;
+	return 0;
+}
+
+static int jm_run_from(json_object *r, size_t i, job_run_t *out, char *err,
+		       size_t len)
+{
+	double v[6];
+	char e[128] = "";
+
+	if (!json_object_is_type(r, json_type_object))
+		return jm_fail(err, len, "runs[%zu]: not an object", i);
+	if (jm_int(r, "start", 0, JM_TIME_MAX, &v[0], e, sizeof(e)) ||
+	    jm_int(r, "end", 0, JM_TIME_MAX, &v[1], e, sizeof(e)) ||
+	    jm_int(r, "ps", 0, HINTS_MAX_PS, &v[2], e, sizeof(e)) ||
+	    jm_int(r, "workers", 0, HINTS_MAX_WORKERS, &v[3], e, sizeof(e)) ||
+	    jm_int(r, "nodes", 0, HINTS_MAX_PS + HINTS_MAX_WORKERS, &v[4], e,
+		   sizeof(e)) ||
+	    jm_num(r, "steps_done", 0, JM_STEP_MAX, &v[5], e, sizeof(e)))
+		return jm_fail(err, len, "runs[%zu]: %s", i, e);
+	if (v[1] && v[1] < v[0])
+		return jm_fail(err, len, "runs[%zu]: ends before it starts", i);
+	*out = (job_run_t){ (time_t)v[0], (time_t)v[1], (int)v[2], (int)v[3],
+			    (int)v[4], v[5] };
+	return 0;
+}
+
+static int jm_runs_from(const json_object *o, job_model_t *m, char *err,
+			size_t len)
+{
+	json_object *a;
+	size_t n;
+
+	if (jm_child(o, "runs", json_type_array, &a, err, len))
+		return -EINVAL;
+	n = json_object_array_length(a);
+	if (n > JOB_MODEL_MAX_RUNS)
+		return jm_fail(err, len, "'runs': %zu runs, at most %d", n,
+			       JOB_MODEL_MAX_RUNS);
+	for (size_t i = 0; i < n; i++)
+		if (jm_run_from(json_object_array_get_idx(a, i), i,
+				&m->runs[i], err, len))
+			return -EINVAL;
+	m->nruns = n;
+	return 0;
+}
+
+/* One numeric field: its key, range, integer or not, and destination. */
+typedef struct jm_field {
+	const char *key;
+	double lo, hi;
+	bool integer;
+	double *dst;
+} jm_field_t;
+
+static int jm_fields_from(const json_object *o, const jm_field_t *f, size_t n,
+			  char *err, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = f[i].integer ?
+			jm_int(o, f[i].key, f[i].lo, f[i].hi, f[i].dst, err, len) :
+			jm_num(o, f[i].key, f[i].lo, f[i].hi, f[i].dst, err, len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
+       JF_CPS, JF_CW, JF_CN, JF_PPS, JF_PW, JF_SUBMIT, JF_END, JF_RESIZE,
+       JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
+
+static int jm_scalars_from(const json_object *o, job_model_t *m, char *err,
+			   size_t len)
+{
+	double v[JF_COUNT];
+	const double T = JM_TIME_MAX, NODES = HINTS_MAX_PS + HINTS_MAX_WORKERS;
+	const jm_field_t f[] = {
+		{ "job_id", 0, UINT32_MAX, true, &v[JF_JOB] },
+		{ "uid", 0, UINT32_MAX, true, &v[JF_UID] },
+		{ "step", 0, JM_STEP_MAX, false, &v[JF_STEP] },
+		{ "loss", 0, HUGE_VAL, false, &v[JF_LOSS] },
+		{ "steps_per_sec", 0, 1e12, false, &v[JF_SPS] },
+		{ "epoch", 0, JM_STEP_MAX, false, &v[JF_EPOCH] },
+		{ "last_report", 0, T, true, &v[JF_LAST] },
+		{ "reports", 0, 9e15, true, &v[JF_REPORTS] },
+		{ "cur_ps", 0, HINTS_MAX_PS, true, &v[JF_CPS] },
+		{ "cur_workers", 0, HINTS_MAX_WORKERS, true, &v[JF_CW] },
+		{ "cur_nodes", 0, NODES, true, &v[JF_CN] },
+		{ "plan_ps", 0, HINTS_MAX_PS, true, &v[JF_PPS] },
+		{ "plan_workers", 0, HINTS_MAX_WORKERS, true, &v[JF_PW] },
+		{ "first_submit", 0, T, true, &v[JF_SUBMIT] },
+		{ "end_time", 0, T, true, &v[JF_END] },
+		{ "last_resize", 0, T, true, &v[JF_RESIZE] },
+		{ "resize_began", 0, T, true, &v[JF_BEGAN] },
+		{ "resize_seconds", 0, T, false, &v[JF_RSEC] },
+		{ "restarts", 0, UINT32_MAX, true, &v[JF_RESTARTS] },
+		{ "dirty", 0, 7, true, &v[JF_DIRTY] },
+		{ "explicit_cost", 0, 1, true, &v[JF_COST] },
+	};
+	json_object *ph;
+
+	if (jm_fields_from(o, f, JF_COUNT, err, len))
+		return -EINVAL;
+	if (jm_child(o, "phase", json_type_string, &ph, err, len))
+		return -EINVAL;
+	if (job_phase_parse(json_object_get_string(ph), &m->phase))
+		return jm_fail(err, len, "'phase': unknown phase '%s'",
+			       json_object_get_string(ph));
+	if (v[JF_END] && v[JF_END] < v[JF_SUBMIT])
+		return jm_fail(err, len, "'end_time' before 'first_submit'");
+	m->job_id = (uint32_t)v[JF_JOB];
+	m->uid = (uint32_t)v[JF_UID];
+	m->step = v[JF_STEP];
+	m->loss = v[JF_LOSS];
+	m->steps_per_sec = v[JF_SPS];
+	m->epoch = v[JF_EPOCH];
+	m->last_report = (time_t)v[JF_LAST];
+	m->reports = (uint64_t)v[JF_REPORTS];
+	m->cur_ps = (int)v[JF_CPS];
+	m->cur_workers = (int)v[JF_CW];
+	m->cur_nodes = (int)v[JF_CN];
+	m->plan_ps = (int)v[JF_PPS];
+	m->plan_workers = (int)v[JF_PW];
+	m->first_submit = (time_t)v[JF_SUBMIT];
+	m->end_time = (time_t)v[JF_END];
+	m->last_resize = (time_t)v[JF_RESIZE];
+	m->resize_began = (time_t)v[JF_BEGAN];
+	m->resize_seconds = v[JF_RSEC];
+	m->restarts = (unsigned)v[JF_RESTARTS];
+	m->dirty = (unsigned)v[JF_DIRTY];
+	m->explicit_cost = v[JF_COST] != 0.0;
+	return 0;
+}
+
+/*
+ * The models: each parsed by model_json.h, then checked against the hints
+ * (a speed model of the other mode would mix Eqn. 3 and Eqn. 4 samples).
+ */
+static int jm_models_from(const json_object *o, job_model_t *m, char *err,
+			  size_t len)
+{
+	json_object *v;
+	char e[160] = "";
+	speed_mode_t mode = m->hints.mode == HINTS_MODE_SYNC ? SPEED_SYNC :
+							       SPEED_ASYNC;
+
+	if (jm_child(o, "convergence", json_type_object, &v, err, len))
+		return -EINVAL;
+	if (convergence_from_json(v, &m->conv, e, sizeof(e)))
+		return jm_fail(err, len, "'convergence': %s", e);
+	if (jm_child(o, "speed", json_type_object, &v, err, len))
+		return -EINVAL;
+	if (speed_model_from_json(v, &m->speed, e, sizeof(e)))
+		return jm_fail(err, len, "'speed': %s", e);
+	if (m->speed.mode != mode)
+		return jm_fail(err, len, "'speed': mode differs from the hints");
+	if (jm_child(o, "quality", json_type_object, &v, err, len))
+		return -EINVAL;
+	if (quality_model_from_json(v, &m->quality, e, sizeof(e)))
+		return jm_fail(err, len, "'quality': %s", e);
+	return 0;
+}
+
+job_model_t *job_model_from_json(const json_object *o, char *err, size_t len)
+{
+	job_model_t *m;
+
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		jm_fail(err, len, "job record: not a JSON object");
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		jm_fail(err, len, "out of memory");
+		return NULL;
+	}
+	if (jm_hints_from(o, &m->hints, err, len) ||
+	    jm_scalars_from(o, m, err, len) || jm_runs_from(o, m, err, len) ||
+	    jm_models_from(o, m, err, len)) {
+		job_model_free(m);
+		return NULL;
+	}
+	return m;
+}

@@ -1,0 +1,303 @@
+/*
+ * job_model_predict.c - what the allocator asks of a job: its speed f(p,w),
+ * its remaining steps Q, its loss after the next interval, and the summary
+ * line shown to users. Every prediction has a documented fallback so that a
+ * job without a fit is still allocated sensibly (doc/planning.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan/job_model.h"
+
+/*
+ * Prior shape of f(p,w), in the form of Eqns. 3/4 so that speed_model_eval
+ * computes it: per step, 1 unit of compute per worker, parameter traffic
+ * 0.25 * w/p (the PS bandwidth bottleneck the paper assumes) and a small
+ * per-connection overhead 0.01 * (w + p). It grows with w and saturates as
+ * w/p grows (async: f -> 1/(0.25/p + 0.01)). Sync: the same costs for the
+ * global batch, split over the w workers.
+ */
+static const double prior_async[4] = { 1.0, 0.25, 0.01, 0.01 };
+static const double prior_sync[5] = { 1.0, 0.05, 0.25, 0.01, 0.01 };
+
+static void job_model_prior_shape(const job_model_t *m, speed_model_t *out)
+{
+	double t[SPEED_NTHETA];
+
+	memset(out, 0, sizeof(*out));
+	out->mode = m->speed.mode;
+	out->batch = m->speed.batch;
+	if (out->mode == SPEED_SYNC) {
+		memcpy(t, prior_sync, sizeof(prior_sync));
+		t[0] /= out->batch;	/* theta0 * M = 1 */
+	} else {
+		memcpy(t, prior_async, sizeof(prior_async));
+	}
+	(void)speed_model_set_theta(out, t, speed_model_ntheta(out));
+}
+
+/*
+ * Scale of the prior: the geometric mean of measured/shape over the job's
+ * samples (one sample: the prior passes exactly through it), else the
+ * shape scaled so that f(1,1) = JOB_MODEL_PRIOR_SPEED.
+ */
+static double job_model_prior_scale(const job_model_t *m,
+				    const speed_model_t *shape)
+{
+	double logsum = 0.0;
+	size_t i;
+
+	for (i = 0; i < m->speed.nsamples; i++) {
+		const speed_sample_t *s = &m->speed.samples[i];
+
+		logsum += log(speed_sample_mean(s) /
+			      speed_model_eval(shape, s->p, s->w));
+	}
+	if (m->speed.nsamples)
+		return exp(logsum / m->speed.nsamples);
+	return JOB_MODEL_PRIOR_SPEED / speed_model_eval(shape, 1, 1);
+}
+
+/* How many distinct values of p (is_ps) or w the samples hold, up to 2. */
+static int job_model_distinct(const speed_model_t *s, bool is_ps)
+{
+	for (size_t i = 1; i < s->nsamples; i++) {
+		if (is_ps ? s->samples[i].p != s->samples[0].p :
+			    s->samples[i].w != s->samples[0].w)
+			return 2;
+	}
+	return s->nsamples ? 1 : 0;
+}
+
+/*
+ * The job's own fit is trusted with at least as many distinct (p, w)
+ * samples as the model has coefficients, spanning two values of p and of
+ * w (one suffices for a role whose count the hints fix).
+ */
+static bool job_model_own_fit_ok(const job_model_t *m)
+{
+	const speed_model_t *s = &m->speed;
+	int need_p = m->hints.max_ps > m->hints.min_ps ? 2 : 1;
+	int need_w = m->hints.max_workers > m->hints.min_workers ? 2 : 1;
+
+	return s->fitted && s->nsamples >= speed_model_ntheta(s) &&
+	       job_model_distinct(s, true) >= need_p &&
+	       job_model_distinct(s, false) >= need_w;
+}
+
+static const speed_model_t *job_model_profile(const job_model_t *m,
+					      const speed_profiles_t *reg)
+{
+	const speed_model_t *p;
+
+	if (!reg || !m->hints.model[0])
+		return NULL;
+	p = speed_profiles_get(reg, m->hints.model);
+	if (!p || !p->fitted || p->mode != m->speed.mode)
+		return NULL;
+	return p;
+}
+
+double job_model_speed_from(const job_model_t *m,
+			    const speed_profiles_t *profiles, int ps,
+			    int workers, job_speed_source_t *src)
+{
+	const speed_model_t *prof;
+	speed_model_t shape;
+	double f;
+
+	if (!m || ps < 1 || workers < 1)
+		return 0.0;
+	if (job_model_own_fit_ok(m) &&
+	    (f = speed_model_eval(&m->speed, ps, workers)) > 0.0) {
+		if (src)
+			*src = JOB_SPEED_FIT;
+		return f;
+	}
+	prof = job_model_profile(m, profiles);
+	if (prof && (f = speed_model_eval(prof, ps, workers)) > 0.0) {
+		if (src)
+			*src = JOB_SPEED_PROFILE;
+		return f;
+	}
+	job_model_prior_shape(m, &shape);
+	if (src)
+		*src = m->speed.nsamples ? JOB_SPEED_SCALED : JOB_SPEED_PRIOR;
+	return job_model_prior_scale(m, &shape) *
+	       speed_model_eval(&shape, ps, workers);
+}
+
+double job_model_speed(const job_model_t *m, const speed_profiles_t *profiles,
+		       int ps, int workers)
+{
+	return job_model_speed_from(m, profiles, ps, workers, NULL);
+}
+
+const char *job_speed_source_name(job_speed_source_t s)
+{
+	static const char *const names[] = { "fit", "profile", "scaled-prior",
+					     "prior" };
+
+	return (unsigned)s <= JOB_SPEED_PRIOR ? names[s] : "unknown";
+}
+
+/*
+ * steps=, else epochs= times epoch_steps=, else epochs= times the epoch
+ * length seen so far (step / epoch reported).
+ */
+double job_model_target_steps(const job_model_t *m)
+{
+	const optimus_hints_t *h = &m->hints;
+
+	if (h->steps)
+		return (double)h->steps;
+	if (h->epochs && h->epoch_steps)
+		return (double)h->epochs * (double)h->epoch_steps;
+	if (h->epochs && m->epoch >= 1.0 && m->step > 0.0)
+		return (double)h->epochs * m->step / m->epoch;
+	return 0.0;
+}
+
+/*
+ * The convergence fit when there is one (capped by the target: a job that
+ * stops at steps= never runs longer), else the target minus the steps
+ * done, else the prior max(JOB_MODEL_PRIOR_STEPS, steps done): a job is
+ * assumed at most half-way through.
+ */
+double job_model_remaining_steps(const job_model_t *m, bool *fitted)
+{
+	double target = job_model_target_steps(m), left = 0.0, r;
+
+	if (fitted)
+		*fitted = false;
+	if (!m)
+		return JOB_MODEL_PRIOR_STEPS;
+	if (target > 0.0)
+		left = fmax(target - m->step, 0.0);
+	if (m->conv && !convergence_remaining_steps(m->conv, &r) &&
+	    isfinite(r) && r >= 0.0) {
+		if (fitted)
+			*fitted = true;
+		return target > 0.0 ? fmin(r, left) : r;
+	}
+	if (target > 0.0)
+		return left;
+	return fmax(JOB_MODEL_PRIOR_STEPS, m->step);
+}
+
+double job_model_remaining_time(const job_model_t *m,
+				const speed_profiles_t *profiles,
+				int ps, int workers)
+{
+	double f = job_model_speed(m, profiles, ps, workers);
+
+	if (!(f > 0.0) || !isfinite(f))
+		return INFINITY;
+	return job_model_remaining_steps(m, NULL) / f;
+}
+
+/*
+ * Without a fitted loss curve, the prior L(k) = L0 * sqrt(k0 / k) from the
+ * last report (L0 = 1 before any): a new job's loss drops fast, so it is
+ * favoured, as in SLAQ. Without a learned cost c, the iterations come from
+ * the speed model with min_ps PS and `units` workers.
+ */
+double job_model_loss_after(const job_model_t *m,
+			    const speed_profiles_t *profiles, double T,
+			    int units)
+{
+	const quality_model_t *q = &m->quality;
+	int ps = m->hints.min_ps > 1 ? (int)m->hints.min_ps : 1;
+	double iters, k0, l;
+
+	if (units < 1 || !(T > 0.0))
+		return q->fitted && q->n ? curve_eval(&q->coef, q->iter[q->n - 1])
+					 : (m->reports ? m->loss : 1.0);
+	if (q->fitted && q->cost_c > 0.0 &&
+	    isfinite(l = quality_model_loss_after(q, T, units)))
+		return l;
+	iters = T * job_model_speed(m, profiles, ps, units);
+	if (q->fitted && q->n)
+		return curve_eval(&q->coef, q->iter[q->n - 1] + iters);
+	k0 = fmax(m->step, 1.0);
+	l = m->reports ? m->loss : 1.0;
+	return l * sqrt(k0 / (k0 + iters));
+}
+
+/* "inverse(b0=..,b1=..,b2=..)" of the convergence fit, or "none". */
+static void job_model_fit_text(const job_model_t *m, char *buf, size_t len)
+{
+	const curve_coef_t *c = &m->conv->coef;
+
+	if (!m->conv->fitted) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	snprintf(buf, len, "%s(b0=%.4g,b1=%.4g,b2=%.4g)",
+		 curve_form_name(c->form), c->c[0], c->c[1], c->c[2]);
+}
+
+/*
+ * Time lost to resizes over the time since the first start (until the end,
+ * or the latest run start, end or report): the cost of elasticity.
+ */
+double job_model_resize_share(const job_model_t *m)
+{
+	double first, last;
+
+	if (!m || !m->nruns || m->resize_seconds <= 0.0)
+		return 0.0;
+	first = (double)m->runs[0].start;
+	last = (double)(m->end_time ? m->end_time : m->last_report);
+	for (size_t i = 0; !m->end_time && i < m->nruns; i++)
+		last = fmax(last, fmax((double)m->runs[i].start,
+				       (double)m->runs[i].end));
+	return last > first ? fmin(1.0, m->resize_seconds / (last - first))
+			    : 0.0;
+}
+
+int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
+		      char *buf, size_t len)
+{
+	bool fitted;
+	job_speed_source_t src = JOB_SPEED_PRIOR;
+	int p, w;
+	double rem, f, eta;
+	char fit[96], jct[32] = "";
+	const job_run_t *last;
+	const char *how;
+	int n;
+
+	if (!m || !buf || !len)
+		return -EINVAL;
+	/* The ETA is for the current size, else the planned one, else the
+	 * minimum. */
+	p = m->cur_ps ? m->cur_ps : m->plan_ps ? m->plan_ps : (int)m->hints.min_ps;
+	w = m->cur_workers ? m->cur_workers : m->plan_workers ?
+		m->plan_workers : (int)m->hints.min_workers;
+	rem = job_model_remaining_steps(m, &fitted);
+	how = fitted ? "" : job_model_target_steps(m) > 0.0 ? "(target)" :
+							      "(prior)";
+	f = job_model_speed_from(m, profiles, p, w, &src);
+	eta = f > 0.0 ? rem / f : INFINITY;
+	job_model_fit_text(m, fit, sizeof(fit));
+	if (m->phase == JM_DONE && m->end_time)
+		snprintf(jct, sizeof(jct), " jct=%.0fs",
+			 difftime(m->end_time, m->first_submit));
+	/* A job between runs or done shows the topology it last ran with. */
+	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
+		     "step=%.0f loss=%.4g speed=%.3g/s model=%s "
+		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
+		     "resize=%.0fs(%.1f%%)%s",
+		     m->cur_ps || !last ? m->cur_ps : last->ps,
+		     m->cur_workers || !last ? m->cur_workers : last->workers,
+		     m->plan_ps, m->plan_workers,
+		     m->step, m->loss, m->steps_per_sec,
+		     job_speed_source_name(src), rem, how,
+		     eta, fit, m->restarts, m->resize_seconds,
+		     100.0 * job_model_resize_share(m), jct);
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * plan.h - one scheduling interval: from job models and free servers to
+ * decisions (start, keep, resize, wait), for every policy.
+ *
+ * The sched/optimus plugin and optimus-sim both call plan_run(), so the
+ * policy logic exists once. A plan is:
+ *   1. allocation: how many PS and workers each job gets (alloc.h), with
+ *      the policy of the plan (Optimus marginal gain, quality-driven,
+ *      DRF, Tetris, FIFO);
+ *   2. stability: a running job is resized only when the predicted gain
+ *      passes a threshold (smaller for large jobs) and its last resize is
+ *      older than a minimum interval (Optimus open problem 3); other running
+ *      jobs keep their allocation and their servers;
+ *   3. placement (placement.h, Theorem 1) of the jobs to start or resize on
+ *      the room left by the jobs that keep theirs; a job that cannot be
+ *      placed waits (a running one then keeps its allocation instead).
+ */
+#ifndef OPTIMUS_PLAN_H
+#define OPTIMUS_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "alloc/alloc.h"
+#include "plan/job_model.h"
+#include "alloc/placement.h"
+#include "alloc/resources.h"
+#include "models/speed_profiles.h"
+
+typedef enum plan_policy {
+	PLAN_OPTIMUS = 0,
+	PLAN_QUALITY,
+	PLAN_DRF,
+	PLAN_TETRIS,
+	PLAN_FIFO,
+} plan_policy_t;
+
+typedef struct plan_params {
+	plan_policy_t policy;
+	time_t now;
+	double interval;		/* seconds between plans (quality: T) */
+	double damping;			/* early-stage gain factor, 0.95 */
+	double resize_threshold;	/* relative gain to resize, 0.10 */
+	double resize_threshold_large;	/* for jobs >= large_tasks, 0.05 */
+	int large_tasks;		/* PS + workers making a job large, 16 */
+	double min_resize_interval;	/* seconds between resizes of a job */
+	double restart_cost;		/* seconds a resize costs (estimate) */
+	bool placement;			/* false: ablation, first-fit spread */
+	/* Every task of a job gets the larger of the PS and worker CPU
+	 * counts, as in Slurm, where one step's tasks are uniform; false. */
+	bool uniform_task_cpus;
+	/* Every server of a job holds the fullest server's task count, as
+	 * Slurm's --ntasks-per-node allocates (place_job_t.same_on_each);
+	 * false. */
+	bool uniform_node_share;
+	const speed_profiles_t *profiles;	/* shared speed profiles */
+	/* Added: a running job may also be shrunk (after the min interval)
+	 * when pass 1 gives it less so that pending jobs can start; true. */
+	bool shrink_for_pending;
+} plan_params_t;
+
+/* Defaults of plan_params_init() (doc/planning.md). */
+#define PLAN_INTERVAL_DEFAULT 600.0
+#define PLAN_RESIZE_THRESHOLD_DEFAULT 0.10
+#define PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT 0.05
+#define PLAN_LARGE_TASKS_DEFAULT 16
+#define PLAN_MIN_RESIZE_INTERVAL_DEFAULT 1800.0
+#define PLAN_RESTART_COST_DEFAULT 180.0
+
+void plan_params_init(plan_params_t *prm);
+const char *plan_policy_name(plan_policy_t p);
+/* "optimus", "quality", "drf", "tetris", "fifo": 0, or -EINVAL. */
+int plan_policy_parse(const char *name, plan_policy_t *out);
+
+/* One job as the plan sees it. */
+typedef struct plan_job {
+	job_model_t *model;		/* read only during plan_run */
+	bool running;			/* holds servers now */
+	/* Where a running job's tasks are now (server index, ps, workers). */
+	const place_slot_t *slots;
+	size_t nslots;
+	/* What a running job uses on each of its slots' servers. */
+	const res_vec_t *slot_usage;
+	/*
+	 * A start not complete yet: applied but not begun (a requeued job is
+	 * held a few seconds by Slurm; running is set and the slots are the
+	 * ones it was given), or a run whose tasks are still starting. It
+	 * keeps its slots (KEEP, "start in progress") rather than being
+	 * planned anew or resized before it could checkpoint.
+	 */
+	bool starting;
+} plan_job_t;
+
+typedef enum plan_action {
+	PLAN_WAIT = 0,	/* pending job not started this interval */
+	PLAN_START,	/* pending job: start with ps/workers on slots */
+	PLAN_KEEP,	/* running job: keep allocation and servers */
+	PLAN_RESIZE,	/* running job: checkpoint, requeue, restart on slots */
+} plan_action_t;
+
+typedef struct plan_decision {
+	uint32_t job_id;
+	plan_action_t action;
+	int ps, workers;		/* START/RESIZE: target; KEEP: current */
+	size_t nslots;
+	place_slot_t *slots;		/* START/RESIZE: placement */
+	double remaining_now;		/* predicted s with current alloc */
+	double remaining_planned;	/* predicted s with the decision */
+	double gain;			/* relative gain of a resize */
+	char reason[128];		/* why (WAIT, KEEP): for users */
+} plan_decision_t;
+
+typedef struct plan {
+	size_t ndecisions;
+	plan_decision_t *decisions;	/* decisions[i] answers jobs[i] */
+	size_t nstart, nresize, nkeep, nwait;
+	double alloc_seconds, place_seconds;	/* time spent planning */
+	char err[160];
+} plan_t;
+
+/*
+ * Plan one interval. server_free[s] is what server s has free for optimus
+ * jobs, NOT counting what running optimus jobs (in `jobs`) use there: the
+ * plan adds back the usage of the jobs it resizes. Returns 0, or -errno
+ * with a message in out->err (out is always initialised: plan_free() it).
+ * The models are only read: call job_model_refit() on them before.
+ * A negative free room counts as 0 (a full server); NaN/inf is -EINVAL.
+ * slot_usage may be NULL: the usage is then the slots' tasks times the
+ * hints' per-task demands.
+ */
+int plan_run(const plan_job_t *jobs, size_t njobs,
+	     const res_vec_t *server_free, size_t nservers,
+	     const plan_params_t *prm, plan_t *out);
+void plan_free(plan_t *p);
+/* Added: "wait", "start", "keep", "resize". */
+const char *plan_action_name(plan_action_t a);
+
+/* A plan as JSON (optimusctl plan). */
+json_object *plan_to_json(const plan_t *p);
+
+#endif

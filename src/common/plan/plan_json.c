@@ -1,0 +1,88 @@
+/* plan_json.c - a plan as JSON, for `optimusctl plan` and the state file.
+ * Non-finite times (a job that waits has no predicted end) are null. */
+#include <math.h>
+
+#include "plan/plan.h"
+
+static json_object *pj_num(double d)
+{
+	return isfinite(d) ? json_object_new_double(d) : NULL;
+}
+
+static json_object *pj_slots(const plan_decision_t *d)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t k = 0; a && k < d->nslots; k++) {
+		json_object *s = json_object_new_object();
+
+		if (!s || json_object_array_add(a, s)) {
+			json_object_put(s);
+			json_object_put(a);
+			return NULL;
+		}
+		json_object_object_add(s, "server",
+				       json_object_new_int64(d->slots[k].server));
+		json_object_object_add(s, "ps", json_object_new_int(d->slots[k].ps));
+		json_object_object_add(s, "workers",
+				       json_object_new_int(d->slots[k].workers));
+	}
+	return a;
+}
+
+static json_object *pj_decision(const plan_decision_t *d)
+{
+	json_object *o = json_object_new_object();
+	json_object *slots = pj_slots(d);
+
+	if (!o || !slots) {
+		json_object_put(o);
+		json_object_put(slots);
+		return NULL;
+	}
+	json_object_object_add(o, "job_id", json_object_new_int64(d->job_id));
+	json_object_object_add(o, "action",
+			       json_object_new_string(plan_action_name(d->action)));
+	json_object_object_add(o, "ps", json_object_new_int(d->ps));
+	json_object_object_add(o, "workers", json_object_new_int(d->workers));
+	json_object_object_add(o, "slots", slots);
+	json_object_object_add(o, "remaining_now", pj_num(d->remaining_now));
+	json_object_object_add(o, "remaining_planned",
+			       pj_num(d->remaining_planned));
+	json_object_object_add(o, "gain", pj_num(d->gain));
+	json_object_object_add(o, "reason", json_object_new_string(d->reason));
+	return o;
+}
+
+json_object *plan_to_json(const plan_t *p)
+{
+	json_object *o, *a;
+
+	if (!p || !(o = json_object_new_object()))
+		return NULL;
+	a = json_object_new_array();
+	for (size_t i = 0; a && i < p->ndecisions; i++) {
+		json_object *d = pj_decision(&p->decisions[i]);
+
+		if (!d || json_object_array_add(a, d)) {
+			json_object_put(d);
+			json_object_put(a);
+			a = NULL;
+		}
+	}
+	if (!a) {
+		json_object_put(o);
+		return NULL;
+	}
+	json_object_object_add(o, "decisions", a);
+	json_object_object_add(o, "nstart", json_object_new_int64(p->nstart));
+	json_object_object_add(o, "nresize", json_object_new_int64(p->nresize));
+	json_object_object_add(o, "nkeep", json_object_new_int64(p->nkeep));
+	json_object_object_add(o, "nwait", json_object_new_int64(p->nwait));
+	json_object_object_add(o, "alloc_seconds", pj_num(p->alloc_seconds));
+	json_object_object_add(o, "place_seconds", pj_num(p->place_seconds));
+	if (p->err[0])
+		json_object_object_add(o, "error",
+				       json_object_new_string(p->err));
+	return o;
+}

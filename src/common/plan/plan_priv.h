@@ -1,0 +1,91 @@
+/*
+ * plan_priv.h - what the parts of plan_run() share (plan.c: the passes and
+ * decisions, plan_alloc.c: the allocation by policy, plan_place.c: the
+ * placement). Not installed, not for callers of plan.h.
+ */
+#ifndef OPTIMUS_PLAN_PRIV_H
+#define OPTIMUS_PLAN_PRIV_H
+
+#include "plan/plan.h"
+
+/* Where a job stands while the plan is made. */
+typedef enum plan_state {
+	PS_PENDING = 0,	/* pending, (re)allocated in pass 2 */
+	PS_EXCLUDED,	/* pending, could not be placed: waits */
+	PS_KEEP,	/* running, fixed on its servers */
+	PS_RESIZE,	/* running, (re)allocated and placed in pass 2 */
+} plan_state_t;
+
+/* Callback context of one job for the allocators' function pointers. */
+typedef struct plan_cb {
+	const job_model_t *model;
+	const speed_profiles_t *profiles;
+	double interval;
+} plan_cb_t;
+
+/* A placement of one job: slots, or ok false. */
+typedef struct plan_slots {
+	bool ok;
+	size_t n;
+	place_slot_t *v;
+} plan_slots_t;
+
+typedef struct plan_ctx {
+	const plan_job_t *jobs;
+	size_t n;
+	const res_vec_t *server_free;	/* the caller's; see free0 */
+	res_vec_t *free0;	/* server_free, negatives clamped to 0 */
+	size_t nservers;
+	const plan_params_t *prm;
+	plan_t *out;
+
+	size_t *order;		/* allocation order (see plan_order) */
+	double *order_key;	/* Tetris: remaining time at the minimum */
+	alloc_job_t *aj;	/* per job, built once */
+	plan_cb_t *cb;
+	int *cur_ps, *cur_w;	/* running jobs' current size */
+	res_vec_t *usage;	/* running jobs' total usage */
+	res_vec_t capacity;	/* free room + running usage */
+	alloc_grant_t *g1, *g2;	/* grants of pass 1 and pass 2 */
+	plan_state_t *state;
+	int *lim_ps, *lim_w;	/* pass 2 size limits after a failed placement */
+	bool *shrink;		/* RESIZE chosen to make room (pass 1) */
+	bool pending_granted;	/* some pending job got room in pass 1 */
+	plan_slots_t *placed;	/* pass 2 placements */
+	res_vec_t *room;	/* per server, pass 2 */
+	double alloc_s, place_s;
+} plan_ctx_t;
+
+/* plan.c */
+int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
+	       size_t ns, const plan_params_t *prm, plan_t *out);
+int plan_setup(plan_ctx_t *c);
+void plan_ctx_free(plan_ctx_t *c);
+int plan_fail(plan_t *out, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void plan_reason(plan_decision_t *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* plan_alloc.c */
+void plan_alloc_build(plan_ctx_t *c);
+/* Allocate, with the plan's policy, the jobs i with in[i] over cap, which
+ * is room[0..nroom) added up (the quality units are counted per server);
+ * grants[i] answers job i (zeroed, status ALLOC_MIN_UNFIT when !in[i]). */
+int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
+	       const res_vec_t *room, size_t nroom, alloc_grant_t *grants);
+res_vec_t plan_min_need(const alloc_job_t *j);
+/* What running job i uses on the server of its slot k (plan.c). */
+res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
+/* Is job i allocated by the quality-driven Algorithm 1 in this plan? */
+bool plan_is_quality(const plan_ctx_t *c, size_t i);
+res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
+
+/* plan_place.c: place the jobs i with which[i] and grants g[i] on room;
+ * fills c->placed[i] (previous content freed). */
+int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
+	       const res_vec_t *room);
+void plan_slots_clear(plan_slots_t *s);
+
+double plan_clock(void);
+
+#endif

@@ -1,0 +1,696 @@
+/*
+ * plan_run.c - the two passes of a plan and the decisions (see plan.c for
+ * the outline and doc/planning.md for the rules and their defaults).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/plan_priv.h"
+
+static bool plan_granted(const alloc_grant_t *g)
+{
+	return g->status == ALLOC_OK && g->ps > 0 && g->workers > 0;
+}
+
+static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
+{
+	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles, ps,
+					w);
+}
+
+/* (remaining_now - remaining_planned - restart_cost) / remaining_now. */
+static double plan_gain(const plan_ctx_t *c, size_t i, int ps, int w,
+			plan_decision_t *d)
+{
+	d->remaining_now = plan_time(c, i, c->cur_ps[i], c->cur_w[i]);
+	d->remaining_planned = plan_time(c, i, ps, w);
+	if (!(d->remaining_now > 0.0) || !isfinite(d->remaining_now) ||
+	    !isfinite(d->remaining_planned))
+		return d->gain = 0.0;
+	return d->gain = (d->remaining_now - d->remaining_planned -
+			  c->prm->restart_cost) / d->remaining_now;
+}
+
+/* The threshold is smaller for large jobs (Optimus open problem 3). */
+static double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
+{
+	int tasks = c->cur_ps[i] + c->cur_w[i];
+
+	if (ps + w > tasks)
+		tasks = ps + w;
+	return tasks >= c->prm->large_tasks ? c->prm->resize_threshold_large :
+					      c->prm->resize_threshold;
+}
+
+static bool plan_interval_ok(const plan_ctx_t *c, size_t i)
+{
+	time_t last = c->jobs[i].model->last_resize;
+
+	return !last || difftime(c->prm->now, last) >= c->prm->min_resize_interval;
+}
+
+/*
+ * A shrink: the target needs no more of any resource than the current
+ * size, and pending jobs got room in pass 1 (Optimus re-allocates every
+ * interval so that new jobs start; the minimum interval bounds it).
+ */
+static bool plan_is_shrink(const plan_ctx_t *c, size_t i, const alloc_grant_t *g)
+{
+	const alloc_job_t *a = &c->aj[i];
+
+	return c->prm->shrink_for_pending &&
+	       res_fits(plan_need(a, g->ps, g->workers),
+			plan_need(a, c->cur_ps[i], c->cur_w[i])) &&
+	       c->pending_granted;
+}
+
+static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
+{
+	plan_decision_t *d = &c->out->decisions[i];
+
+	c->state[i] = PS_KEEP;
+	c->shrink[i] = false;
+	if (why)
+		plan_reason(d, "optimus: keeps %d PS + %d workers: %s",
+			    c->cur_ps[i], c->cur_w[i], why);
+}
+
+/*
+ * How much a quality job's size changes from its current workers to g:
+ * |change| / current. Algorithm 1 has no gain per job (a shrink serves
+ * the other jobs), so the plan's threshold bounds the size change instead.
+ */
+static double plan_quality_change(const plan_ctx_t *c, size_t i,
+				  const alloc_grant_t *g, plan_decision_t *d)
+{
+	int cur = c->cur_w[i] > 0 ? c->cur_w[i] : 1;
+
+	d->remaining_now = plan_time(c, i, c->cur_ps[i], c->cur_w[i]);
+	d->remaining_planned = plan_time(c, i, g->ps, g->workers);
+	return d->gain = fabs((double)(g->workers - c->cur_w[i])) / cur;
+}
+
+/*
+ * A quality job follows Algorithm 1's allocation of this interval, both
+ * ways: the units go to the jobs with the largest predicted loss
+ * reduction every interval (quality-driven paper), not only when a
+ * pending job would wait. Why it keeps, or NULL.
+ */
+static const char *plan_quality_verdict(plan_ctx_t *c, size_t i,
+					const alloc_grant_t *g, char *why,
+					size_t len)
+{
+	plan_decision_t *d = &c->out->decisions[i];
+	double thr = plan_threshold(c, i, g->ps, g->workers);
+
+	c->shrink[i] = g->workers < c->cur_w[i];
+	if (plan_quality_change(c, i, g, d) <= thr) {
+		snprintf(why, len, "size change %.1f%% to %d/%d not above "
+			 "%.1f%%", 100.0 * d->gain, g->ps, g->workers,
+			 100.0 * thr);
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * An Optimus job resizes when the gain beats the threshold, or shrinks so
+ * that pending jobs start; but not when it will end before a restart would
+ * be over: by ending it frees its room sooner than a checkpoint-requeue.
+ */
+static const char *plan_optimus_verdict(plan_ctx_t *c, size_t i,
+					const alloc_grant_t *g, char *why,
+					size_t len)
+{
+	plan_decision_t *d = &c->out->decisions[i];
+	double thr = plan_threshold(c, i, g->ps, g->workers);
+
+	c->shrink[i] = plan_gain(c, i, g->ps, g->workers, d) <= thr;
+	if (!c->shrink[i])
+		return NULL;
+	if (!plan_is_shrink(c, i, g))
+		snprintf(why, len, "gain %.1f%% of %d/%d below %.1f%%",
+			 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
+	else if (d->remaining_now <= c->prm->restart_cost)
+		snprintf(why, len, "ends in %.0fs, before a restart (%.0fs) "
+			 "would", d->remaining_now, c->prm->restart_cost);
+	else
+		return NULL;
+	return why;
+}
+
+/*
+ * Pass 1 verdict on running job i against its grant g: why it keeps its
+ * allocation, or NULL when it is resized (state set accordingly).
+ */
+static const char *plan_verdict(plan_ctx_t *c, size_t i,
+				const alloc_grant_t *g, char *why, size_t len)
+{
+	if (c->jobs[i].model->phase == JM_CHECKPOINTING)
+		return "resize in progress";
+	if (c->jobs[i].starting)
+		return "start in progress";
+	if (!plan_granted(g))
+		return "no better allocation fits";
+	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i])
+		return "already at its planned size";
+	if (plan_is_quality(c, i)) {
+		const char *q = plan_quality_verdict(c, i, g, why, len);
+
+		if (q)
+			return q;
+	} else {
+		const char *o = plan_optimus_verdict(c, i, g, why, len);
+
+		if (o)
+			return o;
+	}
+	if (!plan_interval_ok(c, i)) {
+		snprintf(why, len, "resized %.0fs ago (min %.0fs)",
+			 difftime(c->prm->now, c->jobs[i].model->last_resize),
+			 c->prm->min_resize_interval);
+		return why;
+	}
+	return NULL;
+}
+
+static void plan_decide_running(plan_ctx_t *c, size_t i)
+{
+	char buf[96];
+	const char *why = plan_verdict(c, i, &c->g1[i], buf, sizeof(buf));
+
+	if (why)
+		plan_keep(c, i, why);
+	else
+		c->state[i] = PS_RESIZE;
+}
+
+/* Give running job i's servers back to room: what it uses on each. */
+static void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
+{
+	const plan_job_t *j = &c->jobs[i];
+
+	for (size_t k = 0; k < j->nslots; k++)
+		room[j->slots[k].server] = res_add(room[j->slots[k].server],
+						   plan_slot_usage(c, i, k));
+}
+
+/* Room per server: the free room plus what the resized jobs use now. */
+static res_vec_t plan_room(plan_ctx_t *c)
+{
+	res_vec_t cap = res_make(0, 0, 0);
+
+	memcpy(c->room, c->server_free, c->nservers * sizeof(*c->room));
+	for (size_t i = 0; i < c->n; i++)
+		if (c->state[i] == PS_RESIZE)
+			plan_add_servers(c, c->room, i);
+	for (size_t s = 0; s < c->nservers; s++)
+		cap = res_add(cap, c->room[s]);
+	return cap;
+}
+
+/*
+ * Pass 1's room per server: the free room plus what every running job
+ * uses there; a running job whose servers are not known (no slots) counts
+ * on one more, virtual, server. Returns the entries: nservers + 1.
+ */
+static size_t plan_room_all(plan_ctx_t *c)
+{
+	memcpy(c->room, c->free0, c->nservers * sizeof(*c->room));
+	c->room[c->nservers] = res_make(0, 0, 0);
+	for (size_t i = 0; i < c->n; i++) {
+		if (!c->jobs[i].running)
+			continue;
+		if (c->jobs[i].nslots)
+			plan_add_servers(c, c->room, i);
+		else
+			c->room[c->nservers] = res_add(c->room[c->nservers],
+						       c->usage[i]);
+	}
+	return c->nservers + 1;
+}
+
+/* A resize whose pass-2 grant no longer pays becomes KEEP: true if so. */
+static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
+{
+	const alloc_grant_t *g = &c->g2[i];
+	plan_decision_t *d = &c->out->decisions[i];
+	char why[96];
+	double thr;
+
+	if (!plan_granted(g)) {
+		plan_keep(c, i, "no room on the servers left");
+		return true;
+	}
+	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i]) {
+		plan_keep(c, i, c->lim_ps[i] || c->lim_w[i] ?
+			  "a larger size cannot be placed" :
+			  "already at its planned size");
+		return true;
+	}
+	if (plan_is_quality(c, i)) {
+		if (!plan_quality_verdict(c, i, g, why, sizeof(why)))
+			return false;
+		plan_keep(c, i, why);
+		return true;
+	}
+	thr = plan_threshold(c, i, g->ps, g->workers);
+	if (plan_gain(c, i, g->ps, g->workers, d) > thr || c->shrink[i])
+		return false;
+	snprintf(why, sizeof(why), "gain %.1f%% of %d/%d below %.1f%%",
+		 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
+	plan_keep(c, i, why);
+	return true;
+}
+
+/* Tasks of job i at (ps, workers) above its minimum. */
+static int plan_extra_tasks(const plan_ctx_t *c, size_t i, int ps, int w)
+{
+	return ps - alloc_min_ps(&c->aj[i]) + w - alloc_min_workers(&c->aj[i]);
+}
+
+static bool plan_above_min(const plan_ctx_t *c, size_t i,
+			   const alloc_grant_t *g)
+{
+	return g->ps > alloc_min_ps(&c->aj[i]) ||
+	       g->workers > alloc_min_workers(&c->aj[i]);
+}
+
+/* Limit job i to 3/4 of its grant g (at least one task fewer). */
+static void plan_lower_limit(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
+{
+	c->lim_ps[i] = g->ps - g->ps / 4;
+	c->lim_w[i] = g->workers - g->workers / 4;
+	if (c->lim_ps[i] + c->lim_w[i] < g->ps + g->workers)
+		return;
+	if (g->workers > alloc_min_workers(&c->aj[i]))
+		c->lim_w[i] = g->workers - 1;
+	else
+		c->lim_ps[i] = g->ps - 1;
+}
+
+/* Could job i be placed at g if it were alone on `room`? */
+static bool plan_fits_on(const plan_ctx_t *c, const res_vec_t *room,
+			 size_t i, const alloc_grant_t *g)
+{
+	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
+			   c->aj[i].worker_demand, g->ps, g->workers,
+			   c->prm->uniform_node_share };
+	place_result_t res;
+	bool ok = !placement_run(room, c->nservers, &pj, 1, &res) &&
+		  res.jobs[0].status == PLACE_OK;
+
+	placement_result_free(&res);
+	return ok;
+}
+
+static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
+			    const alloc_grant_t *g)
+{
+	return plan_fits_on(c, c->room, i, g);
+}
+
+/*
+ * May kept running job j shrink for a pending job? Above its minimum,
+ * neither starting nor checkpointing, its last resize old enough; an
+ * Optimus job only with shrink_for_pending and when it ends after a
+ * restart would (as in pass 1). Quality jobs always may: Algorithm 1
+ * gives the units to whoever reduces the loss most.
+ */
+static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
+{
+	const plan_job_t *pj = &c->jobs[j];
+	const alloc_job_t *a = &c->aj[j];
+
+	/* A limit set means it was tried in this plan already. */
+	if (c->state[j] != PS_KEEP || !pj->running || pj->starting ||
+	    c->lim_ps[j] || c->lim_w[j] ||
+	    !pj->nslots || pj->model->phase == JM_CHECKPOINTING ||
+	    !plan_interval_ok(c, j) ||
+	    (c->cur_ps[j] <= alloc_min_ps(a) &&
+	     c->cur_w[j] <= alloc_min_workers(a)))
+		return false;
+	if (plan_is_quality(c, j))
+		return true;
+	return c->prm->shrink_for_pending &&
+	       plan_time(c, j, c->cur_ps[j], c->cur_w[j]) >
+	       c->prm->restart_cost;
+}
+
+/* Would pending job i fit at g on the room plus kept job j's servers? */
+static bool plan_fits_without(plan_ctx_t *c, size_t i,
+			      const alloc_grant_t *g, size_t j,
+			      res_vec_t *tmp)
+{
+	memcpy(tmp, c->room, c->nservers * sizeof(*tmp));
+	plan_add_servers(c, tmp, j);
+	return plan_fits_on(c, tmp, i, g);
+}
+
+/*
+ * Pass 1 granted pending job i its minimum in the aggregate, but the free
+ * room lies in fragments no set of servers can combine, while kept jobs
+ * hold whole servers. The kept job that may shrink, whose servers would
+ * then hold job i, with the most tasks above its minimum, is resized to
+ * 3/4 of its size (at least one task fewer): true if one was.
+ */
+static bool plan_shrink_kept(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
+{
+	res_vec_t *tmp = malloc((c->nservers + 1) * sizeof(*tmp));
+	size_t best = c->n;
+	int most = 0;
+
+	if (!tmp)
+		return false;
+	for (size_t j = 0; j < c->n; j++) {
+		int extra = plan_extra_tasks(c, j, c->cur_ps[j], c->cur_w[j]);
+
+		if (extra > most && plan_may_shrink_kept(c, j) &&
+		    plan_fits_without(c, i, g, j, tmp)) {
+			most = extra;
+			best = j;
+		}
+	}
+	free(tmp);
+	if (best == c->n)
+		return false;
+	alloc_grant_t cur = { .ps = c->cur_ps[best], .workers = c->cur_w[best] };
+	c->state[best] = PS_RESIZE;
+	c->shrink[best] = true;
+	plan_lower_limit(c, best, &cur);
+	return true;
+}
+
+/* The placed job of this round with the most tasks above its minimum. */
+static size_t plan_biggest_placed(const plan_ctx_t *c, const bool *which)
+{
+	size_t best = c->n;
+	int most = 0;
+
+	for (size_t j = 0; j < c->n; j++) {
+		const alloc_grant_t *g = &c->g2[j];
+		int extra = plan_extra_tasks(c, j, g->ps, g->workers);
+
+		if (which[j] && c->placed[j].ok && extra > most) {
+			most = extra;
+			best = j;
+		}
+	}
+	return best;
+}
+
+/*
+ * A job that could not be placed at its grant (the aggregate fitted, the
+ * servers' fragments did not) is limited to 3/4 of it for the next round.
+ * At its minimum, the placed job with the most tasks above its own
+ * minimum is limited instead (minimums come first, as in Optimus); a
+ * pending job may then have a kept job shrink (plan_shrink_kept), and
+ * when none can the job is fixed: a resize keeps, a pending job waits.
+ */
+static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
+{
+	const alloc_grant_t *g = &c->g2[i];
+	size_t j;
+	char why[64];
+
+	if (plan_above_min(c, i, g)) {
+		plan_lower_limit(c, i, g);
+		return;
+	}
+	if (plan_fits_alone(c, i, g) &&
+	    (j = plan_biggest_placed(c, which)) < c->n) {
+		plan_lower_limit(c, j, &c->g2[j]);
+		return;
+	}
+	if (c->state[i] == PS_RESIZE) {
+		snprintf(why, sizeof(why), "%d/%d cannot be placed", g->ps,
+			 g->workers);
+		plan_keep(c, i, why);
+		return;
+	}
+	if (plan_shrink_kept(c, i, g))
+		return;
+	c->state[i] = PS_EXCLUDED;
+	plan_reason(&c->out->decisions[i], "optimus: no set of servers can "
+		    "hold its minimum %d PS + %d workers on the room left",
+		    g->ps, g->workers);
+}
+
+/* Place the granted jobs; *changed if one could not be. */
+static int plan_place_round(plan_ctx_t *c, bool *which, bool *changed)
+{
+	int rc;
+
+	for (size_t i = 0; i < c->n; i++)
+		which[i] = c->state[i] == PS_RESIZE ||
+			   (c->state[i] == PS_PENDING && plan_granted(&c->g2[i]));
+	if ((rc = plan_place(c, which, c->g2, c->room)))
+		return rc;
+	for (size_t i = 0; i < c->n; i++) {
+		if (!which[i] || c->placed[i].ok)
+			continue;
+		*changed = true;
+		plan_unplaced(c, i, which);
+	}
+	return 0;
+}
+
+/* One round of pass 2; *changed when a job was fixed (round again). */
+static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
+		      bool *changed)
+{
+	int rc;
+
+	*changed = false;
+	*cap = plan_room(c);
+	for (size_t i = 0; i < c->n; i++)
+		which[i] = c->state[i] == PS_PENDING ||
+			   c->state[i] == PS_RESIZE;
+	if ((rc = plan_alloc(c, which, *cap, c->room, c->nservers, c->g2)))
+		return rc;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->state[i] == PS_RESIZE && plan_recheck_resize(c, i))
+			*changed = true;
+	if (*changed)
+		return 0;
+	return plan_place_round(c, which, changed);
+}
+
+/*
+ * Nothing starts or resizes: the safe outcome when pass 2 does not settle
+ * within its bound (it should: every round with a change lowers a limit or
+ * fixes a job).
+ */
+static void plan_give_up(plan_ctx_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->state[i] == PS_RESIZE)
+			plan_keep(c, i, "the plan did not settle");
+		if (c->state[i] != PS_PENDING)
+			continue;
+		c->state[i] = PS_EXCLUDED;
+		plan_reason(&c->out->decisions[i], "optimus: the plan did not "
+			    "settle this interval");
+	}
+}
+
+static int plan_pass2(plan_ctx_t *c, res_vec_t *cap)
+{
+	bool *which = calloc(c->n + 1, sizeof(*which));
+	bool changed = true;
+	size_t bound = 4 * c->n + 64;
+	int rc = which ? 0 : -ENOMEM;
+
+	for (size_t r = 0; !rc && changed && r < bound; r++)
+		rc = plan_round(c, which, cap, &changed);
+	if (!rc && changed) {
+		plan_give_up(c);
+		*cap = plan_room(c);
+	}
+	free(which);
+	return rc;
+}
+
+static int plan_copy_slots(plan_decision_t *d, const place_slot_t *v,
+			   size_t n)
+{
+	d->slots = malloc((n ? n : 1) * sizeof(*d->slots));
+	if (!d->slots)
+		return -ENOMEM;
+	memcpy(d->slots, v, n * sizeof(*v));
+	d->nslots = n;
+	return 0;
+}
+
+/*
+ * Why a pending job got nothing, in words for `squeue`/`scontrol`. The
+ * task allocators grant minimums in order (running jobs, then by
+ * submission), so a minimum that fits the room but was not granted went
+ * to older jobs.
+ */
+static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
+{
+	const alloc_job_t *a = &c->aj[i];
+	res_vec_t need = plan_min_need(a);
+	plan_decision_t *d = &c->out->decisions[i];
+	const char *where = !res_fits(need, c->capacity) ? "in the cluster" :
+		!res_fits(need, cap) ? "left by running jobs" :
+		"after older jobs' minimums";
+
+	if (c->g2[i].status == ALLOC_WAITING)
+		plan_reason(d, "optimus: FIFO: waits behind an older job");
+	else if (plan_is_quality(c, i) && res_fits(need, cap))
+		plan_reason(d, "optimus: lower predicted loss reduction than "
+			    "other jobs");
+	else
+		plan_reason(d, "optimus: no room %s for the minimum %d PS + %d "
+			    "worker(s) (needs cpu=%g mem=%gMB gpu=%g)", where,
+			    alloc_min_ps(a), alloc_min_workers(a),
+			    need.v[RES_CPU], need.v[RES_MEM], need.v[RES_GPU]);
+}
+
+static void plan_resize_reason(const plan_ctx_t *c, size_t i,
+			       plan_decision_t *d)
+{
+	if (plan_is_quality(c, i))
+		plan_reason(d, "optimus: Algorithm 1 %s it to %d PS + %d "
+			    "workers (size change %.1f%%)", c->shrink[i] ?
+			    "shrinks" : "grows", d->ps, d->workers,
+			    100.0 * d->gain);
+	else
+		plan_reason(d, "optimus: %s to %d PS + %d workers (gain "
+			    "%.1f%%)", c->shrink[i] ?
+			    "shrinks for pending jobs" : "grows", d->ps,
+			    d->workers, 100.0 * d->gain);
+}
+
+static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
+{
+	plan_decision_t *d = &c->out->decisions[i];
+	const plan_job_t *j = &c->jobs[i];
+	bool placed = (c->state[i] == PS_PENDING || c->state[i] == PS_RESIZE) &&
+		      c->placed[i].ok;
+
+	if (c->state[i] == PS_KEEP) {
+		d->action = PLAN_KEEP;
+		d->ps = c->cur_ps[i];
+		d->workers = c->cur_w[i];
+		d->remaining_now = d->remaining_planned =
+			plan_time(c, i, d->ps, d->workers);
+		c->out->nkeep++;
+		return plan_copy_slots(d, j->slots, j->nslots);
+	}
+	if (!placed) {
+		d->action = PLAN_WAIT;
+		d->remaining_now = d->remaining_planned = INFINITY;
+		if (c->state[i] == PS_PENDING)
+			plan_wait_reason(c, i, cap);
+		c->out->nwait++;
+		return 0;
+	}
+	d->action = c->state[i] == PS_RESIZE ? PLAN_RESIZE : PLAN_START;
+	d->ps = c->g2[i].ps;
+	d->workers = c->g2[i].workers;
+	if (d->action == PLAN_START) {
+		d->remaining_now = INFINITY;
+		d->remaining_planned = plan_time(c, i, d->ps, d->workers);
+		c->out->nstart++;
+	} else {
+		plan_resize_reason(c, i, d);
+		c->out->nresize++;
+	}
+	return plan_copy_slots(d, c->placed[i].v, c->placed[i].n);
+}
+
+/* Does a pending job wait in this plan? */
+static bool plan_leaves_pending_waiting(const plan_job_t *jobs, size_t n,
+					const plan_t *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!jobs[i].running && jobs[i].model->phase != JM_DONE &&
+		    p->decisions[i].action == PLAN_WAIT)
+			return true;
+	return false;
+}
+
+static int plan_run_once(const plan_job_t *jobs, size_t njobs,
+			 const res_vec_t *server_free, size_t nservers,
+			 const plan_params_t *prm, plan_t *out);
+
+/*
+ * Every resize costs a checkpoint and a restart: running jobs are shrunk
+ * for pending jobs only when a pending job would otherwise wait.
+ */
+int plan_run(const plan_job_t *jobs, size_t njobs,
+	     const res_vec_t *server_free, size_t nservers,
+	     const plan_params_t *prm, plan_t *out)
+{
+	plan_params_t calm;
+	int rc;
+
+	if (!out || !prm || !prm->shrink_for_pending)
+		return plan_run_once(jobs, njobs, server_free, nservers, prm,
+				     out);
+	calm = *prm;
+	calm.shrink_for_pending = false;
+	rc = plan_run_once(jobs, njobs, server_free, nservers, &calm, out);
+	if (rc || !plan_leaves_pending_waiting(jobs, njobs, out))
+		return rc;
+	plan_free(out);
+	return plan_run_once(jobs, njobs, server_free, nservers, prm, out);
+}
+
+static int plan_run_once(const plan_job_t *jobs, size_t njobs,
+			 const res_vec_t *server_free, size_t nservers,
+			 const plan_params_t *prm, plan_t *out)
+{
+	plan_ctx_t c = { .jobs = jobs, .n = njobs, .server_free = server_free,
+			 .nservers = nservers, .prm = prm, .out = out };
+	bool *all = NULL;
+	res_vec_t cap;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if ((rc = plan_check(jobs, njobs, server_free, nservers, prm, out)) ||
+	    (rc = plan_setup(&c)))
+		goto done;
+	all = malloc((njobs + 1) * sizeof(*all));
+	if (!all) {
+		rc = plan_fail(out, -ENOMEM, "out of memory");
+		goto done;
+	}
+	/* A finished job still listed takes no part (and waits). */
+	for (size_t i = 0; i < njobs; i++)
+		all[i] = jobs[i].running || jobs[i].model->phase != JM_DONE;
+	if ((rc = plan_alloc(&c, all, c.capacity, c.room,
+			     plan_room_all(&c), c.g1)))
+		goto done;
+	for (size_t i = 0; i < njobs; i++) {
+		c.state[i] = jobs[i].running ? PS_KEEP :
+			     all[i] ? PS_PENDING : PS_EXCLUDED;
+		if (!all[i])
+			plan_reason(&out->decisions[i], "optimus: job done");
+		if (!jobs[i].running && plan_granted(&c.g1[i]))
+			c.pending_granted = true;
+	}
+	for (size_t i = 0; i < njobs; i++)
+		if (jobs[i].running)
+			plan_decide_running(&c, i);
+	if ((rc = plan_pass2(&c, &cap)))
+		goto done;
+	for (size_t i = 0; !rc && i < njobs; i++)
+		rc = plan_decide(&c, i, cap);
+	if (rc)
+		plan_fail(out, rc, "out of memory");
+done:
+	out->alloc_seconds = c.alloc_s;
+	out->place_seconds = c.place_s;
+	free(all);
+	plan_ctx_free(&c);
+	return rc;
+}

@@ -1,0 +1,472 @@
+/*
+ * protocol.c - parse, validate and build report/query frames (protocol.h).
+ *
+ * Every input here comes from an unauthenticated peer until the envelope's
+ * credential is checked, so parsing is strict: exact types, bounded depth,
+ * finite numbers, no trailing bytes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/errmsg.h"
+#include "report/protocol.h"
+
+/* Messages are flat; a deep document is an attack on the tokenizer. */
+#define PROTOCOL_MAX_DEPTH 8
+/* json-c saturates integers that overflow int64 to INT64_MAX; any bound
+ * below that turns such a silently wrong value into a refusal. 2^53 steps
+ * or seconds is far beyond any real value. */
+#define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
+
+static const char *const query_names[] = {
+	[QUERY_STATUS] = "status",
+	[QUERY_JOB] = "job",
+	[QUERY_PLAN] = "plan",
+};
+
+/* The message "type" of each report kind. */
+static const char *const report_names[] = {
+	[REPORT_PROGRESS] = "progress",
+	[REPORT_SPEED] = "speed",
+	[REPORT_CHECKPOINT] = "checkpoint",
+};
+
+void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN])
+{
+	out[0] = (uint8_t)(len >> 24);
+	out[1] = (uint8_t)(len >> 16);
+	out[2] = (uint8_t)(len >> 8);
+	out[3] = (uint8_t)len;
+}
+
+int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len)
+{
+	uint32_t n = ((uint32_t)in[0] << 24) | ((uint32_t)in[1] << 16) |
+		     ((uint32_t)in[2] << 8) | (uint32_t)in[3];
+
+	*len = n;
+	if (n == 0 || n > PROTOCOL_MAX_FRAME)
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Set the message and return -EBADMSG. */
+#define fail(err, len, ...) errmsg_set(err, len, -EBADMSG, __VA_ARGS__)
+
+/* Parse exactly len bytes as one JSON object; NULL with a reason otherwise. */
+static json_object *parse_object(const char *text, size_t len, char *err,
+				 size_t errlen)
+{
+	struct json_tokener *tok;
+	json_object *obj;
+
+	if (len == 0 || len > PROTOCOL_MAX_FRAME) {
+		fail(err, errlen, "message size %zu out of range", len);
+		return NULL;
+	}
+	if (memchr(text, '\0', len)) {
+		fail(err, errlen, "message holds a NUL byte");
+		return NULL;
+	}
+	tok = json_tokener_new_ex(PROTOCOL_MAX_DEPTH);
+	if (!tok) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	obj = json_tokener_parse_ex(tok, text, (int)len);
+	if (!obj || json_tokener_get_error(tok) != json_tokener_success) {
+		fail(err, errlen, "invalid JSON: %s", json_tokener_error_desc(
+			     json_tokener_get_error(tok)));
+		json_object_put(obj);
+		obj = NULL;
+	} else if (json_tokener_get_parse_end(tok) != len) {
+		fail(err, errlen, "trailing bytes after JSON at offset %zu",
+		     json_tokener_get_parse_end(tok));
+		json_object_put(obj);
+		obj = NULL;
+	} else if (!json_object_is_type(obj, json_type_object)) {
+		fail(err, errlen, "JSON is not an object");
+		json_object_put(obj);
+		obj = NULL;
+	}
+	json_tokener_free(tok);
+	return obj;
+}
+
+static int get_string(json_object *o, const char *key, const char **out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return -1;
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+/* An integer in [lo, hi]; doubles are refused so that 1e300 cannot wrap. */
+static int get_int(json_object *o, const char *key, int64_t lo, int64_t hi,
+		   int64_t *out)
+{
+	json_object *v;
+	int64_t n;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return -1;
+	errno = 0;
+	n = json_object_get_int64(v);
+	if (errno || n < lo || n > hi)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int get_number(json_object *o, const char *key, double lo, double hi,
+		      double *out)
+{
+	json_object *v;
+	double d;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return -1;
+	d = json_object_get_double(v);
+	if (!isfinite(d) || d < lo || d > hi)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+int protocol_envelope_parse(const char *text, size_t len, char **payload,
+			    char **cred, char *err, size_t errlen)
+{
+	json_object *obj = parse_object(text, len, err, errlen);
+	const char *p = NULL, *c = NULL;
+	int rc = 0;
+
+	*payload = *cred = NULL;
+	if (!obj)
+		return -EBADMSG;
+	if (get_string(obj, "payload", &p) || get_string(obj, "cred", &c))
+		rc = fail(err, errlen, "envelope needs string fields "
+			  "\"payload\" and \"cred\"");
+	else if (!*p || !*c)
+		rc = fail(err, errlen, "empty payload or credential");
+	if (rc == 0) {
+		*payload = strdup(p);
+		*cred = strdup(c);
+		if (!*payload || !*cred) {
+			free(*payload);
+			free(*cred);
+			*payload = *cred = NULL;
+			rc = fail(err, errlen, "out of memory");
+		}
+	}
+	json_object_put(obj);
+	return rc;
+}
+
+static char *dup_json(json_object *obj)
+{
+	char *s = NULL;
+
+	if (obj)
+		s = strdup(json_object_to_json_string_ext(
+				   obj, JSON_C_TO_STRING_PLAIN));
+	json_object_put(obj);
+	return s;
+}
+
+char *protocol_envelope_build(const char *payload, const char *cred)
+{
+	json_object *obj = json_object_new_object();
+
+	if (!obj)
+		return NULL;
+	json_object_object_add(obj, "payload", json_object_new_string(payload));
+	json_object_object_add(obj, "cred", json_object_new_string(cred));
+	return dup_json(obj);
+}
+
+static int parse_nonce(json_object *o, uint64_t *nonce)
+{
+	const char *s;
+	char *end;
+
+	if (get_string(o, "nonce", &s) || strlen(s) != 16 ||
+	    strspn(s, "0123456789abcdefABCDEF") != 16)
+		return -1;
+	*nonce = strtoull(s, &end, 16);
+	return 0;
+}
+
+static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
+{
+	int64_t step, epoch = -1;
+	json_object *v;
+
+	r->kind = REPORT_PROGRESS;
+	if (get_int(o, "step", 0, PROTOCOL_MAX_COUNT, &step))
+		return fail(err, errlen, "progress needs an integer \"step\" >= 0");
+	if (get_number(o, "loss", 0.0, HUGE_VAL, &r->progress.loss))
+		return fail(err, errlen, "progress needs a finite \"loss\" >= 0");
+	if (get_number(o, "sps", 0.0, HUGE_VAL, &r->progress.samples_per_sec))
+		return fail(err, errlen, "progress needs a finite \"sps\" >= 0");
+	if (json_object_object_get_ex(o, "epoch", &v) &&
+	    get_int(o, "epoch", 0, INT32_MAX, &epoch))
+		return fail(err, errlen, "\"epoch\" must be an integer >= 0");
+	r->progress.step = (uint64_t)step;
+	r->progress.epoch = (int32_t)epoch;
+	return 0;
+}
+
+static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
+{
+	int64_t ps, workers;
+
+	r->kind = REPORT_SPEED;
+	if (get_int(o, "ps", 0, 1 << 20, &ps) ||
+	    get_int(o, "workers", 1, 1 << 20, &workers))
+		return fail(err, errlen, "speed needs integers \"ps\" >= 0 "
+			    "and \"workers\" >= 1");
+	if (get_number(o, "steps_per_sec", 0.0, HUGE_VAL,
+		       &r->speed.steps_per_sec))
+		return fail(err, errlen, "speed needs a finite "
+			    "\"steps_per_sec\" >= 0");
+	r->speed.ps = (uint32_t)ps;
+	r->speed.workers = (uint32_t)workers;
+	return 0;
+}
+
+static int parse_checkpoint(json_object *o, report_t *r, char *err,
+			    size_t errlen)
+{
+	int64_t step;
+
+	r->kind = REPORT_CHECKPOINT;
+	if (get_int(o, "step", 0, PROTOCOL_MAX_COUNT, &step))
+		return fail(err, errlen, "checkpoint needs an integer "
+			    "\"step\" >= 0");
+	r->checkpoint.step = (uint64_t)step;
+	return 0;
+}
+
+static int parse_query(json_object *o, query_t *q, char *err, size_t errlen)
+{
+	const char *name;
+	int64_t job = 0;
+
+	if (get_string(o, "query", &name) ||
+	    protocol_query_parse_name(name, &q->kind))
+		return fail(err, errlen, "query needs \"query\": \"status\", "
+			    "\"job\" or \"plan\"");
+	if (q->kind == QUERY_JOB && get_int(o, "job", 1, UINT32_MAX, &job))
+		return fail(err, errlen, "job query needs an integer \"job\" >= 1");
+	q->job_id = (uint32_t)job;
+	return 0;
+}
+
+static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
+{
+	const char *type;
+	int64_t v, job;
+
+	if (get_int(o, "v", PROTOCOL_VERSION, PROTOCOL_VERSION, &v))
+		return fail(err, errlen, "unsupported or missing protocol "
+			    "version \"v\" (want %d)", PROTOCOL_VERSION);
+	if (parse_nonce(o, &m->nonce))
+		return fail(err, errlen, "\"nonce\" must be 16 hex digits");
+	if (get_int(o, "time", 0, PROTOCOL_MAX_COUNT, &m->sent))
+		return fail(err, errlen, "\"time\" must be an integer >= 0");
+	if (get_string(o, "type", &type))
+		return fail(err, errlen, "missing string \"type\"");
+	if (!strcmp(type, "query")) {
+		m->type = MSG_QUERY;
+		return parse_query(o, &m->query, err, errlen);
+	}
+	if (get_int(o, "job", 1, UINT32_MAX, &job))
+		return fail(err, errlen, "report needs an integer \"job\" >= 1");
+	m->report.job_id = (uint32_t)job;
+	if (!strcmp(type, "progress")) {
+		m->type = MSG_PROGRESS;
+		return parse_progress(o, &m->report, err, errlen);
+	}
+	if (!strcmp(type, "speed")) {
+		m->type = MSG_SPEED;
+		return parse_speed(o, &m->report, err, errlen);
+	}
+	if (!strcmp(type, "checkpoint")) {
+		m->type = MSG_CHECKPOINT;
+		return parse_checkpoint(o, &m->report, err, errlen);
+	}
+	return fail(err, errlen, "unknown message type \"%.32s\"", type);
+}
+
+int protocol_message_parse(const char *text, size_t len, message_t *m,
+			   char *err, size_t errlen)
+{
+	json_object *obj = parse_object(text, len, err, errlen);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!obj)
+		return -EBADMSG;
+	rc = parse_body(obj, m, err, errlen);
+	json_object_put(obj);
+	return rc;
+}
+
+static void add_report_fields(json_object *o, const report_t *r)
+{
+	json_object_object_add(o, "job", json_object_new_int64(r->job_id));
+	if (r->kind == REPORT_PROGRESS) {
+		json_object_object_add(o, "step",
+				       json_object_new_int64((int64_t)r->progress.step));
+		json_object_object_add(o, "loss",
+				       json_object_new_double(r->progress.loss));
+		json_object_object_add(o, "sps",
+				       json_object_new_double(r->progress.samples_per_sec));
+		if (r->progress.epoch >= 0)
+			json_object_object_add(o, "epoch",
+					       json_object_new_int(r->progress.epoch));
+	} else if (r->kind == REPORT_CHECKPOINT) {
+		json_object_object_add(o, "step", json_object_new_int64(
+					       (int64_t)r->checkpoint.step));
+	} else {
+		json_object_object_add(o, "ps", json_object_new_int64(r->speed.ps));
+		json_object_object_add(o, "workers",
+				       json_object_new_int64(r->speed.workers));
+		json_object_object_add(o, "steps_per_sec",
+				       json_object_new_double(r->speed.steps_per_sec));
+	}
+}
+
+char *protocol_message_build(const message_t *m)
+{
+	json_object *o = json_object_new_object();
+	char nonce[17];
+
+	if (!o)
+		return NULL;
+	snprintf(nonce, sizeof(nonce), "%016" PRIx64, m->nonce);
+	json_object_object_add(o, "v", json_object_new_int(PROTOCOL_VERSION));
+	json_object_object_add(o, "nonce", json_object_new_string(nonce));
+	json_object_object_add(o, "time", json_object_new_int64(m->sent));
+	if (m->type == MSG_QUERY) {
+		json_object_object_add(o, "type", json_object_new_string("query"));
+		json_object_object_add(o, "query", json_object_new_string(
+					       protocol_query_name(m->query.kind)));
+		if (m->query.kind == QUERY_JOB)
+			json_object_object_add(o, "job",
+					       json_object_new_int64(m->query.job_id));
+	} else {
+		json_object_object_add(o, "type", json_object_new_string(
+					       protocol_report_name(m->report.kind)));
+		add_report_fields(o, &m->report);
+	}
+	return dup_json(o);
+}
+
+char *protocol_reply_ok(json_object *result)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o) {
+		json_object_put(result);
+		return NULL;
+	}
+	json_object_object_add(o, "ok", json_object_new_boolean(1));
+	if (result)
+		json_object_object_add(o, "result", result);
+	return dup_json(o);
+}
+
+char *protocol_reply_error(const char *code, const char *fmt, ...)
+{
+	json_object *o = json_object_new_object();
+	char text[512];
+	va_list ap;
+
+	if (!o)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	json_object_object_add(o, "ok", json_object_new_boolean(0));
+	json_object_object_add(o, "code", json_object_new_string(code));
+	json_object_object_add(o, "error", json_object_new_string(text));
+	return dup_json(o);
+}
+
+int protocol_reply_parse(const char *text, size_t len, json_object **result,
+			 char *err, size_t errlen)
+{
+	json_object *obj = parse_object(text, len, err, errlen);
+	json_object *ok, *res;
+	const char *code = "error", *msg = "(no message)";
+	int rc = 0;
+
+	*result = NULL;
+	if (!obj)
+		return -EBADMSG;
+	if (!json_object_object_get_ex(obj, "ok", &ok) ||
+	    !json_object_is_type(ok, json_type_boolean)) {
+		rc = fail(err, errlen, "reply has no boolean \"ok\"");
+	} else if (!json_object_get_boolean(ok)) {
+		get_string(obj, "code", &code);
+		get_string(obj, "error", &msg);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", code, msg);
+		rc = -EPROTO;
+	} else if (json_object_object_get_ex(obj, "result", &res)) {
+		*result = json_object_get(res);
+	}
+	json_object_put(obj);
+	return rc;
+}
+
+json_object *protocol_report_to_json(const report_t *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "type", json_object_new_string(
+				       protocol_report_name(r->kind)));
+	add_report_fields(o, r);
+	json_object_object_add(o, "uid", json_object_new_int64(r->uid));
+	json_object_object_add(o, "received", json_object_new_double(r->received));
+	return o;
+}
+
+const char *protocol_report_name(report_kind_t kind)
+{
+	if (kind < REPORT_PROGRESS || kind > REPORT_CHECKPOINT)
+		return "unknown";
+	return report_names[kind];
+}
+
+const char *protocol_query_name(query_kind_t kind)
+{
+	if (kind < QUERY_STATUS || kind > QUERY_PLAN)
+		return "unknown";
+	return query_names[kind];
+}
+
+int protocol_query_parse_name(const char *name, query_kind_t *kind)
+{
+	for (int k = QUERY_STATUS; k <= QUERY_PLAN; k++) {
+		if (!strcmp(name, query_names[k])) {
+			*kind = (query_kind_t)k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,234 @@
+/*
+ * report_history.c - per-job rings of recent reports (report_history.h).
+ *
+ * Jobs live in a flat array searched linearly: a few hundred active
+ * training jobs at most, and a query or report touches one job.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_history.h"
+
+typedef struct report_ring {
+	report_t *items;
+	size_t next;		/* slot of the next write */
+	size_t count;		/* min(total written, capacity) */
+} report_ring_t;
+
+typedef struct job_history {
+	uint32_t job_id;	/* 0: free */
+	uid_t uid;
+	uint64_t reports;
+	double last_update;
+	report_ring_t progress;
+	report_ring_t speed;
+	report_t checkpoint;	/* the last checkpoint confirmation */
+	bool has_checkpoint;
+} job_history_t;
+
+struct report_history {
+	pthread_mutex_t lock;
+	job_history_t *jobs;
+	size_t max_jobs;
+	size_t per_job;
+};
+
+report_history_t *report_history_create(size_t max_jobs, size_t per_job)
+{
+	report_history_t *h;
+
+	if (!max_jobs || !per_job)
+		return NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->jobs = calloc(max_jobs, sizeof(*h->jobs));
+	if (!h->jobs) {
+		free(h);
+		return NULL;
+	}
+	h->max_jobs = max_jobs;
+	h->per_job = per_job;
+	pthread_mutex_init(&h->lock, NULL);
+	return h;
+}
+
+static void job_clear(job_history_t *j)
+{
+	free(j->progress.items);
+	free(j->speed.items);
+	memset(j, 0, sizeof(*j));
+}
+
+void report_history_destroy(report_history_t *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->max_jobs; i++)
+		job_clear(&h->jobs[i]);
+	pthread_mutex_destroy(&h->lock);
+	free(h->jobs);
+	free(h);
+}
+
+static job_history_t *job_find(report_history_t *h, uint32_t job_id)
+{
+	for (size_t i = 0; i < h->max_jobs; i++)
+		if (h->jobs[i].job_id == job_id)
+			return &h->jobs[i];
+	return NULL;
+}
+
+/* A free slot, else the least recently updated job's, cleared. */
+static job_history_t *job_claim(report_history_t *h, uint32_t job_id)
+{
+	job_history_t *victim = &h->jobs[0];
+
+	for (size_t i = 0; i < h->max_jobs; i++) {
+		job_history_t *j = &h->jobs[i];
+
+		if (j->job_id == 0) {
+			victim = j;
+			break;
+		}
+		if (j->last_update < victim->last_update)
+			victim = j;
+	}
+	job_clear(victim);
+	victim->job_id = job_id;
+	return victim;
+}
+
+static int ring_add(report_ring_t *ring, size_t capacity, const report_t *r)
+{
+	if (!ring->items) {
+		ring->items = calloc(capacity, sizeof(*ring->items));
+		if (!ring->items)
+			return -ENOMEM;
+	}
+	ring->items[ring->next] = *r;
+	ring->next = (ring->next + 1) % capacity;
+	if (ring->count < capacity)
+		ring->count++;
+	return 0;
+}
+
+int report_history_add(report_history_t *h, const report_t *r)
+{
+	job_history_t *j;
+	int rc = 0;
+
+	pthread_mutex_lock(&h->lock);
+	j = job_find(h, r->job_id);
+	if (!j)
+		j = job_claim(h, r->job_id);
+	j->uid = r->uid;
+	j->last_update = r->received;
+	j->reports++;
+	if (r->kind == REPORT_CHECKPOINT) {
+		j->checkpoint = *r;
+		j->has_checkpoint = true;
+	} else {
+		rc = ring_add(r->kind == REPORT_PROGRESS ? &j->progress :
+			      &j->speed, h->per_job, r);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+/* Oldest first. */
+static json_object *ring_json(const report_ring_t *ring, size_t capacity)
+{
+	json_object *a = json_object_new_array();
+	size_t start = (ring->next + capacity - ring->count) % capacity;
+
+	for (size_t i = 0; a && i < ring->count; i++)
+		json_object_array_add(a, protocol_report_to_json(
+					      &ring->items[(start + i) % capacity]));
+	return a;
+}
+
+static const report_t *ring_last(const report_ring_t *ring, size_t capacity)
+{
+	if (!ring->count)
+		return NULL;
+	return &ring->items[(ring->next + capacity - 1) % capacity];
+}
+
+json_object *report_history_job_json(report_history_t *h, uint32_t job_id)
+{
+	json_object *o = NULL;
+	job_history_t *j;
+
+	pthread_mutex_lock(&h->lock);
+	j = job_find(h, job_id);
+	if (j && job_id && (o = json_object_new_object())) {
+		json_object_object_add(o, "job", json_object_new_int64(job_id));
+		json_object_object_add(o, "uid", json_object_new_int64(j->uid));
+		json_object_object_add(o, "reports",
+				       json_object_new_int64((int64_t)j->reports));
+		json_object_object_add(o, "progress",
+				       ring_json(&j->progress, h->per_job));
+		json_object_object_add(o, "speed_samples",
+				       ring_json(&j->speed, h->per_job));
+		if (j->has_checkpoint)
+			json_object_object_add(o, "last_checkpoint",
+					       protocol_report_to_json(&j->checkpoint));
+	}
+	pthread_mutex_unlock(&h->lock);
+	return o;
+}
+
+static json_object *job_summary(const job_history_t *j, size_t per_job)
+{
+	json_object *o = json_object_new_object();
+	const report_t *p = ring_last(&j->progress, per_job);
+	const report_t *s = ring_last(&j->speed, per_job);
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "job", json_object_new_int64(j->job_id));
+	json_object_object_add(o, "uid", json_object_new_int64(j->uid));
+	json_object_object_add(o, "reports", json_object_new_int64((int64_t)j->reports));
+	if (p)
+		json_object_object_add(o, "last_progress", protocol_report_to_json(p));
+	if (s)
+		json_object_object_add(o, "last_speed", protocol_report_to_json(s));
+	if (j->has_checkpoint)
+		json_object_object_add(o, "last_checkpoint",
+				       protocol_report_to_json(&j->checkpoint));
+	return o;
+}
+
+json_object *report_history_status_json(report_history_t *h)
+{
+	json_object *o = json_object_new_object();
+	json_object *jobs = json_object_new_array();
+
+	if (!o || !jobs) {
+		json_object_put(o);
+		json_object_put(jobs);
+		return NULL;
+	}
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < h->max_jobs; i++)
+		if (h->jobs[i].job_id)
+			json_object_array_add(jobs, job_summary(&h->jobs[i], h->per_job));
+	pthread_mutex_unlock(&h->lock);
+	json_object_object_add(o, "jobs", jobs);
+	return o;
+}
+
+size_t report_history_jobs(report_history_t *h)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < h->max_jobs; i++)
+		n += h->jobs[i].job_id != 0;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}

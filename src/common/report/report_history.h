@@ -1,0 +1,32 @@
+/*
+ * report_history.h - the last reports of each job, for queries.
+ *
+ * Until the planner answers queries itself, `optimusctl show job N` and
+ * `status` are answered from here: per job a ring of the most recent
+ * progress points and speed samples. Bounded in jobs (the least recently
+ * updated job is forgotten first) and in reports per job. Thread-safe.
+ */
+#ifndef OPTIMUS_REPORT_HISTORY_H
+#define OPTIMUS_REPORT_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "report/protocol.h"
+
+typedef struct report_history report_history_t;
+
+report_history_t *report_history_create(size_t max_jobs, size_t per_job);
+void report_history_destroy(report_history_t *h);
+/* 0, or -ENOMEM. */
+int report_history_add(report_history_t *h, const report_t *r);
+/* {"job":N,"uid":U,"progress":[...],"speed_samples":[...],"reports":n}, or
+ * NULL when the job has no reports. */
+json_object *report_history_job_json(report_history_t *h, uint32_t job_id);
+/* {"jobs":[{"job":N,"uid":U,"reports":count,"last":{...}}...]} */
+json_object *report_history_status_json(report_history_t *h);
+size_t report_history_jobs(report_history_t *h);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * report_queue.h - bounded, thread-safe FIFO of validated reports.
+ *
+ * The listener thread pushes; the planner drains every interval. A full
+ * queue refuses the push (-EAGAIN) so the listener can shed load with an
+ * error reply instead of growing without bound or blocking.
+ */
+#ifndef OPTIMUS_REPORT_QUEUE_H
+#define OPTIMUS_REPORT_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/protocol.h"
+
+typedef struct report_queue report_queue_t;
+
+report_queue_t *report_queue_create(size_t capacity);
+void report_queue_destroy(report_queue_t *q);
+/* 0, or -EAGAIN when full (counted in report_queue_refused()). */
+int report_queue_push(report_queue_t *q, const report_t *r);
+/* Move up to max reports, oldest first, into out; returns how many. */
+size_t report_queue_drain(report_queue_t *q, report_t *out, size_t max);
+size_t report_queue_length(report_queue_t *q);
+size_t report_queue_capacity(const report_queue_t *q);
+uint64_t report_queue_refused(report_queue_t *q);
+
+#endif

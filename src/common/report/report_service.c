@@ -1,0 +1,274 @@
+/*
+ * report_service.c - the listener's decisions, one request at a time
+ * (report_service.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/replay_cache.h"
+#include "report/report_service.h"
+
+typedef json_object *(*query_fn)(const query_t *, uid_t);
+
+struct report_service {
+	report_service_conf_t conf;
+	report_callbacks_t cb;
+	_Atomic(query_fn) query;
+	atomic_bool consumer;
+	pthread_mutex_t replay_lock;
+	replay_cache_t *replay;
+	report_queue_t *queue;
+	report_history_t *history;
+};
+
+report_service_t *report_service_create(const report_service_conf_t *conf,
+					const report_callbacks_t *cb)
+{
+	report_service_t *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->conf = *conf;
+	if (!s->conf.verify)
+		s->conf.verify = munge_auth_verify;
+	s->cb = *cb;
+	atomic_init(&s->query, cb->query);
+	atomic_init(&s->consumer, false);
+	pthread_mutex_init(&s->replay_lock, NULL);
+	s->replay = replay_cache_create(conf->replay_capacity, conf->replay_window);
+	s->queue = report_queue_create(conf->queue_capacity);
+	s->history = report_history_create(conf->history_jobs,
+					   conf->history_per_job);
+	if (!s->replay || !s->queue || !s->history || !cb->job_owner) {
+		report_service_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+void report_service_destroy(report_service_t *s)
+{
+	if (!s)
+		return;
+	replay_cache_destroy(s->replay);
+	report_queue_destroy(s->queue);
+	report_history_destroy(s->history);
+	pthread_mutex_destroy(&s->replay_lock);
+	free(s);
+}
+
+void report_service_set_query(report_service_t *s, query_fn query)
+{
+	atomic_store(&s->query, query);
+}
+
+report_queue_t *report_service_attach_consumer(report_service_t *s)
+{
+	atomic_store(&s->consumer, true);
+	return s->queue;
+}
+
+report_history_t *report_service_history(report_service_t *s)
+{
+	return s->history;
+}
+
+/* Record a refusal in *out and build its error reply. */
+static char *refuse(report_outcome_t *out, const char *code,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static char *refuse(report_outcome_t *out, const char *code,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof(out->reason), fmt, ap);
+	va_end(ap);
+	out->accepted = 0;
+	out->code = code;
+	return protocol_reply_error(code, "%s", out->reason);
+}
+
+static int is_admin(const report_service_t *s, uid_t uid)
+{
+	return uid == 0 || uid == s->conf.admin_uid;
+}
+
+/* NULL when uid may act on job_id, else the refusal reply. */
+static char *authorize(report_service_t *s, uint32_t job_id, uid_t uid,
+		       report_outcome_t *out)
+{
+	uid_t owner;
+
+	if (s->cb.job_owner(job_id, &owner) != 0)
+		return refuse(out, "no_job", "job %u does not exist", job_id);
+	if (owner != uid && !is_admin(s, uid))
+		return refuse(out, "forbidden", "uid %u does not own job %u "
+			      "(owner uid %u)", (unsigned)uid, job_id,
+			      (unsigned)owner);
+	return NULL;
+}
+
+static char *check_replay(report_service_t *s, const message_t *m, uid_t uid,
+			  double now, report_outcome_t *out)
+{
+	replay_verdict_t v;
+
+	pthread_mutex_lock(&s->replay_lock);
+	v = replay_cache_check(s->replay, uid, m->nonce, m->sent, (int64_t)now);
+	pthread_mutex_unlock(&s->replay_lock);
+	switch (v) {
+	case REPLAY_FRESH:
+		return NULL;
+	case REPLAY_SEEN:
+		return refuse(out, "replayed", "message nonce %016llx from uid "
+			      "%u seen before", (unsigned long long)m->nonce,
+			      (unsigned)uid);
+	case REPLAY_STALE:
+		return refuse(out, "stale", "message sent at %lld is outside "
+			      "the %us window around %lld", (long long)m->sent,
+			      s->conf.replay_window, (long long)now);
+	default:
+		return refuse(out, "busy", "replay cache full; retry later");
+	}
+}
+
+static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
+			  double now, report_outcome_t *out)
+{
+	report_t *r = &m->report;
+
+	r->uid = uid;
+	r->received = now;
+	if (atomic_load(&s->consumer) && report_queue_push(s->queue, r) != 0)
+		return refuse(out, "busy", "report queue full (%zu reports "
+			      "waiting); retry later",
+			      report_queue_capacity(s->queue));
+	if (report_history_add(s->history, r) != 0)
+		return refuse(out, "error", "out of memory");
+	out->accepted = 1;
+	out->code = "ok";
+	return protocol_reply_ok(NULL);
+}
+
+json_object *report_service_history_query(report_service_t *s,
+					  const query_t *q)
+{
+	json_object *o;
+
+	switch (q->kind) {
+	case QUERY_JOB:
+		o = report_history_job_json(s->history, q->job_id);
+		if (!o && (o = json_object_new_object())) {
+			json_object_object_add(o, "job",
+					       json_object_new_int64(q->job_id));
+			json_object_object_add(o, "reports",
+					       json_object_new_int(0));
+		}
+		return o;
+	case QUERY_PLAN:
+		o = report_history_status_json(s->history);
+		if (o)
+			json_object_object_add(o, "planner",
+					       json_object_new_string("none"));
+		return o;
+	default:
+		return report_history_status_json(s->history);
+	}
+}
+
+/* Keys of the history's answer that the planner's lacks are added, so
+ * that `optimusctl show job` always has the reported points and `status`
+ * every job that reported, whatever the planner knows. */
+static json_object *merge_history(report_service_t *s, const query_t *q,
+				  json_object *result)
+{
+	json_object *hist = report_service_history_query(s, q), *v;
+
+	if (!result || !json_object_is_type(result, json_type_object)) {
+		json_object_put(result);
+		return hist;
+	}
+	if (q->kind == QUERY_STATUS && hist &&
+	    json_object_object_get_ex(hist, "jobs", &v) &&
+	    !json_object_object_get_ex(result, "reporting", NULL))
+		json_object_object_add(result, "reporting", json_object_get(v));
+	json_object_object_foreach(hist, key, val) {
+		if (q->kind == QUERY_JOB &&
+		    !json_object_object_get_ex(result, key, NULL))
+			json_object_object_add(result, key, json_object_get(val));
+	}
+	json_object_put(hist);
+	return result;
+}
+
+static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
+			 report_outcome_t *out)
+{
+	query_fn fn = atomic_load(&s->query);
+	json_object *result;
+	char *deny;
+
+	if (q->kind == QUERY_JOB && (deny = authorize(s, q->job_id, uid, out)))
+		return deny;
+	result = fn ? merge_history(s, q, fn(q, uid)) :
+		      report_service_history_query(s, q);
+	if (!result)
+		return refuse(out, "error", "the %s query failed",
+			      protocol_query_name(q->kind));
+	out->accepted = 1;
+	out->code = "ok";
+	return protocol_reply_ok(result);
+}
+
+/* After the credential: the message itself. */
+static char *serve_payload(report_service_t *s, const char *payload,
+			   uid_t uid, double now, report_outcome_t *out)
+{
+	message_t m;
+	char err[256], *deny;
+
+	if (protocol_message_parse(payload, strlen(payload), &m, err, sizeof(err)))
+		return refuse(out, "bad_request", "%s", err);
+	out->type = m.type;
+	out->job_id = m.type == MSG_QUERY ? m.query.job_id : m.report.job_id;
+	if ((deny = check_replay(s, &m, uid, now, out)))
+		return deny;
+	if (m.type == MSG_QUERY)
+		return serve_query(s, &m.query, uid, out);
+	if ((deny = authorize(s, m.report.job_id, uid, out)))
+		return deny;
+	return serve_report(s, &m, uid, now, out);
+}
+
+char *report_service_handle(report_service_t *s, const char *body,
+			    size_t len, double now, report_outcome_t *out)
+{
+	char *payload, *cred, *reply, err[256];
+	munge_auth_status_t st;
+	uid_t uid;
+
+	memset(out, 0, sizeof(*out));
+	out->uid = (uid_t)-1;
+	if (protocol_envelope_parse(body, len, &payload, &cred, err, sizeof(err)))
+		return refuse(out, "bad_request", "%s", err);
+	st = s->conf.verify(s->conf.munge_socket, cred, payload,
+			    strlen(payload), &uid, err, sizeof(err));
+	if (st != MUNGE_AUTH_OK)
+		reply = refuse(out, st == MUNGE_AUTH_MISMATCH ? "invalid" :
+			       munge_auth_status_name(st), "%s", err);
+	else {
+		out->uid = uid;
+		reply = serve_payload(s, payload, uid, now, out);
+	}
+	free(payload);
+	free(cred);
+	return reply;
+}

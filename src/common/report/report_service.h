@@ -1,0 +1,97 @@
+/*
+ * report_service.h - serve one report/query request, without any I/O.
+ *
+ * The listener (src/plugins/sched/optimus/listener.c) owns sockets and the
+ * thread; this file owns the decisions, in this order: envelope, munge
+ * credential (uid, payload bound to it, munge's expiry and replay checks),
+ * message fields, our own replay/staleness check (replay_cache.h),
+ * authorisation (the uid must own the job, or be root or SlurmUser), then
+ * the action: push the report to the bounded queue and the per-job history,
+ * or answer the query through the registered callback.
+ */
+#ifndef OPTIMUS_REPORT_SERVICE_H
+#define OPTIMUS_REPORT_SERVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "report/munge_auth.h"
+#include "report/protocol.h"
+#include "report/report_history.h"
+#include "report/report_queue.h"
+
+/* Registered by the plugin. Both are called from the listener thread. */
+typedef struct report_callbacks {
+	/* 0 with the job's owner in *uid, or -ENOENT when there is no such
+	 * job (the plugin takes a short slurmctld job read lock). */
+	int (*job_owner)(uint32_t job_id, uid_t *uid);
+	/* The answer to q asked by uid (caller owns it), NULL on failure.
+	 * NULL callback: answered from the report history. Authorisation is
+	 * already done: a job query reaches it only from the owner/admin. */
+	json_object *(*query)(const query_t *q, uid_t uid);
+} report_callbacks_t;
+
+/* Checks a credential; munge_auth_verify in production, a fake in tests. */
+typedef munge_auth_status_t (*report_verify_fn)(const char *socket,
+						const char *cred,
+						const char *payload, size_t len,
+						uid_t *uid, char *err,
+						size_t errlen);
+
+typedef struct report_service_conf {
+	const char *munge_socket;	/* NULL: munge's default */
+	uid_t admin_uid;		/* SlurmUser; root is always admin */
+	unsigned replay_window;		/* s: messages older/newer are stale */
+	size_t replay_capacity;		/* nonces remembered */
+	size_t queue_capacity;		/* reports waiting for the planner */
+	size_t history_jobs;		/* jobs whose reports are kept */
+	size_t history_per_job;		/* reports kept per job and kind */
+	report_verify_fn verify;	/* NULL: munge_auth_verify */
+} report_service_conf_t;
+
+#define REPORT_SERVICE_CONF_DEFAULT ((report_service_conf_t){ \
+	.munge_socket = NULL, .admin_uid = 0, .replay_window = 300, \
+	.replay_capacity = 1 << 18, .queue_capacity = 4096, \
+	.history_jobs = 1024, .history_per_job = 512, .verify = NULL })
+
+/* What happened to one request, for the listener's log. */
+typedef struct report_outcome {
+	int accepted;		/* 1: served; 0: refused with code/reason */
+	const char *code;	/* "ok", "bad_request", "invalid", "replayed",
+				 * "expired", "stale", "forbidden", "no_job",
+				 * "busy", "unavailable", "error" */
+	char reason[320];
+	uid_t uid;		/* (uid_t)-1 until the credential is checked */
+	msg_type_t type;	/* 0 until the message is parsed */
+	uint32_t job_id;
+} report_outcome_t;
+
+typedef struct report_service report_service_t;
+
+report_service_t *report_service_create(const report_service_conf_t *conf,
+					const report_callbacks_t *cb);
+void report_service_destroy(report_service_t *s);
+
+/* Handle one frame body received at `now` (s since epoch). Returns the
+ * malloc'd reply text (NULL only when out of memory). */
+char *report_service_handle(report_service_t *s, const char *body,
+			    size_t len, double now, report_outcome_t *out);
+
+/* Replace the query callback (thread-safe; NULL restores the default). */
+void report_service_set_query(report_service_t *s,
+			      json_object *(*query)(const query_t *, uid_t));
+
+/* The planner calls this once and then drains the queue every interval;
+ * until someone has, reports are kept in the history only, since a queue
+ * nobody drains would fill up and shed every report. */
+report_queue_t *report_service_attach_consumer(report_service_t *s);
+report_history_t *report_service_history(report_service_t *s);
+
+/* The history-based answer (the default query callback's). */
+json_object *report_service_history_query(report_service_t *s,
+					  const query_t *q);
+
+#endif

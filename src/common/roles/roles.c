@@ -1,0 +1,185 @@
+/* roles.c - topology string, PS/worker assignment and a task's place. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/placement.h"
+#include "roles/roles.h"
+
+static int topo_field(const char *item, size_t len, roles_topology_t *t,
+		      unsigned *seen)
+{
+	static const char *const names[] = { "ps", "workers" };
+	uint32_t *fields[] = { &t->ps, &t->workers };
+	const char *eq = memchr(item, '=', len);
+	char *end;
+	unsigned long v;
+
+	if (!eq)
+		return -EINVAL;
+	for (int i = 0; i < 2; i++) {
+		if (strlen(names[i]) != (size_t)(eq - item) ||
+		    strncmp(item, names[i], eq - item))
+			continue;
+		if (*seen & (1u << i) || !isdigit((unsigned char)eq[1]))
+			return -EINVAL;
+		v = strtoul(eq + 1, &end, 10);
+		if (end != item + len || v > HINTS_MAX_WORKERS)
+			return -EINVAL;
+		*fields[i] = (uint32_t)v;
+		*seen |= 1u << i;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int roles_topology_parse(const char *text, roles_topology_t *t, char *err,
+			 size_t errlen)
+{
+	roles_topology_t out = { 0, 0 };
+	unsigned seen = 0;
+	const char *p = text, *comma;
+
+	while (p && *p) {
+		comma = strchr(p, ',');
+		if (topo_field(p, comma ? (size_t)(comma - p) : strlen(p), &out,
+			       &seen))
+			break;
+		p = comma ? comma + 1 : NULL;
+	}
+	if (p && !*p && p == text)
+		p = NULL;	/* "" is caught by seen != 3 */
+	/* a trailing comma leaves p at an empty item: refused as well */
+	if (!text || p || seen != 3 || out.workers < 1) {
+		if (err && errlen)
+			snprintf(err, errlen, "invalid %s '%s': expected "
+				 "ps=P,workers=W with P >= 0 and W >= 1",
+				 ROLES_TOPOLOGY_ENV, text ? text : "(null)");
+		return -EINVAL;
+	}
+	*t = out;
+	return 0;
+}
+
+int roles_topology_format(const roles_topology_t *t, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "ps=%u,workers=%u", t->ps, t->workers);
+
+	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
+}
+
+int roles_topology_for_step(const optimus_hints_t *h,
+			    const roles_topology_t *given, uint32_t tasks,
+			    roles_topology_t *out)
+{
+	uint32_t ps;
+
+	if (!tasks)
+		return -EINVAL;
+	if (given && given->workers && given->ps + given->workers == tasks) {
+		*out = *given;
+		return 0;
+	}
+	/* keep at least one worker: a job without workers does no training */
+	ps = h ? h->min_ps : 1;
+	if (ps > tasks - 1)
+		ps = tasks - 1;
+	out->ps = ps;
+	out->workers = tasks - ps;
+	return 1;
+}
+
+static uint32_t nodes_tasks(const roles_node_t *nodes, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += nodes[i].tasks;
+	return sum;
+}
+
+/*
+ * Colocated: node i's even share of the PS (placement.c's split), capped
+ * by its task count; PS that did not fit go to the first nodes with room.
+ */
+static void assign_colocated(uint32_t p, roles_node_t *nodes, size_t n)
+{
+	uint32_t left = p;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t share = placement_share_front(p, n, i);
+
+		nodes[i].ps = share < nodes[i].tasks ? share : nodes[i].tasks;
+		left -= nodes[i].ps;
+	}
+	for (size_t i = 0; i < n && left; i++) {
+		uint32_t room = nodes[i].tasks - nodes[i].ps;
+		uint32_t take = room < left ? room : left;
+
+		nodes[i].ps += take;
+		left -= take;
+	}
+}
+
+/* Separate: the first tasks, node by node, are the PS. */
+static void assign_separate(uint32_t p, roles_node_t *nodes, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		nodes[i].ps = p < nodes[i].tasks ? p : nodes[i].tasks;
+		p -= nodes[i].ps;
+	}
+}
+
+int roles_assign(const roles_topology_t *t, hints_layout_t layout,
+		 roles_node_t *nodes, size_t nnodes, char *err, size_t errlen)
+{
+	uint32_t total = nodes_tasks(nodes, nnodes);
+
+	if (!nnodes || total != t->ps + t->workers) {
+		if (err && errlen)
+			snprintf(err, errlen, "the step runs %u tasks on %zu "
+				 "nodes but the topology has %u PS and %u "
+				 "workers", total, nnodes, t->ps, t->workers);
+		return -ERANGE;
+	}
+	if (layout == HINTS_LAYOUT_SEPARATE)
+		assign_separate(t->ps, nodes, nnodes);
+	else
+		assign_colocated(t->ps, nodes, nnodes);
+	return 0;
+}
+
+uint32_t roles_port_base(uint32_t job_id)
+{
+	return ROLES_PORT_MIN + (job_id % ROLES_PORT_BLOCKS) * ROLES_PORT_BLOCK;
+}
+
+int roles_task_at(const roles_node_t *nodes, size_t nnodes, uint32_t node,
+		  uint32_t local_id, uint32_t job_id, roles_task_t *out)
+{
+	uint32_t ps_before = 0, workers_before = 0;
+	const roles_node_t *nd;
+
+	if (node >= nnodes || local_id >= nodes[node].tasks ||
+	    local_id >= ROLES_MAX_LOCAL_TASKS)
+		return -ERANGE;
+	for (uint32_t i = 0; i < node; i++) {
+		ps_before += nodes[i].ps;
+		workers_before += nodes[i].tasks - nodes[i].ps;
+	}
+	nd = &nodes[node];
+	out->host = nd->host;
+	out->port = roles_port_base(job_id) + 2 + local_id;
+	if (local_id < nd->ps) {
+		out->role = ROLE_PS;
+		out->local_rank = local_id;
+		out->rank = ps_before + local_id;
+	} else {
+		out->role = ROLE_WORKER;
+		out->local_rank = local_id - nd->ps;
+		out->rank = workers_before + out->local_rank;
+	}
+	return 0;
+}

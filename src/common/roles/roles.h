@@ -1,0 +1,152 @@
+/*
+ * roles.h - the role of each task of a training job, and its environment.
+ *
+ * A job runs p parameter servers (PS) and w workers. The scheduler decides
+ * (p, w) for each run of a job and writes them into the job's SPANK
+ * environment as OPTIMUS_TOPOLOGY=ps=P,workers=W (roles_topology_format());
+ * tasks see it as SLURM_SPANK_OPTIMUS_TOPOLOGY. In every job step
+ * spank/optimus turns the topology, the step's layout (nodes, tasks per
+ * node) and the task's place (node id, node-local task id) into a role, a
+ * rank, the host lists and the framework variables (MXNet, TensorFlow,
+ * PyTorch). Everything here is pure: no Slurm header, no I/O.
+ *
+ * Colocated layout (default, Theorem 1 of the Optimus paper): every node
+ * holds an even share of PS and workers; on node i the first
+ * placement_share_front(p, n, i) local tasks are PS, the others workers.
+ * Separate layout: whole nodes of PS then whole nodes of workers, either in
+ * one step (tasks ranked node by node) or in a heterogeneous step
+ * `srun -n P ps : -n W worker` (component 0 = PS, component 1 = workers).
+ */
+#ifndef OPTIMUS_ROLES_H
+#define OPTIMUS_ROLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hints/hints.h"
+
+/* Name of the job's SPANK environment entry the scheduler writes. */
+#define ROLES_TOPOLOGY_ENV "OPTIMUS_TOPOLOGY"
+
+/*
+ * Ports: each job owns a block of ROLES_PORT_BLOCK ports chosen from its id
+ * so that jobs sharing a node do not collide (ids ROLES_PORT_BLOCKS apart
+ * share a block). Offset 0: MXNet's DMLC scheduler (DMLC_PS_ROOT_PORT);
+ * 1: PyTorch's MASTER_PORT; 2 + local task id: that task's own port. The
+ * range stays below Linux's ephemeral ports (32768-60999).
+ */
+#define ROLES_PORT_MIN 12000
+#define ROLES_PORT_BLOCK 64
+#define ROLES_PORT_BLOCKS 320
+#define ROLES_MAX_LOCAL_TASKS (ROLES_PORT_BLOCK - 2)
+
+typedef struct roles_topology {
+	uint32_t ps;
+	uint32_t workers;
+} roles_topology_t;
+
+/* "ps=P,workers=W" (either order, both required, P >= 0, W >= 1). */
+int roles_topology_parse(const char *text, roles_topology_t *t, char *err,
+			 size_t errlen);
+/* Length written, or -ENOSPC. */
+int roles_topology_format(const roles_topology_t *t, char *buf, size_t len);
+
+/*
+ * The topology a step of `tasks` tasks runs: *given (the scheduler's) when
+ * it is non-NULL and adds up to `tasks`; otherwise derived from the step's
+ * size: min(min_ps, tasks - 1) PS and the other tasks as workers. Returns 0
+ * when *given was used, 1 when derived, -EINVAL when tasks == 0.
+ */
+int roles_topology_for_step(const optimus_hints_t *h,
+			    const roles_topology_t *given, uint32_t tasks,
+			    roles_topology_t *out);
+
+typedef enum roles_role { ROLE_PS = 0, ROLE_WORKER = 1 } roles_role_t;
+
+/* One node of a step: its host name, its task count and how many are PS
+ * (roles_assign() fills `ps`: local ids 0..ps-1 are PS). */
+typedef struct roles_node {
+	const char *host;
+	uint32_t tasks;
+	uint32_t ps;
+} roles_node_t;
+
+/*
+ * Decide how many PS each node runs (see the layouts above). The node task
+ * counts must add up to t->ps + t->workers. 0, or -ERANGE with a message.
+ */
+int roles_assign(const roles_topology_t *t, hints_layout_t layout,
+		 roles_node_t *nodes, size_t nnodes, char *err, size_t errlen);
+
+/* Where one task stands once the nodes are assigned. */
+typedef struct roles_task {
+	roles_role_t role;
+	uint32_t rank;		/* index among the tasks of its role */
+	uint32_t local_rank;	/* index among its role's tasks on its node */
+	uint32_t port;
+	const char *host;
+} roles_task_t;
+
+/* The task at (node, local id): 0 or -ERANGE. */
+int roles_task_at(const roles_node_t *nodes, size_t nnodes, uint32_t node,
+		  uint32_t local_id, uint32_t job_id, roles_task_t *out);
+
+/* First port of the job's block. */
+uint32_t roles_port_base(uint32_t job_id);
+
+/* The variables a task sees; names and values owned by the list. */
+typedef struct roles_env {
+	size_t n, cap;
+	char **names;
+	char **values;
+} roles_env_t;
+
+void roles_env_init(roles_env_t *e);
+void roles_env_free(roles_env_t *e);
+/* The value of name, or NULL. */
+const char *roles_env_get(const roles_env_t *e, const char *name);
+
+typedef struct roles_job {
+	uint32_t job_id;
+	uint32_t restart_count;
+	const char *submit_dir;	/* default checkpoint folder under it */
+	const char *home;	/* ... or under $HOME; may be NULL */
+	const optimus_hints_t *hints;
+	roles_topology_t topology;
+} roles_job_t;
+
+/*
+ * The checkpoint folder: the ckpt_dir hint, else
+ * <submit_dir or home>/optimus-checkpoints/<job id>. -EINVAL if none.
+ */
+int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len);
+
+/*
+ * Job-level variables (the batch script's): OPTIMUS_JOB_ID,
+ * OPTIMUS_TOPOLOGY, OPTIMUS_NUM_PS, OPTIMUS_NUM_WORKERS, OPTIMUS_MODE,
+ * OPTIMUS_CHECKPOINT_DIR, OPTIMUS_CKPT_SIGNAL, OPTIMUS_CKPT_GRACE,
+ * SLURM_RESTART_COUNT. 0 or -ENOMEM / -EINVAL.
+ */
+int roles_env_job(const roles_job_t *job, roles_env_t *env);
+
+/*
+ * Everything one task sees: the job-level variables plus OPTIMUS_ROLE,
+ * OPTIMUS_RANK, OPTIMUS_PS_HOSTS, OPTIMUS_WORKER_HOSTS (host:port lists),
+ * OPTIMUS_SHARD_INDEX/COUNT, DMLC_* (MXNet), TF_CONFIG (TensorFlow) and,
+ * for workers, MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK
+ * (PyTorch, among workers). nodes must be assigned (roles_assign()).
+ */
+int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
+		   size_t nnodes, uint32_t node, uint32_t local_id,
+		   roles_env_t *env, char *err, size_t errlen);
+
+/*
+ * Slurm's compact lists, parsed without Slurm: "n[1-3,07],login" into host
+ * names, and "2(x3),1" (SLURM_TASKS_PER_NODE) into counts. The arrays are
+ * malloc()ed (free hosts with roles_hostlist_free()). 0 or -EINVAL/-ENOMEM.
+ */
+int roles_hostlist_expand(const char *list, char ***hosts, size_t *n);
+void roles_hostlist_free(char **hosts, size_t n);
+int roles_tasks_per_node(const char *text, uint32_t **counts, size_t *n);
+
+#endif

@@ -1,0 +1,273 @@
+/* roles_env.c - the environment variables of a job and of each task. */
+#define _GNU_SOURCE	/* vasprintf */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "roles/roles.h"
+
+void roles_env_init(roles_env_t *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+void roles_env_free(roles_env_t *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->names[i]);
+		free(e->values[i]);
+	}
+	free(e->names);
+	free(e->values);
+	roles_env_init(e);
+}
+
+const char *roles_env_get(const roles_env_t *e, const char *name)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->names[i], name))
+			return e->values[i];
+	return NULL;
+}
+
+static int env_grow(roles_env_t *e)
+{
+	size_t cap = e->cap ? 2 * e->cap : 32;
+	char **names = realloc(e->names, cap * sizeof(*names));
+	char **values;
+
+	if (!names)
+		return -ENOMEM;
+	e->names = names;
+	values = realloc(e->values, cap * sizeof(*values));
+	if (!values)
+		return -ENOMEM;
+	e->values = values;
+	e->cap = cap;
+	return 0;
+}
+
+/* Set (or replace) name to an owned value. */
+static int env_take(roles_env_t *e, const char *name, char *value)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		if (!strcmp(e->names[i], name)) {
+			free(e->values[i]);
+			e->values[i] = value;
+			return 0;
+		}
+	}
+	if (!value || (e->n == e->cap && env_grow(e)) ||
+	    !(e->names[e->n] = strdup(name))) {
+		free(value);
+		return -ENOMEM;
+	}
+	e->values[e->n++] = value;
+	return 0;
+}
+
+static int env_setf(roles_env_t *e, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	char *value = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&value, fmt, ap);
+	va_end(ap);
+	return env_take(e, name, n < 0 ? NULL : value);
+}
+
+int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len)
+{
+	const char *base = job->submit_dir && *job->submit_dir ? job->submit_dir
+							      : job->home;
+	int n;
+
+	if (job->hints && job->hints->ckpt_dir[0])
+		n = snprintf(buf, len, "%s", job->hints->ckpt_dir);
+	else if (base && *base)
+		/* per job id: a requeued run finds its predecessor's files */
+		n = snprintf(buf, len, "%s/optimus-checkpoints/%u", base,
+			     job->job_id);
+	else
+		return -EINVAL;
+	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
+}
+
+int roles_env_job(const roles_job_t *job, roles_env_t *env)
+{
+	const optimus_hints_t *h = job->hints;
+	char ckpt[HINTS_PATH_MAX + 64];
+	int rc = 0;
+
+	rc |= env_setf(env, "OPTIMUS_JOB_ID", "%u", job->job_id);
+	rc |= env_setf(env, "OPTIMUS_TOPOLOGY", "ps=%u,workers=%u",
+		       job->topology.ps, job->topology.workers);
+	rc |= env_setf(env, "OPTIMUS_NUM_PS", "%u", job->topology.ps);
+	rc |= env_setf(env, "OPTIMUS_NUM_WORKERS", "%u", job->topology.workers);
+	rc |= env_setf(env, "SLURM_RESTART_COUNT", "%u", job->restart_count);
+	if (h) {
+		rc |= env_setf(env, "OPTIMUS_MODE", "%s", hints_mode_name(h->mode));
+		rc |= env_setf(env, "OPTIMUS_CKPT_SIGNAL", "%d", h->ckpt_signal);
+		rc |= env_setf(env, "OPTIMUS_CKPT_GRACE", "%u", h->ckpt_grace);
+	}
+	if (!roles_checkpoint_dir(job, ckpt, sizeof(ckpt)))
+		rc |= env_setf(env, "OPTIMUS_CHECKPOINT_DIR", "%s", ckpt);
+	return rc ? -ENOMEM : 0;
+}
+
+/* "host:port" of every task of a role, in rank order, into a json array
+ * and a comma-separated list. */
+static int role_hosts(const roles_node_t *nodes, size_t nnodes,
+		      uint32_t job_id, roles_role_t role, json_object *arr,
+		      char **list)
+{
+	size_t used = 0, cap = 256;
+	char *s = calloc(cap, 1);
+	roles_task_t t;
+
+	for (uint32_t i = 0; s && i < nnodes; i++) {
+		for (uint32_t l = 0; l < nodes[i].tasks; l++) {
+			char item[300];
+			int n;
+
+			if (roles_task_at(nodes, nnodes, i, l, job_id, &t) ||
+			    t.role != role)
+				continue;
+			n = snprintf(item, sizeof(item), "%s:%u", t.host, t.port);
+			json_object_array_add(arr, json_object_new_string(item));
+			while (s && used + n + 2 > cap) {
+				char *bigger = realloc(s, cap *= 2);
+				if (!bigger)
+					free(s);
+				s = bigger;
+			}
+			if (s)
+				used += sprintf(s + used, "%s%s", used ? "," : "",
+						item);
+		}
+	}
+	*list = s;
+	return s ? 0 : -ENOMEM;
+}
+
+/* TensorFlow's TF_CONFIG: {"cluster": {"ps": [...], "worker": [...]},
+ * "task": {"type": "ps"|"worker", "index": rank}}. */
+static char *tf_config(json_object *ps, json_object *workers,
+		       const roles_task_t *t)
+{
+	json_object *root = json_object_new_object();
+	json_object *cluster = json_object_new_object();
+	json_object *task = json_object_new_object();
+	char *out;
+
+	if (json_object_array_length(ps))
+		json_object_object_add(cluster, "ps", json_object_get(ps));
+	json_object_object_add(cluster, "worker", json_object_get(workers));
+	json_object_object_add(task, "type", json_object_new_string(
+				       t->role == ROLE_PS ? "ps" : "worker"));
+	json_object_object_add(task, "index", json_object_new_int64(t->rank));
+	json_object_object_add(root, "cluster", cluster);
+	json_object_object_add(root, "task", task);
+	out = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
+	return out;
+}
+
+/* The first task of a role: MXNet's root is PS 0, PyTorch's worker 0. */
+static const roles_node_t *first_host_of(const roles_node_t *nodes,
+					 size_t nnodes, roles_role_t role)
+{
+	for (size_t i = 0; i < nnodes; i++)
+		if (role == ROLE_PS ? nodes[i].ps > 0
+				    : nodes[i].tasks > nodes[i].ps)
+			return &nodes[i];
+	return NULL;
+}
+
+static int env_frameworks(const roles_job_t *job, const roles_node_t *nodes,
+			  size_t nnodes, const roles_task_t *t,
+			  roles_env_t *env)
+{
+	const roles_node_t *root = first_host_of(nodes, nnodes, ROLE_PS);
+	const roles_node_t *master = first_host_of(nodes, nnodes, ROLE_WORKER);
+	uint32_t base = roles_port_base(job->job_id);
+	int rc = 0;
+
+	rc |= env_setf(env, "DMLC_ROLE", "%s",
+		       t->role == ROLE_PS ? "server" : "worker");
+	if (!root)
+		root = master;	/* no PS: the root still needs an address */
+	rc |= env_setf(env, "DMLC_PS_ROOT_URI", "%s", root->host);
+	rc |= env_setf(env, "DMLC_PS_ROOT_PORT", "%u", base);
+	rc |= env_setf(env, "DMLC_NUM_SERVER", "%u", job->topology.ps);
+	rc |= env_setf(env, "DMLC_NUM_WORKER", "%u", job->topology.workers);
+	if (t->role != ROLE_WORKER)
+		return rc;
+	rc |= env_setf(env, "MASTER_ADDR", "%s", master->host);
+	rc |= env_setf(env, "MASTER_PORT", "%u", base + 1);
+	rc |= env_setf(env, "WORLD_SIZE", "%u", job->topology.workers);
+	rc |= env_setf(env, "RANK", "%u", t->rank);
+	rc |= env_setf(env, "LOCAL_RANK", "%u", t->local_rank);
+	return rc;
+}
+
+static int env_lists(const roles_job_t *job, const roles_node_t *nodes,
+		     size_t nnodes, const roles_task_t *t, roles_env_t *env)
+{
+	json_object *ps = json_object_new_array();
+	json_object *wk = json_object_new_array();
+	char *ps_list = NULL, *wk_list = NULL;
+	int rc;
+
+	rc = role_hosts(nodes, nnodes, job->job_id, ROLE_PS, ps, &ps_list);
+	rc |= role_hosts(nodes, nnodes, job->job_id, ROLE_WORKER, wk, &wk_list);
+	if (!rc) {
+		rc |= env_take(env, "OPTIMUS_PS_HOSTS", ps_list);
+		rc |= env_take(env, "OPTIMUS_WORKER_HOSTS", wk_list);
+		rc |= env_take(env, "TF_CONFIG", tf_config(ps, wk, t));
+	} else {
+		free(ps_list);
+		free(wk_list);
+	}
+	json_object_put(ps);
+	json_object_put(wk);
+	return rc;
+}
+
+int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
+		   size_t nnodes, uint32_t node, uint32_t local_id,
+		   roles_env_t *env, char *err, size_t errlen)
+{
+	roles_task_t t;
+	int rc;
+
+	if (roles_task_at(nodes, nnodes, node, local_id, job->job_id, &t)) {
+		if (err && errlen)
+			snprintf(err, errlen, "no task %u on node %u of %zu "
+				 "(at most %d tasks per node)", local_id, node,
+				 nnodes, ROLES_MAX_LOCAL_TASKS);
+		return -ERANGE;
+	}
+	rc = roles_env_job(job, env);
+	rc |= env_setf(env, "OPTIMUS_ROLE", "%s",
+		       t.role == ROLE_PS ? "ps" : "worker");
+	rc |= env_setf(env, "OPTIMUS_RANK", "%u", t.rank);
+	rc |= env_setf(env, "OPTIMUS_LOCAL_RANK", "%u", t.local_rank);
+	rc |= env_setf(env, "OPTIMUS_PORT", "%u", t.port);
+	/* data shards follow the workers of the current topology, so a
+	 * resized job re-partitions its data on restart */
+	if (t.role == ROLE_WORKER)
+		rc |= env_setf(env, "OPTIMUS_SHARD_INDEX", "%u", t.rank);
+	rc |= env_setf(env, "OPTIMUS_SHARD_COUNT", "%u", job->topology.workers);
+	rc |= env_lists(job, nodes, nnodes, &t, env);
+	rc |= env_frameworks(job, nodes, nnodes, &t, env);
+	if (rc && err && errlen)
+		snprintf(err, errlen, "out of memory building the environment");
+	return rc ? -ENOMEM : 0;
+}
