@@ -139,10 +139,12 @@ def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
         cluster.wait_job_state(blocker, {"RUNNING"})
         jid, _ = submit(cluster, tmp_path, "waits", "optimus", 20)
 
+        # Slurm shows Reason=BeginTime at optimus' gate (issue 15): the
+        # planner's reason is in the SystemComment.
         def reason():
             f = cluster.job_fields(jid)
-            return f["JobState"] == "PENDING" and \
-                f["Reason"].startswith("optimus:") and f["Reason"]
+            m = re.search(r" waiting: (.*)", f.get("SystemComment", ""))
+            return f["JobState"] == "PENDING" and m and m.group(1)
         why = wait_for(reason, 30, "an optimus reason")
         assert "room" in why
         cancel(cluster, blocker)

@@ -114,6 +114,45 @@ START_TEST(test_fit_predictions)
 }
 END_TEST
 
+/*
+ * Issue 15: a job still running past its fitted convergence shows the fit
+ * is wrong; the prediction falls back to the target (or the prior), never
+ * to 0 remaining, else the planner never grows it.
+ */
+START_TEST(test_running_never_zero_remaining)
+{
+	job_model_t *m = new_job("optimus,steps=5000");
+	bool fitted = true;
+	double rem;
+
+	char text[512];
+
+	job_model_started(m, 10, 1, 1, 1);
+	/* Never reported: the loss is unknown, not a perfect 0. */
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, " loss=unknown "), "%s", text);
+	/* A flat loss: the fitted curve says "converged". */
+	for (int k = 1; k <= 30; k++)
+		ck_assert_int_eq(job_model_report(m, 10 + k, 100 * k - 86,
+						  0.5, 1.0, 0), 0);
+	job_model_refit(m);
+	rem = job_model_remaining_steps(m, &fitted);
+	ck_assert_msg(rem >= 1.0, "remaining %g while running", rem);
+	ck_assert_double_eq(rem, 5000 - m->step);
+	ck_assert(!fitted);
+	job_model_free(m);
+
+	m = new_job("optimus");
+	job_model_started(m, 10, 1, 1, 1);
+	for (int k = 1; k <= 30; k++)
+		ck_assert_int_eq(job_model_report(m, 10 + k, 100 * k, 0.5,
+						  1.0, 0), 0);
+	job_model_refit(m);
+	ck_assert(job_model_remaining_steps(m, NULL) >= 1.0);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_remaining_fallbacks)
 {
 	job_model_t *m = new_job("optimus,steps=5000");
@@ -509,6 +548,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_report_validation);
 	tcase_add_test(tc, test_fit_predictions);
 	tcase_add_test(tc, test_remaining_fallbacks);
+	tcase_add_test(tc, test_running_never_zero_remaining);
 	tcase_add_test(tc, test_speed_priors);
 	tcase_add_test(tc, test_speed_profile);
 	tcase_add_test(tc, test_speed_prior_sync);

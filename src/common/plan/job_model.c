@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,4 +279,30 @@ void job_model_resizing(job_model_t *m, time_t now)
 	m->resize_began = now;
 	m->last_resize = now;
 	m->restarts++;
+}
+
+void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
+		       int workers, int nodes)
+{
+	job_model_started(m, start, ps, workers, nodes);
+	m->adopted = now;
+	m->last_resize = now;
+}
+
+const char *job_model_why_not_resizable(const job_model_t *m, time_t now,
+					double min_interval, char *why,
+					size_t len)
+{
+	/* A job adopted without a record may have reported before: until it
+	 * reports again nothing tells how far it got since its checkpoint. */
+	if (m->adopted && m->last_report <= m->adopted) {
+		snprintf(why, len, "found running without a record, no report since");
+		return why;
+	}
+	if (m->last_resize && difftime(now, m->last_resize) < min_interval) {
+		snprintf(why, len, "resized %.0fs ago (min %.0fs)",
+			 difftime(now, m->last_resize), min_interval);
+		return why;
+	}
+	return NULL;
 }

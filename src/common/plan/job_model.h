@@ -76,6 +76,12 @@ typedef struct job_model {
 	time_t resize_began;	/* checkpoint signal time of a resize */
 	double resize_seconds;	/* total time lost in resizes */
 	unsigned restarts;	/* resizes done (requeues by optimus) */
+	/*
+	 * Found running without a record (state file lost or unreadable):
+	 * taken at its real size, and not resized before it reported after
+	 * this time (issue 15). 0: not adopted.
+	 */
+	time_t adopted;
 
 	job_run_t runs[JOB_MODEL_MAX_RUNS];
 	size_t nruns;
@@ -188,6 +194,22 @@ double job_model_remaining_steps(const job_model_t *m, bool *fitted);
 double job_model_remaining_time(const job_model_t *m,
 				const speed_profiles_t *profiles,
 				int ps, int workers);
+
+/*
+ * Record a running job found without a record at its real size: a run
+ * from `start`, and no resize before it reports after `now` nor before the
+ * minimum resize interval from `now` (last_resize = now).
+ */
+void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
+		       int workers, int nodes);
+/*
+ * May the plan resize this running job now? NULL if so, else why not
+ * (written into why). The one home of the rules that keep a resize from
+ * throwing work away.
+ */
+const char *job_model_why_not_resizable(const job_model_t *m, time_t now,
+					double min_interval, char *why,
+					size_t len);
 
 /* Share of the job's time since its first start lost to resizes, 0..1. */
 double job_model_resize_share(const job_model_t *m);

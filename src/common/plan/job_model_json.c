@@ -17,9 +17,11 @@
 #include "util/errmsg.h"
 #include "plan/job_model.h"
 #include "models/model_json.h"
+#include "report/protocol.h"
 
 #define JM_TIME_MAX 1e11	/* year ~5000: rejects garbage timestamps */
-#define JM_STEP_MAX 1e15
+/* Whatever a report may set, the state file restores (one bound). */
+#define JM_STEP_MAX ((double) PROTOCOL_MAX_COUNT)
 
 /* Set the message and return -EINVAL. */
 #define jm_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)

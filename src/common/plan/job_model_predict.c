@@ -169,20 +169,29 @@ double job_model_target_steps(const job_model_t *m)
 double job_model_remaining_steps(const job_model_t *m, bool *fitted)
 {
 	double target = job_model_target_steps(m), left = 0.0, r;
+	bool done;
 
 	if (fitted)
 		*fitted = false;
 	if (!m)
 		return JOB_MODEL_PRIOR_STEPS;
+	done = m->phase == JM_DONE;
 	if (target > 0.0)
 		left = fmax(target - m->step, 0.0);
 	if (m->conv && !convergence_remaining_steps(m->conv, &r) &&
 	    isfinite(r) && r >= 0.0) {
-		if (fitted)
-			*fitted = true;
-		return target > 0.0 ? fmin(r, left) : r;
+		if (target > 0.0)
+			r = fmin(r, left);
+		/* A job not done past its fitted convergence (or target) is
+		 * evidence that the prediction is wrong: never less than one
+		 * step for it, else the planner never grows it (issue 15). */
+		if (r >= 1.0 || done) {
+			if (fitted)
+				*fitted = true;
+			return r;
+		}
 	}
-	if (target > 0.0)
+	if (target > 0.0 && (left >= 1.0 || done))
 		return left;
 	return fmax(JOB_MODEL_PRIOR_STEPS, m->step);
 }
@@ -265,7 +274,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	job_speed_source_t src = JOB_SPEED_PRIOR;
 	int p, w;
 	double rem, f, eta;
-	char fit[96], jct[32] = "";
+	char fit[96], jct[32] = "", loss[32];
 	const job_run_t *last;
 	const char *how;
 	int n;
@@ -288,14 +297,19 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 			 difftime(m->end_time, m->first_submit));
 	/* A job between runs or done shows the topology it last ran with. */
 	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	/* Before any report the loss is unknown: 0 would read as perfect. */
+	if (m->reports)
+		snprintf(loss, sizeof(loss), "%.4g", m->loss);
+	else
+		snprintf(loss, sizeof(loss), "unknown");
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
-		     "step=%.0f loss=%.4g speed=%.3g/s model=%s "
+		     "step=%.0f loss=%s speed=%.3g/s model=%s "
 		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
 		     "resize=%.0fs(%.1f%%)%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
-		     m->step, m->loss, m->steps_per_sec,
+		     m->step, loss, m->steps_per_sec,
 		     job_speed_source_name(src), rem, how,
 		     eta, fit, m->restarts, m->resize_seconds,
 		     100.0 * job_model_resize_share(m), jct);

@@ -45,11 +45,13 @@ static double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
 					      c->prm->resize_threshold;
 }
 
-static bool plan_interval_ok(const plan_ctx_t *c, size_t i)
+static bool plan_resizable(const plan_ctx_t *c, size_t i)
 {
-	time_t last = c->jobs[i].model->last_resize;
+	char why[96];
 
-	return !last || difftime(c->prm->now, last) >= c->prm->min_resize_interval;
+	return !job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
+					    c->prm->min_resize_interval, why,
+					    sizeof(why));
 }
 
 /*
@@ -168,13 +170,9 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 		if (o)
 			return o;
 	}
-	if (!plan_interval_ok(c, i)) {
-		snprintf(why, len, "resized %.0fs ago (min %.0fs)",
-			 difftime(c->prm->now, c->jobs[i].model->last_resize),
-			 c->prm->min_resize_interval);
-		return why;
-	}
-	return NULL;
+	return job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
+					   c->prm->min_resize_interval, why,
+					   len);
 }
 
 static void plan_decide_running(plan_ctx_t *c, size_t i)
@@ -329,7 +327,7 @@ static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
 	if (c->state[j] != PS_KEEP || !pj->running || pj->starting ||
 	    c->lim_ps[j] || c->lim_w[j] ||
 	    !pj->nslots || pj->model->phase == JM_CHECKPOINTING ||
-	    !plan_interval_ok(c, j) ||
+	    !plan_resizable(c, j) ||
 	    (c->cur_ps[j] <= alloc_min_ps(a) &&
 	     c->cur_w[j] <= alloc_min_workers(a)))
 		return false;

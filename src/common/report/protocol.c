@@ -18,11 +18,6 @@
 
 /* Messages are flat; a deep document is an attack on the tokenizer. */
 #define PROTOCOL_MAX_DEPTH 8
-/* json-c saturates integers that overflow int64 to INT64_MAX; any bound
- * below that turns such a silently wrong value into a refusal. 2^53 steps
- * or seconds is far beyond any real value. */
-#define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
-
 static const char *const query_names[] = {
 	[QUERY_STATUS] = "status",
 	[QUERY_JOB] = "job",

@@ -30,6 +30,14 @@
 #define PROTOCOL_HEADER_LEN 4
 /* Bounds every allocation a peer can cause; a report is ~200 bytes. */
 #define PROTOCOL_MAX_FRAME (64 * 1024)
+/*
+ * The largest step (or count of seconds) a report may carry. json-c
+ * saturates integers that overflow int64 to INT64_MAX; any bound below that
+ * turns such a silently wrong value into a refusal. 2^53 steps or seconds
+ * is far beyond any real value. The state file stores and restores every
+ * value a report may set: it reads against the same bound (issue 15).
+ */
+#define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
 
 typedef enum msg_type {
 	MSG_PROGRESS = 1,

@@ -10,6 +10,7 @@
 
 #include "slurm/slurm_errno.h"
 #include "src/common/log.h"
+#include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
@@ -32,16 +33,26 @@ extern void fini(void)
 }
 
 /*
- * Under sched/optimus the job waits, held, until the planner sizes it and
- * pins its nodes; otherwise Slurm's scheduler would start it at once with
- * its initial size wherever it fits. Under any other scheduler the job runs
- * with the size job_size_apply() gave it.
+ * Under sched/optimus the job waits at optimus' gate (a begin time nobody
+ * else uses, see roles/spank_env.h) until the planner sizes it and pins its
+ * nodes; otherwise Slurm's scheduler would start it at once with its
+ * initial size wherever it fits. Never a priority of 0: that is a hold,
+ * and only `scontrol release` may clear a hold. The begin time the user
+ * asked for (--begin) is kept for the planner, which honours it. Under any
+ * other scheduler the job runs with the size job_size_apply() gave it.
  */
-static void hold_for_planner(job_desc_msg_t *job_desc)
+static void gate_for_planner(job_desc_msg_t *job_desc)
 {
+	char *entry;
+
 	if (xstrcmp(slurm_conf.schedtype, "sched/optimus"))
 		return;
-	job_desc->priority = 0;
+	entry = xstrdup_printf("%s=%lld", OPTIMUS_SPANK_ENV_BEGIN,
+			       (long long) job_desc->begin_time);
+	xrecalloc(job_desc->spank_job_env, job_desc->spank_job_env_size + 1,
+		  sizeof(char *));
+	job_desc->spank_job_env[job_desc->spank_job_env_size++] = entry;
+	job_desc->begin_time = OPTIMUS_GATE_TIME;
 }
 
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
@@ -73,7 +84,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	}
 	if (job_size_apply(&h, job_desc, err_msg) != SLURM_SUCCESS)
 		return SLURM_ERROR;
-	hold_for_planner(job_desc);
+	gate_for_planner(job_desc);
 	return SLURM_SUCCESS;
 }
 

@@ -15,29 +15,8 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "apply.h"
+#include "gate.h"
 #include "roles/roles.h"
-
-/* Replace (or add) NAME=value in the job's SPANK environment. */
-static void spank_env_set(job_record_t *job, const char *name, const char *value)
-{
-	size_t len = strlen(name);
-	char *entry = xstrdup_printf("%s=%s", name, value);
-
-	for (uint32_t i = 0; i < job->spank_job_env_size; i++) {
-		char *e = job->spank_job_env[i];
-
-		if (!xstrncmp(e, "SPANK_", 6))
-			e += 6;
-		if (!strncmp(e, name, len) && e[len] == '=') {
-			xfree(job->spank_job_env[i]);
-			job->spank_job_env[i] = entry;
-			return;
-		}
-	}
-	xrecalloc(job->spank_job_env, job->spank_job_env_size + 1,
-		  sizeof(char *));
-	job->spank_job_env[job->spank_job_env_size++] = entry;
-}
 
 static int update_pending(action_t *a)
 {
@@ -70,7 +49,6 @@ static int update_pending(action_t *a)
 		snprintf(gres, sizeof(gres), "gres:gpu:%u", a->req.gpus_per_node);
 		desc.tres_per_node = gres;
 	}
-	desc.priority = INFINITE;	/* release optimus' hold */
 	msg.data = &desc;
 	rc = update_job(&msg, slurm_conf.slurm_user_id, false);
 	desc.req_nodes = NULL;		/* not ours to free */
@@ -84,8 +62,10 @@ static int act_start(job_record_t *job, action_t *a)
 
 	if (!IS_JOB_PENDING(job))
 		return ESLURM_JOB_NOT_PENDING;
-	spank_env_set(job, ROLES_TOPOLOGY_ENV, a->topology);
+	job_env_set(job, ROLES_TOPOLOGY_ENV, a->topology);
 	rc = update_pending(a);
+	if (rc == SLURM_SUCCESS)
+		gate_open(job, time(NULL));
 	if (rc != SLURM_SUCCESS)
 		error("sched/optimus: JobId=%u: cannot start with %u tasks on %s: %s",
 		      a->job_id, a->req.tasks, a->nodes, slurm_strerror(rc));
@@ -101,13 +81,12 @@ static int act_wait(job_record_t *job, action_t *a)
 {
 	if (!IS_JOB_PENDING(job))
 		return ESLURM_JOB_NOT_PENDING;
-	if (job->priority != 0) {
-		/* Released earlier but not started: hold it again so that
-		 * backfill does not start it on other nodes than planned. */
-		job->priority = 0;
-		job->state_reason = WAIT_HELD;
-	}
-	if (xstrcmp(job->state_desc, a->reason)) {
+	/* Released earlier but not started (or requeued by someone else):
+	 * close the gate again so that backfill does not start it on other
+	 * nodes than planned. Never touches a hold. */
+	gate_close(job, time(NULL));
+	/* Slurm's own reason (a hold, a dependency) is the one to show. */
+	if (job->priority != 0 && xstrcmp(job->state_desc, a->reason)) {
 		xfree(job->state_desc);
 		job->state_desc = xstrdup(a->reason);
 	}
@@ -130,8 +109,12 @@ static int act_signal(job_record_t *job, action_t *a)
 
 static int act_requeue(job_record_t *job, action_t *a)
 {
+	/* No JOB_REQUEUE_HOLD: that is a user hold (priority 0), which only
+	 * a release clears. Slurm delays the requeued job by cred_expire + 1 s
+	 * (its begin time); the plan that follows at once either starts it
+	 * (keeping that delay) or closes optimus' gate on it (act_wait). */
 	int rc = job_requeue(slurm_conf.slurm_user_id, a->job_id, NULL, false,
-			     JOB_REQUEUE_HOLD);
+			     0);
 
 	if (rc != SLURM_SUCCESS)
 		error("sched/optimus: JobId=%u: requeue for a resize failed: %s",
@@ -142,12 +125,29 @@ static int act_requeue(job_record_t *job, action_t *a)
 	return rc;
 }
 
+/*
+ * The SystemComment; a waiting job's reason goes there too: Slurm shows
+ * Reason=BeginTime for a job at optimus' gate (it clears any state_desc of
+ * a job whose begin time is ahead), or its own reason for a hold.
+ */
 static void set_comment(job_record_t *job, action_t *a)
 {
-	if (!a->comment || !xstrcmp(job->system_comment, a->comment))
+	char *text;
+
+	if (!a->comment)
 		return;
+	if (a->kind == ACT_WAIT && a->reason)
+		text = xstrdup_printf("%s waiting: %s", a->comment,
+				      xstrncmp(a->reason, "optimus: ", 9) ?
+				      a->reason : a->reason + 9);
+	else
+		text = xstrdup(a->comment);
+	if (!xstrcmp(job->system_comment, text)) {
+		xfree(text);
+		return;
+	}
 	xfree(job->system_comment);
-	job->system_comment = xstrdup(a->comment);
+	job->system_comment = text;
 }
 
 static void apply_one(action_t *a)

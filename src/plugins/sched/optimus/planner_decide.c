@@ -62,8 +62,9 @@ static bool plannable(const reg_job_t *rj, const snap_job_t *sj)
 
 	if (!sj || ph == JM_DONE || ph == JM_CHECKPOINTING)
 		return false;
-	if (sj->state == SNAP_PENDING)
-		return sj->held || ph == JM_PENDING || ph == JM_REQUEUED;
+	if (sj->state == SNAP_PENDING)	/* held by others: not planned */
+		return !sj->blocked &&
+		       (sj->held || ph == JM_PENDING || ph == JM_REQUEUED);
 	return sj->state == SNAP_RUNNING && ph == JM_RUNNING;
 }
 

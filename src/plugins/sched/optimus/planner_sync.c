@@ -9,6 +9,7 @@
 
 #include "planner.h"
 #include "registry.h"
+#include "roles/roles.h"
 
 /* A job missing from slurmctld this long is forgotten (purged by Slurm). */
 #define FORGET_AFTER 600
@@ -34,20 +35,52 @@ static void track_new_job(const snap_job_t *sj, time_t now)
 		return;
 	}
 	rj->restart_cnt = sj->restart_cnt;
+	rj->blocked = sj->blocked;
 	rj->last_seen = now;
 	info("sched/optimus: tracking JobId=%u (%s)", sj->job_id, sj->hints);
 }
 
-/* The job runs: close a resize and record the run's topology. */
-static void note_running(reg_job_t *rj, const snap_job_t *sj)
+/*
+ * A running job found without a record (the state file was lost, corrupt
+ * or unreadable): its real size is the topology the planner gave it at
+ * start (OPTIMUS_TOPOLOGY in its SPANK environment), never the minimum of
+ * its hints, and it is not resized before it reports again (issue 15).
+ */
+static void adopt_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
 	job_model_t *m = rj->model;
-	int ps = m->plan_ps > 0 ? m->plan_ps : (int) m->hints.min_ps;
-	int workers = m->plan_workers > 0 ? m->plan_workers :
-		      (int) m->hints.min_workers;
+	roles_topology_t t = { .ps = (int) m->hints.min_ps,
+			       .workers = (int) m->hints.min_workers };
+	char err[128];
+
+	if (sj->topology &&
+	    roles_topology_parse(sj->topology, &t, err, sizeof(err)))
+		error("sched/optimus: JobId=%u: unreadable topology '%s' (%s): taking %d PS + %d workers",
+		      sj->job_id, sj->topology, err, t.ps, t.workers);
+	job_model_adopted(m, sj->start, now, t.ps, t.workers, sj->nnodes);
+	m->plan_ps = t.ps;
+	m->plan_workers = t.workers;
+	info("sched/optimus: JobId=%u found running without a record: adopted at %d PS + %d workers, no resize before it reports",
+	     sj->job_id, t.ps, t.workers);
+}
+
+/* The job runs: close a resize and record the run's topology. */
+static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
+{
+	job_model_t *m = rj->model;
+	int ps = m->plan_ps, workers = m->plan_workers;
 
 	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING)
 		return;
+	if (m->phase == JM_PENDING && m->plan_ps <= 0 && !m->nruns) {
+		adopt_running(rj, sj, now);
+		rj->checkpoint_acked = false;
+		return;
+	}
+	if (ps <= 0 || workers <= 0) {
+		ps = (int) m->hints.min_ps;
+		workers = (int) m->hints.min_workers;
+	}
 	if (m->resize_began)
 		info("sched/optimus: JobId=%u resized to %d PS + %d workers in %.0fs (checkpoint signal to restart)",
 		     sj->job_id, ps, workers,
@@ -99,7 +132,7 @@ static bool sync_job(const snap_job_t *sj, time_t now)
 	rj->last_seen = now;
 	switch (sj->state) {
 	case SNAP_RUNNING:
-		note_running(rj, sj);
+		note_running(rj, sj, now);
 		break;
 	case SNAP_PENDING:
 		note_pending(rj, sj, now);
@@ -112,6 +145,12 @@ static bool sync_job(const snap_job_t *sj, time_t now)
 		break;
 	}
 	rj->restart_cnt = sj->restart_cnt;
+	/* A release, a dependency met, a begin time reached: plan it now. */
+	if (rj->blocked != sj->blocked) {
+		rj->blocked = sj->blocked;
+		if (!sj->blocked)
+			return true;
+	}
 	return rj->model->phase != before &&
 	       (rj->model->phase == JM_DONE || rj->model->phase == JM_REQUEUED);
 }

@@ -25,6 +25,7 @@ typedef struct reg_job {
 	uint8_t account_tries;	/* attempts to store it (slurmdbd may lag) */
 	bool checkpoint_acked;	/* the job confirmed its checkpoint */
 	uint16_t restart_cnt;	/* Slurm's count at our last look */
+	bool blocked;		/* pending for others' reasons at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
 	/* The START applied last: its slots and what it takes on each
 	 * (xmalloc'd), and when it was applied; reserved until Slurm runs the

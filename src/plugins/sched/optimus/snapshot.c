@@ -17,7 +17,9 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "hints/hints.h"
+#include "gate.h"
 #include "snapshot.h"
+#include "roles/roles.h"
 #include "roles/spank_env.h"
 
 extern double snapshot_gpu_count(const char *gres)
@@ -114,9 +116,14 @@ static void copy_optimus_job(snapshot_t *s, job_record_t *job, const char *hints
 	sj->job_id = job->job_id;
 	sj->uid = job->user_id;
 	sj->state = job_state(job);
-	sj->held = job->priority == 0;
+	sj->held = gate_is_closed(job);
+	sj->blocked = IS_JOB_PENDING(job) &&
+		      gate_blocked_by_others(job, s->taken);
 	sj->batch = job->batch_flag != 0;
 	sj->hints = xstrdup(hints);
+	sj->topology = xstrdup(spank_env_get(job->spank_job_env,
+					     job->spank_job_env_size,
+					     ROLES_TOPOLOGY_ENV));
 	sj->submit = job->details ? job->details->submit_time : 0;
 	sj->start = job->start_time;
 	sj->end = job->end_time;
@@ -182,6 +189,7 @@ extern void snapshot_free(snapshot_t *s)
 		xfree(s->nodes[i].name);
 	for (int i = 0; i < s->njobs; i++) {
 		xfree(s->jobs[i].hints);
+		xfree(s->jobs[i].topology);
 		xfree(s->jobs[i].node_index);
 		xfree(s->jobs[i].usage);
 	}

@@ -28,9 +28,12 @@ typedef struct snap_job {
 	uint32_t job_id;
 	uint32_t uid;
 	snap_state_t state;
-	bool held;		/* priority 0 */
+	bool held;		/* waiting at optimus' gate (gate.h) */
+	bool blocked;		/* pending for a reason not optimus': a hold,
+				 * a dependency, a begin time; not planned */
 	bool batch;
 	char *hints;		/* the raw --scheduler value */
+	char *topology;		/* OPTIMUS_TOPOLOGY the planner gave it, or NULL */
 	time_t submit, start, end;
 	uint16_t restart_cnt;
 	int nnodes;		/* running: nodes held */

@@ -1,0 +1,87 @@
+/*
+ * gate.c - optimus' own gate on its pending jobs: see gate.h.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "gate.h"
+#include "roles/spank_env.h"
+
+extern void job_env_set(job_record_t *job, const char *name,
+			const char *value)
+{
+	size_t len = strlen(name);
+	char *entry = xstrdup_printf("%s=%s", name, value);
+
+	for (uint32_t i = 0; i < job->spank_job_env_size; i++) {
+		char *e = job->spank_job_env[i];
+
+		if (!xstrncmp(e, "SPANK_", 6))
+			e += 6;
+		if (!strncmp(e, name, len) && e[len] == '=') {
+			xfree(job->spank_job_env[i]);
+			job->spank_job_env[i] = entry;
+			return;
+		}
+	}
+	xrecalloc(job->spank_job_env, job->spank_job_env_size + 1,
+		  sizeof(char *));
+	job->spank_job_env[job->spank_job_env_size++] = entry;
+}
+
+extern bool gate_is_closed(const job_record_t *job)
+{
+	return job->details && job->details->begin_time >= OPTIMUS_GATE_TIME;
+}
+
+extern time_t gate_user_begin(const job_record_t *job)
+{
+	const char *v;
+
+	if (!job->details)
+		return 0;
+	if (!gate_is_closed(job))
+		return job->details->begin_time;
+	v = spank_env_get(job->spank_job_env, job->spank_job_env_size,
+			  OPTIMUS_SPANK_ENV_BEGIN);
+	return v ? (time_t) strtoll(v, NULL, 10) : 0;
+}
+
+extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
+{
+	if (job->priority == 0)
+		return true;	/* held by a user, an admin or Slurm */
+	if (job->state_reason == WAIT_DEPENDENCY ||
+	    job->state_reason == WAIT_DEP_INVALID)
+		return true;
+	return gate_user_begin(job) > now;
+}
+
+extern void gate_close(job_record_t *job, time_t now)
+{
+	char text[32];
+
+	if (!job->details || gate_is_closed(job))
+		return;
+	/* Slurm's own delay after a requeue (cred_expire + 1 s), or a begin
+	 * time set by the user: honoured when the gate opens. */
+	snprintf(text, sizeof(text), "%lld",
+		 (long long) (job->details->begin_time > now ?
+			      job->details->begin_time : 0));
+	job_env_set(job, OPTIMUS_SPANK_ENV_BEGIN, text);
+	job->details->begin_time = OPTIMUS_GATE_TIME;
+}
+
+extern void gate_open(job_record_t *job, time_t now)
+{
+	time_t begin = gate_user_begin(job);
+
+	if (!job->details || !gate_is_closed(job))
+		return;
+	job->details->begin_time = begin > now ? begin : now;
+}

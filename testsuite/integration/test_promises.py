@@ -1,0 +1,187 @@
+"""Slurm's promises kept under sched/optimus (issue 15) on a real cluster.
+
+Holds, dependencies, begin times, `scontrol top` and `--nice` keep their
+meaning for optimus jobs; losing the state file resizes nobody.
+"""
+import os
+import re
+import time
+
+import pytest
+
+from test_sched import CLUSTER_OPTIONS, cancel, plan_of, submit  # noqa: F401
+from waiting import wait_for
+
+# Several plan intervals (PlanInterval=2): long enough for any wrong start.
+SEVERAL_PLANS = 8
+
+
+def blocker(cluster, nodes=4, seconds=300):
+    jid = cluster.sbatch(["-N%d" % nodes, "--exclusive", "-o", "/dev/null"],
+                         "#!/bin/sh\nsleep %d\n" % seconds)
+    cluster.wait_job_state(jid, {"RUNNING"})
+    return jid
+
+
+def state_reason(cluster, jid):
+    f = cluster.job_fields(jid)
+    return f["JobState"], f["Reason"]
+
+
+def test_user_hold_is_kept_until_release(cluster, tmp_path):
+    block = blocker(cluster)
+    jid = None
+    try:
+        jid, _ = submit(cluster, tmp_path, "uheld", "optimus,max_workers=2",
+                        30)
+        cluster.run(["scontrol", "uhold", str(jid)])
+        cancel(cluster, block)
+        time.sleep(SEVERAL_PLANS)
+        assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
+        assert "release hold on JobId=%d" % jid not in cluster.logs()
+        cluster.run(["scontrol", "release", str(jid)])
+        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+        assert plan_of(cluster.job_fields(jid)), cluster.job_fields(jid)
+    finally:
+        cancel(cluster, block, *([jid] if jid else []))
+
+
+def test_sbatch_hold_is_kept(cluster, tmp_path):
+    out = str(tmp_path / "sbatch-hold.out")
+    jid = cluster.sbatch(["--hold", "--scheduler=optimus,workers=1", "-o",
+                          out], "#!/bin/sh\nsleep 1\n")
+    try:
+        time.sleep(SEVERAL_PLANS)
+        assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
+        cluster.run(["scontrol", "release", str(jid)])
+        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+        assert plan_of(cluster.job_fields(jid))
+    finally:
+        cancel(cluster, jid)
+
+
+def test_hold_of_a_waiting_job_survives_free_room(cluster, tmp_path):
+    block = blocker(cluster)
+    jid = None
+    try:
+        jid, _ = submit(cluster, tmp_path, "waiting", "optimus,max_workers=2",
+                        30)
+        time.sleep(3)
+        cluster.run(["scontrol", "hold", str(jid)])
+        cancel(cluster, block)
+        time.sleep(SEVERAL_PLANS)
+        assert state_reason(cluster, jid) == ("PENDING", "JobHeldAdmin")
+        # hold -> uhold -> release round trip
+        cluster.run(["scontrol", "uhold", str(jid)])
+        time.sleep(3)
+        assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
+        cluster.run(["scontrol", "release", str(jid)])
+        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+        assert plan_of(cluster.job_fields(jid))
+    finally:
+        cancel(cluster, block, *([jid] if jid else []))
+
+
+def test_dependency_and_begin_time_are_kept(cluster, tmp_path):
+    first = cluster.sbatch(["-n1", "-o", "/dev/null"], "#!/bin/sh\nsleep 12\n")
+    out = str(tmp_path / "dep.out")
+    dep = cluster.sbatch(["--dependency=afterok:%d" % first,
+                          "--scheduler=optimus,max_workers=2", "-o", out],
+                         "#!/bin/sh\nsleep 1\n")
+    begin_at = time.time() + 15     # sbatch reads "now" a little later
+    late = cluster.sbatch(["--begin=now+15", "--scheduler=optimus,max_workers=2",
+                           "-o", out], "#!/bin/sh\nsleep 1\n")
+    try:
+        time.sleep(SEVERAL_PLANS)
+        assert state_reason(cluster, dep) == ("PENDING", "Dependency")
+        assert cluster.job_fields(late)["JobState"] == "PENDING"
+        cluster.wait_job_state(first, {"COMPLETED"}, timeout=60)
+        cluster.wait_job_state(dep, {"RUNNING", "COMPLETED"}, timeout=60)
+        cluster.wait_job_state(late, {"RUNNING", "COMPLETED"}, timeout=60)
+        started = cluster.job_fields(late)["StartTime"]
+        assert time.mktime(time.strptime(started, "%Y-%m-%dT%H:%M:%S")) \
+            >= int(begin_at)
+    finally:
+        cancel(cluster, first, dep, late)
+
+
+def test_top_and_nice_keep_their_meaning(cluster, tmp_path):
+    block = blocker(cluster)
+    jobs = []
+    try:
+        for nice in (0, 100):
+            jobs.append(cluster.sbatch(
+                ["--nice=%d" % nice, "--scheduler=optimus,max_workers=2",
+                 "-o", "/dev/null"], "#!/bin/sh\nsleep 1\n"))
+        time.sleep(3)
+        prio = [int(cluster.job_fields(j)["Priority"]) for j in jobs]
+        assert prio[0] > prio[1] > 0, prio
+        r = cluster.run(["scontrol", "top", str(jobs[1])], check=False)
+        assert r.returncode == 0, r.stderr
+    finally:
+        cancel(cluster, block, *jobs)
+
+
+def _corrupt(path, how):
+    if how == "deleted":
+        os.unlink(path)
+    elif how == "directory":
+        os.unlink(path)
+        os.mkdir(path)
+    else:
+        data = open(path, "rb").read()
+        text = {"garbage": b'{"format": 1, "jobs": [ {"job_id": "x"',
+                "truncated": data[:len(data) // 2],
+                "empty": b"",
+                "binary": bytes(range(256)) * 4}[how]
+        with open(path, "wb") as f:
+            f.write(text)
+
+
+@pytest.mark.parametrize("how", ["garbage", "truncated", "empty", "binary",
+                                 "directory", "deleted"])
+def test_lost_state_file_resizes_nobody(cluster, tmp_path, how):
+    path = os.path.join(cluster.root, "state", "optimus_state.json")
+    jid, _ = submit(cluster, tmp_path, "adopted-" + how,
+                    "optimus,max_ps=2,max_workers=6", 600)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_for(lambda: plan_of(cluster.job_fields(jid)), 15, "a plan")
+        nodes = cluster.job_fields(jid)["NodeList"]
+        cluster._kill("slurmctld", timeout=30)
+        _corrupt(path, how)
+        mark = len(cluster.logs("slurmctld"))
+        cluster._start_slurmctld(clean=False)
+        time.sleep(SEVERAL_PLANS + 6)   # past MinResizeInterval=5 too
+        log = cluster.logs("slurmctld")[mark:]
+        assert not re.search(r"JobId=%d: checkpoint signal" % jid, log), log
+        f = cluster.job_fields(jid)
+        assert f["JobState"] == "RUNNING" and f["Restarts"] == "0"
+        assert f["NodeList"] == nodes
+    finally:
+        cancel(cluster, jid)
+        if how == "directory" and os.path.isdir(path):
+            os.rmdir(path)
+
+
+def test_restart_restores_extreme_but_accepted_values(cluster, tmp_path):
+    from test_sched import optimusctl, OPTIMUSCTL
+    report = os.path.join(os.path.dirname(OPTIMUSCTL), "optimus-report")
+    jobs = [submit(cluster, tmp_path, "extreme%d" % i,
+                   "optimus,max_workers=2", 600)[0] for i in range(2)]
+    try:
+        step = 2 ** 53 - 1       # a report accepts up to 2^53
+        for jid in jobs:
+            cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+            cluster.run([report, "progress", "--job", str(jid), "--step",
+                         str(step), "--loss", "0.5"])
+        wait_for(lambda: all(optimusctl(cluster, "show", "job", str(j))
+                             .get("step") == step for j in jobs), 20,
+                 "the reports in the model")
+        cluster.restart_slurmctld()
+        log = cluster.logs("slurmctld")
+        assert "cannot parse state file" not in log
+        for jid in jobs:
+            assert optimusctl(cluster, "show", "job", str(jid))["step"] == step
+    finally:
+        cancel(cluster, *jobs)
