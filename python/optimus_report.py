@@ -23,6 +23,7 @@ import ctypes
 import ctypes.util
 import json
 import os
+import signal
 import socket
 import struct
 import time
@@ -173,6 +174,7 @@ class Reporter:
         self.timeout = timeout
         self.host, self.port, self.munge_socket = endpoint()
         self._sock = None
+        self._saved = []    # checkpoints written, not yet confirmed
 
     def _connect(self):
         if self._sock is None:
@@ -205,8 +207,33 @@ class Reporter:
             raise ReportError("usage", "no job id: pass job_id or set SLURM_JOB_ID")
         return int(job)
 
+    def handle_checkpoints(self, save, resumed_step=0):
+        """Install the handler of the job's checkpoint signal
+        (OPTIMUS_CKPT_SIGNAL, default SIGUSR1) for the training script.
+
+        save() writes a checkpoint and returns the step it holds; it runs
+        inside the signal handler. The next progress() confirms it (a
+        report sent from the handler could interrupt another request), so
+        the scheduler need not wait for the grace period. Declares at once
+        that the job can checkpoint, with a checkpoint report of
+        resumed_step: sched/optimus resizes only a job that did, and never
+        again one that resumed below the step it had reached."""
+        signum = int(os.environ.get("OPTIMUS_CKPT_SIGNAL", signal.SIGUSR1))
+
+        def handler(sig, frame):
+            self._saved.append(int(save()))
+        signal.signal(signum, handler)
+        return self.checkpoint(resumed_step)
+
+    def confirm_checkpoints(self):
+        """Confirm the checkpoints save() wrote since the last call."""
+        while self._saved:
+            self.checkpoint(self._saved.pop(0))
+
     def progress(self, step, loss, samples_per_sec=0.0, epoch=None, job_id=None):
-        """Report the training loss at a step."""
+        """Report the training loss at a step (after confirming the
+        checkpoints written on the checkpoint signal, if any)."""
+        self.confirm_checkpoints()
         return self.request(message("progress", job=self._job(job_id),
                                     step=int(step), loss=float(loss),
                                     sps=float(samples_per_sec),

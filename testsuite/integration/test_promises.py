@@ -178,10 +178,79 @@ def test_restart_restores_extreme_but_accepted_values(cluster, tmp_path):
         wait_for(lambda: all(optimusctl(cluster, "show", "job", str(j))
                              .get("step") == step for j in jobs), 20,
                  "the reports in the model")
+        mark = len(cluster.logs("slurmctld"))
         cluster.restart_slurmctld()
-        log = cluster.logs("slurmctld")
-        assert "cannot parse state file" not in log
+        log = cluster.logs("slurmctld")[mark:]
+        assert "cannot parse state file" not in log, log
+        assert "recovered model state" in log
         for jid in jobs:
             assert optimusctl(cluster, "show", "job", str(jid))["step"] == step
     finally:
         cancel(cluster, *jobs)
+
+
+def test_job_without_a_trap_is_never_killed_by_a_resize(cluster, tmp_path):
+    # No trap, no reporter: the checkpoint signal would kill its shell.
+    plain = cluster.sbatch(["--scheduler=optimus,max_ps=8,max_workers=24",
+                            "-o", "/dev/null"], "#!/bin/sh\nsleep 45\n")
+    newcomer = None
+    try:
+        cluster.wait_job_state(plain, {"RUNNING"}, timeout=60)
+        newcomer, _ = submit(cluster, tmp_path, "room-please",
+                             "optimus,max_ps=2,max_workers=6", 20)
+        time.sleep(SEVERAL_PLANS + 6)   # past MinResizeInterval=5
+        f = cluster.job_fields(plain)
+        assert f["JobState"] == "RUNNING", f
+        assert "resizable=no: never confirmed a checkpoint" in \
+            f["SystemComment"], f["SystemComment"]
+        assert not re.search(r"JobId=%d: checkpoint signal" % plain,
+                             cluster.logs())
+        cluster.wait_job_state(plain, {"COMPLETED"}, timeout=90)
+        assert cluster.job_fields(plain)["ExitCode"] == "0:0"
+        cluster.wait_job_state(newcomer, {"RUNNING", "COMPLETED"}, timeout=90)
+    finally:
+        cancel(cluster, plain, *([newcomer] if newcomer else []))
+
+
+def restarting_from_zero_script():
+    """Declares a checkpoint at start, reports progress, ignores the
+    checkpoint signal: every run starts again from step 0."""
+    from test_sched import OPTIMUSCTL
+    report = os.path.join(os.path.dirname(OPTIMUSCTL), "optimus-report")
+    return ("#!/bin/sh\ntrap '' USR1\n"
+            "%s checkpoint --step 0\n"
+            "i=0\nwhile [ $i -lt 300 ]; do i=$((i+1));"
+            " %s progress --step $((i*10)) --loss 0.5; sleep 1; done\n"
+            % (report, report))
+
+
+def test_job_resuming_below_its_step_is_never_resized_again(cluster,
+                                                            tmp_path):
+    stubborn = cluster.sbatch(
+        ["--scheduler=optimus,max_ps=8,max_workers=24,ckpt_grace=12",
+         "--open-mode=append", "-o", str(tmp_path / "stubborn.out")],
+        restarting_from_zero_script())
+    other = None
+    try:
+        cluster.wait_job_state(stubborn, {"RUNNING"}, timeout=60)
+        time.sleep(5)                                   # some progress
+        other, _ = submit(cluster, tmp_path, "other",
+                          "optimus,max_ps=2,max_workers=6", 30)
+        signalled = "JobId=%d: checkpoint signal" % stubborn
+        wait_for(lambda: signalled in cluster.logs(), 60, "the signal")
+        time.sleep(5)       # within the grace: no restart happened yet
+        assert "restarts=0" in cluster.job_fields(stubborn)["SystemComment"]
+        wait_for(lambda: cluster.job_fields(stubborn)["Restarts"] == "1",
+                 60, "the requeue after the grace period")
+        wait_for(lambda: "resizable=no: resumed below" in
+                 cluster.job_fields(stubborn)["SystemComment"], 60,
+                 "the job marked not resumable")
+        f = cluster.job_fields(stubborn)
+        assert "restarts=1" in f["SystemComment"], f["SystemComment"]
+        mark = len(cluster.logs())
+        cancel(cluster, other)
+        time.sleep(SEVERAL_PLANS + 6)   # room again, past the interval
+        assert signalled not in cluster.logs()[mark:]
+        assert cluster.job_fields(stubborn)["Restarts"] == "1"
+    finally:
+        cancel(cluster, stubborn, *([other] if other else []))

@@ -24,11 +24,15 @@ CLUSTER_OPTIONS = {
 
 def trainer_script(steps, ignore_signal=False):
     if ignore_signal:
-        # A job that never checkpoints: the shell and its child ignore it.
+        # A job that says it can checkpoint (issue 15: else it is never
+        # resized) but ignores the signal: the shell and its child.
         return ("#!/bin/sh\ntrap '' USR1\n"
-                "/usr/bin/python3 -c 'import signal,time\n"
+                "/usr/bin/python3 -c 'import signal,sys,time\n"
+                "sys.path.insert(0, \"%s\")\n"
+                "import optimus_report\n"
                 "signal.signal(signal.SIGUSR1, signal.SIG_IGN)\n"
-                "time.sleep(%d)'\n" % steps)
+                "optimus_report.Reporter().checkpoint(0)\n"
+                "time.sleep(%d)'\n" % (os.path.join(TOP, "python"), steps))
     return "#!/bin/sh\nexec /usr/bin/python3 %s %d\n" % (TRAINER, steps)
 
 

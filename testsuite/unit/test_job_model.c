@@ -153,6 +153,51 @@ START_TEST(test_running_never_zero_remaining)
 }
 END_TEST
 
+/* Issue 15: resizable only after a confirmed checkpoint, never again after
+ * a run resumed below its step; restarts= counts restarts that happened. */
+START_TEST(test_resizable_rules)
+{
+	job_model_t *m = new_job("optimus,steps=5000");
+	char why[128];
+
+	job_model_started(m, 100, 1, 1, 1);
+	ck_assert_str_eq(job_model_not_resizable(m),
+			 "never confirmed a checkpoint");
+	ck_assert_ptr_nonnull(job_model_why_not_resizable(m, 1000, 60, why,
+							  sizeof(why)));
+	ck_assert_int_eq(job_model_checkpoint(m, 110, 0), 0);
+	ck_assert_int_eq(job_model_checkpoint(m, 110, -1), -EINVAL);
+	ck_assert_ptr_null(job_model_not_resizable(m));
+	ck_assert_int_eq(job_model_report(m, 120, 500, 0.5, 1.0, 0), 0);
+	job_model_resizing(m, 130);
+	ck_assert_uint_eq(m->restarts, 0);	/* begun, not done */
+	ck_assert_int_eq(job_model_checkpoint(m, 132, 510), 0);
+	job_model_started(m, 140, 2, 2, 1);
+	ck_assert_uint_eq(m->restarts, 1);
+	ck_assert_int_eq(job_model_report(m, 150, 515, 0.5, 1.0, 0), 0);
+	ck_assert(!m->not_resumable);		/* resumed from its checkpoint */
+	ck_assert_ptr_null(job_model_why_not_resizable(m, 1000, 60, why,
+						       sizeof(why)));
+	ck_assert_int_eq(job_model_report(m, 160, 900, 0.5, 1.0, 0), 0);
+	job_model_resizing(m, 170);
+	job_model_started(m, 180, 1, 1, 1);
+	ck_assert_int_eq(job_model_report(m, 190, 10, 0.9, 1.0, 0), 0);
+	ck_assert(m->not_resumable);		/* started again from 10 */
+	ck_assert_str_eq(job_model_not_resizable(m),
+			 "resumed below the step it had reached");
+	{
+		char text[512];
+
+		ck_assert_int_eq(job_model_summary(m, NULL, text,
+						   sizeof(text)), 0);
+		ck_assert_msg(strstr(text, " restarts=2 ") &&
+			      strstr(text, " resizable=no: resumed below"),
+			      "%s", text);
+	}
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_remaining_fallbacks)
 {
 	job_model_t *m = new_job("optimus,steps=5000");
@@ -335,6 +380,7 @@ static job_model_t *fed_job(void)
 				 "epochs=30,epoch_steps=100");
 
 	feed_runs(m, five_pw, 5, 200);
+	ck_assert_int_eq(job_model_checkpoint(m, 8000, 900), 0);
 	job_model_resizing(m, 9000);
 	job_model_refit(m);
 	return m;
@@ -357,7 +403,10 @@ START_TEST(test_json_roundtrip)
 	ck_assert_str_eq(b->hints.model, "vgg");
 	ck_assert_uint_eq(b->hints.set, m->hints.set);
 	ck_assert_uint_eq(b->nruns, m->nruns);
-	ck_assert_uint_eq(b->restarts, 1);
+	ck_assert_uint_eq(b->restarts, m->restarts);
+	ck_assert_uint_eq(b->not_resumable, m->not_resumable);
+	ck_assert_double_eq(b->ckpt_step, m->ckpt_step);
+	ck_assert_int_eq(b->ckpt_confirmed, m->ckpt_confirmed);
 	ck_assert_double_eq(b->step, m->step);
 	ck_assert_double_eq_tol(job_model_remaining_steps(b, &f2),
 				job_model_remaining_steps(m, &f1), 1e-6);
@@ -549,6 +598,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_fit_predictions);
 	tcase_add_test(tc, test_remaining_fallbacks);
 	tcase_add_test(tc, test_running_never_zero_remaining);
+	tcase_add_test(tc, test_resizable_rules);
 	tcase_add_test(tc, test_speed_priors);
 	tcase_add_test(tc, test_speed_profile);
 	tcase_add_test(tc, test_speed_prior_sync);

@@ -68,6 +68,8 @@ static void fx_run(fixture_t *f, size_t i, const place_slot_t *sl, size_t k,
 			res_combo(psd, sl[s].ps, wd, sl[s].workers));
 	}
 	job_model_started(f->m[i], started, ps, w, (int)k);
+	/* These jobs can checkpoint (issue 15: else never resized). */
+	ck_assert_int_eq(job_model_checkpoint(f->m[i], started, 0), 0);
 	f->j[i].running = true;
 	f->j[i].slots = f->slots[i];
 	f->j[i].nslots = k;
@@ -625,6 +627,7 @@ END_TEST
 static void feed_quality(job_model_t *m, double mu, double b, double c)
 {
 	job_model_started(m, 0, 1, 1, 1);
+	ck_assert_int_eq(job_model_checkpoint(m, 0, 0), 0);
 	for (int k = 1; k <= 30; k++)
 		ck_assert_int_eq(job_model_report(m, k, 20.0 * k,
 			mu * pow(20.0 * k, -b) + c, 2.0, 0), 0);

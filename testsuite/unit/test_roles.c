@@ -89,6 +89,37 @@ static size_t make_nodes(roles_node_t *nodes, size_t n, const uint32_t *tasks)
 	return n;
 }
 
+/* Issue 15: two nodes with one address (multiple slurmd on a host) never
+ * give two tasks the same host:port. */
+START_TEST(test_ports_unique_per_address)
+{
+	roles_node_t nodes[3] = {
+		{ .host = "127.0.0.1", .tasks = 3 },
+		{ .host = "10.0.0.2", .tasks = 2 },
+		{ .host = "127.0.0.1", .tasks = 3 },
+	};
+	roles_topology_t t = { .ps = 3, .workers = 5 };
+	char seen[3][ROLES_PORT_BLOCK];
+	roles_task_t task;
+
+	memset(seen, 0, sizeof(seen));
+	ck_assert_int_eq(roles_assign(&t, HINTS_LAYOUT_COLOCATED, nodes, 3,
+				      NULL, 0), 0);
+	for (uint32_t i = 0; i < 3; i++)
+		for (uint32_t l = 0; l < nodes[i].tasks; l++) {
+			uint32_t off;
+			int h = strcmp(nodes[i].host, "127.0.0.1") ? 1 : 0;
+
+			ck_assert_int_eq(roles_task_at(nodes, 3, i, l, 7,
+						       &task), 0);
+			off = task.port - roles_port_base(7);
+			ck_assert_msg(!seen[h][off], "port %u twice on %s",
+				      task.port, task.host);
+			seen[h][off] = 1;
+		}
+}
+END_TEST
+
 /* Every task has exactly one (role, rank); ranks 0..count-1 of each role. */
 static void assert_ranks(const roles_node_t *nodes, size_t n,
 			 const roles_topology_t *t, uint32_t job)
@@ -335,6 +366,7 @@ static Suite *roles_suite(void)
 	Suite *s = suite_create("roles");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, test_ports_unique_per_address);
 	tcase_add_test(tc, test_topology_string);
 	tcase_add_loop_test(tc, test_topology_refused, 0,
 			    sizeof(bad_topo) / sizeof(bad_topo[0]));

@@ -134,6 +134,26 @@ static void job_model_feed_loss(job_model_t *m, double step, double loss)
 		m->dirty |= JOB_MODEL_DIRTY_QUALITY;
 }
 
+/*
+ * The first report of a run after another run: a job that resumed below
+ * the step it had reached threw work away on restart (it ignored the
+ * checkpoint signal, or kept only an older checkpoint), and would again:
+ * it is never resized again while it runs (issue 15). A job that writes its
+ * checkpoint on the signal resumes at or above its last reported step.
+ */
+static void job_model_check_resume(job_model_t *m, double step)
+{
+	const job_run_t *cur;
+
+	if (m->nruns < 2 || !m->reports || m->not_resumable)
+		return;
+	cur = &m->runs[m->nruns - 1];
+	if (cur->end || m->last_report >= cur->start)
+		return;		/* not the first report of this run */
+	if (step < m->step)
+		m->not_resumable = true;
+}
+
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch)
 {
@@ -150,6 +170,7 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		job_model_derived_cost(m, steps_per_sec);
 		m->steps_per_sec = steps_per_sec;
 	}
+	job_model_check_resume(m, step);
 	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
 		m->runs[m->nruns - 1].steps_done += step - m->step;
 	m->step = step;
@@ -233,6 +254,8 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	if (!m)
 		return;
 	job_model_stopped(m, now);
+	if (m->nruns)
+		m->restarts++;	/* a restart that happened, not one begun */
 	if (m->resize_began && now >= m->resize_began) {
 		m->resize_seconds += difftime(now, m->resize_began);
 		m->resize_began = 0;
@@ -278,7 +301,6 @@ void job_model_resizing(job_model_t *m, time_t now)
 	m->phase = JM_CHECKPOINTING;
 	m->resize_began = now;
 	m->last_resize = now;
-	m->restarts++;
 }
 
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
@@ -289,14 +311,38 @@ void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 	m->last_resize = now;
 }
 
+int job_model_checkpoint(job_model_t *m, time_t now, double step)
+{
+	if (!m || !isfinite(step) || step < 0.0)
+		return -EINVAL;
+	m->ckpt_confirmed = now;
+	m->ckpt_step = step;
+	return 0;
+}
+
+const char *job_model_not_resizable(const job_model_t *m)
+{
+	if (m->not_resumable)
+		return "resumed below the step it had reached";
+	/* The checkpoint signal would kill a job that cannot checkpoint:
+	 * until one is confirmed, it keeps its size until it ends. */
+	if (!m->ckpt_confirmed)
+		return "never confirmed a checkpoint";
+	/* A job adopted without a record may have reported before: until it
+	 * reports again nothing tells how far it got since its checkpoint. */
+	if (m->adopted && m->last_report <= m->adopted)
+		return "found running without a record, no report since";
+	return NULL;
+}
+
 const char *job_model_why_not_resizable(const job_model_t *m, time_t now,
 					double min_interval, char *why,
 					size_t len)
 {
-	/* A job adopted without a record may have reported before: until it
-	 * reports again nothing tells how far it got since its checkpoint. */
-	if (m->adopted && m->last_report <= m->adopted) {
-		snprintf(why, len, "found running without a record, no report since");
+	const char *no = job_model_not_resizable(m);
+
+	if (no) {
+		snprintf(why, len, "resizable=no: %s", no);
 		return why;
 	}
 	if (m->last_resize && difftime(now, m->last_resize) < min_interval) {

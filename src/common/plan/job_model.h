@@ -75,13 +75,22 @@ typedef struct job_model {
 	time_t last_resize;	/* last time a resize was started */
 	time_t resize_began;	/* checkpoint signal time of a resize */
 	double resize_seconds;	/* total time lost in resizes */
-	unsigned restarts;	/* resizes done (requeues by optimus) */
+	unsigned restarts;	/* completed restarts (a run after a run) */
 	/*
 	 * Found running without a record (state file lost or unreadable):
 	 * taken at its real size, and not resized before it reported after
 	 * this time (issue 15). 0: not adopted.
 	 */
 	time_t adopted;
+	/*
+	 * Checkpoints (issue 15): a running job is resized only once it
+	 * confirmed a checkpoint (a `checkpoint` report: after a checkpoint
+	 * signal, or declared by its reporter at start), and never again once
+	 * a run resumed below the step the previous one had reached.
+	 */
+	time_t ckpt_confirmed;	/* last confirmation, 0: never */
+	double ckpt_step;	/* the step it confirmed */
+	bool not_resumable;	/* a run resumed below the step reached */
 
 	job_run_t runs[JOB_MODEL_MAX_RUNS];
 	size_t nruns;
@@ -202,6 +211,16 @@ double job_model_remaining_time(const job_model_t *m,
  */
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 		       int workers, int nodes);
+/*
+ * A checkpoint report: the job holds a checkpoint of `step`. 0 or
+ * -EINVAL (step not finite or negative).
+ */
+int job_model_checkpoint(job_model_t *m, time_t now, double step);
+/*
+ * Why the job may not be resized at all for now (never confirmed a
+ * checkpoint, resumed below its step, adopted and silent since), or NULL.
+ */
+const char *job_model_not_resizable(const job_model_t *m);
 /*
  * May the plan resize this running job now? NULL if so, else why not
  * (written into why). The one home of the rules that keep a resize from

@@ -149,6 +149,18 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 		if (rc)
 			return rc;
 	}
+	if (jm_add_int(o, "ckpt_confirmed", (int64_t)m->ckpt_confirmed) ||
+	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
+	    jm_add_int(o, "not_resumable", m->not_resumable) ||
+	    jm_add_int(o, "adopted", (int64_t)m->adopted))
+		return -ENOMEM;
+	/* For optimusctl: whether the plan may resize it, and why not. */
+	if (jm_add(o, "resizable", json_object_new_boolean(
+			   m->phase == JM_DONE || !job_model_not_resizable(m))) ||
+	    (m->phase != JM_DONE && job_model_not_resizable(m) &&
+	     jm_add(o, "not_resizable_because", json_object_new_string(
+			    job_model_not_resizable(m)))))
+		return -ENOMEM;
 	return jm_add(o, "phase",
 		      json_object_new_string(job_phase_name(m->phase)));
 }
@@ -258,6 +270,36 @@ enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_CPS, JF_CW, JF_CN, JF_PPS, JF_PW, JF_SUBMIT, JF_END, JF_RESIZE,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
 
+/*
+ * The checkpoint record (issue 15): optional, so that a state file written
+ * before it still loads (such a job has no confirmed checkpoint yet).
+ */
+static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
+			      size_t len)
+{
+	const jm_field_t f[] = {
+		{ "ckpt_confirmed", 0, JM_TIME_MAX, true, NULL },
+		{ "ckpt_step", 0, JM_STEP_MAX, false, NULL },
+		{ "not_resumable", 0, 1, true, NULL },
+		{ "adopted", 0, JM_TIME_MAX, true, NULL },
+	};
+	double v[4] = { 0, 0, 0, 0 };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!json_object_object_get_ex(o, f[i].key, NULL))
+			continue;
+		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
+						      f[i].hi, f[i].integer,
+						      &v[i] }, 1, err, len))
+			return -EINVAL;
+	}
+	m->ckpt_confirmed = (time_t)v[0];
+	m->ckpt_step = v[1];
+	m->not_resumable = v[2] != 0.0;
+	m->adopted = (time_t)v[3];
+	return 0;
+}
+
 static int jm_scalars_from(const json_object *o, job_model_t *m, char *err,
 			   size_t len)
 {
@@ -318,7 +360,7 @@ static int jm_scalars_from(const json_object *o, job_model_t *m, char *err,
 	m->restarts = (unsigned)v[JF_RESTARTS];
 	m->dirty = (unsigned)v[JF_DIRTY];
 	m->explicit_cost = v[JF_COST] != 0.0;
-	return 0;
+	return jm_checkpoint_from(o, m, err, len);
 }
 
 /*

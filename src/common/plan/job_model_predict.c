@@ -275,6 +275,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	int p, w;
 	double rem, f, eta;
 	char fit[96], jct[32] = "", loss[32];
+	const char *no;
 	const job_run_t *last;
 	const char *how;
 	int n;
@@ -297,6 +298,8 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 			 difftime(m->end_time, m->first_submit));
 	/* A job between runs or done shows the topology it last ran with. */
 	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	/* Why the planner will not resize it (issue 15). */
+	no = m->phase == JM_DONE ? NULL : job_model_not_resizable(m);
 	/* Before any report the loss is unknown: 0 would read as perfect. */
 	if (m->reports)
 		snprintf(loss, sizeof(loss), "%.4g", m->loss);
@@ -305,13 +308,14 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%s speed=%.3g/s model=%s "
 		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
-		     "resize=%.0fs(%.1f%%)%s",
+		     "resize=%.0fs(%.1f%%)%s%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
 		     m->step, loss, m->steps_per_sec,
 		     job_speed_source_name(src), rem, how,
 		     eta, fit, m->restarts, m->resize_seconds,
-		     100.0 * job_model_resize_share(m), jct);
+		     100.0 * job_model_resize_share(m), jct,
+		     no ? " resizable=no: " : "", no ? no : "");
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

@@ -165,13 +165,21 @@ int roles_task_at(const roles_node_t *nodes, size_t nnodes, uint32_t node,
 	if (node >= nnodes || local_id >= nodes[node].tasks ||
 	    local_id >= ROLES_MAX_LOCAL_TASKS)
 		return -ERANGE;
+	uint32_t same_host_before = 0;
+
+	nd = &nodes[node];
 	for (uint32_t i = 0; i < node; i++) {
 		ps_before += nodes[i].ps;
 		workers_before += nodes[i].tasks - nodes[i].ps;
+		/* Several nodes may share one address (multiple slurmd on a
+		 * host): ports are unique per address, not per node name. */
+		if (nodes[i].host && nd->host && !strcmp(nodes[i].host, nd->host))
+			same_host_before += nodes[i].tasks;
 	}
-	nd = &nodes[node];
+	if (same_host_before + local_id >= ROLES_MAX_LOCAL_TASKS)
+		return -ERANGE;
 	out->host = nd->host;
-	out->port = roles_port_base(job_id) + 2 + local_id;
+	out->port = roles_port_base(job_id) + 2 + same_host_before + local_id;
 	if (local_id < nd->ps) {
 		out->role = ROLE_PS;
 		out->local_rank = local_id;

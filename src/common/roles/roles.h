@@ -32,7 +32,9 @@
  * Ports: each job owns a block of ROLES_PORT_BLOCK ports chosen from its id
  * so that jobs sharing a node do not collide (ids ROLES_PORT_BLOCKS apart
  * share a block). Offset 0: MXNet's DMLC scheduler (DMLC_PS_ROOT_PORT);
- * 1: PyTorch's MASTER_PORT; 2 + local task id: that task's own port. The
+ * 1: PyTorch's MASTER_PORT; 2 + the task's index among the step's tasks
+ * on the same host address: that task's own port (nodes sharing an
+ * address, as multiple slurmd on one host, never share a port). The
  * range stays below Linux's ephemeral ports (32768-60999).
  */
 #define ROLES_PORT_MIN 12000
@@ -63,7 +65,8 @@ int roles_topology_for_step(const optimus_hints_t *h,
 
 typedef enum roles_role { ROLE_PS = 0, ROLE_WORKER = 1 } roles_role_t;
 
-/* One node of a step: its host name, its task count and how many are PS
+/* One node of a step: its host address (NodeAddr, as srun connects to it;
+ * else its name), its task count and how many are PS
  * (roles_assign() fills `ps`: local ids 0..ps-1 are PS). */
 typedef struct roles_node {
 	const char *host;

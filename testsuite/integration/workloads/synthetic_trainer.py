@@ -13,7 +13,6 @@ usage: synthetic_trainer.py STEPS [THETA0 THETA1 THETA2 THETA3]
 """
 import json
 import os
-import signal
 import sys
 import time
 
@@ -51,26 +50,23 @@ def main():
            "ps": p, "workers": w, "resumed_from": step}
     print(json.dumps(log), flush=True)
 
-    saved = []    # steps checkpointed and not yet confirmed
-
-    def checkpoint(signum, frame):
+    def checkpoint():
         tmp = ckpt + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"step": step}, f)
         os.rename(tmp, ckpt)
-        saved.append(step)
         print(json.dumps({"checkpoint": step}), flush=True)
+        return step
 
-    signal.signal(signal.SIGUSR1, checkpoint)
     rep = optimus_report.Reporter()
+    # The reporter installs the checkpoint handler and declares that the
+    # job can checkpoint (it resumed from `step`): the scheduler may resize.
+    rep.handle_checkpoints(checkpoint, int(step))
     rate = speed(p, w, theta)
     while step < total:
         time.sleep(1.0)
         step = min(total, step + rate)
         try:
-            # confirmed from the loop: the handler may interrupt a request
-            while saved:
-                rep.checkpoint(int(saved.pop()))
             rep.progress(int(step), loss(step), samples_per_sec=32 * rate)
         except optimus_report.ReportError as e:
             print("report refused:", e, file=sys.stderr, flush=True)

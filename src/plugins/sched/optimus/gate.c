@@ -59,7 +59,10 @@ extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
 	if (job->state_reason == WAIT_DEPENDENCY ||
 	    job->state_reason == WAIT_DEP_INVALID)
 		return true;
-	return gate_user_begin(job) > now;
+	/* A begin time kept at the gate (--begin) still ahead. Once the gate
+	 * is open, a begin time ahead is Slurm's delay after a requeue: the
+	 * job is planned at once, and Slurm starts it when the delay ends. */
+	return gate_is_closed(job) && gate_user_begin(job) > now;
 }
 
 extern void gate_close(job_record_t *job, time_t now)

@@ -37,6 +37,13 @@ static double run_speed(const job_model_t *m, const report_t *r)
 static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
 {
 	job_model_t *m = rj->model;
+	/* Any confirmation shows that the job can checkpoint: the core's
+	 * rule makes it resizable (job_model_not_resizable). */
+	int rc = job_model_checkpoint(m, (time_t) r->received,
+				      (double) r->checkpoint.step);
+
+	if (rc)
+		return rc;
 
 	if (m->phase != JM_CHECKPOINTING || r->received < (double) m->resize_began) {
 		debug("sched/optimus: JobId=%u: checkpoint of step %"PRIu64" confirmed outside a resize, ignored",

@@ -62,6 +62,11 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 	return spank_topology_epilog(sp);
 }
 
+int slurm_spank_user_init(spank_t sp, int ac, char **av)
+{
+	return spank_roles_user_init(sp);
+}
+
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
 	return spank_roles_task_init(sp);

@@ -200,7 +200,7 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 	if (!nodes)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		nodes[i].host = hosts[i];
+		nodes[i].host = spank_addrs_of(hosts[i]);
 		nodes[i].tasks = counts[i];
 		total += counts[i];
 	}
@@ -223,6 +223,30 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 	roles_env_free(&env);
 	free(nodes);
 	return rc;
+}
+
+/*
+ * The addresses of the step's nodes, once per step on each node: every
+ * task forked after this inherits them (spank_addrs.c).
+ */
+int spank_roles_user_init(spank_t sp)
+{
+	char text[HINTS_TEXT_MAX], **hosts;
+	uint32_t step_id, *counts;
+	size_t n;
+
+	if (!spank_remote(sp) ||
+	    getenv_str(sp, HINTS_TASK_ENV, text, sizeof(text)) ||
+	    spank_get_item(sp, S_JOB_STEPID, &step_id) != ESPANK_SUCCESS)
+		return 0;	/* not an optimus job's step */
+	if (step_id == SLURM_EXTERN_CONT || step_id == SLURM_BATCH_SCRIPT)
+		return 0;
+	if (step_layout(sp, &hosts, &counts, &n))
+		return 0;	/* task_init reports it */
+	(void) spank_addrs_load(sp, hosts, n);
+	roles_hostlist_free(hosts, n);
+	free(counts);
+	return 0;
 }
 
 int spank_roles_task_init(spank_t sp)
