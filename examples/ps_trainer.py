@@ -149,7 +149,14 @@ class ParameterServer:
         bind = self.task.ps_binds[self.task.rank]
         srv = socket.socket()
         srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        srv.bind(bind)
+        try:
+            srv.bind(bind)
+        except OSError as e:
+            # A PS that cannot serve must fail its step (srun
+            # --kill-on-bad-exit), never let the workers train wrongly.
+            log("PS %d cannot listen on %s:%d: %s: failing the step"
+                % ((self.task.rank,) + tuple(bind) + (e,)))
+            sys.exit(3)
         srv.listen(64)
         srv.settimeout(0.5)
         log("serving parameters [%d, %d) on %s:%d"

@@ -66,6 +66,25 @@ def _share_back(n, k, i):
     return n // k + (1 if i >= k - n % k else 0)
 
 
+# NodeAddr of each node (issue 15: host lists hold the address Slurm
+# connects to, never a node name that need not resolve).
+NODE_ADDR = {}
+
+
+@pytest.fixture(autouse=True)
+def node_addrs(cluster):
+    if not NODE_ADDR:
+        r = cluster.run(["scontrol", "-o", "show", "node"])
+        for line in r.stdout.splitlines():
+            f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+            NODE_ADDR[f["NodeName"]] = f["NodeAddr"]
+    return NODE_ADDR
+
+
+def _addr(t):
+    return NODE_ADDR[t["SLURMD_NODENAME"]]
+
+
 def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
                 source="derived"):
     """Every cross-consistency rule of the task environment."""
@@ -87,9 +106,8 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
         assert base + 2 <= int(t["OPTIMUS_PORT"]) < base + PORT_BLOCK
         assert t["OPTIMUS_SHARD_COUNT"] == str(w)
     # host lists: rank order, each entry the task's own host:port
-    ps_hosts = ["%s:%s" % (t["SLURMD_NODENAME"], t["OPTIMUS_PORT"]) for t in ps]
-    wk_hosts = ["%s:%s" % (t["SLURMD_NODENAME"], t["OPTIMUS_PORT"])
-                for t in workers]
+    ps_hosts = ["%s:%s" % (_addr(t), t["OPTIMUS_PORT"]) for t in ps]
+    wk_hosts = ["%s:%s" % (_addr(t), t["OPTIMUS_PORT"]) for t in workers]
     assert len(set(ps_hosts + wk_hosts)) == p + w, "a port is used twice"
     for t in tasks:
         assert t["OPTIMUS_PS_HOSTS"] == ",".join(ps_hosts)
@@ -101,7 +119,7 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
                               "index": int(t["OPTIMUS_RANK"])}
         assert t["DMLC_ROLE"] == {"ps": "server", "worker": "worker"}[
             t["OPTIMUS_ROLE"]]
-        assert t["DMLC_PS_ROOT_URI"] == ps[0]["SLURMD_NODENAME"]
+        assert t["DMLC_PS_ROOT_URI"] == _addr(ps[0])
         assert t["DMLC_PS_ROOT_PORT"] == str(base)
         assert t["DMLC_NUM_SERVER"] == str(p)
         assert t["DMLC_NUM_WORKER"] == str(w)
@@ -112,7 +130,7 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
         assert t["OPTIMUS_SHARD_INDEX"] == t["OPTIMUS_RANK"]
         assert t["RANK"] == t["OPTIMUS_RANK"]
         assert t["WORLD_SIZE"] == str(w)
-        assert t["MASTER_ADDR"] == workers[0]["SLURMD_NODENAME"]
+        assert t["MASTER_ADDR"] == _addr(workers[0])
         assert t["MASTER_PORT"] == str(base + 1)
         local.setdefault(t["SLURMD_NODENAME"], []).append(int(t["LOCAL_RANK"]))
     for node, ranks in local.items():
