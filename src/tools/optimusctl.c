@@ -79,7 +79,8 @@ static void print_job_row(json_object *j)
 			 (int)num(j, "workers"));
 	printf("%-10lld %-8lld %-8lld ", (long long)json_object_get_int64(id),
 	       (long long)num(j, "uid"), (long long)num(j, "reports"));
-	if (!p && get(j, "step"))
+	/* A job that never reported has no loss: "-", never a perfect 0. */
+	if (!p && get(j, "step") && num(j, "reports") > 0)
 		p = j;
 	if (p)
 		printf("%-12lld %-12.6g %-10.4g ", (long long)num(p, "step"),

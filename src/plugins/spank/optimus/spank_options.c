@@ -34,6 +34,11 @@ static struct spank_option scheduler_option = {
 		 "batch (sync), delta, model, form=inverse|power|exp, steps, "
 		 "epochs, epoch_steps, ckpt_signal, ckpt_grace, ckpt_dir, "
 		 "layout=colocated|separate, weight (quality). "
+		 "To be resized the job must survive its checkpoint signal "
+		 "(the batch script: trap 'echo checkpoint' USR1 before "
+		 "srun), checkpoint on it and confirm a checkpoint "
+		 "(optimus-report checkpoint, or Reporter.handle_checkpoints "
+		 "in Python); until then it keeps its size. "
 		 "See optimus_hints(5).",
 	.has_arg = 1,
 	.val = 0,
