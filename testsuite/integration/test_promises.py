@@ -254,3 +254,36 @@ def test_job_resuming_below_its_step_is_never_resized_again(cluster,
         assert cluster.job_fields(stubborn)["Restarts"] == "1"
     finally:
         cancel(cluster, stubborn, *([other] if other else []))
+
+
+def test_idle_room_grows_a_job_past_its_fitted_convergence(cluster,
+                                                           tmp_path):
+    """A job whose loss looks converged to the fit (a large delta) but
+    still runs towards steps= is grown when nodes become idle: it is never
+    predicted at 0 remaining steps (issue 15)."""
+    from test_sched import TRAINER, runs
+    blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
+                               "#!/bin/sh\nsleep 300\n"),
+                cluster.sbatch(["-w", "n[2-4]", "-N3", "--exclusive", "-o",
+                                "/dev/null"], "#!/bin/sh\nsleep 300\n")]
+    out = str(tmp_path / "grow.out")
+    jid = None
+    try:
+        for b in blockers:
+            cluster.wait_job_state(b, {"RUNNING"})
+        jid = cluster.sbatch(
+            ["--scheduler=optimus,max_ps=4,max_workers=12,steps=20000,"
+             "delta=0.5,ckpt_dir=%s" % (tmp_path / "ckpt"),
+             "--open-mode=append", "-o", out],
+            "#!/bin/sh\nexec /usr/bin/python3 %s 20000 0.01 0.005 0.0002 "
+            "0.0002\n" % TRAINER)
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(out), 30, "the first run")[0]
+        assert first["ps"] + first["workers"] == 2, first
+        time.sleep(8)                   # reports: the fit sees a flat loss
+        cancel(cluster, *blockers)
+        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart")[0]
+        assert second["ps"] + second["workers"] > 2, second
+        assert second["resumed_from"] > 0
+    finally:
+        cancel(cluster, *blockers, *([jid] if jid else []))

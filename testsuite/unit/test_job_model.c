@@ -179,7 +179,16 @@ START_TEST(test_resizable_rules)
 	ck_assert_ptr_null(job_model_why_not_resizable(m, 1000, 60, why,
 						       sizeof(why)));
 	ck_assert_int_eq(job_model_report(m, 160, 900, 0.5, 1.0, 0), 0);
-	job_model_resizing(m, 170);
+	/* Reports made after the confirmed checkpoint are lost by design. */
+	job_model_resizing(m, 165);
+	ck_assert_int_eq(job_model_checkpoint(m, 166, 880), 0);
+	ck_assert_int_eq(job_model_report(m, 167, 905, 0.5, 1.0, 0), 0);
+	job_model_started(m, 170, 2, 2, 1);
+	ck_assert_int_eq(job_model_report(m, 172, 885, 0.5, 1.0, 0), 0);
+	ck_assert(!m->not_resumable);
+	ck_assert_int_eq(job_model_report(m, 174, 950, 0.5, 1.0, 0), 0);
+	/* Signal ignored: requeued after the grace, restarts from 10. */
+	job_model_resizing(m, 176);
 	job_model_started(m, 180, 1, 1, 1);
 	ck_assert_int_eq(job_model_report(m, 190, 10, 0.9, 1.0, 0), 0);
 	ck_assert(m->not_resumable);		/* started again from 10 */
@@ -190,7 +199,7 @@ START_TEST(test_resizable_rules)
 
 		ck_assert_int_eq(job_model_summary(m, NULL, text,
 						   sizeof(text)), 0);
-		ck_assert_msg(strstr(text, " restarts=2 ") &&
+		ck_assert_msg(strstr(text, " restarts=3 ") &&
 			      strstr(text, " resizable=no: resumed below"),
 			      "%s", text);
 	}

@@ -136,10 +136,10 @@ static void job_model_feed_loss(job_model_t *m, double step, double loss)
 
 /*
  * The first report of a run after another run: a job that resumed below
- * the step it had reached threw work away on restart (it ignored the
- * checkpoint signal, or kept only an older checkpoint), and would again:
- * it is never resized again while it runs (issue 15). A job that writes its
- * checkpoint on the signal resumes at or above its last reported step.
+ * the step it had reached (or below the checkpoint it confirmed for the
+ * resize, the floor set by job_model_started()) threw work away on
+ * restart, and would again: it is never resized again while it runs
+ * (issue 15).
  */
 static void job_model_check_resume(job_model_t *m, double step)
 {
@@ -150,7 +150,7 @@ static void job_model_check_resume(job_model_t *m, double step)
 	cur = &m->runs[m->nruns - 1];
 	if (cur->end || m->last_report >= cur->start)
 		return;		/* not the first report of this run */
-	if (step < m->step)
+	if (step < m->resume_floor)
 		m->not_resumable = true;
 }
 
@@ -256,6 +256,12 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	job_model_stopped(m, now);
 	if (m->nruns)
 		m->restarts++;	/* a restart that happened, not one begun */
+	/* Where this run must resume: the step reached, or the checkpoint
+	 * confirmed for the resize if lower (reports made after it are lost
+	 * by design). */
+	m->resume_floor = m->resize_ckpt && m->resize_ckpt_step < m->step ?
+			  m->resize_ckpt_step : m->step;
+	m->resize_ckpt = false;
 	if (m->resize_began && now >= m->resize_began) {
 		m->resize_seconds += difftime(now, m->resize_began);
 		m->resize_began = 0;
@@ -317,6 +323,13 @@ int job_model_checkpoint(job_model_t *m, time_t now, double step)
 		return -EINVAL;
 	m->ckpt_confirmed = now;
 	m->ckpt_step = step;
+	/* The checkpoint of the resize under way (not a declaration made at
+	 * start): the next run may resume from it. */
+	if (m->phase == JM_CHECKPOINTING && m->resize_began &&
+	    now >= m->resize_began) {
+		m->resize_ckpt = true;
+		m->resize_ckpt_step = step;
+	}
 	return 0;
 }
 

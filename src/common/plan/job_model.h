@@ -90,6 +90,9 @@ typedef struct job_model {
 	 */
 	time_t ckpt_confirmed;	/* last confirmation, 0: never */
 	double ckpt_step;	/* the step it confirmed */
+	bool resize_ckpt;	/* confirmed after this resize's signal */
+	double resize_ckpt_step;	/* ... holding this step */
+	double resume_floor;	/* the current run must resume at or above */
 	bool not_resumable;	/* a run resumed below the step reached */
 
 	job_run_t runs[JOB_MODEL_MAX_RUNS];

@@ -152,6 +152,9 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	if (jm_add_int(o, "ckpt_confirmed", (int64_t)m->ckpt_confirmed) ||
 	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
 	    jm_add_int(o, "not_resumable", m->not_resumable) ||
+	    jm_add_num(o, "resume_floor", m->resume_floor) ||
+	    jm_add_int(o, "resize_ckpt", m->resize_ckpt) ||
+	    jm_add_num(o, "resize_ckpt_step", m->resize_ckpt_step) ||
 	    jm_add_int(o, "adopted", (int64_t)m->adopted))
 		return -ENOMEM;
 	/* For optimusctl: whether the plan may resize it, and why not. */
@@ -282,10 +285,13 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 		{ "ckpt_step", 0, JM_STEP_MAX, false, NULL },
 		{ "not_resumable", 0, 1, true, NULL },
 		{ "adopted", 0, JM_TIME_MAX, true, NULL },
+		{ "resume_floor", 0, JM_STEP_MAX, false, NULL },
+		{ "resize_ckpt", 0, 1, true, NULL },
+		{ "resize_ckpt_step", 0, JM_STEP_MAX, false, NULL },
 	};
-	double v[4] = { 0, 0, 0, 0 };
+	double v[7] = { 0 };
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 7; i++) {
 		if (!json_object_object_get_ex(o, f[i].key, NULL))
 			continue;
 		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
@@ -297,6 +303,9 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->ckpt_step = v[1];
 	m->not_resumable = v[2] != 0.0;
 	m->adopted = (time_t)v[3];
+	m->resume_floor = v[4];
+	m->resize_ckpt = v[5] != 0.0;
+	m->resize_ckpt_step = v[6];
 	return 0;
 }
 

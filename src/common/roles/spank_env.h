@@ -22,6 +22,9 @@
  */
 #define OPTIMUS_GATE_TIME ((time_t) 0xF0000000)
 #define OPTIMUS_SPANK_ENV_BEGIN "OPTIMUS_BEGIN"
+/* Slurm's delay of a requeued job, kept at the gate: honoured when it
+ * opens, but the job is planned meanwhile (it only waits to start). */
+#define OPTIMUS_SPANK_ENV_NOT_BEFORE "OPTIMUS_NOT_BEFORE"
 
 /*
  * Value of NAME in a job's spank_job_env ("NAME=value" entries; slurmctld may

@@ -84,7 +84,7 @@ static int act_wait(job_record_t *job, action_t *a)
 	/* Released earlier but not started (or requeued by someone else):
 	 * close the gate again so that backfill does not start it on other
 	 * nodes than planned. Never touches a hold. */
-	gate_close(job, time(NULL));
+	gate_close(job, time(NULL), 0);
 	/* Slurm's own reason (a hold, a dependency) is the one to show. */
 	if (job->priority != 0 && xstrcmp(job->state_desc, a->reason)) {
 		xfree(job->state_desc);
@@ -110,11 +110,15 @@ static int act_signal(job_record_t *job, action_t *a)
 static int act_requeue(job_record_t *job, action_t *a)
 {
 	/* No JOB_REQUEUE_HOLD: that is a user hold (priority 0), which only
-	 * a release clears. Slurm delays the requeued job by cred_expire + 1 s
-	 * (its begin time); the plan that follows at once either starts it
-	 * (keeping that delay) or closes optimus' gate on it (act_wait). */
+	 * a release clears. optimus' gate keeps the job for the plan that
+	 * resizes it; Slurm's delay of a requeued job (its begin time, which
+	 * the closed gate replaces) is kept for when the gate opens. */
+	time_t now = time(NULL);
 	int rc = job_requeue(slurm_conf.slurm_user_id, a->job_id, NULL, false,
 			     0);
+
+	if (rc == SLURM_SUCCESS)
+		gate_close(job, now, now + gate_requeue_delay());
 
 	if (rc != SLURM_SUCCESS)
 		error("sched/optimus: JobId=%u: requeue for a resize failed: %s",

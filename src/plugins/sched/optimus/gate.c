@@ -34,6 +34,14 @@ extern void job_env_set(job_record_t *job, const char *name,
 	job->spank_job_env[job->spank_job_env_size++] = entry;
 }
 
+static time_t env_time(const job_record_t *job, const char *name)
+{
+	const char *v = spank_env_get(job->spank_job_env,
+				      job->spank_job_env_size, name);
+
+	return v ? (time_t) strtoll(v, NULL, 10) : 0;
+}
+
 extern bool gate_is_closed(const job_record_t *job)
 {
 	return job->details && job->details->begin_time >= OPTIMUS_GATE_TIME;
@@ -41,15 +49,11 @@ extern bool gate_is_closed(const job_record_t *job)
 
 extern time_t gate_user_begin(const job_record_t *job)
 {
-	const char *v;
-
 	if (!job->details)
 		return 0;
 	if (!gate_is_closed(job))
 		return job->details->begin_time;
-	v = spank_env_get(job->spank_job_env, job->spank_job_env_size,
-			  OPTIMUS_SPANK_ENV_BEGIN);
-	return v ? (time_t) strtoll(v, NULL, 10) : 0;
+	return env_time(job, OPTIMUS_SPANK_ENV_BEGIN);
 }
 
 extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
@@ -65,26 +69,41 @@ extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
 	return gate_is_closed(job) && gate_user_begin(job) > now;
 }
 
-extern void gate_close(job_record_t *job, time_t now)
+extern void gate_close(job_record_t *job, time_t now, time_t not_before)
 {
+	time_t begin;
 	char text[32];
 
 	if (!job->details || gate_is_closed(job))
 		return;
-	/* Slurm's own delay after a requeue (cred_expire + 1 s), or a begin
-	 * time set by the user: honoured when the gate opens. */
-	snprintf(text, sizeof(text), "%lld",
-		 (long long) (job->details->begin_time > now ?
-			      job->details->begin_time : 0));
-	job_env_set(job, OPTIMUS_SPANK_ENV_BEGIN, text);
+	/* A begin time still ahead once the gate was open is Slurm's delay
+	 * after a requeue (or an update): kept, with the caller's, for when
+	 * the gate opens; it does not keep the job from being planned. */
+	begin = job->details->begin_time > now ? job->details->begin_time : 0;
+	if (not_before > begin)
+		begin = not_before;
+	snprintf(text, sizeof(text), "%lld", (long long) begin);
+	job_env_set(job, OPTIMUS_SPANK_ENV_NOT_BEFORE, text);
 	job->details->begin_time = OPTIMUS_GATE_TIME;
+}
+
+extern time_t gate_requeue_delay(void)
+{
+	const char *opt = xstrcasestr(slurm_conf.authinfo, "cred_expire=");
+	long v = opt ? strtol(opt + 12, NULL, 10) : 0;
+
+	/* Slurm's DEFAULT_EXPIRATION_WINDOW when AuthInfo does not set it. */
+	return (v > 0 ? v : 120) + 1;
 }
 
 extern void gate_open(job_record_t *job, time_t now)
 {
-	time_t begin = gate_user_begin(job);
+	time_t begin = gate_user_begin(job),
+	       not_before = env_time(job, OPTIMUS_SPANK_ENV_NOT_BEFORE);
 
 	if (!job->details || !gate_is_closed(job))
 		return;
+	if (not_before > begin)
+		begin = not_before;
 	job->details->begin_time = begin > now ? begin : now;
 }

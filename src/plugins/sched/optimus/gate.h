@@ -31,8 +31,18 @@ extern time_t gate_user_begin(const job_record_t *job);
  */
 extern bool gate_blocked_by_others(const job_record_t *job, time_t now);
 
-/* Close the gate, keeping a begin time already set (a requeue's delay). */
-extern void gate_close(job_record_t *job, time_t now);
+/*
+ * Close the gate, keeping a begin time already set (a requeue's delay, a
+ * user's) and not before `not_before` (0: none) once it opens.
+ */
+extern void gate_close(job_record_t *job, time_t now, time_t not_before);
+
+/*
+ * Slurm starts a requeued job cred_expire + 1 s after the requeue (the new
+ * launch credential must outlive the revoked one): AuthInfo's cred_expire,
+ * 120 s by default.
+ */
+extern time_t gate_requeue_delay(void);
 
 /* Open the gate: the job may start at its own begin time, or now. */
 extern void gate_open(job_record_t *job, time_t now);
