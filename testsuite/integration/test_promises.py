@@ -287,3 +287,32 @@ def test_idle_room_grows_a_job_past_its_fitted_convergence(cluster,
         assert second["resumed_from"] > 0
     finally:
         cancel(cluster, *blockers, *([jid] if jid else []))
+
+
+def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
+    """slurmctld killed (SIGKILL) between the checkpoint signal and the
+    requeue: after the restart the resize completes once, from the
+    checkpoint, and the job is neither lost nor resized twice."""
+    import signal as sig
+    from test_sched import squeezed, runs
+    big, big_out, first, small = squeezed(cluster, tmp_path, "killed", 15,
+                                          900, 30)
+    try:
+        signalled = "JobId=%d: checkpoint signal" % big
+        wait_for(lambda: signalled in cluster.logs(), 90, "the signal")
+        pid = int(open(cluster._pidfile("slurmctld")).read().strip())
+        os.kill(pid, sig.SIGKILL)
+        wait_for(lambda: not os.path.exists("/proc/%d" % pid), 30,
+                 "slurmctld gone")
+        cluster._start_slurmctld(clean=False)
+        second = wait_for(lambda: runs(big_out)[1:2], 120,
+                          "the restart of the resize")[0]
+        assert second["resumed_from"] > 0
+        assert second["ps"] + second["workers"] < \
+            first["ps"] + first["workers"]
+        time.sleep(SEVERAL_PLANS)
+        f = cluster.job_fields(big)
+        assert f["Restarts"] == "1", f
+        assert "restarts=1" in f["SystemComment"], f["SystemComment"]
+    finally:
+        cancel(cluster, big, small)
