@@ -250,6 +250,11 @@ class Worker:
         if self.task.is_chief:
             log("starting at step %d: %s, %s mode, batch %d per worker"
                 % (step, self.task.describe(), a.mode, self.batch))
+            # This trainer checkpoints on the signal: say so, with the
+            # step it resumed from (sched/optimus resizes only a job that
+            # confirmed a checkpoint).
+            if self.task.ckpt_dir:
+                self.reporter.checkpoint(step)
         win_t, win_step, next_report = time.time(), step, 0.0
         while not stop:
             if self.ckpt.wait_if_paused():

@@ -100,6 +100,10 @@ def train(task, args):
     if task.is_chief:
         log("starting at step %d: %s, batch %d per worker"
             % (step, task.describe(), batch))
+        # Checkpoints on the signal: declared with the step it resumed
+        # from (sched/optimus resizes only a job that confirmed one).
+        if task.ckpt_dir:
+            reporter.checkpoint(step)
     stop, start = False, step
     win_t, win_step, next_report = time.time(), step, 0.0
     while True:
