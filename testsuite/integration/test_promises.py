@@ -28,20 +28,37 @@ def state_reason(cluster, jid):
     return f["JobState"], f["Reason"]
 
 
+def held_while_room_frees(cluster, tmp_path, name, hold):
+    """An optimus job waiting behind a blocker, then held with
+    `scontrol HOLD`: its id."""
+    jid, _ = submit(cluster, tmp_path, name, "optimus,max_workers=2", 30)
+    time.sleep(3)
+    cluster.run(["scontrol", hold, str(jid)])
+    return jid
+
+
+def check_held_while_room_frees(cluster, jid, block, reason):
+    """The blocker ends: the job stays held, with Slurm's own reason, for
+    several plans."""
+    cancel(cluster, block)
+    time.sleep(SEVERAL_PLANS)
+    assert state_reason(cluster, jid) == ("PENDING", reason)
+    assert "release hold on JobId=%d" % jid not in cluster.logs()
+
+
+def released_and_planned(cluster, jid):
+    cluster.run(["scontrol", "release", str(jid)])
+    cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+    assert plan_of(cluster.job_fields(jid)), cluster.job_fields(jid)
+
+
 def test_user_hold_is_kept_until_release(cluster, tmp_path):
     block = blocker(cluster)
     jid = None
     try:
-        jid, _ = submit(cluster, tmp_path, "uheld", "optimus,max_workers=2",
-                        30)
-        cluster.run(["scontrol", "uhold", str(jid)])
-        cancel(cluster, block)
-        time.sleep(SEVERAL_PLANS)
-        assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
-        assert "release hold on JobId=%d" % jid not in cluster.logs()
-        cluster.run(["scontrol", "release", str(jid)])
-        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
-        assert plan_of(cluster.job_fields(jid)), cluster.job_fields(jid)
+        jid = held_while_room_frees(cluster, tmp_path, "uheld", "uhold")
+        check_held_while_room_frees(cluster, jid, block, "JobHeldUser")
+        released_and_planned(cluster, jid)
     finally:
         cancel(cluster, block, *([jid] if jid else []))
 
@@ -53,9 +70,7 @@ def test_sbatch_hold_is_kept(cluster, tmp_path):
     try:
         time.sleep(SEVERAL_PLANS)
         assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
-        cluster.run(["scontrol", "release", str(jid)])
-        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
-        assert plan_of(cluster.job_fields(jid))
+        released_and_planned(cluster, jid)
     finally:
         cancel(cluster, jid)
 
@@ -64,20 +79,13 @@ def test_hold_of_a_waiting_job_survives_free_room(cluster, tmp_path):
     block = blocker(cluster)
     jid = None
     try:
-        jid, _ = submit(cluster, tmp_path, "waiting", "optimus,max_workers=2",
-                        30)
-        time.sleep(3)
-        cluster.run(["scontrol", "hold", str(jid)])
-        cancel(cluster, block)
-        time.sleep(SEVERAL_PLANS)
-        assert state_reason(cluster, jid) == ("PENDING", "JobHeldAdmin")
+        jid = held_while_room_frees(cluster, tmp_path, "waiting", "hold")
+        check_held_while_room_frees(cluster, jid, block, "JobHeldAdmin")
         # hold -> uhold -> release round trip
         cluster.run(["scontrol", "uhold", str(jid)])
         time.sleep(3)
         assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
-        cluster.run(["scontrol", "release", str(jid)])
-        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
-        assert plan_of(cluster.job_fields(jid))
+        released_and_planned(cluster, jid)
     finally:
         cancel(cluster, block, *([jid] if jid else []))
 
