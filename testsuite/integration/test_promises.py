@@ -324,3 +324,31 @@ def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
         assert "restarts=1" in f["SystemComment"], f["SystemComment"]
     finally:
         cancel(cluster, big, small)
+
+
+def test_begin_time_update_keeps_the_gate(cluster, tmp_path):
+    """`scontrol update BeginTime=` on a waiting optimus job is honoured
+    and does not open optimus' gate."""
+    block = blocker(cluster)
+    jid = None
+    try:
+        jid, _ = submit(cluster, tmp_path, "later", "optimus,max_workers=2",
+                        30)
+        time.sleep(3)
+        begin_at = time.time() + 15
+        cluster.run(["scontrol", "update", "JobId=%d" % jid,
+                     "BeginTime=now+15"])
+        cancel(cluster, block)
+        time.sleep(SEVERAL_PLANS)
+        assert cluster.job_fields(jid)["JobState"] == "PENDING"
+        cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
+        f = cluster.job_fields(jid)
+        started = time.mktime(time.strptime(f["StartTime"],
+                                            "%Y-%m-%dT%H:%M:%S"))
+        assert started >= int(begin_at) - 1, f
+        # started as planned, on the planned nodes, not by backfill
+        ps, workers = plan_of(f)
+        assert int(f["NumTasks"]) == ps + workers and ps + workers > 0, f
+        assert f["ReqNodeList"] == f["NodeList"], f
+    finally:
+        cancel(cluster, block, *([jid] if jid else []))

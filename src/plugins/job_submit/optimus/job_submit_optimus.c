@@ -15,6 +15,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "hints/hints.h"
+#include "job_env.h"
 #include "job_size.h"
 #include "roles/spank_env.h"
 
@@ -88,8 +89,28 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return SLURM_SUCCESS;
 }
 
+/*
+ * `scontrol update BeginTime=` on a job at optimus' gate: the new begin
+ * time is the user's (kept for the planner, as --begin is at submit); the
+ * gate stays closed. Slurm's own update then finds nothing to change.
+ */
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid, char **err_msg)
 {
+	char text[32];
+
+	if (!job_desc->begin_time || !job_ptr || !job_ptr->details ||
+	    !IS_JOB_PENDING(job_ptr) ||
+	    job_ptr->details->begin_time < OPTIMUS_GATE_TIME)
+		return SLURM_SUCCESS;
+	/* Slurm checks who may update the job after this hook: only the
+	 * owner's or an operator's begin time is kept. */
+	if (submit_uid != job_ptr->user_id && !validate_operator(submit_uid))
+		return SLURM_SUCCESS;
+	snprintf(text, sizeof(text), "%lld", (long long) job_desc->begin_time);
+	job_env_set(job_ptr, OPTIMUS_SPANK_ENV_BEGIN, text);
+	info("job_submit/optimus: JobId=%u: begin time %s kept for the planner (uid %u)",
+	     job_ptr->job_id, text, submit_uid);
+	job_desc->begin_time = job_ptr->details->begin_time;
 	return SLURM_SUCCESS;
 }

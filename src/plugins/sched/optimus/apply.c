@@ -16,6 +16,7 @@
 
 #include "apply.h"
 #include "gate.h"
+#include "job_env.h"
 #include "roles/roles.h"
 
 static int update_pending(action_t *a)

@@ -3,7 +3,7 @@
  * nobody else uses (OPTIMUS_GATE_TIME, see roles/spank_env.h), never a
  * priority of 0, so that every hold, dependency, begin time, reservation
  * and limit set by anyone else keeps its meaning. Call under the job write
- * lock (gate_close, gate_open, job_env_set) or read lock (the rest).
+ * lock (gate_close, gate_open) or read lock (the rest).
  */
 #ifndef OPTIMUS_GATE_H
 #define OPTIMUS_GATE_H
@@ -12,10 +12,6 @@
 #include <time.h>
 
 #include "src/slurmctld/slurmctld.h"
-
-/* Replace (or add) NAME=value in the job's SPANK environment. */
-extern void job_env_set(job_record_t *job, const char *name,
-			const char *value);
 
 /* Is the job waiting at optimus' gate? */
 extern bool gate_is_closed(const job_record_t *job);

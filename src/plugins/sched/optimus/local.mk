@@ -1,6 +1,6 @@
 # sched/optimus: the scheduler plugin inside slurmctld.
 plugin_LTLIBRARIES += src/plugins/sched/optimus/sched_optimus.la
-src_plugins_sched_optimus_sched_optimus_la_CPPFLAGS = $(AM_CPPFLAGS) $(SLURM_INTERNAL_CPPFLAGS)
+src_plugins_sched_optimus_sched_optimus_la_CPPFLAGS = $(AM_CPPFLAGS) $(SLURM_INTERNAL_CPPFLAGS) -I$(top_srcdir)/src/plugins/common
 src_plugins_sched_optimus_sched_optimus_la_CFLAGS = $(AM_CFLAGS) -fvisibility=default $(GSL_CFLAGS) $(JSONC_CFLAGS)
 src_plugins_sched_optimus_sched_optimus_la_LDFLAGS = $(OPTIMUS_MODULE_FLAGS)
 src_plugins_sched_optimus_sched_optimus_la_LIBADD = src/common/liboptimus_core.la $(MUNGE_LIBS)
@@ -15,6 +15,7 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/accounting.c src/plugins/sched/optimus/accounting.h \
 	src/plugins/sched/optimus/apply.c src/plugins/sched/optimus/apply.h \
 	src/plugins/sched/optimus/gate.c src/plugins/sched/optimus/gate.h \
+	src/plugins/common/job_env.c src/plugins/common/job_env.h \
 	src/plugins/sched/optimus/planner.c src/plugins/sched/optimus/planner.h \
 	src/plugins/sched/optimus/planner_decide.c \
 	src/plugins/sched/optimus/planner_reports.c \
