@@ -329,7 +329,7 @@ def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
 
 
 def test_begin_time_update_keeps_the_gate(cluster, tmp_path):
-    """`scontrol update BeginTime=` on a waiting optimus job is honoured
+    """`scontrol update StartTime=` (the begin time) on a waiting optimus job is honoured
     and does not open optimus' gate."""
     block = blocker(cluster)
     jid = None
@@ -339,7 +339,7 @@ def test_begin_time_update_keeps_the_gate(cluster, tmp_path):
         time.sleep(3)
         begin_at = time.time() + 15
         cluster.run(["scontrol", "update", "JobId=%d" % jid,
-                     "BeginTime=now+15"])
+                     "StartTime=now+15"])
         cancel(cluster, block)
         time.sleep(SEVERAL_PLANS)
         assert cluster.job_fields(jid)["JobState"] == "PENDING"

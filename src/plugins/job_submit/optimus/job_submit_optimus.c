@@ -90,7 +90,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 }
 
 /*
- * `scontrol update BeginTime=` on a job at optimus' gate: the new begin
+ * `scontrol update StartTime=` (the begin time) on a job at optimus' gate: the new begin
  * time is the user's (kept for the planner, as --begin is at submit); the
  * gate stays closed. Slurm's own update then finds nothing to change.
  */
