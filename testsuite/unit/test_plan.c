@@ -681,6 +681,31 @@ static void expect_plan(fixture_t *f, size_t i, plan_action_t action,
 		      dec(f, i)->reason);
 }
 
+/*
+ * Issue 15: spare room grows a running quality job (it stayed at one
+ * worker, "no better allocation fits", with 13 CPUs free).
+ */
+START_TEST(test_quality_grows_into_idle_room)
+{
+	fixture_t f;
+	place_slot_t s[] = { { 0, 1, 1 } };
+
+	fx_init(&f, 2, 8, 32768);
+	f.prm.policy = PLAN_QUALITY;
+	f.prm.interval = 60;
+	fx_job(&f, "quality,max_workers=12", 10);
+	feed_quality(f.m[0], 5.0, 0.8, 0.1);
+	fx_run(&f, 0, s, 1, 50);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_msg(dec(&f, 0)->action == PLAN_RESIZE &&
+		      dec(&f, 0)->workers > 1, "%d %d/%d: %s",
+		      dec(&f, 0)->action, dec(&f, 0)->ps, dec(&f, 0)->workers,
+		      dec(&f, 0)->reason);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_quality_redistributes)
 {
 	fixture_t f;
@@ -879,6 +904,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);
 	tcase_add_test(tc, test_quality_redistributes);
+	tcase_add_test(tc, test_quality_grows_into_idle_room);
 	tcase_add_test(tc, test_quality_units_per_server);
 	tcase_add_test(tc, test_fragmented_room_shrinks_a_kept_job);
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
