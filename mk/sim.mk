@@ -10,6 +10,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
+	src/tools/optimus-sim/sim_qtrace.c \
+	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \
 	src/tools/optimus-sim/sim_svg.h src/tools/optimus-sim/sim_svg.c \
 	src/tools/optimus-sim/sim_report.h src/tools/optimus-sim/sim_report.c \
@@ -25,6 +27,9 @@ src_tools_optimus_sim_optimus_sim_SOURCES = $(SIM_SOURCES) \
 	src/tools/optimus-sim/main.c
 src_tools_optimus_sim_optimus_sim_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) \
 	$(JSONC_CFLAGS)
+# quality-vs-fair's recorded curves (OPTIMUS_SIM_CURVES overrides).
+src_tools_optimus_sim_optimus_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"'
 src_tools_optimus_sim_optimus_sim_LDADD = $(SIM_LDADD)
 
 # Unit tests: determinism, event order, trace parsing, truth models.

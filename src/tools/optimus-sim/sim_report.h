@@ -16,7 +16,7 @@
 #include "sim_run.h"
 
 #define SIM_REPORT_MAX_RUNS 12
-#define SIM_REPORT_MAX_CMP 16
+#define SIM_REPORT_MAX_CMP 48
 
 typedef struct sim_compare {
 	char name[64];
