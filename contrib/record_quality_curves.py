@@ -119,7 +119,7 @@ def sgd_curve(family, n, step, seed):
         loss0 = 0.5 * np.mean(y * y)
     else:
         loss0 = 1.0 if family == "svm" else np.log(2.0)
-    rows = [(0, loss0, 0.0, batch)]
+    yield (0, loss0, 0.0, batch)
     for it in range(1, ITERS[family] + 1):
         idx = rng.choice(n, batch, replace=False)
         if family == "linreg":
@@ -136,8 +136,7 @@ def sgd_curve(family, n, step, seed):
                     0.5 * model.alpha * float(model.coef_[0] @ model.coef_[0])
             else:
                 loss = log_loss(y, 1 / (1 + np.exp(-m)), labels=(0, 1))
-        rows.append((it, loss, cpu, batch))
-    return rows
+        yield (it, loss, cpu, batch)
 
 
 def mlp_curve(n, step, seed):
@@ -154,13 +153,12 @@ def mlp_curve(n, step, seed):
                           solver="sgd", learning_rate_init=1e-12,
                           momentum=0.0, batch_size=100, random_state=seed)
     probe.partial_fit(X, y, classes=(0, 1, 2, 3))
-    rows = [(0, log_loss(y, probe.predict_proba(X), labels=(0, 1, 2, 3)),
-             0.0, n)]
+    yield (0, log_loss(y, probe.predict_proba(X), labels=(0, 1, 2, 3)),
+           0.0, n)
     for it in range(1, ITERS["mlp"] + 1):
         cpu = cpu_of(lambda: model.partial_fit(X, y, classes=(0, 1, 2, 3)))
-        rows.append((it, log_loss(y, model.predict_proba(X),
-                                  labels=(0, 1, 2, 3)), cpu, n))
-    return rows
+        yield (it, log_loss(y, model.predict_proba(X), labels=(0, 1, 2, 3)),
+               cpu, n)
 
 
 def gbt_curve(n, step, seed):
@@ -170,12 +168,11 @@ def gbt_curve(n, step, seed):
                                       n_estimators=0, warm_start=True,
                                       random_state=seed)
     # Iteration 0: the initial estimator, the mean.
-    rows = [(0, float(np.var(y)), 0.0, n)]
+    yield (0, float(np.var(y)), 0.0, n)
     for it in range(1, ITERS["gbt"] + 1):
         model.n_estimators = it
         cpu = cpu_of(lambda: model.fit(X, y))
-        rows.append((it, float(model.train_score_[-1]), cpu, n))
-    return rows
+        yield (it, float(model.train_score_[-1]), cpu, n)
 
 
 def kmeans_curve(n, k, seed):
@@ -186,7 +183,7 @@ def kmeans_curve(n, k, seed):
     centres = X[rng.choice(n, k, replace=False)].copy()
     # Iteration 0: the objective of the initial centres.
     labels, dist = pairwise_distances_argmin_min(X, centres)
-    rows = [(0, float(np.mean(dist ** 2)), 0.0, n)]
+    yield (0, float(np.mean(dist ** 2)), 0.0, n)
     for it in range(1, ITERS["kmeans"] + 1):
         state = {}
 
@@ -198,11 +195,10 @@ def kmeans_curve(n, k, seed):
             state["lab"], state["dist"] = pairwise_distances_argmin_min(
                 X, centres)
         cpu = cpu_of(step)
-        rows.append((it, float(np.mean(state["dist"] ** 2)), cpu, n))
+        yield (it, float(np.mean(state["dist"] ** 2)), cpu, n)
         if np.array_equal(labels, state["lab"]):
             break
         labels = state["lab"]
-    return rows
 
 
 def lda_corpus(ndocs, seed, topics=8, vocab=300, length=60):
@@ -229,19 +225,31 @@ def lda_curve(n, tau0, seed):
                                       learning_decay=0.7, learning_offset=1e12,
                                       total_samples=n, random_state=seed)
     probe.partial_fit(X[:batch])
-    rows = [(0, float(np.log(probe.perplexity(X))), 0.0, batch)]
+    yield (0, float(np.log(probe.perplexity(X))), 0.0, batch)
     for it in range(1, ITERS["lda"] + 1):
         idx = rng.choice(n, batch, replace=False)
         cpu = cpu_of(lambda: model.partial_fit(X[idx]))
-        rows.append((it, float(np.log(model.perplexity(X))), cpu, batch))
-    return rows
+        yield (it, float(np.log(model.perplexity(X))), cpu, batch)
 
 
-def record(family, n, step, seed):
+def curve_iter(family, n, step, seed):
+    """The run's rows (iteration, loss, cpu_s, data_size), one per
+    iteration as it trains (bench/quality_job.py trains through this)."""
     if family in ("svm", "logreg", "linreg"):
         return sgd_curve(family, n, step, seed)
     return {"mlp": mlp_curve, "gbt": gbt_curve, "kmeans": kmeans_curve,
             "lda": lda_curve}[family](n, step, seed)
+
+
+def curve_seed(family, n, step):
+    """The seed main() gives the run of (family, n, step)."""
+    fi = list(SIZES).index(family)
+    return 1000 * fi + 10 * SIZES[family].index(n) + \
+        STEPS[family].index(step) + 1
+
+
+def record(family, n, step, seed):
+    return list(curve_iter(family, n, step, seed))
 
 
 def dl_epoch_seconds(trace, batch):
@@ -302,10 +310,10 @@ def main(out, pollux):
     ncurves = 0
     with open(os.path.join(out, "curves.csv"), "w") as f:
         f.write("curve,family,data_size,step_size,iteration,loss,cpu_s\n")
-        for fi, family in enumerate(SIZES):
-            for si, n in enumerate(SIZES[family]):
-                for ti, step in enumerate(STEPS[family]):
-                    seed = 1000 * fi + 10 * si + ti + 1
+        for family in SIZES:
+            for n in SIZES[family]:
+                for step in STEPS[family]:
+                    seed = curve_seed(family, n, step)
                     name = f"{family}-{n}-{step:g}"
                     t = time.time()
                     rows = record(family, n, step, seed)
