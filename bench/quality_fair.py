@@ -92,7 +92,7 @@ def submit(c, workdir, name, job):
                "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
                "--export=ALL,OPTIMUS_BENCH=%s,PYTHON=%s" % (BENCH, PYTHON),
                "--scheduler=quality,%s,ckpt_dir=%s" % (HINTS, ck),
-               os.path.join(BENCH, "quality_job.sbatch"),
+               os.path.join(BENCH, "quality_job.sh"),
                "--family", family, "--size", str(size), "--step", step,
                "--work-s", "%.4f" % work, "--ckpt-dir", ck])
     return int(r.stdout.strip().split(";")[0])
