@@ -30,6 +30,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -177,6 +178,8 @@ def main():
     args = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("quality_fair.py: run as root (it starts Slurm daemons)")
+    # A TERM stops the cluster too (run_once's finally).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
     jobs, scale = workload(3 if args.quick else 8, 1)
     deadline = 300 if args.quick else 600
     runs = [run_once(p, jobs, args.keep, deadline)

@@ -68,12 +68,17 @@ int sim_exp_run(const sim_exp_def_t *def, const sim_exp_opts_t *opts,
 	return def->run(&e);
 }
 
+const sim_result_t *sim_exp_row_of(const sim_report_t *r, const char *label)
+{
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!strcmp(r->runs[i].label, label))
+			return &r->runs[i];
+	return NULL;
+}
+
 const sim_result_t *sim_exp_row(const sim_exp_t *e, const char *label)
 {
-	for (size_t i = 0; i < e->report->nruns; i++)
-		if (!strcmp(e->report->runs[i].label, label))
-			return &e->report->runs[i];
-	return NULL;
+	return sim_exp_row_of(e->report, label);
 }
 
 void sim_exp_optimus_setup(const sim_exp_t *e, sim_config_t *cfg,

@@ -6,6 +6,7 @@
  * from recorded scikit-learn curves (sim_curves.h); quality-vs-fair-
  * synthetic from the catalogue's made-up MLlib curves.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "sim_curves.h"
 #include "sim_exp.h"
 #include "sim_rank.h"
+#include "sim_svg.h"
 
 #define WINDOW 840.0	/* 14 minutes */
 
@@ -254,6 +256,51 @@ static void print_drops(sim_exp_t *e, const sim_result_t *r,
 	sim_report_compare(e->report, name, sr, NAN, "", note);
 }
 
+/* Figures 3 and 4 as bar charts (Figure 2 is the common loss chart). */
+static int quality_svg(const char *dir, const sim_report_t *r, char *err,
+		       size_t errlen)
+{
+	static const char *const levels[] = { "50%", "80%", "90%", "95%" };
+	static const char *const groups[] = { "top 20%", "middle 30%",
+					      "bottom 50%" };
+	static const double paper[] = { 53, 31, 16 };
+	const sim_result_t *q = sim_exp_row_of(r, "quality");
+	const sim_result_t *d = sim_exp_row_of(r, "fair (drf)");
+	double tq[SIM_NLEVELS], td[SIM_NLEVELS], sq[3], sd[3];
+	static const double cut[] = { 0.0, 0.2, 0.5, 1.0 };
+	size_t n;
+	FILE *f;
+
+	if (!q || !d)
+		return 0;
+	for (int l = 0; l < SIM_NLEVELS; l++) {
+		tq[l] = level_mean(q, l, &n);
+		td[l] = level_mean(d, l, &n);
+	}
+	for (int g = 0; g < 3; g++) {
+		sq[g] = 100 * cpu_share(q, cut[g], cut[g + 1]);
+		sd[g] = 100 * cpu_share(d, cut[g], cut[g + 1]);
+	}
+	svg_series_t s3[] = { { "quality", NULL, tq, SIM_NLEVELS },
+			      { "fair (drf)", NULL, td, SIM_NLEVELS } };
+	svg_series_t s4[] = { { "quality", NULL, sq, 3 },
+			      { "fair (drf)", NULL, sd, 3 },
+			      { "paper, quality", NULL, paper, 3 } };
+	if (!(f = sim_report_open_svg(dir, r->experiment, "levels", err,
+				      errlen)))
+		return -errno;
+	svg_bars(f, "Fig. 3: mean time to each loss reduction (first seed)",
+		 "seconds after arrival", levels, SIM_NLEVELS, s3, 2);
+	if (fclose(f))
+		return -EIO;
+	if (!(f = sim_report_open_svg(dir, r->experiment, "cpu-share", err,
+				      errlen)))
+		return -errno;
+	svg_bars(f, "Fig. 4: CPU share by loss drop, first 14 min",
+		 "% of the CPU held", groups, 3, s4, 3);
+	return fclose(f) ? -EIO : 0;
+}
+
 int sim_exp_quality_vs_fair(sim_exp_t *e)
 {
 	const char *path = getenv("OPTIMUS_SIM_CURVES");
@@ -264,6 +311,7 @@ int sim_exp_quality_vs_fair(sim_exp_t *e)
 
 	if (!path || !*path)
 		path = SIM_CURVES_DEFAULT;
+	e->report->svg_extra = quality_svg;
 	if ((rc = sim_curves_read(path, &set, e->err, e->errlen)))
 		return rc;
 	quality_setup(e, &c, &gp);
