@@ -332,7 +332,7 @@ int sim_exp_quality_vs_fair(sim_exp_t *e)
 	/* The literal reading of the setup: one unit per VM (and room for
 	 * the drivers), 10 units for the 80 jobs. */
 	sim_config_t c1 = c, f1 = f;
-	c1.server = f1.server = res_make(3 + 8, 8192 + 8 * 1024, 0);
+	c1.server = f1.server = res_make(2 + 8, 8192 + 8 * 1024, 0);
 	if ((rc = sim_exp_variant(e, "quality", &c, &gp, NULL)) ||
 	    (rc = sim_exp_variant(e, "fair (drf)", &f, &gp, NULL)) ||
 	    (rc = sim_exp_variant(e, "quality, 1 unit/VM", &c1, &gp, NULL)) ||
