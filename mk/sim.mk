@@ -43,3 +43,10 @@ testsuite_unit_test_sim_LDADD = $(UNIT_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
 	testsuite/integration/test_sim.py
+# quality-vs-fair's recorded curves, the script that made them and the
+# cluster benchmark that trains the same runs.
+EXTRA_DIST += testsuite/data/quality-curves/README.md \
+	testsuite/data/quality-curves/curves.csv \
+	testsuite/data/quality-curves/dl.csv \
+	contrib/record_quality_curves.py bench/quality_fair.py \
+	bench/quality_job.py bench/quality_job.sh
