@@ -42,7 +42,8 @@ testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_sim_LDADD = $(UNIT_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
-	testsuite/integration/test_sim.py
+	testsuite/integration/test_sim.py \
+	testsuite/integration/test_quality_curves.py
 # quality-vs-fair's recorded curves, the script that made them and the
 # cluster benchmark that trains the same runs.
 EXTRA_DIST += testsuite/data/quality-curves/README.md \
