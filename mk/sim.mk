@@ -10,6 +10,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
+	src/tools/optimus-sim/sim_qtrace.c \
+	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \
 	src/tools/optimus-sim/sim_svg.h src/tools/optimus-sim/sim_svg.c \
 	src/tools/optimus-sim/sim_report.h src/tools/optimus-sim/sim_report.c \
@@ -25,6 +27,9 @@ src_tools_optimus_sim_optimus_sim_SOURCES = $(SIM_SOURCES) \
 	src/tools/optimus-sim/main.c
 src_tools_optimus_sim_optimus_sim_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) \
 	$(JSONC_CFLAGS)
+# quality-vs-fair's recorded curves (OPTIMUS_SIM_CURVES overrides).
+src_tools_optimus_sim_optimus_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"'
 src_tools_optimus_sim_optimus_sim_LDADD = $(SIM_LDADD)
 
 # Unit tests: determinism, event order, trace parsing, truth models.
@@ -37,4 +42,12 @@ testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_sim_LDADD = $(UNIT_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
-	testsuite/integration/test_sim.py
+	testsuite/integration/test_sim.py \
+	testsuite/integration/test_quality_curves.py
+# quality-vs-fair's recorded curves, the script that made them and the
+# cluster benchmark that trains the same runs.
+EXTRA_DIST += testsuite/data/quality-curves/README.md \
+	testsuite/data/quality-curves/curves.csv \
+	testsuite/data/quality-curves/dl.csv \
+	contrib/record_quality_curves.py bench/quality_fair.py \
+	bench/quality_job.py bench/quality_job.sh

@@ -9,7 +9,7 @@ import pytest
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SIM = os.path.join(TOP, "src", "tools", "optimus-sim", "optimus-sim")
 EXPERIMENTS = ["optimus-vs-drf", "oracle-gap", "ablation", "damping",
-               "quality-vs-fair"]
+               "quality-vs-fair", "quality-vs-fair-synthetic"]
 
 pytestmark = pytest.mark.skipif(not os.access(SIM, os.X_OK),
                                 reason="optimus-sim not built")
@@ -118,3 +118,27 @@ def test_quality_detail_has_the_window():
     p = run("experiment", "damping", "--quick", "--detail", "--json", "-")
     job = json.loads(p.stdout)["runs"][0]["job_results"][0]
     assert "window_loss" not in job
+
+
+def test_quality_figures_on_recorded_curves(tmp_path):
+    """quality-vs-fair prints the paper's Figures 2-4 and the predicted
+    against realised drops, as JSON and SVG; bad curves are refused."""
+    p = run("experiment", "quality-vs-fair", "--quick", "--json", "-",
+            "--svg", str(tmp_path))
+    names = [c["name"] for c in json.loads(p.stdout)["comparisons"]]
+    for want in ("fig2 loss at 14 min, quality",
+                 "fig3 s to 95% reduction, quality",
+                 "fig4 CPU to top 20%, quality",
+                 "fig4 CPU to bottom 50%, quality",
+                 "drop 0-14 min realised, quality",
+                 "drop 0-14 min realised, fair",
+                 "curves: run to 80% reduction"):
+        assert want in names, want
+    for svg in ("loss", "levels", "cpu-share"):
+        assert (tmp_path / ("quality-vs-fair-%s.svg" % svg)).stat().st_size
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,svm,1,1,0,oops,0\n")
+    p = subprocess.run([SIM, "experiment", "quality-vs-fair", "--quick"],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, OPTIMUS_SIM_CURVES=str(bad)))
+    assert p.returncode != 0 and "bad.csv:1: expected curve," in p.stderr

@@ -3,8 +3,11 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "alloc/alloc.h"
 #include "models/quality_model.h"
 #include "check_run.h"
 
@@ -102,6 +105,104 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/*
+ * Property of Algorithm 1 (alloc_quality.c) on the core's own predicted
+ * curves: with quality models fitted to power curves mu k^-b + c (convex
+ * in the units, since the iterations T*a/(c*S) grow linearly with them),
+ * the greedy allocation reaches the exhaustive optimum of the predicted
+ * weighted loss reduction, sum_j w_j (Loss_j(0) - Loss_j(a_j)), over every
+ * allocation with 1 <= a_j <= max_units_j and sum a_j <= total.
+ */
+#define PROP_JOBS 5
+#define PROP_T 120.0
+
+static uint64_t prop_state;
+
+static double prop_uniform(double lo, double hi)
+{
+	prop_state = prop_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lo + (hi - lo) * (double)(prop_state >> 11) / 9007199254740992.0;
+}
+
+static double prop_loss(void *ctx, int units)
+{
+	return quality_model_loss_after(ctx, PROP_T, units);
+}
+
+/* Best predicted total sum w_j Loss_j(a_j) over the allocations left. */
+static double prop_best(const alloc_job_t *js, size_t n, size_t i, long left)
+{
+	if (i == n)
+		return 0.0;
+	int max = js[i].max_units > 0 ? js[i].max_units : (int)(left + 1);
+	double best = INFINITY;
+
+	/* Every job keeps its first unit: at most left - (n - i - 1). */
+	for (int a = 1; a <= max && a <= left - (long)(n - i - 1); a++)
+		best = fmin(best, js[i].weight * prop_loss(js[i].loss_ctx, a) +
+				  prop_best(js, n, i + 1, left - a));
+	return best;
+}
+
+START_TEST(test_alg1_equals_exhaustive_on_predicted_curves)
+{
+	quality_model_t q[PROP_JOBS];
+	alloc_job_t jobs[PROP_JOBS];
+	alloc_params_t prm;
+	alloc_result_t r;
+	double got = 0.0;
+
+	prop_state = 7919 + (uint64_t)_i;
+	size_t n = 1 + (size_t)prop_uniform(0, PROP_JOBS - 0.001);
+	long total = (long)n + (long)prop_uniform(0, 9.999);
+
+	memset(jobs, 0, sizeof(jobs));
+	for (size_t j = 0; j < n; j++) {
+		double mu = prop_uniform(0.05, 0.3), b = prop_uniform(0.3, 1.5);
+		double c = prop_uniform(0.0, 0.05);
+		double k0 = prop_uniform(3, 40), cs = prop_uniform(0.5, 20);
+
+		ck_assert_int_eq(quality_model_init(&q[j], 0.95, 64), 0);
+		for (double k = 1; k <= k0 + 0.5; k++)
+			ck_assert_int_eq(quality_model_add_loss(&q[j], k,
+					 power(mu, b, c, k)), 0);
+		/* c*S = cs CPU seconds per iteration, S = 1000. */
+		ck_assert_int_eq(quality_model_add_cost(&q[j], 1000, cs), 0);
+		ck_assert_int_eq(quality_model_fit(&q[j]), 0);
+		jobs[j].id = (uint32_t)j + 1;
+		jobs[j].loss_after = prop_loss;
+		jobs[j].loss_ctx = &q[j];
+		jobs[j].weight = prop_uniform(0, 1) < 0.5 ? 1.0 :
+				 prop_uniform(0.5, 3.0);
+		jobs[j].max_units = prop_uniform(0, 1) < 0.5 ? 0 :
+				    1 + (int)prop_uniform(0, 5.999);
+	}
+	alloc_params_init(&prm, res_make(1, 1, 0));
+	prm.total_units = total;
+	ck_assert_int_eq(alloc_quality_run(jobs, n, &prm, &r), 0);
+	long used = 0, room = 0;
+	for (size_t j = 0; j < n; j++) {
+		const alloc_grant_t *g = &r.grants[j];
+		ck_assert_int_eq(g->status, ALLOC_OK);
+		ck_assert_int_ge(g->units, 1);
+		if (jobs[j].max_units > 0)
+			ck_assert_int_le(g->units, jobs[j].max_units);
+		used += g->units;
+		room += jobs[j].max_units > 0 ? jobs[j].max_units : total;
+		got += jobs[j].weight * prop_loss(&q[j], g->units);
+	}
+	/* Every unit is given while some job can take it. */
+	ck_assert_int_eq(used, room < total ? room : total);
+	double best = prop_best(jobs, n, 0, total);
+	ck_assert_msg(got <= best + 1e-12 * (1 + fabs(best)),
+		      "instance %d: Algorithm 1 %.12g, exhaustive %.12g", _i,
+		      got, best);
+	alloc_result_free(&r);
+	for (size_t j = 0; j < n; j++)
+		quality_model_clear(&q[j]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("quality");
@@ -110,6 +211,8 @@ int main(void)
 	tcase_add_test(tc, test_fit_and_predict);
 	tcase_add_test(tc, test_decay_favours_recent_points);
 	tcase_add_test(tc, test_bad_input);
+	tcase_add_loop_test(tc, test_alg1_equals_exhaustive_on_predicted_curves,
+			    0, 200);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -3,11 +3,14 @@
  * the ground-truth models, and determinism (same seed, same output).
  */
 #include <check.h>
+#include <errno.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_curves.h"
 #include "sim_events.h"
 #include "sim_exp.h"
 #include "sim_truth.h"
@@ -219,7 +222,7 @@ static char *run_json(uint64_t seed)
 START_TEST(test_event_plans)
 {
 	sim_job_spec_t spec = { 100.0, sim_catalog_find("cnn-rand"),
-				SPEED_ASYNC, 0.2, 1.0, 0, 0 };
+				SPEED_ASYNC, 0.2, 1.0, 0, 0, NULL };
 	sim_workload_t w = { &spec, 1 };
 	sim_config_t c;
 	sim_result_t r;
@@ -247,7 +250,7 @@ END_TEST
 START_TEST(test_fixed_size)
 {
 	sim_job_spec_t spec = { 0.0, sim_catalog_find("resnet-50"),
-				SPEED_SYNC, 0.3, 1.0, 2, 2 };
+				SPEED_SYNC, 0.3, 1.0, 2, 2, NULL };
 	sim_workload_t w = { &spec, 1 };
 	sim_config_t c;
 	sim_result_t fixed, elastic;
@@ -283,11 +286,11 @@ END_TEST
 START_TEST(test_epoch_shares)
 {
 	sim_job_spec_t spec[5] = {
-		{ 0.0, sim_catalog_find("resnet-50"), SPEED_SYNC, 0.3, 1.0, 1, 1 },
-		{ 0.0, sim_catalog_find("cnn-rand"), SPEED_ASYNC, 0.3, 1.0, 1, 2 },
-		{ 0.0, sim_catalog_find("vgg-16"), SPEED_SYNC, 0.3, 1.0, 2, 2 },
-		{ 0.0, sim_catalog_find("dssm"), SPEED_ASYNC, 0.3, 1.0, 2, 4 },
-		{ 0.0, sim_catalog_find("seq2seq"), SPEED_SYNC, 0.3, 1.0, 4, 4 },
+		{ 0.0, sim_catalog_find("resnet-50"), SPEED_SYNC, 0.3, 1.0, 1, 1, NULL },
+		{ 0.0, sim_catalog_find("cnn-rand"), SPEED_ASYNC, 0.3, 1.0, 1, 2, NULL },
+		{ 0.0, sim_catalog_find("vgg-16"), SPEED_SYNC, 0.3, 1.0, 2, 2, NULL },
+		{ 0.0, sim_catalog_find("dssm"), SPEED_ASYNC, 0.3, 1.0, 2, 4, NULL },
+		{ 0.0, sim_catalog_find("seq2seq"), SPEED_SYNC, 0.3, 1.0, 4, 4, NULL },
 	};
 	sim_workload_t w = { spec, 5 };
 	sim_config_t c;
@@ -345,6 +348,112 @@ START_TEST(test_determinism)
 }
 END_TEST
 
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	snprintf(path, sizeof(path), "/tmp/test_sim_curves_%d.csv",
+		 (int)getpid());
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Per-job normalisation (0.2 at iteration 0, 0 at the run's lowest loss),
+ * interpolation, c*S, level shares; a job on a recorded curve ends with
+ * its run at loss 0. */
+START_TEST(test_curves)
+{
+	const char *path = write_tmp(
+		"curve,family,data_size,step_size,iteration,loss,cpu_s\n"
+		"a,svm,100,0.1,0,2.0,0\n"
+		"a,svm,100,0.1,1,1.5,0.2\n"
+		"a,svm,100,0.1,2,1.0,0.4\n"
+		"b,kmeans,50,5,0,4.0,0\n"
+		"b,kmeans,50,5,1,3.0,1.0\n");
+	sim_curveset_t set;
+	char err[256];
+
+	ck_assert_int_eq(sim_curves_read(path, &set, err, sizeof(err)), 0);
+	ck_assert_uint_eq(set.n, 2);
+	ck_assert_double_eq_tol(set.c[0].norm[0], 0.2, 1e-12);
+	ck_assert_double_eq_tol(set.c[0].norm[1], 0.1, 1e-12);
+	ck_assert_double_eq_tol(set.c[0].norm[2], 0.0, 1e-12);
+	ck_assert_double_eq_tol(sim_curve_loss(&set.c[0], 0.5), 0.15, 1e-12);
+	ck_assert_double_eq_tol(sim_curve_loss(&set.c[0], 9), 0.0, 1e-12);
+	ck_assert_double_eq_tol(set.c[0].cpu_mean, 0.3, 1e-12);
+	/* a reaches 50% at iteration 1 of 2, b at 1 of 1. */
+	ck_assert_double_eq_tol(sim_curves_level_share(&set, 0.5), 0.75,
+				1e-12);
+	ck_assert_double_eq_tol(sim_curves_mean_cpu(&set), 0.8, 1e-12);
+
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sim_workload_t w;
+	ck_assert_int_eq(sim_curves_workload(&set, 3, 15.0, 10.0, rng, &w,
+					     err, sizeof(err)), 0);
+	ck_assert_uint_eq(w.n, 3);
+	sim_config_t c;
+	sim_result_t r;
+	sim_config_init(&c);
+	c.policy = PLAN_QUALITY;
+	c.nservers = 2;
+	c.server = res_make(24, 8 * 8192 + 8 * 1024, 0);
+	c.interval = 120.0;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(r.ndone, 3);
+	for (size_t i = 0; i < r.njobs; i++) {
+		ck_assert_double_eq_tol(r.jobs[i].loss0, 0.2, 1e-12);
+		ck_assert_double_eq_tol(r.jobs[i].loss_end, 0.0, 1e-12);
+	}
+	sim_result_free(&r);
+	sim_workload_free(&w);
+	gsl_rng_free(rng);
+	sim_curves_free(&set);
+	unlink(path);
+}
+END_TEST
+
+/* Bad files: an error naming the file and line, nothing kept. */
+START_TEST(test_curves_errors)
+{
+	static const char *const bad[] = {
+		"a,svm,100,0.1,0,2.0\n",		/* 6 fields */
+		"a,svm,100,0.1,0,x,0\n",		/* not a number */
+		"a,svm,100,0.1,0,-1,0\n",		/* negative */
+		"a,svm,100,0.1,0,2,0,9\n",		/* 8 fields */
+		"# nothing\n",				/* no curves */
+	};
+	sim_curveset_t set;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *path = write_tmp(bad[i]);
+		ck_assert_int_eq(sim_curves_read(path, &set, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strstr(err, path) && strstr(err, ":1: "),
+			      "case %zu: %s", i, err);
+		ck_assert_ptr_null(set.c);
+		unlink(path);
+	}
+	ck_assert_int_eq(sim_curves_read("/nonexistent/c.csv", &set, err,
+					 sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/c.csv"));
+	/* A family without an MLlib catalogue entry cannot make a job. */
+	const char *path = write_tmp("a,dl-bert,1,1,0,1,0\na,dl-bert,1,1,1,0.5,1\n");
+	ck_assert_int_eq(sim_curves_read(path, &set, err, sizeof(err)), 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sim_workload_t w;
+	ck_assert_int_eq(sim_curves_workload(&set, 2, 15.0, 1.0, rng, &w, err,
+					     sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "dl-bert"));
+	gsl_rng_free(rng);
+	sim_curves_free(&set);
+	unlink(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -361,6 +470,8 @@ int main(void)
 	tcase_add_test(tc, test_event_plans);
 	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_determinism);
+	tcase_add_test(tc, test_curves);
+	tcase_add_test(tc, test_curves_errors);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -114,8 +114,11 @@ static void cli_defaults(cli_t *c)
 	sim_config_init(&c->cfg);
 	c->cfg.speed_err = 0.10;
 	c->cfg.conv_err = 0.20;
-	c->gp = (sim_gen_params_t){ 40, SIM_ARRIVALS_POISSON, 180.0,
-				    SIM_FAMILY_DL, 0.5, 0.4 };
+	c->gp = (sim_gen_params_t){ .njobs = 40,
+				    .arrivals = SIM_ARRIVALS_POISSON,
+				    .mean_gap = 180.0,
+				    .family = SIM_FAMILY_DL,
+				    .sync_fraction = 0.5, .size_sigma = 0.4 };
 	snprintf(c->policies, sizeof(c->policies), "optimus,drf");
 }
 

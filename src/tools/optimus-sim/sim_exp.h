@@ -64,6 +64,8 @@ void sim_exp_optimus_setup(const sim_exp_t *e, sim_config_t *cfg,
 			   sim_gen_params_t *gp);
 /* The row labelled `label`, or NULL. */
 const sim_result_t *sim_exp_row(const sim_exp_t *e, const char *label);
+/* The same in a finished report. */
+const sim_result_t *sim_exp_row_of(const sim_report_t *r, const char *label);
 
 /* Experiments (sim_exp_optimus.c, sim_exp_quality.c). */
 int sim_exp_optimus_vs_drf(sim_exp_t *e);
@@ -71,5 +73,6 @@ int sim_exp_oracle_gap(sim_exp_t *e);
 int sim_exp_ablation(sim_exp_t *e);
 int sim_exp_damping(sim_exp_t *e);
 int sim_exp_quality_vs_fair(sim_exp_t *e);
+int sim_exp_quality_synthetic(sim_exp_t *e);
 
 #endif

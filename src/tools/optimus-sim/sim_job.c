@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "sim_curves.h"
 #include "sim_state.h"
 
 /* Pre-run (p, w) combinations (the paper uses 5-10). */
@@ -52,6 +53,8 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 	gsl_rng_set(j->rng, s->cfg->seed * 1000003UL + id + 1);
 	int rc = sim_truth_init(&j->truth, spec->model, spec->mode,
 				spec->size, s->cfg->delta, j->rng);
+	if (!rc && spec->curve)
+		rc = sim_curve_truth(&j->truth, spec->curve, spec->size);
 	if (rc)
 		return rc;
 	double es = draw_error(j->rng, s->cfg->speed_err);
@@ -214,7 +217,8 @@ double sim_job_loss_at(const sim_job_t *j, double t)
 /* What the job's training loop would report at `step`. */
 static double observed_loss(sim_job_t *j, double step, bool exact)
 {
-	double l = curve_eval(&j->truth.curve, (step + 1.0) * j->conv_scale);
+	double l = sim_truth_loss(&j->truth,
+				  (step + 1.0) * j->conv_scale - 1.0);
 
 	return exact ? l : l * (1.0 + gsl_ran_gaussian(j->rng, LOSS_JITTER));
 }

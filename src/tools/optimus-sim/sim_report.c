@@ -149,8 +149,8 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
 	return o;
 }
 
-static FILE *open_out(const char *dir, const char *exp, const char *what,
-		      char *err, size_t errlen)
+FILE *sim_report_open_svg(const char *dir, const char *exp,
+			  const char *what, char *err, size_t errlen)
 {
 	char path[1024];
 	FILE *f;
@@ -202,17 +202,19 @@ int sim_report_svg(const char *dir, const sim_report_t *r, char *err,
 
 	if (!r->nruns)
 		return 0;
-	if (!(f = open_out(dir, r->experiment, "jct", err, errlen)))
+	if (!(f = sim_report_open_svg(dir, r->experiment, "jct", err, errlen)))
 		return -errno;
 	svg_jct(f, r);
 	if (fclose(f))
 		return -EIO;
 	if (!r->runs[0].nseries)
 		return 0;
-	if (!(f = open_out(dir, r->experiment, "loss", err, errlen)))
+	if (!(f = sim_report_open_svg(dir, r->experiment, "loss", err, errlen)))
 		return -errno;
 	svg_loss(f, r);
-	return fclose(f) ? -EIO : 0;
+	if (fclose(f))
+		return -EIO;
+	return r->svg_extra ? r->svg_extra(dir, r, err, errlen) : 0;
 }
 
 void sim_report_free(sim_report_t *r)

@@ -16,7 +16,7 @@
 #include "sim_run.h"
 
 #define SIM_REPORT_MAX_RUNS 12
-#define SIM_REPORT_MAX_CMP 16
+#define SIM_REPORT_MAX_CMP 48
 
 typedef struct sim_compare {
 	char name[64];
@@ -34,6 +34,10 @@ typedef struct sim_report {
 	sim_result_t runs[SIM_REPORT_MAX_RUNS];
 	size_t ncmp;
 	sim_compare_t cmp[SIM_REPORT_MAX_CMP];
+	/* The experiment's own figures, written after the common ones by
+	 * sim_report_svg; NULL: none. */
+	int (*svg_extra)(const char *dir, const struct sim_report *r,
+			 char *err, size_t errlen);
 } sim_report_t;
 
 /* Adds a comparison line (ignored beyond SIM_REPORT_MAX_CMP). */
@@ -46,5 +50,8 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs);
 int sim_report_svg(const char *dir, const sim_report_t *r, char *err,
 		   size_t errlen);
 void sim_report_free(sim_report_t *r);
+/* DIR/<exp>-<what>.svg opened for writing, or NULL with a message. */
+FILE *sim_report_open_svg(const char *dir, const char *exp, const char *what,
+			  char *err, size_t errlen);
 
 #endif

@@ -110,6 +110,7 @@ static int advance(sim_state_t *s, double t)
 		s->now = ts;
 		if (c->window > 0 && ts == c->window)
 			snapshot_window(s, ts);
+		sim_qtrace_sample(s, ts);
 		int rc = record_sample(s, ts);
 		if (rc)
 			return rc;
@@ -186,9 +187,14 @@ static int handle(sim_state_t *s, const sim_event_t *ev)
 	case SIM_EV_TICK:
 		break;
 	}
-	if (s->cfg->window > 0 && s->now > 0 && s->now <= s->cfg->window)
+	bool traced = s->cfg->window > 0 && s->now <= s->cfg->window;
+	if (traced && s->now > 0)
 		sim_epoch_tick(s);
+	if (traced)
+		sim_qtrace_close(s);
 	rc = plan_now(s);
+	if (!rc && traced && s->now < s->cfg->window)
+		sim_qtrace_open(s);
 	if (rc || s->ndone == s->njobs)
 		return rc;
 	if (s->now + s->cfg->interval > s->cfg->horizon)
@@ -223,7 +229,7 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 		if (rc)
 			return rc;
 	}
-	if (sim_epoch_init(s))
+	if (sim_epoch_init(s) || sim_qtrace_init(s))
 		return -ENOMEM;
 	return sim_events_push(&s->q, 0.0, SIM_EV_TICK, 0, 0);
 }
@@ -266,6 +272,7 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	out->window = c->window;
 	out->epoch_top = sim_epoch_share(&s->epoch, true);
 	out->epoch_bottom = sim_epoch_share(&s->epoch, false);
+	sim_qtrace_result(s, out);
 	return 0;
 }
 
@@ -278,6 +285,7 @@ static void state_free(sim_state_t *s)
 	free(s->series_t);
 	free(s->series_loss);
 	sim_epoch_free(s);
+	sim_qtrace_free(s);
 	sim_events_free(&s->q);
 }
 

@@ -45,6 +45,13 @@ typedef struct sim_config {
 /* Defaults of the Optimus experiments (doc/simulator.md). */
 void sim_config_init(sim_config_t *c);
 
+/* Loss-reduction levels of the quality paper's Figure 3: 50/80/90/95%. */
+#define SIM_NLEVELS 4
+extern const double sim_levels[SIM_NLEVELS];
+/* Plan intervals traced (predicted and realised loss drop) up to the
+ * window. */
+#define SIM_QT_MAX 16
+
 typedef struct sim_job_result {
 	uint32_t id;
 	const char *model;
@@ -56,6 +63,9 @@ typedef struct sim_job_result {
 	double cpu_seconds, gpu_seconds;	/* held, over the whole run */
 	double loss0, loss_end;
 	double window_cpu, window_loss;	/* at config.window */
+	/* Seconds after arrival until the loss was reduced by sim_levels[l]
+	 * (at the loss-series samples); < 0: never (sim_qtrace.c). */
+	double level_time[SIM_NLEVELS];
 } sim_job_result_t;
 
 typedef struct sim_result {
@@ -72,6 +82,11 @@ typedef struct sim_result {
 	 * jobs ranked, interval by interval, by that interval's loss drop. */
 	double epoch_top, epoch_bottom;
 	double window;		/* config.window: jobs' window_* are set */
+	/* Per plan interval up to the window: the loss drop (sum over the
+	 * jobs) the plan's allocation was predicted to bring, and the drop
+	 * that happened (sim_qtrace.c). */
+	size_t nqt;
+	double qt_pred[SIM_QT_MAX], qt_real[SIM_QT_MAX];
 	sim_job_result_t *jobs;
 } sim_result_t;
 

@@ -48,6 +48,14 @@ typedef struct sim_epoch {
 	double top, bottom, all;	/* CPU seconds summed over intervals */
 } sim_epoch_t;
 
+/* Loss-reduction levels and predicted drops (sim_qtrace.c). */
+typedef struct sim_qtrace {
+	double *loss;		/* per job, at the latest traced plan */
+	bool open;		/* a traced interval runs */
+	size_t n;
+	double pred[SIM_QT_MAX], real[SIM_QT_MAX];
+} sim_qtrace_t;
+
 typedef struct sim_state {
 	const sim_config_t *cfg;
 	gsl_rng *rng;
@@ -65,6 +73,7 @@ typedef struct sim_state {
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	double last_plan;		/* time of the latest plan, -1: none */
 	sim_epoch_t epoch;		/* up to the window (config.window) */
+	sim_qtrace_t qtrace;		/* up to the window */
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -98,6 +107,16 @@ int sim_job_report(sim_state_t *s, sim_job_t *j);
 void sim_job_set_speed(sim_state_t *s, sim_job_t *j);
 void sim_job_release(sim_state_t *s, sim_job_t *j);
 int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
+
+/* sim_qtrace.c */
+int sim_qtrace_init(sim_state_t *s);
+void sim_qtrace_free(sim_state_t *s);
+/* At a loss-series sample: levels reached by then. */
+void sim_qtrace_sample(sim_state_t *s, double t);
+/* At a tick up to the window, before its plan / after it. */
+void sim_qtrace_close(sim_state_t *s);
+void sim_qtrace_open(sim_state_t *s);
+void sim_qtrace_result(const sim_state_t *s, sim_result_t *out);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);

@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "alloc/paa.h"
+#include "sim_curves.h"
 #include "sim_truth.h"
 
 #define MAX_BLOCKS 512
@@ -165,6 +166,8 @@ double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,
 
 double sim_truth_loss(const sim_truth_t *t, double step)
 {
+	if (t->rec)
+		return sim_curve_loss(t->rec, step);
 	return curve_eval(&t->curve, step + 1.0);
 }
 

@@ -46,6 +46,8 @@ typedef struct sim_truth {
 	double epoch_steps;		/* convergence window */
 	double delta;			/* convergence threshold */
 	double total_steps;		/* steps until converged */
+	/* A recorded curve (sim_curves.h) instead of `curve`, or NULL. */
+	const struct sim_curve *rec;
 } sim_truth_t;
 
 /*

@@ -41,6 +41,8 @@ static int workload_grow(sim_workload_t *w, size_t *cap)
 	sim_job_spec_t *v = realloc(w->jobs, nc * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	/* Fields a generator or the parser leaves unset are 0/NULL. */
+	memset(v + *cap, 0, (nc - *cap) * sizeof(*v));
 	w->jobs = v;
 	*cap = nc;
 	return 0;

@@ -35,6 +35,9 @@ typedef struct sim_job_spec {
 	 * the fixed-size baselines keep (sim_config.fixed_size); 0: the
 	 * default of sim_workload_request(). */
 	int req_ps, req_workers;
+	/* A recorded curve as the truth (sim_curves.h), size then being
+	 * the factor on its c*S; NULL: the model's made-up curve. */
+	const struct sim_curve *curve;
 } sim_job_spec_t;
 
 typedef struct sim_workload {
@@ -59,6 +62,10 @@ typedef struct sim_gen_params {
 	sim_family_t family;
 	double sync_fraction;	/* share of sync jobs (DL) */
 	double size_sigma;	/* log-normal spread of job sizes */
+	/* Draw the jobs from recorded curves instead (sim_curves.h), their
+	 * c*S times cost_scale; NULL: the catalogue. */
+	const struct sim_curveset *curves;
+	double cost_scale;
 } sim_gen_params_t;
 
 /* Draw a workload: 0, -EINVAL or -ENOMEM. */

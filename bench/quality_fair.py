@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""Quality-driven against fair sharing on a real cluster, real curves.
+
+The same real scikit-learn training jobs (bench/quality_job.py: runs of
+contrib/record_quality_curves.py, the curves of optimus-sim's quality-vs-
+fair experiment) are submitted with --scheduler=quality twice to a real
+localhost cluster (testsuite/cluster/cluster.py) running sched/optimus:
+once with Policy=quality (Algorithm 1), once with Policy=drf (fair
+sharing, the core's DRF allocation of the same units). It prints the mean
+normalised loss of the submitted jobs at fixed times after the first
+submission for both, their ratio, and per policy the JCT, resizes and the
+workers each job ran with.
+
+    bench/quality_fair.py                # about 12 minutes on 2 cores
+    bench/quality_fair.py --quick        # 3 jobs, a smoke test
+    bench/quality_fair.py --json out.json
+
+Set-up, fixed before any run: 2 nodes of 4 CPUs; each job is a driver (1
+PS, 1 CPU) and 1-3 workers of 1 CPU (a unit); 8 jobs drawn with seed 1
+from the 84 recorded curves, Poisson arrivals with a 15 s mean (the
+paper's); a plan every 20 s (the paper's 2 minutes scaled with the jobs);
+each iteration sleeps cost_scale * its recorded c*S / units, cost_scale
+chosen so that the mean recorded run takes 150 s on one unit (the rule of
+optimus-sim's experiment, with 150 s for its 14-minute window).
+Needs root (the cluster's daemons), a built tree, python3-sklearn.
+"""
+import argparse
+import csv
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
+from cluster import Cluster  # noqa: E402
+
+BENCH = os.path.join(TOP, "bench")
+CURVES = os.path.join(TOP, "testsuite", "data", "quality-curves",
+                      "curves.csv")
+PYTHON = "/usr/bin/python3"
+HINTS = ("min_ps=1,max_ps=1,min_workers=1,max_workers=3,ps_mem=300M,"
+         "worker_mem=300M,ckpt_grace=20")
+RUN_ONE_UNIT = 150.0        # mean recorded run on one unit, seconds
+INTERVAL = 20
+LOSS0 = 0.2
+
+
+def log(msg):
+    print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr,
+          flush=True)
+
+
+def read_curves():
+    runs = {}
+    with open(CURVES) as f:
+        for r in csv.DictReader(f):
+            c = runs.setdefault(r["curve"], {"family": r["family"],
+                                             "step": r["step_size"],
+                                             "cpu": []})
+            if int(r["iteration"]) > 0:
+                c["cpu"].append(float(r["cpu_s"]))
+    return runs
+
+
+def workload(njobs, seed):
+    """(arrival s, curve name, family, size, step, work_s) per job."""
+    runs = read_curves()
+    names = sorted(runs)
+    scale = RUN_ONE_UNIT / (sum(sum(runs[n]["cpu"]) for n in names) /
+                            len(names))
+    rng = random.Random(seed)
+    t, jobs = 0.0, []
+    for i in range(njobs):
+        if i:
+            t += rng.expovariate(1 / 15.0)
+        name = rng.choice(names)
+        c = runs[name]
+        size = int(name.split("-")[1])
+        work = scale * sum(c["cpu"]) / len(c["cpu"])
+        jobs.append((round(t, 1), name, c["family"], size, c["step"], work))
+    return jobs, scale
+
+
+def submit(c, workdir, name, job):
+    _, curve, family, size, step, work = job
+    ck = os.path.join(workdir, "ck-" + name)
+    r = c.run(["sbatch", "--parsable", "-J", name, "-D", workdir,
+               "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
+               "--export=ALL,OPTIMUS_BENCH=%s,PYTHON=%s" % (BENCH, PYTHON),
+               "--scheduler=quality,%s,ckpt_dir=%s" % (HINTS, ck),
+               os.path.join(BENCH, "quality_job.sh"),
+               "--family", family, "--size", str(size), "--step", step,
+               "--work-s", "%.4f" % work, "--ckpt-dir", ck])
+    return int(r.stdout.strip().split(";")[0])
+
+
+def unfinished(c, ids):
+    r = c.run(["squeue", "-h", "-o", "%i", "-j", ",".join(map(str, ids))],
+              check=False)
+    return [int(x) for x in r.stdout.split() if x.strip().isdigit()]
+
+
+def parse_out(path):
+    text = open(path).read() if os.path.exists(path) else ""
+    points = [(float(t), int(k), float(l), int(u)) for t, k, l, u in
+              re.findall(r"qlog t=([0-9.]+) it=(\d+) loss=([0-9.e+-]+) "
+                         r"units=(\d+)", text)]
+    return {"points": points, "runs": len(re.findall(r"(?m)^run: ", text)),
+            "done": "done: " in text,
+            "units": sorted({u for _, _, _, u in points})}
+
+
+def loss_at(job, t):
+    """The job's normalised loss at time t: LOSS0 until its first point."""
+    loss = LOSS0
+    for pt, _, pl, _ in job["points"]:
+        if pt > t:
+            break
+        loss = pl
+    return loss
+
+
+def run_once(policy, jobs, keep, deadline_s):
+    root = tempfile.mkdtemp(prefix="optimus-quality-%s-" % policy)
+    workdir = os.path.join(root, "jobs")
+    os.makedirs(workdir)
+    c = Cluster(os.path.join(root, "cluster"), nodes=2, cpus=4, gpus=0,
+                scheduler="sched/optimus", cred_expire=5,
+                optimus_conf="Policy=%s\nPlanInterval=%d\n"
+                "MinResizeInterval=0\nResizeThreshold=0\n"
+                "ResizeThresholdLarge=0\nRestartCost=8\n" % (policy, INTERVAL))
+    log("%s: starting the cluster in %s" % (policy, root))
+    c.start()
+    try:
+        t0 = time.time()
+        out = []
+        for i, job in enumerate(jobs):
+            time.sleep(max(0.0, t0 + job[0] - time.time()))
+            name = "j%02d-%s" % (i, job[1])
+            jid = submit(c, workdir, name, job)
+            out.append({"id": jid, "name": name, "curve": job[1],
+                        "submitted": time.time()})
+            log("%s: submitted %s as job %d" % (policy, name, jid))
+        ids = [j["id"] for j in out]
+        while unfinished(c, ids):
+            if time.time() - t0 > deadline_s:
+                log("%s: deadline: jobs still running" % policy)
+                break
+            time.sleep(2)
+        for j in out:
+            j.update(parse_out(os.path.join(workdir, j["name"] + ".out")))
+            j["end"] = j["points"][-1][0] if j["done"] and j["points"] \
+                else None
+        return {"policy": policy, "t0": t0, "jobs": out}
+    finally:
+        c.stop(keep=keep)
+
+
+def mean_loss(run, t):
+    """Mean normalised loss at t s after the first submission over the
+    jobs submitted by then."""
+    ls = [loss_at(j, run["t0"] + t) for j in run["jobs"]
+          if j["submitted"] - run["t0"] <= t]
+    return sum(ls) / len(ls) if ls else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--quick", action="store_true", help="3 jobs")
+    ap.add_argument("--json", help="write the measurements here")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the clusters' folders")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("quality_fair.py: run as root (it starts Slurm daemons)")
+    # A TERM stops the cluster too (run_once's finally).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))
+    jobs, scale = workload(3 if args.quick else 8, 1)
+    deadline = 300 if args.quick else 600
+    runs = [run_once(p, jobs, args.keep, deadline)
+            for p in ("quality", "drf")]
+    print("%d jobs (seed 1, Poisson 15 s), c*S x %.0f; 2 nodes x 4 CPUs, "
+          "a plan every %d s" % (len(jobs), scale, INTERVAL))
+    for r in runs:
+        print("\nPolicy=%s" % r["policy"])
+        print("  %-22s %6s %7s %6s %5s %s" % ("job", "id", "jct_s", "runs",
+                                             "done", "workers"))
+        for j in r["jobs"]:
+            jct = j["end"] - j["submitted"] if j["end"] else float("nan")
+            print("  %-22s %6d %7.0f %6d %5s %s" % (
+                j["name"], j["id"], jct, j["runs"], j["done"],
+                ",".join(map(str, j["units"]))))
+    times = list(range(30, (181 if args.quick else 361), 30))
+    print("\n%8s %10s %10s %8s" % ("t_s", "quality", "fair(drf)", "q/fair"))
+    table = []
+    for t in times:
+        q, f = mean_loss(runs[0], t), mean_loss(runs[1], t)
+        table.append({"t": t, "quality": q, "fair": f})
+        print("%8d %10.4f %10.4f %8.2f" % (t, q, f, q / f if f else
+                                           float("nan")))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"jobs": jobs, "cost_scale": scale, "runs": runs,
+                       "mean_loss": table}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
