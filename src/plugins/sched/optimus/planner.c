@@ -10,6 +10,7 @@
 #include "src/common/log.h"
 #include "src/common/macros.h"
 
+#include "lock_hold.h"
 #include "optimus_conf.h"
 #include "planner.h"
 #include "registry.h"
@@ -56,6 +57,37 @@ static bool planner_should_stop(void)
 	return stop;
 }
 
+/*
+ * The longest lock holds since the previous plan (this plan's snapshot,
+ * fitting, application and state file included), logged and kept in the
+ * plan's JSON for optimusctl and bench/load_scale.py.
+ */
+static void planner_report_holds(void)
+{
+	double last[LOCK_SITE_NUM], ever[LOCK_SITE_NUM];
+	json_object *plan, *o;
+
+	lock_hold_take(last, ever);
+	debug("sched/optimus: lock holds: longest since the last plan: slurmctld snapshot %.3f ms, slurmctld apply %.3f ms, registry %.3f ms",
+	      1e3 * last[LOCK_SITE_SNAPSHOT], 1e3 * last[LOCK_SITE_APPLY],
+	      1e3 * last[LOCK_SITE_REGISTRY]);
+	registry_lock();
+	if ((plan = registry_plan_json())) {
+		o = json_object_new_object();
+		for (int s = 0; s < LOCK_SITE_NUM; s++) {
+			json_object *h = json_object_new_object();
+
+			json_object_object_add(h, "last_ms",
+				json_object_new_double(1e3 * last[s]));
+			json_object_object_add(h, "max_ms",
+				json_object_new_double(1e3 * ever[s]));
+			json_object_object_add(o, lock_site_name(s), h);
+		}
+		json_object_object_add(plan, "lock_holds", o);
+	}
+	registry_unlock();
+}
+
 /* One tick: follow jobs; plan when the interval has passed. */
 static void planner_tick(time_t *last_plan)
 {
@@ -79,6 +111,7 @@ static void planner_tick(time_t *last_plan)
 		registry_lock();
 		state_file_save();
 		registry_unlock();
+		planner_report_holds();
 	}
 	snapshot_free(snap);
 }

@@ -11,6 +11,7 @@
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 
+#include "lock_hold.h"
 #include "registry.h"
 
 #define REGISTRY_FORMAT 1	/* version of the JSON written by to_json */
@@ -19,6 +20,7 @@ static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static List jobs;			/* of reg_job_t, sorted by job id */
 static speed_profiles_t *profiles;
 static json_object *plan_json;
+static struct timespec held_since;	/* written by the lock holder only */
 
 static void reg_job_free(void *x)
 {
@@ -68,10 +70,12 @@ extern void registry_fini(void)
 extern void registry_lock(void)
 {
 	slurm_mutex_lock(&registry_mutex);
+	lock_hold_begin(&held_since);
 }
 
 extern void registry_unlock(void)
 {
+	lock_hold_end(LOCK_SITE_REGISTRY, &held_since);
 	slurm_mutex_unlock(&registry_mutex);
 }
 

@@ -17,6 +17,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "hints/hints.h"
+#include "lock_hold.h"
 #include "snapshot.h"
 #include "roles/spank_env.h"
 
@@ -165,11 +166,14 @@ extern snapshot_t *snapshot_take(void)
 		.conf = READ_LOCK, .job = READ_LOCK, .node = READ_LOCK,
 		.part = READ_LOCK };
 	snapshot_t *s = xmalloc(sizeof(*s));
+	struct timespec held;
 
 	lock_slurmctld(read_lock);
+	lock_hold_begin(&held);
 	s->taken = time(NULL);
 	copy_nodes(s);
 	copy_jobs(s);
+	lock_hold_end(LOCK_SITE_SNAPSHOT, &held);
 	unlock_slurmctld(read_lock);
 	return s;
 }
