@@ -7,7 +7,9 @@ sched/backfill (job_submit/optimus still sizes the jobs):
   1. submits JOBS optimus jobs (`--scheduler=optimus`, each `sleep`ing), so
      that some run and the rest wait;
   2. starts a report flood: bench/load_reports, THREADS reporters on each
-     of up to LOADERS running jobs, for the whole measurement;
+     of up to LOADERS running jobs, for the whole measurement (only under
+     sched/optimus: no listener runs under sched/backfill);
+  0. measures SUBMITS `sbatch --hold` latencies on the idle cluster;
   3. measures up to SUBMITS `sbatch --hold` latencies, one every 0.1 s,
      while the flood lasts.
 Prints sbatch p50/p99 for both schedulers and their ratio (target: p99
@@ -90,6 +92,7 @@ def run_one(scheduler, a, root):
     c.start()
     loaders = []
     try:
+        idle = sbatch_latencies(c, a.submits, time.time() + 120)
         t0 = time.time()
         ids = submit_all(c, a.jobs)
         took = time.time() - t0
@@ -97,7 +100,11 @@ def run_one(scheduler, a, root):
         running, pending = job_counts(c)
         env = c.env()
         env.pop("OPTIMUS_REPORT_ADDR", None)
-        for job in running_jobs(c)[:a.loaders]:
+        # No listener runs under sched/backfill: a flood there would only
+        # burn CPU on refused connections, so it floods sched/optimus only.
+        flooded = running_jobs(c)[:a.loaders] if "optimus" in scheduler \
+            else []
+        for job in flooded:
             loaders.append(subprocess.Popen(
                 [LOADER, "-j", str(job), "-t", str(a.threads), "-s",
                  str(a.seconds), "-m", "100000000"], env=env,
@@ -111,7 +118,7 @@ def run_one(scheduler, a, root):
         for p in loaders:
             out, _ = p.communicate(timeout=a.seconds + 60)
             flood.append(out.strip())
-        return {"lat": lat, "holds": holds, "flood": flood, "ids": len(ids),
+        return {"lat": lat, "idle": idle, "holds": holds, "flood": flood, "ids": len(ids),
                 "submit_s": took, "running": running, "pending": pending}
     finally:
         for p in loaders:
@@ -125,7 +132,11 @@ def report(name, r):
     print("%-15s %d jobs submitted in %.0f s; %d running, %d pending at the "
           "start" % (name, r["ids"], r["submit_s"], r["running"],
                      r["pending"]))
-    print("%-15s sbatch latency p50 %.1f ms, p99 %.1f ms (%d submits)"
+    idle = r["idle"]
+    print("%-15s sbatch latency idle:   p50 %.1f ms, p99 %.1f ms (%d submits)"
+          % (name, 1e3 * statistics.median(idle),
+             1e3 * percentile(idle, 0.99), len(idle)))
+    print("%-15s sbatch latency loaded: p50 %.1f ms, p99 %.1f ms (%d submits)"
           % (name, 1e3 * statistics.median(lat), 1e3 * percentile(lat, 0.99),
              len(lat)))
     for f in r["flood"]:

@@ -2,6 +2,7 @@
 # Build a libFuzzer target (+ ASan, UBSan) and run it on one core.
 #   testsuite/fuzz/run.sh [SECONDS] [protocol|models]
 #   RUNS=10000000 testsuite/fuzz/run.sh 0 models   # stop after RUNS inputs
+#   MAXLEN=1024 ...          # longest input (models: 4096)
 #   SANITIZE=undefined ...   # sanitizers (default address,undefined;
 #                            # without ASan the models target runs ~2x faster)
 # protocol (default): every byte a peer sends, through the report service.
@@ -27,13 +28,13 @@ protocol)
 		SRCS="$SRCS $TOP/src/common/report/$f.c"
 	done
 	LIBS="$(pkg-config --libs json-c) -lmunge -lpthread"
-	MAXLEN=70000 ;;
+	MAXLEN=${MAXLEN:-70000} ;;
 models)
 	for d in models plan alloc hints util; do
 		SRCS="$SRCS $(ls "$TOP"/src/common/$d/*.c)"
 	done
 	LIBS="$(pkg-config --libs json-c gsl) -lm"
-	MAXLEN=4096 ;;
+	MAXLEN=${MAXLEN:-4096} ;;
 *)
 	echo "unknown target $TARGET (protocol, models)" >&2
 	exit 2 ;;

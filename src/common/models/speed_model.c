@@ -30,6 +30,22 @@ void speed_model_clear(speed_model_t *m)
 	m->fitted = 0;
 }
 
+int speed_model_copy(speed_model_t *dst, const speed_model_t *src)
+{
+	*dst = *src;
+	dst->samples = NULL;
+	if (src->cap) {
+		dst->samples = malloc(src->cap * sizeof(*src->samples));
+		if (!dst->samples) {
+			dst->nsamples = dst->cap = 0;
+			return -ENOMEM;
+		}
+		memcpy(dst->samples, src->samples,
+		       src->nsamples * sizeof(*src->samples));
+	}
+	return 0;
+}
+
 size_t speed_model_ntheta(const speed_model_t *m)
 {
 	return m->mode == SPEED_SYNC ? 5 : 4;

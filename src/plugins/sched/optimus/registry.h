@@ -3,6 +3,11 @@
  *
  * The planner thread owns the records; the listener thread reads them to
  * answer queries. One mutex guards the table and every record in it.
+ * The planner thread is the only one that adds, removes or changes a
+ * record: it takes the mutex to change one, and may read without it
+ * (fitting copies, writing the state file), which is why queries never
+ * wait for fitting or for the state file's fsync. Every other thread reads
+ * under the mutex only.
  */
 #ifndef OPTIMUS_REGISTRY_H
 #define OPTIMUS_REGISTRY_H
