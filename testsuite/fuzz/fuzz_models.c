@@ -2,7 +2,8 @@
  * fuzz_models.c - libFuzzer target for the whole model path (issue 16):
  * arbitrary report sequences into job models of every curve form and both
  * job policies (optimus, quality), speed and cost samples, lifecycle
- * events, refits, every prediction, the state-file JSON round trip, shared
+ * events, refits (in place and on a clone, as the planner does), every
+ * prediction, the state-file JSON round trip, shared
  * speed profiles, direct curve fits, and plans under every plan policy.
  *
  * The input is a program: two header bytes (policies, form, mode; counts
@@ -236,7 +237,22 @@ static void fz_op(world_t *w, fz_t *f)
 		job_model_cost_sample(m, a, b);
 		break;
 	case 5:
-		job_model_refit(m);
+		if (fz_byte(f) & 1) {
+			/* the planner's way: refit a copy, then swap it in */
+			job_model_t *copy = job_model_clone(m);
+			size_t i;
+
+			if (copy) {
+				job_model_refit(copy);
+				for (i = 0; w->m[i] != m; i++)
+					;
+				w->m[i] = copy;
+				job_model_free(m);
+				m = copy;
+			}
+		} else {
+			job_model_refit(m);
+		}
 		fz_predict(w, m, f);
 		break;
 	case 6:
