@@ -19,6 +19,7 @@
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static List jobs;			/* of reg_job_t, sorted by job id */
 static speed_profiles_t *profiles;
+static report_history_t *recent;
 static json_object *plan_json;
 static struct timespec held_since;	/* written by the lock holder only */
 
@@ -52,6 +53,9 @@ extern void registry_init(void)
 		jobs = list_create(reg_job_free);
 	if (!profiles)
 		profiles = speed_profiles_new();
+	if (!recent && !(recent = report_history_create(
+			REGISTRY_RECENT_JOBS, REGISTRY_RECENT_PER_JOB)))
+		error("sched/optimus: no memory for the recent reports");
 	slurm_mutex_unlock(&registry_mutex);
 }
 
@@ -61,6 +65,8 @@ extern void registry_fini(void)
 	FREE_NULL_LIST(jobs);
 	speed_profiles_free(profiles);
 	profiles = NULL;
+	report_history_destroy(recent);
+	recent = NULL;
 	if (plan_json)
 		json_object_put(plan_json);
 	plan_json = NULL;
@@ -131,6 +137,11 @@ extern int registry_count(void)
 extern speed_profiles_t *registry_profiles(void)
 {
 	return profiles;
+}
+
+extern report_history_t *registry_recent(void)
+{
+	return recent;
 }
 
 extern void registry_set_plan_json(json_object *plan)
