@@ -1,28 +1,30 @@
 #!/usr/bin/python3
 """slurmctld under load at scale: sched/optimus against sched/backfill.
 
-Runs the same workload twice, each time on its own real localhost cluster
-(testsuite/cluster), first with SchedulerType=sched/optimus, then with
-sched/backfill (job_submit/optimus still sizes the jobs):
-  1. submits JOBS optimus jobs (`--scheduler=optimus`, each `sleep`ing), so
-     that some run and the rest wait;
-  2. starts a report flood: bench/load_reports, THREADS reporters on each
-     of up to LOADERS running jobs, for the whole measurement (only under
-     sched/optimus: no listener runs under sched/backfill);
-  0. measures SUBMITS `sbatch --hold` latencies on the idle cluster;
-  3. measures up to SUBMITS `sbatch --hold` latencies, one every 0.1 s,
-     while the flood lasts.
-Prints sbatch p50/p99 for both schedulers and their ratio (target: p99
-within 1.1x of backfill's), and for sched/optimus the longest lock holds
-per plan read from slurmctld.log (the plugin's "lock holds" lines:
+Starts two real localhost clusters side by side (testsuite/cluster), one
+with SchedulerType=sched/optimus, one with sched/backfill (job_submit/optimus
+sizes the jobs in both), and gives both the same workload:
+  1. IDLE: SUBMITS `sbatch --hold` latencies on each, alternating clusters;
+  2. submits JOBS optimus jobs (`--scheduler=optimus`, each `sleep`ing) to
+     each, so that some run and the rest wait;
+  3. starts a report flood on the optimus cluster: bench/load_reports,
+     THREADS reporters on each of up to LOADERS running jobs, for SECONDS
+     (no listener runs under sched/backfill: a flood there would only burn
+     CPU on refused connections);
+  4. LOADED: up to SUBMITS `sbatch --hold` latencies on each, alternating
+     clusters, while the flood lasts.
+Submits alternate between the clusters so that the machine's other load
+(two shared cores here) falls on both alike. Prints sbatch p50/p99 per
+cluster and phase, the optimus/backfill ratios (target: loaded p99 within
+1.1x of backfill's), the flood's figures, and the longest lock holds per
+plan read from the optimus cluster's slurmctld.log ("lock holds" lines:
 slurmctld snapshot read locks, slurmctld apply write locks, registry
-mutex), over the plans made during the measurement. Parameters are fixed
-before the run (defaults below); the cluster plans every 2 s (the test
+mutex) over the plans made during the loaded phase. Parameters are fixed
+before the run (defaults below); the clusters plan every 2 s (the test
 cluster's PlanInterval), a harder load than the default interval.
 
     make && /usr/bin/python3 bench/load_scale.py [--jobs 2000] [--nodes 4]
         [--submits 200] [--threads 4] [--loaders 2] [--seconds 60]
-        [--only optimus]
 """
 import argparse
 import concurrent.futures
@@ -70,16 +72,22 @@ def percentile(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def sbatch_latencies(c, n, stop_at):
-    out = []
-    for _ in range(n):
+def sbatch_once(c):
+    t = time.perf_counter()
+    c.run(["sbatch", "--hold", "-o", "/dev/null", "--wrap", "true"])
+    return time.perf_counter() - t
+
+
+def alternate(clusters, n, stop_at):
+    """n sbatch latencies per cluster, one cluster after the other."""
+    lat = [[] for _ in clusters]
+    for i in range(n):
         if time.time() > stop_at:
             break
-        t = time.perf_counter()
-        c.run(["sbatch", "--hold", "-o", "/dev/null", "--wrap", "true"])
-        out.append(time.perf_counter() - t)
-        time.sleep(0.1)
-    return out
+        for k, c in enumerate(clusters):
+            lat[k].append(sbatch_once(c))
+            time.sleep(0.05)
+    return lat
 
 
 def lock_holds(log_text):
@@ -87,68 +95,18 @@ def lock_holds(log_text):
             for m in HOLD_RE.finditer(log_text)]
 
 
-def run_one(scheduler, a, root):
-    c = Cluster(root, nodes=a.nodes, scheduler=scheduler)
-    c.start()
-    loaders = []
-    try:
-        idle = sbatch_latencies(c, a.submits, time.time() + 120)
-        t0 = time.time()
-        ids = submit_all(c, a.jobs)
-        took = time.time() - t0
-        time.sleep(a.settle)
-        running, pending = job_counts(c)
-        env = c.env()
-        env.pop("OPTIMUS_REPORT_ADDR", None)
-        # No listener runs under sched/backfill: a flood there would only
-        # burn CPU on refused connections, so it floods sched/optimus only.
-        flooded = running_jobs(c)[:a.loaders] if "optimus" in scheduler \
-            else []
-        for job in flooded:
-            loaders.append(subprocess.Popen(
-                [LOADER, "-j", str(job), "-t", str(a.threads), "-s",
-                 str(a.seconds), "-m", "100000000"], env=env,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        t_flood = time.time()
-        time.sleep(2)
-        log_before = len(c.logs("slurmctld"))
-        lat = sbatch_latencies(c, a.submits, t_flood + a.seconds - 1)
-        holds = lock_holds(c.logs("slurmctld")[log_before:])
-        flood = []
-        for p in loaders:
-            out, _ = p.communicate(timeout=a.seconds + 60)
-            flood.append(out.strip())
-        return {"lat": lat, "idle": idle, "holds": holds, "flood": flood, "ids": len(ids),
-                "submit_s": took, "running": running, "pending": pending}
-    finally:
-        for p in loaders:
-            if p.poll() is None:
-                p.kill()
-        c.stop(keep=False)
+def start_flood(c, a):
+    env = c.env()
+    env.pop("OPTIMUS_REPORT_ADDR", None)
+    return [subprocess.Popen(
+        [LOADER, "-j", str(job), "-t", str(a.threads), "-s", str(a.seconds),
+         "-m", "100000000"], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+        for job in running_jobs(c)[:a.loaders]]
 
 
-def report(name, r):
-    lat = r["lat"]
-    print("%-15s %d jobs submitted in %.0f s; %d running, %d pending at the "
-          "start" % (name, r["ids"], r["submit_s"], r["running"],
-                     r["pending"]))
-    idle = r["idle"]
-    print("%-15s sbatch latency idle:   p50 %.1f ms, p99 %.1f ms (%d submits)"
-          % (name, 1e3 * statistics.median(idle),
-             1e3 * percentile(idle, 0.99), len(idle)))
-    print("%-15s sbatch latency loaded: p50 %.1f ms, p99 %.1f ms (%d submits)"
-          % (name, 1e3 * statistics.median(lat), 1e3 * percentile(lat, 0.99),
-             len(lat)))
-    for f in r["flood"]:
-        print("%-15s flood: %s" % (name, f))
-    if r["holds"]:
-        for i, site in enumerate(("slurmctld snapshot", "slurmctld apply",
-                                  "registry")):
-            xs = [h[i] for h in r["holds"]]
-            print("%-15s longest %s lock hold per plan: max %.2f ms, "
-                  "median %.2f ms (%d plans)" % (name, site, max(xs),
-                                                  statistics.median(xs),
-                                                  len(xs)))
+def ms(xs, q):
+    return 1e3 * (statistics.median(xs) if q == 0.5 else percentile(xs, q))
 
 
 def main():
@@ -161,29 +119,65 @@ def main():
     ap.add_argument("--seconds", type=float, default=60,
                     help="length of the flood; sbatch is measured within")
     ap.add_argument("--settle", type=float, default=10)
-    ap.add_argument("--only", choices=("optimus", "backfill"))
     ap.add_argument("--dir")
     a = ap.parse_args()
     if not os.access(LOADER, os.X_OK):
         sys.exit("build first: make bench/load_reports")
     base = a.dir or tempfile.mkdtemp(prefix="optimus-scale-")
-    res = {}
+    names = ("sched/optimus", "sched/backfill")
+    clusters = [Cluster(os.path.join(base, n.split("/")[1]), nodes=a.nodes,
+                        scheduler=n) for n in names]
+    loaders = []
     try:
-        for name in ("optimus", "backfill"):
-            if a.only and a.only != name:
-                continue
-            res[name] = run_one("sched/" + name, a,
-                                os.path.join(base, name))
-            report("sched/" + name, res[name])
-            sys.stdout.flush()
+        for c in clusters:
+            c.start()
+        idle = alternate(clusters, a.submits, time.time() + 3600)
+        for c, n in zip(clusters, names):
+            t0 = time.time()
+            submit_all(c, a.jobs)
+            print("%-15s %d jobs submitted in %.0f s" % (n, a.jobs,
+                                                         time.time() - t0))
+        time.sleep(a.settle)
+        for c, n in zip(clusters, names):
+            print("%-15s %d running, %d pending" % ((n,) + job_counts(c)))
+        loaders = start_flood(clusters[0], a)
+        t_flood = time.time()
+        time.sleep(2)
+        log_before = len(clusters[0].logs("slurmctld"))
+        loaded = alternate(clusters, a.submits, t_flood + a.seconds - 1)
+        holds = lock_holds(clusters[0].logs("slurmctld")[log_before:])
+        for p in loaders:
+            out, _ = p.communicate(timeout=a.seconds + 60)
+            print("%-15s flood: %s" % (names[0], out.strip()))
+        for k, n in enumerate(names):
+            for phase, lat in (("idle", idle[k]), ("loaded", loaded[k])):
+                print("%-15s sbatch %-6s p50 %6.1f ms, p99 %6.1f ms (%d "
+                      "submits)" % (n, phase, ms(lat, 0.5), ms(lat, 0.99),
+                                    len(lat)))
+        for phase, lat in (("idle", idle), ("loaded", loaded)):
+            print("ratio optimus/backfill %-6s p50 %.2f, p99 %.2f%s"
+                  % (phase, ms(lat[0], 0.5) / ms(lat[1], 0.5),
+                     ms(lat[0], 0.99) / ms(lat[1], 0.99),
+                     " (target p99 <= 1.10)" if phase == "loaded" else ""))
+        for i, site in enumerate(("slurmctld snapshot", "slurmctld apply",
+                                  "registry")):
+            xs = [h[i] for h in holds]
+            if xs:
+                print("longest %s lock hold per plan: max %.2f ms, median "
+                      "%.2f ms (%d plans)" % (site, max(xs),
+                                              statistics.median(xs),
+                                              len(xs)))
+        if not holds:
+            print("no lock-hold lines in slurmctld.log (plugin without "
+                  "lock_hold.c?)")
     finally:
+        for p in loaders:
+            if p.poll() is None:
+                p.kill()
+        for c in clusters:
+            c.stop(keep=False)
         if a.dir is None:
             shutil.rmtree(base, ignore_errors=True)
-    if len(res) == 2:
-        o, b = res["optimus"]["lat"], res["backfill"]["lat"]
-        print("ratio optimus/backfill: p50 %.2f, p99 %.2f (target p99 <= 1.10)"
-              % (statistics.median(o) / statistics.median(b),
-                 percentile(o, 0.99) / percentile(b, 0.99)))
 
 
 if __name__ == "__main__":
