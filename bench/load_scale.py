@@ -151,13 +151,15 @@ def main():
             print("%-15s flood: %s" % (names[0], out.strip()))
         for k, n in enumerate(names):
             for phase, lat in (("idle", idle[k]), ("loaded", loaded[k])):
-                print("%-15s sbatch %-6s p50 %6.1f ms, p99 %6.1f ms (%d "
-                      "submits)" % (n, phase, ms(lat, 0.5), ms(lat, 0.99),
-                                    len(lat)))
+                print("%-15s sbatch %-6s p50 %6.1f ms, p95 %6.1f ms, p99 "
+                      "%6.1f ms, max %6.1f ms (%d submits)"
+                      % (n, phase, ms(lat, 0.5), ms(lat, 0.95),
+                         ms(lat, 0.99), 1e3 * max(lat), len(lat)))
         for phase, lat in (("idle", idle), ("loaded", loaded)):
-            print("ratio optimus/backfill %-6s p50 %.2f, p99 %.2f%s"
-                  % (phase, ms(lat[0], 0.5) / ms(lat[1], 0.5),
-                     ms(lat[0], 0.99) / ms(lat[1], 0.99),
+            print("ratio optimus/backfill %-6s p50 %.2f, p95 %.2f, p99 "
+                  "%.2f%s" % (phase, ms(lat[0], 0.5) / ms(lat[1], 0.5),
+                              ms(lat[0], 0.95) / ms(lat[1], 0.95),
+                              ms(lat[0], 0.99) / ms(lat[1], 0.99),
                      " (target p99 <= 1.10)" if phase == "loaded" else ""))
         for i, site in enumerate(("slurmctld snapshot", "slurmctld apply",
                                   "registry")):

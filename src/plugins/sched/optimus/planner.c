@@ -5,7 +5,8 @@
  * decisions (apply.c); the registry mutex only to change records, since
  * this thread is the registry's only writer (registry.h) and reads it
  * without the lock. Fitting runs on copies of the models, swapped in under
- * the lock; the state file is written without it.
+ * the lock; the plan reads the models without it (planner_decide.c); the
+ * state file is written without it.
  */
 #include "config.h"
 
@@ -166,7 +167,8 @@ static void planner_tick(time_t *last_plan)
 	planner_follow_resizes();	/* may take write locks */
 	if (plan) {
 		planner_refit();	/* fits without locks */
-		planner_plan(snap);	/* plans; slurmctld locks to apply */
+		planner_plan(snap);	/* plans without locks, applies under
+					 * slurmctld write locks */
 		*last_plan = now;
 		state_file_save();	/* reads the registry: no lock here */
 		planner_report_holds();

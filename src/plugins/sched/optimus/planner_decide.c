@@ -1,9 +1,10 @@
 /*
  * planner_decide.c - plan an interval and turn the decisions into actions.
  *
- * Under the registry lock the models are refitted and planned (plan.h,
- * shared with optimus-sim); the resulting actions are plain copies applied
- * afterwards under slurmctld write locks.
+ * The models, refitted beforehand (planner.c), are collected under the
+ * registry lock and planned without it (plan.h, shared with optimus-sim);
+ * the resulting actions are plain copies applied afterwards under
+ * slurmctld write locks.
  */
 #include "config.h"
 
@@ -442,7 +443,12 @@ extern void planner_plan(const snapshot_t *snap)
 	ctx_init(&c, snap);
 	registry_for_each(collect_job, &c);
 	plan_params_from_conf(&prm, snap->taken);
+	/* This thread is the registry's only writer (registry.h): the models
+	 * stay as collected while the plan reads them, and queries need not
+	 * wait for the plan. */
+	registry_unlock();
 	rc = plan_run(c.jobs, c.n, c.server_free, snap->nnodes, &prm, &plan);
+	registry_lock();
 	cm.cap = c.n + registry_count() + 1;
 	acts = xcalloc(cm.cap, sizeof(*acts));
 	cm.acts = acts;
