@@ -50,10 +50,7 @@ typedef struct plan_ctx {
 
 static const snap_job_t *snap_find(const snapshot_t *s, uint32_t job_id)
 {
-	for (int i = 0; i < s->njobs; i++)
-		if (s->jobs[i].job_id == job_id)
-			return &s->jobs[i];
-	return NULL;
+	return snapshot_find_job(s, job_id);
 }
 
 /* Is this job the planner's to decide on now? */

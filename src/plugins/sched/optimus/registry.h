@@ -25,6 +25,7 @@
 
 /* Plugin-side bookkeeping beside the core's job model. */
 typedef struct reg_job {
+	uint32_t job_id;	/* model->job_id, the key of the index */
 	job_model_t *model;
 	time_t last_seen;	/* last snapshot that had the job */
 	bool accounted;		/* final SystemComment sent to slurmdbd */
