@@ -48,11 +48,6 @@ typedef struct plan_ctx {
 	res_vec_t *server_free;
 } plan_ctx_t;
 
-static const snap_job_t *snap_find(const snapshot_t *s, uint32_t job_id)
-{
-	return snapshot_find_job(s, job_id);
-}
-
 /* Is this job the planner's to decide on now? */
 static bool plannable(const reg_job_t *rj, const snap_job_t *sj)
 {
@@ -124,7 +119,7 @@ static void collect_reserved(plan_ctx_t *c, reg_job_t *rj, plan_job_t *pj)
 static int collect_job(reg_job_t *rj, void *arg)
 {
 	plan_ctx_t *c = arg;
-	const snap_job_t *sj = snap_find(c->snap, rj->model->job_id);
+	const snap_job_t *sj = snapshot_find_job(c->snap, rj->model->job_id);
 	plan_job_t *pj;
 
 	/*
