@@ -29,6 +29,7 @@ protocol)
 		report_service; do
 		SRCS="$SRCS $TOP/src/common/report/$f.c"
 	done
+	SRCS="$SRCS $(ls "$TOP"/src/common/util/*.c)"
 	LIBS="$(pkg-config --libs json-c) -lmunge -lpthread"
 	MAXLEN=${MAXLEN:-70000} ;;
 models)
