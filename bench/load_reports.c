@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <gsl/gsl_errno.h>
 
 #include "report/report_client.h"
 
@@ -92,6 +93,8 @@ int main(int argc, char **argv)
 	pthread_t *tid;
 	double took;
 
+	/* GSL's default error handler aborts: the models return errors. */
+	gsl_set_error_handler_off();
 	while ((c = getopt(argc, argv, "j:t:s:m:h")) != -1) {
 		switch (c) {
 		case 'j': L.job = (uint32_t)strtoul(optarg, NULL, 10); break;

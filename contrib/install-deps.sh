@@ -4,12 +4,14 @@
 set -eu
 [ "$(id -u)" = 0 ] || { echo "install-deps.sh: run as root (apt-get)" >&2; exit 1; }
 
+# clang + libclang-rt-dev: the libFuzzer targets of testsuite/fuzz/run.sh.
 PACKAGES="
 	build-essential autoconf automake libtool pkg-config dpkg-dev
 	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
 	libgsl-dev libjson-c-dev check
 	python3 python3-pytest python3-numpy python3-sklearn
 	mariadb-server mariadb-client
+	clang libclang-rt-dev
 "
 
 missing=""

@@ -14,7 +14,7 @@ src_common_liboptimus_core_la_LIBADD += $(MUNGE_LIBS)
 TOOLS_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) $(MUNGE_LIBS) -lm
 bin_PROGRAMS += src/tools/optimus-report src/tools/optimusctl
 src_tools_optimus_report_SOURCES = src/tools/optimus-report.c
-src_tools_optimus_report_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_tools_optimus_report_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
 src_tools_optimus_report_LDADD = $(TOOLS_LDADD)
 src_tools_optimusctl_SOURCES = src/tools/optimusctl.c \
 	src/tools/ascii_plot.c src/tools/ascii_plot.h
@@ -34,7 +34,7 @@ testsuite_unit_test_protocol_service_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
 # Load test (bench/load_reports.py drives it against a real cluster).
 noinst_PROGRAMS += bench/load_reports
 bench_load_reports_SOURCES = bench/load_reports.c
-bench_load_reports_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+bench_load_reports_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
 bench_load_reports_LDADD = $(TOOLS_LDADD) -lpthread
 
 # The Python client: Debian's site folder for the prefix (stdlib + ctypes).

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_errno.h>
 
 #include "report/report_client.h"
 
@@ -179,6 +180,8 @@ int main(int argc, char **argv)
 	args_t a;
 	int rc;
 
+	/* GSL's default error handler aborts: the models return errors. */
+	gsl_set_error_handler_off();
 	if (parse_args(argc, argv, &a)) {
 		usage(stderr);
 		return 2;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_errno.h>
 
 #include "ascii_plot.h"
 #include "models/curve_fit.h"
@@ -301,6 +302,8 @@ int main(int argc, char **argv)
 	query_t q = { 0 };
 	opts_t o;
 
+	/* GSL's default error handler aborts: the models return errors. */
+	gsl_set_error_handler_off();
 	if (parse_opts(argc, argv, &o) ||
 	    parse_query(argc - optind, argv + optind, &q)) {
 		usage(stderr);

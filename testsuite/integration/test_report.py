@@ -96,6 +96,22 @@ def wait_log(cluster, text, timeout=10):
     return False
 
 
+def wait_answer(jid, ok, timeout=10):
+    """The job's query answer once ok(answer): reports reach the registry,
+    their one home, when the planner drains them (every second)."""
+    deadline = time.time() + timeout
+    while True:
+        res = opr.query("job", jid)
+        if ok(res) or time.time() > deadline:
+            return res
+        time.sleep(0.2)
+
+
+def wait_points(jid, n, timeout=10):
+    return wait_answer(jid, lambda r: len(r.get("progress", [])) >= n,
+                       timeout)
+
+
 def ping_ok(cluster):
     return "UP" in cluster.run(["scontrol", "ping"], check=False).stdout
 
@@ -117,6 +133,7 @@ def test_owner_reports_and_reads_back(cluster, env):
     with opr.Reporter(job_id=jid) as rep:
         rep.speed(ps=1, workers=2, steps_per_sec=3.5)
         rep.progress(1600, 0.41, samples_per_sec=70)
+    wait_points(jid, 5)
     r = subprocess.run([CTL, "--json", "show", "job", str(jid)], env=env,
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
@@ -132,6 +149,7 @@ def test_owner_reports_and_reads_back(cluster, env):
     r = subprocess.run([REPORT, "checkpoint", "--job", str(jid)], env=env,
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and "--step" in r.stderr
+    wait_answer(jid, lambda r: "last_checkpoint" in r)
     res = json.loads(subprocess.run(
         [CTL, "--json", "show", "job", str(jid)], env=env, capture_output=True,
         text=True, timeout=30).stdout)
@@ -168,7 +186,7 @@ def test_other_user_cannot_report_or_query(cluster, env, other_user):
     r = as_user(OTHER, [REPORT, "progress", "--job", str(own), "--step", "5",
                         "--loss", "0.5"], env)
     assert r.returncode == 0, r.stderr
-    res = opr.query("job", own)
+    res = wait_points(own, 1)
     assert res["progress"][0]["uid"] == other_user.pw_uid
     cluster.run(["scancel", str(jid), str(own)])
 
@@ -224,7 +242,7 @@ def test_replayed_frames_refused(cluster, env):
     assert rep["ok"] is False and rep["code"] == "stale"
     assert wait_log(cluster, ": replayed: ")
     assert wait_log(cluster, ": stale: ")
-    steps = [p["step"] for p in opr.query("job", jid)["progress"]]
+    steps = [p["step"] for p in wait_points(jid, 1)["progress"]]
     assert steps == [7]
     cluster.run(["scancel", str(jid)])
 
@@ -317,5 +335,5 @@ def test_reporters_inside_a_job_find_the_listener(cluster, env):
     state = cluster.wait_job_state(jid, {"COMPLETED", "FAILED"}, timeout=60)
     out = open(os.path.join(cluster.root, "job-%d.out" % jid)).read()
     assert state == "COMPLETED", out
-    steps = [p["step"] for p in opr.query("job", jid)["progress"]]
+    steps = [p["step"] for p in wait_points(jid, 2)["progress"]]
     assert steps == [10, 20]

@@ -272,6 +272,27 @@ def test_model_state_survives_slurmctld_restart(cluster, tmp_path):
         cancel(cluster, jid)
 
 
+def test_plan_reports_its_lock_holds(cluster, tmp_path):
+    """Issue 16 item 7: the longest hold of each lock since the previous
+    plan is logged and in the plan's JSON (optimusctl --json plan)."""
+    jid, _ = submit(cluster, tmp_path, "locks",
+                    "optimus,max_ps=1,max_workers=2", 300)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        holds = wait_for(lambda: optimusctl(cluster, "plan").get(
+            "lock_holds"), 30, "lock_holds in the plan")
+        assert set(holds) == {"snapshot", "apply", "registry"}
+        for site in holds.values():
+            assert 0 <= site["last_ms"] <= site["max_ms"] < 60000
+        assert holds["apply"]["max_ms"] > 0   # the start was applied
+        assert re.search(r"lock holds: longest since the last plan: "
+                         r"slurmctld snapshot [0-9.]+ ms, slurmctld apply "
+                         r"[0-9.]+ ms, registry [0-9.]+ ms",
+                         cluster.logs("slurmctld"))
+    finally:
+        cancel(cluster, jid)
+
+
 def test_corrupt_state_file_is_reported_and_set_aside(cluster):
     path = os.path.join(cluster.root, "state", "optimus_state.json")
     cluster.restart_slurmctld()      # writes a valid file on shutdown first

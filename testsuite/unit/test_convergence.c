@@ -330,6 +330,47 @@ START_TEST(test_real_curve)
 }
 END_TEST
 
+/* Issue 16 item 4: huge losses. Six decreasing points near 1e27 in the
+ * inverse form made the NNLS give up, the profile return infinity and
+ * GSL's Brent minimiser abort the process; near 1e152 the power form's
+ * sums overflowed into a "successful" c = 1,0,0. The fit is invariant to
+ * the unit of l: at every scale it is the fit at scale 1, scaled. */
+START_TEST(test_curve_fit_huge_losses)
+{
+	static const double scales[] = { 1e-200, 1e25, 1e27, 1e100, 1e152,
+					 1e200, 1e300 };
+	curve_form_t form = _i;
+	double k[6], l[6], l1[6];
+	curve_coef_t f, ref;
+	size_t s, shape;
+	int i;
+
+	/* two shapes: a line, and 1 + 1/k (the issue's abort) */
+	for (shape = 0; shape < 2; shape++) {
+		for (i = 0; i < 6; i++) {
+			k[i] = i + 1;
+			l1[i] = shape ? 1.0 + 1.0 / k[i] :
+					(7 - i) * (1 + 1e-3 * i);
+		}
+		ck_assert_int_eq(curve_fit(form, k, l1, NULL, 6, &ref), 0);
+		for (s = 0; s < sizeof(scales) / sizeof(scales[0]); s++) {
+			for (i = 0; i < 6; i++)
+				l[i] = scales[s] * l1[i];
+			ck_assert_int_eq(curve_fit(form, k, l, NULL, 6, &f), 0);
+			ck_assert(isfinite(f.c[0]) && isfinite(f.c[1]) &&
+				  isfinite(f.c[2]) && isfinite(f.rms));
+			for (i = 0; i < 6; i++)
+				ck_assert_msg(fabs(curve_eval(&f, k[i]) / scales[s] -
+						   curve_eval(&ref, k[i])) <
+					      1e-6 * l1[i],
+					      "form %d scale %g: %g vs %g", form,
+					      scales[s], curve_eval(&f, k[i]),
+					      scales[s] * curve_eval(&ref, k[i]));
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("convergence");
@@ -337,6 +378,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_curve_fit_forms, 0, 3);
 	tcase_add_test(tc, test_curve_fit_bad_input);
+	tcase_add_loop_test(tc, test_curve_fit_huge_losses, 0, 3);
 	tcase_add_test(tc, test_thresholds);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_remaining_steps_synthetic);

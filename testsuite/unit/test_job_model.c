@@ -597,6 +597,40 @@ START_TEST(test_loss_after)
 }
 END_TEST
 
+/* The planner fits a clone without the registry lock and swaps it in:
+ * the clone owns its models (refitting it leaves the original as it was)
+ * and predicts what refitting the original in place predicts. */
+START_TEST(test_clone_refit)
+{
+	job_model_t *m = new_job("optimus"), *c;
+	bool f1, f2;
+
+	feed_runs(m, five_pw, 5, 2000);
+	ck_assert_uint_ne(m->dirty, 0);
+	c = job_model_clone(m);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_ne(c->conv, m->conv);
+	ck_assert_ptr_ne(c->speed.samples, m->speed.samples);
+	ck_assert_ptr_ne(c->quality.iter, m->quality.iter);
+	job_model_refit(c);
+	ck_assert_uint_eq(c->dirty, 0);
+	ck_assert_uint_ne(m->dirty, 0);
+	ck_assert(!m->conv->fitted && !m->speed.fitted);
+	ck_assert(c->conv->fitted && c->speed.fitted);
+	job_model_refit(m);
+	ck_assert_double_eq(job_model_remaining_steps(c, &f1),
+			    job_model_remaining_steps(m, &f2));
+	ck_assert(f1 && f2);
+	ck_assert_double_eq(job_model_speed(c, NULL, 2, 4),
+			    job_model_speed(m, NULL, 2, 4));
+	/* the copy keeps taking reports on its own */
+	ck_assert_int_eq(job_model_report(c, 99999, 1e6, 0.2, 1, 0), 0);
+	ck_assert(c->step != m->step);
+	job_model_free(m);
+	job_model_free(c);
+}
+END_TEST
+
 static Suite *job_model_suite(void)
 {
 	Suite *s = suite_create("job_model");
@@ -619,9 +653,11 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_json_mode_mismatch);
 	tcase_add_test(tc, test_json_every_key);
 	tcase_add_test(tc, test_loss_after);
+	tcase_add_test(tc, test_clone_refit);
 	suite_add_tcase(s, tc);
 	return s;
 }
+
 
 int main(void)
 {

@@ -879,6 +879,23 @@ START_TEST(test_bad_input_and_json)
 }
 END_TEST
 
+/* Issue 16 (found by fuzzing): a free room beyond PLAN_ROOM_MAX made a
+ * task count overflow its integer (undefined behaviour); it is refused. */
+START_TEST(test_absurd_free_room_refused)
+{
+	fixture_t f;
+
+	fx_init(&f, 2, 8, 16000);
+	fx_job(&f, "optimus", NOW - 10);
+	f.free[1].v[RES_CPU] = 1e142;
+	ck_assert_int_eq(fx_plan(&f), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(f.plan.err, "beyond"));
+	f.free[1].v[RES_CPU] = 8;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -910,9 +927,11 @@ static Suite *plan_suite(void)
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
+	tcase_add_test(tc, test_absurd_free_room_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
+
 
 int main(void)
 {

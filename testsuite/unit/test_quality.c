@@ -203,6 +203,38 @@ START_TEST(test_alg1_equals_exhaustive_on_predicted_curves)
 }
 END_TEST
 
+/* Issue 16 item 4: losses near 1e150 overflowed the fit's sums and gave
+ * a "successful" c = 1,0,0; a fit either fails or predicts the points. */
+START_TEST(test_huge_losses)
+{
+	static const double scales[] = { 1e100, 1e152, 5e152, 1e200, 1e300 };
+	quality_model_t q;
+	size_t s;
+	int i, rc;
+
+	for (s = 0; s < sizeof(scales) / sizeof(scales[0]); s++) {
+		ck_assert_int_eq(quality_model_init(&q, 0.9, 64), 0);
+		for (i = 0; i < 6; i++)
+			ck_assert_int_eq(quality_model_add_loss(&q, i + 1,
+				scales[s] * (7 - i) * (1 + 1e-3 * i)), 0);
+		ck_assert_int_eq(quality_model_add_cost(&q, 1, 1), 0);
+		rc = quality_model_fit(&q);
+		if (rc == 0) {
+			double last = q.loss[q.n - 1];
+
+			ck_assert_msg(fabs(curve_eval(&q.coef, q.iter[q.n - 1]) -
+					   last) < 0.5 * last,
+				      "scale %g: c=%g,%g,%g", scales[s],
+				      q.coef.c[0], q.coef.c[1], q.coef.c[2]);
+		} else {
+			ck_assert_int_lt(rc, 0);
+			ck_assert(!q.fitted);
+		}
+		quality_model_clear(&q);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("quality");
@@ -213,6 +245,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_loop_test(tc, test_alg1_equals_exhaustive_on_predicted_curves,
 			    0, 200);
+	tcase_add_test(tc, test_huge_losses);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -71,6 +71,25 @@ void convergence_free(convergence_t *c)
 	free(c);
 }
 
+convergence_t *convergence_clone(const convergence_t *c)
+{
+	convergence_t *d;
+	size_t cap;
+
+	if (!c || !(d = malloc(sizeof(*d))))
+		return NULL;
+	*d = *c;
+	cap = c->cfg.max_points;
+	if (!(d->step = malloc(3 * cap * sizeof(double)))) {
+		free(d);
+		return NULL;
+	}
+	memcpy(d->step, c->step, 3 * cap * sizeof(double));
+	d->loss = d->step + cap;
+	d->weight = d->loss + cap;
+	return d;
+}
+
 double convergence_k(const convergence_t *c, double step)
 {
 	return step - c->origin + 1.0;

@@ -66,6 +66,8 @@ int convergence_cfg_check(const convergence_cfg_t *cfg);
 /* cfg NULL: defaults. NULL on bad cfg or no memory. */
 convergence_t *convergence_new(const convergence_cfg_t *cfg);
 void convergence_free(convergence_t *c);
+/* A deep copy (points, fit and state); NULL on no memory. */
+convergence_t *convergence_clone(const convergence_t *c);
 
 /* step >= 0 and not below the last step; loss finite and >= 0.
  * 0, -EINVAL. May detect a learning-rate drop and reset the segment. */

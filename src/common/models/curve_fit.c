@@ -15,8 +15,13 @@
  *    linearised model solved for the new, non-negative coefficients), with
  *    step halving. This also lifts the c2 < min l restriction of step 1,
  *    which matters once noisy points scatter around a reached plateau.
- * k is scaled to (0, 1] internally so the normal equations stay well
- * conditioned.
+ * k and l are scaled to (0, 1] internally (by their largest value) so the
+ * normal equations stay well conditioned and their sums cannot overflow:
+ * the fit is invariant to the units of k and l, whose finite range is then
+ * the whole of a double's (issue 16: losses near 1e27 once made the
+ * inverse profile infinite and GSL's Brent abort, losses near 1e152 a
+ * "successful" c = 1,0,0). Whatever the input, every value the fit returns
+ * is checked for finiteness: a failure is an error code, never a curve.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,6 +41,7 @@ typedef struct cf_data {
 	double *lx;	/* ln x (power form only) */
 	size_t n;
 	double lmin, wsum;
+	double fcap;	/* finite stand-in for a non-finite profile (Brent) */
 } cf_data_t;
 
 static double cf_weight(const cf_data_t *d, size_t i)
@@ -219,11 +225,15 @@ static double cf_polish(const cf_data_t *d, double *th, int iters)
 	return sse;
 }
 
+/* GSL's Brent gives up (or, with the default error handler, aborts the
+ * process) on a non-finite value: a failed profile reads as the worst
+ * value of the bracket instead, which Brent simply moves away from. */
 static double cf_brent_fn(double c, void *p)
 {
-	double beta[3];
+	const cf_data_t *d = p;
+	double beta[3], f = cf_profile(d, c, beta);
 
-	return cf_profile(p, c, beta);
+	return isfinite(f) ? f : d->fcap;
 }
 
 /* Brent on [lo, hi] around mid; the caller guarantees f(mid) is below
@@ -264,19 +274,22 @@ static double cf_best_asymptote(cf_data_t *d, curve_fit_opts_t o)
 			best = i;
 	}
 	if (best == 0 || best == g - 1 || o.brent_iters <= 0 ||
-	    !(fs[best] < fs[best - 1] && fs[best] < fs[best + 1]))
+	    !(fs[best] < fs[best - 1] && fs[best] < fs[best + 1]) ||
+	    !isfinite(fs[best - 1]) || !isfinite(fs[best + 1]))
 		return cs[best];
+	d->fcap = fmax(fs[best - 1], fs[best + 1]);
 	return cf_brent(d, cs[best - 1], cs[best], cs[best + 1],
 			(double[]){ fs[best - 1], fs[best], fs[best + 1] },
 			o.brent_iters);
 }
 
 static int cf_check(const double *k, const double *l, const double *wt,
-		    size_t n, double *kmax, double *lmin, double *wsum)
+		    size_t n, double *kmax, double *lmax, double *lmin,
+		    double *wsum)
 {
 	size_t i;
 
-	*kmax = 0.0;
+	*kmax = *lmax = 0.0;
 	*lmin = INFINITY;
 	*wsum = 0.0;
 	for (i = 0; i < n; i++) {
@@ -284,36 +297,54 @@ static int cf_check(const double *k, const double *l, const double *wt,
 		    l[i] < 0.0 || (wt && (!isfinite(wt[i]) || wt[i] < 0.0)))
 			return -EINVAL;
 		*kmax = fmax(*kmax, k[i]);
+		*lmax = fmax(*lmax, l[i]);
 		*lmin = fmin(*lmin, l[i]);
 		*wsum += wt ? wt[i] : 1.0;
 	}
 	if (!(*wsum > 0.0))
 		return -ENODATA;
+	if (!isfinite(*wsum))
+		return -EINVAL;
 	return *lmin > 0.0 ? 0 : -EDOM;
 }
 
-static void cf_unscale(const cf_data_t *d, const double *th, double ks,
-		       double sse, curve_coef_t *out)
+/* Back to the caller's units (k = ks*x, l = ls*y); -EDOM unless every
+ * coefficient is finite, non-negative and the curve is defined at every k
+ * (an inverse form needs c0*k + c1 > 0). */
+static int cf_unscale(const cf_data_t *d, const double *th, double ks,
+		      double ls, double sse, curve_coef_t *out)
 {
-	out->form = d->form;
-	out->c[0] = th[0];
-	out->c[1] = th[1];
-	out->c[2] = th[2];
-	if (d->form == CURVE_INVERSE)
-		out->c[0] = th[0] / ks;
-	else if (d->form == CURVE_POWER)
-		out->c[0] = th[0] * pow(ks, th[1]);
-	else
-		out->c[1] = th[1] / ks;
-	out->rms = sqrt(sse / d->wsum);
+	curve_coef_t f = { .form = d->form };
+	int i;
+
+	f.c[0] = th[0] * ls;
+	f.c[1] = th[1];
+	f.c[2] = th[2] * ls;
+	if (d->form == CURVE_INVERSE) {
+		f.c[0] = th[0] / ks / ls;
+		f.c[1] = th[1] / ls;
+	} else if (d->form == CURVE_POWER) {
+		f.c[0] = th[0] * pow(ks, th[1]) * ls;
+	} else {
+		f.c[1] = th[1] / ks;
+	}
+	f.rms = sqrt(sse / d->wsum) * ls;
+	for (i = 0; i < 3; i++)
+		if (!isfinite(f.c[i]) || f.c[i] < 0.0)
+			return -EDOM;
+	if (!isfinite(f.rms) ||
+	    (d->form == CURVE_INVERSE && !(f.c[0] > 0.0 || f.c[1] > 0.0)))
+		return -EDOM;
+	*out = f;
+	return 0;
 }
 
 int curve_fit_with(curve_form_t form, const double *k, const double *l,
 		   const double *wt, size_t n, curve_fit_opts_t opts,
 		   curve_coef_t *out)
 {
-	cf_data_t d = { .form = form, .l = l, .wt = wt, .n = n };
-	double ks, th[3], beta[3], sse;
+	cf_data_t d = { .form = form, .wt = wt, .n = n };
+	double ks, ls, th[3], beta[3], sse, *ly;
 	size_t i;
 	int rc;
 
@@ -321,22 +352,29 @@ int curve_fit_with(curve_form_t form, const double *k, const double *l,
 		return -EINVAL;
 	if (n < 3)
 		return -ENODATA;
-	if ((rc = cf_check(k, l, wt, n, &ks, &d.lmin, &d.wsum)))
+	if ((rc = cf_check(k, l, wt, n, &ks, &ls, &d.lmin, &d.wsum)))
 		return rc;
-	if (!(d.x = malloc(2 * n * sizeof(double))))
+	if (!(d.x = malloc(3 * n * sizeof(double))))
 		return -ENOMEM;
 	d.lx = d.x + n;
+	d.l = ly = d.x + 2 * n;
 	for (i = 0; i < n; i++) {
 		d.x[i] = k[i] / ks;
 		d.lx[i] = form == CURVE_POWER ? log(d.x[i]) : 0.0;
+		ly[i] = l[i] / ls;
 	}
-	th[2] = cf_best_asymptote(&d, opts);
-	cf_profile(&d, th[2], beta);
-	cf_theta_from_beta(&d, th[2], beta, th);
-	sse = cf_polish(&d, th, opts.polish_iters);
-	rc = isfinite(sse) ? 0 : -EDOM;
-	if (!rc)
-		cf_unscale(&d, th, ks, sse, out);
+	d.lmin /= ls;
+	rc = d.lmin > 0.0 ? 0 : -EDOM;	/* min/max below the double range */
+	if (!rc) {
+		th[2] = cf_best_asymptote(&d, opts);
+		rc = isfinite(cf_profile(&d, th[2], beta)) ? 0 : -EDOM;
+	}
+	if (!rc) {
+		cf_theta_from_beta(&d, th[2], beta, th);
+		sse = cf_polish(&d, th, opts.polish_iters);
+		rc = isfinite(sse) ? cf_unscale(&d, th, ks, ls, sse, out)
+				   : -EDOM;
+	}
 	free(d.x);
 	return rc;
 }

@@ -229,6 +229,28 @@ static double nnls_tol(const double *w0, size_t n)
 	return 1e-11 * fmax(s, 1e-300);
 }
 
+/* Non-finite input makes the active set loop meaningless (and the QR
+ * return garbage): refused up front, and so is a non-finite result. */
+static int nnls_finite(const double *v, size_t n, size_t stride)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i * stride]))
+			return 0;
+	return 1;
+}
+
+static int nnls_matrix_finite(const gsl_matrix *A)
+{
+	size_t i;
+
+	for (i = 0; i < A->size1; i++)
+		if (!nnls_finite(A->data + i * A->tda, A->size2, 1))
+			return 0;
+	return 1;
+}
+
 int nnls_solve(const gsl_matrix *A, const gsl_vector *b, gsl_vector *x,
 	       double *rnorm)
 {
@@ -240,6 +262,8 @@ int nnls_solve(const gsl_matrix *A, const gsl_vector *b, gsl_vector *x,
 	if (!A || !b || !x || A->size1 == 0 || A->size2 == 0 ||
 	    b->size != A->size1 || x->size != A->size2)
 		return -EINVAL;
+	if (!nnls_matrix_finite(A) || !nnls_finite(b->data, b->size, b->stride))
+		return -EDOM;
 	n = A->size2;
 	if ((rc = nnls_dense_init(&d, A, b)))
 		return rc;
@@ -250,6 +274,8 @@ int nnls_solve(const gsl_matrix *A, const gsl_vector *b, gsl_vector *x,
 		memset(x0, 0, sizeof(x0));
 		nnls_dense_gradient(&d, x0, w0);
 		rc = nnls_run(&pb, x0, nnls_tol(w0, n), A->size1);
+		if (!rc && !nnls_finite(x0, n, 1))
+			rc = -EDOM;
 		if (!rc) {
 			for (size_t j = 0; j < n; j++)
 				gsl_vector_set(x, j, x0[j]);
@@ -328,6 +354,8 @@ int nnls_solve_gram(const gsl_matrix *G, const gsl_vector *h, gsl_vector *x)
 	if (!G || !h || !x || h->size == 0 || h->size > NNLS_GRAM_MAX ||
 	    G->size1 != h->size || G->size2 != h->size || x->size != h->size)
 		return -EINVAL;
+	if (!nnls_matrix_finite(G) || !nnls_finite(h->data, h->size, h->stride))
+		return -EDOM;
 	n = pb.n = h->size;
 	{
 		double x0[n], w0[n];
@@ -335,6 +363,8 @@ int nnls_solve_gram(const gsl_matrix *G, const gsl_vector *h, gsl_vector *x)
 		memset(x0, 0, sizeof(x0));
 		nnls_gram_gradient(&g, x0, w0);
 		rc = nnls_run(&pb, x0, nnls_tol(w0, n), n);
+		if (!rc && !nnls_finite(x0, n, 1))
+			rc = -EDOM;
 		if (!rc)
 			for (j = 0; j < n; j++)
 				gsl_vector_set(x, j, x0[j]);

@@ -9,7 +9,8 @@
  *    statistics are accumulated in one pass and the solve costs O(n^3),
  *    independent of m, with no heap allocation for n <= NNLS_GRAM_MAX.
  * Both return 0 or a negative errno (-EINVAL bad sizes, -ENOMEM,
- * -ERANGE no convergence within 3n outer iterations).
+ * -ERANGE no convergence within 3n outer iterations, -EDOM non-finite
+ * input or result).
  */
 #ifndef OPTIMUS_NNLS_H
 #define OPTIMUS_NNLS_H

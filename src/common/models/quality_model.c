@@ -33,6 +33,23 @@ void quality_model_clear(quality_model_t *q)
 	q->n = 0;
 }
 
+int quality_model_copy(quality_model_t *dst, const quality_model_t *src)
+{
+	*dst = *src;
+	if (!src->iter)
+		return 0;
+	dst->iter = malloc(2 * src->cap * sizeof(double));
+	if (!dst->iter) {
+		dst->loss = NULL;
+		dst->n = 0;
+		return -ENOMEM;
+	}
+	dst->loss = dst->iter + src->cap;
+	memcpy(dst->iter, src->iter, src->n * sizeof(double));
+	memcpy(dst->loss, src->loss, src->n * sizeof(double));
+	return 0;
+}
+
 static double quality_weight(const quality_model_t *q, size_t i)
 {
 	return pow(q->decay, q->iter[q->n - 1] - q->iter[i]);

@@ -34,6 +34,8 @@ typedef struct quality_model {
 /* decay in (0, 1], cap in 8..4096. 0, -EINVAL, -ENOMEM. */
 int quality_model_init(quality_model_t *q, double decay, size_t cap);
 void quality_model_clear(quality_model_t *q);
+/* dst (uninitialised) becomes a deep copy of src: 0 or -ENOMEM. */
+int quality_model_copy(quality_model_t *dst, const quality_model_t *src);
 
 /* iter >= 1 and not below the last one; loss finite >= 0. */
 int quality_model_add_loss(quality_model_t *q, double iter, double loss);

@@ -30,6 +30,22 @@ void speed_model_clear(speed_model_t *m)
 	m->fitted = 0;
 }
 
+int speed_model_copy(speed_model_t *dst, const speed_model_t *src)
+{
+	*dst = *src;
+	dst->samples = NULL;
+	if (src->cap) {
+		dst->samples = malloc(src->cap * sizeof(*src->samples));
+		if (!dst->samples) {
+			dst->nsamples = dst->cap = 0;
+			return -ENOMEM;
+		}
+		memcpy(dst->samples, src->samples,
+		       src->nsamples * sizeof(*src->samples));
+	}
+	return 0;
+}
+
 size_t speed_model_ntheta(const speed_model_t *m)
 {
 	return m->mode == SPEED_SYNC ? 5 : 4;
@@ -221,11 +237,21 @@ int speed_model_fit(speed_model_t *m)
 		rc = nnls_solve(A, b, x, NULL);
 	}
 	if (!rc) {
-		for (j = 0; j < nt; j++)
-			m->theta[j] = colnorm[j] > 0.0 ?
+		double theta[SPEED_NTHETA] = { 0 };
+
+		/* A coefficient that overflowed in the unscaling is a failed
+		 * fit, not a model (issue 16). */
+		for (j = 0; j < nt && !rc; j++) {
+			theta[j] = colnorm[j] > 0.0 ?
 				gsl_vector_get(x, j) / colnorm[j] : 0.0;
-		m->fitted = 1;
-		speed_quality(m);
+			if (!isfinite(theta[j]) || theta[j] < 0.0)
+				rc = -EDOM;
+		}
+		if (!rc) {
+			memcpy(m->theta, theta, sizeof(theta));
+			m->fitted = 1;
+			speed_quality(m);
+		}
 	}
 	gsl_matrix_free(A);
 	gsl_vector_free(b);

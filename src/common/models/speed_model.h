@@ -45,6 +45,8 @@ typedef double (*speed_fn_t)(const void *ctx, int p, int w);
 /* batch must be > 0 in sync mode (ignored in async). 0 or -EINVAL. */
 int speed_model_init(speed_model_t *m, speed_mode_t mode, double batch);
 void speed_model_clear(speed_model_t *m);
+/* dst (uninitialised) becomes a deep copy of src: 0 or -ENOMEM. */
+int speed_model_copy(speed_model_t *dst, const speed_model_t *src);
 size_t speed_model_ntheta(const speed_model_t *m);
 
 /* p >= 1, w >= 1, speed > 0 finite. 0, -EINVAL, -ENOMEM, -ENOSPC. */

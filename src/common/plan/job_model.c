@@ -98,6 +98,24 @@ void job_model_free(job_model_t *m)
 	free(m);
 }
 
+job_model_t *job_model_clone(const job_model_t *m)
+{
+	job_model_t *c;
+
+	if (!m || !(c = malloc(sizeof(*c))))
+		return NULL;
+	*c = *m;
+	c->conv = convergence_clone(m->conv);
+	c->speed.samples = NULL;
+	c->quality.iter = NULL;
+	if (!c->conv || speed_model_copy(&c->speed, &m->speed) ||
+	    quality_model_copy(&c->quality, &m->quality)) {
+		job_model_free(c);
+		return NULL;
+	}
+	return c;
+}
+
 static bool job_model_running_topology(const job_model_t *m)
 {
 	return m->cur_ps >= 1 && m->cur_workers >= 1;

@@ -135,6 +135,9 @@ int job_phase_parse(const char *name, job_phase_t *out);
 job_model_t *job_model_new(uint32_t job_id, uint32_t uid,
 			   const optimus_hints_t *hints, time_t submit);
 void job_model_free(job_model_t *m);
+/* A deep copy with its own models (fit a copy while readers use the
+ * original, then swap); NULL on no memory. */
+job_model_t *job_model_clone(const job_model_t *m);
 
 /*
  * A progress report: cumulative step, loss, and (if > 0) the measured speed

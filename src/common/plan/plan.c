@@ -121,9 +121,11 @@ int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
 				 "parameters");
 	for (size_t s = 0; s < ns; s++)
 		for (int r = 0; r < RES_NUM; r++)
-			if (!isfinite(sf[s].v[r]))
+			if (!isfinite(sf[s].v[r]) ||
+			    fabs(sf[s].v[r]) > PLAN_ROOM_MAX)
 				return plan_fail(out, -EINVAL, "server %zu: "
-						 "free room not finite", s);
+						 "free room not finite or "
+						 "beyond %g", s, PLAN_ROOM_MAX);
 	for (size_t i = 0; i < n; i++) {
 		if (!jobs[i].model)
 			return plan_fail(out, -EINVAL, "job %zu: no model", i);

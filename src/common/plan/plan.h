@@ -68,6 +68,10 @@ typedef struct plan_params {
 #define PLAN_LARGE_TASKS_DEFAULT 16
 #define PLAN_MIN_RESIZE_INTERVAL_DEFAULT 1800.0
 #define PLAN_RESTART_COST_DEFAULT 180.0
+/* Largest free room of a server in any resource (CPUs, MB, GPUs) that
+ * plan_run() accepts: far beyond any machine, small enough that counts of
+ * tasks derived from it stay exact integers (issue 16, found by fuzzing). */
+#define PLAN_ROOM_MAX 1e12
 
 void plan_params_init(plan_params_t *prm);
 const char *plan_policy_name(plan_policy_t p);
@@ -126,7 +130,8 @@ typedef struct plan {
  * plan adds back the usage of the jobs it resizes. Returns 0, or -errno
  * with a message in out->err (out is always initialised: plan_free() it).
  * The models are only read: call job_model_refit() on them before.
- * A negative free room counts as 0 (a full server); NaN/inf is -EINVAL.
+ * A negative free room counts as 0 (a full server); NaN/inf or a
+ * magnitude above PLAN_ROOM_MAX is -EINVAL.
  * slot_usage may be NULL: the usage is then the slots' tasks times the
  * hints' per-task demands.
  */

@@ -1,10 +1,12 @@
 /*
  * report_history.h - the last reports of each job, for queries.
  *
- * Until the planner answers queries itself, `optimusctl show job N` and
- * `status` are answered from here: per job a ring of the most recent
- * progress points and speed samples. Bounded in jobs (the least recently
- * updated job is forgotten first) and in reports per job. Thread-safe.
+ * Per job a ring of the most recent progress points and speed samples, and
+ * the last checkpoint confirmation, for `optimusctl show job N` and
+ * `status`. One instance holds a job's reports: sched/optimus' registry
+ * (registry.h), or the report service's while no planner consumes its
+ * queue. Bounded in jobs (the least recently updated job is forgotten
+ * first) and in reports per job. Thread-safe.
  */
 #ifndef OPTIMUS_REPORT_HISTORY_H
 #define OPTIMUS_REPORT_HISTORY_H

@@ -147,12 +147,16 @@ static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 
 	r->uid = uid;
 	r->received = now;
-	if (atomic_load(&s->consumer) && report_queue_push(s->queue, r) != 0)
-		return refuse(out, "busy", "report queue full (%zu reports "
-			      "waiting); retry later",
-			      report_queue_capacity(s->queue));
-	if (report_history_add(s->history, r) != 0)
+	/* One home per report: the consumer's (the planner's registry), or,
+	 * while nobody consumes, the service's own history. */
+	if (atomic_load(&s->consumer)) {
+		if (report_queue_push(s->queue, r) != 0)
+			return refuse(out, "busy", "report queue full (%zu "
+				      "reports waiting); retry later",
+				      report_queue_capacity(s->queue));
+	} else if (report_history_add(s->history, r) != 0) {
 		return refuse(out, "error", "out of memory");
+	}
 	out->accepted = 1;
 	out->code = "ok";
 	return protocol_reply_ok(NULL);
@@ -184,31 +188,6 @@ json_object *report_service_history_query(report_service_t *s,
 	}
 }
 
-/* Keys of the history's answer that the planner's lacks are added, so
- * that `optimusctl show job` always has the reported points and `status`
- * every job that reported, whatever the planner knows. */
-static json_object *merge_history(report_service_t *s, const query_t *q,
-				  json_object *result)
-{
-	json_object *hist = report_service_history_query(s, q), *v;
-
-	if (!result || !json_object_is_type(result, json_type_object)) {
-		json_object_put(result);
-		return hist;
-	}
-	if (q->kind == QUERY_STATUS && hist &&
-	    json_object_object_get_ex(hist, "jobs", &v) &&
-	    !json_object_object_get_ex(result, "reporting", NULL))
-		json_object_object_add(result, "reporting", json_object_get(v));
-	json_object_object_foreach(hist, key, val) {
-		if (q->kind == QUERY_JOB &&
-		    !json_object_object_get_ex(result, key, NULL))
-			json_object_object_add(result, key, json_object_get(val));
-	}
-	json_object_put(hist);
-	return result;
-}
-
 static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 			 report_outcome_t *out)
 {
@@ -218,8 +197,7 @@ static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 
 	if (q->kind == QUERY_JOB && (deny = authorize(s, q->job_id, uid, out)))
 		return deny;
-	result = fn ? merge_history(s, q, fn(q, uid)) :
-		      report_service_history_query(s, q);
+	result = fn ? fn(q, uid) : report_service_history_query(s, q);
 	if (!result)
 		return refuse(out, "error", "the %s query failed",
 			      protocol_query_name(q->kind));

@@ -6,8 +6,10 @@
  * credential (uid, payload bound to it, munge's expiry and replay checks),
  * message fields, our own replay/staleness check (replay_cache.h),
  * authorisation (the uid must own the job, or be root or SlurmUser), then
- * the action: push the report to the bounded queue and the per-job history,
- * or answer the query through the registered callback.
+ * the action: push the report to the bounded queue (or, while no consumer
+ * is attached, to the service's own per-job history: one home per report),
+ * or answer the query through the registered callback, whose answer is the
+ * whole answer.
  */
 #ifndef OPTIMUS_REPORT_SERVICE_H
 #define OPTIMUS_REPORT_SERVICE_H
@@ -47,7 +49,7 @@ typedef struct report_service_conf {
 	unsigned replay_window;		/* s: messages older/newer are stale */
 	size_t replay_capacity;		/* nonces remembered */
 	size_t queue_capacity;		/* reports waiting for the planner */
-	size_t history_jobs;		/* jobs whose reports are kept */
+	size_t history_jobs;		/* jobs kept until a consumer attaches */
 	size_t history_per_job;		/* reports kept per job and kind */
 	report_verify_fn verify;	/* NULL: munge_auth_verify */
 } report_service_conf_t;
@@ -84,9 +86,10 @@ char *report_service_handle(report_service_t *s, const char *body,
 void report_service_set_query(report_service_t *s,
 			      json_object *(*query)(const query_t *, uid_t));
 
-/* The planner calls this once and then drains the queue every interval;
- * until someone has, reports are kept in the history only, since a queue
- * nobody drains would fill up and shed every report. */
+/* The planner calls this once and then drains the queue every interval,
+ * keeping the reports itself (its registry answers the queries); until
+ * someone has, reports are kept in the history, since a queue nobody
+ * drains would fill up and shed every report. */
 report_queue_t *report_service_attach_consumer(report_service_t *s);
 report_history_t *report_service_history(report_service_t *s);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <gsl/gsl_errno.h>
 
 #include "sim_exp.h"
 #include "sim_progress.h"
@@ -321,6 +322,8 @@ int main(int argc, char **argv)
 	cli_t c;
 	int o;
 
+	/* GSL's default error handler aborts: the models return errors. */
+	gsl_set_error_handler_off();
 	cli_defaults(&c);
 	while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (o == 'h')

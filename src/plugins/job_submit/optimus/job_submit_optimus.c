@@ -6,6 +6,8 @@
  * by src/common/hints.c, a bad one refuses the job with a message naming
  * the key and its accepted values, and a good one sizes the job.
  */
+#include <gsl/gsl_errno.h>
+
 #include "config.h"
 
 #include "slurm/slurm_errno.h"
@@ -25,6 +27,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 extern int init(void)
 {
+	/* GSL's default error handler aborts the process: the models check
+	 * every result and return errors instead (issue 16). */
+	gsl_set_error_handler_off();
 	info("job_submit/optimus: loaded");
 	return SLURM_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "apply.h"
 #include "gate.h"
 #include "job_env.h"
+#include "lock_hold.h"
 #include "roles/roles.h"
 
 static int update_pending(action_t *a)
@@ -190,14 +191,17 @@ extern void apply_actions(action_t *acts, int n)
 		.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
 		.part = READ_LOCK, .fed = READ_LOCK };
 	bool started = false;
+	struct timespec held;
 
 	if (n <= 0)
 		return;
 	lock_slurmctld(write_lock);
+	lock_hold_begin(&held);
 	for (int i = 0; i < n; i++) {
 		apply_one(&acts[i]);
 		started |= acts[i].kind == ACT_START && !acts[i].rc;
 	}
+	lock_hold_end(LOCK_SITE_APPLY, &held);
 	unlock_slurmctld(write_lock);
 	if (started)
 		queue_job_scheduler();	/* start released jobs soon */

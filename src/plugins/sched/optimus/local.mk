@@ -22,5 +22,6 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/planner_sync.c \
 	src/plugins/sched/optimus/query.c src/plugins/sched/optimus/query.h \
 	src/plugins/sched/optimus/registry.c src/plugins/sched/optimus/registry.h \
+	src/plugins/sched/optimus/lock_hold.c src/plugins/sched/optimus/lock_hold.h \
 	src/plugins/sched/optimus/snapshot.c src/plugins/sched/optimus/snapshot.h \
 	src/plugins/sched/optimus/state_file.c src/plugins/sched/optimus/state_file.h

@@ -1,5 +1,12 @@
 /*
  * planner.c - sched/optimus' planner thread: the loop and its clock.
+ *
+ * Locks: slurmctld's only to copy data in (snapshot.c) and to apply
+ * decisions (apply.c); the registry mutex only to change records, since
+ * this thread is the registry's only writer (registry.h) and reads it
+ * without the lock. Fitting runs on copies of the models, swapped in under
+ * the lock; the plan reads the models without it (planner_decide.c); the
+ * state file is written without it.
  */
 #include "config.h"
 
@@ -9,7 +16,9 @@
 #include "slurm/slurm_errno.h"
 #include "src/common/log.h"
 #include "src/common/macros.h"
+#include "src/common/xmalloc.h"
 
+#include "lock_hold.h"
 #include "optimus_conf.h"
 #include "planner.h"
 #include "registry.h"
@@ -56,6 +65,89 @@ static bool planner_should_stop(void)
 	return stop;
 }
 
+/*
+ * The longest lock holds since the previous plan (this plan's snapshot,
+ * fitting, application and state file included), logged and kept in the
+ * plan's JSON for optimusctl and bench/load_scale.py.
+ */
+static void planner_report_holds(void)
+{
+	double last[LOCK_SITE_NUM], ever[LOCK_SITE_NUM];
+	json_object *plan, *o;
+
+	lock_hold_take(last, ever);
+	debug("sched/optimus: lock holds: longest since the last plan: slurmctld snapshot %.3f ms, slurmctld apply %.3f ms, registry %.3f ms",
+	      1e3 * last[LOCK_SITE_SNAPSHOT], 1e3 * last[LOCK_SITE_APPLY],
+	      1e3 * last[LOCK_SITE_REGISTRY]);
+	registry_lock();
+	if ((plan = registry_plan_json())) {
+		o = json_object_new_object();
+		for (int s = 0; s < LOCK_SITE_NUM; s++) {
+			json_object *h = json_object_new_object();
+
+			json_object_object_add(h, "last_ms",
+				json_object_new_double(1e3 * last[s]));
+			json_object_object_add(h, "max_ms",
+				json_object_new_double(1e3 * ever[s]));
+			json_object_object_add(o, lock_site_name(s), h);
+		}
+		json_object_object_add(plan, "lock_holds", o);
+	}
+	registry_unlock();
+}
+
+struct refit_list {
+	reg_job_t **regs;
+	job_model_t **fits;
+	int n, cap;
+};
+
+static int collect_dirty(reg_job_t *rj, void *arg)
+{
+	struct refit_list *l = arg;
+	job_model_t *copy;
+
+	if (!rj->model->dirty || l->n >= l->cap)
+		return 0;
+	if (!(copy = job_model_clone(rj->model))) {
+		error("sched/optimus: JobId=%u: no memory to refit a copy of the model; refitted under the registry lock",
+		      rj->model->job_id);
+		return 0;
+	}
+	l->regs[l->n] = rj;
+	l->fits[l->n++] = copy;
+	return 0;
+}
+
+/*
+ * Refit the models that reports made dirty without holding the registry
+ * lock, so that queries never wait for fitting: copies are fitted, then
+ * swapped in under the lock. Reading the records unlocked is safe on this
+ * thread only (the registry's only writer; see registry.h).
+ */
+static void planner_refit(void)
+{
+	struct refit_list l = { .cap = registry_count() };
+
+	l.regs = xcalloc(l.cap + 1, sizeof(*l.regs));
+	l.fits = xcalloc(l.cap + 1, sizeof(*l.fits));
+	registry_for_each(collect_dirty, &l);
+	for (int i = 0; i < l.n; i++)
+		job_model_refit(l.fits[i]);
+	registry_lock();
+	for (int i = 0; i < l.n; i++) {
+		job_model_t *old = l.regs[i]->model;
+
+		l.regs[i]->model = l.fits[i];
+		l.fits[i] = old;
+	}
+	registry_unlock();
+	for (int i = 0; i < l.n; i++)
+		job_model_free(l.fits[i]);
+	xfree(l.regs);
+	xfree(l.fits);
+}
+
 /* One tick: follow jobs; plan when the interval has passed. */
 static void planner_tick(time_t *last_plan)
 {
@@ -74,11 +166,12 @@ static void planner_tick(time_t *last_plan)
 
 	planner_follow_resizes();	/* may take write locks */
 	if (plan) {
-		planner_plan(snap);	/* fits and plans without locks */
+		planner_refit();	/* fits without locks */
+		planner_plan(snap);	/* plans without locks, applies under
+					 * slurmctld write locks */
 		*last_plan = now;
-		registry_lock();
-		state_file_save();
-		registry_unlock();
+		state_file_save();	/* reads the registry: no lock here */
+		planner_report_holds();
 	}
 	snapshot_free(snap);
 }

@@ -4,7 +4,8 @@
  * Every second it follows the optimus jobs (snapshot, reports, resizes in
  * progress); every PlanInterval seconds, and at once when a job arrives,
  * ends or is requeued, it fits the models and plans. Only
- * the snapshot and the application of decisions hold slurmctld locks.
+ * the snapshot and the application of decisions hold slurmctld locks;
+ * fitting and the state file hold no lock (planner.c).
  */
 #ifndef OPTIMUS_PLANNER_H
 #define OPTIMUS_PLANNER_H

@@ -1,9 +1,10 @@
 /*
  * planner_decide.c - plan an interval and turn the decisions into actions.
  *
- * Under the registry lock the models are refitted and planned (plan.h,
- * shared with optimus-sim); the resulting actions are plain copies applied
- * afterwards under slurmctld write locks.
+ * The models, refitted beforehand (planner.c), are collected under the
+ * registry lock and planned without it (plan.h, shared with optimus-sim);
+ * the resulting actions are plain copies applied afterwards under
+ * slurmctld write locks.
  */
 #include "config.h"
 
@@ -46,14 +47,6 @@ typedef struct plan_ctx {
 	int n;
 	res_vec_t *server_free;
 } plan_ctx_t;
-
-static const snap_job_t *snap_find(const snapshot_t *s, uint32_t job_id)
-{
-	for (int i = 0; i < s->njobs; i++)
-		if (s->jobs[i].job_id == job_id)
-			return &s->jobs[i];
-	return NULL;
-}
 
 /* Is this job the planner's to decide on now? */
 static bool plannable(const reg_job_t *rj, const snap_job_t *sj)
@@ -127,7 +120,7 @@ static void collect_reserved(plan_ctx_t *c, reg_job_t *rj, plan_job_t *pj)
 static int collect_job(reg_job_t *rj, void *arg)
 {
 	plan_ctx_t *c = arg;
-	const snap_job_t *sj = snap_find(c->snap, rj->model->job_id);
+	const snap_job_t *sj = snapshot_find_job(c->snap, rj->model->job_id);
 	plan_job_t *pj;
 
 	/*
@@ -443,7 +436,12 @@ extern void planner_plan(const snapshot_t *snap)
 	ctx_init(&c, snap);
 	registry_for_each(collect_job, &c);
 	plan_params_from_conf(&prm, snap->taken);
+	/* This thread is the registry's only writer (registry.h): the models
+	 * stay as collected while the plan reads them, and queries need not
+	 * wait for the plan. */
+	registry_unlock();
 	rc = plan_run(c.jobs, c.n, c.server_free, snap->nnodes, &prm, &plan);
+	registry_lock();
 	cm.cap = c.n + registry_count() + 1;
 	acts = xcalloc(cm.cap, sizeof(*acts));
 	cm.acts = acts;

@@ -1,6 +1,6 @@
 /*
  * planner_reports.c - feed the reports received by the listener to the
- * job models.
+ * registry: the job models and the recent reports (queries).
  */
 #include "config.h"
 
@@ -63,6 +63,11 @@ static void feed_one(const report_t *r)
 	job_model_t *m;
 	int rc = 0;
 
+	/* Every authorised report is kept for queries, a job the planner
+	 * does not track (not an optimus job) included. */
+	if (registry_recent() && report_history_add(registry_recent(), r))
+		error("sched/optimus: JobId=%u: no memory to keep a report",
+		      r->job_id);
 	if (!rj) {
 		debug("sched/optimus: report for untracked JobId=%u dropped",
 		      r->job_id);

@@ -70,10 +70,21 @@ static int status_row(reg_job_t *rj, void *arg)
 	return 0;
 }
 
+/* Key `key` of the registry's recent reports answer `recent`, moved. */
+static void add_recent(json_object *o, json_object *recent, const char *key)
+{
+	json_object *v;
+
+	if (recent && json_object_object_get_ex(recent, key, &v))
+		json_object_object_add(o, key, json_object_get(v));
+}
+
 static json_object *answer_status(void)
 {
 	json_object *o = json_object_new_object();
 	json_object *jobs = json_object_new_array();
+	json_object *recent = registry_recent() ?
+		report_history_status_json(registry_recent()) : NULL;
 
 	json_object_object_add(o, "policy",
 			       json_object_new_string(optimus_conf.policy));
@@ -81,20 +92,43 @@ static json_object *answer_status(void)
 			       json_object_new_int(optimus_conf.plan_interval));
 	registry_for_each(status_row, jobs);
 	json_object_object_add(o, "jobs", jobs);
+	if (recent && json_object_object_get_ex(recent, "jobs", NULL)) {
+		json_object_object_add(o, "reporting", json_object_get(
+			json_object_object_get(recent, "jobs")));
+	}
+	json_object_put(recent);
 	return o;
 }
 
+/*
+ * A job the planner tracks: its model, decision and recent reports; any
+ * other job that reported: its recent reports; else just its id.
+ */
 static json_object *answer_job(uint32_t job_id)
 {
 	reg_job_t *rj = registry_find(job_id);
-	json_object *o;
+	json_object *o, *recent = registry_recent() ?
+		report_history_job_json(registry_recent(), job_id) : NULL;
 	char summary[SUMMARY_MAX];
 
-	if (!rj)
-		return NULL;
+	if (!rj) {
+		if (!recent && (recent = json_object_new_object())) {
+			json_object_object_add(recent, "job",
+					       json_object_new_int64(job_id));
+			json_object_object_add(recent, "reports",
+					       json_object_new_int(0));
+		}
+		return recent;
+	}
 	o = job_model_to_json(rj->model);
-	if (!o)
+	if (!o) {
+		json_object_put(recent);
 		return NULL;
+	}
+	add_recent(o, recent, "progress");
+	add_recent(o, recent, "speed_samples");
+	add_recent(o, recent, "last_checkpoint");
+	json_object_put(recent);
 	job_model_summary(rj->model, registry_profiles(), summary,
 			  sizeof(summary));
 	json_object_object_add(o, "phase_name", json_object_new_string(

@@ -9,16 +9,24 @@
 
 #include "src/common/list.h"
 #include "src/common/log.h"
+#include "src/common/xhash.h"
 #include "src/common/xmalloc.h"
 
+#include "lock_hold.h"
 #include "registry.h"
 
 #define REGISTRY_FORMAT 1	/* version of the JSON written by to_json */
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static List jobs;			/* of reg_job_t, sorted by job id */
+/* The same records by job id: registry_find() runs for every job of every
+ * snapshot and every report, in O(1) rather than a walk of the list. */
+static xhash_t *by_id;
+static uint32_t last_id;		/* largest id in jobs */
 static speed_profiles_t *profiles;
+static report_history_t *recent;
 static json_object *plan_json;
+static struct timespec held_since;	/* written by the lock holder only */
 
 static void reg_job_free(void *x)
 {
@@ -32,15 +40,21 @@ static void reg_job_free(void *x)
 
 static int reg_job_cmp(void *a, void *b)
 {
-	uint32_t x = (*(reg_job_t **) a)->model->job_id;
-	uint32_t y = (*(reg_job_t **) b)->model->job_id;
+	uint32_t x = (*(reg_job_t **) a)->job_id;
+	uint32_t y = (*(reg_job_t **) b)->job_id;
 
 	return (x > y) - (x < y);
 }
 
 static int reg_job_match(void *x, void *key)
 {
-	return ((reg_job_t *) x)->model->job_id == *(uint32_t *) key;
+	return ((reg_job_t *) x)->job_id == *(uint32_t *) key;
+}
+
+static void reg_job_id(void *item, const char **key, uint32_t *len)
+{
+	*key = (const char *) &((reg_job_t *) item)->job_id;
+	*len = sizeof(uint32_t);
 }
 
 extern void registry_init(void)
@@ -48,17 +62,26 @@ extern void registry_init(void)
 	slurm_mutex_lock(&registry_mutex);
 	if (!jobs)
 		jobs = list_create(reg_job_free);
+	if (!by_id)
+		by_id = xhash_init(reg_job_id, NULL);
 	if (!profiles)
 		profiles = speed_profiles_new();
+	if (!recent && !(recent = report_history_create(
+			REGISTRY_RECENT_JOBS, REGISTRY_RECENT_PER_JOB)))
+		error("sched/optimus: no memory for the recent reports");
 	slurm_mutex_unlock(&registry_mutex);
 }
 
 extern void registry_fini(void)
 {
 	slurm_mutex_lock(&registry_mutex);
+	xhash_free_ptr(&by_id);
 	FREE_NULL_LIST(jobs);
+	last_id = 0;
 	speed_profiles_free(profiles);
 	profiles = NULL;
+	report_history_destroy(recent);
+	recent = NULL;
 	if (plan_json)
 		json_object_put(plan_json);
 	plan_json = NULL;
@@ -68,33 +91,45 @@ extern void registry_fini(void)
 extern void registry_lock(void)
 {
 	slurm_mutex_lock(&registry_mutex);
+	lock_hold_begin(&held_since);
 }
 
 extern void registry_unlock(void)
 {
+	lock_hold_end(LOCK_SITE_REGISTRY, &held_since);
 	slurm_mutex_unlock(&registry_mutex);
 }
 
 extern reg_job_t *registry_find(uint32_t job_id)
 {
-	return jobs ? list_find_first(jobs, reg_job_match, &job_id) : NULL;
+	return by_id ? xhash_get(by_id, (const char *) &job_id,
+				 sizeof(job_id)) : NULL;
 }
 
 extern reg_job_t *registry_add(job_model_t *model)
 {
 	reg_job_t *rj;
 
-	if (!jobs || registry_find(model->job_id))
+	if (!jobs || !by_id || registry_find(model->job_id))
 		return NULL;
 	rj = xmalloc(sizeof(*rj));
+	rj->job_id = model->job_id;
 	rj->model = model;
 	list_append(jobs, rj);
-	list_sort(jobs, reg_job_cmp);
+	/* Slurm's ids mostly grow: sort only when one arrives out of order
+	 * (a sort per job made a burst of arrivals quadratic). */
+	if (rj->job_id < last_id)
+		list_sort(jobs, reg_job_cmp);
+	else
+		last_id = rj->job_id;
+	xhash_add(by_id, rj);
 	return rj;
 }
 
 extern void registry_remove(uint32_t job_id)
 {
+	if (by_id)
+		xhash_delete(by_id, (const char *) &job_id, sizeof(job_id));
 	if (jobs)
 		list_delete_all(jobs, reg_job_match, &job_id);
 }
@@ -127,6 +162,11 @@ extern int registry_count(void)
 extern speed_profiles_t *registry_profiles(void)
 {
 	return profiles;
+}
+
+extern report_history_t *registry_recent(void)
+{
+	return recent;
 }
 
 extern void registry_set_plan_json(json_object *plan)

@@ -3,6 +3,11 @@
  *
  * The planner thread owns the records; the listener thread reads them to
  * answer queries. One mutex guards the table and every record in it.
+ * The planner thread is the only one that adds, removes or changes a
+ * record: it takes the mutex to change one, and may read without it
+ * (fitting copies, writing the state file), which is why queries never
+ * wait for fitting or for the state file's fsync. Every other thread reads
+ * under the mutex only.
  */
 #ifndef OPTIMUS_REGISTRY_H
 #define OPTIMUS_REGISTRY_H
@@ -16,9 +21,11 @@
 #include "plan/job_model.h"
 #include "plan/plan.h"
 #include "models/speed_profiles.h"
+#include "report/report_history.h"
 
 /* Plugin-side bookkeeping beside the core's job model. */
 typedef struct reg_job {
+	uint32_t job_id;	/* model->job_id, the key of the index */
 	job_model_t *model;
 	time_t last_seen;	/* last snapshot that had the job */
 	bool accounted;		/* final SystemComment sent to slurmdbd */
@@ -51,6 +58,17 @@ extern void registry_for_each(int (*fn)(reg_job_t *rj, void *arg), void *arg);
 extern int registry_count(void);
 /* Shared speed profiles (by hints.model), fed by every job's samples. */
 extern speed_profiles_t *registry_profiles(void);
+/*
+ * The recent reports of every job that reported (optimusctl show job,
+ * status), fed with the models by planner_feed_reports(): the registry is
+ * the one home of a job's reports (issue 18). Bounded like the report
+ * service's history was: REGISTRY_RECENT_JOBS jobs (least recently updated
+ * forgotten first), REGISTRY_RECENT_PER_JOB reports per job and kind.
+ */
+#define REGISTRY_RECENT_JOBS 1024
+#define REGISTRY_RECENT_PER_JOB 512
+extern report_history_t *registry_recent(void);
+
 /* The latest plan, as JSON (owned by the registry); may be NULL. */
 extern void registry_set_plan_json(json_object *plan);
 extern json_object *registry_plan_json(void);

@@ -4,6 +4,8 @@
  * sched/optimus plans optimus jobs (see planner.c) and delegates every other
  * job to Slurm's own backfill scheduler, loaded from here.
  */
+#include <gsl/gsl_errno.h>
+
 #include "config.h"
 
 #include "slurm/slurm_errno.h"
@@ -22,6 +24,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 extern int init(void)
 {
+	/* GSL's default error handler aborts the process: the models check
+	 * every result and return errors instead (issue 16). */
+	gsl_set_error_handler_off();
 	if (slurmctld_config.scheduling_disabled)
 		return SLURM_SUCCESS;
 	info("sched/optimus: loaded");

@@ -18,6 +18,7 @@
 
 #include "hints/hints.h"
 #include "gate.h"
+#include "lock_hold.h"
 #include "snapshot.h"
 #include "roles/roles.h"
 #include "roles/spank_env.h"
@@ -166,18 +167,40 @@ static void copy_jobs(snapshot_t *s)
 	list_iterator_destroy(it);
 }
 
+static int snap_job_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const snap_job_t *) a)->job_id;
+	uint32_t y = ((const snap_job_t *) b)->job_id;
+
+	return (x > y) - (x < y);
+}
+
+extern const snap_job_t *snapshot_find_job(const snapshot_t *s,
+					   uint32_t job_id)
+{
+	snap_job_t key = { .job_id = job_id };
+
+	return s->njobs ? bsearch(&key, s->jobs, s->njobs, sizeof(key),
+				  snap_job_cmp) : NULL;
+}
+
 extern snapshot_t *snapshot_take(void)
 {
 	slurmctld_lock_t read_lock = {
 		.conf = READ_LOCK, .job = READ_LOCK, .node = READ_LOCK,
 		.part = READ_LOCK };
 	snapshot_t *s = xmalloc(sizeof(*s));
+	struct timespec held;
 
 	lock_slurmctld(read_lock);
+	lock_hold_begin(&held);
 	s->taken = time(NULL);
 	copy_nodes(s);
 	copy_jobs(s);
+	lock_hold_end(LOCK_SITE_SNAPSHOT, &held);
 	unlock_slurmctld(read_lock);
+	/* Sorted after the locks: the planner finds each job by id. */
+	qsort(s->jobs, s->njobs, sizeof(*s->jobs), snap_job_cmp);
 	return s;
 }
 

@@ -46,12 +46,15 @@ typedef struct snapshot {
 	int nnodes;
 	snap_node_t *nodes;
 	int njobs;
-	snap_job_t *jobs;	/* optimus jobs only */
+	snap_job_t *jobs;	/* optimus jobs only, by increasing job id */
 } snapshot_t;
 
 /* Take a snapshot under slurmctld read locks (job, node, part, conf). */
 extern snapshot_t *snapshot_take(void);
 extern void snapshot_free(snapshot_t *s);
+/* The job with this id, or NULL (binary search). */
+extern const snap_job_t *snapshot_find_job(const snapshot_t *s,
+					   uint32_t job_id);
 
 /* GPUs in a gres/tres string such as "gpu:4", "gres:gpu:2" or "gres/gpu=2". */
 extern double snapshot_gpu_count(const char *gres);

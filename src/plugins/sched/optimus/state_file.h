@@ -10,7 +10,9 @@ extern char *state_file_path(void);
 
 /*
  * Write the registry atomically (temporary file, fsync, rename). The caller
- * holds the registry lock. Returns SLURM_SUCCESS or SLURM_ERROR (logged).
+ * holds the registry lock, or is the planner thread (the registry's only
+ * writer, which reads it unlocked: registry.h). Returns SLURM_SUCCESS or
+ * SLURM_ERROR (logged).
  */
 extern int state_file_save(void);
 

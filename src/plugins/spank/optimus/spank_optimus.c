@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <gsl/gsl_errno.h>
 
 #include "spank_optimus.h"
 
@@ -38,6 +39,9 @@ static int conf_parse(int ac, char **av)
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
+	/* GSL's default error handler aborts the process: the models check
+	 * every result and return errors instead (issue 16). */
+	gsl_set_error_handler_off();
 	if (conf_parse(ac, av))
 		return -1;
 	return spank_options_register(sp);
