@@ -1,0 +1,184 @@
+"""Nobody can block the report channel (issue 16, item 1), on a real
+cluster: one attacker holds 1,000 connections to the report port, half of
+them idle and half sending one byte a second, and reopens every connection
+the listener closes. Meanwhile several jobs report through the C command
+(optimus-report) and the Python client: every report must land, and sbatch
+latency (p99) must stay within 1.2x of the same cluster idle, measured in
+the same run (doc/reports.md, "Admission").
+
+Parameters, chosen before the first run: 1,000 attacker connections, 4 jobs
+x (15 C + 15 Python) reports, 3 alternating rounds of 15 sbatch calls idle
+and 15 under attack (45 samples each), p99 = the sample at rank
+ceil(0.99 n)."""
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "python"))
+import optimus_report as opr  # noqa: E402
+
+REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
+ATTACK_CONNS = 1000
+JOBS = 4
+REPORTS_PER_CLIENT = 15
+ROUNDS = 3
+SBATCH_PER_ROUND = 15
+
+# The attacker: a separate process (its own file descriptors) that keeps
+# ATTACK_CONNS connections open; even ones are idle, odd ones send a byte a
+# second; closed ones are reopened at the next one-second tick.
+ATTACKER = r"""
+import errno, resource, socket, sys, time
+port, n = int(sys.argv[1]), int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_NOFILE, (n + 256, n + 256))
+socks = [None] * n
+opened = 0
+def dial(i):
+    global opened
+    s = socket.socket()
+    s.setblocking(False)
+    s.connect_ex(("127.0.0.1", port))
+    socks[i] = s
+    opened += 1
+while True:
+    for i in range(n):
+        if socks[i] is None:
+            dial(i)
+    for i, s in enumerate(socks):
+        try:
+            # b"" (closed) or a reply (a refusal, then closed): reopen
+            s.recv(4096, socket.MSG_DONTWAIT)
+            raise OSError("closed by the listener")
+        except BlockingIOError:
+            pass
+        except OSError as e:
+            if e.errno == errno.ENOTCONN:
+                continue    # still connecting (backlog full)
+            s.close()
+            socks[i] = None
+            continue
+        if i % 2:
+            try:
+                s.send(b"\x00")
+            except OSError:
+                s.close()
+                socks[i] = None
+    sys.stdout.write("%d\n" % opened)
+    sys.stdout.flush()
+    time.sleep(1.0)
+"""
+
+
+def p99(samples):
+    s = sorted(samples)
+    return s[max(0, math.ceil(0.99 * len(s)) - 1)]
+
+
+def p50(samples):
+    s = sorted(samples)
+    return s[len(s) // 2]
+
+
+def sbatch_latency(cluster, n):
+    out = []
+    for _ in range(n):
+        t = time.monotonic()
+        cluster.run(["sbatch", "--parsable", "--hold", "-o", "/dev/null",
+                     "-t", "1"], input="#!/bin/sh\ntrue\n")
+        out.append(time.monotonic() - t)
+    return out
+
+
+@pytest.fixture(scope="module")
+def env(cluster):
+    e = cluster.env()
+    e.pop("OPTIMUS_REPORT_ADDR", None)
+    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
+        os.environ[key] = e[key]
+    os.environ.pop("OPTIMUS_REPORT_ADDR", None)
+    assert os.access(REPORT, os.X_OK), "run make first"
+    return e
+
+
+def genuine_reports(cluster, env, jid, failures):
+    """REPORTS_PER_CLIENT reports from the C command and as many from the
+    Python client, each a fresh connection; every failure is recorded."""
+    for i in range(REPORTS_PER_CLIENT):
+        r = subprocess.run([REPORT, "progress", "--job", str(jid), "--step",
+                            str(10 * (i + 1)), "--loss", "%g" % (2.0 / (i + 1)),
+                            "--sps", "10"], env=env, capture_output=True,
+                           text=True, timeout=120)
+        if r.returncode:
+            failures.append("C job %d step %d: %s" % (jid, 10 * (i + 1),
+                                                       r.stderr.strip()))
+        try:
+            with opr.Reporter(job_id=jid) as rep:
+                rep.progress(10 * (i + 1) + 5, 1.9 / (i + 1),
+                             samples_per_sec=10)
+        except opr.ReportError as e:
+            failures.append("Python job %d step %d: %s" % (
+                jid, 10 * (i + 1) + 5, e))
+
+
+def landed(jid):
+    res = opr.query("job", jid)
+    return {p["step"] for p in res.get("progress", [])}
+
+
+def test_attacker_cannot_block_reports_or_slurmctld(cluster, env):
+    jobs = [cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                           script="#!/bin/sh\nsleep 600\n")
+            for _ in range(JOBS)]
+    for j in jobs:
+        cluster.wait_job_state(j, {"RUNNING"}, timeout=60)
+    idle, attacked = [], []
+    attacker = subprocess.Popen(
+        [sys.executable, "-c", ATTACKER, str(cluster.ports["report"]),
+         str(ATTACK_CONNS)], stdout=subprocess.PIPE, text=True)
+    failures = []
+    try:
+        # wait until the attacker has dialled all its connections
+        assert int(attacker.stdout.readline()) >= ATTACK_CONNS
+        for rnd in range(ROUNDS):
+            attacker.send_signal(19)   # SIGSTOP: idle round (sockets held)
+            time.sleep(2)
+            idle += sbatch_latency(cluster, SBATCH_PER_ROUND)
+            attacker.send_signal(18)   # SIGCONT: attack round
+            time.sleep(2)
+            if rnd == 0:
+                threads = [threading.Thread(target=genuine_reports,
+                                            args=(cluster, env, j, failures))
+                           for j in jobs]
+                for t in threads:
+                    t.start()
+            attacked += sbatch_latency(cluster, SBATCH_PER_ROUND)
+        for t in threads:
+            t.join(timeout=600)
+    finally:
+        attacker.kill()
+        out = attacker.communicate()[0].split()
+        reopened = int(out[-1]) if out else 0
+    want = {10 * (i + 1) for i in range(REPORTS_PER_CLIENT)} | \
+           {10 * (i + 1) + 5 for i in range(REPORTS_PER_CLIENT)}
+    got = {j: landed(j) for j in jobs}
+    n_landed = sum(len(want & got[j]) for j in jobs)
+    print("\nattacker connections dialled: %d (held %d at a time)"
+          "\ngenuine reports landed: %d of %d"
+          "\nsbatch idle     p50 %.3f s p99 %.3f s (n=%d)"
+          "\nsbatch attacked p50 %.3f s p99 %.3f s (n=%d), p99 ratio %.2f"
+          % (reopened, ATTACK_CONNS, n_landed, JOBS * len(want),
+             p50(idle), p99(idle), len(idle), p50(attacked), p99(attacked),
+             len(attacked), p99(attacked) / p99(idle)))
+    assert not failures, failures[:5]
+    assert n_landed == JOBS * len(want)
+    assert p99(attacked) <= 1.2 * p99(idle)
+    assert "UP" in cluster.run(["scontrol", "ping"], check=False).stdout
+    for j in jobs:
+        cluster.run(["scancel", str(j)], check=False)
+    cluster.run(["scancel", "--state=PENDING", "-u", "root"], check=False)
