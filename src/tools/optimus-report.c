@@ -171,7 +171,6 @@ static const char *build(const args_t *a, message_t *m)
 int main(int argc, char **argv)
 {
 	report_endpoint_t ep;
-	report_client_t *c;
 	message_t m = { 0 };
 	json_object *res = NULL;
 	char err[512];
@@ -192,15 +191,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "optimus-report: %s\n", err);
 		return 1;
 	}
-	if (!(c = report_client_connect(&ep, a.timeout_ms, err, sizeof(err)))) {
-		fprintf(stderr, "optimus-report: %s\n", err);
-		return 1;
-	}
-	rc = report_client_request(c, &m, &res, err, sizeof(err));
-	report_client_close(c);
+	rc = report_client_call(&ep, &m, a.timeout_ms, 0, &res, err,
+				sizeof(err));
 	json_object_put(res);
 	if (rc) {
-		fprintf(stderr, "optimus-report: refused: %s\n", err);
+		fprintf(stderr, "optimus-report: %s%s\n",
+			rc == -EPROTO ? "refused: " : "", err);
 		return 1;
 	}
 	return 0;

@@ -276,19 +276,14 @@ static int request(const opts_t *o, const query_t *q, json_object **res)
 {
 	message_t m = { .type = MSG_QUERY, .query = *q };
 	report_endpoint_t ep;
-	report_client_t *c;
 	char err[512];
 	int rc;
 
 	if (o->addr)
 		setenv("OPTIMUS_REPORT_ADDR", o->addr, 1);
-	if ((rc = report_endpoint_resolve(&ep, err, sizeof(err))) == 0 &&
-	    !(c = report_client_connect(&ep, o->timeout_ms, err, sizeof(err))))
-		rc = -ECONNREFUSED;
-	if (rc == 0) {
-		rc = report_client_request(c, &m, res, err, sizeof(err));
-		report_client_close(c);
-	}
+	if ((rc = report_endpoint_resolve(&ep, err, sizeof(err))) == 0)
+		rc = report_client_call(&ep, &m, o->timeout_ms, 0, res, err,
+					sizeof(err));
 	if (rc)
 		fprintf(stderr, "optimusctl: %s\n", err);
 	return rc;

@@ -6,10 +6,14 @@ the listener closes. Meanwhile several jobs report through the C command
 latency (p99) must stay within 1.2x of the same cluster idle, measured in
 the same run (doc/reports.md, "Admission").
 
-Parameters, chosen before the first run: 1,000 attacker connections, 4 jobs
-x (15 C + 15 Python) reports, 3 alternating rounds of 15 sbatch calls idle
-and 15 under attack (45 samples each), p99 = the sample at rank
-ceil(0.99 n)."""
+Parameters, chosen before the first run: 1,000 attacker connections, 4 jobs,
+3 rounds each of an idle phase (the attacker stopped with SIGSTOP and its
+connections expired) and an attack phase; in every phase each job sends 5
+reports with the C command and 5 with the Python client (so the reporters'
+own load is the same idle and attacked) while sbatch is timed, at least 25
+times per phase; p99 = the sample at rank ceil(0.99 n).
+A first version sent the reports only under attack: the reporters' own
+process start-ups on this 2-core machine then counted as attack load."""
 import math
 import os
 import subprocess
@@ -26,9 +30,9 @@ import optimus_report as opr  # noqa: E402
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 ATTACK_CONNS = 1000
 JOBS = 4
-REPORTS_PER_CLIENT = 15
+REPORTS_PER_PHASE = 5
 ROUNDS = 3
-SBATCH_PER_ROUND = 15
+SBATCH_PER_PHASE = 25
 
 # The attacker: a separate process (its own file descriptors) that keeps
 # ATTACK_CONNS connections open; even ones are idle, odd ones send a byte a
@@ -85,9 +89,10 @@ def p50(samples):
     return s[len(s) // 2]
 
 
-def sbatch_latency(cluster, n):
+def sbatch_latency(cluster, n, busy=lambda: False):
+    """sbatch times: n calls, and more while busy() holds."""
     out = []
-    for _ in range(n):
+    while len(out) < n or busy():
         t = time.monotonic()
         cluster.run(["sbatch", "--parsable", "--hold", "-o", "/dev/null",
                      "-t", "1"], input="#!/bin/sh\ntrue\n")
@@ -106,10 +111,10 @@ def env(cluster):
     return e
 
 
-def genuine_reports(cluster, env, jid, failures):
-    """REPORTS_PER_CLIENT reports from the C command and as many from the
+def genuine_reports(cluster, env, jid, steps, failures):
+    """Reports at steps from the C command and at steps + 5 from the
     Python client, each a fresh connection; every failure is recorded."""
-    for i in range(REPORTS_PER_CLIENT):
+    for i in steps:
         r = subprocess.run([REPORT, "progress", "--job", str(jid), "--step",
                             str(10 * (i + 1)), "--loss", "%g" % (2.0 / (i + 1)),
                             "--sps", "10"], env=env, capture_output=True,
@@ -145,27 +150,32 @@ def test_attacker_cannot_block_reports_or_slurmctld(cluster, env):
     try:
         # wait until the attacker has dialled all its connections
         assert int(attacker.stdout.readline()) >= ATTACK_CONNS
+        phase = 0
         for rnd in range(ROUNDS):
-            attacker.send_signal(19)   # SIGSTOP: idle round (sockets held)
-            time.sleep(2)
-            idle += sbatch_latency(cluster, SBATCH_PER_ROUND)
-            attacker.send_signal(18)   # SIGCONT: attack round
-            time.sleep(2)
-            if rnd == 0:
-                threads = [threading.Thread(target=genuine_reports,
-                                            args=(cluster, env, j, failures))
-                           for j in jobs]
+            for attack in (False, True):
+                attacker.send_signal(18 if attack else 19)  # CONT / STOP
+                # idle: the listener drops the frozen connections (3 s)
+                time.sleep(2 if attack else 4)
+                steps = range(phase * REPORTS_PER_PHASE,
+                              (phase + 1) * REPORTS_PER_PHASE)
+                phase += 1
+                threads = [threading.Thread(
+                    target=genuine_reports,
+                    args=(cluster, env, j, steps, failures)) for j in jobs]
                 for t in threads:
                     t.start()
-            attacked += sbatch_latency(cluster, SBATCH_PER_ROUND)
-        for t in threads:
-            t.join(timeout=600)
+                (attacked if attack else idle).extend(sbatch_latency(
+                    cluster, SBATCH_PER_PHASE,
+                    lambda: any(t.is_alive() for t in threads)))
+                for t in threads:
+                    t.join(timeout=600)
     finally:
         attacker.kill()
         out = attacker.communicate()[0].split()
         reopened = int(out[-1]) if out else 0
-    want = {10 * (i + 1) for i in range(REPORTS_PER_CLIENT)} | \
-           {10 * (i + 1) + 5 for i in range(REPORTS_PER_CLIENT)}
+    n = 2 * ROUNDS * REPORTS_PER_PHASE
+    want = {10 * (i + 1) for i in range(n)} | \
+           {10 * (i + 1) + 5 for i in range(n)}
     got = {j: landed(j) for j in jobs}
     n_landed = sum(len(want & got[j]) for j in jobs)
     print("\nattacker connections dialled: %d (held %d at a time)"

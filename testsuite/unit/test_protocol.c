@@ -58,19 +58,19 @@ START_TEST(test_endpoint_resolve)
 	unsetenv("OPTIMUS_REPORT_ADDR");
 	unsetenv("MUNGE_SOCKET");
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
-	ck_assert_str_eq(ep.host, "10.1.2.3");
+	ck_assert_str_eq(ep.hosts[0], "10.1.2.3");
 	ck_assert_int_eq(ep.port, 7001);
 	ck_assert_str_eq(ep.munge_socket, "/run/x/munge.sock");
 
 	write_file(oconf, sizeof(oconf), dir, "optimus.conf",
 		   "ReportAddress=192.0.2.7\n");
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
-	ck_assert_str_eq(ep.host, "192.0.2.7");
+	ck_assert_str_eq(ep.hosts[0], "192.0.2.7");
 	ck_assert_int_eq(ep.port, REPORT_DEFAULT_PORT);
 
 	setenv("OPTIMUS_REPORT_ADDR", "example:6999", 1);
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
-	ck_assert_str_eq(ep.host, "example");
+	ck_assert_str_eq(ep.hosts[0], "example");
 	ck_assert_int_eq(ep.port, 6999);
 	setenv("OPTIMUS_REPORT_ADDR", "no-port", 1);
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)),
