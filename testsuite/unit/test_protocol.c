@@ -82,6 +82,23 @@ START_TEST(test_endpoint_resolve)
 }
 END_TEST
 
+/* The refusal of an unknown type quotes it escaped: the reason is logged
+ * by the listener and must not carry the sender's raw bytes (issue 16). */
+START_TEST(test_unknown_type_escaped)
+{
+	const char *text = "{\"v\":1,\"nonce\":\"0123456789abcdef\","
+			   "\"time\":1,\"type\":\"x\\n[2026] error: FORGED\","
+			   "\"job\":1}";
+	char err[256];
+	message_t m;
+
+	ck_assert_int_eq(protocol_message_parse(text, strlen(text), &m, err,
+						sizeof(err)), -EBADMSG);
+	ck_assert_msg(!strchr(err, '\n'), "raw newline in '%s'", err);
+	ck_assert_ptr_nonnull(strstr(err, "x\\n[2026]"));
+}
+END_TEST
+
 START_TEST(test_header_roundtrip_and_bounds)
 {
 	uint8_t h[4];
@@ -426,6 +443,7 @@ static Suite *protocol_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_header_roundtrip_and_bounds);
+	tcase_add_test(tc, test_unknown_type_escaped);
 	tcase_add_test(tc, test_endpoint_resolve);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);

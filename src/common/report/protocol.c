@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
+#include "util/escape.h"
 #include "report/protocol.h"
 
 /* Messages are flat; a deep document is an attack on the tokenizer. */
@@ -277,6 +278,7 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 {
 	const char *type;
 	int64_t v, job;
+	char shown[40];
 
 	if (get_int(o, "v", PROTOCOL_VERSION, PROTOCOL_VERSION, &v))
 		return fail(err, errlen, "unsupported or missing protocol "
@@ -306,7 +308,9 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 		m->type = MSG_CHECKPOINT;
 		return parse_checkpoint(o, &m->report, err, errlen);
 	}
-	return fail(err, errlen, "unknown message type \"%.32s\"", type);
+	/* quoted escaped and cut: the sender's text reaches the log */
+	return fail(err, errlen, "unknown message type \"%s\"",
+		    str_escape(type, strlen(type), shown, sizeof(shown)));
 }
 
 int protocol_message_parse(const char *text, size_t len, message_t *m,
