@@ -318,15 +318,21 @@ static int read_all(int fd, void *buf, size_t len)
 	return 0;
 }
 
+/* Header and body in one send: two small writes meet Nagle's algorithm
+ * and the peer's delayed ACK, a 40 ms stall per request (measured: 44
+ * reports/s from two threads). */
 int report_client_send_frame(report_client_t *c, const char *body, size_t len)
 {
-	uint8_t hdr[PROTOCOL_HEADER_LEN];
+	char *buf = malloc(PROTOCOL_HEADER_LEN + len);
 	int rc;
 
-	protocol_header_encode((uint32_t)len, hdr);
-	if ((rc = write_all(c->fd, hdr, sizeof(hdr))))
-		return rc;
-	return write_all(c->fd, body, len);
+	if (!buf)
+		return -ENOMEM;
+	protocol_header_encode((uint32_t)len, (uint8_t *)buf);
+	memcpy(buf + PROTOCOL_HEADER_LEN, body, len);
+	rc = write_all(c->fd, buf, PROTOCOL_HEADER_LEN + len);
+	free(buf);
+	return rc;
 }
 
 int report_client_recv_frame(report_client_t *c, char **body, size_t *len)
@@ -338,7 +344,7 @@ int report_client_recv_frame(report_client_t *c, char **body, size_t *len)
 	*body = NULL;
 	if ((rc = read_all(c->fd, hdr, sizeof(hdr))))
 		return rc;
-	if (protocol_header_decode(hdr, &n))
+	if (protocol_header_decode_max(hdr, PROTOCOL_MAX_REPLY, &n))
 		return -EMSGSIZE;
 	if (!(*body = malloc(n + 1)))
 		return -ENOMEM;

@@ -220,6 +220,8 @@ static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 		return deny;
 	result = fn ? merge_history(s, q, fn(q, uid)) :
 		      report_service_history_query(s, q);
+	if (q->kind == QUERY_JOB)
+		result = protocol_job_page(result, q->points);
 	if (!result)
 		return refuse(out, "error", "the %s query failed",
 			      protocol_query_name(q->kind));

@@ -1,0 +1,58 @@
+"""Any reply can be read (issue 16, item 2), on a real cluster: one job
+with 100,000 progress reports (sent by bench/load_reports, the C client),
+then `optimusctl show job` (text and --json), `--points N` and the Python
+client all read the scheduler's answer (doc/reports.md, "Replies")."""
+import json
+import os
+import subprocess
+import sys
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "python"))
+import optimus_report as opr  # noqa: E402
+
+CTL = os.path.join(TOP, "src", "tools", "optimusctl")
+LOADER = os.path.join(TOP, "bench", "load_reports")
+REPORTS = 100000
+
+
+def strict_json(text):
+    """json.loads that refuses NaN/Infinity (strict JSON)."""
+    def refuse(name):
+        raise ValueError("not JSON: %s" % name)
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_reply_of_a_job_with_100000_reports(cluster):
+    env = cluster.env()
+    env.pop("OPTIMUS_REPORT_ADDR", None)
+    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
+        os.environ[key] = env[key]
+    assert os.access(LOADER, os.X_OK), "run make first"
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "30"],
+                         script="#!/bin/sh\nsleep 1200\n")
+    cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+    r = subprocess.run([LOADER, "-j", str(jid), "-t", "2",
+                        "-s", "600", "-m", str(REPORTS)], env=env,
+                       capture_output=True, text=True, timeout=1000)
+    print(r.stdout, r.stderr)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([CTL, "--json", "show", "job", str(jid)], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    res = strict_json(r.stdout)
+    print("reply of %d bytes, %d progress points" % (
+        len(r.stdout), len(res.get("progress", []))))
+    assert res["reports"] >= REPORTS * 0.99
+    r = subprocess.run([CTL, "show", "job", str(jid)], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "Loss points:" in r.stdout
+    r = subprocess.run([CTL, "--json", "show", "job", str(jid), "--points",
+                        "50"], env=env, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert 0 < len(strict_json(r.stdout)["progress"]) <= 50
+    res = opr.query("job", jid)
+    assert res["reports"] >= REPORTS * 0.99
+    cluster.run(["scancel", str(jid)])
