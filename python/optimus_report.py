@@ -406,11 +406,14 @@ class Reporter:
         return self.request(lambda: message("checkpoint", job=job,
                                             step=int(step)))
 
-    def query(self, what="status", job_id=None):
-        """Ask 'status', 'plan' or 'job' (with job_id)."""
+    def query(self, what="status", job_id=None, points=None):
+        """Ask 'status', 'plan' or 'job' (with job_id; points: only the
+        last N points of each series)."""
         fields = {"query": what}
         if what == "job":
             fields["job"] = self._job(job_id)
+            if points is not None:
+                fields["points"] = int(points)
         return self.request(lambda: message("query", **fields))
 
     def close(self):
@@ -425,7 +428,7 @@ class Reporter:
         self.close()
 
 
-def query(what="status", job_id=None):
-    """One-shot query: 'status', 'plan' or 'job' (with job_id)."""
+def query(what="status", job_id=None, points=None):
+    """One-shot query: 'status', 'plan' or 'job' (with job_id, points)."""
     with Reporter(job_id=job_id) as r:
-        return r.query(what, job_id)
+        return r.query(what, job_id, points)

@@ -107,7 +107,8 @@ static void print_job_row(json_object *j, json_object *h)
 	double reports = get(j, "reports") ? num(j, "reports") : num(h, "reports");
 	char speed[64] = "-";
 
-	if (get(j, "workers") && (num(j, "workers") > 0 || !s))
+	/* the scheduler's current speed, else the last measured sample */
+	if (num(j, "steps_per_sec") > 0 || (get(j, "workers") && !s))
 		snprintf(speed, sizeof(speed), "%d,%d,%.4g", (int)num(j, "ps"),
 			 (int)num(j, "workers"), num(j, "steps_per_sec"));
 	else if (s)
@@ -400,6 +401,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 	int c;
 
 	*o = (opts_t){ .plot = 1, .timeout_ms = 5000 };
+	opterr = 0;	/* one line of our own instead of getopt's */
 	/* options may follow the command (optimusctl show job 5 --json) */
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
@@ -419,8 +421,10 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 			break;
 		case 'h': usage(stdout); exit(0);
 		default:
-			fprintf(stderr, "optimusctl: see --help for the "
-				"options\n");
+			fprintf(stderr, "optimusctl: %s '%s' (see --help)\n",
+				optopt && strchr("jnAatph", optopt) ?
+				"option needs a value:" : "unknown option",
+				argv[optind - 1]);
 			return -1;
 		}
 	}

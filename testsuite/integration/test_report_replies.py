@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
@@ -32,18 +33,31 @@ def test_reply_of_a_job_with_100000_reports(cluster):
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "30"],
                          script="#!/bin/sh\nsleep 1200\n")
     cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-    r = subprocess.run([LOADER, "-j", str(jid), "-t", "2",
-                        "-s", "600", "-m", str(REPORTS)], env=env,
-                       capture_output=True, text=True, timeout=1000)
-    print(r.stdout, r.stderr)
-    assert r.returncode == 0, r.stderr
+    # The loader does not retry: the reports refused "busy" (the planner's
+    # queue is full until its next drain) are sent again in the next run.
+    accepted = 0
+    for _ in range(30):
+        if accepted >= REPORTS:
+            break
+        r = subprocess.run([LOADER, "-j", str(jid), "-t", "2", "-s", "120",
+                            "-m", str(REPORTS - accepted)], env=env,
+                           capture_output=True, text=True, timeout=200)
+        print(r.stdout.strip(), r.stderr.strip())
+        assert r.returncode == 0, r.stderr
+        accepted += int(r.stdout.split("accepted")[1].split()[0])
+    assert accepted == REPORTS
+    deadline = time.time() + 60
+    while opr.query("job", jid, points=1)["reports"] < REPORTS:
+        assert time.time() < deadline, "the planner did not count them all"
+        time.sleep(1)
     r = subprocess.run([CTL, "--json", "show", "job", str(jid)], env=env,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     res = strict_json(r.stdout)
-    print("reply of %d bytes, %d progress points" % (
-        len(r.stdout), len(res.get("progress", []))))
-    assert res["reports"] >= REPORTS * 0.99
+    n_full = len(res.get("progress", []))
+    print("optimusctl --json: %d bytes, %d progress points" % (
+        len(r.stdout), n_full))
+    assert res["reports"] >= REPORTS
     r = subprocess.run([CTL, "show", "job", str(jid)], env=env,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
@@ -54,5 +68,5 @@ def test_reply_of_a_job_with_100000_reports(cluster):
     assert r.returncode == 0, r.stderr
     assert 0 < len(strict_json(r.stdout)["progress"]) <= 50
     res = opr.query("job", jid)
-    assert res["reports"] >= REPORTS * 0.99
+    assert res["reports"] >= REPORTS
     cluster.run(["scancel", str(jid)])
