@@ -12,7 +12,9 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 
-CTL = os.path.join(TOP, "src", "tools", "optimusctl")
+CTL = os.path.join(os.environ.get("TOOLS_DIR", os.path.join(TOP, "src",
+                                                            "tools")),
+                   "optimusctl")
 LOADER = os.path.join(TOP, "bench", "load_reports")
 REPORTS = 100000
 
@@ -46,6 +48,10 @@ def test_reply_of_a_job_with_100000_reports(cluster):
         assert r.returncode == 0, r.stderr
         accepted += int(r.stdout.split("accepted")[1].split()[0])
     assert accepted == REPORTS
+    # and 600 speed samples, as a job measuring each configuration would
+    with opr.Reporter(job_id=jid) as rep:
+        for i in range(600):
+            rep.speed(ps=1 + i % 4, workers=1 + i % 8, steps_per_sec=1.0 + i)
     deadline = time.time() + 60
     while opr.query("job", jid, points=1)["reports"] < REPORTS:
         assert time.time() < deadline, "the planner did not count them all"
@@ -55,8 +61,10 @@ def test_reply_of_a_job_with_100000_reports(cluster):
     assert r.returncode == 0, r.stderr
     res = strict_json(r.stdout)
     n_full = len(res.get("progress", []))
-    print("optimusctl --json: %d bytes, %d progress points" % (
-        len(r.stdout), n_full))
+    print("reply: %d bytes on the wire, %d progress points, %d speed "
+          "samples" % (len(json.dumps(opr.query("job", jid),
+                                      separators=(",", ":"))),
+                       n_full, len(res.get("speed_samples", []))))
     assert res["reports"] >= REPORTS
     r = subprocess.run([CTL, "show", "job", str(jid)], env=env,
                        capture_output=True, text=True, timeout=60)
