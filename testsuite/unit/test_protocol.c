@@ -290,6 +290,31 @@ START_TEST(test_replay_cache)
 }
 END_TEST
 
+/* A message refused for want of room (queue full) gives its slot back: a
+ * busy listener must not fill the cache with what it never accepted
+ * (issue 16: 100,000 reports plus their busy retries filled it and shed
+ * every report for the rest of the window). */
+START_TEST(test_replay_cache_forget)
+{
+	replay_cache_t *rc = replay_cache_create(16, 10);
+
+	/* 100 messages over 10 s in a 16-slot cache with a 10 s window: only
+	 * possible when the refused ones give their slots back (the sweep
+	 * runs at most once a second) */
+	for (uint64_t n = 0; n < 100; n++) {
+		int64_t now = 100 + (int64_t)n / 10;
+
+		ck_assert_int_eq(replay_cache_check(rc, 0, n, now, now),
+				 REPLAY_FRESH);
+		replay_cache_forget(rc, 0, n, now);
+	}
+	ck_assert_uint_eq(replay_cache_live(rc, 110), 0);
+	ck_assert_int_eq(replay_cache_check(rc, 0, 7, 110, 110), REPLAY_FRESH);
+	ck_assert_int_eq(replay_cache_check(rc, 0, 7, 110, 110), REPLAY_SEEN);
+	replay_cache_destroy(rc);
+}
+END_TEST
+
 START_TEST(test_replay_cache_full_then_sweep)
 {
 	replay_cache_t *rc = replay_cache_create(16, 10);
@@ -444,6 +469,7 @@ static Suite *protocol_suite(void)
 
 	tcase_add_test(tc, test_header_roundtrip_and_bounds);
 	tcase_add_test(tc, test_unknown_type_escaped);
+	tcase_add_test(tc, test_replay_cache_forget);
 	tcase_add_test(tc, test_endpoint_resolve);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);

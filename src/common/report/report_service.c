@@ -147,10 +147,15 @@ static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 
 	r->uid = uid;
 	r->received = now;
-	if (atomic_load(&s->consumer) && report_queue_push(s->queue, r) != 0)
+	if (atomic_load(&s->consumer) && report_queue_push(s->queue, r) != 0) {
+		/* not accepted: its nonce must not hold a replay slot */
+		pthread_mutex_lock(&s->replay_lock);
+		replay_cache_forget(s->replay, uid, m->nonce, (int64_t)now);
+		pthread_mutex_unlock(&s->replay_lock);
 		return refuse(out, "busy", "report queue full (%zu reports "
 			      "waiting); retry later",
 			      report_queue_capacity(s->queue));
+	}
 	if (report_history_add(s->history, r) != 0)
 		return refuse(out, "error", "out of memory");
 	out->accepted = 1;
