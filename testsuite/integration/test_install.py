@@ -37,3 +37,24 @@ def test_installed_tools_on_path_and_module_importable(tmp_path):
                        text=True, env={"PYTHONPATH": dest + found[
                            "optimus_report.py"], "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0, r.stderr
+
+
+def test_cluster_env_exports_the_build_tree(tmp_path):
+    """optimus-cluster prints what to export so that an uninstalled build
+    tree's tools and Python client are used with the cluster."""
+    r = subprocess.run([os.path.join(TOP, "testsuite", "cluster",
+                                     "optimus-cluster"), "env", "--dir",
+                        str(tmp_path)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "export SLURM_CONF=" in out
+    assert "export PATH=%s/src/tools:%s/src/tools/optimus-sim:" % (TOP, TOP) \
+        in out, out
+    assert "export PYTHONPATH=%s/python" % TOP in out, out
+    # the lines work in a shell: the build tree's optimusctl is found
+    r = subprocess.run(["/bin/sh", "-c", out + "command -v optimusctl; "
+                        "/usr/bin/python3 -c 'import optimus_report as o; "
+                        "print(o.__file__)'"], capture_output=True, text=True)
+    assert r.stdout.split()[0] == os.path.join(TOP, "src/tools/optimusctl")
+    assert r.stdout.split()[1] == os.path.join(TOP, "python/optimus_report.py")
