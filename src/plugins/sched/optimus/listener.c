@@ -82,6 +82,9 @@ static struct {
 	report_service_t *service;
 	time_t log_second;
 	unsigned log_count, log_dropped;
+	/* strangers closed (made room, or timed out) since the last line */
+	time_t closed_second;
+	unsigned long evicted, expired;
 } L = { .wake = { -1, -1 }, .lfd = -1 };
 
 /* The uid owning job_id, under a short job read lock. */
@@ -331,8 +334,7 @@ static bool make_room(const char *addr, const char **why)
 	}
 	if (victim < 0)
 		return false;
-	debug("sched/optimus: report listener: %s: %s, closing unauthenticated "
-	      "%s", addr, *why, L.conns[victim].peer);
+	L.evicted++;
 	conn_close((size_t)victim);
 	return true;
 }
@@ -363,6 +365,25 @@ static void accept_all(void)
 	}
 }
 
+/*
+ * Strangers closed are counted and logged at most once a second: an
+ * attacker's connections come and go by the thousand, and a log line each
+ * would contend with slurmctld's own threads for the log.
+ */
+static void log_closed(void)
+{
+	time_t now = time(NULL);
+
+	if (now == L.closed_second || (!L.evicted && !L.expired))
+		return;
+	debug("sched/optimus: report listener: closed %lu unauthenticated "
+	      "connections to make room and %lu past their deadline "
+	      "(ReportAuthTimeout/ReportTimeout) since %ld", L.evicted,
+	      L.expired, (long)L.closed_second);
+	L.closed_second = now;
+	L.evicted = L.expired = 0;
+}
+
 /* Serve ready connections (walking backwards so closing is safe). */
 static void serve_ready(struct pollfd *pfds, size_t n)
 {
@@ -382,8 +403,7 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 		if (keep && c->out)
 			keep = conn_write(c);
 		if (keep && now > c->deadline) {
-			debug("sched/optimus: report listener: %s timed out",
-			      c->peer);
+			L.expired++;
 			keep = false;
 		}
 		if (!keep)
@@ -412,6 +432,7 @@ static void *listener_thread(void *arg)
 		serve_ready(pfds, n);
 		if (pfds[1].revents & POLLIN)
 			accept_all();
+		log_closed();
 	}
 	while (L.nconns)
 		conn_close(L.nconns - 1);
