@@ -15,6 +15,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
+from report_helpers import client_env  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 CTL = os.path.join(TOP, "src", "tools", "optimusctl")
@@ -43,13 +44,7 @@ def env(cluster):
         os.chmod(d, 0o755)
     for tool in (REPORT, CTL):
         assert os.access(tool, os.X_OK), "run make first: %s" % tool
-    e = cluster.env()
-    e.pop("OPTIMUS_REPORT_ADDR", None)
-    # the in-process Python client resolves the listener like a job would
-    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
-        os.environ[key] = e[key]
-    os.environ.pop("OPTIMUS_REPORT_ADDR", None)
-    return e
+    return client_env(cluster)
 
 
 def as_user(user, argv, env, check=False):

@@ -37,6 +37,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
+from report_helpers import client_env  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 ATTACK_CONNS = 1000
@@ -131,13 +132,8 @@ def sbatch_latency(cluster, n, busy=lambda: False):
 
 @pytest.fixture(scope="module")
 def env(cluster):
-    e = cluster.env()
-    e.pop("OPTIMUS_REPORT_ADDR", None)
-    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
-        os.environ[key] = e[key]
-    os.environ.pop("OPTIMUS_REPORT_ADDR", None)
     assert os.access(REPORT, os.X_OK), "run make first"
-    return e
+    return client_env(cluster)
 
 
 def genuine_reports(cluster, env, jid, steps, failures):

@@ -11,6 +11,7 @@ import time
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
+from report_helpers import client_env, strict_json  # noqa: E402
 
 CTL = os.path.join(os.environ.get("TOOLS_DIR", os.path.join(TOP, "src",
                                                             "tools")),
@@ -19,18 +20,8 @@ LOADER = os.path.join(TOP, "bench", "load_reports")
 REPORTS = 100000
 
 
-def strict_json(text):
-    """json.loads that refuses NaN/Infinity (strict JSON)."""
-    def refuse(name):
-        raise ValueError("not JSON: %s" % name)
-    return json.loads(text, parse_constant=refuse)
-
-
 def test_reply_of_a_job_with_100000_reports(cluster):
-    env = cluster.env()
-    env.pop("OPTIMUS_REPORT_ADDR", None)
-    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
-        os.environ[key] = env[key]
+    env = client_env(cluster)
     assert os.access(LOADER, os.X_OK), "run make first"
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "30"],
                          script="#!/bin/sh\nsleep 1200\n")

@@ -16,6 +16,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
+from report_helpers import client_env, strict_json  # noqa: E402
 
 TOOLS = os.environ.get("TOOLS_DIR", os.path.join(TOP, "src", "tools"))
 CTL = os.path.join(TOOLS, "optimusctl")
@@ -23,20 +24,9 @@ REPORT = os.path.join(TOOLS, "optimus-report")
 BLOCK = "#!/bin/sh\nsleep 600\n"
 
 
-def strict_json(text):
-    def refuse(name):
-        raise ValueError("not strict JSON: %s" % name)
-    return json.loads(text, parse_constant=refuse)
-
-
 @pytest.fixture(scope="module")
 def env(cluster):
-    e = cluster.env()
-    e.pop("OPTIMUS_REPORT_ADDR", None)
-    for key in ("SLURM_CONF", "MUNGE_SOCKET"):
-        os.environ[key] = e[key]
-    os.environ.pop("OPTIMUS_REPORT_ADDR", None)
-    return e
+    return client_env(cluster)
 
 
 def run(env, *argv):
