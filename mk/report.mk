@@ -31,14 +31,24 @@ testsuite_unit_test_protocol_service_SOURCES = testsuite/unit/test_protocol_serv
 testsuite_unit_test_protocol_service_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_protocol_service_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
 
+# The clients' reader of Slurm's configuration grammar, against the table
+# the Python client passes too.
+check_PROGRAMS += testsuite/unit/test_conf_file
+TESTS += testsuite/unit/test_conf_file
+testsuite_unit_test_conf_file_SOURCES = testsuite/unit/test_conf_file.c
+testsuite_unit_test_conf_file_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_conf_file_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
+EXTRA_DIST += testsuite/data/conf_cases.json
+
 # Load test (bench/load_reports.py drives it against a real cluster).
 noinst_PROGRAMS += bench/load_reports
 bench_load_reports_SOURCES = bench/load_reports.c
 bench_load_reports_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
 bench_load_reports_LDADD = $(TOOLS_LDADD) -lpthread
 
-# The Python client: Debian's site folder for the prefix (stdlib + ctypes).
-optimuspythondir = $(prefix)/lib/python3/dist-packages
+# The Python client (stdlib + ctypes): python3's site folder under the
+# prefix, found by configure (--with-pythondir to choose another).
+optimuspythondir = $(OPTIMUS_PYTHONDIR)
 dist_optimuspython_DATA = python/optimus_report.py
 EXTRA_DIST += testsuite/fuzz/fuzz_protocol.c \
 	testsuite/fuzz/run.sh bench/load_reports.py doc/reports.md \

@@ -24,13 +24,22 @@ import ctypes.util
 import json
 import os
 import signal
+import random
+import re
 import socket
 import struct
 import time
 
-__all__ = ["Reporter", "ReportError", "query", "endpoint", "sign", "frame"]
+__all__ = ["Reporter", "ReportError", "ConfError", "query", "endpoint",
+           "endpoints", "conf_read", "conf_get", "sign", "frame"]
 
-MAX_FRAME = 64 * 1024
+MAX_FRAME = 64 * 1024         # requests (the listener's bound)
+MAX_REPLY = 64 * 1024 * 1024  # replies (PROTOCOL_MAX_REPLY)
+# Retries of a request that was not delivered or met "busy": 100 ms
+# doubling up to 2 s, each wait drawn in [d/2, d] (report_client.h).
+RETRY_ATTEMPTS = 8
+RETRY_BASE = 0.1
+RETRY_MAX = 2.0
 DEFAULT_PORT = 6830
 DEFAULT_ADDRESS = "127.0.0.1"
 _MUNGE_OPT_SOCKET = 8
@@ -45,18 +54,152 @@ class ReportError(Exception):
         self.message = message
 
 
-def _conf_lookup(path, key):
-    """Value of KEY=VALUE in a Slurm-style file (case-insensitive key)."""
-    value = None
+# Slurm's configuration grammar, as src/common/util/conf_file.c reads it
+# (both pass testsuite/data/conf_cases.json).
+_CONF_MAX_DEPTH = 16
+_KEY = re.compile(r"[A-Za-z0-9_.]+")
+
+
+class ConfError(ReportError):
+    """optimus.conf or slurm.conf cannot be parsed."""
+
+    def __init__(self, message):
+        super().__init__("bad_config", message)
+
+
+def _strip_comment(line):
+    bs = 0
+    for i, c in enumerate(line):
+        if c == "#" and bs % 2 == 0:
+            return line[:i]
+        bs = bs + 1 if c == "\\" else 0
+    return line
+
+
+def _continuation(line):
+    """The line without its continuation backslash, or None."""
+    end = len(line.rstrip())
+    bs = 0
+    while end > bs and line[end - 1 - bs] == "\\":
+        bs += 1
+    return line[:end - 1] if bs % 2 else None
+
+
+def _strip_escapes(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s):
+            i += 1
+        out.append(s[i])
+        i += 1
+    return "".join(out)
+
+
+def _logical_lines(f):
+    """(first line number, logical line) with comments and joins done."""
+    buf, start, lineno = "", None, 0
+    for raw in f:
+        lineno += 1
+        if start is None:
+            start = lineno
+        line = _strip_comment(raw)
+        kept = _continuation(line)
+        buf += line if kept is None else kept
+        if kept is None:
+            yield start, _strip_escapes(buf)
+            buf, start = "", None
+    if start is not None:
+        yield start, _strip_escapes(buf)
+
+
+def _parse_pairs(line, where):
+    pairs, i, n = [], 0, len(line)
+    while True:
+        while i < n and line[i].isspace():
+            i += 1
+        if i >= n:
+            return pairs
+        m = _KEY.match(line, i)
+        bad = ConfError("%s: parse error at \"%s\" (expected Key=Value)"
+                        % (where, line[i:i + 40].rstrip("\n")))
+        if not m:
+            raise bad
+        key, i = m.group(0), m.end()
+        while i < n and line[i].isspace():
+            i += 1
+        if i + 1 < n and line[i] in "-*+/" and line[i + 1] == "=":
+            i += 1
+        if i >= n or line[i] != "=":
+            raise bad
+        i += 1
+        while i < n and line[i].isspace():
+            i += 1
+        if i < n and line[i] == '"':
+            end = line.find('"', i + 1)
+            if end < 0:
+                raise bad
+            value, i = line[i + 1:end], end + 1
+        else:
+            start = i
+            while i < n and not line[i].isspace():
+                i += 1
+            if i == start:
+                raise bad
+            value = line[start:i]
+        if i < n and not line[i].isspace():
+            raise bad
+        pairs.append((key, value))
+
+
+def conf_read(path, _state=None, _depth=0):
+    """Every (key, value) of a Slurm-style file, includes read in place.
+    A missing top file gives []; anything unparsable raises ConfError."""
+    state = _state if _state is not None else {"cluster": ""}
+    if _depth > _CONF_MAX_DEPTH:
+        raise ConfError("%s: Include nested more than %d deep"
+                        % (path, _CONF_MAX_DEPTH))
     try:
-        with open(path) as f:
-            for line in f:
-                line = line.split("#", 1)[0].strip()
-                k, sep, v = line.partition("=")
-                if sep and k.strip().lower() == key.lower():
-                    value = v.strip().split()[0] if v.strip() else ""
-    except OSError:
-        return None
+        f = open(path)
+    except FileNotFoundError:
+        if _depth:
+            raise
+        return []
+    except OSError as e:
+        raise ConfError("%s: %s" % (path, e.strerror))
+    out = []
+    with f:
+        for lineno, line in _logical_lines(f):
+            where = "%s line %d" % (path, lineno)
+            if line[:7].lower() == "include" and line[7:8].isspace():
+                words = line[7:].split()
+                if len(words) != 1:
+                    raise ConfError("%s: Include takes one file name" % where)
+                name = words[0]
+                if "%c" in name and not state["cluster"]:
+                    raise ConfError("%s: Include %s needs ClusterName"
+                                    % (where, name))
+                name = name.replace("%c", state["cluster"].lower())
+                if not name.startswith("/") and "/" in path:
+                    name = os.path.join(os.path.dirname(path), name)
+                try:
+                    out += conf_read(name, state, _depth + 1)
+                except FileNotFoundError:
+                    raise ConfError("%s: Include %s: no such file"
+                                    % (where, name))
+                continue
+            for key, value in _parse_pairs(line, where):
+                if key.lower() == "clustername":
+                    state["cluster"] = value
+                out.append((key, value))
+    return out
+
+
+def conf_get(path, key):
+    """The last value of key (any case) in path, or None."""
+    value = None
+    for k, v in conf_read(path):
+        if k.lower() == key.lower():
+            value = v
     return value
 
 
@@ -64,27 +207,44 @@ def _slurm_conf():
     return os.environ.get("SLURM_CONF") or "/etc/slurm/slurm.conf"
 
 
-def endpoint():
-    """(host, port, munge_socket or None), resolved like the C client."""
+def _controllers():
+    """slurmctld's hosts, SlurmctldHost=name(addr), the primary first."""
+    hosts = []
+    for k, v in conf_read(_slurm_conf()):
+        if k.lower() in ("slurmctldhost", "controlmachine"):
+            hosts.append(v.split("(", 1)[1].rstrip(")") if "(" in v else v)
+    return hosts or [DEFAULT_ADDRESS]
+
+
+def endpoints():
+    """([host, ...], port, munge_socket or None), resolved like the C
+    client: the hosts are tried in order."""
     sock = os.environ.get("MUNGE_SOCKET") or None
     if not sock:
-        info = _conf_lookup(_slurm_conf(), "AuthInfo") or ""
+        info = conf_get(_slurm_conf(), "AuthInfo") or ""
         for opt in info.split(","):
             if opt.lower().startswith("socket="):
                 sock = opt[7:]
     addr = os.environ.get("OPTIMUS_REPORT_ADDR")
     if addr:
         host, _, port = addr.rpartition(":")
-        return host.strip("[]"), int(port), sock
+        return [host.strip("[]")], int(port), sock
     conf = os.path.join(os.path.dirname(_slurm_conf()), "optimus.conf")
-    host = _conf_lookup(conf, "ReportAddress") or DEFAULT_ADDRESS
-    if host in ("0.0.0.0", "::"):
-        # Bound to every address: reach it at slurmctld's host,
-        # SlurmctldHost=name(addr), which is right on compute nodes too.
-        ctl = _conf_lookup(_slurm_conf(), "SlurmctldHost") or DEFAULT_ADDRESS
-        host = ctl.split("(", 1)[1].rstrip(")") if "(" in ctl else ctl
-    port = int(_conf_lookup(conf, "ReportPort") or DEFAULT_PORT)
-    return host, port, sock
+    host = conf_get(conf, "ReportAddress")
+    # Bound to every address: reach it at slurmctld's hosts, which is
+    # right on compute nodes too.
+    hosts = _controllers() if host in ("0.0.0.0", "::") else \
+        [host or DEFAULT_ADDRESS]
+    port = conf_get(conf, "ReportPort")
+    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+        raise ConfError("%s: ReportPort=%s is not a port" % (conf, port))
+    return hosts, int(port or DEFAULT_PORT), sock
+
+
+def endpoint():
+    """(host, port, munge_socket or None): the first of endpoints()."""
+    hosts, port, sock = endpoints()
+    return hosts[0], port, sock
 
 
 _libmunge = None
@@ -157,7 +317,7 @@ def _recv_exact(sock, n):
 def read_reply(sock):
     """The parsed reply; raises ReportError when it says ok: false."""
     (n,) = struct.unpack(">I", _recv_exact(sock, 4))
-    if n == 0 or n > MAX_FRAME:
+    if n == 0 or n > MAX_REPLY:
         raise ReportError("bad_reply", "reply of %d bytes" % n)
     reply = json.loads(_recv_exact(sock, n))
     if not reply.get("ok"):
@@ -172,34 +332,53 @@ class Reporter:
         job = job_id if job_id is not None else os.environ.get("SLURM_JOB_ID")
         self.job_id = int(job) if job is not None else None
         self.timeout = timeout
-        self.host, self.port, self.munge_socket = endpoint()
+        self.hosts, self.port, self.munge_socket = endpoints()
+        self.host = self.hosts[0]
         self._sock = None
         self._saved = []    # checkpoints written, not yet confirmed
 
     def _connect(self):
+        """A connection to the first host that answers (primary first)."""
         if self._sock is None:
-            try:
-                self._sock = socket.create_connection(
-                    (self.host, self.port), timeout=self.timeout)
-            except OSError as e:
-                raise ReportError("unavailable", "cannot connect to %s:%d: %s"
-                                  % (self.host, self.port, e))
+            err = None
+            for host in self.hosts:
+                try:
+                    self._sock = socket.create_connection(
+                        (host, self.port), timeout=self.timeout)
+                    self.host = host
+                    break
+                except OSError as e:
+                    err = "cannot connect to %s:%d: %s" % (host, self.port, e)
+            else:
+                raise ReportError("unavailable", err)
         return self._sock
 
-    def request(self, payload):
-        """Sign and send one payload text; returns the reply's result."""
-        data = frame(payload, sign(payload.encode(), self.munge_socket))
-        for attempt in (0, 1):  # one reconnect if the listener dropped us
-            sock = self._connect()
+    def request(self, payload_or_fn):
+        """Sign and send one payload; returns the reply's result. A request
+        that was not delivered, or met "busy", is sent again (a fresh
+        nonce when given a function building the payload) after a bounded
+        backoff; other refusals raise at once."""
+        delay = RETRY_BASE
+        for attempt in range(RETRY_ATTEMPTS):
+            payload = payload_or_fn() if callable(payload_or_fn) \
+                else payload_or_fn
+            data = frame(payload, sign(payload.encode(), self.munge_socket))
             try:
+                sock = self._connect()
                 sock.sendall(data)
                 return read_reply(sock)
             except (OSError, ReportError) as e:
-                if isinstance(e, ReportError) and e.code != "unavailable":
+                if isinstance(e, ReportError) and \
+                        e.code not in ("unavailable", "busy"):
                     raise
                 self.close()
-                if attempt:
-                    raise ReportError("unavailable", str(e))
+                last = e
+            if attempt + 1 < RETRY_ATTEMPTS:
+                time.sleep(random.uniform(delay / 2, delay))
+                delay = min(2 * delay, RETRY_MAX)
+        if isinstance(last, ReportError):
+            raise last
+        raise ReportError("unavailable", str(last))
 
     def _job(self, job_id):
         job = job_id if job_id is not None else self.job_id
@@ -234,29 +413,35 @@ class Reporter:
         """Report the training loss at a step (after confirming the
         checkpoints written on the checkpoint signal, if any)."""
         self.confirm_checkpoints()
-        return self.request(message("progress", job=self._job(job_id),
-                                    step=int(step), loss=float(loss),
-                                    sps=float(samples_per_sec),
-                                    epoch=None if epoch is None else int(epoch)))
+        job = self._job(job_id)
+        return self.request(lambda: message(
+            "progress", job=job, step=int(step), loss=float(loss),
+            sps=float(samples_per_sec),
+            epoch=None if epoch is None else int(epoch)))
 
     def speed(self, ps, workers, steps_per_sec, job_id=None):
         """Report a training speed measured with ps servers and workers."""
-        return self.request(message("speed", job=self._job(job_id),
-                                    ps=int(ps), workers=int(workers),
-                                    steps_per_sec=float(steps_per_sec)))
+        job = self._job(job_id)
+        return self.request(lambda: message(
+            "speed", job=job, ps=int(ps), workers=int(workers),
+            steps_per_sec=float(steps_per_sec)))
 
     def checkpoint(self, step, job_id=None):
         """Confirm that the checkpoint the checkpoint signal asked for is
         written (it holds this step): the scheduler may stop the job now."""
-        return self.request(message("checkpoint", job=self._job(job_id),
-                                    step=int(step)))
+        job = self._job(job_id)
+        return self.request(lambda: message("checkpoint", job=job,
+                                            step=int(step)))
 
-    def query(self, what="status", job_id=None):
-        """Ask 'status', 'plan' or 'job' (with job_id)."""
+    def query(self, what="status", job_id=None, points=None):
+        """Ask 'status', 'plan' or 'job' (with job_id; points: only the
+        last N points of each series)."""
         fields = {"query": what}
         if what == "job":
             fields["job"] = self._job(job_id)
-        return self.request(message("query", **fields))
+            if points is not None:
+                fields["points"] = int(points)
+        return self.request(lambda: message("query", **fields))
 
     def close(self):
         if self._sock is not None:
@@ -270,7 +455,7 @@ class Reporter:
         self.close()
 
 
-def query(what="status", job_id=None):
-    """One-shot query: 'status', 'plan' or 'job' (with job_id)."""
+def query(what="status", job_id=None, points=None):
+    """One-shot query: 'status', 'plan' or 'job' (with job_id, points)."""
     with Reporter(job_id=job_id) as r:
-        return r.query(what, job_id)
+        return r.query(what, job_id, points)

@@ -6,4 +6,7 @@ src_common_liboptimus_core_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS
 src_common_liboptimus_core_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) -lm
 src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
 	src/common/roles/spank_env.c src/common/roles/spank_env.h \
-	src/common/util/errmsg.c src/common/util/errmsg.h
+	src/common/util/errmsg.c src/common/util/errmsg.h \
+	src/common/util/escape.c src/common/util/escape.h \
+	src/common/util/conf_file.c src/common/util/conf_file.h \
+	src/common/util/json_strict.c src/common/util/json_strict.h

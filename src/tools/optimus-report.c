@@ -107,24 +107,35 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("SLURM_JOB_ID");
-	int c;
+	int c, idx = -1;
 
 	*a = (args_t){ .job = env ? atoll(env) : -1, .step = -1, .epoch = -1,
 		       .ps = -1, .workers = -1, .loss = NAN, .sps = 0,
 		       .steps_per_sec = NAN, .timeout_ms = 5000 };
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;	/* one line of our own instead of getopt's */
+	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			exit(0);
 		}
-		if (c == '?' || parse_opt(c, optarg, a)) {
-			if (c != '?')
-				fprintf(stderr, "optimus-report: bad value '%s'\n", optarg);
+		if (c == '?') {
+			fprintf(stderr, "optimus-report: %s '%s' (see --help)\n",
+				optopt ? "option needs a value:" :
+				"unknown option", argv[optind - 1]);
+			return -1;
+		}
+		if (parse_opt(c, optarg, a)) {
+			fprintf(stderr, "optimus-report: --%s '%s': expected %s\n",
+				opts[idx].name, optarg, c == O_TIMEOUT ?
+				"milliseconds from 1 to 600000" :
+				c == O_LOSS || c == O_SPS || c == O_SPEED ?
+				"a finite number" : "an integer");
 			return -1;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "optimus-report: say 'progress', 'speed' or 'checkpoint'\n");
+		fprintf(stderr, "optimus-report: say 'progress', 'speed' or "
+			"'checkpoint' (see --help)\n");
 		return -1;
 	}
 	a->kind = argv[optind];
@@ -172,7 +183,6 @@ static const char *build(const args_t *a, message_t *m)
 int main(int argc, char **argv)
 {
 	report_endpoint_t ep;
-	report_client_t *c;
 	message_t m = { 0 };
 	json_object *res = NULL;
 	char err[512];
@@ -182,10 +192,8 @@ int main(int argc, char **argv)
 
 	/* GSL's default error handler aborts: the models return errors. */
 	gsl_set_error_handler_off();
-	if (parse_args(argc, argv, &a)) {
-		usage(stderr);
+	if (parse_args(argc, argv, &a))
 		return 2;
-	}
 	if ((bad = build(&a, &m))) {
 		fprintf(stderr, "optimus-report: %s\n", bad);
 		return 2;
@@ -195,15 +203,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "optimus-report: %s\n", err);
 		return 1;
 	}
-	if (!(c = report_client_connect(&ep, a.timeout_ms, err, sizeof(err)))) {
-		fprintf(stderr, "optimus-report: %s\n", err);
-		return 1;
-	}
-	rc = report_client_request(c, &m, &res, err, sizeof(err));
-	report_client_close(c);
+	rc = report_client_call(&ep, &m, a.timeout_ms, 0, &res, err,
+				sizeof(err));
 	json_object_put(res);
 	if (rc) {
-		fprintf(stderr, "optimus-report: refused: %s\n", err);
+		fprintf(stderr, "optimus-report: %s%s\n",
+			rc == -EPROTO ? "refused: " : "", err);
 		return 1;
 	}
 	return 0;

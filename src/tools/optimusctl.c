@@ -12,10 +12,13 @@
 #include "ascii_plot.h"
 #include "models/curve_fit.h"
 #include "report/report_client.h"
+#include "util/json_strict.h"
 
 typedef struct opts {
 	int json;
 	int plot;
+	int all;
+	long points;		/* 0: all */
 	const char *addr;
 	int timeout_ms;
 } opts_t;
@@ -23,20 +26,23 @@ typedef struct opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: optimusctl [OPTIONS] status\n"
-"       optimusctl [OPTIONS] show job N\n"
+"Usage: optimusctl [OPTIONS] status [--all]\n"
+"       optimusctl [OPTIONS] show job N [--points N]\n"
 "       optimusctl [OPTIONS] plan\n"
 "\n"
 "Query the sched/optimus scheduler over its munge-authenticated channel.\n"
-"  status       jobs that reported, with their last progress and speed\n"
-"  show job N   one job: loss points, fitted curve (and an ASCII plot of\n"
-"               them), speed samples, and whatever else the scheduler\n"
-"               knows (predictions, allocation history); your jobs only\n"
-"               unless you are root or SlurmUser\n"
-"  plan         the scheduler's current plan\n"
+"  status       the scheduler's jobs (finished ones only with --all): state,\n"
+"               reports, last progress and speed\n"
+"  show job N   one job: loss points, the scheduler's fitted curve (and an\n"
+"               ASCII plot of them), speed samples, and whatever else the\n"
+"               scheduler knows (predictions, allocation history); your\n"
+"               jobs only unless you are root or SlurmUser\n"
+"  plan         the scheduler's current plan, one row per decision\n"
 "\n"
 "Options:\n"
-"  --json             print the scheduler's JSON answer as is\n"
+"  --json             print the scheduler's answer as (strict) JSON\n"
+"  --all              status: finished jobs too\n"
+"  --points N         show job: only the last N points of each series\n"
 "  --no-plot          no ASCII plot in 'show job'\n"
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
@@ -63,82 +69,144 @@ static double num(json_object *o, const char *key)
 	return v ? json_object_get_double(v) : 0.0;
 }
 
-/* A job row: the history's form ("job", "last_progress", "last_speed") or
- * a planner's ("job_id", "step", "loss", "ps", "workers", "summary"). */
-static void print_job_row(json_object *j)
+static const char *str(json_object *o, const char *key, const char *dflt)
 {
-	json_object *p = get(j, "last_progress"), *s = get(j, "last_speed");
-	json_object *id = get(j, "job") ? get(j, "job") : get(j, "job_id");
-	json_object *summary = get(j, "summary");
+	json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : dflt;
+}
+
+/* The history's row ("reporting") of job id, NULL when none. */
+static json_object *history_row(json_object *res, int64_t id)
+{
+	json_object *rows = get(res, "reporting");
+	size_t n = rows && json_object_is_type(rows, json_type_array) ?
+		   json_object_array_length(rows) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
+
+		if ((int64_t)num(r, "job") == id)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * One row per job. The scheduler's row (query.c: job_id, phase, reports,
+ * step, loss, ps, workers, steps_per_sec, summary) is completed from the
+ * listener's history of the same job (last_progress: samples/s; last_speed:
+ * a measured speed sample); a job only the history knows is shown with
+ * state "reported".
+ */
+static void print_job_row(json_object *j, json_object *h)
+{
+	json_object *p = get(h, "last_progress"), *s = get(h, "last_speed");
+	int64_t id = (int64_t)(get(j, "job_id") ? num(j, "job_id") :
+			       num(j, "job"));
+	double reports = get(j, "reports") ? num(j, "reports") : num(h, "reports");
 	char speed[64] = "-";
 
-	if (s)
+	/* the scheduler's current speed, else the last measured sample */
+	if (num(j, "steps_per_sec") > 0 || (get(j, "workers") && !s))
+		snprintf(speed, sizeof(speed), "%d,%d,%.4g", (int)num(j, "ps"),
+			 (int)num(j, "workers"), num(j, "steps_per_sec"));
+	else if (s)
 		snprintf(speed, sizeof(speed), "%d,%d,%.4g", (int)num(s, "ps"),
 			 (int)num(s, "workers"), num(s, "steps_per_sec"));
-	else if (get(j, "workers"))
-		snprintf(speed, sizeof(speed), "%d,%d,-", (int)num(j, "ps"),
-			 (int)num(j, "workers"));
-	printf("%-10lld %-8lld %-8lld ", (long long)json_object_get_int64(id),
-	       (long long)num(j, "uid"), (long long)num(j, "reports"));
+	printf("%-10lld %-13s %-8lld %-8lld ", (long long)id,
+	       str(j, "phase", "reported"), (long long)num(j, "uid"),
+	       (long long)reports);
 	/* A job that never reported has no loss: "-", never a perfect 0. */
-	if (!p && get(j, "step") && num(j, "reports") > 0)
-		p = j;
-	if (p)
-		printf("%-12lld %-12.6g %-10.4g ", (long long)num(p, "step"),
-		       num(p, "loss"), num(p, "sps"));
+	if ((get(j, "step") && reports > 0) || p)
+		printf("%-12lld %-12.6g %-10.4g ", (long long)num(p ? p : j,
+		       "step"), num(p ? p : j, "loss"), num(p, "sps"));
 	else
 		printf("%-12s %-12s %-10s ", "-", "-", "-");
-	printf("%-18s %s\n", speed, summary ? json_object_get_string(summary) : "");
+	printf("%-18s %s\n", speed, str(j, "summary", ""));
 }
 
-static void print_jobs(json_object *jobs, const char *empty)
+static void print_header(void)
 {
+	printf("%-10s %-13s %-8s %-8s %-12s %-12s %-10s %-18s %s\n", "JOBID",
+	       "STATE", "UID", "REPORTS", "STEP", "LOSS", "SAMPLES/S",
+	       "SPEED(p,w,steps/s)", "SUMMARY");
+}
+
+/* The scheduler's jobs (finished ones with --all), then jobs only the
+ * history knows. */
+static void print_status(json_object *res, const opts_t *o)
+{
+	json_object *jobs = get(res, "jobs"), *rows = get(res, "reporting");
 	size_t n = jobs ? json_object_array_length(jobs) : 0;
+	size_t nr = rows ? json_object_array_length(rows) : 0, shown = 0,
+	       hidden = 0;
 
-	printf("%-10s %-8s %-8s %-12s %-12s %-10s %-18s %s\n", "JOBID", "UID",
-	       "REPORTS", "STEP", "LOSS", "SAMPLES/S", "SPEED(p,w,steps/s)",
-	       "SUMMARY");
-	for (size_t i = 0; i < n; i++)
-		print_job_row(json_object_array_get_idx(jobs, i));
-	if (n == 0)
-		printf("(%s)\n", empty);
-}
-
-static void print_status(json_object *res)
-{
-	json_object *pol = get(res, "policy");
-
-	if (pol)
-		printf("Policy %s, plan every %lld s\n", json_object_get_string(pol),
+	if (get(res, "policy"))
+		printf("Policy %s, plan every %lld s\n", str(res, "policy", "?"),
 		       (long long)num(res, "plan_interval"));
-	print_jobs(get(res, "jobs"), "no job known to the scheduler");
-	if (get(res, "reporting")) {
-		printf("\nJobs that reported:\n");
-		print_jobs(get(res, "reporting"), "no job has reported yet");
+	print_header();
+	for (size_t i = 0; i < n; i++) {
+		json_object *j = json_object_array_get_idx(jobs, i);
+
+		if (!o->all && !strcmp(str(j, "phase", ""), "done")) {
+			hidden++;
+			continue;
+		}
+		print_job_row(j, history_row(res, (int64_t)num(j, "job_id")));
+		shown++;
 	}
+	for (size_t i = 0; i < nr; i++) {
+		json_object *h = json_object_array_get_idx(rows, i);
+		int known = 0;
+
+		for (size_t k = 0; k < n; k++)
+			known |= num(json_object_array_get_idx(jobs, k),
+				     "job_id") == num(h, "job");
+		if (!known) {
+			print_job_row(h, h);
+			shown++;
+		}
+	}
+	if (!shown)
+		printf("(no job)\n");
+	if (hidden)
+		printf("(%zu finished job%s not shown: --all)\n", hidden,
+		       hidden == 1 ? "" : "s");
 }
 
-/* The scheduler's fit when it sent one, else our own power-law fit. */
-static int job_fit(json_object *res, const double *k, const double *l,
-		   size_t n, curve_coef_t *fit, const char **source)
-{
-	json_object *f = get(res, "fit"), *c = get(f, "c"), *form = get(f, "form");
+/* The curve the plot draws: the scheduler's own fit (convergence.fit of
+ * the normalised loss against k = step - origin + 1, times scale). */
+typedef struct job_curve {
+	curve_coef_t coef;
+	double scale, origin;
+} job_curve_t;
 
-	if (c && form && json_object_array_length(c) == 3 &&
-	    curve_form_parse(json_object_get_string(form), &fit->form) == 0) {
-		for (int i = 0; i < 3; i++)
-			fit->c[i] = json_object_get_double(
-				json_object_array_get_idx(c, i));
-		*source = "scheduler";
-		return 0;
-	}
-	*source = "optimusctl (power law, unweighted)";
-	return curve_fit(CURVE_POWER, k, l, NULL, n, fit);
+static int job_fit(json_object *res, job_curve_t *jc)
+{
+	json_object *conv = get(res, "convergence"), *f = get(conv, "fit");
+	json_object *c = get(f, "c");
+	const char *form = str(f, "form", NULL);
+
+	if (!c || !form || !json_object_is_type(c, json_type_array) ||
+	    json_object_array_length(c) != 3 ||
+	    curve_form_parse(form, &jc->coef.form))
+		return -1;
+	for (int i = 0; i < 3; i++)
+		jc->coef.c[i] = json_object_get_double(
+			json_object_array_get_idx(c, i));
+	jc->coef.rms = num(f, "rms");
+	jc->scale = get(f, "scale") ? num(f, "scale") : 1.0;
+	jc->origin = num(conv, "origin");
+	return 0;
 }
 
 static double eval_fit(double x, const void *ctx)
 {
-	return curve_eval(ctx, x);
+	const job_curve_t *jc = ctx;
+
+	return jc->scale * curve_eval(&jc->coef, x - jc->origin + 1.0);
 }
 
 static void print_points(json_object *res, const opts_t *o)
@@ -147,8 +215,7 @@ static void print_points(json_object *res, const opts_t *o)
 	size_t n = pts && json_object_is_type(pts, json_type_array) ?
 		   json_object_array_length(pts) : 0, m = 0;
 	double *k = calloc(n + 1, sizeof(*k)), *l = calloc(n + 1, sizeof(*l));
-	curve_coef_t fit;
-	const char *source;
+	job_curve_t fit;
 	int have_fit;
 
 	for (size_t i = 0; k && l && i < n; i++) {
@@ -159,14 +226,18 @@ static void print_points(json_object *res, const opts_t *o)
 		k[m] = num(p, "step");
 		l[m++] = num(p, "loss");
 	}
-	printf("Loss points: %zu\n", n);
-	have_fit = m >= 3 && job_fit(res, k, l, m, &fit, &source) == 0;
+	printf("Loss points: %zu%s\n", n, o->points ? " (the last ones, "
+	       "--points)" : "");
+	have_fit = job_fit(res, &fit) == 0;
 	if (have_fit)
-		printf("Fit (%s): %s c0=%.6g c1=%.6g c2=%.6g rms=%.4g\n", source,
-		       curve_form_name(fit.form), fit.c[0], fit.c[1], fit.c[2],
-		       fit.rms);
+		printf("Fit (scheduler): %s c0=%.6g c1=%.6g c2=%.6g rms=%.4g "
+		       "(normalised loss x %.6g, k = step - %.0f + 1)\n",
+		       curve_form_name(fit.coef.form), fit.coef.c[0],
+		       fit.coef.c[1], fit.coef.c[2], fit.coef.rms, fit.scale,
+		       fit.origin);
 	else
-		printf("Fit: none (needs 3 points with step > 0)\n");
+		printf("Fit: none yet (the scheduler fits once it has enough "
+		       "points)\n");
 	if (o->plot && m > 0) {
 		printf("\nloss against step ('*' reported, '.' fitted):\n");
 		ascii_plot(stdout, k, l, m, have_fit ? eval_fit : NULL, &fit, 64, 16);
@@ -205,7 +276,7 @@ static void print_rest(json_object *res)
 			skip |= !strcmp(key, shown[i]);
 		if (!skip)
 			printf("%s: %s\n", key, json_object_to_json_string_ext(
-				       val, JSON_C_TO_STRING_PRETTY));
+				       json_strict(val), JSON_C_TO_STRING_PRETTY));
 	}
 }
 
@@ -220,35 +291,104 @@ static void print_job(json_object *res, const opts_t *o)
 
 static void print_plan(json_object *res)
 {
-	json_object *planner = get(res, "planner");
+	json_object *planner = get(res, "planner"), *d = get(res, "decisions");
+	size_t n = d && json_object_is_type(d, json_type_array) ?
+		   json_object_array_length(d) : 0;
 
 	if (planner && !strcmp(json_object_get_string(planner), "none")) {
-		printf("No planner has registered yet; jobs with reports:\n");
-		print_jobs(get(res, "jobs"), "no job has reported yet");
+		printf("No planner has registered yet.\n");
 		return;
 	}
-	printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY));
+	if (get(res, "error"))
+		printf("Plan error: %s\n", str(res, "error", "?"));
+	printf("Plan: %lld start, %lld resize, %lld keep, %lld wait "
+	       "(allocation %.3g s, placement %.3g s)\n",
+	       (long long)num(res, "nstart"), (long long)num(res, "nresize"),
+	       (long long)num(res, "nkeep"), (long long)num(res, "nwait"),
+	       num(res, "alloc_seconds"), num(res, "place_seconds"));
+	printf("%-10s %-8s %-4s %-8s %-14s %-14s %-8s %s\n", "JOBID", "ACTION",
+	       "PS", "WORKERS", "REMAINING_NOW", "REMAINING_PLAN", "GAIN",
+	       "REASON");
+	for (size_t i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(d, i);
+		char now[24] = "-", planned[24] = "-", gain[16] = "-";
+
+		/* null: not finite (a job that cannot run now never ends) */
+		if (get(x, "remaining_now"))
+			snprintf(now, sizeof(now), "%.0f s", num(x, "remaining_now"));
+		if (get(x, "remaining_planned"))
+			snprintf(planned, sizeof(planned), "%.0f s",
+				 num(x, "remaining_planned"));
+		if (get(x, "gain"))
+			snprintf(gain, sizeof(gain), "%.3g", num(x, "gain"));
+		printf("%-10lld %-8s %-4d %-8d %-14s %-14s %-8s %s\n",
+		       (long long)num(x, "job_id"), str(x, "action", "?"),
+		       (int)num(x, "ps"), (int)num(x, "workers"), now, planned,
+		       gain, str(x, "reason", ""));
+	}
+	if (!n)
+		printf("(no decision)\n");
 }
 
+/* The command; -1 after printing one line naming the bad argument. */
 static int parse_query(int argc, char **argv, query_t *q)
 {
 	char *end;
-	unsigned long id;
+	unsigned long long id;
 
+	if (argc == 0) {
+		fprintf(stderr, "optimusctl: say status, show job N or plan "
+			"(see --help)\n");
+		return -1;
+	}
 	if (argc == 1 && !strcmp(argv[0], "status"))
 		return q->kind = QUERY_STATUS, 0;
 	if (argc == 1 && !strcmp(argv[0], "plan"))
 		return q->kind = QUERY_PLAN, 0;
-	if (argc == 3 && !strcmp(argv[0], "show") && !strcmp(argv[1], "job")) {
+	if (!strcmp(argv[0], "show") && argc >= 2 && strcmp(argv[1], "job")) {
+		fprintf(stderr, "optimusctl: show '%s': only 'show job N' "
+			"exists\n", argv[1]);
+		return -1;
+	}
+	if (!strcmp(argv[0], "show") && argc == 3) {
 		errno = 0;
-		id = strtoul(argv[2], &end, 10);
-		if (errno || *end || id < 1 || id > UINT32_MAX)
+		id = strtoull(argv[2], &end, 10);
+		if (errno || end == argv[2] || *end || argv[2][0] == '-' ||
+		    id < 1 || id > UINT32_MAX) {
+			fprintf(stderr, "optimusctl: show job '%s': not a job id "
+				"(an integer from 1 to %u)\n", argv[2],
+				UINT32_MAX);
 			return -1;
+		}
 		q->kind = QUERY_JOB;
 		q->job_id = (uint32_t)id;
 		return 0;
 	}
+	if (!strcmp(argv[0], "show"))
+		fprintf(stderr, "optimusctl: show job needs one job id\n");
+	else if (strcmp(argv[0], "status") && strcmp(argv[0], "plan"))
+		fprintf(stderr, "optimusctl: unknown command '%s' (status, show "
+			"job N, plan)\n", argv[0]);
+	else
+		fprintf(stderr, "optimusctl: %s takes no argument ('%s')\n",
+			argv[0], argv[1]);
 	return -1;
+}
+
+/* A whole-number option value in [lo, hi]; -1 after one line naming it. */
+static int opt_long(const char *name, const char *v, long lo, long hi,
+		    long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	if (errno || end == v || *end || *out < lo || *out > hi) {
+		fprintf(stderr, "optimusctl: --%s '%s': expected an integer from "
+			"%ld to %ld\n", name, v, lo, hi);
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, opts_t *o)
@@ -256,41 +396,55 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 	static const struct option lo[] = {
 		{ "json", 0, NULL, 'j' }, { "no-plot", 0, NULL, 'n' },
 		{ "addr", 1, NULL, 'a' }, { "timeout", 1, NULL, 't' },
+		{ "all", 0, NULL, 'A' }, { "points", 1, NULL, 'p' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	long v;
 	int c;
 
 	*o = (opts_t){ .plot = 1, .timeout_ms = 5000 };
-	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+	opterr = 0;	/* one line of our own instead of getopt's */
+	/* options may follow the command (optimusctl show job 5 --json) */
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j': o->json = 1; break;
 		case 'n': o->plot = 0; break;
+		case 'A': o->all = 1; break;
 		case 'a': o->addr = optarg; break;
-		case 't': o->timeout_ms = atoi(optarg); break;
+		case 't':
+			if (opt_long("timeout", optarg, 1, 600000, &v))
+				return -1;
+			o->timeout_ms = (int)v;
+			break;
+		case 'p':
+			if (opt_long("points", optarg, 1, PROTOCOL_MAX_POINTS,
+				     &o->points))
+				return -1;
+			break;
 		case 'h': usage(stdout); exit(0);
-		default: return -1;
+		default:
+			fprintf(stderr, "optimusctl: %s '%s' (see --help)\n",
+				optopt && strchr("jnAatph", optopt) ?
+				"option needs a value:" : "unknown option",
+				argv[optind - 1]);
+			return -1;
 		}
 	}
-	return o->timeout_ms > 0 ? 0 : -1;
+	return 0;
 }
 
 static int request(const opts_t *o, const query_t *q, json_object **res)
 {
 	message_t m = { .type = MSG_QUERY, .query = *q };
 	report_endpoint_t ep;
-	report_client_t *c;
 	char err[512];
 	int rc;
 
 	if (o->addr)
 		setenv("OPTIMUS_REPORT_ADDR", o->addr, 1);
-	if ((rc = report_endpoint_resolve(&ep, err, sizeof(err))) == 0 &&
-	    !(c = report_client_connect(&ep, o->timeout_ms, err, sizeof(err))))
-		rc = -ECONNREFUSED;
-	if (rc == 0) {
-		rc = report_client_request(c, &m, res, err, sizeof(err));
-		report_client_close(c);
-	}
+	if ((rc = report_endpoint_resolve(&ep, err, sizeof(err))) == 0)
+		rc = report_client_call(&ep, &m, o->timeout_ms, 0, res, err,
+					sizeof(err));
 	if (rc)
 		fprintf(stderr, "optimusctl: %s\n", err);
 	return rc;
@@ -305,19 +459,18 @@ int main(int argc, char **argv)
 	/* GSL's default error handler aborts: the models return errors. */
 	gsl_set_error_handler_off();
 	if (parse_opts(argc, argv, &o) ||
-	    parse_query(argc - optind, argv + optind, &q)) {
-		usage(stderr);
+	    parse_query(argc - optind, argv + optind, &q))
 		return 2;
-	}
+	q.points = (uint32_t)o.points;
 	if (request(&o, &q, &res))
 		return 1;
 	if (!res)
 		res = json_object_new_object();
 	if (o.json)
 		printf("%s\n", json_object_to_json_string_ext(
-			       res, JSON_C_TO_STRING_PRETTY));
+			       json_strict(res), JSON_C_TO_STRING_PRETTY));
 	else if (q.kind == QUERY_STATUS)
-		print_status(res);
+		print_status(res, &o);
 	else if (q.kind == QUERY_JOB)
 		print_job(res, &o);
 	else

@@ -14,6 +14,8 @@ job_submit/optimus (slurmctld refuses them earlier otherwise).
 import os
 import sys
 
+import time
+
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -77,6 +79,13 @@ REFUSED = [
     ("optimus,epochs=-1", "epochs must be an integer from 1"),
     ("optimus,epoch_steps=1.5", "epoch_steps must be an integer from 1"),
     ("optimus,ckpt_signal=KILLME", "ckpt_signal must be a signal name"),
+    # one rule for names and numbers (issue 16): uncatchable both ways
+    ("optimus,ckpt_signal=KILL", "ckpt_signal must be a signal name"),
+    ("optimus,ckpt_signal=9", "ckpt_signal must be a signal name"),
+    ("optimus,ckpt_signal=19", "ckpt_signal must be a signal name"),
+    # log injection (issue 16): no control character in any value
+    ("optimus,ckpt_dir=/tmp/x\n[2026-12-03T06:00:00.000] error: FORGED",
+     "control character \\n in the value of ckpt_dir"),
     ("optimus,ckpt_grace=7200", "ckpt_grace must be an integer from 0 to 3600"),
     ("optimus,ckpt_dir=relative", "ckpt_dir must be an absolute path"),
     ("optimus,layout=mixed", "layout must be one of: colocated, separate"),
@@ -109,7 +118,22 @@ def _assert_refused(r, needle):
     assert not r.stdout.strip(), "a job id was printed: %s" % r.stdout
 
 
-@pytest.mark.parametrize("hints,needle", REFUSED, ids=[a for a, _ in REFUSED])
+def test_no_forged_log_line(cluster):
+    """A hint holding a newline is refused by slurmctld too, and the log
+    shows it escaped: no line of slurmctld.log starts with the forgery."""
+    forged = "[2026-12-03T06:00:00.000] error: FORGED"
+    conf = hh.nocheck_conf(cluster)
+    r = hh.sbatch(cluster, ["-o", "/dev/null",
+                            "--scheduler=optimus,ckpt_dir=/tmp/x\n" + forged],
+                  SCRIPT, conf=conf, check=False)
+    _assert_refused(r, "control character")
+    time.sleep(0.5)
+    lines = cluster.logs("slurmctld").splitlines()
+    assert not [ln for ln in lines if ln.startswith(forged)]
+
+
+@pytest.mark.parametrize("hints,needle", REFUSED,
+                         ids=[a.replace("\n", "\\n") for a, _ in REFUSED])
 def test_refused_by_sbatch(cluster, hints, needle):
     r = hh.sbatch(cluster, ["-o", "/dev/null", "--scheduler=" + hints],
                   SCRIPT, check=False)
@@ -117,7 +141,8 @@ def test_refused_by_sbatch(cluster, hints, needle):
     assert "Invalid --scheduler argument" in r.stderr
 
 
-@pytest.mark.parametrize("hints,needle", REFUSED, ids=[a for a, _ in REFUSED])
+@pytest.mark.parametrize("hints,needle", REFUSED,
+                         ids=[a.replace("\n", "\\n") for a, _ in REFUSED])
 def test_refused_by_job_submit(cluster, hints, needle):
     conf = hh.nocheck_conf(cluster)
     r = hh.sbatch(cluster, ["-o", "/dev/null", "--scheduler=" + hints],

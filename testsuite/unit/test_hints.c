@@ -145,6 +145,19 @@ static const struct { const char *text, *needle; } bad[] = {
 	{ "optimus,epoch_steps=-5", "epoch_steps must be" },
 	{ "optimus,ckpt_signal=FOO", "ckpt_signal must be a signal name" },
 	{ "optimus,ckpt_signal=65", "ckpt_signal must be" },
+	/* one rule for names and numbers: SIGKILL/SIGSTOP cannot be caught */
+	{ "optimus,ckpt_signal=KILL", "ckpt_signal must be a signal name" },
+	{ "optimus,ckpt_signal=9", "ckpt_signal must be a signal name" },
+	{ "optimus,ckpt_signal=STOP", "ckpt_signal must be a signal name" },
+	{ "optimus,ckpt_signal=19", "ckpt_signal must be a signal name" },
+	{ "optimus,ckpt_signal=SIGSEGV", "ckpt_signal must be a signal name" },
+	{ "optimus,ckpt_signal=11", "ckpt_signal must be a signal name" },
+	/* control characters (log and environment injection) */
+	{ "optimus,ckpt_dir=/tmp/x\n[2026-12-03T06:00:00.000] error: FORGED",
+	  "control character \\n in the value of ckpt_dir" },
+	{ "optimus,model=a\tb", "control character \\t in the value of model" },
+	{ "optimus,ckpt_dir=/tmp/x\x1b[31m", "control character \\x1b" },
+	{ "optimus\r,ps=1", "control character \\r" },
 	{ "optimus,ckpt_grace=3601", "ckpt_grace must be an integer from 0 to 3600" },
 	{ "optimus,ckpt_dir=relative/dir", "ckpt_dir must be an absolute path" },
 	{ "optimus,layout=mixed", "layout must be one of: colocated, separate" },
@@ -178,7 +191,7 @@ END_TEST
 static const char *const roundtrip[] = {
 	"optimus",
 	"quality,weight=0.3333333333333333,delta=0.0001",
-	"optimus,mode=sync,workers=7,batch=700,ps_mem=3G,ckpt_signal=33",
+	"optimus,mode=sync,workers=7,batch=700,ps_mem=3G,ckpt_signal=40",
 	"optimus,model=vgg.16_b,steps=99999,ckpt_dir=/a,b=c/d",
 	"quality,layout=separate,form=inverse,max_ps=9,ckpt_grace=0",
 };

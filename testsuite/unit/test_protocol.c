@@ -58,19 +58,19 @@ START_TEST(test_endpoint_resolve)
 	unsetenv("OPTIMUS_REPORT_ADDR");
 	unsetenv("MUNGE_SOCKET");
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
-	ck_assert_str_eq(ep.host, "10.1.2.3");
+	ck_assert_str_eq(ep.hosts[0], "10.1.2.3");
 	ck_assert_int_eq(ep.port, 7001);
 	ck_assert_str_eq(ep.munge_socket, "/run/x/munge.sock");
 
 	write_file(oconf, sizeof(oconf), dir, "optimus.conf",
 		   "ReportAddress=192.0.2.7\n");
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
-	ck_assert_str_eq(ep.host, "192.0.2.7");
+	ck_assert_str_eq(ep.hosts[0], "192.0.2.7");
 	ck_assert_int_eq(ep.port, REPORT_DEFAULT_PORT);
 
 	setenv("OPTIMUS_REPORT_ADDR", "example:6999", 1);
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)), 0);
-	ck_assert_str_eq(ep.host, "example");
+	ck_assert_str_eq(ep.hosts[0], "example");
 	ck_assert_int_eq(ep.port, 6999);
 	setenv("OPTIMUS_REPORT_ADDR", "no-port", 1);
 	ck_assert_int_eq(report_endpoint_resolve(&ep, err, sizeof(err)),
@@ -79,6 +79,23 @@ START_TEST(test_endpoint_resolve)
 	unlink(conf);
 	unlink(oconf);
 	rmdir(dir);
+}
+END_TEST
+
+/* The refusal of an unknown type quotes it escaped: the reason is logged
+ * by the listener and must not carry the sender's raw bytes (issue 16). */
+START_TEST(test_unknown_type_escaped)
+{
+	const char *text = "{\"v\":1,\"nonce\":\"0123456789abcdef\","
+			   "\"time\":1,\"type\":\"x\\n[2026] error: FORGED\","
+			   "\"job\":1}";
+	char err[256];
+	message_t m;
+
+	ck_assert_int_eq(protocol_message_parse(text, strlen(text), &m, err,
+						sizeof(err)), -EBADMSG);
+	ck_assert_msg(!strchr(err, '\n'), "raw newline in '%s'", err);
+	ck_assert_ptr_nonnull(strstr(err, "x\\n[2026]"));
 }
 END_TEST
 
@@ -273,6 +290,31 @@ START_TEST(test_replay_cache)
 }
 END_TEST
 
+/* A message refused for want of room (queue full) gives its slot back: a
+ * busy listener must not fill the cache with what it never accepted
+ * (issue 16: 100,000 reports plus their busy retries filled it and shed
+ * every report for the rest of the window). */
+START_TEST(test_replay_cache_forget)
+{
+	replay_cache_t *rc = replay_cache_create(16, 10);
+
+	/* 100 messages over 10 s in a 16-slot cache with a 10 s window: only
+	 * possible when the refused ones give their slots back (the sweep
+	 * runs at most once a second) */
+	for (uint64_t n = 0; n < 100; n++) {
+		int64_t now = 100 + (int64_t)n / 10;
+
+		ck_assert_int_eq(replay_cache_check(rc, 0, n, now, now),
+				 REPLAY_FRESH);
+		replay_cache_forget(rc, 0, n, now);
+	}
+	ck_assert_uint_eq(replay_cache_live(rc, 110), 0);
+	ck_assert_int_eq(replay_cache_check(rc, 0, 7, 110, 110), REPLAY_FRESH);
+	ck_assert_int_eq(replay_cache_check(rc, 0, 7, 110, 110), REPLAY_SEEN);
+	replay_cache_destroy(rc);
+}
+END_TEST
+
 START_TEST(test_replay_cache_full_then_sweep)
 {
 	replay_cache_t *rc = replay_cache_create(16, 10);
@@ -426,6 +468,8 @@ static Suite *protocol_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_header_roundtrip_and_bounds);
+	tcase_add_test(tc, test_unknown_type_escaped);
+	tcase_add_test(tc, test_replay_cache_forget);
 	tcase_add_test(tc, test_endpoint_resolve);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);

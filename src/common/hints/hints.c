@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "util/errmsg.h"
+#include "util/escape.h"
 #include "hints/hints.h"
 #include "hints/hints_keys.h"
 
@@ -136,6 +137,34 @@ static int parse_item(const char *item, size_t len, optimus_hints_t *h,
 	return 0;
 }
 
+/*
+ * Hint values reach slurmctld's log, the job's environment
+ * (OPTIMUS_CHECKPOINT_DIR) and SystemComment: a control character there
+ * could forge a log line or a variable, so none is accepted anywhere in
+ * the text. The message names the item and shows the byte escaped.
+ */
+static int refuse_control(const char *text, char *err, size_t errlen)
+{
+	const char *bad = str_find_control(text), *start, *eq;
+	char byte[8], key[64];
+
+	if (!bad)
+		return 0;
+	str_escape(bad, 1, byte, sizeof(byte));
+	for (start = bad; start > text && start[-1] != ','; start--)
+		;
+	eq = memchr(start, '=', (size_t)(bad - start));
+	if (start == text && !eq)
+		return fail(err, errlen, "invalid --scheduler: control character "
+			    "%s in the policy name (control characters are "
+			    "never accepted)", byte);
+	str_escape(start, eq ? (size_t)(eq - start) : (size_t)(bad - start),
+		   key, sizeof(key));
+	return fail(err, errlen, "invalid --scheduler: control character %s in "
+		    "the %s of %s (control characters are never accepted)", byte,
+		    eq ? "value" : "key", key);
+}
+
 int hints_parse(const char *text, optimus_hints_t *out, char *err,
 		size_t errlen)
 {
@@ -147,6 +176,8 @@ int hints_parse(const char *text, optimus_hints_t *out, char *err,
 	if (!text || !*text)
 		return fail(err, errlen, "--scheduler needs a value: optimus "
 			    "or quality, then KEY=VALUE items");
+	if (refuse_control(text, err, errlen))
+		return -EINVAL;
 	comma = strchr(text, ',');
 	len = comma ? (size_t)(comma - text) : strlen(text);
 	if (parse_policy(text, len, &policy, err, errlen))

@@ -61,7 +61,9 @@ const hints_keydef_t hints_keys[] = {
 };
 const size_t hints_nkeys = sizeof(hints_keys) / sizeof(hints_keys[0]);
 
-/* Short signal names a checkpointing trainer would reasonably catch. */
+/* The signals a checkpointing trainer may ask for, by name or by number
+ * alike (one rule: KILL/9 and STOP/19 cannot be caught and are refused
+ * both ways), plus the real-time signals by number. */
 static const struct { const char *name; int sig; } signal_names[] = {
 	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
 	{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "TERM", SIGTERM },
@@ -127,8 +129,9 @@ void hints_key_range(const hints_keydef_t *k, char *buf, size_t len)
 			 "%.0f characters", k->max);
 		break;
 	case HKIND_SIGNAL:
-		snprintf(buf, len, "a signal name (USR1, SIGUSR2, TERM...) or "
-			 "number from 1 to 64");
+		snprintf(buf, len, "a signal name or its number, one of HUP, "
+			 "INT, QUIT, USR1, USR2, TERM, CONT, URG, ALRM (SIG "
+			 "prefix optional), or a real-time signal 34..64");
 		break;
 	}
 }
@@ -236,8 +239,13 @@ static int parse_signal(const char *s, int *sig)
 	if (isdigit((unsigned char)*s)) {
 		if (parse_uint(s, &v, &end) || *end || v < 1 || v > 64)
 			return -EINVAL;
-		*sig = (int)v;
-		return 0;
+		/* glibc keeps 32 and 33 for itself: SIGRTMIN is 34 */
+		if (v >= 34)
+			return *sig = (int)v, 0;
+		for (size_t i = 0; i < sizeof(signal_names) / sizeof(signal_names[0]); i++)
+			if (signal_names[i].sig == (int)v)
+				return *sig = (int)v, 0;
+		return -EINVAL;
 	}
 	if (!strncasecmp(s, "SIG", 3))
 		s += 3;

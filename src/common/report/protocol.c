@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "util/errmsg.h"
+#include "util/escape.h"
+#include "util/json_strict.h"
 #include "report/protocol.h"
 
 /* Messages are flat; a deep document is an attack on the tokenizer. */
@@ -39,28 +41,35 @@ void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN])
 	out[3] = (uint8_t)len;
 }
 
-int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len)
+int protocol_header_decode_max(const uint8_t in[PROTOCOL_HEADER_LEN],
+			       uint32_t max, uint32_t *len)
 {
 	uint32_t n = ((uint32_t)in[0] << 24) | ((uint32_t)in[1] << 16) |
 		     ((uint32_t)in[2] << 8) | (uint32_t)in[3];
 
 	*len = n;
-	if (n == 0 || n > PROTOCOL_MAX_FRAME)
+	if (n == 0 || n > max)
 		return -EMSGSIZE;
 	return 0;
+}
+
+int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len)
+{
+	return protocol_header_decode_max(in, PROTOCOL_MAX_FRAME, len);
 }
 
 /* Set the message and return -EBADMSG. */
 #define fail(err, len, ...) errmsg_set(err, len, -EBADMSG, __VA_ARGS__)
 
-/* Parse exactly len bytes as one JSON object; NULL with a reason otherwise. */
-static json_object *parse_object(const char *text, size_t len, char *err,
-				 size_t errlen)
+/* Parse exactly len (<= max) bytes as one JSON object; NULL with a
+ * reason otherwise. */
+static json_object *parse_object(const char *text, size_t len, size_t max,
+				 char *err, size_t errlen)
 {
 	struct json_tokener *tok;
 	json_object *obj;
 
-	if (len == 0 || len > PROTOCOL_MAX_FRAME) {
+	if (len == 0 || len > max) {
 		fail(err, errlen, "message size %zu out of range", len);
 		return NULL;
 	}
@@ -142,7 +151,8 @@ static int get_number(json_object *o, const char *key, double lo, double hi,
 int protocol_envelope_parse(const char *text, size_t len, char **payload,
 			    char **cred, char *err, size_t errlen)
 {
-	json_object *obj = parse_object(text, len, err, errlen);
+	json_object *obj = parse_object(text, len, PROTOCOL_MAX_FRAME, err,
+					errlen);
 	const char *p = NULL, *c = NULL;
 	int rc = 0;
 
@@ -174,7 +184,7 @@ static char *dup_json(json_object *obj)
 
 	if (obj)
 		s = strdup(json_object_to_json_string_ext(
-				   obj, JSON_C_TO_STRING_PLAIN));
+				   json_strict(obj), JSON_C_TO_STRING_PLAIN));
 	json_object_put(obj);
 	return s;
 }
@@ -256,7 +266,7 @@ static int parse_checkpoint(json_object *o, report_t *r, char *err,
 static int parse_query(json_object *o, query_t *q, char *err, size_t errlen)
 {
 	const char *name;
-	int64_t job = 0;
+	int64_t job = 0, points = 0;
 
 	if (get_string(o, "query", &name) ||
 	    protocol_query_parse_name(name, &q->kind))
@@ -264,7 +274,12 @@ static int parse_query(json_object *o, query_t *q, char *err, size_t errlen)
 			    "\"job\" or \"plan\"");
 	if (q->kind == QUERY_JOB && get_int(o, "job", 1, UINT32_MAX, &job))
 		return fail(err, errlen, "job query needs an integer \"job\" >= 1");
+	if (json_object_object_get_ex(o, "points", NULL) &&
+	    get_int(o, "points", 1, PROTOCOL_MAX_POINTS, &points))
+		return fail(err, errlen, "\"points\" must be an integer from 1 "
+			    "to %d", PROTOCOL_MAX_POINTS);
 	q->job_id = (uint32_t)job;
+	q->points = (uint32_t)points;
 	return 0;
 }
 
@@ -272,6 +287,7 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 {
 	const char *type;
 	int64_t v, job;
+	char shown[40];
 
 	if (get_int(o, "v", PROTOCOL_VERSION, PROTOCOL_VERSION, &v))
 		return fail(err, errlen, "unsupported or missing protocol "
@@ -301,13 +317,16 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 		m->type = MSG_CHECKPOINT;
 		return parse_checkpoint(o, &m->report, err, errlen);
 	}
-	return fail(err, errlen, "unknown message type \"%.32s\"", type);
+	/* quoted escaped and cut: the sender's text reaches the log */
+	return fail(err, errlen, "unknown message type \"%s\"",
+		    str_escape(type, strlen(type), shown, sizeof(shown)));
 }
 
 int protocol_message_parse(const char *text, size_t len, message_t *m,
 			   char *err, size_t errlen)
 {
-	json_object *obj = parse_object(text, len, err, errlen);
+	json_object *obj = parse_object(text, len, PROTOCOL_MAX_FRAME, err,
+					errlen);
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -361,6 +380,9 @@ char *protocol_message_build(const message_t *m)
 		if (m->query.kind == QUERY_JOB)
 			json_object_object_add(o, "job",
 					       json_object_new_int64(m->query.job_id));
+		if (m->query.points)
+			json_object_object_add(o, "points",
+					       json_object_new_int64(m->query.points));
 	} else {
 		json_object_object_add(o, "type", json_object_new_string(
 					       protocol_report_name(m->report.kind)));
@@ -403,7 +425,8 @@ char *protocol_reply_error(const char *code, const char *fmt, ...)
 int protocol_reply_parse(const char *text, size_t len, json_object **result,
 			 char *err, size_t errlen)
 {
-	json_object *obj = parse_object(text, len, err, errlen);
+	json_object *obj = parse_object(text, len, PROTOCOL_MAX_REPLY, err,
+					errlen);
 	json_object *ok, *res;
 	const char *code = "error", *msg = "(no message)";
 	int rc = 0;
@@ -425,6 +448,33 @@ int protocol_reply_parse(const char *text, size_t len, json_object **result,
 	}
 	json_object_put(obj);
 	return rc;
+}
+
+/* Keep the last n items of the array at o.key. */
+static void page_array(json_object *o, const char *key, uint32_t n)
+{
+	json_object *a;
+	size_t len;
+
+	if (!json_object_object_get_ex(o, key, &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return;
+	len = json_object_array_length(a);
+	if (len > n)
+		json_object_array_del_idx(a, 0, len - n);
+}
+
+json_object *protocol_job_page(json_object *job, uint32_t points)
+{
+	json_object *conv;
+
+	if (!job || !points || !json_object_is_type(job, json_type_object))
+		return job;
+	page_array(job, "progress", points);
+	page_array(job, "speed_samples", points);
+	if (json_object_object_get_ex(job, "convergence", &conv))
+		page_array(conv, "points", points);
+	return job;
 }
 
 json_object *protocol_report_to_json(const report_t *r)

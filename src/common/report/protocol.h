@@ -3,7 +3,10 @@
  * optimusctl and the sched/optimus listener (see doc/reports.md).
  *
  * A frame is a 4-byte big-endian length followed by that many bytes of JSON
- * text, at most PROTOCOL_MAX_FRAME. A request frame holds an envelope
+ * text: a request at most PROTOCOL_MAX_FRAME (the listener's bound on what
+ * a stranger can make it allocate), a reply at most PROTOCOL_MAX_REPLY (the
+ * client's bound; a job query may also ask for only the last "points"
+ * points of each series). A request frame holds an envelope
  *     {"payload": "<message JSON text>", "cred": "MUNGE:..."}
  * where cred is a munge credential whose data is exactly the payload text, so
  * the payload is bound to the credential (and to the sender's uid).
@@ -39,6 +42,11 @@
  */
 #define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
 
+/* Replies come from the scheduler: a job's full answer is some 100 bytes
+ * per kept point (a few thousand at most); 64 MiB is far above that. */
+#define PROTOCOL_MAX_REPLY (64 * 1024 * 1024)
+/* The largest "points" a job query may ask for. */
+#define PROTOCOL_MAX_POINTS 1000000
 typedef enum msg_type {
 	MSG_PROGRESS = 1,
 	MSG_SPEED = 2,
@@ -55,6 +63,7 @@ typedef enum query_kind {
 typedef struct query {
 	query_kind_t kind;
 	uint32_t job_id;	/* QUERY_JOB only */
+	uint32_t points;	/* QUERY_JOB: last N points per series, 0 all */
 } query_t;
 
 /* A validated report, as the planner drains it from the report queue. */
@@ -106,9 +115,12 @@ typedef struct message {
 	query_t query;		/* MSG_QUERY */
 } message_t;
 
-/* Frame header. decode: 0, or -EMSGSIZE when len is 0 or > max. */
+/* Frame header. decode: 0, or -EMSGSIZE when len is 0 or >
+ * PROTOCOL_MAX_FRAME (a request); _max: > max (a reply: PROTOCOL_MAX_REPLY). */
 void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN]);
 int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len);
+int protocol_header_decode_max(const uint8_t in[PROTOCOL_HEADER_LEN],
+			       uint32_t max, uint32_t *len);
 
 /* Envelope. parse: 0 with malloc'd *payload and *cred, or -EBADMSG. */
 int protocol_envelope_parse(const char *text, size_t len, char **payload,
@@ -128,6 +140,11 @@ char *protocol_reply_error(const char *code, const char *fmt, ...)
  * reply is an error (err holds "code: text"); -EBADMSG when unparsable. */
 int protocol_reply_parse(const char *text, size_t len, json_object **result,
 			 char *err, size_t errlen);
+
+/* A job answer cut to the last `points` items of each point series
+ * ("progress", "speed_samples", "convergence"."points"); 0 keeps all.
+ * Returns job. */
+json_object *protocol_job_page(json_object *job, uint32_t points);
 
 /* JSON forms used by queries and tools. */
 json_object *protocol_report_to_json(const report_t *r);

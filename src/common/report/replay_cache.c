@@ -138,6 +138,26 @@ replay_verdict_t replay_cache_check(replay_cache_t *rc, uid_t uid,
 	return REPLAY_FRESH;
 }
 
+/* The entry turns into an expired one (expires 1, not 0): the probe chain
+ * through it stays whole, and the slot is reused or swept like any
+ * expired one. */
+void replay_cache_forget(replay_cache_t *rc, uid_t uid, uint64_t nonce,
+			 int64_t now)
+{
+	size_t i = slot_of(rc, uid, nonce);
+
+	for (size_t probes = 0; probes <= rc->mask; probes++, i = (i + 1) & rc->mask) {
+		replay_entry_t *e = &rc->slots[i];
+
+		if (e->expires == 0)
+			return;
+		if (e->expires > now && e->nonce == nonce && e->uid == uid) {
+			e->expires = 1;
+			return;
+		}
+	}
+}
+
 size_t replay_cache_live(const replay_cache_t *rc, int64_t now)
 {
 	size_t live = 0;

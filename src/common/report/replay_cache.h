@@ -29,6 +29,11 @@ replay_cache_t *replay_cache_create(size_t capacity, unsigned window);
 void replay_cache_destroy(replay_cache_t *rc);
 replay_verdict_t replay_cache_check(replay_cache_t *rc, uid_t uid,
 				    uint64_t nonce, int64_t sent, int64_t now);
+/* Give back the slot of a message checked FRESH but then refused for want
+ * of room (not on its merits): the sender's next attempt carries a new
+ * nonce anyway, and a busy listener must not fill the cache. */
+void replay_cache_forget(replay_cache_t *rc, uid_t uid, uint64_t nonce,
+			 int64_t now);
 size_t replay_cache_live(const replay_cache_t *rc, int64_t now);
 const char *replay_verdict_name(replay_verdict_t v);
 

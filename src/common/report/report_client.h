@@ -4,9 +4,16 @@
  *
  * Where the listener is: $OPTIMUS_REPORT_ADDR ("host:port"), else
  * ReportAddress/ReportPort of optimus.conf beside slurm.conf
- * ($SLURM_CONF, else /etc/slurm/slurm.conf); ReportAddress 0.0.0.0 means
- * this host. munged's socket: $MUNGE_SOCKET, else AuthInfo=socket=... of
- * slurm.conf, else munge's default.
+ * ($SLURM_CONF, else /etc/slurm/slurm.conf), both read with Slurm's
+ * grammar (util/conf_file.h); ReportAddress 0.0.0.0 means slurmctld's
+ * hosts: every SlurmctldHost line, the primary first, then the backups.
+ * munged's socket: $MUNGE_SOCKET, else AuthInfo=socket=... of slurm.conf,
+ * else munge's default.
+ *
+ * Retries: a request that could not be delivered (no connection, the
+ * listener closed it, or a "busy" refusal) is signed afresh and sent again
+ * after a bounded, jittered exponential backoff (REPORT_RETRY_*); a
+ * refusal on the merits (forbidden, no_job, bad_request, ...) is final.
  */
 #ifndef OPTIMUS_REPORT_CLIENT_H
 #define OPTIMUS_REPORT_CLIENT_H
@@ -23,8 +30,17 @@
 
 typedef struct report_client report_client_t;
 
+/* Controllers tried in order (SlurmctldHost lines; Slurm allows 10). */
+#define REPORT_MAX_HOSTS 10
+/* Attempts per request and the backoff between them: 100 ms doubling up
+ * to 2 s, each wait drawn in [d/2, d]: at most ~10 s in all. */
+#define REPORT_RETRY_ATTEMPTS 8
+#define REPORT_RETRY_BASE_MS 100
+#define REPORT_RETRY_MAX_MS 2000
+
 typedef struct report_endpoint {
-	char host[256];
+	char hosts[REPORT_MAX_HOSTS][256];	/* primary first */
+	size_t nhosts;
 	uint16_t port;
 	char munge_socket[1024];	/* "" for munge's default */
 } report_endpoint_t;
@@ -32,7 +48,8 @@ typedef struct report_endpoint {
 /* Fill ep from the environment and configuration files (see above). */
 int report_endpoint_resolve(report_endpoint_t *ep, char *err, size_t errlen);
 
-/* Connect (timeout in ms for connect and each reply). NULL with a reason. */
+/* Connect to the first host of ep that answers (timeout in ms for each
+ * connect and each reply). NULL with a reason. */
 report_client_t *report_client_connect(const report_endpoint_t *ep,
 				       int timeout_ms, char *err, size_t errlen);
 void report_client_close(report_client_t *c);
@@ -42,6 +59,14 @@ void report_client_close(report_client_t *c);
  * a reason ("code: text" when the listener refused it: -EPROTO). */
 int report_client_request(report_client_t *c, message_t *m,
 			  json_object **result, char *err, size_t errlen);
+
+/* The whole request as the tools and the small API make it: connect,
+ * send, read the reply, retrying as described above up to `attempts`
+ * times (<= 0: REPORT_RETRY_ATTEMPTS). Same results as
+ * report_client_request(). */
+int report_client_call(const report_endpoint_t *ep, message_t *m,
+		       int timeout_ms, int attempts, json_object **result,
+		       char *err, size_t errlen);
 
 /* Lower layers, for tests and tools: one raw frame out, one reply in. */
 int report_client_send_frame(report_client_t *c, const char *body, size_t len);

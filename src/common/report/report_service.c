@@ -150,10 +150,16 @@ static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 	/* One home per report: the consumer's (the planner's registry), or,
 	 * while nobody consumes, the service's own history. */
 	if (atomic_load(&s->consumer)) {
-		if (report_queue_push(s->queue, r) != 0)
+		if (report_queue_push(s->queue, r) != 0) {
+			/* not accepted: its nonce must not hold a replay slot */
+			pthread_mutex_lock(&s->replay_lock);
+			replay_cache_forget(s->replay, uid, m->nonce,
+					    (int64_t)now);
+			pthread_mutex_unlock(&s->replay_lock);
 			return refuse(out, "busy", "report queue full (%zu "
 				      "reports waiting); retry later",
 				      report_queue_capacity(s->queue));
+		}
 	} else if (report_history_add(s->history, r) != 0) {
 		return refuse(out, "error", "out of memory");
 	}
@@ -198,6 +204,8 @@ static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 	if (q->kind == QUERY_JOB && (deny = authorize(s, q->job_id, uid, out)))
 		return deny;
 	result = fn ? fn(q, uid) : report_service_history_query(s, q);
+	if (q->kind == QUERY_JOB)
+		result = protocol_job_page(result, q->points);
 	if (!result)
 		return refuse(out, "error", "the %s query failed",
 			      protocol_query_name(q->kind));

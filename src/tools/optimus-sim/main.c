@@ -14,6 +14,7 @@
 #include "sim_exp.h"
 #include "sim_progress.h"
 #include "util/version.h"
+#include "util/json_strict.h"
 
 typedef struct cli {
 	sim_exp_opts_t eo;
@@ -188,8 +189,9 @@ static int emit(const cli_t *c, sim_report_t *r)
 		sim_report_table(stdout, r);
 	if (c->json) {
 		json_object *o = sim_report_json(r, c->detail);
-		const char *s = json_object_to_json_string_ext(
-			o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		/* strict JSON: a non-finite figure is null */
+		const char *s = json_object_to_json_string_ext(json_strict(o),
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 		FILE *f = strcmp(c->json, "-") ? fopen(c->json, "w") : stdout;
 		if (!f || fprintf(f, "%s\n", s) < 0 ||
 		    (f != stdout && fclose(f))) {

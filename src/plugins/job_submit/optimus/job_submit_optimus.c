@@ -18,6 +18,7 @@
 
 #include "hints/hints.h"
 #include "job_env.h"
+#include "util/escape.h"
 #include "job_size.h"
 #include "roles/spank_env.h"
 
@@ -68,12 +69,13 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 					 job_desc->spank_job_env_size,
 					 HINTS_SPANK_ENV);
 	optimus_hints_t h;
-	char err[512];
+	char err[512], shown[1024];
 
 	if (!text)
 		return SLURM_SUCCESS;
+	/* the user's text, escaped: a newline in it must not forge a line */
 	info("job_submit/optimus: job from uid %u with --scheduler=%s",
-	     submit_uid, text);
+	     submit_uid, str_escape(text, strlen(text), shown, sizeof(shown)));
 	if (job_desc->het_job_offset != NO_VAL) {
 		*err_msg = xstrdup("--scheduler cannot be used with a "
 				   "heterogeneous job: sched/optimus sizes one "

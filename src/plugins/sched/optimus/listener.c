@@ -4,8 +4,18 @@
  * One thread, one poll() over a wake-up pipe, the listening socket and up
  * to ReportMaxConnections connections. A connection is a small state
  * machine: read a 4-byte header, read the body, write the reply frame, and
- * again. Each frame must arrive within ReportTimeout seconds of the last
- * reply (or of accept), so a slow or silent peer cannot hold a slot.
+ * again.
+ *
+ * Admission (doc/reports.md): anyone who can connect is a stranger until a
+ * request with a valid munge credential makes the connection
+ * authenticated. A stranger must do so within ReportAuthTimeout seconds of
+ * accept, however slowly it trickles bytes; an authenticated connection
+ * may stay idle ReportTimeout seconds between requests. When the listener
+ * or one peer address (ReportMaxPeerConnections) is full, a new connection
+ * takes the slot of the oldest stranger, never an authenticated one: an
+ * attacker holding connections only pushes out its own, and a genuine
+ * reporter, which sends its frame right after connecting, is served before
+ * it could be pushed out.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -33,14 +43,22 @@
 #include "optimus_conf.h"
 #include "planner.h"
 #include "report/report_service.h"
+#include "util/escape.h"
 
 #define LISTENER_POLL_MS 250
 /* Refusals logged per second before the rest are only counted. */
 #define LISTENER_LOG_BURST 50
+/* Connections accepted per poll round: between two batches, those already
+ * accepted are read, so a burst of strangers cannot push out a genuine
+ * connection before its frame is read. */
+#define LISTENER_ACCEPT_BATCH 16
 
 typedef struct conn {
 	int fd;
-	char peer[64];
+	char peer[64];		/* address:port, for the log */
+	char addr[48];		/* address: the unit of the per-peer limit */
+	uint64_t seq;		/* accept order: the oldest stranger goes first */
+	bool authed;		/* a request carried a valid credential */
 	time_t deadline;
 	uint8_t hdr[PROTOCOL_HEADER_LEN];
 	size_t hdr_got;
@@ -58,11 +76,15 @@ static struct {
 	int wake[2];
 	int lfd;
 	conn_t *conns;
-	size_t nconns, max_conns;
-	unsigned timeout;
+	size_t nconns, max_conns, max_peer;
+	uint64_t next_seq;
+	unsigned timeout, auth_timeout;
 	report_service_t *service;
 	time_t log_second;
 	unsigned log_count, log_dropped;
+	/* strangers closed (made room, or timed out) since the last line */
+	time_t closed_second;
+	unsigned long evicted, expired;
 } L = { .wake = { -1, -1 }, .lfd = -1 };
 
 /* The uid owning job_id, under a short job read lock. */
@@ -86,6 +108,7 @@ static int listener_job_owner(uint32_t job_id, uid_t *uid)
 static void log_refusal(const conn_t *c, const report_outcome_t *o)
 {
 	time_t now = time(NULL);
+	char reason[4 * sizeof(o->reason)];
 
 	if (now != L.log_second) {
 		if (L.log_dropped)
@@ -98,10 +121,11 @@ static void log_refusal(const conn_t *c, const report_outcome_t *o)
 		L.log_dropped++;
 		return;
 	}
+	/* The reason may quote what the peer sent. */
 	error("sched/optimus: report listener: refused request from %s "
 	      "(uid %d, job %u): %s: %s", c->peer,
 	      o->uid == (uid_t)-1 ? -1 : (int)o->uid, o->job_id, o->code,
-	      o->reason);
+	      str_escape(o->reason, sizeof(o->reason), reason, sizeof(reason)));
 }
 
 static double now_seconds(void)
@@ -138,6 +162,8 @@ static void conn_serve(conn_t *c)
 					    now_seconds(), &o);
 
 	/* A confirmed checkpoint lets a resize go on: follow it now. */
+	if (o.uid != (uid_t)-1)
+		c->authed = true;
 	if (o.accepted && o.type == MSG_CHECKPOINT)
 		planner_kick();
 	if (o.accepted)
@@ -208,7 +234,9 @@ static bool conn_write(conn_t *c)
 	}
 	xfree(c->out);
 	c->out_len = c->out_sent = 0;
-	c->deadline = time(NULL) + L.timeout;
+	/* A stranger's deadline runs from accept, whatever it sends. */
+	if (c->authed)
+		c->deadline = time(NULL) + L.timeout;
 	return !c->close_after;
 }
 
@@ -222,30 +250,34 @@ static void conn_close(size_t i)
 	L.conns[i] = L.conns[--L.nconns];
 }
 
+/* The peer's address (host) and address:port (out). */
 static void peer_name(const struct sockaddr_storage *ss, socklen_t len,
-		      char *out, size_t outlen)
+		      char *host, size_t hostlen, char *out, size_t outlen)
 {
-	char host[48], port[8];
+	char port[8];
 
-	if (getnameinfo((const struct sockaddr *)ss, len, host, sizeof(host),
-			port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
+	if (getnameinfo((const struct sockaddr *)ss, len, host, hostlen,
+			port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(host, hostlen, "?");
 		snprintf(out, outlen, "?");
-	else
+	} else {
 		snprintf(out, outlen, "%s:%s", host, port);
+	}
 }
 
-/* Over the connection limit: one best-effort error frame, then close. */
-static void shed_connection(int fd, const char *peer)
+/* No slot: one best-effort error frame, then close. */
+static void shed_connection(int fd, const char *peer, const char *why)
 {
-	char *reply = protocol_reply_error("busy", "too many connections "
-					   "(%zu); retry later", L.max_conns);
+	size_t limit = strstr(why, "address") ? L.max_peer : L.max_conns;
+	char *reply = protocol_reply_error("busy", "%s (%zu), all "
+					   "authenticated; retry later", why,
+					   limit);
 	uint8_t hdr[PROTOCOL_HEADER_LEN];
 	report_outcome_t o = { .uid = (uid_t)-1, .code = "busy" };
 	conn_t c = { .fd = fd };
 
 	snprintf(c.peer, sizeof(c.peer), "%s", peer);
-	snprintf(o.reason, sizeof(o.reason), "too many connections (%zu)",
-		 L.max_conns);
+	snprintf(o.reason, sizeof(o.reason), "%s (%zu)", why, limit);
 	log_refusal(&c, &o);
 	if (reply) {
 		protocol_header_encode((uint32_t)strlen(reply), hdr);
@@ -256,27 +288,100 @@ static void shed_connection(int fd, const char *peer)
 	close(fd);
 }
 
+/* Index of the oldest stranger (of addr, or of any peer when addr is
+ * NULL), -1 when there is none. */
+static ssize_t oldest_stranger(const char *addr)
+{
+	ssize_t best = -1;
+
+	for (size_t i = 0; i < L.nconns; i++) {
+		const conn_t *c = &L.conns[i];
+
+		if (c->authed || (addr && strcmp(c->addr, addr)))
+			continue;
+		if (best < 0 || c->seq < L.conns[best].seq)
+			best = (ssize_t)i;
+	}
+	return best;
+}
+
+static size_t peer_count(const char *addr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < L.nconns; i++)
+		n += !strcmp(L.conns[i].addr, addr);
+	return n;
+}
+
+/*
+ * Make room for a new connection from addr: true when there is a free slot
+ * or a stranger gave up its slot, false when every slot that could go is
+ * authenticated (the newcomer is then shed).
+ */
+static bool make_room(const char *addr, const char **why)
+{
+	ssize_t victim = -1;
+
+	if (peer_count(addr) >= L.max_peer) {
+		*why = "too many connections from this address";
+		victim = oldest_stranger(addr);
+	} else if (L.nconns >= L.max_conns) {
+		*why = "too many connections";
+		victim = oldest_stranger(NULL);
+	} else {
+		return true;
+	}
+	if (victim < 0)
+		return false;
+	L.evicted++;
+	conn_close((size_t)victim);
+	return true;
+}
+
 static void accept_all(void)
 {
-	for (;;) {
+	for (int k = 0; k < LISTENER_ACCEPT_BATCH; k++) {
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
-		char peer[64];
+		char peer[64], addr[48];
+		const char *why = NULL;
 		int fd = accept4(L.lfd, (struct sockaddr *)&ss, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		conn_t *c;
 
 		if (fd < 0)
 			return;
-		peer_name(&ss, len, peer, sizeof(peer));
-		if (L.nconns == L.max_conns) {
-			shed_connection(fd, peer);
+		peer_name(&ss, len, addr, sizeof(addr), peer, sizeof(peer));
+		if (!make_room(addr, &why)) {
+			shed_connection(fd, peer, why);
 			continue;
 		}
-		L.conns[L.nconns] = (conn_t){ .fd = fd,
-			.deadline = time(NULL) + L.timeout };
-		snprintf(L.conns[L.nconns].peer, sizeof(L.conns[0].peer), "%s", peer);
-		L.nconns++;
+		c = &L.conns[L.nconns++];
+		*c = (conn_t){ .fd = fd, .seq = L.next_seq++,
+			       .deadline = time(NULL) + L.auth_timeout };
+		snprintf(c->peer, sizeof(c->peer), "%s", peer);
+		snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	}
+}
+
+/*
+ * Strangers closed are counted and logged at most once a second: an
+ * attacker's connections come and go by the thousand, and a log line each
+ * would contend with slurmctld's own threads for the log.
+ */
+static void log_closed(void)
+{
+	time_t now = time(NULL);
+
+	if (now == L.closed_second || (!L.evicted && !L.expired))
+		return;
+	debug("sched/optimus: report listener: closed %lu unauthenticated "
+	      "connections to make room and %lu past their deadline "
+	      "(ReportAuthTimeout/ReportTimeout) since %ld", L.evicted,
+	      L.expired, (long)L.closed_second);
+	L.closed_second = now;
+	L.evicted = L.expired = 0;
 }
 
 /* Serve ready connections (walking backwards so closing is safe). */
@@ -298,8 +403,7 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 		if (keep && c->out)
 			keep = conn_write(c);
 		if (keep && now > c->deadline) {
-			debug("sched/optimus: report listener: %s timed out",
-			      c->peer);
+			L.expired++;
 			keep = false;
 		}
 		if (!keep)
@@ -328,6 +432,7 @@ static void *listener_thread(void *arg)
 		serve_ready(pfds, n);
 		if (pfds[1].revents & POLLIN)
 			accept_all();
+		log_closed();
 	}
 	while (L.nconns)
 		conn_close(L.nconns - 1);
@@ -351,7 +456,7 @@ static int listen_socket(const char *addr, uint16_t port)
 	fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd >= 0) {
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 128)) {
+		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, SOMAXCONN)) {
 			error("sched/optimus: report listener: cannot listen on "
 			      "%s:%u: %m", addr, port);
 			close(fd);
@@ -410,7 +515,9 @@ int listener_start(void)
 		return SLURM_ERROR;
 	}
 	L.max_conns = optimus_conf.report_max_connections;
+	L.max_peer = optimus_conf.report_max_peer_connections;
 	L.timeout = optimus_conf.report_timeout;
+	L.auth_timeout = optimus_conf.report_auth_timeout;
 	L.conns = xcalloc(L.max_conns, sizeof(*L.conns));
 	slurm_thread_create(&L.thread, listener_thread, NULL);
 	L.running = true;

@@ -25,6 +25,8 @@ static s_p_options_t optimus_conf_options[] = {
 	{"ReportQueueSize", S_P_UINT32},
 	{"ReportMaxConnections", S_P_UINT32},
 	{"ReportTimeout", S_P_UINT32},
+	{"ReportAuthTimeout", S_P_UINT32},
+	{"ReportMaxPeerConnections", S_P_UINT32},
 	{"ReportReplayWindow", S_P_UINT32},
 	{"Policy", S_P_STRING},
 	{"PlanInterval", S_P_UINT32},
@@ -44,6 +46,8 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->report_queue_size = 4096;
 	c->report_max_connections = 256;
 	c->report_timeout = 10;
+	c->report_auth_timeout = 3;
+	c->report_max_peer_connections = 64;
 	c->report_replay_window = 300;
 	c->policy = xstrdup("optimus");
 	c->plan_interval = PLAN_INTERVAL_DEFAULT;
@@ -83,6 +87,9 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->report_queue_size, "ReportQueueSize", tbl);
 	s_p_get_uint32(&c->report_max_connections, "ReportMaxConnections", tbl);
 	s_p_get_uint32(&c->report_timeout, "ReportTimeout", tbl);
+	s_p_get_uint32(&c->report_auth_timeout, "ReportAuthTimeout", tbl);
+	s_p_get_uint32(&c->report_max_peer_connections,
+		       "ReportMaxPeerConnections", tbl);
 	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
 	if (s_p_get_string(&addr, "Policy", tbl)) {
 		xfree(c->policy);
@@ -130,9 +137,11 @@ static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
 static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 {
 	if (!c->report_queue_size || !c->report_max_connections ||
-	    !c->report_timeout || !c->report_replay_window) {
+	    !c->report_timeout || !c->report_replay_window ||
+	    !c->report_auth_timeout || !c->report_max_peer_connections) {
 		error("sched/optimus: %s: ReportQueueSize, ReportMaxConnections, "
-		      "ReportTimeout and ReportReplayWindow must be > 0", path);
+		      "ReportMaxPeerConnections, ReportTimeout, ReportAuthTimeout "
+		      "and ReportReplayWindow must be > 0", path);
 		return SLURM_ERROR;
 	}
 	return optimus_conf_check_planner(path, c);

@@ -18,6 +18,8 @@ typedef struct optimus_conf {
 	uint32_t report_queue_size;	/* ReportQueueSize, 4096 */
 	uint32_t report_max_connections;/* ReportMaxConnections, 256 */
 	uint32_t report_timeout;	/* ReportTimeout (s), 10 */
+	uint32_t report_auth_timeout;	/* ReportAuthTimeout (s), 3 */
+	uint32_t report_max_peer_connections; /* ReportMaxPeerConnections, 64 */
 	uint32_t report_replay_window;	/* ReportReplayWindow (s), 300 */
 
 	/* Planner (doc/planning.md). */

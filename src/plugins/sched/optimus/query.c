@@ -59,8 +59,12 @@ static int status_row(reg_job_t *rj, void *arg)
 	json_object_object_add(o, "plan_ps", json_object_new_int(m->plan_ps));
 	json_object_object_add(o, "plan_workers",
 			       json_object_new_int(m->plan_workers));
+	json_object_object_add(o, "reports", json_object_new_int64(
+		(int64_t)m->reports));
 	json_object_object_add(o, "step", json_object_new_double(m->step));
 	json_object_object_add(o, "loss", json_object_new_double(m->loss));
+	json_object_object_add(o, "steps_per_sec",
+			       json_object_new_double(m->steps_per_sec));
 	json_object_object_add(o, "remaining_steps", json_object_new_double(
 		job_model_remaining_steps(m, &fitted)));
 	json_object_object_add(o, "fitted", json_object_new_boolean(fitted));

@@ -16,13 +16,32 @@ spank_optimus_conf_t spank_optimus_conf = {
 	.submit_check = true,
 };
 
+/* state_dir= must be absolute (a job's working folder is no place for
+ * the node's state) and fit whole: a cut path would be another folder. */
+static int conf_state_dir(const char *dir)
+{
+	size_t n = strlen(dir), max = sizeof(spank_optimus_conf.state_dir) - 1;
+
+	if (dir[0] != '/') {
+		slurm_error("optimus: plugstack.conf: state_dir='%s' is not an "
+			    "absolute path (state_dir=/ABS/PATH)", dir);
+		return -1;
+	}
+	if (n > max) {
+		slurm_error("optimus: plugstack.conf: state_dir is %zu characters "
+			    "long, at most %zu", n, max);
+		return -1;
+	}
+	memcpy(spank_optimus_conf.state_dir, dir, n + 1);
+	return 0;
+}
+
 static int conf_parse(int ac, char **av)
 {
 	for (int i = 0; i < ac; i++) {
-		if (!strncmp(av[i], "state_dir=", 10) && av[i][10] == '/') {
-			snprintf(spank_optimus_conf.state_dir,
-				 sizeof(spank_optimus_conf.state_dir), "%s",
-				 av[i] + 10);
+		if (!strncmp(av[i], "state_dir=", 10)) {
+			if (conf_state_dir(av[i] + 10))
+				return -1;
 		} else if (!strcmp(av[i], "submit_check=0")) {
 			spank_optimus_conf.submit_check = false;
 		} else if (!strcmp(av[i], "submit_check=1")) {

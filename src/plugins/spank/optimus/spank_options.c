@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "spank_optimus.h"
+#include "util/escape.h"
 
 static char *scheduler_arg;
 /* sbatch calls post-option processing once per heterogeneous component */
@@ -74,8 +75,11 @@ int spank_options_post_opt(spank_t sp)
 	}
 	if (spank_job_control_setenv(sp, HINTS_SPANK_ENV, scheduler_arg, 1) !=
 	    ESPANK_SUCCESS) {
+		char shown[1024];
+
 		slurm_error("optimus: cannot pass --scheduler=%s to slurmctld",
-			    scheduler_arg);
+			    str_escape(scheduler_arg, strlen(scheduler_arg),
+				       shown, sizeof(shown)));
 		return -1;
 	}
 	return 0;
