@@ -15,6 +15,7 @@
 
 #include "hints/hints.h"
 #include "job_size.h"
+#include "slurm_compat.h"
 #include "roles/spank_env.h"
 
 const char plugin_name[] = "Optimus job submit plugin";
@@ -77,8 +78,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return SLURM_SUCCESS;
 }
 
-extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
-		      uint32_t submit_uid, char **err_msg)
+extern int job_modify(COMPAT_JOB_MODIFY_PARAMS)
 {
 	return SLURM_SUCCESS;
 }

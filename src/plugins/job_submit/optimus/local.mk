@@ -7,4 +7,5 @@ src_plugins_job_submit_optimus_job_submit_optimus_la_LIBADD = src/common/libopti
 src_plugins_job_submit_optimus_job_submit_optimus_la_SOURCES = \
 	src/plugins/job_submit/optimus/job_submit_optimus.c \
 	src/plugins/job_submit/optimus/job_size.c \
-	src/plugins/job_submit/optimus/job_size.h
+	src/plugins/job_submit/optimus/job_size.h \
+	$(SLURM_COMPAT_SOURCES)

@@ -12,11 +12,12 @@
 #include "src/common/xmalloc.h"
 
 #include "registry.h"
+#include "slurm_compat.h"
 
 #define REGISTRY_FORMAT 1	/* version of the JSON written by to_json */
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
-static List jobs;			/* of reg_job_t, sorted by job id */
+static list_t *jobs;			/* of reg_job_t, sorted by job id */
 static speed_profiles_t *profiles;
 static json_object *plan_json;
 

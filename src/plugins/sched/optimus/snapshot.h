@@ -50,7 +50,5 @@ typedef struct snapshot {
 extern snapshot_t *snapshot_take(void);
 extern void snapshot_free(snapshot_t *s);
 
-/* GPUs in a gres/tres string such as "gpu:4", "gres:gpu:2" or "gres/gpu=2". */
-extern double snapshot_gpu_count(const char *gres);
 
 #endif
