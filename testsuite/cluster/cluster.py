@@ -39,6 +39,25 @@ class ClusterError(RuntimeError):
     pass
 
 
+_SLURM_VERSION = None
+
+
+def slurm_version():
+    """The installed slurmctld's version as a tuple, e.g. (24, 11, 5)."""
+    global _SLURM_VERSION
+    if _SLURM_VERSION is None:
+        out = subprocess.run(["slurmctld", "-V"], capture_output=True,
+                             text=True, check=True).stdout
+        _SLURM_VERSION = tuple(int(x) for x in out.split()[1].split(".")[:3])
+    return _SLURM_VERSION
+
+
+def gpu_tres(n):
+    """A request of n GPUs per node as the installed Slurm writes it in
+    TresPerNode: 22.05 says gres:gpu:N, 24.11 the TRES name gres/gpu:N."""
+    return ("gres/gpu:%d" if slurm_version() >= (23, 2) else "gres:gpu:%d") % n
+
+
 def _free_port_block(count):
     """A base port such that base..base+count-1 are all free on localhost."""
     for _ in range(200):

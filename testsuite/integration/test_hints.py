@@ -18,6 +18,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hints_helpers as hh  # noqa: E402
+from cluster import gpu_tres  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 SCRIPT = "#!/bin/sh\ntrue\n"
@@ -35,7 +36,7 @@ ACCEPTED = [
     # 1 PS + 4 workers of 2 CPUs do not fit 8 CPUs: 2 nodes (3 + 2 tasks)
     ("optimus,workers=4,worker_cpus=2,worker_gpus=1,ps_mem=2G",
      {"NumNodes": "2-2", "NumTasks": "5", "CPUs/Task": "2",
-      "MinMemoryNode": "4G", "TresPerNode": "gres:gpu:2"}),
+      "MinMemoryNode": "4G", "TresPerNode": gpu_tres(2)}),
     ("optimus,ps_cpus=3,ps_mem=512M,ps_gpus=0,worker_mem=1536",
      {"CPUs/Task": "3", "MinMemoryNode": "2G"}),
     ("optimus,delta=0.0005,model=resnet-50,form=inverse", {"NumTasks": "2"}),
