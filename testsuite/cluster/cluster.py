@@ -303,6 +303,22 @@ StoragePort={self.ports["mysql"]}
 StorageUser=root
 StorageLoc=slurm_acct_db
 """, mode=0o600)
+        # The database exists before slurmdbd first connects. Otherwise
+        # slurmdbd (mysql_common.c:mysql_db_get_db_connection) creates it
+        # after an "Unknown database" (1049) and calls mysql_real_connect()
+        # again on the same MYSQL handle; with Debian 13's libmariadb3
+        # (Connector/C 3.4.10) that handle's first query then fails with
+        # client error 5027 ("Number of columns in result (=1) set exceeds
+        # maximum allowed number of columns (=0)"), the connection drops
+        # (2006), and slurmdbd 24.11 dies in _check_mysql_concat_is_sane
+        # ("null result from query"). Sites create the database and its
+        # grants beforehand as Slurm's accounting guide says; so do we.
+        r = subprocess.run(["mariadb", "--no-defaults", "-uroot", "-h127.0.0.1",
+                            "-P%d" % self.ports["mysql"], "-e",
+                            "CREATE DATABASE IF NOT EXISTS slurm_acct_db"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise ClusterError("cannot create slurm_acct_db: " + r.stderr)
         # slurmdbd has no -f: it reads slurmdbd.conf beside $SLURM_CONF
         subprocess.run(["slurmdbd"], check=True, env=self.env(),
                        capture_output=True)
