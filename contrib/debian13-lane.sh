@@ -106,6 +106,11 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 rm -f "$root/etc/apt/sources.list"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# The chroot shares the host's name and network: Slurm resolves the submit
+# host's name (a job's alloc_node) when a job completes, and waits 10 s per
+# failed lookup, so the host's names must resolve inside too.
+cp /etc/hosts "$root/etc/hosts"
+hostname > "$root/etc/hostname" 2>/dev/null || true
 # Debian's packages start their daemons at install time; the harness runs its
 # own instances, and services must not start inside a chroot anyway.
 printf '#!/bin/sh\n# slurm-optimus chroot: no service starts at install time\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
