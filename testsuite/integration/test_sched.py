@@ -9,6 +9,7 @@ import os
 import re
 import time
 
+from cluster import ClusterError
 from waiting import wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,8 +59,20 @@ def runs(out):
     return [json.loads(l) for l in lines if l.startswith('{"restart"')]
 
 
+ENDED = {"CANCELLED", "COMPLETED", "FAILED", "TIMEOUT", "NODE_FAIL",
+         "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE"}
+
+
 def cancel(cluster, *jobs):
+    """scancel, and wait until the jobs hold no nodes: scancel returns at
+    once and a cancelled job keeps its resources while it completes, so the
+    next test (which may need the whole cluster) would find them taken."""
     cluster.run(["scancel"] + [str(j) for j in jobs], check=False)
+    for j in jobs:
+        try:
+            cluster.wait_job_state(j, ENDED, timeout=60)
+        except ClusterError:
+            pass    # already purged, or reported by the test that follows
 
 
 def test_pending_job_is_sized_and_placed_as_planned(cluster, tmp_path):
