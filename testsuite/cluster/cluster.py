@@ -93,12 +93,15 @@ class Cluster:
     def __init__(self, root, nodes=4, cpus=8, memory=16000, gpus=4,
                  accounting=False, scheduler="sched/optimus",
                  plugin_dirs=None, cred_expire=10, extra_conf="",
-                 optimus_conf=""):
+                 optimus_conf="", node_gres=None):
         self.root = os.path.abspath(root)
         self.nodes = nodes
         self.cpus = cpus
         self.memory = memory
         self.gpus = gpus
+        # Gres= of the NodeName line; default "gpu:<gpus>" ("gpu" alone is
+        # one GPU to Slurm)
+        self.node_gres = node_gres
         self.accounting = accounting
         self.scheduler = scheduler
         self.plugin_dirs = plugin_dirs if plugin_dirs is not None else PLUGIN_BUILD_DIRS
@@ -160,7 +163,8 @@ class Cluster:
         p = self.ports
         nodes = self._nodelist()
         plugindir = ":".join(list(self.plugin_dirs) + [DEBIAN_PLUGINDIR])
-        gres = "Gres=gpu:%d " % self.gpus if self.gpus else ""
+        gres = "Gres=%s " % (self.node_gres or "gpu:%d" % self.gpus) \
+            if self.gpus else ""
         acct = ""
         if self.accounting:
             acct = ("AccountingStorageType=accounting_storage/slurmdbd\n"
