@@ -61,7 +61,11 @@ cleanup() {
 	exit $rc
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+# The chroot's command runs in the background and is waited for, so that a
+# signal is acted on at once (sh runs traps only between commands): it stops
+# that command, then the EXIT trap unmounts.
+child=""
+trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; exit 130' INT TERM HUP
 
 mount_in() { # mount_in TARGET mount-arguments...: mounts and records it (last mounted, first unmounted)
 	target=$1; shift
@@ -141,7 +145,9 @@ fi
 # ---------------------------------------------------------------- run
 in_chroot() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" /bin/sh -c "cd /optimus && $1" sh "$@"
+		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" /bin/sh -c "cd /optimus && $1" sh "$@" &
+	child=$!
+	wait "$child"
 }
 if [ -n "$run" ]; then
 	say "running in the chroot: $run"
