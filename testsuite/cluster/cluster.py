@@ -39,6 +39,25 @@ class ClusterError(RuntimeError):
     pass
 
 
+_SLURM_VERSION = None
+
+
+def slurm_version():
+    """The installed slurmctld's version as a tuple, e.g. (24, 11, 5)."""
+    global _SLURM_VERSION
+    if _SLURM_VERSION is None:
+        out = subprocess.run(["slurmctld", "-V"], capture_output=True,
+                             text=True, check=True).stdout
+        _SLURM_VERSION = tuple(int(x) for x in out.split()[1].split(".")[:3])
+    return _SLURM_VERSION
+
+
+def gpu_tres(n):
+    """A request of n GPUs per node as the installed Slurm writes it in
+    TresPerNode: 22.05 says gres:gpu:N, 24.11 the TRES name gres/gpu:N."""
+    return ("gres/gpu:%d" if slurm_version() >= (23, 2) else "gres:gpu:%d") % n
+
+
 def _free_port_block(count):
     """A base port such that base..base+count-1 are all free on localhost."""
     for _ in range(200):
@@ -74,12 +93,15 @@ class Cluster:
     def __init__(self, root, nodes=4, cpus=8, memory=16000, gpus=4,
                  accounting=False, scheduler="sched/optimus",
                  plugin_dirs=None, cred_expire=10, extra_conf="",
-                 optimus_conf=""):
+                 optimus_conf="", node_gres=None):
         self.root = os.path.abspath(root)
         self.nodes = nodes
         self.cpus = cpus
         self.memory = memory
         self.gpus = gpus
+        # Gres= of the NodeName line; default "gpu:<gpus>" ("gpu" alone is
+        # one GPU to Slurm)
+        self.node_gres = node_gres
         self.accounting = accounting
         self.scheduler = scheduler
         self.plugin_dirs = plugin_dirs if plugin_dirs is not None else PLUGIN_BUILD_DIRS
@@ -141,7 +163,8 @@ class Cluster:
         p = self.ports
         nodes = self._nodelist()
         plugindir = ":".join(list(self.plugin_dirs) + [DEBIAN_PLUGINDIR])
-        gres = "Gres=gpu:%d " % self.gpus if self.gpus else ""
+        gres = "Gres=%s " % (self.node_gres or "gpu:%d" % self.gpus) \
+            if self.gpus else ""
         acct = ""
         if self.accounting:
             acct = ("AccountingStorageType=accounting_storage/slurmdbd\n"
@@ -284,6 +307,22 @@ StoragePort={self.ports["mysql"]}
 StorageUser=root
 StorageLoc=slurm_acct_db
 """, mode=0o600)
+        # The database exists before slurmdbd first connects. Otherwise
+        # slurmdbd (mysql_common.c:mysql_db_get_db_connection) creates it
+        # after an "Unknown database" (1049) and calls mysql_real_connect()
+        # again on the same MYSQL handle; with Debian 13's libmariadb3
+        # (Connector/C 3.4.10) that handle's first query then fails with
+        # client error 5027 ("Number of columns in result (=1) set exceeds
+        # maximum allowed number of columns (=0)"), the connection drops
+        # (2006), and slurmdbd 24.11 dies in _check_mysql_concat_is_sane
+        # ("null result from query"). Sites create the database and its
+        # grants beforehand as Slurm's accounting guide says; so do we.
+        r = subprocess.run(["mariadb", "--no-defaults", "-uroot", "-h127.0.0.1",
+                            "-P%d" % self.ports["mysql"], "-e",
+                            "CREATE DATABASE IF NOT EXISTS slurm_acct_db"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise ClusterError("cannot create slurm_acct_db: " + r.stderr)
         # slurmdbd has no -f: it reads slurmdbd.conf beside $SLURM_CONF
         subprocess.run(["slurmdbd"], check=True, env=self.env(),
                        capture_output=True)

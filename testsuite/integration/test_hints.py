@@ -13,6 +13,7 @@ job_submit/optimus (slurmctld refuses them earlier otherwise).
 """
 import os
 import sys
+import tempfile
 
 import time
 
@@ -20,6 +21,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hints_helpers as hh  # noqa: E402
+from cluster import Cluster, gpu_tres  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 SCRIPT = "#!/bin/sh\ntrue\n"
@@ -37,7 +39,7 @@ ACCEPTED = [
     # 1 PS + 4 workers of 2 CPUs do not fit 8 CPUs: 2 nodes (3 + 2 tasks)
     ("optimus,workers=4,worker_cpus=2,worker_gpus=1,ps_mem=2G",
      {"NumNodes": "2-2", "NumTasks": "5", "CPUs/Task": "2",
-      "MinMemoryNode": "4G", "TresPerNode": "gres:gpu:2"}),
+      "MinMemoryNode": "4G", "TresPerNode": gpu_tres(2)}),
     ("optimus,ps_cpus=3,ps_mem=512M,ps_gpus=0,worker_mem=1536",
      {"CPUs/Task": "3", "MinMemoryNode": "2G"}),
     ("optimus,delta=0.0005,model=resnet-50,form=inverse", {"NumTasks": "2"}),
@@ -164,6 +166,31 @@ def test_unfit_refused_by_job_submit(cluster):
                             "--scheduler=optimus,ps=1,workers=1"], SCRIPT,
                   check=False)
     _assert_refused(r, "do not fit on 3 node(s)")
+
+
+def test_bare_gpu_gres_is_one_gpu():
+    """A node declared `Gres=gpu` (no count) has one GPU, as Slurm counts
+    it: job_submit/optimus sizes against slurmctld's GRES count (issue 18:
+    its own parser read "gpu" as 0 GPUs where sched/optimus's read 1)."""
+    c = Cluster(tempfile.mkdtemp(prefix="optimus-test-gres-"), nodes=1,
+                gpus=1, node_gres="gpu", scheduler="sched/backfill")
+    c.start()
+    try:
+        r = hh.sbatch(c, ["-H", "-o", "/dev/null",
+                          "--scheduler=optimus,worker_gpus=1"], SCRIPT,
+                      check=False)
+        assert r.returncode == 0, r.stderr
+        jid = hh.job_id(r)
+        assert c.job_fields(jid)["TresPerNode"] == gpu_tres(1)
+        c.run(["scancel", str(jid)], check=False)
+        # a worker of 2 GPUs fits no node (read as 0 GPUs, "unknown", it
+        # would have been let through)
+        r = hh.sbatch(c, ["-o", "/dev/null",
+                          "--scheduler=optimus,worker_gpus=2"],
+                      SCRIPT, check=False)
+        _assert_refused(r, "node(s) of 8 CPUs, 16000 MB and 1 GPUs")
+    finally:
+        c.stop()
 
 
 def test_user_node_count_kept(cluster):

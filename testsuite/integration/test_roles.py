@@ -21,6 +21,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hints_helpers as hh  # noqa: E402
+from cluster import slurm_version  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 PORT_MIN, PORT_BLOCK, PORT_BLOCKS = 12000, 64, 320
@@ -209,6 +210,17 @@ HET = ("#!/bin/sh\n"
        "-N1 -n $OPTIMUS_NUM_WORKERS sh -c 'env > {d}/worker.$SLURM_PROCID'\n")
 
 
+# Slurm 24.11's cons_tres gives a job with an explicit task count only the
+# CPUs of the tasks it places on each node (dist_tasks.c:
+# _dist_tasks_compute_c_b with _get_task_count = num_tasks when
+# JOB_NTASKS_SET); pn_min_cpus only filters nodes. 3 tasks on 2 nodes get
+# 2 + 1 CPUs, the workers' component (-N1 -n2) lands on the 1-CPU node and
+# srun fails with "More processors requested than permitted". 22.05 gave
+# every node pn_min_cpus (2 + 2). Not fixed yet: see doc/hints.md.
+@pytest.mark.xfail(slurm_version() >= (24, 11), strict=True,
+                   reason="Slurm 24.11 allocates 2+1 CPUs to 1 PS + 2 "
+                          "workers on 2 nodes; the het step's worker "
+                          "component does not fit")
 def test_separate_layout_het_step(cluster):
     """srun -n P ps : -n W worker: component 0 on its own node = the PS."""
     d = tempfile.mkdtemp(prefix="het-", dir=cluster.root)

@@ -9,6 +9,7 @@ import os
 import re
 import time
 
+from cluster import ClusterError, gpu_tres
 from waiting import wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,8 +63,20 @@ def runs(out):
     return [json.loads(l) for l in lines if l.startswith('{"restart"')]
 
 
+ENDED = {"CANCELLED", "COMPLETED", "FAILED", "TIMEOUT", "NODE_FAIL",
+         "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE"}
+
+
 def cancel(cluster, *jobs):
+    """scancel, and wait until the jobs hold no nodes: scancel returns at
+    once and a cancelled job keeps its resources while it completes, so the
+    next test (which may need the whole cluster) would find them taken."""
     cluster.run(["scancel"] + [str(j) for j in jobs], check=False)
+    for j in jobs:
+        try:
+            cluster.wait_job_state(j, ENDED, timeout=60)
+        except ClusterError:
+            pass    # already purged, or reported by the test that follows
 
 
 def test_pending_job_is_sized_and_placed_as_planned(cluster, tmp_path):
@@ -133,6 +146,23 @@ def test_job_spread_over_nodes_with_little_room_starts(cluster, tmp_path):
         assert f["NodeList"] == "n[1-2]" and f["NumCPUs"] == "4", f
     finally:
         cancel(cluster, *blockers, *([jid] if jid else []))
+
+
+def test_gpu_job_started_as_planned(cluster, tmp_path):
+    """The plan's start asks Slurm for the GPUs per node in the syntax of
+    the running release (gres:gpu:N on 22.05, gres/gpu:N on 24.11, which
+    refuses the former as an invalid TRES) and the job runs."""
+    jid, _ = submit(cluster, tmp_path, "gpus",
+                    "optimus,max_ps=1,max_workers=2,worker_gpus=1", 40)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        f = cluster.job_fields(jid)
+        ps, workers = plan_of(f) or wait_for(
+            lambda: plan_of(cluster.job_fields(jid)), 15, "the plan")
+        per_node = -(-workers // int(f["NumNodes"]))   # ceil
+        assert f["TresPerNode"] == gpu_tres(per_node), f
+    finally:
+        cancel(cluster, jid)
 
 
 def test_job_left_out_waits_with_a_reason(cluster, tmp_path):

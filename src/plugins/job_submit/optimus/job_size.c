@@ -11,26 +11,7 @@
 #include "src/common/xstring.h"
 
 #include "job_size.h"
-
-/* GPUs in a node's Gres= string ("gpu:4", "gpu:a100:2,nic:1"). */
-static uint32_t gres_gpus(const char *gres)
-{
-	uint32_t total = 0;
-	const char *p = gres;
-
-	while (p && (p = strstr(p, "gpu"))) {
-		const char *end = strchr(p, ',');
-		const char *colon = NULL;
-
-		for (const char *q = p; *q && q != end; q++)
-			if (*q == ':')
-				colon = q;
-		if (colon)
-			total += strtoul(colon + 1, NULL, 10);
-		p = end;
-	}
-	return total;
-}
+#include "slurm_gpus.h"
 
 /*
  * The largest node shape, field by field. Called with slurmctld's read
@@ -42,8 +23,7 @@ static hints_res_t node_capacity(void)
 	node_record_t *node;
 
 	for (int i = 0; (node = next_node(&i)); i++) {
-		uint32_t gpus = gres_gpus(node->config_ptr && node->config_ptr->gres
-					  ? node->config_ptr->gres : node->gres);
+		uint32_t gpus = gpus_of_node(node);
 
 		if (node->cpus > cap.cpus)
 			cap.cpus = node->cpus;
@@ -75,9 +55,7 @@ static void desc_set(job_desc_msg_t *d, const hints_request_t *r)
 		d->pn_min_cpus = r->max_tasks_per_node * r->cpus_per_task;
 	d->pn_min_memory = r->mem_per_node_mb;	/* per node: no MEM_PER_CPU */
 	xfree(d->tres_per_node);
-	if (r->gpus_per_node)
-		d->tres_per_node = xstrdup_printf("gres:gpu:%u",
-						  r->gpus_per_node);
+	d->tres_per_node = gpus_tres_per_node(r->gpus_per_node);
 }
 
 extern int job_size_apply(const optimus_hints_t *h, job_desc_msg_t *job_desc,

@@ -20,6 +20,7 @@
 #include "job_env.h"
 #include "util/escape.h"
 #include "job_size.h"
+#include "slurm_compat.h"
 #include "roles/spank_env.h"
 
 const char plugin_name[] = "Optimus job submit plugin";
@@ -101,8 +102,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
  * time is the user's (kept for the planner, as --begin is at submit); the
  * gate stays closed. Slurm's own update then finds nothing to change.
  */
-extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
-		      uint32_t submit_uid, char **err_msg)
+extern int job_modify(COMPAT_JOB_MODIFY_PARAMS)
 {
 	char text[32];
 

@@ -15,12 +15,12 @@
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/read_config.h"
-#include "src/common/slurm_accounting_storage.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "accounting.h"
+#include "slurm_compat.h"
 
 static slurm_selected_step_t *whole_job(uint32_t job_id)
 {
@@ -38,7 +38,7 @@ extern int accounting_set_system_comment(uint32_t job_id, const char *comment)
 {
 	slurmdb_job_cond_t cond = { 0 };
 	slurmdb_job_rec_t *rec;
-	List modified;
+	list_t *modified;
 	int rc = SLURM_ERROR;
 
 	if (!slurm_conf.accounting_storage_type ||

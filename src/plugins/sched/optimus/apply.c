@@ -18,13 +18,13 @@
 #include "gate.h"
 #include "job_env.h"
 #include "lock_hold.h"
+#include "slurm_gpus.h"
 #include "roles/roles.h"
 
 static int update_pending(action_t *a)
 {
 	job_desc_msg_t desc;
 	slurm_msg_t msg;
-	char gres[64] = "";
 	int rc;
 
 	slurm_init_job_desc_msg(&desc);
@@ -47,14 +47,11 @@ static int update_pending(action_t *a)
 	desc.min_cpus = a->req.tasks * a->req.cpus_per_task;
 	desc.pn_min_memory = a->req.mem_per_node_mb;
 	desc.req_nodes = a->nodes;
-	if (a->req.gpus_per_node) {
-		snprintf(gres, sizeof(gres), "gres:gpu:%u", a->req.gpus_per_node);
-		desc.tres_per_node = gres;
-	}
+	desc.tres_per_node = gpus_tres_per_node(a->req.gpus_per_node);
 	msg.data = &desc;
 	rc = update_job(&msg, slurm_conf.slurm_user_id, false);
 	desc.req_nodes = NULL;		/* not ours to free */
-	desc.tres_per_node = NULL;
+	xfree(desc.tres_per_node);
 	return rc;
 }
 

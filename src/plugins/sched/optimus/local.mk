@@ -9,7 +9,8 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES = \
 	src/plugins/sched/optimus/backfill_delegate.c \
 	src/plugins/sched/optimus/backfill_delegate.h \
 	src/plugins/sched/optimus/listener.c src/plugins/sched/optimus/listener.h \
-	src/plugins/sched/optimus/optimus_conf.c src/plugins/sched/optimus/optimus_conf.h
+	src/plugins/sched/optimus/optimus_conf.c src/plugins/sched/optimus/optimus_conf.h \
+	$(SLURM_COMPAT_SOURCES)
 # the planner (issue 6): snapshot -> models -> plan -> apply
 src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/accounting.c src/plugins/sched/optimus/accounting.h \

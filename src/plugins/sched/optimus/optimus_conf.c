@@ -13,6 +13,7 @@
 #include "src/common/xstring.h"
 
 #include "optimus_conf.h"
+#include "slurm_compat.h"
 #include "plan/plan.h"
 #include "report/report_client.h"
 
@@ -20,22 +21,22 @@ optimus_conf_t optimus_conf;
 
 /* Every key optimus.conf may hold; others add their rows here. */
 static s_p_options_t optimus_conf_options[] = {
-	{"ReportAddress", S_P_STRING},
-	{"ReportPort", S_P_UINT16},
-	{"ReportQueueSize", S_P_UINT32},
-	{"ReportMaxConnections", S_P_UINT32},
-	{"ReportTimeout", S_P_UINT32},
-	{"ReportAuthTimeout", S_P_UINT32},
-	{"ReportMaxPeerConnections", S_P_UINT32},
-	{"ReportReplayWindow", S_P_UINT32},
-	{"Policy", S_P_STRING},
-	{"PlanInterval", S_P_UINT32},
-	{"Damping", S_P_DOUBLE},
-	{"ResizeThreshold", S_P_DOUBLE},
-	{"ResizeThresholdLarge", S_P_DOUBLE},
-	{"LargeJobTasks", S_P_UINT32},
-	{"MinResizeInterval", S_P_UINT32},
-	{"RestartCost", S_P_UINT32},
+	{ .key = "ReportAddress", .type = S_P_STRING },
+	{ .key = "ReportPort", .type = S_P_UINT16 },
+	{ .key = "ReportQueueSize", .type = S_P_UINT32 },
+	{ .key = "ReportMaxConnections", .type = S_P_UINT32 },
+	{ .key = "ReportTimeout", .type = S_P_UINT32 },
+	{ .key = "ReportAuthTimeout", .type = S_P_UINT32 },
+	{ .key = "ReportMaxPeerConnections", .type = S_P_UINT32 },
+	{ .key = "ReportReplayWindow", .type = S_P_UINT32 },
+	{ .key = "Policy", .type = S_P_STRING },
+	{ .key = "PlanInterval", .type = S_P_UINT32 },
+	{ .key = "Damping", .type = S_P_DOUBLE },
+	{ .key = "ResizeThreshold", .type = S_P_DOUBLE },
+	{ .key = "ResizeThresholdLarge", .type = S_P_DOUBLE },
+	{ .key = "LargeJobTasks", .type = S_P_UINT32 },
+	{ .key = "MinResizeInterval", .type = S_P_UINT32 },
+	{ .key = "RestartCost", .type = S_P_UINT32 },
 	{NULL}
 };
 
@@ -160,7 +161,7 @@ int optimus_conf_load(void)
 		info("sched/optimus: no %s, using defaults", path);
 	} else {
 		tbl = s_p_hashtbl_create(optimus_conf_options);
-		if (s_p_parse_file(tbl, NULL, path, false, NULL) != SLURM_SUCCESS) {
+		if (s_p_parse_file(tbl, NULL, path, COMPAT_PARSE_STRICT, NULL) != SLURM_SUCCESS) {
 			error("sched/optimus: cannot parse %s, using defaults", path);
 			rc = SLURM_ERROR;
 		} else {

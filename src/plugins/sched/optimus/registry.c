@@ -14,11 +14,12 @@
 
 #include "lock_hold.h"
 #include "registry.h"
+#include "slurm_compat.h"
 
 #define REGISTRY_FORMAT 1	/* version of the JSON written by to_json */
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
-static List jobs;			/* of reg_job_t, sorted by job id */
+static list_t *jobs;			/* of reg_job_t, sorted by job id */
 /* The same records by job id: registry_find() runs for every job of every
  * snapshot and every report, in O(1) rather than a walk of the list. */
 static xhash_t *by_id;

@@ -22,29 +22,7 @@
 #include "snapshot.h"
 #include "roles/roles.h"
 #include "roles/spank_env.h"
-
-extern double snapshot_gpu_count(const char *gres)
-{
-	const char *p;
-	double total = 0;
-
-	/* "gpu:4", "gpu:tesla:4", "gres:gpu:2", "gres/gpu=2", "gres/gpu:tesla=2" */
-	for (p = gres ? strstr(gres, "gpu") : NULL; p; p = strstr(p + 3, "gpu")) {
-		const char *end = p + 3;
-		const char *num;
-
-		while (*end && *end != ',' && *end != ';')
-			end++;
-		num = end;
-		while (num > p && strchr("0123456789", num[-1]))
-			num--;
-		if (num < end && (num[-1] == ':' || num[-1] == '='))
-			total += strtod(num, NULL);
-		else if (num == end && (p[3] == '\0' || p[3] == ','))
-			total += 1;	/* "gpu" alone means one */
-	}
-	return total;
-}
+#include "slurm_gpus.h"
 
 static bool node_usable(node_record_t *node)
 {
@@ -64,7 +42,7 @@ static void copy_nodes(snapshot_t *s)
 		sn->name = xstrdup(node->name);
 		if (node_usable(node))
 			sn->capacity = res_make(node->cpus, node->real_memory,
-						snapshot_gpu_count(node->gres));
+						gpus_of_node(node));
 	}
 }
 
@@ -78,7 +56,7 @@ static const char *job_hints(job_record_t *job)
 static int job_usage(job_record_t *job, int **index, res_vec_t **usage)
 {
 	job_resources_t *jr = job->job_resrcs;
-	double gpus = snapshot_gpu_count(job->tres_per_node);
+	double gpus = gpus_of_job_per_node(job);
 	int n = 0, first, last;
 
 	if (!jr || !jr->node_bitmap || !jr->nhosts)
@@ -149,7 +127,7 @@ static void add_other_usage(snapshot_t *s, job_record_t *job)
 
 static void copy_jobs(snapshot_t *s)
 {
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	int cap = list_count(job_list);
 	job_record_t *job;
 

@@ -56,7 +56,5 @@ extern void snapshot_free(snapshot_t *s);
 extern const snap_job_t *snapshot_find_job(const snapshot_t *s,
 					   uint32_t job_id);
 
-/* GPUs in a gres/tres string such as "gpu:4", "gres:gpu:2" or "gres/gpu=2". */
-extern double snapshot_gpu_count(const char *gres);
 
 #endif

@@ -1,0 +1,158 @@
+#!/bin/sh
+# debian13-lane.sh - run the whole suite (unit + integration, slurmdbd and
+# MariaDB included) against Debian 13's Slurm 24.11 in a chroot.
+#
+# Usage (as root): contrib/debian13-lane.sh [pytest arguments...]
+#   e.g. contrib/debian13-lane.sh -k test_hints
+#        contrib/debian13-lane.sh --run 'contrib/build.sh && make check'
+#        contrib/debian13-lane.sh --run bash     # a shell in the chroot's tree
+#
+# The chroot is made once with debootstrap from the same package registry as
+# the host's apt sources and cached in $OPTIMUS_CHROOT (default
+# /var/cache/slurm-optimus/chroot-trixie); later runs reuse it. The working
+# tree (tracked and untracked files, not ignored ones) is copied to /optimus in
+# the chroot and built there with the project's own scripts:
+# contrib/install-deps.sh, contrib/slurm-source.sh, contrib/run-tests.sh.
+# Every mount is undone on exit, also on failure or interruption.
+#
+# Why a chroot and not a container: it needs nothing but debootstrap, runs on
+# a bare Debian 12 host, and the localhost cluster of the harness only needs
+# /proc, /sys, /dev and free ports, which the chroot shares with the host.
+set -eu
+
+suite=${OPTIMUS_SUITE:-trixie}
+root=${OPTIMUS_CHROOT:-/var/cache/slurm-optimus/chroot-$suite}
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "debian13-lane.sh: $*" >&2; exit 1; }
+say() { echo "== [debian13] $*"; }
+
+[ "$(id -u)" = 0 ] || die "run as root (debootstrap, chroot, mount)"
+run=""
+if [ "${1:-}" = --run ]; then
+	[ $# -ge 2 ] || die "--run needs a command"
+	run=$2
+	shift 2
+fi
+
+# ---------------------------------------------------------------- registry
+# The mirror the host already uses (deb822 or one-line format), so that the
+# chroot comes from the same registry.
+mirror=""
+if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+	mirror=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)
+	secmirror=$(awk '/^URIs:/ && $2 ~ /security/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)
+elif [ -f /etc/apt/sources.list ]; then
+	mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list)
+	secmirror=$(awk '$1 == "deb" && $2 ~ /security/ { print $2; exit }' /etc/apt/sources.list)
+fi
+[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
+[ -n "${secmirror:-}" ] || secmirror=${mirror%/debian}/debian-security
+
+# ---------------------------------------------------------------- mounts
+mounted=""
+cleanup() {
+	rc=$?
+	for m in $mounted; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
+			echo "debian13-lane.sh: cannot unmount $m" >&2
+	done
+	mounted=""
+	exit $rc
+}
+trap cleanup EXIT
+# The chroot's command runs in the background and is waited for, so that a
+# signal is acted on at once (sh runs traps only between commands): it stops
+# that command, then the EXIT trap unmounts.
+child=""
+trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; exit 130' INT TERM HUP
+
+mount_in() { # mount_in TARGET mount-arguments...: mounts and records it (last mounted, first unmounted)
+	target=$1; shift
+	mkdir -p "$target"
+	mountpoint -q "$target" && return 0
+	mount "$@" "$target" || die "mount $* $target failed"
+	mounted="$target $mounted"
+}
+
+# ---------------------------------------------------------------- chroot
+if [ ! -f "$root/.optimus-bootstrapped" ]; then
+	command -v debootstrap >/dev/null || {
+		say "installing debootstrap"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap ||
+			{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap; } ||
+			die "cannot install debootstrap"
+	}
+	say "debootstrap $suite from $mirror into $root"
+	rm -rf "$root.new"
+	mkdir -p "$(dirname "$root")"
+	debootstrap --variant=minbase "$suite" "$root.new" "$mirror" ||
+		die "debootstrap $suite failed (see $root.new/debootstrap/debootstrap.log)"
+	rm -rf "$root"
+	mv "$root.new" "$root"
+	touch "$root/.optimus-bootstrapped"
+fi
+
+# Sources of the chroot: binary and source packages of the suite, its
+# updates and its security fixes, from the host's registry.
+cat > "$root/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb deb-src
+URIs: $mirror
+Suites: $suite $suite-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb deb-src
+URIs: $secmirror
+Suites: $suite-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+rm -f "$root/etc/apt/sources.list"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# The chroot shares the host's name and network: Slurm resolves the submit
+# host's name (a job's alloc_node) when a job completes, and waits 10 s per
+# failed lookup, so the host's names must resolve inside too.
+cp /etc/hosts "$root/etc/hosts"
+hostname > "$root/etc/hostname" 2>/dev/null || true
+# Debian's packages start their daemons at install time; the harness runs its
+# own instances, and services must not start inside a chroot anyway.
+printf '#!/bin/sh\n# slurm-optimus chroot: no service starts at install time\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+chmod 755 "$root/usr/sbin/policy-rc.d"
+
+mount_in "$root/proc" -t proc proc
+mount_in "$root/sys" -t sysfs sysfs
+mount_in "$root/dev" --bind /dev
+mount_in "$root/dev/pts" --bind /dev/pts
+[ -d /dev/shm ] && mount_in "$root/dev/shm" -t tmpfs -o mode=1777 shm
+mount_in "$root/run" -t tmpfs -o mode=755 run
+mkdir -p "$root/run/lock"
+
+# ---------------------------------------------------------------- the tree
+# A copy, not a bind mount: the host lane configures the tree in place, and
+# both lanes must be able to build at the same time. Files keep their times so
+# a second run rebuilds only what changed.
+say "copying the working tree to $root/optimus"
+mkdir -p "$root/optimus"
+if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+		tar --null -T - -cf -) | tar -C "$root/optimus" -xpf -
+else
+	(cd "$top" && tar --exclude=.git -cf - .) | tar -C "$root/optimus" -xpf -
+fi
+
+# ---------------------------------------------------------------- run
+in_chroot() {
+	chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" /bin/sh -c "cd /optimus && $1" sh "$@" &
+	child=$!
+	wait "$child"
+}
+if [ -n "$run" ]; then
+	say "running in the chroot: $run"
+	in_chroot "contrib/install-deps.sh && $run"
+else
+	say "install-deps, build against Slurm from Debian $suite, unit and integration tests"
+	in_chroot 'shift; exec contrib/run-tests.sh "$@"' "$@"
+fi
