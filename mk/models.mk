@@ -34,7 +34,8 @@ testsuite_unit_test_allreduce_speed_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_allreduce_speed_LDADD = $(UNIT_LDADD)
 
 noinst_PROGRAMS += bench/bench_models
-bench_bench_models_SOURCES = bench/bench_models.c
+bench_bench_models_SOURCES = bench/bench_models.c bench/bench_allreduce.c \
+	bench/bench_allreduce.h
 bench_bench_models_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
 bench_bench_models_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
 EXTRA_DIST += testsuite/data/README.md testsuite/data/loss_softmax_sgd.csv \
