@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
 	build-essential autoconf automake libtool pkg-config dpkg-dev
 	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
-	libgsl-dev libjson-c-dev check
+	libgsl-dev libjson-c-dev libqhull-dev check
 	python3 python3-pytest python3-numpy python3-sklearn
 	mariadb-server mariadb-client
 "
