@@ -105,6 +105,7 @@ START_TEST(test_trace_errors)
 		{ "x,resnet-50,sync,1\n", "t.csv:1: arrival must be" },
 		{ "0,resnet-50,sync\n", "t.csv:1: expected" },
 		{ "0,resnet-50,sync,0\n", "t.csv:1: size must be" },
+		{ "0,resnext-110,sync,10\n", "t.csv:1: size beyond" },
 		{ "0,resnet-50,sync,1,-2\n", "t.csv:1: weight must be" },
 		{ "0,resnet-50,sync,1,2,3\n", "t.csv:1: expected" },
 		{ "0,resnet-50,sync,1,1,0,4\n", "t.csv:1: ps must be" },
