@@ -150,7 +150,7 @@ static bool fixed_size(ours_kind_t k)
 	return k == OURS_DRF || k == OURS_FIFO || k == OURS_BACKFILL;
 }
 
-static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx,
+static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
 			  alloc_job_t *aj)
 {
 	const px_job_t *j = &o->sim->jobs[i];
@@ -168,6 +168,8 @@ static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx,
 	if (fixed_size(o->kind))
 		aj->min_workers = aj->max_workers = aj->req_workers =
 			j->spec->replicas;
+	if (pin > 0)
+		aj->min_workers = aj->max_workers = pin;
 	/* Optimus damps jobs whose model rests on pre-runs only. */
 	aj->early_stage = o->kind == OURS_OPTIMUS && j->epoch == 0;
 	aj->loss_after = ours_loss_after;
@@ -214,7 +216,8 @@ static void backfill(const px_sim_t *s, const size_t *active, size_t n,
 }
 
 static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
-		     alloc_job_t *aj, speed_ctx_t *ctx, int *want)
+		     const int *pin, alloc_job_t *aj, speed_ctx_t *ctx,
+		     int *want)
 {
 	alloc_params_t prm;
 	alloc_result_t res;
@@ -222,9 +225,7 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 
 	for (size_t k = 0; k < n; k++) {
 		ctx[k] = (speed_ctx_t){ o, active[k] };
-		if (o->kind == OURS_OPTIMUS || o->kind == OURS_QUALITY)
-			fitted_update(o, active[k]);
-		job_for_alloc(o, active[k], &ctx[k], &aj[k]);
+		job_for_alloc(o, active[k], &ctx[k], pin[k], &aj[k]);
 	}
 	alloc_params_init(&prm, res_make(1e6, 0, PX_GPUS));
 	prm.total_units = PX_GPUS;
@@ -265,6 +266,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	alloc_job_t *aj = calloc(n, sizeof(*aj));
 	speed_ctx_t *ctx = calloc(n, sizeof(*ctx));
 	int *want = calloc(n, sizeof(int)), free_[PX_NODES], rc = 0;
+	int *pin = calloc(n, sizeof(int));
 	size_t *order = calloc(n, sizeof(size_t));
 
 	if (!o->jobs) {
@@ -274,20 +276,38 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			o->jobs[i].last_resize = -1;
 	}
 	o->sim = s;
-	if (!aj || !ctx || !want || !order || !o->jobs) {
+	if (!aj || !ctx || !want || !pin || !order || !o->jobs) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	if (o->kind == OURS_OPTIMUS || o->kind == OURS_QUALITY)
+		for (size_t k = 0; k < n; k++)
+			fitted_update(o, active[k]);
 	if (o->kind == OURS_BACKFILL)
 		backfill(s, active, n, nnext, want);
-	else if ((rc = run_alloc(o, s, active, n, aj, ctx, want)))
-		goto out;
+	/*
+	 * A job the stability rule keeps from growing is pinned at its size
+	 * and the allocator runs again, so that the GPUs it would have taken
+	 * go to the next best use instead of idling. Each pass pins at least
+	 * one more job, so this ends.
+	 */
+	for (bool again = o->kind != OURS_BACKFILL; again && !rc;) {
+		if ((rc = run_alloc(o, s, active, n, pin, aj, ctx, want)))
+			goto out;
+		again = false;
+		for (size_t k = 0; k < n; k++) {
+			int cur = nnext[active[k]];
+			if (cur > 0 && want[k] > cur && !pin[k] &&
+			    !fixed_size(o->kind) &&
+			    !may_grow(o, active[k], cur, want[k], &aj[k])) {
+				pin[k] = cur;
+				again = true;
+			}
+		}
+	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
 		int cur = nnext[i];
-		if (cur > 0 && want[k] > cur && !fixed_size(o->kind) &&
-		    !may_grow(o, i, cur, want[k], &aj[k]))
-			want[k] = cur;
 		if (want[k] != cur) {
 			nnext[i] = 0;
 			if (cur > 0)
@@ -317,6 +337,7 @@ out:
 	free(aj);
 	free(ctx);
 	free(want);
+	free(pin);
 	free(order);
 	return rc;
 }
