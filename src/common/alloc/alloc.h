@@ -86,6 +86,10 @@ void alloc_params_init(alloc_params_t *prm, res_vec_t capacity);
 
 int alloc_optimus_run(const alloc_job_t *jobs, size_t n,
 		      const alloc_params_t *prm, alloc_result_t *out);
+/* Eqn. 9's greedy maximising the completion rate sum f/Q (alloc_rate.c):
+ * jobs may wait; ungranted ones are ALLOC_MIN_UNFIT. */
+int alloc_rate_run(const alloc_job_t *jobs, size_t n,
+		   const alloc_params_t *prm, alloc_result_t *out);
 int alloc_quality_run(const alloc_job_t *jobs, size_t n,
 		      const alloc_params_t *prm, alloc_result_t *out);
 int alloc_drf_run(const alloc_job_t *jobs, size_t n,

@@ -26,7 +26,7 @@
 
 #define NWL 8
 #define MAX_LOADS 4
-#define MAX_POL 8
+#define MAX_POL 9
 /* The peer's published policies, as named in published/<name>-<load>. */
 static const char *const pub_names[] = { "pollux", "optimus", "tiresias" };
 static const char *const pub_labels[] = { "Pollux", "Optimus+Oracle",
@@ -131,7 +131,7 @@ static int parse_policies(px_opts_t *o, const char *a)
 		if (!known || o->npols == MAX_POL) {
 			fprintf(stderr, "optimus-sim: --policy: unknown '%s' "
 				"(peer-optimus-oracle, tiresias, optimus, "
-				"optimus-oracle, quality, drf, fifo, "
+				"optimus-rate, optimus-oracle, quality, drf, fifo, "
 				"slurm-backfill)\n", p);
 			return 2;
 		}

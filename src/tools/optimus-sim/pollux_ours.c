@@ -11,7 +11,9 @@
  *
  * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
  * from its step times, remaining steps from its epochs and the user's
- * epoch count); optimus-oracle: Eqn. 9 on the true step times and
+ * epoch count); optimus-rate: the same models and greedy maximising the
+ * completion rate (alloc_rate.c) instead of minimising the sum of
+ * remaining times; optimus-oracle: Eqn. 9 on the true step times and
  * remaining steps. Both keep the plugin's stability rule: a running job
  * grows only when its predicted remaining time drops by the plan's
  * threshold after the restart, and at most once per minimum interval;
@@ -35,7 +37,7 @@ static const int prerun[][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
 /* The quality policy's horizon: progress over the next plan interval. */
 #define QUALITY_HORIZON PX_ROUND
 
-typedef enum { OURS_OPTIMUS, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
+typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
 	       OURS_FIFO, OURS_BACKFILL } ours_kind_t;
 
 typedef struct ours_job {
@@ -171,7 +173,8 @@ static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
 	if (pin > 0)
 		aj->min_workers = aj->max_workers = pin;
 	/* Optimus damps jobs whose model rests on pre-runs only. */
-	aj->early_stage = o->kind == OURS_OPTIMUS && j->epoch == 0;
+	aj->early_stage = (o->kind == OURS_OPTIMUS || o->kind == OURS_RATE) &&
+			  j->epoch == 0;
 	aj->loss_after = ours_loss_after;
 	aj->loss_ctx = ctx;
 	aj->max_units = aj->max_workers;
@@ -235,6 +238,9 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 	case OURS_ORACLE:
 		rc = alloc_optimus_run(aj, n, &prm, &res);
 		break;
+	case OURS_RATE:
+		rc = alloc_rate_run(aj, n, &prm, &res);
+		break;
 	case OURS_QUALITY:
 		rc = alloc_quality_run(aj, n, &prm, &res);
 		break;
@@ -280,7 +286,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (o->kind == OURS_OPTIMUS || o->kind == OURS_QUALITY)
+	if (o->kind != OURS_ORACLE && !fixed_size(o->kind))
 		for (size_t k = 0; k < n; k++)
 			fitted_update(o, active[k]);
 	if (o->kind == OURS_BACKFILL)
@@ -358,7 +364,8 @@ static void ours_free(px_policy_t *p)
 px_policy_t *px_ours_new(const char *name)
 {
 	static const struct { const char *name; ours_kind_t kind; } k[] = {
-		{ "optimus", OURS_OPTIMUS }, { "optimus-oracle", OURS_ORACLE },
+		{ "optimus", OURS_OPTIMUS }, { "optimus-rate", OURS_RATE },
+		{ "optimus-oracle", OURS_ORACLE },
 		{ "quality", OURS_QUALITY }, { "drf", OURS_DRF },
 		{ "fifo", OURS_FIFO }, { "slurm-backfill", OURS_BACKFILL },
 	};
@@ -380,8 +387,8 @@ px_policy_t *px_ours_new(const char *name)
 }
 
 const char *const px_policy_names[] = {
-	"peer-optimus-oracle", "tiresias", "optimus", "optimus-oracle",
-	"quality", "drf", "fifo", "slurm-backfill",
+	"peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
+	"optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
 };
 const size_t px_policy_count = sizeof(px_policy_names) /
 			       sizeof(px_policy_names[0]);
