@@ -436,6 +436,80 @@ START_TEST(test_fifo_blocks_queue)
 }
 END_TEST
 
+/* Completion rate (alloc_rate.c): within capacity and limits, and a job
+ * either holds at least its minimum or nothing. */
+START_TEST(test_rate_within_capacity)
+{
+	uint64_t st = 3000 + _i;
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
+	random_limits(&st);
+	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
+					fixture_uniform(&st, 200, 2000),
+					fixture_uniform(&st, 0, 20)));
+	ck_assert_int_eq(alloc_rate_run(jobs, NJOBS, &prm, &r), 0);
+	assert_within(jobs, &r, prm.capacity);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/*
+ * Room for one job's minimum: the rate objective starts the job with less
+ * left (shortest remaining time first, whatever the input order), where
+ * Optimus grants minimums in input order.
+ */
+START_TEST(test_rate_short_job_first)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 61);
+	jobs[0].ps_demand = res_make(1, 1, 0);
+	jobs[0].worker_demand = res_make(1, 1, 1);
+	jobs[0].min_ps = jobs[0].max_ps = 1;
+	jobs[0].min_workers = 1;
+	jobs[0].max_workers = 1;
+	jobs[1] = jobs[0];
+	jobs[1].id = 2;
+	jobs[_i].remaining_steps = jobs[!_i].remaining_steps / 10;
+	alloc_params_init(&prm, cluster(2, 2, 1));
+	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[_i].status, ALLOC_OK);
+	ck_assert_int_eq(r.grants[_i].workers, 1);
+	ck_assert_int_eq(r.grants[!_i].status, ALLOC_MIN_UNFIT);
+	ck_assert_uint_eq(r.nleft_out, 1);
+	alloc_result_free(&r);
+	ck_assert_int_eq(alloc_optimus_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].status, ALLOC_OK);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* Extra workers go to the job they speed up most per remaining step. */
+START_TEST(test_rate_extra_to_shorter)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 71);
+	for (int i = 0; i < 2; i++) {
+		jobs[i].ps_demand = res_make(1, 1, 0);
+		jobs[i].worker_demand = res_make(1, 1, 1);
+		jobs[i].min_ps = jobs[i].max_ps = 1;
+		jobs[i].min_workers = 1;
+		jobs[i].max_workers = 8;
+	}
+	speeds[1] = speeds[0];
+	jobs[1].remaining_steps = jobs[0].remaining_steps * 20;
+	alloc_params_init(&prm, cluster(2, 100, 6));
+	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_gt(r.grants[0].workers, r.grants[1].workers);
+	alloc_result_free(&r);
+}
+END_TEST
+
 static Suite *alloc_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -454,6 +528,9 @@ static Suite *alloc_suite(void)
 	tcase_add_test(tc, test_drf_equal_shares);
 	tcase_add_loop_test(tc, test_tetris_prefers_short_job, 0, 2);
 	tcase_add_test(tc, test_fifo_blocks_queue);
+	tcase_add_loop_test(tc, test_rate_within_capacity, 0, 20);
+	tcase_add_loop_test(tc, test_rate_short_job_first, 0, 2);
+	tcase_add_test(tc, test_rate_extra_to_shorter);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
