@@ -335,10 +335,15 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 	for (size_t i = 0; i < n; i++) {
 		const px_row_t *r = &rows[i];
 		if (i == 0 || rows[i - 1].load != r->load) {
-			fprintf(f, "\nload %.1f   published avg JCT:", r->load);
+			fprintf(f, "\nload %.1f   %s avg JCT:", r->load,
+				o->realistic ? "the peer's simulator's" :
+					       "published");
 			for (size_t k = 0; k < NPUB; k++)
-				fprintf(f, "  %s %.1f s", pub_labels[k],
-					r->published[k]);
+				if (isfinite(r->published[k]))
+					fprintf(f, "  %s %.1f s", pub_labels[k],
+						r->published[k]);
+				else
+					fprintf(f, "  %s -", pub_labels[k]);
 			fprintf(f, "\n%-20s %8s %9s %9s %9s %10s %6s %8s  %s\n",
 				"policy", "done", "avg JCT", "median",
 				"p99", "makespan", "GPU %", "restarts",
