@@ -271,7 +271,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	ours_t *o = p->state;
 	alloc_job_t *aj = calloc(n, sizeof(*aj));
 	speed_ctx_t *ctx = calloc(n, sizeof(*ctx));
-	int *want = calloc(n, sizeof(int)), free_[PX_NODES], rc = 0;
+	int *want = calloc(n, sizeof(int)), rc = 0;
 	int *pin = calloc(n, sizeof(int));
 	size_t *order = calloc(n, sizeof(size_t));
 
@@ -319,26 +319,10 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			if (cur > 0)
 				o->jobs[i].last_resize = s->now;
 		}
-		order[k] = k;
 	}
-	for (int k = 0; k < PX_NODES; k++)
-		free_[k] = PX_NODE_GPUS;
-	for (size_t i = 0; i < s->njobs; i++)
-		for (int g = 0; g < nnext[i]; g++)
-			free_[next[i][g]]--;
 	/* Largest first: whole nodes go to the jobs that need them. */
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && want[order[b - 1]] <
-					    want[order[b]]; b--) {
-			size_t t = order[b];
-			order[b] = order[b - 1];
-			order[b - 1] = t;
-		}
-	for (size_t q = 0; q < n; q++) {
-		size_t k = order[q], i = active[k];
-		if (want[k] > 0 && nnext[i] == 0)
-			px_place_most_free(free_, want[k], next[i], &nnext[i]);
-	}
+	px_order_by(want, n, true, order);
+	px_place_in_order(s, active, order, n, want, next, nnext);
 out:
 	free(aj);
 	free(ctx);

@@ -17,17 +17,6 @@ static void free_self(px_policy_t *p)
 	free(p);
 }
 
-/* Free GPUs per node once the kept allocations are taken. */
-static void free_gpus(const px_sim_t *s, int (*next)[PX_GPUS],
-		      const int *nnext, int *nfree)
-{
-	for (int k = 0; k < PX_NODES; k++)
-		nfree[k] = PX_NODE_GPUS;
-	for (size_t i = 0; i < s->njobs; i++)
-		for (int g = 0; g < nnext[i]; g++)
-			nfree[next[i][g]]--;
-}
-
 /* ---- peer-optimus-oracle ---- */
 
 /* The peer keeps NCF on one GPU (it does not scale in their traces). */
@@ -51,7 +40,7 @@ static int peer_optimus_plan(px_policy_t *p, px_sim_t *s,
 			     int (*next)[PX_GPUS], int *nnext)
 {
 	double *rem = calloc(n, sizeof(double)), *gain = calloc(n, sizeof(double));
-	int *reps = calloc(n, sizeof(int)), left = PX_GPUS, nfree[PX_NODES];
+	int *reps = calloc(n, sizeof(int)), left = PX_GPUS;
 	size_t *order = calloc(n, sizeof(size_t));
 
 	(void)p;
@@ -90,21 +79,8 @@ static int peer_optimus_plan(px_policy_t *p, px_sim_t *s,
 	for (size_t k = 0; k < n; k++)
 		if (nnext[active[k]] != reps[k])
 			nnext[active[k]] = 0;
-	free_gpus(s, next, nnext, nfree);
-	for (size_t k = 0; k < n; k++)
-		order[k] = k;
-	for (size_t a = 1; a < n; a++)	/* stable insertion sort by reps */
-		for (size_t b = a; b > 0 && reps[order[b - 1]] >
-					    reps[order[b]]; b--) {
-			size_t t = order[b];
-			order[b] = order[b - 1];
-			order[b - 1] = t;
-		}
-	for (size_t o = 0; o < n; o++) {
-		size_t k = order[o], i = active[k];
-		if (reps[k] > 0 && nnext[i] == 0)
-			px_place_most_free(nfree, reps[k], next[i], &nnext[i]);
-	}
+	px_order_by(reps, n, false, order);
+	px_place_in_order(s, active, order, n, reps, next, nnext);
 	free(rem);
 	free(gain);
 	free(reps);
@@ -177,13 +153,13 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 {
 	tiresias_t *t = p->state;
 	double now = floor(s->now);
-	int left = PX_GPUS, nfree[PX_NODES];
+	int left = PX_GPUS;
 	size_t *order = calloc(n, sizeof(size_t));
+	int *want = calloc(n, sizeof(int));
 
-	if (!order)
-		return -ENOMEM;
-	if (!t->status && tiresias_init(t, s->njobs)) {
+	if (!order || !want || (!t->status && tiresias_init(t, s->njobs))) {
 		free(order);
+		free(want);
 		return -ENOMEM;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -204,36 +180,32 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			}
 		}
 		t->last_check[i] = now;
-		order[k] = i;
+		order[k] = k;
 	}
 	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && ts_cmp(t, order[b - 1],
-						   order[b]) > 0; b--) {
+		for (size_t b = a; b > 0 && ts_cmp(t, active[order[b - 1]],
+						   active[order[b]]) > 0; b--) {
 			size_t x = order[b];
 			order[b] = order[b - 1];
 			order[b - 1] = x;
 		}
 	/* Every job that fits in what is left runs, in queue order; a job
 	 * that does not fit gives its GPUs back (preempted). */
-	for (size_t k = 0; k < n; k++) {
-		size_t i = order[k];
-		int want = s->jobs[i].spec->replicas;
-		if (want <= left) {
+	for (size_t q = 0; q < n; q++) {
+		size_t k = order[q], i = active[k];
+		int reps = s->jobs[i].spec->replicas;
+		if (reps <= left) {
 			t->status[i] = TS_RUNNING;
-			left -= want;
+			want[k] = reps;
+			left -= reps;
 		} else {
 			t->status[i] = TS_PENDING;
 			nnext[i] = 0;
 		}
 	}
-	free_gpus(s, next, nnext, nfree);
-	for (size_t k = 0; k < n; k++) {
-		size_t i = order[k];
-		if (t->status[i] == TS_RUNNING && nnext[i] == 0)
-			px_place_most_free(nfree, s->jobs[i].spec->replicas,
-					   next[i], &nnext[i]);
-	}
+	px_place_in_order(s, active, order, n, want, next, nnext);
 	free(order);
+	free(want);
 	return 0;
 }
 

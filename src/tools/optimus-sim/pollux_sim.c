@@ -342,3 +342,37 @@ void px_place_most_free(int *free, int want, int *alloc, int *nalloc)
 		want -= take;
 	}
 }
+
+void px_order_by(const int *key, size_t n, bool descending, size_t *order)
+{
+	for (size_t k = 0; k < n; k++)
+		order[k] = k;
+	/* Insertion sort: stable, and n is a few hundred at most. */
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0; b--) {
+			int x = key[order[b - 1]], y = key[order[b]];
+			if (descending ? x >= y : x <= y)
+				break;
+			size_t t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+}
+
+void px_place_in_order(const px_sim_t *s, const size_t *active,
+		       const size_t *order, size_t n, const int *want,
+		       int (*next)[PX_GPUS], int *nnext)
+{
+	int free_[PX_NODES];
+
+	for (int k = 0; k < PX_NODES; k++)
+		free_[k] = PX_NODE_GPUS;
+	for (size_t i = 0; i < s->njobs; i++)
+		for (int g = 0; g < nnext[i]; g++)
+			free_[next[i][g]]--;
+	for (size_t q = 0; q < n; q++) {
+		size_t k = order[q], i = active[k];
+		if (want[k] > 0 && nnext[i] == 0)
+			px_place_most_free(free_, want[k], next[i], &nnext[i]);
+	}
+}

@@ -113,5 +113,15 @@ double px_job_remaining_steps(const px_job_t *j);
 /* Place `want` more GPUs for job `j` (alloc/nalloc), each from the node
  * with the most free GPUs, lowest index on ties; free[] updated. */
 void px_place_most_free(int *free, int want, int *alloc, int *nalloc);
+/* order[0..n) = 0..n-1 sorted by key, stable; descending if asked. */
+void px_order_by(const int *key, size_t n, bool descending, size_t *order);
+/*
+ * Every GPU not kept in next[]/nnext[] is free; then, in `order`, each
+ * active job k (active[order[q]]) that wants want[k] > 0 GPUs and keeps
+ * none gets them by px_place_most_free.
+ */
+void px_place_in_order(const px_sim_t *s, const size_t *active,
+		       const size_t *order, size_t n, const int *want,
+		       int (*next)[PX_GPUS], int *nnext);
 
 #endif
