@@ -12,6 +12,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc_fixture.h"
+#include "models/allreduce_speed.h"
 #include "util/heap.h"
 #include "check_run.h"
 
@@ -490,6 +491,97 @@ START_TEST(test_rate_extra_to_shorter)
 	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
 	ck_assert_int_gt(r.grants[0].workers, r.grants[1].workers);
 	alloc_result_free(&r);
+
+/* All-reduce truth: 4 workers per node, a large cross-node jump. */
+static speed_model_t ar_truth;
+
+static double ar_speed(void *ctx, int p, int w)
+{
+	(void)ctx;
+	if (p != 0)	/* an all-reduce job is never asked with a PS */
+		return 0.0;
+	return allreduce_speed_predict(&ar_truth, w, allreduce_min_nodes(w, 4));
+}
+
+static void ar_setup(void)
+{
+	static const double th[5] = { 0.004, 0.02, 0.05, 0.15, 0.002 };
+
+	allreduce_speed_init(&ar_truth, 256);
+	speed_model_set_theta(&ar_truth, th, 5);
+}
+
+/* Every third job all-reduce (no PS demand): every task allocator keeps
+ * within capacity and limits and never gives such a job a PS. */
+START_TEST(test_allreduce_mixed)
+{
+	uint64_t st = 3000 + _i;
+	alloc_params_t prm;
+	alloc_result_t r;
+	int grown = 0;
+
+	ar_setup();
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
+	random_limits(&st);
+	for (size_t i = 0; i < NJOBS; i += 3) {
+		jobs[i].no_ps = true;
+		jobs[i].ps_demand = res_make(0, 0, 0);
+		jobs[i].speed = ar_speed;
+	}
+	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
+					fixture_uniform(&st, 200, 2000),
+					fixture_uniform(&st, 0, 20)));
+	for (size_t a = 0; a < 4; a++) {
+		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
+		assert_within(jobs, &r, prm.capacity);
+		for (size_t i = 0; i < NJOBS; i += 3) {
+			ck_assert_int_eq(r.grants[i].ps, 0);
+			if (a == 0 && r.grants[i].workers > 1)
+				grown++;
+		}
+		alloc_result_free(&r);
+	}
+	ck_assert_int_gt(grown, 0);
+	speed_model_clear(&ar_truth);
+}
+END_TEST
+
+/*
+ * Eqn. 9 with workers only, alone on a roomy cluster: the grant is the
+ * fastest worker count, past the node boundary where one worker more
+ * slows the job (5 workers span 2 nodes) but 16 are faster than 4.
+ */
+START_TEST(test_allreduce_optimum)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+	int w, best = 1;
+
+	ar_setup();
+	fixture_jobs(jobs, speeds, losses, 1, 61);
+	jobs[0].no_ps = true;
+	jobs[0].ps_demand = res_make(0, 0, 0);
+	jobs[0].worker_demand = res_make(1, 1, 0);
+	jobs[0].speed = ar_speed;
+	jobs[0].min_ps = jobs[0].max_ps = 0;
+	jobs[0].min_workers = 1;
+	jobs[0].max_workers = 16;
+	jobs[0].early_stage = false;
+	ck_assert(ar_speed(NULL, 0, 5) < ar_speed(NULL, 0, 4));
+	ck_assert(ar_speed(NULL, 0, 16) > ar_speed(NULL, 0, 4));
+	for (w = 1; w <= 16; w++)
+		if (ar_speed(NULL, 0, w) > ar_speed(NULL, 0, best))
+			best = w;
+	alloc_params_init(&prm, cluster(64, 64, 0));
+	ck_assert_int_eq(alloc_optimus_run(jobs, 1, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].ps, 0);
+	ck_assert_int_eq(r.grants[0].workers, best);
+	alloc_result_free(&r);
+	/* a zero PS demand is refused for a PS job */
+	jobs[0].no_ps = false;
+	ck_assert_int_eq(alloc_optimus_run(jobs, 1, &prm, &r), -EINVAL);
+	alloc_result_free(&r);
+	speed_model_clear(&ar_truth);
 }
 END_TEST
 
@@ -513,6 +605,8 @@ static Suite *alloc_suite(void)
 	tcase_add_test(tc, test_fifo_blocks_queue);
 	tcase_add_loop_test(tc, test_rate_short_job_first, 0, 2);
 	tcase_add_test(tc, test_rate_extra_to_shorter);
+	tcase_add_loop_test(tc, test_allreduce_mixed, 0, 10);
+	tcase_add_test(tc, test_allreduce_optimum);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

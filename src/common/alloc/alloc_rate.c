@@ -16,7 +16,9 @@
  * which shares the cluster like processor sharing. Early-stage jobs are
  * damped as in Optimus. No parameter besides the damping.
  *
- * Cost: one scan of the jobs per granted task, O(n * tasks).
+ * All-reduce jobs (no_ps) have no PS and grow by bundles of workers, as
+ * in alloc_optimus.c. Cost: one scan of the jobs per grant, O(n * tasks *
+ * ALLOC_BUNDLE) speed calls at most.
  */
 #include <math.h>
 
@@ -27,13 +29,15 @@
 
 typedef struct rate_pick {
 	size_t job;
-	int kind;		/* 0: minimum block, 1: PS, 2: worker */
+	int kind;		/* 0: minimum block, 1: PS, 2: workers */
+	int k;			/* workers of the bundle */
 	double gain;
 } rate_pick_t;
 
 static double rate_of(const alloc_job_t *j, int p, int w)
 {
-	double f = p > 0 && w > 0 ? j->speed(j->speed_ctx, p, w) : 0.0;
+	double f = (p > 0 || j->no_ps) && w > 0 ?
+			   j->speed(j->speed_ctx, p, w) : 0.0;
 
 	if (!(f > 0.0) || !isfinite(f))
 		return 0.0;
@@ -68,7 +72,7 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 			return;
 		x = rate_gain(j, prm, 0.0, rate_of(j, mp, mw), need);
 		if (x > best->gain)
-			*best = (rate_pick_t){ i, 0, x };
+			*best = (rate_pick_t){ i, 0, 0, x };
 		return;
 	}
 	double now = rate_of(j, p, w);
@@ -76,13 +80,20 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 		double x = rate_gain(j, prm, now, rate_of(j, p + 1, w),
 				     j->ps_demand);
 		if (x > best->gain)
-			*best = (rate_pick_t){ i, 1, x };
+			*best = (rate_pick_t){ i, 1, 0, x };
 	}
-	if (alloc_task_fits(j, g, false, room)) {
-		double x = rate_gain(j, prm, now, rate_of(j, p, w + 1),
-				     j->worker_demand);
+	/* All-reduce jobs grow by the best bundle of up to ALLOC_BUNDLE
+	 * workers, as in alloc_optimus.c: one worker past a node may slow
+	 * the ring where several more speed it up. */
+	int kmax = j->no_ps ? ALLOC_BUNDLE : 1;
+	for (int k = 1; k <= kmax; k++) {
+		res_vec_t need = res_combo(j->worker_demand, k, j->ps_demand, 0);
+		if ((j->max_workers > 0 && w + k > j->max_workers) ||
+		    !res_fits(need, room))
+			break;
+		double x = rate_gain(j, prm, now, rate_of(j, p, w + k), need);
 		if (x > best->gain)
-			*best = (rate_pick_t){ i, 2, x };
+			*best = (rate_pick_t){ i, 2, k, x };
 	}
 }
 
@@ -98,7 +109,7 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		out->grants[i].status = ALLOC_MIN_UNFIT;
 	room = prm->capacity;
 	for (;;) {
-		rate_pick_t best = { n, 0, 0.0 };
+		rate_pick_t best = { n, 0, 0, 0.0 };
 		for (size_t i = 0; i < n; i++)
 			rate_consider(jobs, i, prm, &out->grants[i], room,
 				      &best);
@@ -117,9 +128,11 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 			out->used = res_add(out->used, need);
 			continue;
 		}
-		alloc_add_task(j, g, best.kind == 1, out);
-		room = res_sub(room, best.kind == 1 ? j->ps_demand :
-				     j->worker_demand);
+		for (int k = 0; k < (best.kind == 1 ? 1 : best.k); k++) {
+			alloc_add_task(j, g, best.kind == 1, out);
+			room = res_sub(room, best.kind == 1 ? j->ps_demand :
+					     j->worker_demand);
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		if (out->grants[i].status != ALLOC_OK)

@@ -10,15 +10,17 @@
 
 #include "plan/plan_priv.h"
 
+/* A grant holds at least the job's minimum: 1 PS or more for PS jobs,
+ * none for all-reduce ones. */
 static bool plan_granted(const alloc_grant_t *g)
 {
-	return g->status == ALLOC_OK && g->ps > 0 && g->workers > 0;
+	return g->status == ALLOC_OK && g->workers > 0;
 }
 
 static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
 {
-	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles, ps,
-					w);
+	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles,
+					plan_speed_p(c, i, ps, w), w);
 }
 
 /* (remaining_now - remaining_planned - restart_cost) / remaining_now. */

@@ -2,12 +2,10 @@
  * pollux_ours.c - this project's policies on the measured workloads,
  * through the core's allocators (alloc.h) on all-reduce jobs.
  *
- * An all-reduce job has workers only; the allocators still count a
- * parameter server per job, so each job holds exactly one "PS" slot of
- * one CPU, which stands for its launcher (rank 0's rendezvous) and never
- * binds: the GPUs are the workers. Placement packs a job on the fewest
- * nodes (each GPU from the node with most free), which the measured step
- * times reward.
+ * An all-reduce job has workers only (alloc_job_t.no_ps): its GPUs are
+ * the workers, and it grows by bundles of workers (alloc_optimus.c).
+ * Placement packs a job on the fewest nodes (each GPU from the node with
+ * most free), which the measured step times reward.
  *
  * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
  * from its step times, remaining steps from its epochs and the user's
@@ -162,9 +160,9 @@ static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
 	aj->speed = ours_speed;
 	aj->speed_ctx = ctx;
 	aj->remaining_steps = remaining(o, j);
-	aj->ps_demand = res_make(1, 0, 0);
+	aj->no_ps = true;
+	aj->ps_demand = res_make(0, 0, 0);
 	aj->worker_demand = res_make(0, 0, 1);
-	aj->min_ps = aj->max_ps = 1;
 	aj->min_workers = 1;
 	aj->max_workers = px_job_max_replicas(j);
 	if (fixed_size(o->kind))

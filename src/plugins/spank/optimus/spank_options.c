@@ -28,10 +28,12 @@ static struct spank_option scheduler_option = {
 	.arginfo = "POLICY[,KEY=VALUE...]",
 	.usage = "Schedule this training job with sched/optimus. POLICY: "
 		 "optimus (shortest completion time) or quality (largest "
-		 "loss reduction). KEYs: mode=sync|async, ps=N, min_ps, "
+		 "loss reduction). KEYs: mode=sync|async|allreduce (all-"
+		 "reduce: workers only), ps=N, min_ps, "
 		 "max_ps, workers=N, min_workers, max_workers, ps_cpus, "
 		 "ps_mem, ps_gpus, worker_cpus, worker_mem, worker_gpus, "
-		 "batch (sync), delta, model, form=inverse|power|exp, steps, "
+		 "batch (sync, allreduce), delta, model, form=inverse|power|"
+		 "exp, steps, "
 		 "epochs, epoch_steps, ckpt_signal, ckpt_grace, ckpt_dir, "
 		 "layout=colocated|separate, weight (quality). "
 		 "See optimus_hints(5).",
