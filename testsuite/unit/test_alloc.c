@@ -65,6 +65,14 @@ static void random_limits(uint64_t *st)
 	}
 }
 
+/* A cluster of random size: CPU 50-600, memory 200-2000, GPU 0-20. */
+static void random_cluster(alloc_params_t *prm, uint64_t *st)
+{
+	alloc_params_init(prm, cluster(fixture_uniform(st, 50, 600),
+				       fixture_uniform(st, 200, 2000),
+				       fixture_uniform(st, 0, 20)));
+}
+
 START_TEST(test_heap_matches_scan)
 {
 	heap_t h;
@@ -108,9 +116,7 @@ START_TEST(test_capacity_and_limits)
 
 	fixture_jobs(jobs, speeds, losses, NJOBS, st);
 	random_limits(&st);
-	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
-					fixture_uniform(&st, 200, 2000),
-					fixture_uniform(&st, 0, 20)));
+	random_cluster(&prm, &st);
 	for (size_t a = 0; a < NTASK_ALLOC; a++) {
 		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
 		assert_within(jobs, &r, prm.capacity);
@@ -528,10 +534,8 @@ START_TEST(test_allreduce_mixed)
 		jobs[i].ps_demand = res_make(0, 0, 0);
 		jobs[i].speed = ar_speed;
 	}
-	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
-					fixture_uniform(&st, 200, 2000),
-					fixture_uniform(&st, 0, 20)));
-	for (size_t a = 0; a < 4; a++) {
+	random_cluster(&prm, &st);
+	for (size_t a = 0; a < NTASK_ALLOC; a++) {
 		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
 		assert_within(jobs, &r, prm.capacity);
 		for (size_t i = 0; i < NJOBS; i += 3) {

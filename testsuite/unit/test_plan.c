@@ -917,6 +917,35 @@ START_TEST(test_allreduce_samples_nodes)
 }
 END_TEST
 
+/* layout=separate: the plan places PS and workers on disjoint servers
+ * (a colocated job beside it shares servers as Theorem 1 says). */
+START_TEST(test_separate_layout_disjoint)
+{
+	fixture_t f;
+	const plan_decision_t *d;
+	int ps_servers = 0;
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,layout=separate,ps=2,workers=6", 10);
+	fx_job(&f, "optimus,ps=1,workers=3", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_uint_ge(d->nslots, 2);
+	for (size_t k = 0; k < d->nslots; k++) {
+		ck_assert_msg(!d->slots[k].ps != !d->slots[k].workers,
+			      "server %u holds %d PS and %d workers",
+			      d->slots[k].server, d->slots[k].ps,
+			      d->slots[k].workers);
+		ps_servers += d->slots[k].ps > 0;
+	}
+	ck_assert_int_eq(ps_servers, 1);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -940,6 +969,7 @@ static Suite *plan_suite(void)
 	tcase_add_loop_test(tc, test_capacity_random, 0, 2);
 	tcase_add_test(tc, test_allreduce_with_ps);
 	tcase_add_test(tc, test_allreduce_samples_nodes);
+	tcase_add_test(tc, test_separate_layout_disjoint);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);
