@@ -497,6 +497,8 @@ START_TEST(test_rate_extra_to_shorter)
 	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
 	ck_assert_int_gt(r.grants[0].workers, r.grants[1].workers);
 	alloc_result_free(&r);
+}
+END_TEST
 
 /* All-reduce truth: 4 workers per node, a large cross-node jump. */
 static speed_model_t ar_truth;
