@@ -193,3 +193,15 @@ def test_large_trace_size_refused(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 1
     assert "t.csv:2: size beyond" in p.stderr
+
+
+def test_pollux_detail():
+    p = run("experiment", "pollux", "--policy", "slurm-backfill",
+            "--detail", "--json", "-")
+    r = json.loads(p.stdout)["runs"][0]
+    assert len(r["jobs"]) == 160 and len(r["jcts_sorted"]) == 160
+    names = {j["name"] for j in r["jobs"]}
+    assert "cifar10-0" in names
+    assert all(j["jct"] > 0 and j["workload"] == 6 for j in r["jobs"])
+    assert sum(j["jct"] for j in r["jobs"]) / 160 == pytest.approx(
+        r["avg_jct"])

@@ -59,6 +59,7 @@ typedef struct px_row {
 	double *jcts;		/* pooled, sorted */
 	size_t njcts;
 	double published[NPUB];	/* NAN: none */
+	json_object *detail;	/* --detail: every job's JCT */
 } px_row_t;
 
 static void usage(FILE *f)
@@ -256,6 +257,33 @@ static int row_add(px_row_t *r, const px_result_t *x, size_t w)
 	return 0;
 }
 
+/* --detail: each job of workload n with its JCT (null: not done). */
+static void row_detail(px_row_t *r, const px_workload_t *w, int n,
+		       const px_result_t *x)
+{
+	if (!r->detail)
+		r->detail = json_object_new_array();
+	for (size_t i = 0; i < w->n; i++) {
+		const px_spec_t *j = &w->jobs[i];
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "workload", json_object_new_int(n));
+		json_object_object_add(o, "name",
+				       json_object_new_string(j->name));
+		json_object_object_add(o, "application",
+				       json_object_new_string(j->app->name));
+		json_object_object_add(o, "submit",
+				       json_object_new_double(j->submit));
+		json_object_object_add(o, "replicas",
+				       json_object_new_int(j->replicas));
+		json_object_object_add(o, "batch_size",
+				       json_object_new_double(j->bsz));
+		json_object_object_add(o, "jct", isfinite(x->jct[i]) ?
+				       json_object_new_double(x->jct[i]) :
+				       NULL);
+		json_object_array_add(r->detail, o);
+	}
+}
+
 static void row_finish(px_row_t *r, size_t nwl)
 {
 	r->avg_jct /= nwl;
@@ -301,6 +329,9 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 				rc = px_sim_run(&wl[w], pol, &x, err, errlen);
 				if (!rc)
 					rc = row_add(r, &x, w);
+				if (!rc && o->detail)
+					row_detail(r, &wl[w], o->workloads[w],
+						   &x);
 				px_result_free(&x);
 			}
 			row_finish(r, o->nworkloads);
@@ -419,6 +450,8 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 			for (size_t k = 0; k < r->njcts; k++)
 				json_object_array_add(j, num(r->jcts[k]));
 			json_object_object_add(x, "jcts_sorted", j);
+			json_object_object_add(x, "jobs",
+					       json_object_get(r->detail));
 		}
 		json_object_array_add(runs, x);
 	}
@@ -559,8 +592,10 @@ int px_exp_main(int argc, char **argv)
 		if (o.svg)
 			rc |= write_svg(o.svg, &o, rows, nrows);
 	}
-	for (size_t i = 0; i < MAX_LOADS * MAX_POL; i++)
+	for (size_t i = 0; i < MAX_LOADS * MAX_POL; i++) {
 		free(rows[i].jcts);
+		json_object_put(rows[i].detail);
+	}
 	px_apps_free(apps, napps);
 	return rc ? 1 : 0;
 }
