@@ -280,6 +280,14 @@ static void row_detail(px_row_t *r, const px_workload_t *w, int n,
 		json_object_object_add(o, "jct", isfinite(x->jct[i]) ?
 				       json_object_new_double(x->jct[i]) :
 				       NULL);
+		json_object_object_add(o, "wait", isfinite(x->wait[i]) ?
+				       json_object_new_double(x->wait[i]) :
+				       NULL);
+		json_object_object_add(o, "restarts",
+				       json_object_new_int(x->job_restarts[i]));
+		json_object_object_add(o, "gpu_seconds",
+				       json_object_new_double(
+					       x->gpu_seconds[i]));
 		json_object_array_add(r->detail, o);
 	}
 }

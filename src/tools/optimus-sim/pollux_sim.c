@@ -176,8 +176,11 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		return rc;
 	for (size_t k = 0; k < n; k++) {
 		px_job_t *j = &s->jobs[active[k]];
-		if (!same_alloc(j, next[active[k]], nnext[active[k]]))
-			job_set_alloc(j, next[active[k]], nnext[active[k]]);
+		if (same_alloc(j, next[active[k]], nnext[active[k]]))
+			continue;
+		job_set_alloc(j, next[active[k]], nnext[active[k]]);
+		if (j->start < 0 && j->nalloc)
+			j->start = s->now;
 	}
 	/* Done jobs give their GPUs back. */
 	for (size_t i = 0; i < s->njobs; i++)
@@ -231,7 +234,11 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 	size_t n = 0;
 
 	out->jct = calloc(s->njobs + 1, sizeof(double));
-	if (!v || !out->jct) {
+	out->wait = calloc(s->njobs + 1, sizeof(double));
+	out->job_restarts = calloc(s->njobs + 1, sizeof(int));
+	out->gpu_seconds = calloc(s->njobs + 1, sizeof(double));
+	if (!v || !out->jct || !out->wait || !out->job_restarts ||
+	    !out->gpu_seconds) {
 		free(v);
 		return -ENOMEM;
 	}
@@ -240,6 +247,9 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 	for (size_t i = 0; i < s->njobs; i++) {
 		const px_job_t *j = &s->jobs[i];
 		out->jct[i] = NAN;
+		out->wait[i] = j->start >= 0 ? j->start - j->spec->submit : NAN;
+		out->job_restarts[i] = j->restarts > 0 ? j->restarts : 0;
+		out->gpu_seconds[i] = j->attained;
 		if (j->completion < 0)
 			continue;
 		out->jct[i] = j->completion - j->spec->submit;
@@ -273,6 +283,7 @@ int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
 		s.jobs[i].spec = &w->jobs[i];
 		s.jobs[i].completion = -1;
 		s.jobs[i].restarts = -1;
+		s.jobs[i].start = -1;
 	}
 	if (!rc)
 		rc = sim_loop(&s, p);
@@ -287,7 +298,11 @@ int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
 void px_result_free(px_result_t *r)
 {
 	free(r->jct);
-	r->jct = NULL;
+	free(r->wait);
+	free(r->job_restarts);
+	free(r->gpu_seconds);
+	r->jct = r->wait = r->gpu_seconds = NULL;
+	r->job_restarts = NULL;
 }
 
 double px_job_true_step(const px_job_t *j, int replicas)

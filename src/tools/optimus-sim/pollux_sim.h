@@ -60,6 +60,7 @@ typedef struct px_job {
 	double steps;		/* steps run */
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
+	double start;		/* first allocation, < 0: none yet */
 	px_obs_t obs[PX_MAX_OBS];	/* distinct configurations seen */
 	int nobs;
 } px_job_t;
@@ -93,6 +94,9 @@ typedef struct px_result {
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util;
 	size_t restarts;
 	double *jct;		/* per job, workload order (NAN: not done) */
+	double *wait;		/* per job: first allocation - submission */
+	int *job_restarts;	/* per job */
+	double *gpu_seconds;	/* per job, held (restarts included) */
 } px_result_t;
 
 /* Run w under policy p (p->destroy is called): 0 or -errno + message. */
