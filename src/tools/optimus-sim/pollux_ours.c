@@ -318,9 +318,11 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 				o->jobs[i].last_resize = s->now;
 		}
 	}
-	/* Largest first: whole nodes go to the jobs that need them. */
+	/* Largest first, each on the fewest nodes (the speeds it was
+	 * allocated by assume so). */
 	px_order_by(want, n, true, order);
-	px_place_in_order(s, active, order, n, want, next, nnext);
+	px_place_in_order(s, active, order, n, want, next, nnext,
+			  px_place_fewest);
 out:
 	free(aj);
 	free(ctx);

@@ -80,7 +80,8 @@ static int peer_optimus_plan(px_policy_t *p, px_sim_t *s,
 		if (nnext[active[k]] != reps[k])
 			nnext[active[k]] = 0;
 	px_order_by(reps, n, false, order);
-	px_place_in_order(s, active, order, n, reps, next, nnext);
+	px_place_in_order(s, active, order, n, reps, next, nnext,
+			  px_place_most_free);
 	free(rem);
 	free(gain);
 	free(reps);
@@ -203,7 +204,8 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			nnext[i] = 0;
 		}
 	}
-	px_place_in_order(s, active, order, n, want, next, nnext);
+	px_place_in_order(s, active, order, n, want, next, nnext,
+			  px_place_most_free);
 	free(order);
 	free(want);
 	return 0;

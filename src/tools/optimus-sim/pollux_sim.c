@@ -376,7 +376,8 @@ void px_order_by(const int *key, size_t n, bool descending, size_t *order)
 
 void px_place_in_order(const px_sim_t *s, const size_t *active,
 		       const size_t *order, size_t n, const int *want,
-		       int (*next)[PX_GPUS], int *nnext)
+		       int (*next)[PX_GPUS], int *nnext,
+		       void (*place)(int *, int, int *, int *))
 {
 	int free_[PX_NODES];
 
@@ -388,6 +389,30 @@ void px_place_in_order(const px_sim_t *s, const size_t *active,
 	for (size_t q = 0; q < n; q++) {
 		size_t k = order[q], i = active[k];
 		if (want[k] > 0 && nnext[i] == 0)
-			px_place_most_free(free_, want[k], next[i], &nnext[i]);
+			place(free_, want[k], next[i], &nnext[i]);
 	}
+}
+
+void px_place_fewest(int *free, int want, int *alloc, int *nalloc)
+{
+	for (int k = 0; k < PX_NODES && want >= PX_NODE_GPUS; k++)
+		if (free[k] == PX_NODE_GPUS) {
+			for (int g = 0; g < PX_NODE_GPUS; g++)
+				alloc[(*nalloc)++] = k;
+			free[k] = 0;
+			want -= PX_NODE_GPUS;
+		}
+	if (want <= 0)
+		return;
+	int best = -1;
+	for (int k = 0; k < PX_NODES; k++)
+		if (free[k] >= want && (best < 0 || free[k] < free[best]))
+			best = k;
+	if (best < 0) {
+		px_place_most_free(free, want, alloc, nalloc);
+		return;
+	}
+	for (int g = 0; g < want; g++)
+		alloc[(*nalloc)++] = best;
+	free[best] -= want;
 }
