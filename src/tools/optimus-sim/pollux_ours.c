@@ -4,8 +4,9 @@
  *
  * An all-reduce job has workers only (alloc_job_t.no_ps): its GPUs are
  * the workers, and it grows by bundles of workers (alloc_optimus.c).
- * Placement packs a job on the fewest nodes (each GPU from the node with
- * most free), which the measured step times reward.
+ * Placement puts a job on the fewest nodes (px_place_fewest), which the
+ * speeds the allocators compare assume and the measured step times
+ * reward.
  *
  * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
  * from its step times, remaining steps from its epochs and the user's
@@ -70,16 +71,20 @@ static double true_speed(const px_job_t *j, int w)
 	return t > 0 ? 1.0 / t : 0.0;
 }
 
-/* Feed what the job reported (pre-run, then every configuration it ran
- * in) to its model and refit; false if no fit. */
-static bool fitted_update(ours_t *o, size_t i)
+/*
+ * Feed what the job reported (pre-run, then every configuration it ran
+ * in) to its model and refit. A model that cannot be fitted predicts 0
+ * steps/s, which the allocators read as "cannot run": such a job would
+ * wait and the run end with the horizon error, never silently.
+ */
+static void fitted_update(ours_t *o, size_t i)
 {
 	const px_job_t *j = &o->sim->jobs[i];
 	ours_job_t *oj = &o->jobs[i];
 
 	if (!oj->model_ready) {
 		if (allreduce_speed_init(&oj->model, j->spec->bsz))
-			return false;
+			return;
 		oj->model_ready = 1;
 		for (size_t k = 0; k < sizeof(prerun) / sizeof(prerun[0]); k++)
 			if (prerun[k][0] <= px_job_max_replicas(j)) {
@@ -96,7 +101,7 @@ static bool fitted_update(ours_t *o, size_t i)
 		allreduce_speed_add_sample(&oj->model, ob->replicas,
 					   ob->nodes, 1.0 / t);
 	}
-	return allreduce_speed_fit(&oj->model) == 0;
+	(void)allreduce_speed_fit(&oj->model);
 }
 
 static double ours_speed(void *ctx, int p, int w)
@@ -114,7 +119,8 @@ static double ours_speed(void *ctx, int p, int w)
 /*
  * Steps left, as the job reports them: the user's epoch count (the
  * training script's), and steps per epoch from the epochs it ran, or
- * before the first one, its dataset over its batch.
+ * before the first one, its dataset over its batch. A job past its
+ * estimate keeps a twentieth of an epoch left, never none.
  */
 static double fitted_remaining(const px_job_t *j)
 {
