@@ -500,7 +500,7 @@ static int write_svg(const char *dir, const px_opts_t *o,
 {
 	char path[600];
 	svg_series_t s[MAX_POL + NPUB];
-	double *ys[MAX_POL] = { 0 };
+	double *xs[MAX_POL] = { 0 }, *ys[MAX_POL] = { 0 };
 	size_t ns = 0;
 	FILE *f;
 	int rc = 0;
@@ -509,26 +509,35 @@ static int write_svg(const char *dir, const px_opts_t *o,
 		fprintf(stderr, "optimus-sim: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
+	/* JCTs span four decades (a minute to a day): log10 on x. */
 	for (size_t i = 0; i < n && rows[i].load == rows[0].load; i++) {
+		xs[ns] = malloc((rows[i].njcts + 1) * sizeof(double));
 		ys[ns] = malloc((rows[i].njcts + 1) * sizeof(double));
-		if (!ys[ns])
+		if (!xs[ns] || !ys[ns]) {
+			free(xs[ns]);
+			free(ys[ns]);
 			break;
-		for (size_t k = 0; k < rows[i].njcts; k++)
+		}
+		for (size_t k = 0; k < rows[i].njcts; k++) {
+			xs[ns][k] = log10(fmax(rows[i].jcts[k], 1.0));
 			ys[ns][k] = (k + 1.0) / rows[i].njcts;
-		s[ns] = (svg_series_t){ rows[i].label, rows[i].jcts, ys[ns],
+		}
+		s[ns] = (svg_series_t){ rows[i].label, xs[ns], ys[ns],
 					rows[i].njcts };
 		ns++;
 	}
 	snprintf(path, sizeof(path), "%s/pollux-jct-cdf.svg", dir);
 	if ((f = fopen(path, "w"))) {
 		svg_lines(f, "JCT CDF per policy (measured workloads)",
-			  "JCT (s)", "fraction of jobs", s, ns);
+			  "log10 JCT (s)", "fraction of jobs", s, ns);
 		rc |= fclose(f) != 0;
 	} else {
 		rc = 1;
 	}
-	for (size_t k = 0; k < ns; k++)
+	for (size_t k = 0; k < ns; k++) {
+		free(xs[k]);
 		free(ys[k]);
+	}
 	if (o->nloads > 1) {
 		double x[MAX_POL + NPUB][MAX_LOADS], y[MAX_POL + NPUB][MAX_LOADS];
 		size_t np = o->npols;
