@@ -6,7 +6,10 @@
  * 2. remaining-steps error versus the fraction of training seen (paper:
  *    ~20%), on synthetic curves and on the recorded real curves;
  * 3. fit time of 4,000 jobs x 200 points (target < 100 ms on one core),
- *    with the ratio to a naive exhaustive refit measured in the same run.
+ *    with the ratio to a naive exhaustive refit measured in the same run;
+ * 4. all-reduce speed model error on the measured step times of six real
+ *    models (datadir/pollux-osdi21/traces, bench_allreduce.c; goal: median
+ *    < 10% with ~10 samples, as the paper's PS model).
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include "models/convergence.h"
 #include "models/curve_fit.h"
 #include "models/speed_model.h"
+#include "bench_allreduce.h"
 
 #define TRIALS 200
 
@@ -305,14 +309,18 @@ static void bench_fit_time(gsl_rng *r)
 int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	const char *data = argc > 1 ? argv[1] : "testsuite/data";
+	char traces[1024];
 
 	gsl_rng_set(r, 42);
 	/* GSL's default error handler aborts: the models return errors. */
 	gsl_set_error_handler_off();
 	bench_speed(r);
 	bench_remaining_synthetic(r);
-	bench_remaining_real(argc > 1 ? argv[1] : "testsuite/data");
+	bench_remaining_real(data);
 	bench_fit_time(r);
+	snprintf(traces, sizeof(traces), "%s/pollux-osdi21/traces", data);
+	bench_allreduce_measured(traces);
 	gsl_rng_free(r);
 	return 0;
 }

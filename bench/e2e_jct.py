@@ -17,10 +17,12 @@ checked against the submission times the benchmark itself recorded.
 
     bench/e2e_jct.py              # about 8 minutes on 2 cores
     bench/e2e_jct.py --quick      # 3 jobs, for a smoke test
+    bench/e2e_jct.py --workload mixed   # all-reduce (PyTorch DDP) and PS jobs
     bench/e2e_jct.py --json out.json
 
 Needs root (the cluster's daemons), a built tree (plugins, optimusctl),
-MariaDB (mariadb-server) and slurmdbd, python3-numpy and python3-sklearn.
+MariaDB (mariadb-server) and slurmdbd, python3-numpy and python3-sklearn
+(and python3-torch for the mixed workload).
 """
 
 import argparse
@@ -43,6 +45,10 @@ PYTHON = "/usr/bin/python3"
 # confirm their checkpoints, so ckpt_grace is only the upper bound.
 FLEX = "min_ps=1,max_ps=2,min_workers=1,max_workers=4,ckpt_grace=15"
 WIDE = "min_ps=1,max_ps=3,min_workers=2,max_workers=6,ckpt_grace=15"
+# All-reduce jobs (examples/torch_trainer.py, DDP): workers only, from 1
+# (or 2) up to 6; the global batch is kept whatever the size.
+AR_FLEX = "min_workers=1,max_workers=6,batch=32,ckpt_grace=15"
+AR_WIDE = "min_workers=2,max_workers=8,batch=32,ckpt_grace=15"
 
 # A job: (arrival s, name, mode, hints, trainer options).
 # --work-ms-per-sample stands for a bigger model's compute (see
@@ -66,6 +72,26 @@ JOBS = [
 ]
 
 
+# All-reduce and PS jobs in one cluster, the costs chosen as for JOBS (each
+# about 1 to 3 minutes at its minimum size), fixed before any run.
+MIXED_JOBS = [
+    ("a-ddp", "allreduce", AR_FLEX, ["--target-loss", "0.15",
+                                     "--work-ms-per-sample", "6"]),
+    ("b-sync", "sync", FLEX, ["--target-loss", "0.15", "--batch", "64",
+                              "--work-ms-per-sample", "3"]),
+    ("c-ddp", "allreduce", AR_WIDE, ["--target-loss", "0.2",
+                                     "--work-ms-per-sample", "8"]),
+    ("d-async", "async", FLEX, ["--target-loss", "0.2",
+                                "--work-ms-per-sample", "8"]),
+    ("e-ddp", "allreduce", AR_FLEX, ["--target-loss", "0.1",
+                                     "--work-ms-per-sample", "4"]),
+    ("f-sync", "sync", WIDE, ["--target-loss", "0.2",
+                              "--work-ms-per-sample", "6"]),
+    ("g-ddp", "allreduce", AR_FLEX, ["--target-loss", "0.2",
+                                     "--work-ms-per-sample", "5"]),
+]
+
+
 def arrive(gaps, jobs):
     """Jobs with arrival times: the first at 0, then the given gaps."""
     t, out = 0, []
@@ -86,6 +112,8 @@ WORKLOADS = {
     "burst": (2, 4, arrive([10, 10, 10, 15, 15, 15], JOBS)),
 }
 WORKLOADS["quick"] = (2, 4, [WORKLOADS["burst"][2][i] for i in (0, 2, 5)])
+# - mixed: the staggered arrivals, four all-reduce jobs among the seven.
+WORKLOADS["mixed"] = (4, 4, arrive([15, 20, 15, 20, 15, 20], MIXED_JOBS))
 
 
 def log(msg):
@@ -95,11 +123,13 @@ def log(msg):
 
 def submit(c, workdir, name, mode, hints, args):
     ck = os.path.join(workdir, "ck-" + name)
+    script = "torch_trainer.sbatch" if mode == "allreduce" else \
+        "ps_trainer.sbatch"
     r = c.run(["sbatch", "--parsable", "-J", name, "-D", workdir,
                "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
                "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
                "--scheduler=optimus,mode=%s,%s,ckpt_dir=%s" % (mode, hints, ck),
-               os.path.join(EXAMPLES, "ps_trainer.sbatch")] + args
+               os.path.join(EXAMPLES, script)] + args
               + ["--max-steps", "20000"])
     return int(r.stdout.strip().split(";")[0])
 
@@ -108,7 +138,9 @@ def at_max(hints):
     """The hints of a fixed-size job at the largest size the hints allow:
     what a user of plain backfill might ask for instead of the minimum."""
     kv = dict(item.split("=", 1) for item in hints.split(","))
-    kv["min_ps"], kv["min_workers"] = kv["max_ps"], kv["max_workers"]
+    if "max_ps" in kv:      # all-reduce jobs have no PS
+        kv["min_ps"] = kv["max_ps"]
+    kv["min_workers"] = kv["max_workers"]
     return ",".join("%s=%s" % item for item in kv.items())
 
 
@@ -259,7 +291,9 @@ def main():
                     default="staggered",
                     help="staggered (default): arrivals over 105 s on 4 "
                     "nodes of 4 CPUs; burst: all within 75 s on 2 nodes of "
-                    "4 CPUs, which their minimum sizes fill; quick: 3 jobs")
+                    "4 CPUs, which their minimum sizes fill; quick: 3 jobs; "
+                    "mixed: the staggered arrivals, 4 of the 7 jobs "
+                    "all-reduce (PyTorch DDP, needs python3-torch)")
     ap.add_argument("--quick", action="store_true",
                     help="same as --workload quick")
     ap.add_argument("--json", help="write the measurements here")

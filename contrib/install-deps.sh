@@ -8,8 +8,8 @@ set -eu
 PACKAGES="
 	build-essential autoconf automake libtool pkg-config dpkg-dev
 	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
-	libgsl-dev libjson-c-dev check
-	python3 python3-pytest python3-numpy python3-sklearn
+	libgsl-dev libjson-c-dev libqhull-dev check
+	python3 python3-pytest python3-numpy python3-sklearn python3-torch
 	mariadb-server mariadb-client
 	clang libclang-rt-dev
 "

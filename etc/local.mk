@@ -2,5 +2,5 @@
 exampledir = $(docdir)/examples
 dist_example_DATA = etc/slurm.conf.example etc/plugstack.conf.example etc/optimus.conf
 dist_example_DATA += etc/examples/optimus-async-tf.sbatch \
-	etc/examples/optimus-sync-pytorch.sbatch \
+	etc/examples/optimus-allreduce-pytorch.sbatch \
 	etc/examples/quality-mxnet.sbatch etc/examples/optimus-separate.sbatch

@@ -1,26 +1,46 @@
 #!/usr/bin/python3
-"""Synchronous data-parallel PyTorch training (CPU, gloo) for sched/optimus.
+"""Data-parallel PyTorch training (DDP, CPU, gloo) for sched/optimus.
 
-The PyTorch version of ps_trainer.py: the same MLP on the same digits data,
-but the workers average their gradients with all-reduce (gloo) instead of
-going through parameter servers. Workers read MASTER_ADDR, MASTER_PORT,
-WORLD_SIZE and RANK (set by spank/optimus among the workers) and their data
-shard from OPTIMUS_SHARD_INDEX/COUNT; PS tasks (a job has at least one)
-have nothing to do and exit at once.
+The same MLP on the same digits data as ps_trainer.py, trained the way most
+jobs train today: every task is a worker holding the whole model, wrapped
+in torch.nn.parallel.DistributedDataParallel, which averages the gradients
+with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
+(no parameter server); in a PS-mode job its PS tasks idle and exit.
 
-The checkpoint signal may reach the workers at different steps, and a
-worker blocked in an all-reduce cannot run its Python signal handler; so
-every step begins with a tiny all-reduce of (checkpoint wanted, stop) flags
-and all workers act on them at the same step: worker 0 writes the
-checkpoint (the same flat-vector format as ps_trainer.py), then all pause
-until the job is requeued. A resized run loads the checkpoint and goes on
-from its step with the new number of workers.
+- Rendezvous: torch.distributed's env:// method from what spank/optimus
+  sets among the workers (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK,
+  LOCAL_RANK), as torchrun would; MASTER_ADDR is a Slurm node name, turned
+  into an address as optimus_task.py does.
+- Data: a DistributedSampler over the digits. Each epoch is a permutation
+  of the samples, rank r of W taking positions r, r+W, ...; so after a
+  step, the samples used so far in the epoch are exactly the first `pos`
+  positions of the permutation, whatever W was. The checkpoint stores
+  (epoch, pos); a run resumed with another W re-shards the same permutation
+  and each rank skips the positions before pos (ResumableSampler): no
+  sample is seen twice or missed in the epoch.
+- Batch and learning rate: `--batch B` is the global batch, kept whatever
+  W (each worker takes ceil(B/W) samples, LR unchanged), so a resized job
+  follows the same optimisation path. With `--scale-lr`, B is the batch of
+  each worker instead: the global batch is B*W and the LR is scaled by W
+  (the linear scaling rule of Goyal et al., 2017), so more workers mean
+  bigger, faster steps.
+- Checkpoint signal (SIGUSR1 unless ckpt_signal=): a worker blocked in an
+  all-reduce cannot run its Python signal handler, so every step begins
+  with a tiny all-reduce of (checkpoint wanted, stop) flags and all workers
+  act at the same step: worker 0 writes the parameters, step, epoch and pos
+  (trainer_util.ckpt_save: atomic), confirms it with a checkpoint report,
+  then all pause until the scheduler requeues the job.
+- Reports: worker 0 sends progress(step, loss on all data, samples/s,
+  epoch) and speed(p, w, steps/s) through python/optimus_report.py from a
+  background thread.
 
-Needs Debian's python3-torch. Without Slurm: `torch_trainer.py --local W`.
+Needs Debian's python3-torch. Without Slurm: `torch_trainer.py --local W`
+runs W workers on this machine.
 """
 
 import argparse
 import datetime
+import math
 import os
 import signal
 import sys
@@ -32,10 +52,12 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import optimus_task  # noqa: E402
 from trainer_util import (MLP, BackgroundReporter, CkptSignal,  # noqa: E402
-                          ckpt_load, ckpt_save, load_digits, log, shard)
+                          ckpt_load, ckpt_save, load_digits, log)
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
+from torch.nn.parallel import DistributedDataParallel  # noqa: E402
+from torch.utils.data import DistributedSampler, TensorDataset  # noqa: E402
 
 
 class Net(torch.nn.Module):
@@ -63,17 +85,47 @@ class Net(torch.nn.Module):
             self.fc2.bias.copy_(b2)
 
 
+class ResumableSampler(DistributedSampler):
+    """DistributedSampler that starts an epoch at global position `start`:
+    rank r skips its positions r, r+W, ... below start."""
+
+    def __init__(self, dataset, num_replicas, rank, seed):
+        super().__init__(dataset, num_replicas=num_replicas, rank=rank,
+                         shuffle=True, seed=seed, drop_last=False)
+        self.start = 0
+
+    def __iter__(self):
+        idx = list(super().__iter__())
+        skip = max(0, math.ceil((self.start - self.rank) / self.num_replicas))
+        return iter(idx[skip:])
+
+
 def init_group(task):
-    """gloo process group among the workers."""
+    """gloo process group among the workers, by env:// like torchrun."""
     addr = task.worker_addrs[0][0]
+    os.environ["MASTER_ADDR"] = addr
+    os.environ["WORLD_SIZE"] = str(task.num_workers)
+    os.environ["RANK"] = str(task.rank)
     if addr.startswith("127."):
         os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
-    store = dist.TCPStore(addr, int(os.environ["MASTER_PORT"]),
-                          task.num_workers, task.rank == 0,
-                          timeout=datetime.timedelta(seconds=120))
-    dist.init_process_group("gloo", store=store, rank=task.rank,
-                            world_size=task.num_workers,
+    dist.init_process_group("gloo", init_method="env://",
                             timeout=datetime.timedelta(seconds=300))
+
+
+def batches(sampler, per_worker, epoch, pos):
+    """Yield (epoch, pos after the batch, indices) forever; pos counts the
+    epoch's positions used by all workers together."""
+    while True:
+        sampler.set_epoch(epoch)
+        sampler.start = pos
+        it = iter(sampler)
+        while True:
+            idx = [i for _, i in zip(range(per_worker), it)]
+            if not idx:
+                break
+            pos += len(idx) * sampler.num_replicas
+            yield epoch, pos, idx
+        epoch, pos = epoch + 1, 0
 
 
 def train(task, args):
@@ -81,38 +133,47 @@ def train(task, args):
     mlp = MLP(hidden=args.hidden)
     net = Net(args.hidden)
     ck = ckpt_load(task.ckpt_dir)
-    step = 0
+    step, epoch, pos = 0, 0, 0
     net.load_flat(ck[0] if ck else mlp.init(args.seed), mlp)
     if ck:
         step = ck[1]
+        epoch, pos = int(ck[2].get("epoch", 0)), int(ck[2].get("pos", 0))
     init_group(task)
+    ddp = DistributedDataParallel(net)
     X_all, y_all = load_digits()
-    X, y = shard(X_all, y_all, task.shard_index, task.shard_count)
-    X, y = torch.tensor(X, dtype=torch.float32), torch.tensor(y)
-    X_all_t = torch.tensor(X_all, dtype=torch.float32)
-    y_all_t = torch.tensor(y_all)
-    batch = max(1, args.batch // task.num_workers)
-    opt = torch.optim.SGD(net.parameters(), lr=args.lr)
-    rng = np.random.RandomState(1000 * task.restart + task.rank)
+    X_t = torch.tensor(X_all, dtype=torch.float32)
+    y_t = torch.tensor(y_all)
+    data = TensorDataset(X_t, y_t)
+    W = task.num_workers
+    if args.scale_lr:
+        per_worker, lr = args.batch, args.lr * W
+    else:
+        per_worker, lr = max(1, math.ceil(args.batch / W)), args.lr
+    sampler = ResumableSampler(data, W, task.rank, args.seed)
+    opt = torch.optim.SGD(ddp.parameters(), lr=lr)
     ckpt = CkptSignal(task.ckpt_signal, None,
                       args.resume_after or 3 * task.ckpt_grace)
     reporter = BackgroundReporter(task.is_chief and not args.no_report)
     if task.is_chief:
-        log("starting at step %d: %s, batch %d per worker"
-            % (step, task.describe(), batch))
+        log("starting at step %d: %s, epoch %d position %d, batch %d per "
+            "worker (global %d), lr %g"
+            % (step, task.describe(), epoch, pos, per_worker, per_worker * W,
+               lr))
         # Checkpoints on the signal: declared with the step it resumed
         # from (sched/optimus resizes only a job that confirmed one).
         if task.ckpt_dir:
             reporter.checkpoint(step)
     stop, start = False, step
     win_t, win_step, next_report = time.time(), step, 0.0
+    feed = batches(sampler, per_worker, epoch, pos)
     while True:
         flags = torch.tensor([float(ckpt.pending), float(stop)])
         dist.all_reduce(flags, op=dist.ReduceOp.MAX)
         if flags[0] > 0:
             if task.is_chief:
                 path = ckpt_save(task.ckpt_dir, net.flat(), step,
-                                 mode="sync", num_workers=task.num_workers)
+                                 mode="allreduce", num_workers=W,
+                                 epoch=epoch, pos=pos)
                 log("checkpoint of step %d written to %s" % (step, path))
                 reporter.checkpoint(step)
             ckpt.pause()
@@ -120,34 +181,29 @@ def train(task, args):
             continue
         if flags[1] > 0:
             break
-        idx = torch.from_numpy(rng.randint(0, len(y), batch))
+        epoch_next, pos_next, idx = next(feed)
         opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(net(X[idx]), y[idx])
-        loss.backward()
-        for p in net.parameters():
-            dist.all_reduce(p.grad)
-            p.grad /= task.num_workers
+        loss = torch.nn.functional.cross_entropy(ddp(X_t[idx]), y_t[idx])
+        loss.backward()  # DDP all-reduces (averages) the gradients here
         if args.work_ms_per_sample:
-            time.sleep(args.work_ms_per_sample * batch / 1000.0)
+            time.sleep(args.work_ms_per_sample * len(idx) / 1000.0)
         opt.step()
-        step += 1
+        step, epoch, pos = step + 1, epoch_next, pos_next
         if task.is_chief and time.time() >= next_report:
             next_report = time.time() + args.report_every
             with torch.no_grad():
-                full = float(torch.nn.functional.cross_entropy(
-                    net(X_all_t), y_all_t))
+                full = float(torch.nn.functional.cross_entropy(net(X_t), y_t))
             rate = (step - win_step) / max(time.time() - win_t, 1e-6)
-            epoch = int(step * args.batch // len(y_all))
             if step > win_step:
-                reporter.progress(step, full, rate * args.batch, epoch)
-                reporter.speed(task.num_ps, task.num_workers, rate)
+                reporter.progress(step, full, rate * per_worker * W, epoch)
+                reporter.speed(task.num_ps, W, rate)
             log("step %d loss %.4f epoch %d %.1f samples/s"
-                % (step, full, epoch, rate * args.batch))
+                % (step, full, epoch, rate * per_worker * W))
             win_t, win_step = time.time(), step
             stop = full <= args.target_loss or step >= args.max_steps
     if task.is_chief:
-        ckpt_save(task.ckpt_dir, net.flat(), step, mode="sync",
-                  num_workers=task.num_workers)
+        ckpt_save(task.ckpt_dir, net.flat(), step, mode="allreduce",
+                  num_workers=W, epoch=epoch, pos=pos)
     reporter.flush()
     dist.destroy_process_group()
     log("done: steps %d..%d" % (start, step))
@@ -156,7 +212,10 @@ def train(task, args):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--batch", type=int, default=32, help="global batch")
+    ap.add_argument("--batch", type=int, default=32,
+                    help="global batch (per worker with --scale-lr)")
+    ap.add_argument("--scale-lr", action="store_true",
+                    help="keep the per-worker batch and scale the LR by W")
     ap.add_argument("--lr", type=float, default=0.2)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
@@ -168,14 +227,15 @@ def main(argv):
     ap.add_argument("--no-report", action="store_true")
     ap.add_argument("--ckpt-dir", help="--local only")
     ap.add_argument("--local", type=int, metavar="W",
-                    help="run W workers (and one idle PS) on this machine")
+                    help="run W all-reduce workers on this machine")
     signal.signal(int(os.environ.get("OPTIMUS_CKPT_SIGNAL") or signal.SIGUSR1),
                   lambda s, f: None)
     args = ap.parse_args(argv)
     if args.local:
         ckpt = args.ckpt_dir or tempfile.mkdtemp(prefix="torch-trainer-")
         return optimus_task.launch_local(
-            __file__, argv, optimus_task.local_envs(1, args.local, ckpt))
+            __file__, argv, optimus_task.local_envs(0, args.local, ckpt,
+                                                    mode="allreduce"))
     try:
         task = optimus_task.Task()
     except optimus_task.TaskError as e:

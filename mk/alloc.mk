@@ -7,7 +7,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/alloc/alloc.h src/common/alloc/alloc.c \
 	src/common/alloc/alloc_optimus.c src/common/alloc/alloc_quality.c \
 	src/common/alloc/alloc_drf.c src/common/alloc/alloc_tetris.c \
-	src/common/alloc/alloc_fifo.c \
+	src/common/alloc/alloc_fifo.c src/common/alloc/alloc_rate.c \
 	src/common/alloc/placement.h src/common/alloc/placement.c \
 	src/common/alloc/paa.h src/common/alloc/paa.c src/common/alloc/paa_models.c
 

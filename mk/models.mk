@@ -4,13 +4,14 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/models/curve_fit.c src/common/models/curve_fit.h \
 	src/common/models/convergence.c src/common/models/convergence.h \
 	src/common/models/speed_model.c src/common/models/speed_model.h \
+	src/common/models/allreduce_speed.c src/common/models/allreduce_speed.h \
 	src/common/models/speed_profiles.c src/common/models/speed_profiles.h \
 	src/common/models/quality_model.c src/common/models/quality_model.h \
 	src/common/models/model_json.c src/common/models/model_json.h
 
 MODELS_TESTS = testsuite/unit/test_nnls testsuite/unit/test_convergence \
 	testsuite/unit/test_speed testsuite/unit/test_quality \
-	testsuite/unit/test_model_json
+	testsuite/unit/test_model_json testsuite/unit/test_allreduce_speed
 check_PROGRAMS += $(MODELS_TESTS)
 TESTS += $(MODELS_TESTS)
 testsuite_unit_test_nnls_SOURCES = testsuite/unit/test_nnls.c
@@ -28,9 +29,13 @@ testsuite_unit_test_quality_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_model_json_SOURCES = testsuite/unit/test_model_json.c
 testsuite_unit_test_model_json_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_model_json_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_allreduce_speed_SOURCES = testsuite/unit/test_allreduce_speed.c
+testsuite_unit_test_allreduce_speed_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_allreduce_speed_LDADD = $(UNIT_LDADD)
 
 noinst_PROGRAMS += bench/bench_models
-bench_bench_models_SOURCES = bench/bench_models.c
+bench_bench_models_SOURCES = bench/bench_models.c bench/bench_allreduce.c \
+	bench/bench_allreduce.h
 bench_bench_models_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
 bench_bench_models_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
 EXTRA_DIST += testsuite/data/README.md testsuite/data/loss_softmax_sgd.csv \

@@ -19,27 +19,46 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_exp_optimus.c \
 	src/tools/optimus-sim/sim_exp_quality.c \
 	src/tools/optimus-sim/sim_progress.h \
-	src/tools/optimus-sim/sim_progress.c
-SIM_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
+	src/tools/optimus-sim/sim_progress.c \
+	src/tools/optimus-sim/pollux_csv.h src/tools/optimus-sim/pollux_csv.c \
+	src/tools/optimus-sim/pollux_nd.h src/tools/optimus-sim/pollux_nd.c \
+	src/tools/optimus-sim/pollux_app.h src/tools/optimus-sim/pollux_app.c \
+	src/tools/optimus-sim/pollux_sim.h src/tools/optimus-sim/pollux_sim.c \
+	src/tools/optimus-sim/pollux_workload.c \
+	src/tools/optimus-sim/pollux_policy.h \
+	src/tools/optimus-sim/pollux_peer.c src/tools/optimus-sim/pollux_ours.c \
+	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c
+# The measured workloads (pollux_exp.c) are read from the source tree
+# unless --data or OPTIMUS_POLLUX_DATA says otherwise.
+SIM_CPPFLAGS = -DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"' \
+	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"'
+SIM_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) \
+	$(QHULL_LIBS) -lm
 
 bin_PROGRAMS += src/tools/optimus-sim/optimus-sim
 src_tools_optimus_sim_optimus_sim_SOURCES = $(SIM_SOURCES) \
 	src/tools/optimus-sim/main.c
+src_tools_optimus_sim_optimus_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS)
 src_tools_optimus_sim_optimus_sim_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) \
-	$(JSONC_CFLAGS)
-# quality-vs-fair's recorded curves (OPTIMUS_SIM_CURVES overrides).
-src_tools_optimus_sim_optimus_sim_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"'
+	$(JSONC_CFLAGS) $(QHULL_CFLAGS)
 src_tools_optimus_sim_optimus_sim_LDADD = $(SIM_LDADD)
 
 # Unit tests: determinism, event order, trace parsing, truth models.
 check_PROGRAMS += testsuite/unit/test_sim
 TESTS += testsuite/unit/test_sim
 testsuite_unit_test_sim_SOURCES = testsuite/unit/test_sim.c $(SIM_SOURCES)
-testsuite_unit_test_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+testsuite_unit_test_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
 	-I$(top_srcdir)/src/tools/optimus-sim
-testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
-testsuite_unit_test_sim_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
+testsuite_unit_test_sim_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
+
+# Unit tests of the measured-workload simulation (issue 20).
+check_PROGRAMS += testsuite/unit/test_pollux
+TESTS += testsuite/unit/test_pollux
+testsuite_unit_test_pollux_SOURCES = testsuite/unit/test_pollux.c $(SIM_SOURCES)
+testsuite_unit_test_pollux_CPPFLAGS = $(testsuite_unit_test_sim_CPPFLAGS)
+testsuite_unit_test_pollux_CFLAGS = $(testsuite_unit_test_sim_CFLAGS)
+testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
 	testsuite/integration/test_sim.py \

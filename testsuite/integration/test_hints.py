@@ -51,6 +51,16 @@ ACCEPTED = [
     ("optimus,ckpt_signal=10", {"NumTasks": "2"}),
     ("optimus,layout=separate,ps=1,workers=2", {"NumTasks": "3"}),
     ("optimus,layout=colocated", {"NumTasks": "2"}),
+    # all-reduce: one task per worker, no PS task
+    ("optimus,mode=allreduce,workers=4",
+     {"NumNodes": "1-1", "NumTasks": "4", "CPUs/Task": "1",
+      "MinMemoryNode": "4G"}),
+    # 6 workers of 2 CPUs do not fit 8 CPUs: 2 nodes of 3, GPUs per worker
+    ("optimus,mode=allreduce,ps=0,workers=6,worker_cpus=2,worker_gpus=1",
+     {"NumNodes": "2-2", "NumTasks": "6", "CPUs/Task": "2",
+      "MinMemoryNode": "3G", "TresPerNode": "gres:gpu:3"}),
+    ("quality,mode=allreduce,min_workers=2,max_workers=8,batch=64",
+     {"NumTasks": "2"}),
 ]
 
 # (hints, text the message must contain)
@@ -93,6 +103,14 @@ REFUSED = [
     ("optimus,layout=mixed", "layout must be one of: colocated, separate"),
     ("optimus,weight=2", "weight= applies only to the quality policy"),
     ("quality,weight=0", "weight must be a number greater than 0"),
+    ("optimus,mode=sync,ps=0", "ps=0, no parameter server, is for "
+     "mode=allreduce"),
+    ("optimus,mode=allreduce,ps=2", "mode=allreduce has no parameter "
+     "servers: leave ps out or give ps=0"),
+    ("optimus,mode=allreduce,ps_gpus=1", "ps_cpus, ps_mem and ps_gpus "
+     "describe parameter servers"),
+    ("optimus,mode=allreduce,layout=separate", "layout=separate puts "
+     "parameter servers apart from workers"),
 ]
 
 
@@ -166,6 +184,11 @@ def test_unfit_refused_by_job_submit(cluster):
                             "--scheduler=optimus,ps=1,workers=1"], SCRIPT,
                   check=False)
     _assert_refused(r, "do not fit on 3 node(s)")
+    r = hh.sbatch(cluster, ["-o", "/dev/null", "--scheduler=optimus,"
+                            "mode=allreduce,workers=2,worker_gpus=5"],
+                  SCRIPT, check=False)
+    _assert_refused(r, "2 all-reduce workers (1 CPUs, 1024 MB, 5 GPUs "
+                       "each) do not fit on up to 2 node(s)")
 
 
 def test_bare_gpu_gres_is_one_gpu():

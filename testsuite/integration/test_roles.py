@@ -126,6 +126,14 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
         assert t["DMLC_NUM_WORKER"] == str(w)
     for t in ps:
         assert "RANK" not in t and "OPTIMUS_SHARD_INDEX" not in t
+    check_torch(workers)
+    return _per_node(tasks)
+
+
+def check_torch(workers):
+    """What torch.distributed and torchrun read, among the workers."""
+    w = len(workers)
+    base = int(workers[0]["MASTER_PORT"]) - 1
     local = {}
     for t in workers:
         assert t["OPTIMUS_SHARD_INDEX"] == t["OPTIMUS_RANK"]
@@ -134,9 +142,20 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
         assert t["MASTER_ADDR"] == _addr(workers[0])
         assert t["MASTER_PORT"] == str(base + 1)
         local.setdefault(t["SLURMD_NODENAME"], []).append(int(t["LOCAL_RANK"]))
+    nodes = sorted(local, key=lambda n: int(n[1:]))
     for node, ranks in local.items():
         assert sorted(ranks) == list(range(len(ranks))), node
-    return _per_node(tasks)
+    first = 0
+    for i, node in enumerate(nodes):
+        mine = [t for t in workers if t["SLURMD_NODENAME"] == node]
+        for t in mine:
+            assert t["LOCAL_WORLD_SIZE"] == str(len(mine))
+            assert t["NODE_RANK"] == t["GROUP_RANK"] == str(i)
+            # ranks contiguous node by node, as torchrun gives them
+            assert int(t["RANK"]) == first + int(t["LOCAL_RANK"])
+        first += len(mine)
+    assert base == PORT_MIN + PORT_BLOCK * (
+        int(workers[0]["OPTIMUS_JOB_ID"]) % PORT_BLOCKS)
 
 
 def _per_node(tasks):
@@ -176,6 +195,68 @@ def test_colocated_roles(cluster, hints, args, p, w, mode, nodes):
     assert batch["OPTIMUS_TOPOLOGY_SOURCE"] == "derived"
     assert "OPTIMUS_ROLE" not in batch and "SLURM_SPANK_OPTIMUS_TOPOLOGY" \
         not in batch
+
+
+def check_allreduce(jid, tasks, w):
+    """mode=allreduce: every task a worker, no PS, torch's variables."""
+    assert len(tasks) == w
+    assert all(t["OPTIMUS_ROLE"] == "worker" for t in tasks)
+    workers = _by_role(tasks, "worker")
+    assert [int(t["RANK"]) for t in workers] == list(range(w))
+    for t in tasks:
+        assert t["OPTIMUS_JOB_ID"] == str(jid)
+        assert t["OPTIMUS_MODE"] == "allreduce"
+        assert t["OPTIMUS_NUM_PS"] == "0"
+        assert t["OPTIMUS_NUM_WORKERS"] == str(w)
+        assert t["OPTIMUS_TOPOLOGY"] == "ps=0,workers=%d" % w
+        assert t["OPTIMUS_PS_HOSTS"] == ""
+        assert "DMLC_ROLE" not in t and "DMLC_PS_ROOT_URI" not in t
+        assert "ps" not in json.loads(t["TF_CONFIG"])["cluster"]
+        assert t["OPTIMUS_SHARD_INDEX"] == t["RANK"]
+        assert t["MASTER_ADDR"] == workers[0]["SLURMD_NODENAME"]
+    check_torch(workers)
+    return _per_node(tasks)
+
+
+@pytest.mark.parametrize("hints,args,w,nodes", [
+    ("optimus,mode=allreduce,workers=1", [], 1, 1),
+    ("optimus,mode=allreduce,workers=4", ["-N2"], 4, 2),
+    # 6 workers of 2 CPUs: 2 nodes of 3 (fewest nodes, even split)
+    ("optimus,mode=allreduce,ps=0,workers=6,worker_cpus=2", [], 6, 2),
+    ("quality,mode=allreduce,workers=5,batch=50", ["-N2"], 5, 2),
+], ids=["1worker", "2nodes-4", "fit-6", "quality-2nodes-5"])
+def test_allreduce_roles(cluster, hints, args, w, nodes):
+    jid, batch, tasks, _ = _run(cluster, hints, args)
+    per_node = check_allreduce(jid, tasks, w)
+    assert len(per_node) == nodes
+    # an even split (no PS to front-load: either end may hold the extra)
+    counts = [wk for _, wk in per_node.values()]
+    assert max(counts) - min(counts) <= 1, per_node
+    assert batch["OPTIMUS_NUM_PS"] == "0"
+    assert batch["OPTIMUS_MODE"] == "allreduce"
+    assert "RANK" not in batch
+
+
+GPU_DUMP = ("#!/bin/sh\n"
+            "env > {d}/batch.$SLURM_RESTART_COUNT\n"
+            "srun --gpus-per-task=1 sh -c "
+            "'env > {d}/task.$SLURM_RESTART_COUNT.$SLURM_PROCID'\n")
+
+
+def test_allreduce_task_per_gpu(cluster):
+    """worker_gpus=1: the job gets a GPU per worker on each node, and a
+    step with one task per GPU (srun --gpus-per-task=1) is bound by Slurm
+    one GPU per task; the plugin sets no device variable itself. (The
+    test nodes' GPUs are stand-in files, for which Slurm sets no
+    CUDA_VISIBLE_DEVICES: the binding Slurm applies is what is checked.)"""
+    jid, _, tasks, _ = _run(cluster, "optimus,mode=allreduce,workers=4,"
+                            "worker_gpus=1", ["-N2"], script=GPU_DUMP)
+    assert cluster.job_fields(jid)["TresPerNode"] == "gres:gpu:2"
+    check_allreduce(jid, tasks, 4)
+    for t in tasks:
+        assert t["SLURM_GPUS_ON_NODE"] == "2"
+        assert t["SLURMD_TRES_BIND"] == "gpu:per_task:1"
+        assert t["LOCAL_WORLD_SIZE"] == "2"
 
 
 def test_scheduler_topology(cluster, tmp_path):

@@ -367,3 +367,45 @@ def test_quality_jobs_share_the_cluster(cluster, tmp_path):
         assert "optimus: JobId=%d planned" % jobs[0] in cluster.logs("slurmctld")
     finally:
         cancel(cluster, *jobs)
+
+
+HET_ROLES = ("#!/bin/sh\n"
+             "srun -N1 -n $OPTIMUS_NUM_PS sh -c 'env > %(d)s/ps.$SLURM_PROCID' "
+             ": -N1 -n $OPTIMUS_NUM_WORKERS "
+             "sh -c 'env > %(d)s/worker.$SLURM_PROCID'\n")
+
+
+def _env(path):
+    return dict(line.split("=", 1) for line in open(path).read().splitlines()
+                if "=" in line)
+
+
+def test_separate_layout_placed_on_disjoint_nodes(cluster, tmp_path):
+    """layout=separate: the planner places the PS and the workers on nodes
+    of their own, so that a heterogeneous step (component 0 the PS, 1 the
+    workers, each on its own node) runs."""
+    d = tmp_path / "het"
+    d.mkdir()
+    jid = cluster.sbatch(["--scheduler=optimus,layout=separate,ps=1,"
+                          "workers=3,ckpt_dir=%s" % (tmp_path / "ck"),
+                          "-o", str(tmp_path / "het.out")],
+                         HET_ROLES % {"d": d})
+    try:
+        state = cluster.wait_job_state(
+            jid, {"COMPLETED", "FAILED", "CANCELLED"}, timeout=90)
+        out = open(tmp_path / "het.out").read() if os.path.exists(
+            tmp_path / "het.out") else ""
+        assert state == "COMPLETED", out + cluster.logs("slurmctld")[-2000:]
+        files = sorted(os.listdir(d))
+        assert files == ["ps.0", "worker.1", "worker.2", "worker.3"], files
+        envs = {f: _env(os.path.join(d, f)) for f in files}
+        ps_nodes = {envs["ps.0"]["SLURMD_NODENAME"]}
+        wk_nodes = {e["SLURMD_NODENAME"] for f, e in envs.items()
+                    if f.startswith("worker")}
+        assert not ps_nodes & wk_nodes, (ps_nodes, wk_nodes)
+        for f, e in envs.items():
+            assert e["OPTIMUS_ROLE"] == f.split(".")[0]
+            assert e["OPTIMUS_TOPOLOGY"] == "ps=1,workers=3"
+        assert cluster.job_fields(jid)["NumNodes"] == "2"
+    finally:
+        cancel(cluster, jid)

@@ -142,3 +142,90 @@ def test_quality_figures_on_recorded_curves(tmp_path):
                        capture_output=True, text=True,
                        env=dict(os.environ, OPTIMUS_SIM_CURVES=str(bad)))
     assert p.returncode != 0 and "bad.csv:1: expected curve," in p.stderr
+
+
+# ---- experiment pollux: the measured workloads (issue 20) ----
+
+POLICIES = ["peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
+            "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill"]
+
+
+@pytest.fixture(scope="module")
+def pollux(tmp_path_factory):
+    svg = tmp_path_factory.mktemp("pollux-svg")
+    p = run("experiment", "pollux", "--load", "all", "--json", "-",
+            "--svg", str(svg))
+    return json.loads(p.stdout), svg
+
+
+def test_pollux_structure(pollux):
+    r, svg = pollux
+    assert r["experiment"] == "pollux" and r["workloads"] == [6]
+    labels = [x["label"] for x in r["runs"]]
+    assert labels == POLICIES * 4
+    for x in r["runs"]:
+        for key in ("label", "load", "avg_jct", "median_jct", "p99_jct",
+                    "makespan", "gpu_util", "restarts"):
+            assert x[key] is not None, key
+        assert x["done"] == x["jobs"]
+    assert set(r["published"]) == {"pollux", "optimus", "tiresias"}
+    assert r["published"]["optimus"]["1.0"] == pytest.approx(5301.875)
+    for name in ("pollux-jct-cdf.svg", "pollux-jct-load.svg"):
+        assert (svg / name).read_text().startswith("<svg")
+
+
+def test_pollux_peer_baselines_within_5_percent(pollux):
+    """The peer's rules reproduce their published figures on workload 6
+    at every load (each load's own published figure)."""
+    r, _ = pollux
+    pub = {"peer-optimus-oracle": "optimus", "tiresias": "tiresias"}
+    for x in r["runs"]:
+        if x["label"] in pub:
+            want = r["published"][pub[x["label"]]]["%.1f" % x["load"]]
+            assert abs(x["avg_jct"] / want - 1) < 0.05, x
+
+
+def test_pollux_table_and_errors(tmp_path):
+    out = run("experiment", "pollux", "--policy", "tiresias,fifo").stdout
+    assert "published avg JCT" in out and "vs their Tiresias" in out
+    assert "wall time" in out
+    for bad in (["--load", "3"], ["--workload", "9"],
+                ["--policy", "nope"], ["--realistic", "--load", "2"]):
+        p = subprocess.run([SIM, "experiment", "pollux"] + bad,
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and "optimus-sim:" in p.stderr, bad
+    # Bad data: a clear error naming the file, exit 1.
+    data = tmp_path / "data"
+    (data / "workloads").mkdir(parents=True)
+    src = os.path.join(TOP, "testsuite", "data", "pollux-osdi21")
+    os.symlink(os.path.join(src, "traces"), data / "traces")
+    (data / "workloads" / "workload-6.csv").write_text(
+        "name,time,application,num_replicas,batch_size\n"
+        "a,0,cifar10,1,128\nb,10,alexnet,1,128\n")
+    p = subprocess.run([SIM, "experiment", "pollux", "--data", str(data)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "workload-6.csv: row 2" in p.stderr
+    assert "unknown application 'alexnet'" in p.stderr
+
+
+def test_large_trace_size_refused(tmp_path):
+    """Issue 20: a size beyond the truth model no longer finishes at once."""
+    t = tmp_path / "t.csv"
+    t.write_text("0,resnext-110,sync,4\n0,resnext-110,sync,10\n")
+    p = subprocess.run([SIM, "run", "--trace", str(t)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "t.csv:2: size beyond" in p.stderr
+
+
+def test_pollux_detail():
+    p = run("experiment", "pollux", "--policy", "slurm-backfill",
+            "--detail", "--json", "-")
+    r = json.loads(p.stdout)["runs"][0]
+    assert len(r["jobs"]) == 160 and len(r["jcts_sorted"]) == 160
+    names = {j["name"] for j in r["jobs"]}
+    assert "cifar10-0" in names
+    assert all(j["jct"] > 0 and j["workload"] == 6 for j in r["jobs"])
+    assert sum(j["jct"] for j in r["jobs"]) / 160 == pytest.approx(
+        r["avg_jct"])

@@ -12,6 +12,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc_fixture.h"
+#include "models/allreduce_speed.h"
 #include "util/heap.h"
 #include "check_run.h"
 
@@ -64,6 +65,14 @@ static void random_limits(uint64_t *st)
 	}
 }
 
+/* A cluster of random size: CPU 50-600, memory 200-2000, GPU 0-20. */
+static void random_cluster(alloc_params_t *prm, uint64_t *st)
+{
+	alloc_params_init(prm, cluster(fixture_uniform(st, 50, 600),
+				       fixture_uniform(st, 200, 2000),
+				       fixture_uniform(st, 0, 20)));
+}
+
 START_TEST(test_heap_matches_scan)
 {
 	heap_t h;
@@ -95,7 +104,9 @@ END_TEST
 
 static const alloc_run_fn task_allocators[] = {
 	alloc_optimus_run, alloc_drf_run, alloc_tetris_run, alloc_fifo_run,
+	alloc_rate_run,
 };
+#define NTASK_ALLOC (sizeof(task_allocators) / sizeof(task_allocators[0]))
 
 START_TEST(test_capacity_and_limits)
 {
@@ -105,10 +116,8 @@ START_TEST(test_capacity_and_limits)
 
 	fixture_jobs(jobs, speeds, losses, NJOBS, st);
 	random_limits(&st);
-	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
-					fixture_uniform(&st, 200, 2000),
-					fixture_uniform(&st, 0, 20)));
-	for (size_t a = 0; a < 4; a++) {
+	random_cluster(&prm, &st);
+	for (size_t a = 0; a < NTASK_ALLOC; a++) {
 		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
 		assert_within(jobs, &r, prm.capacity);
 		alloc_result_free(&r);
@@ -272,7 +281,7 @@ START_TEST(test_invalid_input)
 	jobs[1].max_workers = 1;
 	jobs[1].min_workers = 3;
 	alloc_params_init(&prm, cluster(100, 100, 0));
-	for (size_t a = 0; a < 4; a++) {
+	for (size_t a = 0; a < NTASK_ALLOC; a++) {
 		ck_assert_int_eq(task_allocators[a](jobs, 2, &prm, &r), -EINVAL);
 		ck_assert_ptr_nonnull(strstr(r.err, "job 2"));
 		alloc_result_free(&r);
@@ -436,6 +445,152 @@ START_TEST(test_fifo_blocks_queue)
 }
 END_TEST
 
+/*
+ * Room for one job's minimum: the rate objective starts the job with less
+ * left (shortest remaining time first, whatever the input order), where
+ * Optimus grants minimums in input order.
+ */
+START_TEST(test_rate_short_job_first)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 61);
+	jobs[0].ps_demand = res_make(1, 1, 0);
+	jobs[0].worker_demand = res_make(1, 1, 1);
+	jobs[0].min_ps = jobs[0].max_ps = 1;
+	jobs[0].min_workers = 1;
+	jobs[0].max_workers = 1;
+	jobs[1] = jobs[0];
+	jobs[1].id = 2;
+	jobs[_i].remaining_steps = jobs[!_i].remaining_steps / 10;
+	alloc_params_init(&prm, cluster(2, 2, 1));
+	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[_i].status, ALLOC_OK);
+	ck_assert_int_eq(r.grants[_i].workers, 1);
+	ck_assert_int_eq(r.grants[!_i].status, ALLOC_MIN_UNFIT);
+	ck_assert_uint_eq(r.nleft_out, 1);
+	alloc_result_free(&r);
+	ck_assert_int_eq(alloc_optimus_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].status, ALLOC_OK);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* Extra workers go to the job they speed up most per remaining step. */
+START_TEST(test_rate_extra_to_shorter)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fixture_jobs(jobs, speeds, losses, 2, 71);
+	for (int i = 0; i < 2; i++) {
+		jobs[i].ps_demand = res_make(1, 1, 0);
+		jobs[i].worker_demand = res_make(1, 1, 1);
+		jobs[i].min_ps = jobs[i].max_ps = 1;
+		jobs[i].min_workers = 1;
+		jobs[i].max_workers = 8;
+	}
+	speeds[1] = speeds[0];
+	jobs[1].remaining_steps = jobs[0].remaining_steps * 20;
+	alloc_params_init(&prm, cluster(2, 100, 6));
+	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_gt(r.grants[0].workers, r.grants[1].workers);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/* All-reduce truth: 4 workers per node, a large cross-node jump. */
+static speed_model_t ar_truth;
+
+static double ar_speed(void *ctx, int p, int w)
+{
+	(void)ctx;
+	if (p != 0)	/* an all-reduce job is never asked with a PS */
+		return 0.0;
+	return allreduce_speed_predict(&ar_truth, w, allreduce_min_nodes(w, 4));
+}
+
+static void ar_setup(void)
+{
+	static const double th[5] = { 0.004, 0.02, 0.05, 0.15, 0.002 };
+
+	allreduce_speed_init(&ar_truth, 256);
+	speed_model_set_theta(&ar_truth, th, 5);
+}
+
+/* Every third job all-reduce (no PS demand): every task allocator keeps
+ * within capacity and limits and never gives such a job a PS. */
+START_TEST(test_allreduce_mixed)
+{
+	uint64_t st = 3000 + _i;
+	alloc_params_t prm;
+	alloc_result_t r;
+	int grown = 0;
+
+	ar_setup();
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
+	random_limits(&st);
+	for (size_t i = 0; i < NJOBS; i += 3) {
+		jobs[i].no_ps = true;
+		jobs[i].ps_demand = res_make(0, 0, 0);
+		jobs[i].speed = ar_speed;
+	}
+	random_cluster(&prm, &st);
+	for (size_t a = 0; a < NTASK_ALLOC; a++) {
+		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
+		assert_within(jobs, &r, prm.capacity);
+		for (size_t i = 0; i < NJOBS; i += 3) {
+			ck_assert_int_eq(r.grants[i].ps, 0);
+			if (a == 0 && r.grants[i].workers > 1)
+				grown++;
+		}
+		alloc_result_free(&r);
+	}
+	ck_assert_int_gt(grown, 0);
+	speed_model_clear(&ar_truth);
+}
+END_TEST
+
+/*
+ * Eqn. 9 with workers only, alone on a roomy cluster: the grant is the
+ * fastest worker count, past the node boundary where one worker more
+ * slows the job (5 workers span 2 nodes) but 16 are faster than 4.
+ */
+START_TEST(test_allreduce_optimum)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+	int w, best = 1;
+
+	ar_setup();
+	fixture_jobs(jobs, speeds, losses, 1, 61);
+	jobs[0].no_ps = true;
+	jobs[0].ps_demand = res_make(0, 0, 0);
+	jobs[0].worker_demand = res_make(1, 1, 0);
+	jobs[0].speed = ar_speed;
+	jobs[0].min_ps = jobs[0].max_ps = 0;
+	jobs[0].min_workers = 1;
+	jobs[0].max_workers = 16;
+	jobs[0].early_stage = false;
+	ck_assert(ar_speed(NULL, 0, 5) < ar_speed(NULL, 0, 4));
+	ck_assert(ar_speed(NULL, 0, 16) > ar_speed(NULL, 0, 4));
+	for (w = 1; w <= 16; w++)
+		if (ar_speed(NULL, 0, w) > ar_speed(NULL, 0, best))
+			best = w;
+	alloc_params_init(&prm, cluster(64, 64, 0));
+	ck_assert_int_eq(alloc_optimus_run(jobs, 1, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].ps, 0);
+	ck_assert_int_eq(r.grants[0].workers, best);
+	alloc_result_free(&r);
+	/* a zero PS demand is refused for a PS job */
+	jobs[0].no_ps = false;
+	ck_assert_int_eq(alloc_optimus_run(jobs, 1, &prm, &r), -EINVAL);
+	alloc_result_free(&r);
+	speed_model_clear(&ar_truth);
+}
+END_TEST
+
 static Suite *alloc_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -454,6 +609,10 @@ static Suite *alloc_suite(void)
 	tcase_add_test(tc, test_drf_equal_shares);
 	tcase_add_loop_test(tc, test_tetris_prefers_short_job, 0, 2);
 	tcase_add_test(tc, test_fifo_blocks_queue);
+	tcase_add_loop_test(tc, test_rate_short_job_first, 0, 2);
+	tcase_add_test(tc, test_rate_extra_to_shorter);
+	tcase_add_loop_test(tc, test_allreduce_mixed, 0, 10);
+	tcase_add_test(tc, test_allreduce_optimum);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

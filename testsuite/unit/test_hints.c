@@ -164,6 +164,21 @@ static const struct { const char *text, *needle; } bad[] = {
 	{ "optimus,weight=2", "weight= applies only to the quality policy" },
 	{ "quality,weight=0", "weight must be a number greater than 0" },
 	{ "quality,weight=1001", "at most 1000" },
+	/* all-reduce: workers only */
+	{ "optimus,ps=0", "ps=0, no parameter server, is for mode=allreduce" },
+	{ "optimus,mode=sync,min_ps=0", "min_ps=0: ps must be an integer" },
+	{ "optimus,mode=allreduce,ps=2", "mode=allreduce has no parameter "
+	  "servers: leave ps out or give ps=0" },
+	{ "optimus,ps=1,mode=allreduce", "leave ps out or give ps=0" },
+	{ "optimus,mode=allreduce,max_ps=3", "leave ps out" },
+	{ "optimus,mode=allreduce,ps_cpus=2", "ps_cpus, ps_mem and ps_gpus "
+	  "describe parameter servers" },
+	{ "optimus,mode=allreduce,ps_gpus=0", "give worker_cpus" },
+	{ "optimus,mode=allreduce,layout=separate", "mode=allreduce has no "
+	  "parameter servers" },
+	{ "optimus,mode=allreduce,workers=8,batch=4", "smaller than "
+	  "min_workers=8" },
+	{ "optimus,mode=allreduce,ps=257", "from 1 to 256" },
 };
 
 START_TEST(test_refused)
@@ -194,6 +209,8 @@ static const char *const roundtrip[] = {
 	"optimus,mode=sync,workers=7,batch=700,ps_mem=3G,ckpt_signal=40",
 	"optimus,model=vgg.16_b,steps=99999,ckpt_dir=/a,b=c/d",
 	"quality,layout=separate,form=inverse,max_ps=9,ckpt_grace=0",
+	"optimus,mode=allreduce,min_workers=2,max_workers=16,batch=512",
+	"quality,workers=3,ps=0,mode=allreduce,worker_gpus=2",
 };
 
 START_TEST(test_format_roundtrip)
@@ -316,6 +333,67 @@ START_TEST(test_size_separate)
 }
 END_TEST
 
+/* mode=allreduce: no PS whether ps is left out or 0; batch allowed. */
+START_TEST(test_allreduce)
+{
+	char text[HINTS_TEXT_MAX];
+
+	ck_assert_msg(!parse("optimus,mode=allreduce,min_workers=2,"
+			     "max_workers=8,worker_gpus=1,batch=256"), "%s", err);
+	ck_assert_int_eq(h.mode, HINTS_MODE_ALLREDUCE);
+	ck_assert(hints_is_allreduce(&h));
+	ck_assert_uint_eq(h.min_ps, 0);
+	ck_assert_uint_eq(h.max_ps, 0);
+	ck_assert_uint_eq(h.batch, 256);
+	ck_assert_int_eq(hints_validate(&h, err, sizeof(err)), 0);
+	ck_assert_int_eq(parse("optimus,ps=0,mode=allreduce"), 0);
+	ck_assert_uint_eq(h.max_ps, 0);
+	ck_assert_int_eq(parse("optimus,mode=allreduce,min_ps=0,max_ps=0"), 0);
+	ck_assert_str_eq(hints_mode_name(h.mode), "allreduce");
+	/* the canonical text has no PS key */
+	ck_assert_int_gt(hints_format(&h, text, sizeof(text)), 0);
+	ck_assert_ptr_null(strstr(text, "ps"));
+	ck_assert_ptr_nonnull(strstr(text, "mode=allreduce"));
+	/* a structure built by hand must say ps 0 */
+	h.min_ps = h.max_ps = 1;
+	ck_assert_int_eq(hints_validate(&h, err, sizeof(err)), -EINVAL);
+	/* the PS modes are unchanged */
+	ck_assert_int_eq(parse("optimus,mode=sync"), 0);
+	ck_assert_uint_eq(h.min_ps, 1);
+}
+END_TEST
+
+/* One task per worker, workers' resources only, even on fewest nodes. */
+START_TEST(test_size_allreduce)
+{
+	hints_res_t cap = { 8, 16000, 4 };
+	hints_request_t r;
+
+	ck_assert_int_eq(parse("optimus,mode=allreduce,worker_cpus=2,"
+			       "worker_gpus=1,worker_mem=2G"), 0);
+	ck_assert_msg(!hints_size(&h, 0, 6, &cap, 0, &r, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_uint_eq(r.nodes, 2);		/* 4 GPUs per node */
+	ck_assert_uint_eq(r.tasks, 6);
+	ck_assert_uint_eq(r.max_tasks_per_node, 3);
+	ck_assert_uint_eq(r.cpus_per_task, 2);
+	ck_assert_uint_eq(r.gpus_per_node, 3);
+	ck_assert_uint_eq(r.mem_per_node_mb, 3 * 2048);
+	assert_request_fits(&h, 0, 6, &cap, &r);
+	/* a PS count is refused for an all-reduce job */
+	ck_assert_int_eq(hints_size(&h, 1, 6, &cap, 0, &r, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_int_eq(parse("optimus,mode=allreduce,worker_gpus=5"), 0);
+	ck_assert_int_eq(hints_size(&h, 0, 2, &cap, 0, &r, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_msg(strstr(err, "all-reduce workers"), "%s", err);
+	/* the PS modes still need a PS */
+	ck_assert_int_eq(parse("optimus"), 0);
+	ck_assert_int_eq(hints_size(&h, 0, 2, &cap, 0, &r, err, sizeof(err)),
+			 -ERANGE);
+}
+END_TEST
+
 static Suite *hints_suite(void)
 {
 	Suite *s = suite_create("hints");
@@ -333,6 +411,8 @@ static Suite *hints_suite(void)
 	tcase_add_loop_test(tc, test_size_fewest_nodes, 0, 24);
 	tcase_add_test(tc, test_size_given_nodes_and_unfit);
 	tcase_add_test(tc, test_size_separate);
+	tcase_add_test(tc, test_allreduce);
+	tcase_add_test(tc, test_size_allreduce);
 	suite_add_tcase(s, tc);
 	return s;
 }

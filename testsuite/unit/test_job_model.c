@@ -290,6 +290,40 @@ START_TEST(test_speed_prior_sync)
 }
 END_TEST
 
+/*
+ * All-reduce: the prior grows with workers on one node and drops when the
+ * ring crosses nodes; reports are samples at the run's node count; the
+ * state round-trips with its mode.
+ */
+START_TEST(test_allreduce_model)
+{
+	job_model_t *m = new_job("optimus,mode=allreduce,batch=256,"
+				 "max_workers=16"), *b;
+	json_object *o;
+	char err[256] = "";
+
+	ck_assert_int_eq(m->speed.mode, SPEED_ALLREDUCE);
+	ck_assert(job_model_speed(m, NULL, 1, 4) >
+		  job_model_speed(m, NULL, 1, 1));
+	ck_assert(job_model_speed(m, NULL, 2, 5) <
+		  job_model_speed(m, NULL, 1, 4));
+	job_model_started(m, 1000, 0, 8, 2);
+	ck_assert_int_eq(job_model_report(m, 1010, 100, 1.0, 5.0, 0), 0);
+	ck_assert_uint_eq(m->speed.nsamples, 1);
+	ck_assert_int_eq(m->speed.samples[0].p, 2);
+	/* one sample: the prior passes through it */
+	ck_assert_double_eq_tol(job_model_speed(m, NULL, 2, 8), 5.0, 1e-9);
+	o = job_model_to_json(m);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_int_eq(b->speed.mode, SPEED_ALLREDUCE);
+	ck_assert_int_eq(b->speed.samples[0].p, 2);
+	json_object_put(o);
+	job_model_free(b);
+	job_model_free(m);
+}
+END_TEST
+
 /* Explicit CPU-time samples replace the ones derived from the speed. */
 START_TEST(test_cost_sample)
 {
@@ -645,6 +679,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_speed_priors);
 	tcase_add_test(tc, test_speed_profile);
 	tcase_add_test(tc, test_speed_prior_sync);
+	tcase_add_test(tc, test_allreduce_model);
 	tcase_add_test(tc, test_cost_sample);
 	tcase_add_test(tc, test_timing_and_summary);
 	tcase_add_test(tc, test_run_history);

@@ -213,6 +213,60 @@ START_TEST(test_share_spreads_remainders)
 }
 END_TEST
 
+/*
+ * layout=separate: PS and workers on disjoint servers, each an even split,
+ * the fewest PS servers that fit; with too few servers for both, unfit.
+ */
+START_TEST(test_separate_layout)
+{
+	res_vec_t free0[4];
+	place_job_t job = { .id = 7, .ps_demand = res_make(1, 1, 0),
+			    .worker_demand = res_make(1, 1, 0), .ps = 2,
+			    .workers = 12, .separate = true };
+	place_result_t r;
+	int psk = 0, wk = 0;
+
+	for (int s = 0; s < 4; s++)
+		free0[s] = res_make(8, 64, 0);
+	ck_assert_int_eq(placement_run(free0, 4, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	ck_assert_uint_eq(r.jobs[0].nslots, 3);	/* 1 PS server + 2 of 6 */
+	for (size_t i = 0; i < r.jobs[0].nslots; i++) {
+		const place_slot_t *sl = &r.jobs[0].slots[i];
+
+		ck_assert(!sl->ps != !sl->workers);	/* never both */
+		psk += sl->ps > 0;
+		wk += sl->workers;
+		if (sl->workers)
+			ck_assert_int_eq(sl->workers, 6);
+		ck_assert(res_fits(res_combo(job.ps_demand, sl->ps,
+					     job.worker_demand, sl->workers),
+				   free0[sl->server]));
+		for (size_t j = 0; j < i; j++)
+			ck_assert_uint_ne(r.jobs[0].slots[j].server, sl->server);
+	}
+	ck_assert_int_eq(psk, 1);
+	ck_assert_int_eq(wk, 12);
+	placement_result_free(&r);
+	/* colocated, the same job takes 2 servers (7 + 7 tasks) */
+	job.separate = false;
+	ck_assert_int_eq(placement_run(free0, 4, &job, 1, &r), 0);
+	ck_assert_uint_eq(r.jobs[0].nslots, 2);
+	placement_result_free(&r);
+	/* one server: nothing to separate onto */
+	job.separate = true;
+	job.workers = 2;
+	ck_assert_int_eq(placement_run(free0, 1, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_UNFIT);
+	placement_result_free(&r);
+	/* no PS (all-reduce): placed as colocated */
+	job.ps = 0;
+	ck_assert_int_eq(placement_run(free0, 1, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	placement_result_free(&r);
+}
+END_TEST
+
 static Suite *placement_suite(void)
 {
 	Suite *s = suite_create("placement");
@@ -224,6 +278,7 @@ static Suite *placement_suite(void)
 	tcase_add_test(tc, test_most_room_first);
 	tcase_add_loop_test(tc, test_share_spreads_remainders, 0, 65);
 	tcase_add_test(tc, test_same_on_each_server);
+	tcase_add_test(tc, test_separate_layout);
 	suite_add_tcase(s, tc);
 	return s;
 }

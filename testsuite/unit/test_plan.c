@@ -532,20 +532,25 @@ START_TEST(test_capacity_random)
 		f.prm.placement = round % 3 != 0;
 		nj = 1 + rand() % 8;
 		for (size_t i = 0; i < nj; i++) {
+			/* _i 1: every third job all-reduce, mixed with PS */
+			bool ar = _i && i % 3 == 0;
 			char h[160];
 
-			snprintf(h, sizeof(h), "%s,max_ps=%d,max_workers=%d,"
+			snprintf(h, sizeof(h), "%s,%s=%d,max_workers=%d,"
 				 "worker_cpus=%d,steps=%d",
 				 round % 2 ? "quality" : "optimus",
-				 1 + rand() % 4, 1 + rand() % 10,
+				 ar ? "mode=allreduce,min_workers" : "max_ps",
+				 1 + rand() % 4, 1 + rand() % 10 + (ar ? 4 : 0),
 				 1 + rand() % 3, 1000 + rand() % 50000);
 			fx_job(&f, h, 10 + i);
 			if (rand() % 2) {
 				size_t s = rand() % f.ns;
-				place_slot_t sl = { (uint32_t)s, 1, 1 };
-				res_vec_t need = res_make(1 +
+				place_slot_t sl = { (uint32_t)s, ar ? 0 : 1,
+						    ar ? (int)f.m[i]->hints.
+						    min_workers : 1 };
+				res_vec_t need = res_make(sl.ps + sl.workers *
 					f.m[i]->hints.worker_res.cpus,
-					2048, 0);
+					1024.0 * (sl.ps + sl.workers), 0);
 
 				if (res_fits(need, f.free[s]))
 					fx_run(&f, i, &sl, 1, 50);
@@ -896,6 +901,96 @@ START_TEST(test_absurd_free_room_refused)
 }
 END_TEST
 
+/*
+ * An all-reduce job and a PS job in one plan: both start; the all-reduce
+ * one has no PS and its workers on the fewest servers, evenly split; its
+ * planned time uses the nodes its workers span.
+ */
+START_TEST(test_allreduce_with_ps)
+{
+	fixture_t f;
+	const plan_decision_t *d;
+	int minw = 1 << 30, maxw = 0;
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,mode=allreduce,max_workers=16,batch=256,"
+	       "steps=50000", 10);
+	fx_job(&f, "optimus,max_ps=8,max_workers=16,steps=50000", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_uint_eq(f.plan.nstart, 2);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_int_eq(d->ps, 0);
+	ck_assert_int_gt(d->workers, 1);
+	for (size_t k = 0; k < d->nslots; k++) {
+		ck_assert_int_eq(d->slots[k].ps, 0);
+		minw = d->slots[k].workers < minw ? d->slots[k].workers : minw;
+		maxw = d->slots[k].workers > maxw ? d->slots[k].workers : maxw;
+	}
+	ck_assert_int_le(maxw - minw, 1);
+	ck_assert_int_eq((int)d->nslots, (d->workers + 7) / 8);
+	ck_assert_double_eq_tol(d->remaining_planned,
+		job_model_remaining_time(f.m[0], NULL,
+					 (d->workers + 7) / 8, d->workers),
+		1e-6 * d->remaining_planned);
+	ck_assert_int_ge(dec(&f, 1)->ps, 1);
+	fx_free(&f);
+}
+END_TEST
+
+/* A running all-reduce job's reports are samples at its node count. */
+START_TEST(test_allreduce_samples_nodes)
+{
+	fixture_t f;
+	place_slot_t sl[2] = { { 0, 0, 3 }, { 1, 0, 3 } };
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,mode=allreduce,max_workers=8", 10);
+	fx_run(&f, 0, sl, 2, 50);
+	ck_assert_int_eq(job_model_report(f.m[0], 60, 10, 1.0, 2.5, 0), 0);
+	ck_assert_uint_eq(f.m[0]->speed.nsamples, 1);
+	ck_assert_int_eq(f.m[0]->speed.samples[0].p, 2);	/* nodes */
+	ck_assert_int_eq(f.m[0]->speed.samples[0].w, 6);
+	ck_assert_int_eq(f.m[0]->speed.mode, SPEED_ALLREDUCE);
+	/* 6 workers over 2 nodes last time: 3 per node */
+	ck_assert_int_eq(job_model_speed_p(f.m[0], 0, 7, 0), 3);
+	ck_assert_int_eq(job_model_speed_p(f.m[0], 0, 7, 8), 1);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	fx_free(&f);
+}
+END_TEST
+
+/* layout=separate: the plan places PS and workers on disjoint servers
+ * (a colocated job beside it shares servers as Theorem 1 says). */
+START_TEST(test_separate_layout_disjoint)
+{
+	fixture_t f;
+	const plan_decision_t *d;
+	int ps_servers = 0;
+
+	fx_init(&f, 4, 8, 32768);
+	fx_job(&f, "optimus,layout=separate,ps=2,workers=6", 10);
+	fx_job(&f, "optimus,ps=1,workers=3", 20);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_uint_ge(d->nslots, 2);
+	for (size_t k = 0; k < d->nslots; k++) {
+		ck_assert_msg(!d->slots[k].ps != !d->slots[k].workers,
+			      "server %u holds %d PS and %d workers",
+			      d->slots[k].server, d->slots[k].ps,
+			      d->slots[k].workers);
+		ps_servers += d->slots[k].ps > 0;
+	}
+	ck_assert_int_eq(ps_servers, 1);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -916,7 +1011,10 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_no_shrink_near_the_end);
 	tcase_add_test(tc, test_starting_job_keeps_its_slots);
 	tcase_add_test(tc, test_keep_servers);
-	tcase_add_test(tc, test_capacity_random);
+	tcase_add_loop_test(tc, test_capacity_random, 0, 2);
+	tcase_add_test(tc, test_allreduce_with_ps);
+	tcase_add_test(tc, test_allreduce_samples_nodes);
+	tcase_add_test(tc, test_separate_layout_disjoint);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);

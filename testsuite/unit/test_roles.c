@@ -268,6 +268,8 @@ START_TEST(test_task_env)
 	ck_assert_str_eq(roles_env_get(&env, "WORLD_SIZE"), "2");
 	ck_assert_str_eq(roles_env_get(&env, "RANK"), "1");
 	ck_assert_str_eq(roles_env_get(&env, "LOCAL_RANK"), "0");
+	ck_assert_str_eq(roles_env_get(&env, "LOCAL_WORLD_SIZE"), "1");
+	ck_assert_str_eq(roles_env_get(&env, "NODE_RANK"), "1");
 	tf = json_tokener_parse(roles_env_get(&env, "TF_CONFIG"));
 	ck_assert_ptr_nonnull(tf);
 	ck_assert(json_object_object_get_ex(tf, "cluster", &cl));
@@ -295,6 +297,63 @@ START_TEST(test_task_env)
 	roles_env_free(&env);
 	ck_assert_int_eq(roles_env_task(&job, nodes, 2, 2, 0, &env, err,
 					sizeof(err)), -ERANGE);
+}
+END_TEST
+
+/* All-reduce, 5 workers on 2 nodes (3 + 2): torchrun's variables, no
+ * PS and no MXNet variables. */
+START_TEST(test_task_env_allreduce)
+{
+	static const uint32_t tasks[] = { 3, 2 };
+	optimus_hints_t h;
+	roles_node_t nodes[2];
+	roles_job_t job = { .job_id = 78, .submit_dir = "/w", .hints = &h };
+	roles_topology_t t;
+	roles_env_t env;
+	char err[160];
+
+	ck_assert_int_eq(hints_parse("optimus,mode=allreduce,workers=5", &h,
+				     err, sizeof(err)), 0);
+	/* the derived topology of a 5-task step has no PS */
+	ck_assert_int_eq(roles_topology_for_step(&h, NULL, 5, &t), 1);
+	ck_assert_uint_eq(t.ps, 0);
+	ck_assert_uint_eq(t.workers, 5);
+	job.topology = t;
+	make_nodes(nodes, 2, tasks);
+	ck_assert_int_eq(roles_assign(&t, h.layout, nodes, 2, NULL, 0), 0);
+	for (uint32_t node = 0, rank = 0; node < 2; node++)
+		for (uint32_t l = 0; l < tasks[node]; l++, rank++) {
+			char want[16];
+
+			roles_env_init(&env);
+			ck_assert_msg(!roles_env_task(&job, nodes, 2, node, l,
+						      &env, err, sizeof(err)),
+				      "%s", err);
+			ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_ROLE"),
+					 "worker");
+			ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_MODE"),
+					 "allreduce");
+			ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_NUM_PS"),
+					 "0");
+			ck_assert_str_eq(roles_env_get(&env, "MASTER_ADDR"),
+					 "n1");
+			ck_assert_str_eq(roles_env_get(&env, "WORLD_SIZE"), "5");
+			snprintf(want, sizeof(want), "%u", rank);
+			ck_assert_str_eq(roles_env_get(&env, "RANK"), want);
+			snprintf(want, sizeof(want), "%u", l);
+			ck_assert_str_eq(roles_env_get(&env, "LOCAL_RANK"), want);
+			snprintf(want, sizeof(want), "%u", tasks[node]);
+			ck_assert_str_eq(roles_env_get(&env, "LOCAL_WORLD_SIZE"),
+					 want);
+			snprintf(want, sizeof(want), "%u", node);
+			ck_assert_str_eq(roles_env_get(&env, "NODE_RANK"), want);
+			ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_PS_HOSTS"),
+					 "");
+			ck_assert_ptr_null(roles_env_get(&env, "DMLC_ROLE"));
+			ck_assert_ptr_null(roles_env_get(&env,
+							 "DMLC_PS_ROOT_URI"));
+			roles_env_free(&env);
+		}
 }
 END_TEST
 
@@ -376,6 +435,7 @@ static Suite *roles_suite(void)
 	tcase_add_test(tc, test_separate_and_mismatch);
 	tcase_add_test(tc, test_ports_per_job);
 	tcase_add_test(tc, test_task_env);
+	tcase_add_test(tc, test_task_env_allreduce);
 	tcase_add_test(tc, test_checkpoint_dir);
 	tcase_add_test(tc, test_hostlist);
 	tcase_add_test(tc, test_tasks_per_node);

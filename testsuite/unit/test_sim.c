@@ -108,6 +108,7 @@ START_TEST(test_trace_errors)
 		{ "x,resnet-50,sync,1\n", "t.csv:1: arrival must be" },
 		{ "0,resnet-50,sync\n", "t.csv:1: expected" },
 		{ "0,resnet-50,sync,0\n", "t.csv:1: size must be" },
+		{ "0,resnext-110,sync,10\n", "t.csv:1: size beyond" },
 		{ "0,resnet-50,sync,1,-2\n", "t.csv:1: weight must be" },
 		{ "0,resnet-50,sync,1,2,3\n", "t.csv:1: expected" },
 		{ "0,resnet-50,sync,1,1,0,4\n", "t.csv:1: ps must be" },
@@ -145,6 +146,53 @@ START_TEST(test_sample_trace)
 	for (size_t i = 1; i < w.n; i++)
 		ck_assert(w.jobs[i].arrival >= w.jobs[i - 1].arrival);
 	sim_workload_free(&w);
+}
+END_TEST
+
+/*
+ * Issue 20, defect: a large trace `size` made a job finish at once (the
+ * per-epoch decrease of its truth curve was below delta from the first
+ * step: resnext-110 size 4 -> 2497 s, 8 -> 1409 s, >= 10 -> 0 s). A job's
+ * JCT alone on the cluster must grow with its size, or the size must be
+ * refused with an error that names it.
+ */
+START_TEST(test_truth_size_monotone)
+{
+	static const double sizes[] = { 1, 2, 4, 8, 10, 16, 30, 64 };
+	static const char *models[] = { "resnext-110", "resnet-50" };
+	char err[256];
+
+	for (size_t m = 0; m < 2; m++) {
+		double last = 0.0;
+		bool refused = false;
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			sim_job_spec_t spec = { 0.0, sim_catalog_find(models[m]),
+						SPEED_SYNC, sizes[k], 1.0, 0, 0 };
+			sim_workload_t w = { &spec, 1 };
+			sim_config_t c;
+			sim_result_t r;
+
+			sim_config_init(&c);
+			int rc = sim_run(&c, &w, NULL, NULL, &r, err,
+					 sizeof(err));
+			if (rc) {
+				ck_assert_msg(strstr(err, "size"), "%s", err);
+				refused = true;
+				continue;
+			}
+			/* Once refused, a larger size is never accepted. */
+			ck_assert_msg(!refused, "%s size %g accepted after a "
+				      "smaller one was refused", models[m],
+				      sizes[k]);
+			ck_assert_uint_eq(r.ndone, 1);
+			double jct = r.jobs[0].end - r.jobs[0].arrival;
+			ck_assert_msg(jct > last, "%s: size %g: JCT %.0f s, "
+				      "not above %.0f s of the smaller size",
+				      models[m], sizes[k], jct, last);
+			last = jct;
+			sim_result_free(&r);
+		}
+	}
 }
 END_TEST
 
@@ -466,6 +514,7 @@ int main(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sample_trace);
 	tcase_add_test(tc, test_truth);
+	tcase_add_test(tc, test_truth_size_monotone);
 	tcase_add_test(tc, test_epoch_shares);
 	tcase_add_test(tc, test_event_plans);
 	tcase_add_test(tc, test_fixed_size);

@@ -41,6 +41,8 @@ void alloc_result_free(alloc_result_t *out)
 
 int alloc_min_ps(const alloc_job_t *job)
 {
+	if (job->no_ps)
+		return 0;
 	return job->min_ps > 1 ? job->min_ps : 1;
 }
 
@@ -64,7 +66,8 @@ static int alloc_check_job(const alloc_job_t *j, alloc_result_t *out)
 		why = "remaining steps must be finite and >= 0";
 	else if (!res_is_valid(j->ps_demand) || !res_is_valid(j->worker_demand))
 		why = "task demands must be finite and >= 0";
-	else if (res_is_zero(j->ps_demand) || res_is_zero(j->worker_demand))
+	else if ((!j->no_ps && res_is_zero(j->ps_demand)) ||
+		 res_is_zero(j->worker_demand))
 		why = "a task must demand some resource";
 	else if (j->max_ps > 0 && j->max_ps < alloc_min_ps(j))
 		why = "max PS below min PS";
@@ -131,7 +134,7 @@ bool alloc_task_fits(const alloc_job_t *job, const alloc_grant_t *g,
 		     bool is_ps, res_vec_t room)
 {
 	if (is_ps)
-		return alloc_below_max(g->ps, job->max_ps) &&
+		return !job->no_ps && alloc_below_max(g->ps, job->max_ps) &&
 		       res_fits(job->ps_demand, room);
 	return alloc_below_max(g->workers, job->max_workers) &&
 	       res_fits(job->worker_demand, room);
@@ -156,7 +159,8 @@ double alloc_total_jct(const alloc_job_t *jobs, const alloc_result_t *res)
 
 	for (size_t i = 0; i < res->njobs; i++) {
 		const alloc_grant_t *g = &res->grants[i];
-		if (g->status == ALLOC_OK && g->ps > 0 && g->workers > 0)
+		if (g->status == ALLOC_OK && (g->ps > 0 || jobs[i].no_ps) &&
+		    g->workers > 0)
 			total += alloc_jct(&jobs[i], g->ps, g->workers);
 	}
 	return total;

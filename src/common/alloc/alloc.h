@@ -18,7 +18,8 @@
 
 #include "alloc/resources.h"
 
-/* Training speed (steps per second) with p PS and w workers, f(p,w). */
+/* Training speed (steps per second) with p PS and w workers, f(p,w);
+ * p is 0 for all-reduce jobs (no_ps). */
 typedef double (*alloc_speed_fn)(void *ctx, int p, int w);
 /* Predicted loss after the next interval when the job holds `units` units. */
 typedef double (*alloc_loss_fn)(void *ctx, int units);
@@ -34,6 +35,8 @@ typedef struct alloc_job {
 	res_vec_t ps_demand;       /* one PS task */
 	res_vec_t worker_demand;   /* one worker task */
 	int min_ps, max_ps;        /* min < 1 means 1; max 0 means no limit */
+	bool no_ps;                /* all-reduce: workers only, p always 0,
+	                            * ps_demand may be zero */
 	int min_workers, max_workers;
 	int req_ps, req_workers;   /* FIFO's requested size; 0 means max (or min) */
 	bool early_stage;          /* Optimus damps its gain (unreliable fit) */
@@ -69,6 +72,9 @@ typedef struct alloc_result {
 } alloc_result_t;
 
 #define ALLOC_DAMPING_DEFAULT 0.95
+/* Largest bundle of workers an all-reduce job grows by in one step: its
+ * speed is not concave in w (alloc_optimus.c, alloc_rate.c). */
+#define ALLOC_BUNDLE 16
 #define ALLOC_TETRIS_EPS_DEFAULT 1.0
 
 typedef struct alloc_params {
@@ -86,6 +92,10 @@ void alloc_params_init(alloc_params_t *prm, res_vec_t capacity);
 
 int alloc_optimus_run(const alloc_job_t *jobs, size_t n,
 		      const alloc_params_t *prm, alloc_result_t *out);
+/* Eqn. 9's greedy maximising the completion rate sum f/Q (alloc_rate.c):
+ * jobs may wait; ungranted ones are ALLOC_MIN_UNFIT. */
+int alloc_rate_run(const alloc_job_t *jobs, size_t n,
+		   const alloc_params_t *prm, alloc_result_t *out);
 int alloc_quality_run(const alloc_job_t *jobs, size_t n,
 		      const alloc_params_t *prm, alloc_result_t *out);
 int alloc_drf_run(const alloc_job_t *jobs, size_t n,

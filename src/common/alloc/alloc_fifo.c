@@ -32,7 +32,8 @@ int alloc_fifo_run(const alloc_job_t *jobs, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const alloc_job_t *job = &jobs[i];
 		alloc_grant_t *g = &out->grants[i];
-		int p = fifo_size(job->req_ps, job->max_ps, alloc_min_ps(job));
+		int p = job->no_ps ? 0 : fifo_size(job->req_ps, job->max_ps,
+						   alloc_min_ps(job));
 		int w = fifo_size(job->req_workers, job->max_workers,
 				  alloc_min_workers(job));
 		res_vec_t need = res_combo(job->ps_demand, p,

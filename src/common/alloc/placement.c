@@ -28,6 +28,7 @@ typedef struct placer {
 	place_result_t *out;
 	res_vec_t scale;
 	heap_t heap;
+	int kp;            /* separate layout: the first kp taken hold the PS */
 	uint32_t *taken;   /* servers popped for the current job, by room */
 	size_t ntaken;
 	uint32_t *skipped; /* servers popped that cannot hold one task of it */
@@ -45,32 +46,74 @@ int placement_share_back(int n, int k, int i)
 	return n / k + (i >= k - n % k);
 }
 
-static res_vec_t placer_share_need(const place_job_t *job, int k, int i)
+/* A separate-layout job with both kinds of task (else: colocated). */
+static bool placer_separate(const place_job_t *job)
 {
-	return res_combo(job->ps_demand, placement_share_front(job->ps, k, i),
-			 job->worker_demand,
-			 placement_share_back(job->workers, k, i));
+	return job->separate && job->ps >= 1 && job->workers >= 1;
+}
+
+/* Server i of k's PS and workers: the colocated even split, or, with the
+ * separate layout, PS on servers 0..kp-1 and workers on kp..k-1. */
+static void placer_share(const place_job_t *job, int k, int kp, int i,
+			 int *ps, int *workers)
+{
+	if (!placer_separate(job)) {
+		*ps = placement_share_front(job->ps, k, i);
+		*workers = placement_share_back(job->workers, k, i);
+	} else if (i < kp) {
+		*ps = placement_share_front(job->ps, kp, i);
+		*workers = 0;
+	} else {
+		*ps = 0;
+		*workers = placement_share_back(job->workers, k - kp, i - kp);
+	}
+}
+
+static res_vec_t placer_share_need(const place_job_t *job, int k, int kp,
+				   int i)
+{
+	int ps, workers;
+
+	placer_share(job, k, kp, i, &ps, &workers);
+	return res_combo(job->ps_demand, ps, job->worker_demand, workers);
 }
 
 /* What server i of k takes: its share, or the fullest share (same_on_each). */
-static res_vec_t placer_need(const place_job_t *job, int k, int i)
+static res_vec_t placer_need(const place_job_t *job, int k, int kp, int i)
 {
-	res_vec_t need = placer_share_need(job, k, i);
+	res_vec_t need = placer_share_need(job, k, kp, i);
 
 	for (int j = 0; job->same_on_each && j < k; j++)
-		need = res_max(need, placer_share_need(job, k, j));
+		need = res_max(need, placer_share_need(job, k, kp, j));
 	return need;
 }
 
-static bool placer_split_fits(const placer_t *pl, const place_job_t *job)
+static bool placer_split_fits_kp(const placer_t *pl, const place_job_t *job,
+				 int kp)
 {
 	int k = pl->ntaken;
 
 	for (int i = 0; i < k; i++)
-		if (!res_fits(placer_need(job, k, i),
+		if (!res_fits(placer_need(job, k, kp, i),
 			      pl->out->free_after[pl->taken[i]]))
 			return false;
 	return true;
+}
+
+/* Does the job fit the taken servers? Separate layout: with the fewest
+ * PS servers kp that fit (set in pl->kp). */
+static bool placer_split_fits(placer_t *pl, const place_job_t *job)
+{
+	int k = pl->ntaken;
+
+	if (!placer_separate(job))
+		return placer_split_fits_kp(pl, job, 0);
+	for (int kp = 1; kp < k && kp <= job->ps; kp++)
+		if (k - kp <= job->workers && placer_split_fits_kp(pl, job, kp)) {
+			pl->kp = kp;
+			return true;
+		}
+	return false;
 }
 
 /* No fewer servers can hold the job's total demand than this. */
@@ -78,7 +121,7 @@ static size_t placer_lower_bound(const placer_t *pl, const place_job_t *job)
 {
 	res_vec_t total = res_combo(job->ps_demand, job->ps,
 				    job->worker_demand, job->workers);
-	double k = 1.0;
+	double k = placer_separate(job) ? 2.0 : 1.0;
 
 	for (int r = 0; r < RES_NUM; r++)
 		if (pl->scale.v[r] > 0.0)
@@ -97,10 +140,9 @@ static void placer_commit(placer_t *pl, size_t j)
 		uint32_t s = pl->taken[i];
 		place_slot_t *slot = &a->slots[a->nslots];
 		slot->server = s;
-		slot->ps = placement_share_front(job->ps, k, i);
-		slot->workers = placement_share_back(job->workers, k, i);
+		placer_share(job, k, pl->kp, i, &slot->ps, &slot->workers);
 		pl->out->free_after[s] = res_sub(pl->out->free_after[s],
-						 placer_need(job, k, i));
+						 placer_need(job, k, pl->kp, i));
 		if (slot->ps || slot->workers)
 			a->nslots++;
 	}
@@ -169,6 +211,7 @@ static void placer_place(placer_t *pl, size_t j)
 		pl->out->jobs[j].status = PLACE_EMPTY;
 		return;
 	}
+	pl->kp = 0;
 	while (pl->ntaken < kmax && heap_pop(&pl->heap, &s, NULL)) {
 		if (!placer_eligible(pl, job, s)) {
 			pl->skipped[pl->nskipped++] = s;

@@ -8,6 +8,12 @@
  * most room are taken from the heap one by one until an even split of the
  * job fits on them (smallest such k); they go back with their new room.
  * A job that fits on no k is reported and nothing of it is placed.
+ *
+ * A separate-layout job (PS and workers on nodes of their own, run as a
+ * heterogeneous step) takes k >= 2 servers too, the first kp (most room)
+ * holding an even split of the PS only and the other k - kp an even split
+ * of the workers only, with the smallest kp that fits (so extra servers
+ * go to the workers, as hints_size() sizes such a job on k nodes).
  */
 #ifndef OPTIMUS_PLACEMENT_H
 #define OPTIMUS_PLACEMENT_H
@@ -26,6 +32,9 @@ typedef struct place_job {
 	 * --ntasks-per-node tasks on each node of a job, so 5 tasks on 2
 	 * nodes take 3 task slots on both; false: each server its share. */
 	bool same_on_each;
+	/* PS on servers of their own, workers on the others (needs ps and
+	 * workers >= 1; layout=separate). */
+	bool separate;
 } place_job_t;
 
 typedef struct place_slot {

@@ -26,7 +26,8 @@ const char *hints_policy_name(hints_policy_t p)
 
 const char *hints_mode_name(hints_mode_t m)
 {
-	return m == HINTS_MODE_SYNC ? "sync" : "async";
+	return m == HINTS_MODE_ALLREDUCE ? "allreduce" :
+	       m == HINTS_MODE_SYNC ? "sync" : "async";
 }
 
 const char *hints_layout_name(hints_layout_t l)
@@ -65,6 +66,10 @@ static void hints_fill_ranges(optimus_hints_t *h)
 	if ((h->set & BIT(HK_MIN_WORKERS)) && !(h->set & BIT(HK_MAX_WORKERS)) &&
 	    h->max_workers < h->min_workers)
 		h->max_workers = h->min_workers;
+	/* all-reduce jobs have no PS: "no ps key" means ps=0 */
+	if (hints_is_allreduce(h) &&
+	    !(h->set & (BIT(HK_PS) | BIT(HK_MIN_PS) | BIT(HK_MAX_PS))))
+		h->min_ps = h->max_ps = 0;
 }
 
 static int parse_policy(const char *tok, size_t len, hints_policy_t *p,
@@ -131,8 +136,16 @@ static int parse_item(const char *item, size_t len, optimus_hints_t *h,
 			    "(%zu characters)", k->name, vlen);
 	memcpy(value, eq + 1, vlen);
 	value[vlen] = '\0';
-	if (hints_key_set(k, value, h, err, errlen))
+	/* ps=0 (no PS) is outside the PS range; validate_ps() decides */
+	if ((k->id == HK_PS || k->id == HK_MIN_PS || k->id == HK_MAX_PS) &&
+	    !strcmp(value, "0")) {
+		if (k->id != HK_MAX_PS)
+			h->min_ps = 0;
+		if (k->id != HK_MIN_PS)
+			h->max_ps = 0;
+	} else if (hints_key_set(k, value, h, err, errlen)) {
 		return -EINVAL;
+	}
 	h->set |= BIT(k->id);
 	return 0;
 }
@@ -201,9 +214,53 @@ int hints_parse(const char *text, optimus_hints_t *out, char *err,
 	return 0;
 }
 
+/* The key the user wrote for the PS count, for messages. */
+static const char *ps_key(const optimus_hints_t *h)
+{
+	return (h->set & BIT(HK_PS)) ? "ps" : (h->set & BIT(HK_MAX_PS)) &&
+	       !h->max_ps ? "max_ps" : "min_ps";
+}
+
+/*
+ * mode=allreduce has workers only: no PS count but 0, no PS resources,
+ * no separate PS nodes. The PS modes need at least one PS.
+ */
+static int validate_ps(const optimus_hints_t *h, char *err, size_t errlen)
+{
+	uint32_t ps_res = BIT(HK_PS_CPUS) | BIT(HK_PS_MEM) | BIT(HK_PS_GPUS);
+
+	if (!hints_is_allreduce(h)) {
+		if (h->min_ps < 1 || h->max_ps < 1)
+			return fail(err, errlen, "invalid --scheduler value "
+				    "%s=0: ps must be an integer from 1 to %d "
+				    "with mode=%s (ps=0, no parameter server, "
+				    "is for mode=allreduce)", ps_key(h),
+				    HINTS_MAX_PS, hints_mode_name(h->mode));
+		return 0;
+	}
+	if (h->min_ps || h->max_ps)
+		return fail(err, errlen, "invalid --scheduler: mode=allreduce "
+			    "has no parameter servers: leave ps out or give "
+			    "ps=0 (got min_ps=%u, max_ps=%u)", h->min_ps,
+			    h->max_ps);
+	if (h->set & ps_res)
+		return fail(err, errlen, "invalid --scheduler: ps_cpus, ps_mem "
+			    "and ps_gpus describe parameter servers, which "
+			    "mode=allreduce has not; give worker_cpus, "
+			    "worker_mem and worker_gpus (one task per worker)");
+	if (h->layout == HINTS_LAYOUT_SEPARATE)
+		return fail(err, errlen, "invalid --scheduler: layout=separate "
+			    "puts parameter servers apart from workers; "
+			    "mode=allreduce has no parameter servers");
+	return 0;
+}
+
 static int validate_ranges(const optimus_hints_t *h, char *err, size_t errlen)
 {
-	if (h->min_ps < 1 || h->max_ps > HINTS_MAX_PS || h->min_ps > h->max_ps)
+	if (hints_is_allreduce(h)) {
+		/* validate_ps() checked the PS count (0) */
+	} else if (h->min_ps < 1 || h->max_ps > HINTS_MAX_PS ||
+		   h->min_ps > h->max_ps)
 		return fail(err, errlen, "invalid --scheduler: min_ps=%u and "
 			    "max_ps=%u must satisfy 1 <= min_ps <= max_ps <= %d",
 			    h->min_ps, h->max_ps, HINTS_MAX_PS);
@@ -235,10 +292,10 @@ static int validate_res(const char *role, const hints_res_t *r, char *err,
 static int validate_combination(const optimus_hints_t *h, char *err,
 				size_t errlen)
 {
-	if (h->batch && h->mode != HINTS_MODE_SYNC)
+	if (h->batch && h->mode == HINTS_MODE_ASYNC)
 		return fail(err, errlen, "invalid --scheduler: batch= is the "
 			    "global batch size of synchronous training; use it "
-			    "with mode=sync");
+			    "with mode=sync or mode=allreduce");
 	if (h->batch && h->batch < h->min_workers)
 		return fail(err, errlen, "invalid --scheduler: batch=%llu is "
 			    "smaller than min_workers=%u (each worker needs at "
@@ -264,8 +321,11 @@ int hints_validate(const optimus_hints_t *h, char *err, size_t errlen)
 {
 	if ((unsigned)h->policy > HINTS_POLICY_QUALITY)
 		return fail(err, errlen, "invalid --scheduler policy");
-	if (validate_ranges(h, err, errlen) ||
-	    validate_res("ps", &h->ps_res, err, errlen) ||
+	if ((unsigned)h->mode > HINTS_MODE_ALLREDUCE)
+		return fail(err, errlen, "invalid --scheduler mode");
+	if (validate_ps(h, err, errlen) || validate_ranges(h, err, errlen) ||
+	    (!hints_is_allreduce(h) &&
+	     validate_res("ps", &h->ps_res, err, errlen)) ||
 	    validate_res("worker", &h->worker_res, err, errlen))
 		return -EINVAL;
 	return validate_combination(h, err, errlen);

@@ -38,8 +38,9 @@ typedef enum hints_policy {
 } hints_policy_t;
 
 typedef enum hints_mode {
-	HINTS_MODE_ASYNC = 0,
-	HINTS_MODE_SYNC = 1,
+	HINTS_MODE_ASYNC = 0,		/* PS, asynchronous updates */
+	HINTS_MODE_SYNC = 1,		/* PS, synchronous updates */
+	HINTS_MODE_ALLREDUCE = 2,	/* workers only, ring all-reduce (DDP) */
 } hints_mode_t;
 
 typedef enum hints_layout {
@@ -67,11 +68,11 @@ enum hints_key {
 typedef struct optimus_hints {
 	hints_policy_t policy;
 	hints_mode_t mode;		/* async */
-	uint32_t min_ps, max_ps;	/* 1, 1..HINTS_MAX_PS */
+	uint32_t min_ps, max_ps;	/* 1, 1..HINTS_MAX_PS; allreduce: 0 */
 	uint32_t min_workers, max_workers;	/* 1, 1..HINTS_MAX_WORKERS */
 	hints_res_t ps_res;		/* 1 CPU, 1024 MB, 0 GPU */
 	hints_res_t worker_res;		/* 1 CPU, 1024 MB, 0 GPU */
-	uint64_t batch;			/* global batch size (sync), 0: unknown */
+	uint64_t batch;			/* global batch (sync, allreduce), 0: unknown */
 	double delta;			/* convergence threshold, 0.001 */
 	char model[HINTS_MODEL_MAX];	/* shared speed profile, "": none */
 	curve_form_t form;		/* inverse (optimus) / power (quality) */
@@ -110,6 +111,12 @@ int hints_validate(const optimus_hints_t *h, char *err, size_t errlen);
  */
 int hints_format(const optimus_hints_t *h, char *buf, size_t len);
 
+/* An all-reduce job has workers only: min_ps = max_ps = 0. */
+static inline bool hints_is_allreduce(const optimus_hints_t *h)
+{
+	return h->mode == HINTS_MODE_ALLREDUCE;
+}
+
 const char *hints_policy_name(hints_policy_t p);
 const char *hints_mode_name(hints_mode_t m);
 const char *hints_layout_name(hints_layout_t l);
@@ -118,6 +125,8 @@ const char *hints_layout_name(hints_layout_t l);
  * The job's initial request: p PS and w workers on `nodes` nodes, each node
  * holding an even share (Theorem 1 of the Optimus paper, PS first: node i
  * has placement_share_front(p) PS and placement_share_back(w) workers).
+ * An all-reduce job (p = 0) is one task per worker, each with the worker's
+ * CPUs, memory and GPUs, on the fewest nodes that hold an even split.
  * Slurm gives every task of a step the same CPUs, so cpus_per_task is the
  * larger of the two roles'; memory and GPUs are the largest node's need.
  */
@@ -131,8 +140,8 @@ typedef struct hints_request {
 } hints_request_t;
 
 /*
- * Size p PS + w workers for nodes of capacity *node (a zero field means
- * "unknown, assume it fits"). want_nodes > 0 asks for exactly that many
+ * Size p PS + w workers (p = 0 for all-reduce jobs, >= 1 otherwise) for
+ * nodes of capacity *node (a zero field means "unknown, assume it fits"). want_nodes > 0 asks for exactly that many
  * nodes; 0 asks for the fewest that fit. Returns 0, or -ERANGE with a
  * message when no node count up to p + w (or want_nodes) fits.
  */

@@ -82,9 +82,11 @@ int hints_format(const optimus_hints_t *h, char *buf, size_t len)
 	for (size_t i = 0; i < hints_nkeys && !o.full; i++) {
 		const hints_keydef_t *k = &hints_keys[i];
 
-		/* aliases are spelled out as min_/max_; weight is quality's */
+		/* aliases are spelled out as min_/max_; weight is quality's;
+		 * an all-reduce job has no PS keys */
 		if (k->off2 || (k->id == HK_WEIGHT &&
-				h->policy != HINTS_POLICY_QUALITY))
+				h->policy != HINTS_POLICY_QUALITY) ||
+		    (hints_is_allreduce(h) && hints_key_is_ps(k->id)))
 			continue;
 		key_text(k, h, v, sizeof(v));
 		if (v[0])

@@ -13,7 +13,8 @@
 
 #define OFF(f) offsetof(optimus_hints_t, f)
 
-static const char *const mode_choices[] = { "async", "sync", NULL };
+static const char *const mode_choices[] = { "async", "sync", "allreduce",
+					    NULL };
 static const char *const layout_choices[] = { "colocated", "separate", NULL };
 
 /* Order = canonical order of hints_format(); aliases (ps=, workers=) last. */

@@ -8,6 +8,7 @@
 #ifndef OPTIMUS_HINTS_KEYS_H
 #define OPTIMUS_HINTS_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hints/hints.h"
@@ -38,6 +39,13 @@ extern const hints_keydef_t hints_keys[];
 extern const size_t hints_nkeys;
 
 const hints_keydef_t *hints_key_find(const char *name, size_t len);
+
+/* The keys describing parameter servers (count and resources). */
+static inline bool hints_key_is_ps(enum hints_key id)
+{
+	return id == HK_PS || id == HK_MIN_PS || id == HK_MAX_PS ||
+	       id == HK_PS_CPUS || id == HK_PS_MEM || id == HK_PS_GPUS;
+}
 
 /* Store `value` into h's field(s); -EINVAL with the accepted range in err. */
 int hints_key_set(const hints_keydef_t *k, const char *value,

@@ -121,18 +121,32 @@ int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
 {
 	hints_res_t none = { 0, 0, 0 };
 	const hints_res_t *cap = node ? node : &none;
-	uint32_t cpt = h->ps_res.cpus > h->worker_res.cpus ? h->ps_res.cpus
-							  : h->worker_res.cpus;
+	bool ar = hints_is_allreduce(h);
+	/* an all-reduce step has worker tasks only */
+	uint32_t cpt = !ar && h->ps_res.cpus > h->worker_res.cpus ?
+		       h->ps_res.cpus : h->worker_res.cpus;
 	node_need_t need;
 	uint32_t k = 0;
 	int rc;
 
-	if (p < 1 || w < 1)
+	if (w < 1 || (ar ? p != 0 : p < 1))
 		rc = -ERANGE;
 	else if (h->layout == HINTS_LAYOUT_SEPARATE)
 		rc = size_separate(h, cpt, p, w, cap, want_nodes, &k, &need);
 	else
 		rc = size_colocated(h, cpt, p, w, cap, want_nodes, &k, &need);
+	if (rc && ar) {
+		if (err && errlen)
+			snprintf(err, errlen, "--scheduler: %u all-reduce "
+				 "workers (%u CPUs, %llu MB, %u GPUs each) do "
+				 "not fit on %s%u node(s) of %u CPUs, %llu MB "
+				 "and %u GPUs", w, cpt,
+				 (unsigned long long)h->worker_res.mem_mb,
+				 h->worker_res.gpus, want_nodes ? "" : "up to ",
+				 want_nodes ? want_nodes : w, cap->cpus,
+				 (unsigned long long)cap->mem_mb, cap->gpus);
+		return -ERANGE;
+	}
 	if (rc) {
 		if (err && errlen)
 			snprintf(err, errlen, "--scheduler: %u PS (%u CPUs, "

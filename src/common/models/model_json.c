@@ -334,7 +334,7 @@ json_object *speed_model_to_json(const speed_model_t *m)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "mode", json_object_new_string(
-			       m->mode == SPEED_SYNC ? "sync" : "async"));
+			       speed_mode_name(m->mode)));
 	json_object_object_add(o, "batch", mj_double(m->batch));
 	s = json_object_new_array();
 	for (i = 0; i < m->nsamples; i++) {
@@ -414,6 +414,7 @@ int speed_model_from_json(json_object *o, speed_model_t *out, char *err,
 			  size_t errlen)
 {
 	const char *mode;
+	speed_mode_t smode;
 	double batch;
 	json_object *fit;
 	int rc;
@@ -422,11 +423,11 @@ int speed_model_from_json(json_object *o, speed_model_t *out, char *err,
 	    (rc = mj_string(o, "mode", &mode, err, errlen)) ||
 	    (rc = mj_num(o, "batch", 0, 1e12, &batch, err, errlen)))
 		return rc;
-	if (strcmp(mode, "sync") && strcmp(mode, "async"))
+	if (speed_mode_parse(mode, &smode))
 		return mj_fail(err, errlen, "'mode': unknown '%s'", mode);
-	if (speed_model_init(out, strcmp(mode, "sync") ? SPEED_ASYNC :
-			     SPEED_SYNC, batch))
-		return mj_fail(err, errlen, "'batch': must be > 0 in sync mode");
+	if (speed_model_init(out, smode, batch))
+		return mj_fail(err, errlen, "'batch': must be > 0 in %s mode",
+			       mode);
 	rc = mj_speed_samples(o, out, err, errlen);
 	if (!rc && (fit = mj_fit(o)))
 		rc = mj_speed_fit(fit, out, err, errlen);

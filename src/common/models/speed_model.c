@@ -5,17 +5,18 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
+#include "models/allreduce_speed.h"
 #include "models/nnls.h"
 #include "models/speed_model.h"
 
 int speed_model_init(speed_model_t *m, speed_mode_t mode, double batch)
 {
-	if (!m || (unsigned)mode > SPEED_SYNC ||
-	    (mode == SPEED_SYNC && !(batch > 0.0 && isfinite(batch))))
+	if (!m || (unsigned)mode > SPEED_ALLREDUCE ||
+	    (mode != SPEED_ASYNC && !(batch > 0.0 && isfinite(batch))))
 		return -EINVAL;
 	memset(m, 0, sizeof(*m));
 	m->mode = mode;
-	m->batch = mode == SPEED_SYNC ? batch : 0.0;
+	m->batch = mode != SPEED_ASYNC ? batch : 0.0;
 	m->r2 = NAN;
 	return 0;
 }
@@ -48,7 +49,29 @@ int speed_model_copy(speed_model_t *dst, const speed_model_t *src)
 
 size_t speed_model_ntheta(const speed_model_t *m)
 {
-	return m->mode == SPEED_SYNC ? 5 : 4;
+	return m->mode == SPEED_ASYNC ? 4 : m->mode == SPEED_SYNC ? 5 :
+		ALLREDUCE_NTHETA;
+}
+
+static const char *const speed_mode_names[] = { "async", "sync",
+						"allreduce" };
+
+const char *speed_mode_name(speed_mode_t mode)
+{
+	return (unsigned)mode <= SPEED_ALLREDUCE ? speed_mode_names[mode] :
+						   "?";
+}
+
+int speed_mode_parse(const char *name, speed_mode_t *mode)
+{
+	unsigned i;
+
+	for (i = 0; name && i <= SPEED_ALLREDUCE; i++)
+		if (!strcmp(name, speed_mode_names[i])) {
+			*mode = i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 double speed_sample_mean(const speed_sample_t *s)
@@ -123,12 +146,15 @@ int speed_model_merge(speed_model_t *dst, const speed_model_t *src)
 	return 0;
 }
 
-/* Regressors of 1/f (sync) or w/f (async): the model is linear in theta. */
+/* Regressors of 1/f (sync, allreduce) or w/f (async): the model is linear
+ * in theta. */
 static void speed_features(const speed_model_t *m, int p, int w, double *phi)
 {
 	double P = p, W = w;
 
-	if (m->mode == SPEED_SYNC) {
+	if (m->mode == SPEED_ALLREDUCE) {
+		allreduce_speed_features(m->batch, w, p, phi);
+	} else if (m->mode == SPEED_SYNC) {
 		phi[0] = m->batch / W;
 		phi[1] = 1.0;
 		phi[2] = W / P;
@@ -144,7 +170,7 @@ static void speed_features(const speed_model_t *m, int p, int w, double *phi)
 
 static double speed_target(const speed_model_t *m, int w, double f)
 {
-	return m->mode == SPEED_SYNC ? 1.0 / f : w / f;
+	return m->mode == SPEED_ASYNC ? w / f : 1.0 / f;
 }
 
 double speed_model_eval(const speed_model_t *m, int p, int w)
@@ -159,7 +185,7 @@ double speed_model_eval(const speed_model_t *m, int p, int w)
 		d += m->theta[j] * phi[j];
 	if (!(d > 0.0))
 		return 0.0;
-	return m->mode == SPEED_SYNC ? 1.0 / d : w / d;
+	return m->mode == SPEED_ASYNC ? w / d : 1.0 / d;
 }
 
 double speed_model_fn(const void *ctx, int p, int w)

@@ -7,6 +7,8 @@
  * is linear in t, with rows weighted by 1/y so that the residuals are
  * relative errors. Samples come from pre-runs and from every allocation a
  * job ran with; repeated (p, w) are averaged.
+ * Mode SPEED_ALLREDUCE (all-reduce jobs, no PS) has its form in
+ * allreduce_speed.h; there p is the number of nodes the workers span.
  */
 #ifndef OPTIMUS_SPEED_MODEL_H
 #define OPTIMUS_SPEED_MODEL_H
@@ -19,6 +21,7 @@
 typedef enum speed_mode {
 	SPEED_ASYNC = 0,
 	SPEED_SYNC = 1,
+	SPEED_ALLREDUCE = 2,	/* no PS; see allreduce_speed.h (p = nodes) */
 } speed_mode_t;
 
 typedef struct speed_sample {
@@ -42,7 +45,8 @@ typedef struct speed_model {
 /* Signature the allocator takes per job, with the model as context. */
 typedef double (*speed_fn_t)(const void *ctx, int p, int w);
 
-/* batch must be > 0 in sync mode (ignored in async). 0 or -EINVAL. */
+/* batch must be > 0 in sync and allreduce modes (ignored in async).
+ * 0 or -EINVAL. */
 int speed_model_init(speed_model_t *m, speed_mode_t mode, double batch);
 void speed_model_clear(speed_model_t *m);
 /* dst (uninitialised) becomes a deep copy of src: 0 or -ENOMEM. */
@@ -67,6 +71,10 @@ int speed_model_set_theta(speed_model_t *m, const double *theta, size_t n);
 double speed_model_eval(const speed_model_t *m, int p, int w);
 /* speed_fn_t adapter: ctx is a const speed_model_t *. */
 double speed_model_fn(const void *ctx, int p, int w);
+
+/* "async", "sync", "allreduce"; parse: 0 or -EINVAL. */
+const char *speed_mode_name(speed_mode_t mode);
+int speed_mode_parse(const char *name, speed_mode_t *mode);
 
 /* Mean measured speed of a sample. */
 double speed_sample_mean(const speed_sample_t *s);

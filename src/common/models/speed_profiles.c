@@ -95,7 +95,7 @@ static int speed_profiles_insert(speed_profiles_t *reg, size_t at,
 		return -ENOMEM;
 	}
 	speed_model_init(&slot->model, like->mode,
-			 like->mode == SPEED_SYNC ? like->batch : 1.0);
+			 like->mode != SPEED_ASYNC ? like->batch : 1.0);
 	reg->n++;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/allreduce_speed.h"
 #include "plan/job_model.h"
 
 static const char *const phase_names[] = {
@@ -50,10 +51,9 @@ static void job_model_conv_cfg(const optimus_hints_t *h,
 static int job_model_init_models(job_model_t *m)
 {
 	convergence_cfg_t cfg;
-	speed_mode_t mode = m->hints.mode == HINTS_MODE_SYNC ? SPEED_SYNC :
-							       SPEED_ASYNC;
-	/* Sync mode needs the global batch M; 1 stands for "unknown" (the
-	 * fit then absorbs M into theta0). */
+	speed_mode_t mode = job_model_speed_mode(&m->hints);
+	/* Sync and allreduce modes need the global batch M; 1 stands for
+	 * "unknown" (the fit then absorbs M into theta0). */
 	double batch = m->hints.batch > 0 ? (double)m->hints.batch : 1.0;
 
 	job_model_conv_cfg(&m->hints, &cfg);
@@ -116,9 +116,36 @@ job_model_t *job_model_clone(const job_model_t *m)
 	return c;
 }
 
+speed_mode_t job_model_speed_mode(const optimus_hints_t *h)
+{
+	return hints_is_allreduce(h) ? SPEED_ALLREDUCE :
+	       h->mode == HINTS_MODE_SYNC ? SPEED_SYNC : SPEED_ASYNC;
+}
+
+int job_model_speed_p(const job_model_t *m, int ps, int workers,
+		      int node_workers)
+{
+	const job_run_t *last;
+
+	if (!m || !hints_is_allreduce(&m->hints))
+		return ps;
+	if (workers < 1)
+		return 0;
+	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	if (node_workers < 1 && last && last->nodes >= 1 && last->workers >= 1)
+		node_workers = (last->workers + last->nodes - 1) / last->nodes;
+	if (node_workers < 1)
+		return 1;
+	return allreduce_min_nodes(workers, node_workers);
+}
+
+/* A run whose speed reports are samples of the model: PS jobs need their
+ * PS count, all-reduce ones their node count. */
 static bool job_model_running_topology(const job_model_t *m)
 {
-	return m->cur_ps >= 1 && m->cur_workers >= 1;
+	return (hints_is_allreduce(&m->hints) ? m->cur_nodes >= 1 &&
+		m->cur_nodes <= m->cur_workers : m->cur_ps >= 1) &&
+	       m->cur_workers >= 1;
 }
 
 /*
@@ -182,7 +209,9 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 	job_model_feed_loss(m, step, loss);
 	if (steps_per_sec > 0.0) {
 		if (job_model_running_topology(m) &&
-		    !speed_model_add_sample(&m->speed, m->cur_ps,
+		    !speed_model_add_sample(&m->speed,
+					    hints_is_allreduce(&m->hints) ?
+					    m->cur_nodes : m->cur_ps,
 					    m->cur_workers, steps_per_sec))
 			m->dirty |= JOB_MODEL_DIRTY_SPEED;
 		job_model_derived_cost(m, steps_per_sec);

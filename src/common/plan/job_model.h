@@ -127,6 +127,20 @@ typedef enum job_speed_source {
 	JOB_SPEED_PRIOR,	/* prior alone */
 } job_speed_source_t;
 
+/* The speed model's mode for the hints' mode (async, sync, allreduce). */
+speed_mode_t job_model_speed_mode(const optimus_hints_t *h);
+
+/*
+ * The first coordinate of the job's speed model for ps PS and w workers:
+ * ps for a PS job; for an all-reduce job (no PS) the nodes its w workers
+ * span, placed on the fewest nodes (placement.h) with at most node_workers
+ * per node; node_workers 0: as many per node as its last run had, else
+ * all on one node. Every caller of job_model_speed*() and of
+ * job_model_speed_sample() passes its `ps` through this.
+ */
+int job_model_speed_p(const job_model_t *m, int ps, int workers,
+		      int node_workers);
+
 /* Added: "pending", "running", ...; parse gives 0 or -EINVAL. */
 const char *job_phase_name(job_phase_t p);
 int job_phase_parse(const char *name, job_phase_t *out);
@@ -147,7 +161,8 @@ job_model_t *job_model_clone(const job_model_t *m);
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch);
 
-/* An explicit speed sample (pre-run or measured): 0 or -EINVAL. */
+/* An explicit speed sample (pre-run or measured): 0 or -EINVAL. For an
+ * all-reduce job `ps` is the number of nodes (job_model_speed_p). */
 int job_model_speed_sample(job_model_t *m, int ps, int workers,
 			   double steps_per_sec);
 

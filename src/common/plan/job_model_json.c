@@ -381,8 +381,7 @@ static int jm_models_from(const json_object *o, job_model_t *m, char *err,
 {
 	json_object *v;
 	char e[160] = "";
-	speed_mode_t mode = m->hints.mode == HINTS_MODE_SYNC ? SPEED_SYNC :
-							       SPEED_ASYNC;
+	speed_mode_t mode = job_model_speed_mode(&m->hints);
 
 	if (jm_child(o, "convergence", json_type_object, &v, err, len))
 		return -EINVAL;

@@ -21,6 +21,13 @@
  */
 static const double prior_async[4] = { 1.0, 0.25, 0.01, 0.01 };
 static const double prior_sync[5] = { 1.0, 0.05, 0.25, 0.01, 0.01 };
+/*
+ * All-reduce (allreduce_speed.h): 1 unit of compute for the global batch
+ * split over w workers, 0.05 fixed, a ring all-reduce of 0.1 (w-1)/w
+ * inside a node that costs 0.3 (w-1)/w more across nodes (network links
+ * a few times slower than intra-node ones), 0.01 per worker.
+ */
+static const double prior_allreduce[5] = { 1.0, 0.05, 0.1, 0.3, 0.01 };
 
 static void job_model_prior_shape(const job_model_t *m, speed_model_t *out)
 {
@@ -32,6 +39,9 @@ static void job_model_prior_shape(const job_model_t *m, speed_model_t *out)
 	if (out->mode == SPEED_SYNC) {
 		memcpy(t, prior_sync, sizeof(prior_sync));
 		t[0] /= out->batch;	/* theta0 * M = 1 */
+	} else if (out->mode == SPEED_ALLREDUCE) {
+		memcpy(t, prior_allreduce, sizeof(prior_allreduce));
+		t[0] /= out->batch;
 	} else {
 		memcpy(t, prior_async, sizeof(prior_async));
 	}
@@ -79,6 +89,8 @@ static int job_model_distinct(const speed_model_t *s, bool is_ps)
 static bool job_model_own_fit_ok(const job_model_t *m)
 {
 	const speed_model_t *s = &m->speed;
+	/* all-reduce: nodes may never have varied; the fit then puts no
+	 * cross-node cost, which the next multi-node run's samples add */
 	int need_p = m->hints.max_ps > m->hints.min_ps ? 2 : 1;
 	int need_w = m->hints.max_workers > m->hints.min_workers ? 2 : 1;
 
@@ -221,6 +233,8 @@ double job_model_loss_after(const job_model_t *m,
 	int ps = m->hints.min_ps > 1 ? (int)m->hints.min_ps : 1;
 	double iters, k0, l;
 
+	ps = job_model_speed_p(m, ps, units, 0);
+
 	if (units < 1 || !(T > 0.0))
 		return q->fitted && q->n ? curve_eval(&q->coef, q->iter[q->n - 1])
 					 : (m->reports ? m->loss : 1.0);
@@ -287,6 +301,8 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	p = m->cur_ps ? m->cur_ps : m->plan_ps ? m->plan_ps : (int)m->hints.min_ps;
 	w = m->cur_workers ? m->cur_workers : m->plan_workers ?
 		m->plan_workers : (int)m->hints.min_workers;
+	p = m->cur_nodes && hints_is_allreduce(&m->hints) ? m->cur_nodes :
+	    job_model_speed_p(m, p, w, 0);
 	rem = job_model_remaining_steps(m, &fitted);
 	how = fitted ? "" : job_model_target_steps(m) > 0.0 ? "(target)" :
 							      "(prior)";

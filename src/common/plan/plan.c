@@ -268,7 +268,6 @@ int plan_setup(plan_ctx_t *c)
 	if (rc)
 		return rc;
 	plan_alloc_build(c);
-	plan_order(c);
 	/*
 	 * A negative free room (the caller's accounting of other jobs drifted
 	 * past the server's size) means a full server, not an error.
@@ -285,5 +284,7 @@ int plan_setup(plan_ctx_t *c)
 		c->capacity = res_add(c->capacity, c->usage[i]);
 		c->out->decisions[i].job_id = c->jobs[i].model->job_id;
 	}
+	plan_node_workers(c);
+	plan_order(c);
 	return 0;
 }

@@ -34,7 +34,56 @@ static double plan_speed_cb(void *ctx, int p, int w)
 {
 	const plan_cb_t *cb = ctx;
 
-	return job_model_speed(cb->model, cb->profiles, p, w);
+	return job_model_speed(cb->model, cb->profiles,
+			       job_model_speed_p(cb->model, p, w,
+						 cb->node_workers), w);
+}
+
+int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers)
+{
+	return job_model_speed_p(c->jobs[i].model, ps, workers,
+				 c->cb[i].node_workers);
+}
+
+/* Whole tasks of demand d in v (the scarcest resource decides). */
+static int plan_tasks_in(res_vec_t v, res_vec_t d)
+{
+	double n = INFINITY;
+
+	for (int r = 0; r < RES_NUM; r++)
+		if (d.v[r] > 0.0)
+			n = fmin(n, floor(v.v[r] / d.v[r] + 1e-9));
+	return isfinite(n) && n >= 1.0 ? (n > 1e6 ? 1000000 : (int)n) : 1;
+}
+
+/*
+ * A server's size is its free room plus what the running jobs of the plan
+ * use there; an all-reduce job placed on the fewest servers (Theorem 1)
+ * has as many workers per server as the largest one holds.
+ */
+void plan_node_workers(plan_ctx_t *c)
+{
+	res_vec_t *size = calloc(c->nservers + 1, sizeof(*size)), big;
+
+	if (!size)
+		return;		/* out of memory: one node per job assumed */
+	for (size_t s = 0; s < c->nservers; s++)
+		size[s] = c->free0[s];
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; c->jobs[i].running && k < c->jobs[i].nslots;
+		     k++)
+			if (c->jobs[i].slots[k].server < c->nservers)
+				size[c->jobs[i].slots[k].server] = res_add(
+					size[c->jobs[i].slots[k].server],
+					plan_slot_usage(c, i, k));
+	big = res_make(0, 0, 0);
+	for (size_t s = 0; s < c->nservers; s++)
+		big = res_max(big, size[s]);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->aj[i].no_ps)
+			c->cb[i].node_workers = plan_tasks_in(big,
+							c->aj[i].worker_demand);
+	free(size);
 }
 
 static double plan_loss_cb(void *ctx, int units)
@@ -69,16 +118,20 @@ void plan_alloc_build(plan_ctx_t *c)
 		alloc_job_t *a = &c->aj[i];
 		bool fitted;
 
-		c->cb[i] = (plan_cb_t){ m, c->prm->profiles, c->prm->interval };
+		c->cb[i] = (plan_cb_t){ m, c->prm->profiles, c->prm->interval,
+					0 };
 		memset(a, 0, sizeof(*a));
 		a->id = m->job_id;
 		a->speed = plan_speed_cb;
 		a->speed_ctx = &c->cb[i];
 		a->remaining_steps = job_model_remaining_steps(m, &fitted);
 		a->early_stage = !fitted;
-		a->ps_demand = plan_task_res(&h->ps_res);
+		a->no_ps = hints_is_allreduce(h);
+		/* an all-reduce job has no PS task to count */
+		a->ps_demand = a->no_ps ? res_make(0, 0, 0) :
+			       plan_task_res(&h->ps_res);
 		a->worker_demand = plan_task_res(&h->worker_res);
-		if (c->prm->uniform_task_cpus) {
+		if (c->prm->uniform_task_cpus && !a->no_ps) {
 			double cpus = fmax(a->ps_demand.v[RES_CPU],
 					   a->worker_demand.v[RES_CPU]);
 			a->ps_demand.v[RES_CPU] = cpus;

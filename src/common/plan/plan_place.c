@@ -132,10 +132,7 @@ static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 
 		if (!which[i])
 			continue;
-		pj[k] = (place_job_t){ c->aj[i].id, c->aj[i].ps_demand,
-				       c->aj[i].worker_demand, g[i].ps,
-				       g[i].workers,
-				       c->prm->uniform_node_share };
+		pj[k] = plan_place_job(c, i, g[i].ps, g[i].workers);
 		idx[k++] = i;
 	}
 	rc = placement_run(room, c->nservers, pj, k, &res);
@@ -149,6 +146,18 @@ out:
 	free(pj);
 	free(idx);
 	return rc;
+}
+
+place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
+			   int workers)
+{
+	return (place_job_t){
+		.id = c->aj[i].id, .ps_demand = c->aj[i].ps_demand,
+		.worker_demand = c->aj[i].worker_demand, .ps = ps,
+		.workers = workers, .same_on_each = c->prm->uniform_node_share,
+		.separate = c->jobs[i].model->hints.layout ==
+			    HINTS_LAYOUT_SEPARATE,
+	};
 }
 
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,

@@ -21,6 +21,9 @@ typedef struct plan_cb {
 	const job_model_t *model;
 	const speed_profiles_t *profiles;
 	double interval;
+	/* All-reduce jobs: workers the largest server holds (their speed
+	 * depends on the nodes they span: job_model_speed_p). */
+	int node_workers;
 } plan_cb_t;
 
 /* A placement of one job: slots, or ok false. */
@@ -79,12 +82,19 @@ res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
 /* Is job i allocated by the quality-driven Algorithm 1 in this plan? */
 bool plan_is_quality(const plan_ctx_t *c, size_t i);
 res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
+/* The speed model's first coordinate of job i with ps PS, w workers. */
+int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers);
+/* Sets every all-reduce job's node_workers from the servers' sizes. */
+void plan_node_workers(plan_ctx_t *c);
 
 /* plan_place.c: place the jobs i with which[i] and grants g[i] on room;
  * fills c->placed[i] (previous content freed). */
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 	       const res_vec_t *room);
 void plan_slots_clear(plan_slots_t *s);
+/* Job i with ps PS and workers as the placement sees it (its layout). */
+place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
+			   int workers);
 
 double plan_clock(void);
 

@@ -10,15 +10,17 @@
 
 #include "plan/plan_priv.h"
 
+/* A grant holds at least the job's minimum: 1 PS or more for PS jobs,
+ * none for all-reduce ones. */
 static bool plan_granted(const alloc_grant_t *g)
 {
-	return g->status == ALLOC_OK && g->ps > 0 && g->workers > 0;
+	return g->status == ALLOC_OK && g->workers > 0;
 }
 
 static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
 {
-	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles, ps,
-					w);
+	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles,
+					plan_speed_p(c, i, ps, w), w);
 }
 
 /* (remaining_now - remaining_planned - restart_cost) / remaining_now. */
@@ -294,9 +296,7 @@ static void plan_lower_limit(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 static bool plan_fits_on(const plan_ctx_t *c, const res_vec_t *room,
 			 size_t i, const alloc_grant_t *g)
 {
-	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
-			   c->aj[i].worker_demand, g->ps, g->workers,
-			   c->prm->uniform_node_share };
+	place_job_t pj = plan_place_job(c, i, g->ps, g->workers);
 	place_result_t res;
 	bool ok = !placement_run(room, c->nservers, &pj, 1, &res) &&
 		  res.jobs[0].status == PLACE_OK;

@@ -13,6 +13,8 @@
  * Colocated layout (default, Theorem 1 of the Optimus paper): every node
  * holds an even share of PS and workers; on node i the first
  * placement_share_front(p, n, i) local tasks are PS, the others workers.
+ * All-reduce jobs (mode=allreduce, PyTorch DDP): ps=0, every task a
+ * worker, one task per worker (and per GPU when worker_gpus=1).
  * Separate layout: whole nodes of PS then whole nodes of workers, either in
  * one step (tasks ranked node by node) or in a heterogeneous step
  * `srun -n P ps : -n W worker` (component 0 = PS, component 1 = workers).
@@ -135,9 +137,11 @@ int roles_env_job(const roles_job_t *job, roles_env_t *env);
 /*
  * Everything one task sees: the job-level variables plus OPTIMUS_ROLE,
  * OPTIMUS_RANK, OPTIMUS_PS_HOSTS, OPTIMUS_WORKER_HOSTS (host:port lists),
- * OPTIMUS_SHARD_INDEX/COUNT, DMLC_* (MXNet), TF_CONFIG (TensorFlow) and,
- * for workers, MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK
- * (PyTorch, among workers). nodes must be assigned (roles_assign()).
+ * OPTIMUS_SHARD_INDEX/COUNT, DMLC_* (MXNet; not for mode=allreduce, which
+ * has no PS), TF_CONFIG (TensorFlow) and, for workers, MASTER_ADDR,
+ * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, NODE_RANK
+ * and GROUP_RANK (PyTorch's torch.distributed and torchrun, among
+ * workers). nodes must be assigned (roles_assign()).
  */
 int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 		   size_t nnodes, uint32_t node, uint32_t local_id,

@@ -199,6 +199,9 @@ static int env_frameworks(const roles_job_t *job, const roles_node_t *nodes,
 	uint32_t base = roles_port_base(job->job_id);
 	int rc = 0;
 
+	/* an all-reduce job has no PS: MXNet's PS variables do not apply */
+	if (job->hints && hints_is_allreduce(job->hints))
+		goto torch;
 	rc |= env_setf(env, "DMLC_ROLE", "%s",
 		       t->role == ROLE_PS ? "server" : "worker");
 	if (!root)
@@ -207,6 +210,7 @@ static int env_frameworks(const roles_job_t *job, const roles_node_t *nodes,
 	rc |= env_setf(env, "DMLC_PS_ROOT_PORT", "%u", base);
 	rc |= env_setf(env, "DMLC_NUM_SERVER", "%u", job->topology.ps);
 	rc |= env_setf(env, "DMLC_NUM_WORKER", "%u", job->topology.workers);
+torch:
 	if (t->role != ROLE_WORKER)
 		return rc;
 	rc |= env_setf(env, "MASTER_ADDR", "%s", master->host);
@@ -240,6 +244,29 @@ static int env_lists(const roles_job_t *job, const roles_node_t *nodes,
 	return rc;
 }
 
+/*
+ * What torchrun gives each worker beside RANK and LOCAL_RANK: the workers
+ * on its node (LOCAL_WORLD_SIZE) and its node's index among the nodes
+ * holding workers (NODE_RANK, torchrun's GROUP_RANK): ranks are
+ * contiguous node by node (roles_task_at), as torchrun numbers them.
+ */
+static int env_torch_node(const roles_node_t *nodes, uint32_t node,
+			  const roles_task_t *t, roles_env_t *env)
+{
+	uint32_t node_rank = 0;
+	int rc = 0;
+
+	if (t->role != ROLE_WORKER)
+		return 0;
+	for (uint32_t i = 0; i < node; i++)
+		node_rank += nodes[i].tasks > nodes[i].ps;
+	rc |= env_setf(env, "LOCAL_WORLD_SIZE", "%u",
+		       nodes[node].tasks - nodes[node].ps);
+	rc |= env_setf(env, "NODE_RANK", "%u", node_rank);
+	rc |= env_setf(env, "GROUP_RANK", "%u", node_rank);
+	return rc;
+}
+
 int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 		   size_t nnodes, uint32_t node, uint32_t local_id,
 		   roles_env_t *env, char *err, size_t errlen)
@@ -267,6 +294,7 @@ int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 	rc |= env_setf(env, "OPTIMUS_SHARD_COUNT", "%u", job->topology.workers);
 	rc |= env_lists(job, nodes, nnodes, &t, env);
 	rc |= env_frameworks(job, nodes, nnodes, &t, env);
+	rc |= env_torch_node(nodes, node, &t, env);
 	if (rc && err && errlen)
 		snprintf(err, errlen, "out of memory building the environment");
 	return rc ? -ENOMEM : 0;

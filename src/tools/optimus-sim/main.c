@@ -11,6 +11,7 @@
 #include <time.h>
 #include <gsl/gsl_errno.h>
 
+#include "pollux_exp.h"
 #include "sim_exp.h"
 #include "sim_progress.h"
 #include "util/version.h"
@@ -32,7 +33,7 @@ static void usage(FILE *f)
 	      "       optimus-sim run [--policy P,...] [options]\n"
 	      "       optimus-sim experiments | models | --help | --version\n"
 	      "\n"
-	      "experiments: optimus-vs-drf oracle-gap ablation damping "
+	      "experiments: optimus-vs-drf oracle-gap ablation damping pollux "
 	      "quality-vs-fair\n"
 	      "common options:\n"
 	      "  --seed N          first seed (default 1); same seed, same output\n"
@@ -250,6 +251,9 @@ static void list_experiments(void)
 	for (size_t i = 0; i < sim_exp_count(); i++)
 		printf("%-16s %s\n", sim_exp_at(i)->name,
 		       sim_exp_at(i)->summary);
+	printf("%-16s %s\n", "pollux", "measured workloads of the Pollux "
+	       "artifact: the peer's baselines and ours beside their "
+	       "published JCTs (own options: experiment pollux --help)");
 }
 
 static void list_models(void)
@@ -326,6 +330,9 @@ int main(int argc, char **argv)
 
 	/* GSL's default error handler aborts: the models return errors. */
 	gsl_set_error_handler_off();
+	/* The measured-workload experiment has options of its own. */
+	if (px_exp_wanted(argc, argv))
+		return px_exp_main(argc, argv);
 	cli_defaults(&c);
 	while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (o == 'h')

@@ -23,7 +23,7 @@ void sim_config_init(sim_config_t *c)
 	c->restart_base = 20.0;
 	c->min_resize_interval = 1200.0;
 	c->resize_threshold = -1.0;
-	c->delta = 0.001;
+	c->delta = SIM_DELTA_DEFAULT;
 	c->nservers = 16;
 	c->server = res_make(24, 98304, 4);
 	c->seed = 1;
@@ -219,6 +219,15 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 	for (size_t i = 0; i < w->n; i++) {
 		int rc = sim_job_init(s, &s->jobs[i], (uint32_t)i,
 				      &w->jobs[i]);
+		if (rc == -EDOM) {
+			snprintf(s->err, s->errlen, "job %zu (%s): size %g is "
+				 "beyond its truth model (at most %.3g at delta "
+				 "%g: larger would converge sooner)", i,
+				 w->jobs[i].model->name, w->jobs[i].size,
+				 sim_truth_max_size(w->jobs[i].model,
+						    c->delta), c->delta);
+			return rc;
+		}
 		if (rc) {
 			snprintf(s->err, s->errlen, "job %zu (%s): bad truth",
 				 i, w->jobs[i].model->name);

@@ -113,11 +113,20 @@ static void truth_power(sim_truth_t *t, double b, double floor)
 	t->curve.c[2] = floor * t->loss0;
 }
 
+double sim_truth_max_size(const sim_model_t *m, double delta)
+{
+	if (m->family != SIM_FAMILY_DL)
+		return INFINITY;
+	return (1.0 - SIM_FLOOR_HI * m->floor) / (2.0 * delta * m->epochs);
+}
+
 int sim_truth_init(sim_truth_t *t, const sim_model_t *m, speed_mode_t mode,
 		   double size, double delta, gsl_rng *rng)
 {
 	if (!t || !m || !(size > 0.0) || !(delta > 0.0) || !rng)
 		return -EINVAL;
+	if (size > sim_truth_max_size(m, delta))
+		return -EDOM;
 	memset(t, 0, sizeof(*t));
 	t->model = m;
 	t->mode = m->family == SIM_FAMILY_MLLIB ? SPEED_SYNC : mode;
@@ -128,7 +137,7 @@ int sim_truth_init(sim_truth_t *t, const sim_model_t *m, speed_mode_t mode,
 	if (t->mode == SPEED_SYNC && m->family == SIM_FAMILY_DL)
 		t->epoch_steps /= SIM_SYNC_REF_WORKERS;
 	t->loss0 = m->loss0 * gsl_ran_flat(rng, 0.8, 1.2);
-	double floor = m->floor * gsl_ran_flat(rng, 0.6, 1.4);
+	double floor = m->floor * gsl_ran_flat(rng, SIM_FLOOR_LO, SIM_FLOOR_HI);
 	if (m->family == SIM_FAMILY_MLLIB)
 		truth_power(t, gsl_ran_flat(rng, 0.5, 1.0) / size, floor);
 	else

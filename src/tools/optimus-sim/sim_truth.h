@@ -33,6 +33,11 @@
 /* Workers of the reference sync configuration: M = batch * this. */
 #define SIM_SYNC_REF_WORKERS 8
 #define SIM_MAX_PS 64
+/* Convergence threshold of every experiment (sim_config.delta). */
+#define SIM_DELTA_DEFAULT 0.001
+/* A job's loss asymptote is its model's times a flat draw in this range. */
+#define SIM_FLOOR_LO 0.6
+#define SIM_FLOOR_HI 1.4
 
 typedef struct sim_truth {
 	const sim_model_t *model;
@@ -54,10 +59,22 @@ typedef struct sim_truth {
  * A job of model m in mode `mode`, `size` times the median length (DL;
  * MLlib: the curve exponent is divided by size);
  * MLlib jobs draw their curve exponent from rng. delta: convergence
- * threshold on the normalised loss decrease per epoch. 0 or -EINVAL.
+ * threshold on the normalised loss decrease per epoch. 0, -EINVAL, or
+ * -EDOM for a DL size above sim_truth_max_size().
  */
 int sim_truth_init(sim_truth_t *t, const sim_model_t *m, speed_mode_t mode,
 		   double size, double delta, gsl_rng *rng);
+
+/*
+ * The largest size of a DL job of model m whose truth converges later than
+ * for any smaller size (INFINITY for MLlib). Beyond it the inverse curve,
+ * pinned to 1 at the first step, can no longer keep its per-epoch decrease
+ * above delta that long: with target K steps, epoch W and c = 1/(1 -
+ * floor), it converges at K + 1 - c*delta*K^2/W, which falls once K >
+ * W/(2*c*delta), i.e. size > (1 - floor)/(2*delta*epochs); the bound
+ * takes the highest floor a job may draw, so it holds for every seed.
+ */
+double sim_truth_max_size(const sim_model_t *m, double delta);
 
 /* Steps per second with p PS, w workers, cross fraction x, PAA or not. */
 double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,

@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "sim_truth.h"
 #include "sim_workload.h"
 
 #define LINE_MAX_LEN 512
@@ -108,7 +109,9 @@ int sim_workload_generate(const sim_gen_params_t *gp, gsl_rng *rng,
 		j->model = models[gsl_rng_uniform_int(rng, nm)];
 		j->mode = gsl_rng_uniform(rng) < gp->sync_fraction ?
 			SPEED_SYNC : SPEED_ASYNC;
-		j->size = exp(gsl_ran_gaussian(rng, gp->size_sigma));
+		/* Within the truth model's domain (sim_truth_max_size). */
+		j->size = fmin(exp(gsl_ran_gaussian(rng, gp->size_sigma)),
+			       sim_truth_max_size(j->model, SIM_DELTA_DEFAULT));
 		j->weight = 1.0;
 		/* MLlib jobs have one driver and grow by units only. */
 		if (j->model->family == SIM_FAMILY_DL)
@@ -185,6 +188,10 @@ static const char *parse_fields(char *line, sim_job_spec_t *j)
 		return "mode must be sync or async";
 	if (parse_number(f[3], &j->size) || !(j->size > 0))
 		return "size must be a number > 0";
+	if (j->size > sim_truth_max_size(j->model, SIM_DELTA_DEFAULT))
+		return "size beyond the model's truth domain (a larger size "
+		       "would converge sooner; see sim_truth_max_size in "
+		       "doc/simulator.md)";
 	j->weight = 1.0;
 	if (n >= 5 && (parse_number(f[4], &j->weight) || !(j->weight > 0)))
 		return "weight must be a number > 0";

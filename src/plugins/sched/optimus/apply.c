@@ -33,10 +33,14 @@ static int update_pending(action_t *a)
 	desc.min_nodes = desc.max_nodes = a->req.nodes;
 	desc.num_tasks = a->req.tasks;
 	/* With num_tasks set, ntasks_per_node is a per-node maximum: the
-	 * largest share of an even split (and it replaces the old value). */
+	 * largest share of an even split, or of the fullest node when PS and
+	 * workers are apart (layout=separate: 1 PS node, 3 workers on the
+	 * other); it replaces the old value. */
 	if (a->req.nodes)
 		desc.ntasks_per_node = (a->req.tasks + a->req.nodes - 1) /
 				       a->req.nodes;
+	if (a->req.max_tasks_per_node > desc.ntasks_per_node)
+		desc.ntasks_per_node = a->req.max_tasks_per_node;
 	desc.cpus_per_task = a->req.cpus_per_task;
 	/* Slurm derives min_cpus from the job's per-node CPU minimum and the
 	 * new node count before it applies the new ntasks_per_node: a stale

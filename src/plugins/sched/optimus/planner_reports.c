@@ -82,7 +82,9 @@ static void feed_one(const report_t *r)
 				      r->progress.epoch < 0 ? 0 : r->progress.epoch);
 		break;
 	case REPORT_SPEED:
-		rc = job_model_speed_sample(m, r->speed.ps, r->speed.workers,
+		/* all-reduce jobs: the nodes of the run (job_model_speed_p) */
+		rc = job_model_speed_sample(m, job_model_speed_p(m, r->speed.ps,
+					    r->speed.workers, 0), r->speed.workers,
 					    r->speed.steps_per_sec);
 		break;
 	case REPORT_CHECKPOINT:

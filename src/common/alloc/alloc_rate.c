@@ -1,0 +1,141 @@
+/*
+ * alloc_rate.c - the completion-rate allocation: Eqn. 9's greedy with the
+ * average JCT as its objective instead of the sum of remaining times.
+ *
+ * By Little's law the average JCT is the mean number of jobs in the system
+ * over their arrival rate, so a scheduler that lowers the average JCT
+ * empties the system fastest. At a given moment job j leaves at the rate
+ * f_j(p, w) / Q_j (fluid view: it ends after Q_j / f_j), and the greedy
+ * maximises the sum of these rates: every step gives one task to the job
+ * whose rate grows most per dominant share, (f(after) - f(now)) / Q. A job
+ * without its minimum has rate 0 and gets its minimum as one block, so a
+ * job may wait: short jobs go first, as in shortest remaining time first,
+ * and extra tasks go where they speed a short job most. Optimus' own
+ * objective, the sum of Q / f, instead gives every job its minimum and
+ * the extra tasks to the longest jobs (their remaining time drops most),
+ * which shares the cluster like processor sharing. Early-stage jobs are
+ * damped as in Optimus. No parameter besides the damping.
+ *
+ * All-reduce jobs (no_ps) have no PS and grow by bundles of workers, as
+ * in alloc_optimus.c. Cost: one scan of the jobs per grant, O(n * tasks *
+ * ALLOC_BUNDLE) speed calls at most.
+ */
+#include <math.h>
+
+#include "alloc/alloc.h"
+
+/* A job about to end has the highest rate, never an infinite one. */
+#define RATE_MIN_STEPS 1e-9
+
+typedef struct rate_pick {
+	size_t job;
+	int kind;		/* 0: minimum block, 1: PS, 2: workers */
+	int k;			/* workers of the bundle */
+	double gain;
+} rate_pick_t;
+
+static double rate_of(const alloc_job_t *j, int p, int w)
+{
+	double f = (p > 0 || j->no_ps) && w > 0 ?
+			   j->speed(j->speed_ctx, p, w) : 0.0;
+
+	if (!(f > 0.0) || !isfinite(f))
+		return 0.0;
+	return f / fmax(j->remaining_steps, RATE_MIN_STEPS);
+}
+
+static double rate_gain(const alloc_job_t *j, const alloc_params_t *prm,
+			double now, double next, res_vec_t need)
+{
+	double share = res_dominant_share(need, prm->capacity);
+	double g = share > 0.0 ? (next - now) / share : 0.0;
+
+	if (j->early_stage && g > 0.0)
+		g *= prm->damping;
+	return isfinite(g) ? g : 0.0;
+}
+
+/* The best step of job i, if it has a positive gain. */
+static void rate_consider(const alloc_job_t *jobs, size_t i,
+			  const alloc_params_t *prm, const alloc_grant_t *g,
+			  res_vec_t room, rate_pick_t *best)
+{
+	const alloc_job_t *j = &jobs[i];
+	int p = g->ps, w = g->workers;
+
+	if (g->status != ALLOC_OK) {
+		int mp = alloc_min_ps(j), mw = alloc_min_workers(j);
+		res_vec_t need = res_combo(j->ps_demand, mp, j->worker_demand,
+					   mw);
+		double x;
+		if (!res_fits(need, room))
+			return;
+		x = rate_gain(j, prm, 0.0, rate_of(j, mp, mw), need);
+		if (x > best->gain)
+			*best = (rate_pick_t){ i, 0, 0, x };
+		return;
+	}
+	double now = rate_of(j, p, w);
+	if (alloc_task_fits(j, g, true, room)) {
+		double x = rate_gain(j, prm, now, rate_of(j, p + 1, w),
+				     j->ps_demand);
+		if (x > best->gain)
+			*best = (rate_pick_t){ i, 1, 0, x };
+	}
+	/* All-reduce jobs grow by the best bundle of up to ALLOC_BUNDLE
+	 * workers, as in alloc_optimus.c: one worker past a node may slow
+	 * the ring where several more speed it up. */
+	int kmax = j->no_ps ? ALLOC_BUNDLE : 1;
+	for (int k = 1; k <= kmax; k++) {
+		res_vec_t need = res_combo(j->worker_demand, k, j->ps_demand, 0);
+		if ((j->max_workers > 0 && w + k > j->max_workers) ||
+		    !res_fits(need, room))
+			break;
+		double x = rate_gain(j, prm, now, rate_of(j, p, w + k), need);
+		if (x > best->gain)
+			*best = (rate_pick_t){ i, 2, k, x };
+	}
+}
+
+int alloc_rate_run(const alloc_job_t *jobs, size_t n,
+		   const alloc_params_t *prm, alloc_result_t *out)
+{
+	int rc = alloc_result_init(out, jobs, n);
+	res_vec_t room;
+
+	if (rc || (rc = alloc_check_task_jobs(jobs, n, prm, out)))
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		out->grants[i].status = ALLOC_MIN_UNFIT;
+	room = prm->capacity;
+	for (;;) {
+		rate_pick_t best = { n, 0, 0, 0.0 };
+		for (size_t i = 0; i < n; i++)
+			rate_consider(jobs, i, prm, &out->grants[i], room,
+				      &best);
+		if (best.job == n)
+			break;
+		const alloc_job_t *j = &jobs[best.job];
+		alloc_grant_t *g = &out->grants[best.job];
+		if (best.kind == 0) {
+			g->ps = alloc_min_ps(j);
+			g->workers = alloc_min_workers(j);
+			g->status = ALLOC_OK;
+			res_vec_t need = res_combo(j->ps_demand, g->ps,
+						   j->worker_demand,
+						   g->workers);
+			room = res_sub(room, need);
+			out->used = res_add(out->used, need);
+			continue;
+		}
+		for (int k = 0; k < (best.kind == 1 ? 1 : best.k); k++) {
+			alloc_add_task(j, g, best.kind == 1, out);
+			room = res_sub(room, best.kind == 1 ? j->ps_demand :
+					     j->worker_demand);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (out->grants[i].status != ALLOC_OK)
+			out->nleft_out++;
+	return 0;
+}

@@ -1,0 +1,84 @@
+/*
+ * pollux_app.h - the ground truth of one measured model ("application") of
+ * the Pollux artifact (testsuite/data/pollux-osdi21/traces/<name>): its
+ * step time for a GPU placement and per-GPU batch, its gradient
+ * statistics and epoch boundaries per global batch size. The semantics
+ * are those the data's README describes; doc/simulator.md ("Measured
+ * workloads") says how each is read.
+ */
+#ifndef OPTIMUS_POLLUX_APP_H
+#define OPTIMUS_POLLUX_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pollux_nd.h"
+
+/* Nodes of the simulated cluster (GPUs per node: PX_NODE_GPUS). */
+#define PX_NODES 16
+#define PX_NODE_GPUS 4
+#define PX_MAX_NODES 16
+
+typedef struct px_valid {
+	double bsz;		/* global batch size of this run */
+	size_t n;		/* epochs (rows) */
+	double *progress, *iteration, *metric, *grad_sqr, *grad_var;
+} px_valid_t;
+
+typedef struct px_place {
+	long long id;		/* GPUs per node, digits concatenated */
+	size_t n;		/* rows, by local_bsz ascending */
+	double *bsz, *step, *sync;
+} px_place_t;
+
+typedef struct px_tput_cache px_tput_cache_t;
+
+typedef struct px_app {
+	char name[32];
+	px_valid_t *valid;	/* by bsz ascending */
+	size_t nvalid;
+	px_place_t *places;
+	size_t nplaces;
+	px_nd_t nd;		/* every measured point over (nodes, replicas,
+				 * local_bsz): placements not in `places` */
+	double init_bsz, max_bsz;	/* smallest and largest validated */
+	double min_local, max_local;	/* per-GPU batch range measured */
+	int max_epochs;		/* epochs counted until completion */
+	px_tput_cache_t *cache;
+} px_app_t;
+
+/* The six models with the epochs the peer counts (bert 2, cifar10 100, ncf
+ * 10, imagenet 90, deepspeech2 80, yolov3 50; yolov3 at most 8 per GPU). */
+int px_apps_load(const char *traces_dir, px_app_t **apps, size_t *napps,
+		 char *err, size_t errlen);
+void px_apps_free(px_app_t *apps, size_t napps);
+const px_app_t *px_app_find(const px_app_t *apps, size_t n, const char *name);
+
+/*
+ * Seconds per step and of it the all-reduce (sync) seconds, for
+ * `placement` (GPUs per node, nodes in any order) and per-GPU batch:
+ * the measured placement interpolated over local_bsz, or else linear
+ * interpolation among all points over (nodes, replicas, local_bsz).
+ * 0, or -EDOM outside the measured domain (message in err).
+ */
+int px_app_step_time(const px_app_t *a, const int *placement, size_t nnodes,
+		     double local_bsz, double *step, double *sync, char *err,
+		     size_t errlen);
+/* Gradient (sqr, var) during `epoch` (0-based) at global batch `bsz`,
+ * linear between the validated batch sizes around it: 0 or -EDOM. */
+int px_app_grad_stats(const px_app_t *a, double bsz, int epoch, double *sqr,
+		      double *var);
+/* Progress at the start of `epoch` (the smallest over the runs). */
+double px_app_progress(const px_app_t *a, int epoch);
+/* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */
+double px_app_iteration(const px_app_t *a, double bsz, int epoch);
+
+/*
+ * The per-GPU (atomic) batch and gradient-accumulation steps for a global
+ * batch `bsz` over `replicas` GPUs; force_accum: at least one extra
+ * micro-step on one GPU (the peer's rule for a batch above the smallest).
+ */
+void px_app_split_batch(const px_app_t *a, double bsz, int replicas,
+			bool force_accum, int *atomic, int *accum);
+
+#endif

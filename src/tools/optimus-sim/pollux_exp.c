@@ -1,0 +1,618 @@
+/*
+ * pollux_exp.c - `optimus-sim experiment pollux` (see pollux_exp.h): the
+ * runs, one per (load, policy, workload), aggregated per (load, policy)
+ * and printed as a table, JSON and SVG beside the published figures.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <json-c/json.h>
+
+#include "pollux_policy.h"
+#include "pollux_exp.h"
+#include "sim_svg.h"
+
+#ifndef POLLUX_DATA_DIR
+#define POLLUX_DATA_DIR "testsuite/data/pollux-osdi21"
+#endif
+
+#define NWL 8
+#define MAX_LOADS 4
+#define MAX_POL 9
+/* The peer's published policies, as named in published/<name>-<load>. */
+static const char *const pub_names[] = { "pollux", "optimus", "tiresias" };
+static const char *const pub_labels[] = { "Pollux", "Optimus+Oracle",
+					  "Tiresias" };
+#define NPUB 3
+/* The peer's simulator run unchanged on workloads-realistic/workload-6
+ * (data README): Optimus+Oracle, Tiresias; nothing else is published
+ * for realistic sizes. */
+#define REAL6_OPTIMUS 6685.3
+#define REAL6_TIRESIAS 7731.1
+
+typedef struct px_opts {
+	const char *data, *json, *svg;
+	double loads[MAX_LOADS];
+	size_t nloads;
+	int workloads[NWL];
+	size_t nworkloads;
+	bool realistic, detail;
+	const char *pols[MAX_POL];
+	size_t npols;
+	char polbuf[256];
+} px_opts_t;
+
+typedef struct px_row {
+	const char *label;
+	double load;
+	size_t njobs, ndone;
+	double avg_jct, median_jct, p99_jct, makespan, gpu_util, restarts;
+	double per_wl[NWL];	/* avg JCT per selected workload */
+	double *jcts;		/* pooled, sorted */
+	size_t njcts;
+	double published[NPUB];	/* NAN: none */
+	json_object *detail;	/* --detail: every job's JCT */
+} px_row_t;
+
+static void usage(FILE *f)
+{
+	fputs("usage: optimus-sim experiment pollux [--workload N|all] "
+	      "[--load X|all] [--realistic]\n"
+	      "         [--policy LIST] [--data DIR] [--json FILE] "
+	      "[--svg DIR] [--detail]\n"
+	      "  --workload N|all  workload-N.csv, 1..8 (default 6)\n"
+	      "  --load X|all      0.5, 1, 1.5, 2 (default 1)\n"
+	      "  --realistic       sizes as users pick them (load 1 only)\n"
+	      "  --policy LIST     default: every policy\n"
+	      "  --data DIR        the measured data (default "
+	      POLLUX_DATA_DIR ")\n", f);
+}
+
+static int parse_loads(px_opts_t *o, const char *a)
+{
+	static const double all[] = { 0.5, 1.0, 1.5, 2.0 };
+
+	if (!strcmp(a, "all")) {
+		memcpy(o->loads, all, sizeof(all));
+		o->nloads = 4;
+		return 0;
+	}
+	char *end;
+	double v = strtod(a, &end);
+	for (int i = 0; i < 4; i++)
+		if (end != a && !*end && v == all[i]) {
+			o->loads[0] = v;
+			o->nloads = 1;
+			return 0;
+		}
+	fprintf(stderr, "optimus-sim: --load: 0.5, 1, 1.5, 2 or all, got "
+		"'%s'\n", a);
+	return 2;
+}
+
+static int parse_workloads(px_opts_t *o, const char *a)
+{
+	if (!strcmp(a, "all")) {
+		for (int i = 0; i < NWL; i++)
+			o->workloads[i] = i + 1;
+		o->nworkloads = NWL;
+		return 0;
+	}
+	char *end;
+	long v = strtol(a, &end, 10);
+	if (end == a || *end || v < 1 || v > NWL) {
+		fprintf(stderr, "optimus-sim: --workload: 1..8 or all, got "
+			"'%s'\n", a);
+		return 2;
+	}
+	o->workloads[0] = (int)v;
+	o->nworkloads = 1;
+	return 0;
+}
+
+static int parse_policies(px_opts_t *o, const char *a)
+{
+	char *save = NULL;
+
+	snprintf(o->polbuf, sizeof(o->polbuf), "%s", a);
+	o->npols = 0;
+	for (char *p = strtok_r(o->polbuf, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save)) {
+		bool known = false;
+		for (size_t i = 0; i < px_policy_count; i++)
+			known |= !strcmp(p, px_policy_names[i]);
+		if (!known || o->npols == MAX_POL) {
+			fprintf(stderr, "optimus-sim: --policy: unknown '%s' "
+				"(peer-optimus-oracle, tiresias, optimus, "
+				"optimus-rate, optimus-oracle, quality, drf, fifo, "
+				"slurm-backfill)\n", p);
+			return 2;
+		}
+		o->pols[o->npols++] = p;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, px_opts_t *o)
+{
+	enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG,
+	       O_DETAIL, O_HELP };
+	static const struct option lo[] = {
+		{ "workload", 1, 0, O_WL }, { "load", 1, 0, O_LOAD },
+		{ "realistic", 0, 0, O_REAL }, { "policy", 1, 0, O_POL },
+		{ "data", 1, 0, O_DATA }, { "json", 1, 0, O_JSON },
+		{ "svg", 1, 0, O_SVG }, { "detail", 0, 0, O_DETAIL },
+		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->data = getenv("OPTIMUS_POLLUX_DATA");
+	if (!o->data)
+		o->data = POLLUX_DATA_DIR;
+	o->loads[0] = 1.0;
+	o->nloads = 1;
+	o->workloads[0] = 6;
+	o->nworkloads = 1;
+	for (size_t i = 0; i < px_policy_count; i++)
+		o->pols[o->npols++] = px_policy_names[i];
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_WL: rc = parse_workloads(o, optarg); break;
+		case O_LOAD: rc = parse_loads(o, optarg); break;
+		case O_REAL: o->realistic = true; break;
+		case O_POL: rc = parse_policies(o, optarg); break;
+		case O_DATA: o->data = optarg; break;
+		case O_JSON: o->json = optarg; break;
+		case O_SVG: o->svg = optarg; break;
+		case O_DETAIL: o->detail = true; break;
+		case 'h': case O_HELP: usage(stdout); exit(0);
+		default: usage(stderr); return 2;
+		}
+	}
+	/* Positional words: "experiment pollux" only. */
+	for (int i = optind; !rc && i < argc; i++)
+		if (strcmp(argv[i], "experiment") && strcmp(argv[i], "pollux")) {
+			fprintf(stderr, "optimus-sim: experiment pollux: "
+				"unexpected '%s'\n", argv[i]);
+			rc = 2;
+		}
+	if (!rc && o->realistic && (o->nloads != 1 || o->loads[0] != 1.0)) {
+		fprintf(stderr, "optimus-sim: --realistic: only load 1 has "
+			"realistic sizes\n");
+		rc = 2;
+	}
+	return rc;
+}
+
+static void wl_path(const px_opts_t *o, double load, int n, char *buf,
+		    size_t len)
+{
+	if (o->realistic)
+		snprintf(buf, len, "%s/workloads-realistic/workload-%d.csv",
+			 o->data, n);
+	else if (load == 1.0)
+		snprintf(buf, len, "%s/workloads/workload-%d.csv", o->data, n);
+	else
+		snprintf(buf, len, "%s/workloads-%.1f/workload-%d.csv",
+			 o->data, load, n);
+}
+
+/* The published average JCT of `pub` at `load` over the selected
+ * workloads (their own mean when all 8): NAN if not published. */
+static double published(const px_opts_t *o, size_t pub, double load)
+{
+	char path[600];
+	double sum = 0;
+	size_t n = 0;
+
+	if (o->realistic)
+		return o->nworkloads == 1 && o->workloads[0] == 6 ?
+			       (pub == 1 ? REAL6_OPTIMUS :
+				pub == 2 ? REAL6_TIRESIAS : NAN) : NAN;
+	snprintf(path, sizeof(path), "%s/published/%s-%.1f.json", o->data,
+		 pub_names[pub], load);
+	json_object *root = json_object_from_file(path), *avgs, *v;
+	if (!root)
+		return NAN;
+	if (json_object_object_get_ex(root, "avgs", &avgs))
+		for (size_t w = 0; w < o->nworkloads; w++) {
+			char key[32];
+			snprintf(key, sizeof(key), "workload-%d",
+				 o->workloads[w]);
+			if (json_object_object_get_ex(avgs, key, &v)) {
+				sum += json_object_get_double(v);
+				n++;
+			}
+		}
+	json_object_put(root);
+	return n == o->nworkloads ? sum / n : NAN;
+}
+
+static int row_add(px_row_t *r, const px_result_t *x, size_t w)
+{
+	double *v = realloc(r->jcts, (r->njcts + x->njobs + 1) *
+				     sizeof(double));
+	if (!v)
+		return -ENOMEM;
+	r->jcts = v;
+	for (size_t i = 0; i < x->njobs; i++)
+		if (isfinite(x->jct[i]))
+			r->jcts[r->njcts++] = x->jct[i];
+	r->njobs += x->njobs;
+	r->ndone += x->ndone;
+	r->per_wl[w] = x->avg_jct;
+	r->avg_jct += x->avg_jct;
+	r->makespan += x->makespan;
+	r->gpu_util += x->gpu_util;
+	r->restarts += (double)x->restarts;
+	return 0;
+}
+
+/* --detail: each job of workload n with its JCT (null: not done). */
+static void row_detail(px_row_t *r, const px_workload_t *w, int n,
+		       const px_result_t *x)
+{
+	if (!r->detail)
+		r->detail = json_object_new_array();
+	for (size_t i = 0; i < w->n; i++) {
+		const px_spec_t *j = &w->jobs[i];
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "workload", json_object_new_int(n));
+		json_object_object_add(o, "name",
+				       json_object_new_string(j->name));
+		json_object_object_add(o, "application",
+				       json_object_new_string(j->app->name));
+		json_object_object_add(o, "submit",
+				       json_object_new_double(j->submit));
+		json_object_object_add(o, "replicas",
+				       json_object_new_int(j->replicas));
+		json_object_object_add(o, "batch_size",
+				       json_object_new_double(j->bsz));
+		json_object_object_add(o, "jct", isfinite(x->jct[i]) ?
+				       json_object_new_double(x->jct[i]) :
+				       NULL);
+		json_object_object_add(o, "wait", isfinite(x->wait[i]) ?
+				       json_object_new_double(x->wait[i]) :
+				       NULL);
+		json_object_object_add(o, "restarts",
+				       json_object_new_int(x->job_restarts[i]));
+		json_object_object_add(o, "gpu_seconds",
+				       json_object_new_double(
+					       x->gpu_seconds[i]));
+		json_object_array_add(r->detail, o);
+	}
+}
+
+static void row_finish(px_row_t *r, size_t nwl)
+{
+	r->avg_jct /= nwl;
+	r->makespan /= nwl;
+	r->gpu_util /= nwl;
+	r->restarts /= nwl;
+	gsl_sort(r->jcts, 1, r->njcts);
+	r->median_jct = r->njcts ? gsl_stats_quantile_from_sorted_data(
+		r->jcts, 1, r->njcts, 0.5) : NAN;
+	r->p99_jct = r->njcts ? gsl_stats_quantile_from_sorted_data(
+		r->jcts, 1, r->njcts, 0.99) : NAN;
+}
+
+static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
+		   px_row_t *rows, size_t *nrows, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	*nrows = 0;
+	for (size_t l = 0; l < o->nloads && !rc; l++) {
+		px_workload_t wl[NWL];
+		memset(wl, 0, sizeof(wl));
+		for (size_t w = 0; w < o->nworkloads && !rc; w++) {
+			char path[600];
+			wl_path(o, o->loads[l], o->workloads[w], path,
+				sizeof(path));
+			rc = px_workload_read(path, apps, napps, &wl[w], err,
+					      errlen);
+		}
+		for (size_t p = 0; p < o->npols && !rc; p++) {
+			px_row_t *r = &rows[(*nrows)++];
+			r->label = o->pols[p];
+			r->load = o->loads[l];
+			for (size_t k = 0; k < NPUB; k++)
+				r->published[k] = published(o, k, r->load);
+			for (size_t w = 0; w < o->nworkloads && !rc; w++) {
+				px_result_t x;
+				px_policy_t *pol = px_policy_new(o->pols[p]);
+				if (!pol) {
+					rc = -ENOMEM;
+					break;
+				}
+				rc = px_sim_run(&wl[w], pol, &x, err, errlen);
+				if (!rc)
+					rc = row_add(r, &x, w);
+				if (!rc && o->detail)
+					row_detail(r, &wl[w], o->workloads[w],
+						   &x);
+				px_result_free(&x);
+			}
+			row_finish(r, o->nworkloads);
+		}
+		for (size_t w = 0; w < NWL; w++)
+			px_workload_free(&wl[w]);
+	}
+	return rc;
+}
+
+/* The published figure a run is the peer's counterpart of, or -1. */
+static int counterpart(const char *label)
+{
+	if (!strcmp(label, "peer-optimus-oracle"))
+		return 1;
+	if (!strcmp(label, "tiresias"))
+		return 2;
+	return -1;
+}
+
+static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
+			size_t n, double wall)
+{
+	char wls[64] = "";
+
+	for (size_t w = 0; w < o->nworkloads; w++)
+		snprintf(wls + strlen(wls), sizeof(wls) - strlen(wls), "%s%d",
+			 w ? "," : "", o->workloads[w]);
+	fprintf(f, "experiment pollux: %s workload %s, 16 nodes x 4 GPUs, "
+		"plan every 60 s, 30 s per re-allocation\n",
+		o->realistic ? "realistic" : "tuned", wls);
+	for (size_t i = 0; i < n; i++) {
+		const px_row_t *r = &rows[i];
+		if (i == 0 || rows[i - 1].load != r->load) {
+			fprintf(f, "\nload %.1f   %s avg JCT:", r->load,
+				o->realistic ? "the peer's simulator's" :
+					       "published");
+			for (size_t k = 0; k < NPUB; k++)
+				if (isfinite(r->published[k]))
+					fprintf(f, "  %s %.1f s", pub_labels[k],
+						r->published[k]);
+				else
+					fprintf(f, "  %s -", pub_labels[k]);
+			fprintf(f, "\n%-20s %8s %9s %9s %9s %10s %6s %8s  %s\n",
+				"policy", "done", "avg JCT", "median",
+				"p99", "makespan", "GPU %", "restarts",
+				"against the published");
+		}
+		char done[24], cmp[96] = "";
+		snprintf(done, sizeof(done), "%zu/%zu", r->ndone, r->njobs);
+		int c = counterpart(r->label);
+		if (c >= 0 && isfinite(r->published[c]))
+			snprintf(cmp, sizeof(cmp), "%+.1f%% vs their %s",
+				 100 * (r->avg_jct / r->published[c] - 1),
+				 pub_labels[c]);
+		else if (isfinite(r->published[0]))
+			snprintf(cmp, sizeof(cmp), "%.2fx Pollux, %.2fx "
+				 "Opt+Or, %.2fx Tiresias",
+				 r->avg_jct / r->published[0],
+				 r->avg_jct / r->published[1],
+				 r->avg_jct / r->published[2]);
+		fprintf(f, "%-20s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
+			"%s\n", r->label, done, r->avg_jct, r->median_jct,
+			r->p99_jct, r->makespan, 100 * r->gpu_util,
+			r->restarts, cmp);
+	}
+	fprintf(f, "\nwall time %.1f s\n", wall);
+}
+
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
+			    size_t n, double wall)
+{
+	json_object *root = json_object_new_object();
+	json_object *runs = json_object_new_array(), *pub, *wls;
+
+	json_object_object_add(root, "experiment",
+			       json_object_new_string("pollux"));
+	json_object_object_add(root, "sizes", json_object_new_string(
+		o->realistic ? "realistic" : "tuned"));
+	wls = json_object_new_array();
+	for (size_t w = 0; w < o->nworkloads; w++)
+		json_object_array_add(wls, json_object_new_int(o->workloads[w]));
+	json_object_object_add(root, "workloads", wls);
+	json_object_object_add(root, "wall_s", num(wall));
+	for (size_t i = 0; i < n; i++) {
+		const px_row_t *r = &rows[i];
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "label",
+				       json_object_new_string(r->label));
+		json_object_object_add(x, "load", num(r->load));
+		json_object_object_add(x, "jobs",
+				       json_object_new_int64((int64_t)r->njobs));
+		json_object_object_add(x, "done",
+				       json_object_new_int64((int64_t)r->ndone));
+		json_object_object_add(x, "avg_jct", num(r->avg_jct));
+		json_object_object_add(x, "median_jct", num(r->median_jct));
+		json_object_object_add(x, "p99_jct", num(r->p99_jct));
+		json_object_object_add(x, "makespan", num(r->makespan));
+		json_object_object_add(x, "gpu_util", num(r->gpu_util));
+		json_object_object_add(x, "restarts", num(r->restarts));
+		json_object *pw = json_object_new_object();
+		for (size_t w = 0; w < o->nworkloads; w++) {
+			char key[32];
+			snprintf(key, sizeof(key), "workload-%d",
+				 o->workloads[w]);
+			json_object_object_add(pw, key, num(r->per_wl[w]));
+		}
+		json_object_object_add(x, "avg_jct_per_workload", pw);
+		if (o->detail) {
+			json_object *j = json_object_new_array();
+			for (size_t k = 0; k < r->njcts; k++)
+				json_object_array_add(j, num(r->jcts[k]));
+			json_object_object_add(x, "jcts_sorted", j);
+			json_object_object_add(x, "jobs",
+					       json_object_get(r->detail));
+		}
+		json_object_array_add(runs, x);
+	}
+	json_object_object_add(root, "runs", runs);
+	pub = json_object_new_object();
+	for (size_t k = 0; k < NPUB; k++) {
+		json_object *byload = json_object_new_object();
+		for (size_t i = 0; i < n; i++) {
+			char key[16];
+			snprintf(key, sizeof(key), "%.1f", rows[i].load);
+			if (!json_object_object_get_ex(byload, key, NULL))
+				json_object_object_add(byload, key,
+					num(rows[i].published[k]));
+		}
+		json_object_object_add(pub, pub_names[k], byload);
+	}
+	json_object_object_add(root, "published", pub);
+	return root;
+}
+
+static int write_json(const char *path, json_object *root)
+{
+	const char *s = json_object_to_json_string_ext(
+		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f || fprintf(f, "%s\n", s) < 0 || (f != stdout && fclose(f))) {
+		fprintf(stderr, "optimus-sim: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* CDF of each policy's JCTs at the first load; avg JCT against load with
+ * the published lines beside, when several loads ran. */
+static int write_svg(const char *dir, const px_opts_t *o,
+		     const px_row_t *rows, size_t n)
+{
+	char path[600];
+	svg_series_t s[MAX_POL + NPUB];
+	double *xs[MAX_POL] = { 0 }, *ys[MAX_POL] = { 0 };
+	size_t ns = 0;
+	FILE *f;
+	int rc = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "optimus-sim: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	/* JCTs span four decades (a minute to a day): log10 on x. */
+	for (size_t i = 0; i < n && rows[i].load == rows[0].load; i++) {
+		xs[ns] = malloc((rows[i].njcts + 1) * sizeof(double));
+		ys[ns] = malloc((rows[i].njcts + 1) * sizeof(double));
+		if (!xs[ns] || !ys[ns]) {
+			free(xs[ns]);
+			free(ys[ns]);
+			break;
+		}
+		for (size_t k = 0; k < rows[i].njcts; k++) {
+			xs[ns][k] = log10(fmax(rows[i].jcts[k], 1.0));
+			ys[ns][k] = (k + 1.0) / rows[i].njcts;
+		}
+		s[ns] = (svg_series_t){ rows[i].label, xs[ns], ys[ns],
+					rows[i].njcts };
+		ns++;
+	}
+	snprintf(path, sizeof(path), "%s/pollux-jct-cdf.svg", dir);
+	if ((f = fopen(path, "w"))) {
+		svg_lines(f, "JCT CDF per policy (measured workloads)",
+			  "log10 JCT (s)", "fraction of jobs", s, ns);
+		rc |= fclose(f) != 0;
+	} else {
+		rc = 1;
+	}
+	for (size_t k = 0; k < ns; k++) {
+		free(xs[k]);
+		free(ys[k]);
+	}
+	if (o->nloads > 1) {
+		double x[MAX_POL + NPUB][MAX_LOADS], y[MAX_POL + NPUB][MAX_LOADS];
+		size_t np = o->npols;
+		for (size_t p = 0; p < np + NPUB; p++) {
+			s[p] = (svg_series_t){ p < np ? o->pols[p] :
+					       pub_labels[p - np], x[p], y[p],
+					       o->nloads };
+			for (size_t l = 0; l < o->nloads; l++) {
+				const px_row_t *r = &rows[l * np +
+							  (p < np ? p : 0)];
+				x[p][l] = r->load;
+				y[p][l] = p < np ? r->avg_jct :
+					  r->published[p - np];
+			}
+		}
+		snprintf(path, sizeof(path), "%s/pollux-jct-load.svg", dir);
+		if ((f = fopen(path, "w"))) {
+			svg_lines(f, "average JCT against load", "load",
+				  "average JCT (s)", s, np + NPUB);
+			rc |= fclose(f) != 0;
+		} else {
+			rc = 1;
+		}
+	}
+	if (rc)
+		fprintf(stderr, "optimus-sim: cannot write SVG into %s\n", dir);
+	return rc;
+}
+
+int px_exp_wanted(int argc, char **argv)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "experiment"))
+			return !strcmp(argv[i + 1], "pollux");
+	return 0;
+}
+
+int px_exp_main(int argc, char **argv)
+{
+	px_opts_t o;
+	px_app_t *apps = NULL;
+	size_t napps = 0, nrows = 0;
+	px_row_t rows[MAX_LOADS * MAX_POL];
+	char err[512] = "", traces[600];
+	struct timespec t0, t1;
+	int rc;
+
+	if ((rc = parse(argc, argv, &o)))
+		return rc;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(rows, 0, sizeof(rows));
+	snprintf(traces, sizeof(traces), "%s/traces", o.data);
+	rc = px_apps_load(traces, &apps, &napps, err, sizeof(err));
+	if (!rc)
+		rc = run_all(&o, apps, napps, rows, &nrows, err, sizeof(err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+	if (rc) {
+		fprintf(stderr, "optimus-sim: experiment pollux: %s\n",
+			err[0] ? err : strerror(-rc));
+	} else {
+		if (!o.json || strcmp(o.json, "-"))
+			print_table(stdout, &o, rows, nrows, wall);
+		if (o.json) {
+			json_object *j = to_json(&o, rows, nrows, wall);
+			rc = write_json(o.json, j);
+			json_object_put(j);
+		}
+		if (o.svg)
+			rc |= write_svg(o.svg, &o, rows, nrows);
+	}
+	for (size_t i = 0; i < MAX_LOADS * MAX_POL; i++) {
+		free(rows[i].jcts);
+		json_object_put(rows[i].detail);
+	}
+	px_apps_free(apps, napps);
+	return rc ? 1 : 0;
+}

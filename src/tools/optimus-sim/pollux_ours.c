@@ -1,0 +1,393 @@
+/*
+ * pollux_ours.c - this project's policies on the measured workloads,
+ * through the core's allocators (alloc.h) on all-reduce jobs.
+ *
+ * An all-reduce job has workers only (alloc_job_t.no_ps): its GPUs are
+ * the workers, and it grows by bundles of workers (alloc_optimus.c).
+ * Placement puts a job on the fewest nodes (px_place_fewest), which the
+ * speeds the allocators compare assume and the measured step times
+ * reward.
+ *
+ * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
+ * from its step times, remaining steps from its epochs and the user's
+ * epoch count); optimus-rate: the same models and greedy maximising the
+ * completion rate (alloc_rate.c) instead of minimising the sum of
+ * remaining times; optimus-oracle: Eqn. 9 on the true step times and
+ * remaining steps. Both keep the plugin's stability rule: a running job
+ * grows only when its predicted remaining time drops by the plan's
+ * threshold after the restart, and at most once per minimum interval;
+ * shrinks (room for others) always go through.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "models/allreduce_speed.h"
+#include "plan/plan.h"
+#include "util/errmsg.h"
+#include "pollux_policy.h"
+
+/* Configurations a job measures in its pre-run (GPUs, nodes): the
+ * Optimus paper's few short runs before the job is scheduled. */
+static const int prerun[][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
+				 { 16, 4 } };
+/* The quality policy's horizon: progress over the next plan interval. */
+#define QUALITY_HORIZON PX_ROUND
+
+typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
+	       OURS_FIFO, OURS_BACKFILL } ours_kind_t;
+
+typedef struct ours_job {
+	speed_model_t model;
+	int model_ready;	/* initialised */
+	size_t nobs_fed;	/* job observations added to the model */
+	double last_resize;	/* simulated time, < 0: never */
+} ours_job_t;
+
+typedef struct ours {
+	ours_kind_t kind;
+	size_t njobs;
+	ours_job_t *jobs;
+	const px_sim_t *sim;
+} ours_t;
+
+typedef struct speed_ctx {
+	ours_t *o;
+	size_t i;
+} speed_ctx_t;
+
+static int nodes_for(int w)
+{
+	return allreduce_min_nodes(w, PX_NODE_GPUS);
+}
+
+/* The job's measured steps per second at w GPUs (packed), or 0. */
+static double true_speed(const px_job_t *j, int w)
+{
+	double t = px_job_true_step(j, w);
+
+	return t > 0 ? 1.0 / t : 0.0;
+}
+
+/*
+ * Feed what the job reported (pre-run, then every configuration it ran
+ * in) to its model and refit. A model that cannot be fitted predicts 0
+ * steps/s, which the allocators read as "cannot run": such a job would
+ * wait and the run end with the horizon error, never silently.
+ */
+static void fitted_update(ours_t *o, size_t i)
+{
+	const px_job_t *j = &o->sim->jobs[i];
+	ours_job_t *oj = &o->jobs[i];
+
+	if (!oj->model_ready) {
+		if (allreduce_speed_init(&oj->model, j->spec->bsz))
+			return;
+		oj->model_ready = 1;
+		for (size_t k = 0; k < sizeof(prerun) / sizeof(prerun[0]); k++)
+			if (prerun[k][0] <= px_job_max_replicas(j)) {
+				double f = true_speed(j, prerun[k][0]);
+				if (f > 0)
+					allreduce_speed_add_sample(
+						&oj->model, prerun[k][0],
+						prerun[k][1], f);
+			}
+	}
+	for (; oj->nobs_fed < (size_t)j->nobs; oj->nobs_fed++) {
+		const px_obs_t *ob = &j->obs[oj->nobs_fed];
+		double t = ob->step + (ob->step - ob->sync) * ob->accum;
+		allreduce_speed_add_sample(&oj->model, ob->replicas,
+					   ob->nodes, 1.0 / t);
+	}
+	(void)allreduce_speed_fit(&oj->model);
+}
+
+static double ours_speed(void *ctx, int p, int w)
+{
+	speed_ctx_t *c = ctx;
+	const px_job_t *j = &c->o->sim->jobs[c->i];
+
+	(void)p;
+	if (c->o->kind == OURS_ORACLE)
+		return true_speed(j, w);
+	return allreduce_speed_predict(&c->o->jobs[c->i].model, w,
+				       nodes_for(w));
+}
+
+/*
+ * Steps left, as the job reports them: the user's epoch count (the
+ * training script's), and steps per epoch from the epochs it ran, or
+ * before the first one, its dataset over its batch. A job past its
+ * estimate keeps a twentieth of an epoch left, never none.
+ */
+static double fitted_remaining(const px_job_t *j)
+{
+	const px_app_t *a = j->spec->app;
+	double per_epoch = j->epoch > 0 ? j->steps / j->epoch :
+			   px_app_progress(a, 1) * a->init_bsz / j->spec->bsz;
+	double left = per_epoch * a->max_epochs - j->steps;
+
+	return fmax(left, 0.05 * per_epoch);
+}
+
+static double remaining(const ours_t *o, const px_job_t *j)
+{
+	return o->kind == OURS_ORACLE ? px_job_remaining_steps(j) :
+					fitted_remaining(j);
+}
+
+/* Quality: the share of its work a job has left after one more interval
+ * with `units` GPUs (its "loss", 1 at submission, 0 when done). */
+static double ours_loss_after(void *ctx, int units)
+{
+	speed_ctx_t *c = ctx;
+	const px_job_t *j = &c->o->sim->jobs[c->i];
+	double total = j->steps + fitted_remaining(j);
+	double f = units > 0 ? ours_speed(ctx, 1, units) : 0.0;
+
+	return fmax(0.0, (total - j->steps - f * QUALITY_HORIZON) / total);
+}
+
+/* Fixed at the submitted size: min = max = what the user asked for. */
+static bool fixed_size(ours_kind_t k)
+{
+	return k == OURS_DRF || k == OURS_FIFO || k == OURS_BACKFILL;
+}
+
+static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
+			  alloc_job_t *aj)
+{
+	const px_job_t *j = &o->sim->jobs[i];
+
+	memset(aj, 0, sizeof(*aj));
+	aj->id = (uint32_t)i;
+	aj->speed = ours_speed;
+	aj->speed_ctx = ctx;
+	aj->remaining_steps = remaining(o, j);
+	aj->no_ps = true;
+	aj->ps_demand = res_make(0, 0, 0);
+	aj->worker_demand = res_make(0, 0, 1);
+	aj->min_workers = 1;
+	aj->max_workers = px_job_max_replicas(j);
+	if (fixed_size(o->kind))
+		aj->min_workers = aj->max_workers = aj->req_workers =
+			j->spec->replicas;
+	if (pin > 0)
+		aj->min_workers = aj->max_workers = pin;
+	/* Optimus damps jobs whose model rests on pre-runs only. */
+	aj->early_stage = (o->kind == OURS_OPTIMUS || o->kind == OURS_RATE) &&
+			  j->epoch == 0;
+	aj->loss_after = ours_loss_after;
+	aj->loss_ctx = ctx;
+	aj->max_units = aj->max_workers;
+}
+
+/* The plugin's rule (plan.h defaults): grow only for a large enough
+ * predicted gain after the restart, at most once per interval. */
+static bool may_grow(ours_t *o, size_t i, int cur, int want,
+		     const alloc_job_t *aj)
+{
+	const ours_job_t *oj = &o->jobs[i];
+	double now = o->sim->now;
+	double t_now = alloc_jct(aj, 1, cur), t_new = alloc_jct(aj, 1, want);
+	double thr = want >= PLAN_LARGE_TASKS_DEFAULT ?
+			     PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT :
+			     PLAN_RESIZE_THRESHOLD_DEFAULT;
+
+	if (oj->last_resize >= 0 &&
+	    now - oj->last_resize < PLAN_MIN_RESIZE_INTERVAL_DEFAULT)
+		return false;
+	return isfinite(t_now) &&
+	       (t_now - t_new - PX_RESTART) / t_now >= thr;
+}
+
+/* Slurm without time limits: in submission order, every job that fits
+ * starts; no preemption. */
+static void backfill(const px_sim_t *s, const size_t *active, size_t n,
+		     const int *nnext, int *want)
+{
+	int left = PX_GPUS;
+
+	for (size_t k = 0; k < n; k++)
+		left -= nnext[active[k]];
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		want[k] = nnext[i];
+		if (nnext[i] == 0 && s->jobs[i].spec->replicas <= left) {
+			want[k] = s->jobs[i].spec->replicas;
+			left -= want[k];
+		}
+	}
+}
+
+static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
+		     const int *pin, alloc_job_t *aj, speed_ctx_t *ctx,
+		     int *want)
+{
+	alloc_params_t prm;
+	alloc_result_t res;
+	int rc;
+
+	for (size_t k = 0; k < n; k++) {
+		ctx[k] = (speed_ctx_t){ o, active[k] };
+		job_for_alloc(o, active[k], &ctx[k], pin[k], &aj[k]);
+	}
+	alloc_params_init(&prm, res_make(1e6, 0, PX_GPUS));
+	prm.total_units = PX_GPUS;
+	memset(&res, 0, sizeof(res));
+	switch (o->kind) {
+	case OURS_OPTIMUS:
+	case OURS_ORACLE:
+		rc = alloc_optimus_run(aj, n, &prm, &res);
+		break;
+	case OURS_RATE:
+		rc = alloc_rate_run(aj, n, &prm, &res);
+		break;
+	case OURS_QUALITY:
+		rc = alloc_quality_run(aj, n, &prm, &res);
+		break;
+	case OURS_DRF:
+		rc = alloc_drf_run(aj, n, &prm, &res);
+		break;
+	default:
+		rc = alloc_fifo_run(aj, n, &prm, &res);
+		break;
+	}
+	if (rc) {
+		errmsg_set(s->err, s->errlen, rc, "allocator: %s", res.err);
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			const alloc_grant_t *g = &res.grants[k];
+			want[k] = g->status != ALLOC_OK ? 0 :
+				  o->kind == OURS_QUALITY ? g->units :
+							    g->workers;
+		}
+	}
+	alloc_result_free(&res);
+	return rc;
+}
+
+static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
+		     size_t n, int (*next)[PX_GPUS], int *nnext)
+{
+	ours_t *o = p->state;
+	alloc_job_t *aj = calloc(n, sizeof(*aj));
+	speed_ctx_t *ctx = calloc(n, sizeof(*ctx));
+	int *want = calloc(n, sizeof(int)), rc = 0;
+	int *pin = calloc(n, sizeof(int));
+	size_t *order = calloc(n, sizeof(size_t));
+
+	if (!o->jobs) {
+		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
+		o->njobs = s->njobs;
+		for (size_t i = 0; o->jobs && i < s->njobs; i++)
+			o->jobs[i].last_resize = -1;
+	}
+	o->sim = s;
+	if (!aj || !ctx || !want || !pin || !order || !o->jobs) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (o->kind != OURS_ORACLE && !fixed_size(o->kind))
+		for (size_t k = 0; k < n; k++)
+			fitted_update(o, active[k]);
+	if (o->kind == OURS_BACKFILL)
+		backfill(s, active, n, nnext, want);
+	/*
+	 * A job the stability rule keeps from growing is pinned at its size
+	 * and the allocator runs again, so that the GPUs it would have taken
+	 * go to the next best use instead of idling. Each pass pins at least
+	 * one more job, so this ends.
+	 */
+	for (bool again = o->kind != OURS_BACKFILL; again && !rc;) {
+		if ((rc = run_alloc(o, s, active, n, pin, aj, ctx, want)))
+			goto out;
+		again = false;
+		for (size_t k = 0; k < n; k++) {
+			int cur = nnext[active[k]];
+			if (cur > 0 && want[k] > cur && !pin[k] &&
+			    !fixed_size(o->kind) &&
+			    !may_grow(o, active[k], cur, want[k], &aj[k])) {
+				pin[k] = cur;
+				again = true;
+			}
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		int cur = nnext[i];
+		if (want[k] != cur) {
+			nnext[i] = 0;
+			if (cur > 0)
+				o->jobs[i].last_resize = s->now;
+		}
+	}
+	/* Largest first, each on the fewest nodes (the speeds it was
+	 * allocated by assume so). */
+	px_order_by(want, n, true, order);
+	px_place_in_order(s, active, order, n, want, next, nnext,
+			  px_place_fewest);
+out:
+	free(aj);
+	free(ctx);
+	free(want);
+	free(pin);
+	free(order);
+	return rc;
+}
+
+static void ours_free(px_policy_t *p)
+{
+	ours_t *o = p->state;
+
+	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
+		if (o->jobs[i].model_ready)
+			speed_model_clear(&o->jobs[i].model);
+	if (o)
+		free(o->jobs);
+	free(o);
+	free(p);
+}
+
+px_policy_t *px_ours_new(const char *name)
+{
+	static const struct { const char *name; ours_kind_t kind; } k[] = {
+		{ "optimus", OURS_OPTIMUS }, { "optimus-rate", OURS_RATE },
+		{ "optimus-oracle", OURS_ORACLE },
+		{ "quality", OURS_QUALITY }, { "drf", OURS_DRF },
+		{ "fifo", OURS_FIFO }, { "slurm-backfill", OURS_BACKFILL },
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		if (strcmp(name, k[i].name))
+			continue;
+		px_policy_t *p = calloc(1, sizeof(*p));
+		ours_t *o = calloc(1, sizeof(*o));
+		if (!p || !o) {
+			free(p);
+			free(o);
+			return NULL;
+		}
+		o->kind = k[i].kind;
+		*p = (px_policy_t){ k[i].name, ours_plan, ours_free, o };
+		return p;
+	}
+	return NULL;
+}
+
+const char *const px_policy_names[] = {
+	"peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
+	"optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
+};
+const size_t px_policy_count = sizeof(px_policy_names) /
+			       sizeof(px_policy_names[0]);
+
+px_policy_t *px_policy_new(const char *name)
+{
+	if (!strcmp(name, "peer-optimus-oracle"))
+		return px_peer_optimus_new();
+	if (!strcmp(name, "tiresias"))
+		return px_tiresias_new();
+	return px_ours_new(name);
+}

@@ -1,0 +1,418 @@
+/*
+ * pollux_sim.c - the rounds of the measured-workload simulation: every job
+ * runs 60 s on what it holds (its restart first), then the policy plans
+ * and every job whose GPUs changed restarts (see pollux_sim.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "util/errmsg.h"
+#include "pollux_sim.h"
+
+/* Stop a run that has not finished after this long: a policy that starves
+ * a job forever is reported, not waited for. */
+#define PX_HORIZON (60.0 * 86400.0)
+
+static int job_replicas(const px_job_t *j)
+{
+	return j->nalloc;
+}
+
+/* A batch above the smallest validated on one GPU always accumulates
+ * (the peer's rule, part of the measured truth). */
+static void job_split(px_job_t *j)
+{
+	const px_spec_t *s = j->spec;
+
+	px_app_split_batch(s->app, s->bsz, j->nalloc,
+			   s->bsz > s->app->init_bsz, &j->atomic, &j->accum);
+}
+
+static void job_observe(px_job_t *j, double step, double sync)
+{
+	for (int i = 0; i < j->nobs; i++) {
+		const px_obs_t *o = &j->obs[i];
+		if (o->nodes == j->nplace && o->replicas == j->nalloc &&
+		    o->atomic == j->atomic && o->accum == j->accum)
+			return;
+	}
+	int i = j->nobs < PX_MAX_OBS ? j->nobs++ : PX_MAX_OBS - 1;
+	j->obs[i] = (px_obs_t){ j->nplace, j->nalloc, j->atomic, j->accum,
+				step, sync };
+}
+
+/*
+ * Run job j for `seconds` from s->now. Progress per second is the gain of
+ * its batch over the smallest (statistical efficiency from the epoch's
+ * gradient statistics) over the time of one step with its accumulation
+ * micro-steps; epochs end at the progress boundaries, the job after its
+ * last counted epoch, at the rounded second as in the peer's simulator.
+ */
+static int job_run(px_sim_t *s, px_job_t *j, double seconds)
+{
+	const px_app_t *a = j->spec->app;
+	double t = s->now;
+	int reps = job_replicas(j);
+
+	if (!reps || j->completion >= 0)
+		return 0;
+	double delay = fmin(j->rescale, seconds);
+	j->rescale -= delay;
+	j->attained += delay * reps;
+	t += delay;
+	seconds -= delay;
+	while (seconds > 0 && j->completion < 0) {
+		double step, sync, sqr, var;
+		double bsz = (double)reps * j->atomic * (j->accum + 1);
+		int rc = px_app_step_time(a, j->place, (size_t)j->nplace,
+					  j->atomic, &step, &sync, s->err,
+					  s->errlen);
+		if (rc)
+			return rc;
+		if (px_app_grad_stats(a, bsz, j->epoch, &sqr, &var))
+			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
+					  "gradient statistics at batch %g, "
+					  "epoch %d", j->spec->name, bsz,
+					  j->epoch);
+		job_observe(j, step, sync);
+		double scale = bsz / a->init_bsz;
+		double gain = (var + sqr) / (var / scale + sqr);
+		/* No gradient signal at all (both 0): no efficiency loss. */
+		if (!isfinite(gain))
+			gain = 1.0;
+		double total = step + (step - sync) * j->accum;
+		double goodput = gain / total;
+		double next = px_app_progress(a, j->epoch + 1);
+		if (j->progress + goodput * seconds < next) {
+			j->progress += goodput * seconds;
+			j->steps += seconds / total;
+			j->attained += seconds * reps;
+			t += seconds;
+			seconds = 0;
+			break;
+		}
+		/* Whole seconds, half to even, as Python's round(). */
+		double delta = nearbyint((next - j->progress) / goodput);
+		j->steps += (next - j->progress) / goodput / total;
+		j->epoch++;
+		j->progress = next;
+		if (j->epoch >= a->max_epochs)
+			j->completion = t + delta;
+		j->attained += delta * reps;
+		t += delta;
+		seconds -= delta;
+	}
+	return 0;
+}
+
+/* Runs of equal consecutive nodes: the placement of an allocation. */
+static void job_set_alloc(px_job_t *j, const int *alloc, int n)
+{
+	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
+	j->nalloc = n;
+	j->nplace = 0;
+	for (int i = 0; i < n; i++) {
+		if (i == 0 || alloc[i] != alloc[i - 1])
+			j->place[j->nplace++] = 0;
+		j->place[j->nplace - 1]++;
+	}
+	if (n == 0) {
+		j->atomic = j->accum = 0;
+		return;
+	}
+	job_split(j);
+	j->rescale = PX_RESTART;
+	j->restarts++;
+}
+
+static bool same_alloc(const px_job_t *j, const int *a, int n)
+{
+	return n == j->nalloc &&
+	       !memcmp(a, j->alloc, (size_t)n * sizeof(*a));
+}
+
+/* Free GPUs per node, and no node or job over its GPUs. */
+static int check_alloc(px_sim_t *s, int (*next)[PX_GPUS], const int *nnext)
+{
+	int used[PX_NODES] = { 0 };
+
+	for (size_t i = 0; i < s->njobs; i++)
+		for (int k = 0; k < nnext[i]; k++) {
+			int node = next[i][k];
+			if (node < 0 || node >= PX_NODES ||
+			    ++used[node] > PX_NODE_GPUS)
+				return errmsg_set(s->err, s->errlen, -ENOSPC,
+						  "policy placed job %s on "
+						  "node %d beyond its GPUs",
+						  s->jobs[i].spec->name, node);
+		}
+	return 0;
+}
+
+static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
+		      int (*next)[PX_GPUS], int *nnext)
+{
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < s->njobs; i++) {
+		px_job_t *j = &s->jobs[i];
+		bool act = j->spec->submit <= s->now && j->completion < 0;
+		nnext[i] = act ? j->nalloc : 0;
+		memcpy(next[i], j->alloc, (size_t)nnext[i] * sizeof(int));
+		if (act)
+			active[n++] = i;
+	}
+	if (!n)
+		return 0;
+	if ((rc = p->plan(p, s, active, n, next, nnext)) ||
+	    (rc = check_alloc(s, next, nnext)))
+		return rc;
+	for (size_t k = 0; k < n; k++) {
+		px_job_t *j = &s->jobs[active[k]];
+		if (same_alloc(j, next[active[k]], nnext[active[k]]))
+			continue;
+		job_set_alloc(j, next[active[k]], nnext[active[k]]);
+		if (j->start < 0 && j->nalloc)
+			j->start = s->now;
+	}
+	/* Done jobs give their GPUs back. */
+	for (size_t i = 0; i < s->njobs; i++)
+		if (s->jobs[i].completion >= 0)
+			s->jobs[i].nalloc = s->jobs[i].nplace = 0;
+	s->rounds++;
+	return 0;
+}
+
+static int sim_loop(px_sim_t *s, px_policy_t *p)
+{
+	size_t *active = calloc(s->njobs, sizeof(*active));
+	int (*next)[PX_GPUS] = calloc(s->njobs, sizeof(*next));
+	int *nnext = calloc(s->njobs, sizeof(*nnext));
+	int rc = active && next && nnext ? 0 : -ENOMEM;
+
+	while (!rc && s->ndone < s->njobs) {
+		if (s->now > PX_HORIZON) {
+			rc = errmsg_set(s->err, s->errlen, -ETIMEDOUT, "%s: "
+					"%zu of %zu jobs not done after %.0f "
+					"days", p->name, s->njobs - s->ndone,
+					s->njobs, PX_HORIZON / 86400);
+			break;
+		}
+		for (size_t i = 0; i < s->njobs && !rc; i++) {
+			px_job_t *j = &s->jobs[i];
+			bool was = j->completion >= 0;
+			s->gpu_seconds += (double)j->nalloc *
+					  (was ? 0 : PX_ROUND);
+			rc = job_run(s, j, PX_ROUND);
+			if (!was && j->completion >= 0) {
+				s->ndone++;
+				/* Held until it ended, not the whole round. */
+				s->gpu_seconds -= j->nalloc *
+					(s->now + PX_ROUND - j->completion);
+			}
+		}
+		s->now += PX_ROUND;
+		if (!rc)
+			rc = round_plan(s, p, active, next, nnext);
+	}
+	free(active);
+	free(next);
+	free(nnext);
+	return rc;
+}
+
+static int sim_result(const px_sim_t *s, px_result_t *out)
+{
+	double *v = calloc(s->njobs + 1, sizeof(double));
+	size_t n = 0;
+
+	out->jct = calloc(s->njobs + 1, sizeof(double));
+	out->wait = calloc(s->njobs + 1, sizeof(double));
+	out->job_restarts = calloc(s->njobs + 1, sizeof(int));
+	out->gpu_seconds = calloc(s->njobs + 1, sizeof(double));
+	if (!v || !out->jct || !out->wait || !out->job_restarts ||
+	    !out->gpu_seconds) {
+		free(v);
+		return -ENOMEM;
+	}
+	out->njobs = s->njobs;
+	out->ndone = s->ndone;
+	for (size_t i = 0; i < s->njobs; i++) {
+		const px_job_t *j = &s->jobs[i];
+		out->jct[i] = NAN;
+		out->wait[i] = j->start >= 0 ? j->start - j->spec->submit : NAN;
+		out->job_restarts[i] = j->restarts > 0 ? j->restarts : 0;
+		out->gpu_seconds[i] = j->attained;
+		if (j->completion < 0)
+			continue;
+		out->jct[i] = j->completion - j->spec->submit;
+		v[n++] = out->jct[i];
+		out->makespan = fmax(out->makespan, j->completion);
+		out->restarts += j->restarts > 0 ? (size_t)j->restarts : 0;
+	}
+	gsl_sort(v, 1, n);
+	out->avg_jct = n ? gsl_stats_mean(v, 1, n) : NAN;
+	out->median_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
+								  0.5) : NAN;
+	out->p99_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
+							       0.99) : NAN;
+	out->gpu_util = out->makespan > 0 ?
+		s->gpu_seconds / (PX_GPUS * out->makespan) : 0.0;
+	free(v);
+	return 0;
+}
+
+int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
+	       char *err, size_t errlen)
+{
+	px_sim_t s = { .njobs = w->n, .err = err, .errlen = errlen };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->label, sizeof(out->label), "%s", p->name);
+	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
+	rc = s.jobs ? 0 : -ENOMEM;
+	for (size_t i = 0; !rc && i < w->n; i++) {
+		s.jobs[i].spec = &w->jobs[i];
+		s.jobs[i].completion = -1;
+		s.jobs[i].restarts = -1;
+		s.jobs[i].start = -1;
+	}
+	if (!rc)
+		rc = sim_loop(&s, p);
+	if (!rc)
+		rc = sim_result(&s, out);
+	if (p->destroy)
+		p->destroy(p);
+	free(s.jobs);
+	return rc;
+}
+
+void px_result_free(px_result_t *r)
+{
+	free(r->jct);
+	free(r->wait);
+	free(r->job_restarts);
+	free(r->gpu_seconds);
+	r->jct = r->wait = r->gpu_seconds = NULL;
+	r->job_restarts = NULL;
+}
+
+double px_job_true_step(const px_job_t *j, int replicas)
+{
+	const px_app_t *a = j->spec->app;
+	int place[PX_NODES], n = 0, atomic, accum;
+	double step, sync;
+
+	for (int left = replicas; left > 0 && n < PX_NODES; n++) {
+		place[n] = left < PX_NODE_GPUS ? left : PX_NODE_GPUS;
+		left -= place[n];
+	}
+	/* The peer's oracle accumulates on one GPU whatever the batch. */
+	px_app_split_batch(a, j->spec->bsz, replicas, true, &atomic, &accum);
+	if (px_app_step_time(a, place, (size_t)n, atomic, &step, &sync, NULL,
+			     0))
+		return -1.0;
+	return step + (step - sync) * accum;
+}
+
+int px_job_max_replicas(const px_job_t *j)
+{
+	int m = (int)(j->spec->bsz / j->spec->app->min_local);
+
+	return m < 1 ? 1 : m > PX_GPUS ? PX_GPUS : m;
+}
+
+double px_job_remaining_steps(const px_job_t *j)
+{
+	const px_app_t *a = j->spec->app;
+	int last = a->max_epochs - 1;
+
+	if (last <= j->epoch)
+		return 1.0;
+	return px_app_iteration(a, j->spec->bsz, last) -
+	       px_app_iteration(a, j->spec->bsz, j->epoch);
+}
+
+void px_place_most_free(int *free, int want, int *alloc, int *nalloc)
+{
+	while (want > 0) {
+		int best = -1;
+		for (int k = 0; k < PX_NODES; k++)
+			if (free[k] > 0 && (best < 0 || free[k] > free[best]))
+				best = k;
+		if (best < 0)
+			return;
+		int take = free[best] < want ? free[best] : want;
+		for (int i = 0; i < take; i++)
+			alloc[(*nalloc)++] = best;
+		free[best] -= take;
+		want -= take;
+	}
+}
+
+void px_order_by(const int *key, size_t n, bool descending, size_t *order)
+{
+	for (size_t k = 0; k < n; k++)
+		order[k] = k;
+	/* Insertion sort: stable, and n is a few hundred at most. */
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0; b--) {
+			int x = key[order[b - 1]], y = key[order[b]];
+			if (descending ? x >= y : x <= y)
+				break;
+			size_t t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+}
+
+void px_place_in_order(const px_sim_t *s, const size_t *active,
+		       const size_t *order, size_t n, const int *want,
+		       int (*next)[PX_GPUS], int *nnext,
+		       void (*place)(int *, int, int *, int *))
+{
+	int free_[PX_NODES];
+
+	for (int k = 0; k < PX_NODES; k++)
+		free_[k] = PX_NODE_GPUS;
+	for (size_t i = 0; i < s->njobs; i++)
+		for (int g = 0; g < nnext[i]; g++)
+			free_[next[i][g]]--;
+	for (size_t q = 0; q < n; q++) {
+		size_t k = order[q], i = active[k];
+		if (want[k] > 0 && nnext[i] == 0)
+			place(free_, want[k], next[i], &nnext[i]);
+	}
+}
+
+void px_place_fewest(int *free, int want, int *alloc, int *nalloc)
+{
+	for (int k = 0; k < PX_NODES && want >= PX_NODE_GPUS; k++)
+		if (free[k] == PX_NODE_GPUS) {
+			for (int g = 0; g < PX_NODE_GPUS; g++)
+				alloc[(*nalloc)++] = k;
+			free[k] = 0;
+			want -= PX_NODE_GPUS;
+		}
+	if (want <= 0)
+		return;
+	int best = -1;
+	for (int k = 0; k < PX_NODES; k++)
+		if (free[k] >= want && (best < 0 || free[k] < free[best]))
+			best = k;
+	if (best < 0) {
+		px_place_most_free(free, want, alloc, nalloc);
+		return;
+	}
+	for (int g = 0; g < want; g++)
+		alloc[(*nalloc)++] = best;
+	free[best] -= want;
+}

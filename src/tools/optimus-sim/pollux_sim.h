@@ -1,0 +1,139 @@
+/*
+ * pollux_sim.h - optimus-sim on the measured workloads of the Pollux
+ * artifact: 16 nodes of 4 GPUs, every job data-parallel with all-reduce,
+ * a plan every 60 s, 30 s without progress after every change of a job's
+ * GPUs, and each job's progress drawn from its model's measurements
+ * (pollux_app.h). A policy (pollux_policy.h) maps the active jobs to GPUs
+ * at every round. doc/simulator.md, "Measured workloads".
+ */
+#ifndef OPTIMUS_POLLUX_SIM_H
+#define OPTIMUS_POLLUX_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pollux_app.h"
+
+#define PX_GPUS (PX_NODES * PX_NODE_GPUS)
+#define PX_ROUND 60.0		/* seconds between plans */
+#define PX_RESTART 30.0		/* seconds lost per re-allocation */
+
+typedef struct px_spec {
+	char name[48];
+	const px_app_t *app;
+	double submit;		/* seconds */
+	int replicas;		/* GPUs the user asked for */
+	double bsz;		/* global batch size */
+} px_spec_t;
+
+typedef struct px_workload {
+	px_spec_t *jobs;
+	size_t n;
+} px_workload_t;
+
+/* Read name,time,application,num_replicas,batch_size: 0 or -errno with
+ * "path: row N, ..." in err (an unknown model, a size out of the
+ * measured domain, a batch outside the validated range). */
+int px_workload_read(const char *path, const px_app_t *apps, size_t napps,
+		     px_workload_t *out, char *err, size_t errlen);
+void px_workload_free(px_workload_t *w);
+
+/* What a job reports of one step it ran (what a fitted model sees). */
+typedef struct px_obs {
+	int nodes, replicas, atomic, accum;
+	double step, sync;	/* seconds */
+} px_obs_t;
+
+#define PX_MAX_OBS 32
+
+typedef struct px_job {
+	const px_spec_t *spec;
+	int alloc[PX_GPUS];	/* node of each GPU, in grant order */
+	int nalloc;
+	int place[PX_NODES];	/* GPUs per node, runs of alloc */
+	int nplace;
+	int atomic, accum;	/* per-GPU batch, extra micro-steps */
+	double rescale;		/* seconds of restart left */
+	double progress;
+	int epoch;
+	double attained;	/* GPU-seconds held */
+	double steps;		/* steps run */
+	double completion;	/* < 0: not yet */
+	int restarts;		/* re-allocations after the first; -1 never */
+	double start;		/* first allocation, < 0: none yet */
+	px_obs_t obs[PX_MAX_OBS];	/* distinct configurations seen */
+	int nobs;
+} px_job_t;
+
+typedef struct px_sim px_sim_t;
+
+/* A policy: next allocation of the active jobs (indices into s->jobs).
+ * next[j] / nnext[j]: node per GPU, as px_job_t.alloc; the engine starts
+ * with every job's current allocation there. 0 or -errno (s->err). */
+typedef struct px_policy {
+	const char *name;
+	int (*plan)(struct px_policy *p, px_sim_t *s, const size_t *active,
+		    size_t nactive, int (*next)[PX_GPUS], int *nnext);
+	void (*destroy)(struct px_policy *p);
+	void *state;
+} px_policy_t;
+
+struct px_sim {
+	px_job_t *jobs;
+	size_t njobs, ndone;
+	double now;
+	double gpu_seconds;	/* held by jobs, restarts included */
+	size_t rounds;
+	char *err;
+	size_t errlen;
+};
+
+typedef struct px_result {
+	char label[32];
+	size_t njobs, ndone;
+	double avg_jct, median_jct, p99_jct, makespan, gpu_util;
+	size_t restarts;
+	double *jct;		/* per job, workload order (NAN: not done) */
+	double *wait;		/* per job: first allocation - submission */
+	int *job_restarts;	/* per job */
+	double *gpu_seconds;	/* per job, held (restarts included) */
+} px_result_t;
+
+/* Run w under policy p (p->destroy is called): 0 or -errno + message. */
+int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
+	       char *err, size_t errlen);
+void px_result_free(px_result_t *r);
+
+/* Step time (s) of job j on `replicas` GPUs packed on as few nodes as
+ * possible at its batch size, accumulation included: the truth the oracles
+ * use. -1 when out of the measured domain. */
+double px_job_true_step(const px_job_t *j, int replicas);
+/* Most GPUs a job may use: its batch over the smallest per-GPU batch
+ * measured (within the cluster). */
+int px_job_max_replicas(const px_job_t *j);
+/* Steps left to its last counted epoch at its batch size (>= 1). */
+double px_job_remaining_steps(const px_job_t *j);
+
+/* Place `want` more GPUs for job `j` (alloc/nalloc), each from the node
+ * with the most free GPUs, lowest index on ties; free[] updated. */
+void px_place_most_free(int *free, int want, int *alloc, int *nalloc);
+/*
+ * Place `want` more GPUs on as few nodes as the free GPUs allow: whole
+ * free nodes first while a node's worth is left, then the rest on the
+ * node whose free GPUs fit it most tightly (best fit, lowest index on
+ * ties); px_place_most_free when no node holds the rest whole.
+ */
+void px_place_fewest(int *free, int want, int *alloc, int *nalloc);
+/* order[0..n) = 0..n-1 sorted by key, stable; descending if asked. */
+void px_order_by(const int *key, size_t n, bool descending, size_t *order);
+/*
+ * Every GPU not kept in next[]/nnext[] is free; then, in `order`, each
+ * active job k (active[order[q]]) that wants want[k] > 0 GPUs and keeps
+ * none gets them by `place` (px_place_most_free or px_place_fewest).
+ */
+void px_place_in_order(const px_sim_t *s, const size_t *active,
+		       const size_t *order, size_t n, const int *want,
+		       int (*next)[PX_GPUS], int *nnext,
+		       void (*place)(int *, int, int *, int *));
+
+#endif

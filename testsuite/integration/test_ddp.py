@@ -1,0 +1,129 @@
+"""The DDP example (examples/torch_trainer.py) as an all-reduce job under
+sched/optimus on a real cluster: shrunk for a newcomer, grown back when it
+is gone, its loss going on from the checkpoint at every restart.
+
+Cluster: 2 nodes of 4 CPUs. The all-reduce job (mode=allreduce, 1..8
+workers of 1 CPU) starts on the fewest nodes the planner's speed model
+favours; a PS job of 2 PS + 4 workers (6 CPUs: both nodes) arrives, so
+the planner shrinks the running job to make room (checkpoint signal,
+requeue, restart smaller), and grows it back when the PS job is done.
+Each worker sleeps `--work-ms-per-sample` per sample (standing for the
+compute of a larger model), so speed grows with workers as on real
+hardware; the training itself is real.
+
+Also without a cluster: the ResumableSampler re-shards an epoch exactly
+when the world size changes.
+"""
+import os
+import sys
+import time
+
+import pytest
+
+from waiting import wait_for
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import test_examples as ex  # noqa: E402
+
+CLUSTER_OPTIONS = {
+    "nodes": 2, "cpus": 4, "cred_expire": 5,
+    "optimus_conf": "PlanInterval=2\nMinResizeInterval=5\nRestartCost=2\n",
+}
+
+pytestmark = pytest.mark.skipif(not ex.HAVE_TORCH,
+                                reason="python3-torch is not installed")
+
+
+def test_sampler_reshards_an_epoch_exactly():
+    """W=2 for 5 steps of 3 samples each, then W=3 from that position: the
+    epoch's samples are seen once each."""
+    sys.path.insert(0, ex.EXAMPLES)
+    import torch
+    from torch_trainer import ResumableSampler, batches
+    data = torch.utils.data.TensorDataset(torch.arange(50))
+    seen, pos = [], 0
+    feeds = [batches(ResumableSampler(data, 2, r, 7), 3, 0, 0)
+             for r in range(2)]
+    for _ in range(5):
+        for f in feeds:
+            _, pos, idx = next(f)
+            seen += idx
+    assert pos == 30
+    feeds = [batches(ResumableSampler(data, 3, r, 7), 4, 0, pos)
+             for r in range(3)]
+    while True:
+        out = [next(f) for f in feeds]
+        if any(e > 0 for e, _, _ in out):
+            break
+        for _, _, idx in out:
+            seen += idx
+    # DistributedSampler pads an epoch to a multiple of W: at most W - 1
+    # samples twice, none missed
+    assert set(seen) == set(range(50)), sorted(seen)
+    assert len(seen) - 50 < 3
+
+
+def _starts(out):
+    """[(step, ps, workers)] of the chief's start lines, in order."""
+    return [tuple(int(x) for x in m) for m in ex.START_RE.findall(out)]
+
+
+def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    ddp = ex.submit(cluster, workdir,
+                    "optimus,mode=allreduce,min_workers=1,max_workers=8,"
+                    "worker_mem=256M,batch=32,ckpt_grace=20,steps=4000,"
+                    "delta=0.00001",
+                    ["--target-loss", "0", "--max-steps", "4000",
+                     "--work-ms-per-sample", "8", "--report-every", "0.5"],
+                    example="torch_trainer.sbatch")
+    newcomer = None
+    try:
+        wait_for(lambda: len(ex.curve(ex.output(workdir, ddp))) >= 6, 180,
+                 "progress of the all-reduce job")
+        first = _starts(ex.output(workdir, ddp))[0]
+        assert first[0] == 0 and first[1] == 0, first
+        newcomer = ex.submit(cluster, workdir,
+                             "optimus,mode=sync,ps=2,workers=4,ps_mem=256M,"
+                             "worker_mem=256M",
+                             ["--target-loss", "0.5", "--batch", "64",
+                              "--work-ms-per-sample", "2"])
+        # shrink: a second run with fewer workers, from the checkpoint
+        second = wait_for(lambda: _starts(ex.output(workdir, ddp))[1:2],
+                          240, "the shrunk run")[0]
+        out = ex.output(workdir, ddp)
+        ckpts = [int(s) for s in ex.CKPT_RE.findall(out)]
+        assert second[1] == 0 and second[2] < first[2], (first, second, out)
+        assert second[0] == ckpts[0] > 0, (second, ckpts)
+        ex.wait_done(cluster, workdir, newcomer, timeout=300)
+        # grow: a third run with more workers than the second
+        third = wait_for(lambda: _starts(ex.output(workdir, ddp))[2:3],
+                         240, "the grown run")[0]
+        assert third[2] > second[2], (second, third)
+        wait_for(lambda: len(ex.CKPT_RE.findall(ex.output(workdir, ddp))) >= 2
+                 and [p for p in ex.curve(ex.output(workdir, ddp))
+                      if p[0] > third[0]], 120, "progress after the grow")
+        out = ex.output(workdir, ddp)
+        ckpts = [int(s) for s in ex.CKPT_RE.findall(out)]
+        assert third[0] == ckpts[1] >= second[0], (third, ckpts)
+        assert "run 1: 0 PS + %d workers" % second[2] in out, out
+        assert "run 2: 0 PS + %d workers" % third[2] in out, out
+        # the loss goes on from the checkpoint at every restart: the first
+        # point of a run is near the last one before it, far below the
+        # untrained loss (~2.3)
+        pts = ex.curve(out)
+        assert pts[0][1] > 1.5, pts
+        for run in (second, third):
+            before = [p for p in pts if p[0] <= run[0]]
+            after = [p for p in pts if p[0] > run[0]]
+            assert before and after, (run, pts)
+            assert after[0][1] < before[-1][1] + 0.2, (run, before, after)
+            assert after[0][1] < pts[0][1] - 1.0, (run, pts)
+        log = cluster.logs("slurmctld")
+        assert "JobId=%d resized to 0 PS" % ddp in log
+    finally:
+        cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
+                                              else []), check=False)
+        time.sleep(1)
