@@ -370,8 +370,8 @@ def test_quality_jobs_share_the_cluster(cluster, tmp_path):
 
 
 HET_ROLES = ("#!/bin/sh\n"
-             "srun -N1 -n $OPTIMUS_NUM_PS sh -c 'env > %(d)s/ps.$SLURM_PROCID' "
-             ": -N1 -n $OPTIMUS_NUM_WORKERS "
+             "srun -n $OPTIMUS_NUM_PS sh -c 'env > %(d)s/ps.$SLURM_PROCID' "
+             ": -n $OPTIMUS_NUM_WORKERS "
              "sh -c 'env > %(d)s/worker.$SLURM_PROCID'\n")
 
 
