@@ -2,7 +2,8 @@
 # Slow-worker detection from per-rank step times (models/straggler.h,
 # sched_optimus(8) "Stragglers").
 src_common_liboptimus_core_la_SOURCES += \
-	src/common/models/straggler.c src/common/models/straggler.h
+	src/common/models/straggler.c src/common/models/straggler.h \
+	src/common/plan/job_model_straggler.c src/common/plan/plan_straggler.c
 
 check_PROGRAMS += testsuite/unit/test_straggler
 TESTS += testsuite/unit/test_straggler

@@ -91,6 +91,14 @@ typedef struct plan_job {
 	 * planned anew or resized before it could checkpoint.
 	 */
 	bool starting;
+	/*
+	 * A straggler was detected on server straggler_server (one of the
+	 * job's slots): the plan moves the running job, at its size, to
+	 * servers without it when they can hold it (plan_straggler.c).
+	 */
+	bool has_straggler;
+	uint32_t straggler_server;
+	double straggler_slowdown;	/* for the reason shown to users */
 } plan_job_t;
 
 typedef enum plan_action {
@@ -99,6 +107,8 @@ typedef enum plan_action {
 	PLAN_KEEP,	/* running job: keep allocation and servers */
 	PLAN_RESIZE,	/* running job: checkpoint, requeue, restart on slots */
 } plan_action_t;
+
+/* Why a RESIZE: a new size, or a move off a straggler's server. */
 
 typedef struct plan_decision {
 	uint32_t job_id;
@@ -109,6 +119,7 @@ typedef struct plan_decision {
 	double remaining_now;		/* predicted s with current alloc */
 	double remaining_planned;	/* predicted s with the decision */
 	double gain;			/* relative gain of a resize */
+	bool moves_off_straggler;	/* RESIZE at the same size, elsewhere */
 	char reason[128];		/* why (WAIT, KEEP): for users */
 } plan_decision_t;
 

@@ -88,4 +88,11 @@ void plan_slots_clear(plan_slots_t *s);
 
 double plan_clock(void);
 
+/* plan_straggler.c: after the decisions, move the kept jobs that have a
+ * straggler to servers without it, on the room the plan leaves. */
+int plan_move_stragglers(plan_ctx_t *c);
+/* plan_run.c */
+bool plan_interval_ok(const plan_ctx_t *c, size_t i);
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
+
 #endif

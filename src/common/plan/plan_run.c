@@ -45,7 +45,7 @@ static double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
 					      c->prm->resize_threshold;
 }
 
-static bool plan_interval_ok(const plan_ctx_t *c, size_t i)
+bool plan_interval_ok(const plan_ctx_t *c, size_t i)
 {
 	time_t last = c->jobs[i].model->last_resize;
 
@@ -514,8 +514,7 @@ static int plan_pass2(plan_ctx_t *c, res_vec_t *cap)
 	return rc;
 }
 
-static int plan_copy_slots(plan_decision_t *d, const place_slot_t *v,
-			   size_t n)
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n)
 {
 	d->slots = malloc((n ? n : 1) * sizeof(*d->slots));
 	if (!d->slots)
@@ -685,6 +684,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 		goto done;
 	for (size_t i = 0; !rc && i < njobs; i++)
 		rc = plan_decide(&c, i, cap);
+	if (!rc)
+		rc = plan_move_stragglers(&c);
 	if (rc)
 		plan_fail(out, rc, "out of memory");
 done:
