@@ -859,9 +859,9 @@ static void fx_straggler(fixture_t *f, size_t nservers, double cpu)
 	fx_init(f, nservers, cpu, 32768);
 	fx_job(f, "optimus,ps=1,workers=2", 10);
 	fx_run(f, 0, sl, 2, 50);
-	f->j[0].has_straggler = true;
-	f->j[0].straggler_server = 1;
-	f->j[0].straggler_slowdown = 2.5;
+	f->j[0].has_closed = true;
+	f->j[0].closed_server = 1;
+	f->m[0]->avoid_slowdown = 2.5;
 }
 
 START_TEST(test_straggler_moves_job)
@@ -913,6 +913,26 @@ START_TEST(test_straggler_stays_without_room)
 }
 END_TEST
 
+/* A pending job (requeued off its straggler) starts without that server. */
+START_TEST(test_closed_server_not_used_at_start)
+{
+	fixture_t f;
+	const plan_decision_t *d;
+
+	fx_init(&f, 3, 8, 32768);
+	fx_job(&f, "optimus,ps=1,workers=3", 10);
+	f.j[0].has_closed = true;
+	f.j[0].closed_server = 0;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	for (size_t k = 0; k < d->nslots; k++)
+		ck_assert_uint_ne(d->slots[k].server, 0);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -945,6 +965,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_bad_input_and_json);
 	tcase_add_test(tc, test_straggler_moves_job);
 	tcase_add_test(tc, test_straggler_stays_without_room);
+	tcase_add_test(tc, test_closed_server_not_used_at_start);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/straggler.h"
+#include "plan/job_model.h"
 #include "check_run.h"
 
 /* Noise of real step times: lognormal, 15% spread, as seen on shared nodes. */
@@ -188,6 +189,53 @@ START_TEST(test_bad_input_and_partial_rounds)
 }
 END_TEST
 
+/* The job record: worker reports name the node, which stays closed to the
+ * job across a new run, shows in the summary and survives the state file. */
+START_TEST(test_job_model_straggler)
+{
+	optimus_hints_t h;
+	straggler_params_t p;
+	job_model_t *m, *back;
+	json_object *o;
+	char err[256], text[1024];
+	unsigned r;
+
+	ck_assert_int_eq(hints_parse("optimus,mode=sync,batch=256,ps=1,workers=3",
+				     &h, err, sizeof(err)), 0);
+	m = job_model_new(7, 1000, &h, 100);
+	straggler_params_init(&p);
+	/* Not running yet: refused. */
+	ck_assert_int_eq(job_model_worker_report(m, &p, 0, "n1", 1), -EINVAL);
+	job_model_started(m, 200, 1, 3, 2);
+	ck_assert_int_eq(job_model_worker_report(m, &p, 3, "n1", 1), -EINVAL);
+	for (r = 0; r < p.consecutive; r++) {
+		ck_assert_int_eq(job_model_worker_report(m, &p, 0, "n1", 1.0), 0);
+		ck_assert_int_eq(job_model_worker_report(m, &p, 1, "n1", 1.1), 0);
+		ck_assert_int_eq(job_model_worker_report(m, &p, 2, "n2", 2.4),
+				 r + 1 == p.consecutive);
+	}
+	ck_assert_str_eq(m->avoid_node, "n2");
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_ptr_nonnull(strstr(text, " straggler=n2("));
+	/* A new run detects afresh but keeps the node closed. */
+	job_model_started(m, 300, 1, 3, 2);
+	ck_assert(!m->straggler.detected);
+	ck_assert_str_eq(m->avoid_node, "n2");
+	o = job_model_to_json(m);
+	ck_assert_ptr_nonnull(o);
+	back = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert_str_eq(back->avoid_node, "n2");
+	ck_assert_double_eq_tol(back->avoid_slowdown, m->avoid_slowdown, 1e-9);
+	json_object_object_add(o, "straggler", json_object_new_string("n2"));
+	ck_assert_ptr_null(job_model_from_json(o, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "straggler"));
+	json_object_put(o);
+	job_model_free(back);
+	job_model_free(m);
+}
+END_TEST
+
 static Suite *straggler_suite(void)
 {
 	Suite *s = suite_create("straggler");
@@ -201,6 +249,7 @@ static Suite *straggler_suite(void)
 	tcase_add_test(tc, test_two_ranks);
 	tcase_add_test(tc, test_async_half_speed_bar);
 	tcase_add_test(tc, test_bad_input_and_partial_rounds);
+	tcase_add_test(tc, test_job_model_straggler);
 	suite_add_tcase(s, tc);
 	return s;
 }

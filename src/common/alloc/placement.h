@@ -26,6 +26,9 @@ typedef struct place_job {
 	 * --ntasks-per-node tasks on each node of a job, so 5 tasks on 2
 	 * nodes take 3 task slots on both; false: each server its share. */
 	bool same_on_each;
+	/* A server the job must not use (the node of its straggler). */
+	bool has_closed;
+	uint32_t closed_server;
 } place_job_t;
 
 typedef struct place_slot {

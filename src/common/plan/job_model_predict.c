@@ -265,7 +265,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	job_speed_source_t src = JOB_SPEED_PRIOR;
 	int p, w;
 	double rem, f, eta;
-	char fit[96], jct[32] = "";
+	char fit[96], jct[32] = "", strag[STRAGGLER_NODE_LEN + 32];
 	const job_run_t *last;
 	const char *how;
 	int n;
@@ -291,13 +291,14 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%.4g speed=%.3g/s model=%s "
 		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
-		     "resize=%.0fs(%.1f%%)%s",
+		     "resize=%.0fs(%.1f%%)%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
 		     m->step, m->loss, m->steps_per_sec,
 		     job_speed_source_name(src), rem, how,
 		     eta, fit, m->restarts, m->resize_seconds,
-		     100.0 * job_model_resize_share(m), jct);
+		     100.0 * job_model_resize_share(m), jct,
+		     job_model_straggler_text(m, strag, sizeof(strag)));
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

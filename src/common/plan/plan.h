@@ -92,13 +92,13 @@ typedef struct plan_job {
 	 */
 	bool starting;
 	/*
-	 * A straggler was detected on server straggler_server (one of the
-	 * job's slots): the plan moves the running job, at its size, to
-	 * servers without it when they can hold it (plan_straggler.c).
+	 * A server closed to the job: the node where its straggler was found
+	 * (job_model_t.avoid_node). No placement of the job uses it, and a
+	 * running job with a slot on it is moved, at its size, to servers
+	 * without it when they can hold it (plan_straggler.c).
 	 */
-	bool has_straggler;
-	uint32_t straggler_server;
-	double straggler_slowdown;	/* for the reason shown to users */
+	bool has_closed;
+	uint32_t closed_server;
 } plan_job_t;
 
 typedef enum plan_action {

@@ -84,6 +84,9 @@ res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
  * fills c->placed[i] (previous content freed). */
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 	       const res_vec_t *room);
+/* Job i at (ps, workers) as the placement sees it (closed server too). */
+place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
+			   int workers);
 void plan_slots_clear(plan_slots_t *s);
 
 double plan_clock(void);

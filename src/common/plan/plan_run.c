@@ -296,9 +296,7 @@ static void plan_lower_limit(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 static bool plan_fits_on(const plan_ctx_t *c, const res_vec_t *room,
 			 size_t i, const alloc_grant_t *g)
 {
-	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
-			   c->aj[i].worker_demand, g->ps, g->workers,
-			   c->prm->uniform_node_share };
+	place_job_t pj = plan_place_job(c, i, g->ps, g->workers);
 	place_result_t res;
 	bool ok = !placement_run(room, c->nservers, &pj, 1, &res) &&
 		  res.jobs[0].status == PLACE_OK;

@@ -4,8 +4,10 @@
  * checkpointed, requeued and restarted on other servers).
  *
  * This runs after the plan's decisions, on the room they leave: a job the
- * plan keeps, whose straggler was detected on one of its servers, is
- * placed again at its current size with that server closed to it. When the
+ * plan keeps on a server closed to it (where its straggler was detected,
+ * plan_job_t.closed_server) is placed again at its current size without
+ * that server. Every other placement of the job (a start, a resize) also
+ * leaves the closed server out (place_job_t.closed_server). When the
  * other servers can hold it, its decision becomes a RESIZE at the same size
  * (moves_off_straggler); when they cannot, it keeps its servers and its
  * reason says so. The same stability rules as any resize apply: not while
@@ -61,8 +63,6 @@ static const char *plan_straggler_blocker(const plan_ctx_t *c, size_t i)
 		return "its start is in progress";
 	if (!plan_interval_ok(c, i))
 		return "it was resized too recently";
-	if (j->straggler_server >= c->nservers)
-		return "its straggler's node is not a known server";
 	return NULL;
 }
 
@@ -72,16 +72,13 @@ static int plan_place_elsewhere(plan_ctx_t *c, size_t i, const res_vec_t *room,
 {
 	const plan_decision_t *d = &c->out->decisions[i];
 	res_vec_t *mine = malloc(c->nservers * sizeof(*mine));
-	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
-			   c->aj[i].worker_demand, d->ps, d->workers,
-			   c->prm->uniform_node_share };
+	place_job_t pj = plan_place_job(c, i, d->ps, d->workers);
 	int rc;
 
 	if (!mine)
 		return -ENOMEM;
 	memcpy(mine, room, c->nservers * sizeof(*mine));
 	plan_give_slots(c, mine, i);
-	mine[c->jobs[i].straggler_server] = res_make(0, 0, 0);
 	rc = placement_run(mine, c->nservers, &pj, 1, res);
 	free(mine);
 	return rc;
@@ -98,15 +95,15 @@ static int plan_move_one(plan_ctx_t *c, size_t i, res_vec_t *room)
 	memset(&res, 0, sizeof(res));
 	if (why) {
 		plan_reason(d, "optimus: straggler %.1fx slower on server %u, "
-			    "not moved: %s", j->straggler_slowdown,
-			    j->straggler_server, why);
+			    "not moved: %s", j->model->avoid_slowdown,
+			    j->closed_server, why);
 		return 0;
 	}
 	rc = plan_place_elsewhere(c, i, room, &res);
 	if (!rc && res.jobs[0].status != PLACE_OK) {
 		plan_reason(d, "optimus: straggler %.1fx slower on server %u, "
 			    "not moved: no other room for %d PS + %d workers",
-			    j->straggler_slowdown, j->straggler_server, d->ps,
+			    j->model->avoid_slowdown, j->closed_server, d->ps,
 			    d->workers);
 	} else if (!rc) {
 		free(d->slots);
@@ -122,11 +119,20 @@ static int plan_move_one(plan_ctx_t *c, size_t i, res_vec_t *room)
 			plan_take_slots(c, room, i, d->slots, d->nslots);
 			plan_reason(d, "optimus: moves off a straggler %.1fx "
 				    "slower on server %u",
-				    j->straggler_slowdown, j->straggler_server);
+				    j->model->avoid_slowdown, j->closed_server);
 		}
 	}
 	placement_result_free(&res);
 	return rc;
+}
+
+/* Does running job i hold a slot on the server closed to it? */
+static bool plan_on_closed_server(const plan_job_t *j)
+{
+	for (size_t k = 0; j->has_closed && k < j->nslots; k++)
+		if (j->slots[k].server == j->closed_server)
+			return true;
+	return false;
 }
 
 int plan_move_stragglers(plan_ctx_t *c)
@@ -135,7 +141,7 @@ int plan_move_stragglers(plan_ctx_t *c)
 	int rc = 0;
 
 	for (size_t i = 0; !rc && i < c->n; i++) {
-		if (!c->jobs[i].has_straggler || !c->jobs[i].running ||
+		if (!c->jobs[i].running || !plan_on_closed_server(&c->jobs[i]) ||
 		    c->out->decisions[i].action != PLAN_KEEP)
 			continue;
 		if (!room) {
