@@ -504,7 +504,7 @@ json_object *protocol_report_to_json(const report_t *r)
 
 const char *protocol_report_name(report_kind_t kind)
 {
-	if (kind < REPORT_PROGRESS || kind > REPORT_CHECKPOINT)
+	if (kind < REPORT_PROGRESS || kind > REPORT_WORKER)
 		return "unknown";
 	return report_names[kind];
 }
