@@ -17,7 +17,9 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_exp_optimus.c \
 	src/tools/optimus-sim/sim_exp_quality.c \
 	src/tools/optimus-sim/sim_progress.h \
-	src/tools/optimus-sim/sim_progress.c
+	src/tools/optimus-sim/sim_progress.c \
+	src/tools/optimus-sim/sim_straggler.c \
+	src/tools/optimus-sim/sim_exp_stragglers.c
 SIM_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
 
 bin_PROGRAMS += src/tools/optimus-sim/optimus-sim

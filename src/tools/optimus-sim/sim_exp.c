@@ -25,6 +25,9 @@ static const sim_exp_def_t experiments[] = {
 	{ "quality-vs-fair", "quality-driven against fair sharing (paper: "
 	  "loss 0.045 vs 0.09 after 14 min; 53% of CPU to the top 20%)",
 	  sim_exp_quality_vs_fair, 2, 5 },
+	{ "stragglers", "one server in eight 3x slower: JCT with straggler "
+	  "replacement against without (paper: no figure)",
+	  sim_exp_stragglers, 4, 5 },
 };
 
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
@@ -110,6 +113,7 @@ static void accumulate(sim_result_t *acc, const sim_result_t *r)
 	acc->gpu_util += r->gpu_util;
 	acc->resize_share += r->resize_share;
 	acc->resizes += r->resizes;
+	acc->stragglers += r->stragglers;
 	acc->plans += r->plans;
 	acc->plan_wall += r->plan_wall;
 }
@@ -124,6 +128,7 @@ static void average(sim_result_t *acc, unsigned n)
 	/* Counts: rounded means, so that a row reads like one run. */
 	acc->ndone = (acc->ndone + n / 2) / n;
 	acc->resizes = (acc->resizes + n / 2) / n;
+	acc->stragglers = (acc->stragglers + n / 2) / n;
 	acc->plans = (acc->plans + n / 2) / n;
 }
 

@@ -60,11 +60,14 @@ typedef struct sim_state {
 	double next_sample;
 	size_t nseries, series_cap;
 	double *series_t, *series_loss;
-	size_t resizes, plans;
+	size_t resizes, plans, stragglers;
 	double plan_wall;
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	double last_plan;		/* time of the latest plan, -1: none */
 	sim_epoch_t epoch;		/* up to the window (config.window) */
+	bool *slow_server;		/* per server (sim_straggler.c) */
+	bool *drained;			/* per server: a straggler's, drained */
+	res_vec_t *room;		/* scratch: free room less drained */
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -98,6 +101,17 @@ int sim_job_report(sim_state_t *s, sim_job_t *j);
 void sim_job_set_speed(sim_state_t *s, sim_job_t *j);
 void sim_job_release(sim_state_t *s, sim_job_t *j);
 int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
+
+/* sim_straggler.c */
+int sim_straggler_init(sim_state_t *s);
+/* The job's true speed multiplier from its workers on slow servers. */
+double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j);
+/* One worker report per rank (config.straggler_detect): 0 or -errno. */
+int sim_straggler_report(sim_state_t *s, sim_job_t *j);
+/* The server the job's model closed (its straggler's), into pj. */
+void sim_straggler_close(const sim_job_t *j, plan_job_t *pj);
+/* What the plan may use: the free room, drained servers taking nothing. */
+const res_vec_t *sim_straggler_room(sim_state_t *s);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);
