@@ -97,6 +97,8 @@ def train(task, args):
     ckpt = CkptSignal(task.ckpt_signal, None,
                       args.resume_after or 3 * task.ckpt_grace)
     reporter = BackgroundReporter(task.is_chief and not args.no_report)
+    # Every worker reports its own pace (stragglers, sched_optimus(8)).
+    pace = reporter if task.is_chief else BackgroundReporter(not args.no_report)
     if task.is_chief:
         log("starting at step %d: %s, batch %d per worker"
             % (step, task.describe(), batch))
@@ -116,15 +118,17 @@ def train(task, args):
             continue
         if flags[1] > 0:
             break
+        t_compute = time.time()
         idx = torch.from_numpy(rng.randint(0, len(y), batch))
         opt.zero_grad()
         loss = torch.nn.functional.cross_entropy(net(X[idx]), y[idx])
         loss.backward()
+        if args.work_ms_per_sample:
+            time.sleep(args.work_ms_per_sample * batch / 1000.0)
+        pace.pace(time.time() - t_compute, task.rank)
         for p in net.parameters():
             dist.all_reduce(p.grad)
             p.grad /= task.num_workers
-        if args.work_ms_per_sample:
-            time.sleep(args.work_ms_per_sample * batch / 1000.0)
         opt.step()
         step += 1
         if task.is_chief and time.time() >= next_report:

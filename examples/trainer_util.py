@@ -238,6 +238,17 @@ class BackgroundReporter:
         requeue the job at once instead of waiting out the grace period."""
         self._put(("checkpoint", (step,), {}))
 
+    def pace(self, seconds, rank, every=10.0):
+        """This worker's own time for one step (compute only, without the
+        wait for the others), for straggler detection: the mean since the
+        last report goes out at most every `every` seconds."""
+        acc = self.__dict__.setdefault("_pace", [0.0, 0, time.time()])
+        acc[0] += seconds
+        acc[1] += 1
+        if time.time() - acc[2] >= every:
+            self._put(("worker", (acc[0] / acc[1],), dict(rank=rank)))
+            acc[:] = [0.0, 0, time.time()]
+
     def _put(self, item):
         if not self._enabled:
             return
