@@ -93,6 +93,13 @@ class ParameterServer:
         self.params = theta[self.lo:self.hi].copy()
         self.acc = np.zeros_like(self.params)
         self.pushed = 0
+        # Sync mode: when each worker's gradient arrives after the
+        # previous step's release (its own step time, as this PS sees it),
+        # reported per worker by the first PS for straggler detection.
+        self.released_at = time.time()
+        self.pace_rep = BackgroundReporter(
+            args.mode == "sync" and task.rank == 0 and not args.no_report)
+        self.pace = {}
         self.stopping = False
         self.cond = threading.Condition()
         self.clients = 0
@@ -101,13 +108,16 @@ class ParameterServer:
         send_msg(sock, {"step": self.step, "stop": self.stopping,
                         "lo": self.lo, "hi": self.hi}, self.params)
 
-    def push(self, grad):
+    def push(self, grad, rank=None, node=""):
         """Apply (async) or accumulate until all workers pushed (sync)."""
         with self.cond:
             if self.args.mode == "async":
                 self.params -= self.args.lr * grad
                 self.step += 1
                 return
+            if rank is not None and node:
+                self.pace_rep.pace(time.time() - self.released_at, rank,
+                                   node=node, key=rank)
             self.acc += grad
             self.pushed += 1
             step = self.step
@@ -116,6 +126,7 @@ class ParameterServer:
                 self.acc[:] = 0
                 self.pushed = 0
                 self.step += 1
+                self.released_at = time.time()
                 self.cond.notify_all()
             while self.step == step and not self.stopping:
                 self.cond.wait(1.0)
@@ -133,7 +144,7 @@ class ParameterServer:
                 header, array = recv_msg(sock)
                 op = header.get("op")
                 if op == "push" and not self.stopping:
-                    self.push(array)
+                    self.push(array, header.get("rank"), header.get("node", ""))
                 elif op == "stop":
                     self.stop()
                 self._reply(sock)
@@ -211,7 +222,9 @@ class Worker:
     def _exchange(self, op, grad=None):
         """Send op (with each server's gradient slice) to every server."""
         for s, (lo, hi) in zip(self.socks, self.bounds):
-            send_msg(s, {"op": op}, None if grad is None else grad[lo:hi])
+            send_msg(s, {"op": op, "rank": self.task.rank,
+                         "node": os.environ.get("SLURMD_NODENAME", "")},
+                     None if grad is None else grad[lo:hi])
         replies = [recv_msg(s) for s in self.socks]
         self.bounds = [(h["lo"], h["hi"]) for h, _ in replies]
         theta = np.concatenate([a for _, a in replies])

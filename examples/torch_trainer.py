@@ -154,6 +154,8 @@ def train(task, args):
     ckpt = CkptSignal(task.ckpt_signal, None,
                       args.resume_after or 3 * task.ckpt_grace)
     reporter = BackgroundReporter(task.is_chief and not args.no_report)
+    # Every worker reports its own pace (stragglers, sched_optimus(8)).
+    pace = reporter if task.is_chief else BackgroundReporter(not args.no_report)
     if task.is_chief:
         log("starting at step %d: %s, epoch %d position %d, batch %d per "
             "worker (global %d), lr %g"
@@ -181,12 +183,18 @@ def train(task, args):
             continue
         if flags[1] > 0:
             break
+        t_compute = time.time()
         epoch_next, pos_next, idx = next(feed)
         opt.zero_grad()
         loss = torch.nn.functional.cross_entropy(ddp(X_t[idx]), y_t[idx])
+        # This worker's own pace (stragglers): data and forward pass, and
+        # the stand-in compute below; not the all-reduce in backward().
+        own = time.time() - t_compute
         loss.backward()  # DDP all-reduces (averages) the gradients here
         if args.work_ms_per_sample:
             time.sleep(args.work_ms_per_sample * len(idx) / 1000.0)
+            own += args.work_ms_per_sample * len(idx) / 1000.0
+        pace.pace(own, task.rank)
         opt.step()
         step, epoch, pos = step + 1, epoch_next, pos_next
         if task.is_chief and time.time() >= next_report:

@@ -238,6 +238,21 @@ class BackgroundReporter:
         requeue the job at once instead of waiting out the grace period."""
         self._put(("checkpoint", (step,), {}))
 
+    def pace(self, seconds, rank, every=10.0, node=None, key=None):
+        """A worker's own time for one step (compute only, without the
+        wait for the others; or, from a PS, the time its gradient took to
+        arrive), for straggler detection: the mean since the last report
+        goes out at most every `every` seconds (per key: a PS keeps one
+        per worker)."""
+        paces = self.__dict__.setdefault("_pace", {})
+        acc = paces.setdefault(key, [0.0, 0, time.time()])
+        acc[0] += seconds
+        acc[1] += 1
+        if time.time() - acc[2] >= every:
+            self._put(("worker", (acc[0] / acc[1],),
+                       dict(rank=rank, node=node or None)))
+            acc[:] = [0.0, 0, time.time()]
+
     def _put(self, item):
         if not self._enabled:
             return

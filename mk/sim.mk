@@ -27,7 +27,9 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/pollux_workload.c \
 	src/tools/optimus-sim/pollux_policy.h \
 	src/tools/optimus-sim/pollux_peer.c src/tools/optimus-sim/pollux_ours.c \
-	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c
+	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c \
+	src/tools/optimus-sim/sim_straggler.c \
+	src/tools/optimus-sim/sim_exp_stragglers.c
 # The measured workloads (pollux_exp.c) are read from the source tree
 # unless --data or OPTIMUS_POLLUX_DATA says otherwise.
 SIM_CPPFLAGS = -DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"' \

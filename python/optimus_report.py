@@ -30,7 +30,7 @@ import socket
 import struct
 import time
 
-__all__ = ["Reporter", "ReportError", "ConfError", "query", "endpoint",
+__all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
            "endpoints", "conf_read", "conf_get", "sign", "frame"]
 
 MAX_FRAME = 64 * 1024         # requests (the listener's bound)
@@ -433,6 +433,20 @@ class Reporter:
         return self.request(lambda: message("checkpoint", job=job,
                                             step=int(step)))
 
+    def worker(self, step_time, rank=None, node=None, lag=None, job_id=None):
+        """Report this worker's own seconds per step (for a synchronous job:
+        the compute part, before it waits for the others) for straggler
+        detection. rank defaults to $OPTIMUS_RANK (a worker's rank among
+        the workers), node to $SLURMD_NODENAME. A parameter server may
+        report, for a worker's rank and node, the lag with which that
+        worker's gradients arrive. Prefer WorkerPace, which rate-limits."""
+        rank = int(rank if rank is not None else os.environ.get("OPTIMUS_RANK", 0))
+        node = node or os.environ.get("SLURMD_NODENAME") or socket.gethostname()
+        return self.request(message("worker", job=self._job(job_id),
+                                    rank=rank, node=node,
+                                    step_time=float(step_time),
+                                    lag=None if lag is None else float(lag)))
+
     def query(self, what="status", job_id=None, points=None):
         """Ask 'status', 'plan' or 'job' (with job_id; points: only the
         last N points of each series)."""
@@ -453,6 +467,36 @@ class Reporter:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class WorkerPace:
+    """Rate-limited straggler reports from one worker: call step(seconds)
+    after every training step with the time that step took; at most one
+    report per `interval` seconds (default $OPTIMUS_WORKER_REPORT_INTERVAL,
+    else 10 s) carries the mean step time since the previous one. Reports
+    that cannot be sent are dropped: training never waits for them."""
+
+    def __init__(self, reporter=None, interval=None, rank=None, node=None):
+        self.reporter = reporter or Reporter()
+        env = os.environ.get("OPTIMUS_WORKER_REPORT_INTERVAL")
+        self.interval = float(interval if interval is not None else env or 10.0)
+        self.rank, self.node = rank, node
+        self._sum, self._n = 0.0, 0
+        self._last = time.monotonic()
+
+    def step(self, seconds):
+        self._sum += float(seconds)
+        self._n += 1
+        now = time.monotonic()
+        if now - self._last < self.interval or self._n == 0:
+            return False
+        mean = self._sum / self._n
+        self._sum, self._n, self._last = 0.0, 0, now
+        try:
+            self.reporter.worker(mean, rank=self.rank, node=self.node)
+        except ReportError:
+            return False
+        return True
 
 
 def query(what="status", job_id=None, points=None):

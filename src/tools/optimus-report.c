@@ -18,11 +18,14 @@ static void usage(FILE *f)
 "Usage: optimus-report progress [--job N] --step S --loss L [--sps X] [--epoch E]\n"
 "       optimus-report speed [--job N] --ps P --workers W --steps-per-sec X\n"
 "       optimus-report checkpoint [--job N] --step S\n"
+"       optimus-report worker [--job N] [--rank R] [--node NAME] --step-time T\n"
+"                      [--lag L]\n"
 "\n"
 "Send a munge-authenticated report to the sched/optimus listener.\n"
 "'checkpoint' confirms that the job wrote the checkpoint its checkpoint\n"
 "signal asked for, so that the resize goes on without waiting out the\n"
-"grace period.\n"
+"grace period. 'worker' reports one worker's own seconds per step, for\n"
+"straggler detection (send it every few seconds at most).\n"
 "\n"
 "  --job N            job id (default: $SLURM_JOB_ID)\n"
 "  --step S           training steps done so far (checkpoint: the step\n"
@@ -33,6 +36,11 @@ static void usage(FILE *f)
 "  --ps P             parameter servers of the measured configuration\n"
 "  --workers W        workers of the measured configuration (>= 1)\n"
 "  --steps-per-sec X  measured training speed in that configuration\n"
+"  --rank R           the worker's rank among the workers\n"
+"                     (default: $OPTIMUS_RANK)\n"
+"  --node NAME        the node it runs on (default: $SLURMD_NODENAME)\n"
+"  --step-time T      its own seconds per step (> 0)\n"
+"  --lag L            gradient arrival lag a PS saw for it (seconds)\n"
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
 "                     $SLURM_CONF)\n"
@@ -45,8 +53,9 @@ static void usage(FILE *f)
 
 typedef struct args {
 	const char *kind;
-	long long job, step, epoch, ps, workers;
-	double loss, sps, steps_per_sec;
+	long long job, step, epoch, ps, workers, rank;
+	double loss, sps, steps_per_sec, step_time, lag;
+	const char *node;
 	const char *addr;
 	int timeout_ms;
 } args_t;
@@ -70,7 +79,7 @@ static int integer(const char *s, long long *out)
 }
 
 enum { O_JOB = 256, O_STEP, O_LOSS, O_SPS, O_EPOCH, O_PS, O_WORKERS,
-       O_SPEED, O_ADDR, O_TIMEOUT };
+       O_SPEED, O_ADDR, O_TIMEOUT, O_RANK, O_NODE, O_STEP_TIME, O_LAG };
 
 static int parse_opt(int c, const char *v, args_t *a)
 {
@@ -86,6 +95,10 @@ static int parse_opt(int c, const char *v, args_t *a)
 	case O_SPS: return num(v, &a->sps);
 	case O_SPEED: return num(v, &a->steps_per_sec);
 	case O_ADDR: a->addr = v; return 0;
+	case O_RANK: return integer(v, &a->rank);
+	case O_NODE: a->node = v; return 0;
+	case O_STEP_TIME: return num(v, &a->step_time);
+	case O_LAG: return num(v, &a->lag);
 	case O_TIMEOUT:
 		if (integer(v, &t) || t < 1 || t > 600000)
 			return -1;
@@ -104,14 +117,19 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{ "workers", 1, NULL, O_WORKERS },
 		{ "steps-per-sec", 1, NULL, O_SPEED },
 		{ "addr", 1, NULL, O_ADDR }, { "timeout", 1, NULL, O_TIMEOUT },
+		{ "rank", 1, NULL, O_RANK }, { "node", 1, NULL, O_NODE },
+		{ "step-time", 1, NULL, O_STEP_TIME }, { "lag", 1, NULL, O_LAG },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("SLURM_JOB_ID");
+	const char *rank = getenv("OPTIMUS_RANK");
 	int c, idx = -1;
 
 	*a = (args_t){ .job = env ? atoll(env) : -1, .step = -1, .epoch = -1,
 		       .ps = -1, .workers = -1, .loss = NAN, .sps = 0,
-		       .steps_per_sec = NAN, .timeout_ms = 5000 };
+		       .steps_per_sec = NAN, .timeout_ms = 5000,
+		       .rank = rank ? atoll(rank) : -1,
+		       .node = getenv("SLURMD_NODENAME"), .step_time = NAN };
 	opterr = 0;	/* one line of our own instead of getopt's */
 	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		if (c == 'h') {
@@ -134,12 +152,30 @@ static int parse_args(int argc, char **argv, args_t *a)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "optimus-report: say 'progress', 'speed' or "
-			"'checkpoint' (see --help)\n");
+		fprintf(stderr, "optimus-report: say 'progress', 'speed', "
+			"'checkpoint' or 'worker' (see --help)\n");
 		return -1;
 	}
 	a->kind = argv[optind];
 	return 0;
+}
+
+static const char *build_worker(const args_t *a, message_t *m)
+{
+	if (a->rank < 0 || a->rank > (1 << 20))
+		return "worker needs --rank R >= 0 (or $OPTIMUS_RANK)";
+	if (!a->node || !*a->node || strlen(a->node) >= REPORT_NODE_LEN)
+		return "worker needs --node NAME (or $SLURMD_NODENAME)";
+	if (isnan(a->step_time) || a->step_time <= 0 || a->lag < 0)
+		return "worker needs --step-time T > 0 (and --lag L >= 0)";
+	m->type = MSG_WORKER;
+	m->report.kind = REPORT_WORKER;
+	m->report.worker.rank = (uint32_t)a->rank;
+	snprintf(m->report.worker.node, sizeof(m->report.worker.node), "%s",
+		 a->node);
+	m->report.worker.step_time = a->step_time;
+	m->report.worker.lag = a->lag;
+	return NULL;
 }
 
 /* Fill m from a; NULL when valid, else what is wrong. */
@@ -177,7 +213,10 @@ static const char *build(const args_t *a, message_t *m)
 		m->report.checkpoint.step = (uint64_t)a->step;
 		return NULL;
 	}
-	return "the report kind is 'progress', 'speed' or 'checkpoint'";
+	if (!strcmp(a->kind, "worker"))
+		return build_worker(a, m);
+	return "the report kind is 'progress', 'speed', 'checkpoint' or "
+	       "'worker'";
 }
 
 int main(int argc, char **argv)

@@ -9,7 +9,8 @@ import pytest
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SIM = os.path.join(TOP, "src", "tools", "optimus-sim", "optimus-sim")
 EXPERIMENTS = ["optimus-vs-drf", "oracle-gap", "ablation", "damping",
-               "quality-vs-fair", "quality-vs-fair-synthetic"]
+               "quality-vs-fair", "quality-vs-fair-synthetic",
+               "stragglers"]
 
 pytestmark = pytest.mark.skipif(not os.access(SIM, os.X_OK),
                                 reason="optimus-sim not built")
@@ -53,6 +54,19 @@ def test_structure(results, name):
 def test_optimus_beats_drf(results):
     runs = {r["label"]: r for r in results["optimus-vs-drf"]["runs"]}
     assert runs["optimus"]["avg_jct"] < runs["drf"]["avg_jct"]
+
+
+def test_stragglers_cost_and_replacement(results):
+    r = results["stragglers"]
+    runs = {x["label"]: x for x in r["runs"]}
+    cmp = {c["name"]: c["simulated"] for c in r["comparisons"]}
+    # Slow servers cost time; replacement with draining recovers some.
+    assert runs["stragglers kept"]["avg_jct"] > runs["no slow server"]["avg_jct"]
+    assert runs["replaced + drained"]["avg_jct"] < runs["stragglers kept"]["avg_jct"]
+    assert runs["stragglers replaced"]["resizes"] >= 1
+    # Detection works, and a drained server takes no new victims.
+    assert cmp["stragglers found, replaced"] >= 1
+    assert cmp["stragglers found, drained"] <= cmp["stragglers found, replaced"]
 
 
 def test_same_seed_same_output():

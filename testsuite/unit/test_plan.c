@@ -991,6 +991,88 @@ START_TEST(test_separate_layout_disjoint)
 }
 END_TEST
 
+/* A job with a straggler on server 1: moved, at its size, off server 1. */
+static void fx_straggler(fixture_t *f, size_t nservers, double cpu)
+{
+	place_slot_t sl[] = { { 0, 1, 1 }, { 1, 0, 1 } };
+
+	fx_init(f, nservers, cpu, 32768);
+	fx_job(f, "optimus,ps=1,workers=2", 10);
+	fx_run(f, 0, sl, 2, 50);
+	f->j[0].has_closed = true;
+	f->j[0].closed_server = 1;
+	f->m[0]->avoid_slowdown = 2.5;
+}
+
+START_TEST(test_straggler_moves_job)
+{
+	fixture_t f;
+	const plan_decision_t *d;
+
+	fx_straggler(&f, 4, 8);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_RESIZE);
+	ck_assert(d->moves_off_straggler);
+	ck_assert_int_eq(d->ps, 1);
+	ck_assert_int_eq(d->workers, 2);
+	for (size_t k = 0; k < d->nslots; k++)
+		ck_assert_uint_ne(d->slots[k].server, 1);
+	ck_assert_ptr_nonnull(strstr(d->reason, "moves off a straggler 2.5x"));
+	ck_assert_uint_eq(f.plan.nresize, 1);
+	ck_assert_uint_eq(f.plan.nkeep, 0);
+	fx_free(&f);
+}
+END_TEST
+
+/* No other room, or a resize too recent: the job keeps its servers. */
+START_TEST(test_straggler_stays_without_room)
+{
+	fixture_t f;
+
+	fx_straggler(&f, 2, 2);	/* server 0 is full, server 1 is closed */
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert(!dec(&f, 0)->moves_off_straggler);
+	ck_assert_ptr_nonnull(strstr(dec(&f, 0)->reason, "no other room"));
+	fx_free(&f);
+
+	fx_straggler(&f, 4, 8);
+	f.m[0]->last_resize = NOW - 5;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_ptr_nonnull(strstr(dec(&f, 0)->reason, "too recently"));
+	fx_free(&f);
+
+	fx_straggler(&f, 4, 8);
+	f.j[0].starting = true;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	fx_free(&f);
+}
+END_TEST
+
+/* A pending job (requeued off its straggler) starts without that server. */
+START_TEST(test_closed_server_not_used_at_start)
+{
+	fixture_t f;
+	const plan_decision_t *d;
+
+	fx_init(&f, 3, 8, 32768);
+	fx_job(&f, "optimus,ps=1,workers=3", 10);
+	f.j[0].has_closed = true;
+	f.j[0].closed_server = 0;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	for (size_t k = 0; k < d->nslots; k++)
+		ck_assert_uint_ne(d->slots[k].server, 0);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -1026,6 +1108,9 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
 	tcase_add_test(tc, test_absurd_free_room_refused);
+	tcase_add_test(tc, test_straggler_moves_job);
+	tcase_add_test(tc, test_straggler_stays_without_room);
+	tcase_add_test(tc, test_closed_server_not_used_at_start);
 	suite_add_tcase(s, tc);
 	return s;
 }

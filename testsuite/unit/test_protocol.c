@@ -187,6 +187,14 @@ static const char *const bad_messages[] = {
 	/* checkpoint without a step, with a negative one */
 	"{" HEAD "\"type\":\"checkpoint\",\"job\":1}",
 	"{" HEAD "\"type\":\"checkpoint\",\"job\":1,\"step\":-1}",
+	/* worker: no rank, node with a space or a newline, zero or huge
+	 * step time, negative lag */
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"node\":\"n1\",\"step_time\":1}",
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n 1\",\"step_time\":1}",
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n\\n1\",\"step_time\":1}",
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":0}",
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":1e9}",
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":1,\"lag\":-1}",
 	/* unknown type, unknown query, job query without job */
 	"{" HEAD "\"type\":\"delete\",\"job\":1}",
 	"{" HEAD "\"type\":\"query\",\"query\":\"secrets\"}",
@@ -238,6 +246,19 @@ START_TEST(test_build_roundtrip)
 	ck_assert_int_eq(out.report.kind, REPORT_CHECKPOINT);
 	ck_assert_uint_eq(out.report.job_id, 78);
 	ck_assert_uint_eq(out.report.checkpoint.step, 4321);
+	free(text);
+
+	in = (message_t){ .type = MSG_WORKER, .nonce = 5, .sent = 6 };
+	in.report = (report_t){ .kind = REPORT_WORKER, .job_id = 79 };
+	in.report.worker = (report_worker_t){ 3, "node-7", 0.25, 0.5 };
+	text = protocol_message_build(&in);
+	ck_assert_ptr_nonnull(strstr(text, "\"type\":\"worker\""));
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_int_eq(out.type, MSG_WORKER);
+	ck_assert_uint_eq(out.report.worker.rank, 3);
+	ck_assert_str_eq(out.report.worker.node, "node-7");
+	ck_assert_double_eq(out.report.worker.step_time, 0.25);
+	ck_assert_double_eq(out.report.worker.lag, 0.5);
 	free(text);
 
 	in = (message_t){ .type = MSG_QUERY, .nonce = 1, .sent = 2,

@@ -190,11 +190,14 @@ static void placer_give_back(placer_t *pl)
  * Each of the k servers holds at least one task of the job, and which kind
  * depends on its rank; a server that cannot hold the larger of the two
  * (component-wise) would sink every split it is part of, e.g. a server
- * without GPUs for a GPU job, so it is set aside for this job.
+ * without GPUs for a GPU job, so it is set aside for this job. So is a
+ * server closed to the job.
  */
 static bool placer_eligible(const placer_t *pl, const place_job_t *job,
 			    uint32_t s)
 {
+	if (job->has_closed && s == job->closed_server)
+		return false;
 	return res_fits(res_max(job->ps_demand, job->worker_demand),
 			pl->out->free_after[s]);
 }

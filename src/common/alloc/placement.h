@@ -35,6 +35,9 @@ typedef struct place_job {
 	/* PS on servers of their own, workers on the others (needs ps and
 	 * workers >= 1; layout=separate). */
 	bool separate;
+	/* A server the job must not use (the node of its straggler). */
+	bool has_closed;
+	uint32_t closed_server;
 } place_job_t;
 
 typedef struct place_slot {

@@ -95,6 +95,7 @@ void job_model_free(job_model_t *m)
 	convergence_free(m->conv);
 	speed_model_clear(&m->speed);
 	quality_model_clear(&m->quality);
+	straggler_clear(&m->straggler);
 	free(m);
 }
 
@@ -322,6 +323,8 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	m->cur_workers = workers;
 	m->cur_nodes = nodes;
 	m->phase = JM_RUNNING;
+	/* A new run has new workers on new nodes: detect afresh. */
+	straggler_clear(&m->straggler);
 }
 
 void job_model_stopped(job_model_t *m, time_t now)

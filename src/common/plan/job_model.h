@@ -27,6 +27,7 @@
 #include "models/quality_model.h"
 #include "models/speed_model.h"
 #include "models/speed_profiles.h"
+#include "models/straggler.h"
 
 /* JM_: Slurm already names JOB_PENDING etc. in slurm.h */
 typedef enum job_phase {
@@ -102,6 +103,15 @@ typedef struct job_model {
 	double epoch;		/* last reported epoch (0: not reported) */
 	unsigned dirty;		/* JOB_MODEL_DIRTY_* models to refit */
 	bool explicit_cost;	/* quality cost given by job_model_cost_sample */
+
+	/* Straggler detection over the current run's workers (allocated at
+	 * the first worker report, reset by every start); not in the state
+	 * file: a restarted slurmctld detects again from new reports. */
+	straggler_t straggler;
+	/* The node of the last straggler found, closed to the job until it
+	 * ends (plan_job_t.closed_server); "" when none. */
+	char avoid_node[STRAGGLER_NODE_LEN];
+	double avoid_slowdown;	/* that straggler's step time over the median */
 } job_model_t;
 
 /* Bits of job_model_t.dirty. */
@@ -193,6 +203,25 @@ void job_model_stopped(job_model_t *m, time_t now);
  * The next job_model_started() adds the time lost to resize_seconds.
  */
 void job_model_resizing(job_model_t *m, time_t now);
+/*
+ * One worker's own step time (plus the lag a PS saw for it) for straggler
+ * detection (job_model_straggler.c). rank must be below cur_workers.
+ * Returns 1 when this report completed the detection of a straggler
+ * (m->straggler names it), 0, or -EINVAL (not running, bad value).
+ */
+int job_model_worker_report(job_model_t *m, const straggler_params_t *p,
+			    int rank, const char *node, double step_time);
+
+/* " straggler=NODE(2.5x)" for SystemComment, or "" when none; buf. */
+const char *job_model_straggler_text(const job_model_t *m, char *buf,
+				     size_t len);
+
+/* The straggler finding in the record's JSON ("straggler": {"node",
+ * "slowdown"}, absent when none): 0 or -ENOMEM; from: 0 or -EINVAL. */
+int job_model_straggler_to_json(json_object *o, const job_model_t *m);
+int job_model_straggler_from_json(const json_object *o, job_model_t *m,
+				  char *err, size_t len);
+
 /* Record completion; the JCT is end - first_submit. */
 void job_model_done(job_model_t *m, time_t now);
 

@@ -95,6 +95,14 @@ typedef struct plan_job {
 	 * planned anew or resized before it could checkpoint.
 	 */
 	bool starting;
+	/*
+	 * A server closed to the job: the node where its straggler was found
+	 * (job_model_t.avoid_node). No placement of the job uses it, and a
+	 * running job with a slot on it is moved, at its size, to servers
+	 * without it when they can hold it (plan_straggler.c).
+	 */
+	bool has_closed;
+	uint32_t closed_server;
 } plan_job_t;
 
 typedef enum plan_action {
@@ -103,6 +111,8 @@ typedef enum plan_action {
 	PLAN_KEEP,	/* running job: keep allocation and servers */
 	PLAN_RESIZE,	/* running job: checkpoint, requeue, restart on slots */
 } plan_action_t;
+
+/* Why a RESIZE: a new size, or a move off a straggler's server. */
 
 typedef struct plan_decision {
 	uint32_t job_id;
@@ -113,6 +123,7 @@ typedef struct plan_decision {
 	double remaining_now;		/* predicted s with current alloc */
 	double remaining_planned;	/* predicted s with the decision */
 	double gain;			/* relative gain of a resize */
+	bool moves_off_straggler;	/* RESIZE at the same size, elsewhere */
 	char reason[128];		/* why (WAIT, KEEP): for users */
 } plan_decision_t;
 

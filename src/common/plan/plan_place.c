@@ -38,11 +38,14 @@ static void plan_slots_add(plan_slots_t *s, uint32_t server, bool is_ps)
  * past it so that the tasks spread. False if no server holds it.
  */
 static bool plan_spread_task(res_vec_t *room, size_t ns, size_t *next,
-			     res_vec_t need, plan_slots_t *s, bool is_ps)
+			     res_vec_t need, plan_slots_t *s, bool is_ps,
+			     const plan_job_t *j)
 {
 	for (size_t t = 0; t < ns; t++) {
 		size_t sv = (*next + t) % ns;
 
+		if (j->has_closed && sv == j->closed_server)
+			continue;
 		if (res_fits(need, room[sv])) {
 			room[sv] = res_sub(room[sv], need);
 			plan_slots_add(s, (uint32_t)sv, is_ps);
@@ -69,7 +72,8 @@ static int plan_spread_job(plan_ctx_t *c, size_t i, const alloc_grant_t *g,
 		bool is_ps = t < g->ps;
 
 		ok = plan_spread_task(room, c->nservers, next, is_ps ?
-				      a->ps_demand : a->worker_demand, s, is_ps);
+				      a->ps_demand : a->worker_demand, s, is_ps,
+				      &c->jobs[i]);
 	}
 	if (ok) {
 		s->ok = true;
@@ -100,6 +104,15 @@ static int plan_place_spread(plan_ctx_t *c, const bool *which,
 	}
 	free(room);
 	return rc;
+}
+
+place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
+			   int workers)
+{
+	return (place_job_t){ c->aj[i].id, c->aj[i].ps_demand,
+			      c->aj[i].worker_demand, ps, workers,
+			      c->prm->uniform_node_share, c->jobs[i].has_closed,
+			      c->jobs[i].closed_server };
 }
 
 static int plan_copy_assign(plan_slots_t *s, const place_assign_t *a)

@@ -91,11 +91,20 @@ void plan_node_workers(plan_ctx_t *c);
  * fills c->placed[i] (previous content freed). */
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 	       const res_vec_t *room);
+/* Job i at (ps, workers) as the placement sees it (closed server too). */
+place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
+			   int workers);
 void plan_slots_clear(plan_slots_t *s);
 /* Job i with ps PS and workers as the placement sees it (its layout). */
 place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 			   int workers);
 
 double plan_clock(void);
+
+/* plan_straggler.c: after the decisions, move the kept jobs that have a
+ * straggler to servers without it, on the room the plan leaves. */
+int plan_move_stragglers(plan_ctx_t *c);
+/* plan_run.c */
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
 
 #endif

@@ -512,8 +512,7 @@ static int plan_pass2(plan_ctx_t *c, res_vec_t *cap)
 	return rc;
 }
 
-static int plan_copy_slots(plan_decision_t *d, const place_slot_t *v,
-			   size_t n)
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n)
 {
 	d->slots = malloc((n ? n : 1) * sizeof(*d->slots));
 	if (!d->slots)
@@ -683,6 +682,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 		goto done;
 	for (size_t i = 0; !rc && i < njobs; i++)
 		rc = plan_decide(&c, i, cap);
+	if (!rc)
+		rc = plan_move_stragglers(&c);
 	if (rc)
 		plan_fail(out, rc, "out of memory");
 done:

@@ -31,6 +31,7 @@ static const char *const report_names[] = {
 	[REPORT_PROGRESS] = "progress",
 	[REPORT_SPEED] = "speed",
 	[REPORT_CHECKPOINT] = "checkpoint",
+	[REPORT_WORKER] = "worker",
 };
 
 void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN])
@@ -263,6 +264,47 @@ static int parse_checkpoint(json_object *o, report_t *r, char *err,
 	return 0;
 }
 
+/* A node name as Slurm allows it: printable, no space, bounded. */
+static int get_node_name(json_object *o, char *out, size_t outlen)
+{
+	const char *s;
+	size_t i, n;
+
+	if (get_string(o, "node", &s))
+		return -1;
+	n = strlen(s);
+	if (n == 0 || n >= outlen)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return -1;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+static int parse_worker(json_object *o, report_t *r, char *err, size_t errlen)
+{
+	int64_t rank;
+	json_object *v;
+
+	r->kind = REPORT_WORKER;
+	if (get_int(o, "rank", 0, 1 << 20, &rank))
+		return fail(err, errlen, "worker needs an integer \"rank\" >= 0");
+	if (get_node_name(o, r->worker.node, sizeof(r->worker.node)))
+		return fail(err, errlen, "worker needs a \"node\" name of 1 to "
+			    "%d printable characters", REPORT_NODE_LEN - 1);
+	/* An hour per step is beyond any training step: a bound, not a
+	 * guess, so that a wild value cannot skew the median. */
+	if (get_number(o, "step_time", 1e-9, 3600.0, &r->worker.step_time))
+		return fail(err, errlen, "worker needs a \"step_time\" in "
+			    "seconds, above 0 and at most 3600");
+	if (json_object_object_get_ex(o, "lag", &v) &&
+	    get_number(o, "lag", 0.0, 3600.0, &r->worker.lag))
+		return fail(err, errlen, "\"lag\" must be seconds from 0 to 3600");
+	r->worker.rank = (uint32_t)rank;
+	return 0;
+}
+
 static int parse_query(json_object *o, query_t *q, char *err, size_t errlen)
 {
 	const char *name;
@@ -317,6 +359,10 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 		m->type = MSG_CHECKPOINT;
 		return parse_checkpoint(o, &m->report, err, errlen);
 	}
+	if (!strcmp(type, "worker")) {
+		m->type = MSG_WORKER;
+		return parse_worker(o, &m->report, err, errlen);
+	}
 	/* quoted escaped and cut: the sender's text reaches the log */
 	return fail(err, errlen, "unknown message type \"%s\"",
 		    str_escape(type, strlen(type), shown, sizeof(shown)));
@@ -353,6 +399,16 @@ static void add_report_fields(json_object *o, const report_t *r)
 	} else if (r->kind == REPORT_CHECKPOINT) {
 		json_object_object_add(o, "step", json_object_new_int64(
 					       (int64_t)r->checkpoint.step));
+	} else if (r->kind == REPORT_WORKER) {
+		json_object_object_add(o, "rank",
+				       json_object_new_int64(r->worker.rank));
+		json_object_object_add(o, "node",
+				       json_object_new_string(r->worker.node));
+		json_object_object_add(o, "step_time",
+				       json_object_new_double(r->worker.step_time));
+		if (r->worker.lag > 0)
+			json_object_object_add(o, "lag",
+					       json_object_new_double(r->worker.lag));
 	} else {
 		json_object_object_add(o, "ps", json_object_new_int64(r->speed.ps));
 		json_object_object_add(o, "workers",
@@ -493,7 +549,7 @@ json_object *protocol_report_to_json(const report_t *r)
 
 const char *protocol_report_name(report_kind_t kind)
 {
-	if (kind < REPORT_PROGRESS || kind > REPORT_CHECKPOINT)
+	if (kind < REPORT_PROGRESS || kind > REPORT_WORKER)
 		return "unknown";
 	return report_names[kind];
 }

@@ -15,6 +15,8 @@
  *      "nonce":"<16 hex>","time":T}
  *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X,...}
  *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
+ *     {"v":1,"type":"worker","job":N,"rank":R,"node":"<name>",
+ *      "step_time":T[,"lag":L],...}
  *     {"v":1,"type":"query","query":"status"|"job"|"plan"[,"job":N],...}
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
@@ -52,6 +54,7 @@ typedef enum msg_type {
 	MSG_SPEED = 2,
 	MSG_QUERY = 3,
 	MSG_CHECKPOINT = 4,
+	MSG_WORKER = 5,
 } msg_type_t;
 
 typedef enum query_kind {
@@ -71,6 +74,7 @@ typedef enum report_kind {
 	REPORT_PROGRESS = 1,
 	REPORT_SPEED = 2,
 	REPORT_CHECKPOINT = 3,
+	REPORT_WORKER = 4,
 } report_kind_t;
 
 typedef struct report_progress {
@@ -95,6 +99,19 @@ typedef struct report_checkpoint {
 	uint64_t step;		/* training step the checkpoint holds */
 } report_checkpoint_t;
 
+/*
+ * One worker's own pace, for straggler detection (models/straggler.h):
+ * sent by every worker now and then (rate-limited by the clients), or by a
+ * parameter server for the worker whose gradients it waits for.
+ */
+#define REPORT_NODE_LEN 64
+typedef struct report_worker {
+	uint32_t rank;		/* the worker's rank among the job's workers */
+	char node[REPORT_NODE_LEN];	/* node it runs on (SLURMD_NODENAME) */
+	double step_time;	/* its own seconds per step (compute), > 0 */
+	double lag;		/* gradient arrival lag seen by a PS, >= 0 */
+} report_worker_t;
+
 typedef struct report {
 	report_kind_t kind;
 	uint32_t job_id;
@@ -104,6 +121,7 @@ typedef struct report {
 		report_progress_t progress;	/* REPORT_PROGRESS */
 		report_speed_t speed;		/* REPORT_SPEED */
 		report_checkpoint_t checkpoint;	/* REPORT_CHECKPOINT */
+		report_worker_t worker;		/* REPORT_WORKER */
 	};
 } report_t;
 
@@ -111,7 +129,8 @@ typedef struct message {
 	msg_type_t type;
 	uint64_t nonce;		/* random per message: replay detection */
 	int64_t sent;		/* sender's clock, seconds since epoch */
-	report_t report;	/* MSG_PROGRESS, _SPEED, _CHECKPOINT (no uid, received) */
+	report_t report;	/* MSG_PROGRESS, _SPEED, _CHECKPOINT, _WORKER
+				 * (no uid, received) */
 	query_t query;		/* MSG_QUERY */
 } message_t;
 

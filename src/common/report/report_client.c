@@ -527,6 +527,26 @@ int optimus_report_checkpoint(uint32_t job_id, uint64_t step)
 	return rc;
 }
 
+int optimus_report_worker(uint32_t job_id, uint32_t rank, const char *node,
+			  double step_time, double lag)
+{
+	message_t m = { .type = MSG_WORKER };
+	json_object *res;
+	int rc;
+
+	if (!node || strlen(node) >= sizeof(m.report.worker.node))
+		return -EINVAL;
+	m.report = (report_t){ .kind = REPORT_WORKER, .job_id = job_id };
+	m.report.worker.rank = rank;
+	snprintf(m.report.worker.node, sizeof(m.report.worker.node), "%s",
+		 node);
+	m.report.worker.step_time = step_time;
+	m.report.worker.lag = lag;
+	rc = one_shot(&m, &res);
+	json_object_put(res);
+	return rc;
+}
+
 json_object *optimus_query(const query_t *q)
 {
 	message_t m = { .type = MSG_QUERY, .query = *q };

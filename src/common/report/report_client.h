@@ -84,6 +84,10 @@ int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 			 double steps_per_sec);
 /* After writing the checkpoint asked for by the checkpoint signal. */
 int optimus_report_checkpoint(uint32_t job_id, uint64_t step);
+/* One worker's own seconds per step, for straggler detection (lag: what a
+ * PS saw, else 0). Call it every few seconds at most. */
+int optimus_report_worker(uint32_t job_id, uint32_t rank, const char *node,
+			  double step_time, double lag);
 /* The query's result (caller puts it), NULL on failure. */
 json_object *optimus_query(const query_t *q);
 const char *optimus_report_error(void);

@@ -50,6 +50,8 @@ static int collect(sim_state_t *s, plan_job_t *pj, sim_job_t **act,
 			continue;
 		if (j->st == SJ_RUNNING) {
 			int rc = sim_job_report(s, j);
+			if (!rc)
+				rc = sim_straggler_report(s, j);
 			if (rc) {
 				snprintf(s->err, s->errlen,
 					 "job %u: report: %d", j->id, rc);
@@ -62,6 +64,7 @@ static int collect(sim_state_t *s, plan_job_t *pj, sim_job_t **act,
 				       .slots = j->slots,
 				       .nslots = j->nslots,
 				       .slot_usage = j->usage };
+		sim_straggler_close(j, &pj[*n]);
 		act[(*n)++] = j;
 	}
 	return 0;
@@ -131,7 +134,8 @@ int sim_apply_tick(sim_state_t *s)
 	plan_params(s, &prm);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = plan_run(pj, n, s->free, s->cfg->nservers, &prm, &plan);
+	rc = plan_run(pj, n, sim_straggler_room(s), s->cfg->nservers, &prm,
+		      &plan);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	s->plan_wall += (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec -
 							  t0.tv_nsec);

@@ -29,6 +29,9 @@ static const sim_exp_def_t experiments[] = {
 	  sim_exp_quality_vs_fair, 2, 5 },
 	{ "quality-vs-fair-synthetic", "the same on the catalogue's made-up "
 	  "MLlib curves (before issue 21)", sim_exp_quality_synthetic, 2, 5 },
+	{ "stragglers", "one server in eight 3x slower: JCT with straggler "
+	  "replacement against without (paper: no figure)",
+	  sim_exp_stragglers, 4, 5 },
 };
 
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
@@ -119,6 +122,7 @@ static void accumulate(sim_result_t *acc, const sim_result_t *r)
 	acc->gpu_util += r->gpu_util;
 	acc->resize_share += r->resize_share;
 	acc->resizes += r->resizes;
+	acc->stragglers += r->stragglers;
 	acc->plans += r->plans;
 	acc->plan_wall += r->plan_wall;
 }
@@ -133,6 +137,7 @@ static void average(sim_result_t *acc, unsigned n)
 	/* Counts: rounded means, so that a row reads like one run. */
 	acc->ndone = (acc->ndone + n / 2) / n;
 	acc->resizes = (acc->resizes + n / 2) / n;
+	acc->stragglers = (acc->stragglers + n / 2) / n;
 	acc->plans = (acc->plans + n / 2) / n;
 }
 

@@ -255,7 +255,7 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 		return;
 	double x = sim_truth_cross(j->slots, j->nslots);
 	j->speed = sim_truth_speed(&j->truth, j->ps, j->workers, x,
-				   s->cfg->paa);
+				   s->cfg->paa) * sim_straggler_factor(s, j);
 	double left = j->truth.total_steps - j->step;
 	(void)sim_events_push(&s->q, s->now + fmax(left, 0.0) / j->speed,
 			      SIM_EV_FINISH, j->id, j->gen);

@@ -238,7 +238,7 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 		if (rc)
 			return rc;
 	}
-	if (sim_epoch_init(s) || sim_qtrace_init(s))
+	if (sim_epoch_init(s) || sim_qtrace_init(s) || sim_straggler_init(s))
 		return -ENOMEM;
 	return sim_events_push(&s->q, 0.0, SIM_EV_TICK, 0, 0);
 }
@@ -272,6 +272,7 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	out->cpu_util = cap_cpu > 0 ? s->used_int[RES_CPU] / cap_cpu : 0.0;
 	out->gpu_util = cap_gpu > 0 ? s->used_int[RES_GPU] / cap_gpu : 0.0;
 	out->resizes = s->resizes;
+	out->stragglers = s->stragglers;
 	out->plans = s->plans;
 	out->plan_wall = s->plan_wall;
 	out->nseries = s->nseries;
@@ -295,6 +296,9 @@ static void state_free(sim_state_t *s)
 	free(s->series_loss);
 	sim_epoch_free(s);
 	sim_qtrace_free(s);
+	free(s->slow_server);
+	free(s->drained);
+	free(s->room);
 	sim_events_free(&s->q);
 }
 

@@ -40,6 +40,13 @@ typedef struct sim_config {
 	 * (sim_workload_request): the general schedulers the Optimus paper
 	 * compares with, which fix a job's allocation at submission. */
 	bool fixed_size;
+	/* Stragglers (sim_straggler.c): this share of the servers runs
+	 * workers straggler_slowdown times slower; with straggler_detect,
+	 * jobs send worker reports and the plan moves them off. */
+	double straggler_share;
+	double straggler_slowdown;
+	bool straggler_detect;
+	bool straggler_drain;	/* StragglerDrain: no new task on it */
 } sim_config_t;
 
 /* Defaults of the Optimus experiments (doc/simulator.md). */
@@ -75,6 +82,7 @@ typedef struct sim_result {
 	double cpu_util, gpu_util;	/* mean share of the capacity held */
 	double resize_share;	/* time lost to resizes / job run time */
 	size_t resizes, plans;
+	size_t stragglers;	/* straggler findings (sim_straggler.c) */
 	double plan_wall;	/* wall-clock s in plan_run (stderr only) */
 	size_t nseries;
 	double *series_t, *series_loss;	/* mean loss of arrived jobs */

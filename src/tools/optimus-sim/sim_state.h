@@ -68,12 +68,15 @@ typedef struct sim_state {
 	double next_sample;
 	size_t nseries, series_cap;
 	double *series_t, *series_loss;
-	size_t resizes, plans;
+	size_t resizes, plans, stragglers;
 	double plan_wall;
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	double last_plan;		/* time of the latest plan, -1: none */
 	sim_epoch_t epoch;		/* up to the window (config.window) */
 	sim_qtrace_t qtrace;		/* up to the window */
+	bool *slow_server;		/* per server (sim_straggler.c) */
+	bool *drained;			/* per server: a straggler's, drained */
+	res_vec_t *room;		/* scratch: free room less drained */
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -117,6 +120,16 @@ void sim_qtrace_sample(sim_state_t *s, double t);
 void sim_qtrace_close(sim_state_t *s);
 void sim_qtrace_open(sim_state_t *s);
 void sim_qtrace_result(const sim_state_t *s, sim_result_t *out);
+/* sim_straggler.c */
+int sim_straggler_init(sim_state_t *s);
+/* The job's true speed multiplier from its workers on slow servers. */
+double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j);
+/* One worker report per rank (config.straggler_detect): 0 or -errno. */
+int sim_straggler_report(sim_state_t *s, sim_job_t *j);
+/* The server the job's model closed (its straggler's), into pj. */
+void sim_straggler_close(const sim_job_t *j, plan_job_t *pj);
+/* What the plan may use: the free room, drained servers taking nothing. */
+const res_vec_t *sim_straggler_room(sim_state_t *s);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);

@@ -10,9 +10,21 @@ confirms it with a checkpoint report, so the requeue need not wait for the
 grace period) and resumes from it after a requeue. It is the batch script itself (one task).
 
 usage: synthetic_trainer.py STEPS [THETA0 THETA1 THETA2 THETA3]
+
+Test-only environment for straggler tests (never read by the product):
+  OPTIMUS_TEST_SLOW_NODE=NODE|@first  the workers on that node (@first: the
+      first node of the job's first run, remembered in the checkpoint) take
+      OPTIMUS_TEST_SLOWDOWN (default 3) times longer per step, and since the
+      job is synchronous the whole job advances that much slower while it
+      runs there;
+  OPTIMUS_TEST_WORKER_REPORTS=0  do not send per-worker step times (the job
+      runs without straggler detection).
+Worker w of W on the job's k nodes is on node w*k//W (a block split).
 """
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 
@@ -32,6 +44,40 @@ def speed(p, w, theta):
     return w / (t0 + t1 * w / p + t2 * w + t3 * p)
 
 
+def job_nodes():
+    text = subprocess.run(["scontrol", "show", "hostnames",
+                           os.environ.get("SLURM_JOB_NODELIST", "")],
+                          capture_output=True, text=True).stdout
+    return text.split() or [os.environ.get("SLURMD_NODENAME", "localhost")]
+
+
+class Straggler:
+    """Per-worker step times, slower on the test's slow node."""
+
+    def __init__(self, saved, workers):
+        self.nodes = job_nodes()
+        want = os.environ.get("OPTIMUS_TEST_SLOW_NODE", "")
+        self.slow_node = saved.get("slow_node") or (
+            self.nodes[0] if want == "@first" else want)
+        self.factor = float(os.environ.get("OPTIMUS_TEST_SLOWDOWN", "3"))
+        self.report = os.environ.get("OPTIMUS_TEST_WORKER_REPORTS", "1") != "0"
+        self.workers = workers
+
+    def node_of(self, rank):
+        return self.nodes[rank * len(self.nodes) // self.workers]
+
+    def job_slowdown(self):
+        return self.factor if self.slow_node in self.nodes else 1.0
+
+    def send(self, rep, rate):
+        if not self.report or not self.slow_node:
+            return
+        for rank in range(self.workers):
+            node = self.node_of(rank)
+            t = (1.0 / rate) * (self.factor if node == self.slow_node else 1.0)
+            rep.worker(t, rank=rank, node=node)
+
+
 def loss(k):
     return 1.0 / (0.002 * k + 1.0) + 0.05
 
@@ -43,17 +89,21 @@ def main():
     os.makedirs(ckpt_dir, exist_ok=True)
     ckpt = os.path.join(ckpt_dir, "synthetic-%s.json" % os.environ["SLURM_JOB_ID"])
     step = 0.0
+    saved_state = {}
     if os.path.exists(ckpt):
-        step = json.load(open(ckpt))["step"]
+        saved_state = json.load(open(ckpt))
+        step = saved_state["step"]
     p, w = topology()
+    strag = Straggler(saved_state, w)
     log = {"restart": int(os.environ.get("SLURM_RESTART_COUNT", "0")),
-           "ps": p, "workers": w, "resumed_from": step}
+           "ps": p, "workers": w, "resumed_from": step,
+           "nodes": strag.nodes}
     print(json.dumps(log), flush=True)
 
     def checkpoint():
         tmp = ckpt + ".tmp"
         with open(tmp, "w") as f:
-            json.dump({"step": step}, f)
+            json.dump({"step": step, "slow_node": strag.slow_node}, f)
         os.rename(tmp, ckpt)
         print(json.dumps({"checkpoint": step}), flush=True)
         return step
@@ -62,12 +112,14 @@ def main():
     # The reporter installs the checkpoint handler and declares that the
     # job can checkpoint (it resumed from `step`): the scheduler may resize.
     rep.handle_checkpoints(checkpoint, int(step))
-    rate = speed(p, w, theta)
+    base = speed(p, w, theta)
+    rate = base / strag.job_slowdown()
     while step < total:
         time.sleep(1.0)
         step = min(total, step + rate)
         try:
             rep.progress(int(step), loss(step), samples_per_sec=32 * rate)
+            strag.send(rep, base)
         except optimus_report.ReportError as e:
             print("report refused:", e, file=sys.stderr, flush=True)
     print(json.dumps({"done": step}), flush=True)

@@ -132,6 +132,20 @@ static int act_requeue(job_record_t *job, action_t *a)
 	return rc;
 }
 
+/* StragglerDrain=yes: the straggler's node is drained for the admin. */
+static void drain_straggler_node(action_t *a)
+{
+	int rc = drain_nodes(a->drain_node, a->drain_reason,
+			     slurm_conf.slurm_user_id);
+
+	if (rc != SLURM_SUCCESS)
+		error("sched/optimus: JobId=%u: cannot drain straggler node %s: %s",
+		      a->job_id, a->drain_node, slurm_strerror(rc));
+	else
+		info("sched/optimus: JobId=%u: node %s drained: %s",
+		     a->job_id, a->drain_node, a->drain_reason);
+}
+
 /*
  * The SystemComment; a waiting job's reason goes there too: Slurm shows
  * Reason=BeginTime for a job at optimus' gate (it clears any state_desc of
@@ -182,6 +196,8 @@ static void apply_one(action_t *a)
 		a->rc = SLURM_SUCCESS;
 		break;
 	}
+	if (a->drain_node && a->rc == SLURM_SUCCESS)
+		drain_straggler_node(a);
 	set_comment(job, a);
 	last_job_update = time(NULL);
 }
@@ -214,4 +230,6 @@ extern void action_free_members(action_t *a)
 	xfree(a->topology);
 	xfree(a->reason);
 	xfree(a->comment);
+	xfree(a->drain_node);
+	xfree(a->drain_reason);
 }

@@ -31,6 +31,8 @@ typedef struct action {
 	char *reason;		/* WAIT: shown as the job's Reason */
 	char *comment;		/* SystemComment; NULL leaves it */
 	bool account;		/* also store the comment in slurmdbd */
+	char *drain_node;	/* StragglerDrain: drain this node, */
+	char *drain_reason;	/* with this reason (naming the job) */
 	int rc;			/* out: SLURM_SUCCESS or an error code */
 } action_t;
 

@@ -37,6 +37,10 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "LargeJobTasks", .type = S_P_UINT32 },
 	{ .key = "MinResizeInterval", .type = S_P_UINT32 },
 	{ .key = "RestartCost", .type = S_P_UINT32 },
+	{ .key = "StragglerAsyncRatio", .type = S_P_DOUBLE },
+	{ .key = "StragglerSyncFactor", .type = S_P_DOUBLE },
+	{ .key = "StragglerReports", .type = S_P_UINT32 },
+	{ .key = "StragglerDrain", .type = S_P_BOOLEAN },
 	{NULL}
 };
 
@@ -58,6 +62,8 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->large_job_tasks = PLAN_LARGE_TASKS_DEFAULT;
 	c->min_resize_interval = PLAN_MIN_RESIZE_INTERVAL_DEFAULT;
 	c->restart_cost = PLAN_RESTART_COST_DEFAULT;
+	straggler_params_init(&c->straggler);
+	c->straggler_drain = false;
 }
 
 char *optimus_conf_path(void)
@@ -103,6 +109,10 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->large_job_tasks, "LargeJobTasks", tbl);
 	s_p_get_uint32(&c->min_resize_interval, "MinResizeInterval", tbl);
 	s_p_get_uint32(&c->restart_cost, "RestartCost", tbl);
+	s_p_get_double(&c->straggler.async_ratio, "StragglerAsyncRatio", tbl);
+	s_p_get_double(&c->straggler.sync_factor, "StragglerSyncFactor", tbl);
+	s_p_get_uint32(&c->straggler.consecutive, "StragglerReports", tbl);
+	s_p_get_boolean(&c->straggler_drain, "StragglerDrain", tbl);
 }
 
 /* Planner values out of range are refused, naming the key. */
@@ -137,6 +147,13 @@ static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
 /* Values that would make the listener misbehave are refused. */
 static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 {
+	char why[128];
+
+	if (straggler_params_check(&c->straggler, why, sizeof(why))) {
+		error("sched/optimus: %s: StragglerAsyncRatio/StragglerSyncFactor/StragglerReports: %s",
+		      path, why);
+		return SLURM_ERROR;
+	}
 	if (!c->report_queue_size || !c->report_max_connections ||
 	    !c->report_timeout || !c->report_replay_window ||
 	    !c->report_auth_timeout || !c->report_max_peer_connections) {

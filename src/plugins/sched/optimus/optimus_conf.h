@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "models/straggler.h"
+
 typedef struct optimus_conf {
 	/* Report listener (doc/reports.md). */
 	char *report_address;		/* ReportAddress, "127.0.0.1" */
@@ -31,6 +33,12 @@ typedef struct optimus_conf {
 	uint32_t large_job_tasks;	/* LargeJobTasks, 16 */
 	uint32_t min_resize_interval;	/* MinResizeInterval (s), 1800 */
 	uint32_t restart_cost;		/* RestartCost (s), 180 */
+
+	/* Stragglers (sched_optimus(8) "Stragglers"). */
+	straggler_params_t straggler;	/* StragglerAsyncRatio 0.5,
+					 * StragglerSyncFactor 1.5,
+					 * StragglerReports 3 */
+	bool straggler_drain;		/* StragglerDrain, no */
 } optimus_conf_t;
 
 /* The configuration in force (defaults until optimus_conf_load()). */

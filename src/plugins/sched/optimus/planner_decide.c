@@ -117,6 +117,20 @@ static void collect_reserved(plan_ctx_t *c, reg_job_t *rj, plan_job_t *pj)
 	pj->slot_usage = rj->start_usage;
 }
 
+/* The node of the job's straggler, closed to it, as a server index. */
+static void close_straggler_node(const snapshot_t *snap, const job_model_t *m,
+				 plan_job_t *pj)
+{
+	if (!m->avoid_node[0])
+		return;
+	for (int i = 0; i < snap->nnodes; i++)
+		if (!xstrcmp(snap->nodes[i].name, m->avoid_node)) {
+			pj->has_closed = true;
+			pj->closed_server = (uint32_t) i;
+			return;
+		}
+}
+
 static int collect_job(reg_job_t *rj, void *arg)
 {
 	plan_ctx_t *c = arg;
@@ -136,6 +150,7 @@ static int collect_job(reg_job_t *rj, void *arg)
 	pj = &c->jobs[c->n];
 	pj->model = rj->model;
 	pj->running = sj->state == SNAP_RUNNING;
+	close_straggler_node(c->snap, rj->model, pj);
 	if (start_reserved(rj, sj, c->snap->taken))
 		collect_reserved(c, rj, pj);
 	else if (pj->running) {
@@ -322,6 +337,19 @@ static void action_start(action_t *a, const plan_ctx_t *c, int i,
 	m->plan_workers = d->workers;
 }
 
+/* A resize at the same size, elsewhere: said once in slurmctld.log. */
+static void move_off_straggler(action_t *a, const job_model_t *m)
+{
+	info("sched/optimus: JobId=%u: moves off straggler node %s (%.1fx slower): checkpoint, requeue, restart with %d+%d on other nodes",
+	     m->job_id, m->avoid_node, m->avoid_slowdown, m->plan_ps,
+	     m->plan_workers);
+	if (!optimus_conf.straggler_drain)
+		return;
+	a->drain_node = xstrdup(m->avoid_node);
+	a->drain_reason = xstrdup_printf("optimus: straggler of JobId=%u, %.1fx slower than the median worker",
+					 m->job_id, m->avoid_slowdown);
+}
+
 static void action_resize(action_t *a, const plan_ctx_t *c, int i,
 			  const plan_decision_t *d)
 {
@@ -332,6 +360,10 @@ static void action_resize(action_t *a, const plan_ctx_t *c, int i,
 	job_model_resizing(m, c->snap->taken);
 	m->plan_ps = d->ps;
 	m->plan_workers = d->workers;
+	if (d->moves_off_straggler) {
+		move_off_straggler(a, m);
+		return;
+	}
 	info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d (predicted %.0fs -> %.0fs, gain %.0f%%)",
 	     m->job_id, m->cur_ps, m->cur_workers, d->ps, d->workers,
 	     d->remaining_now, d->remaining_planned, 100.0 * d->gain);

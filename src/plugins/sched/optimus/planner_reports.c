@@ -8,6 +8,7 @@
 
 #include "src/common/log.h"
 
+#include "optimus_conf.h"
 #include "planner.h"
 #include "registry.h"
 
@@ -57,6 +58,27 @@ static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
 	return 0;
 }
 
+/*
+ * One worker's pace into the job's straggler detector; the finding is
+ * logged once, when it is made (the plan then moves the job off the node).
+ */
+static int worker_reported(reg_job_t *rj, const report_t *r)
+{
+	job_model_t *m = rj->model;
+	const report_worker_t *w = &r->worker;
+	int rc = job_model_worker_report(m, &optimus_conf.straggler,
+					 (int) w->rank, w->node,
+					 w->step_time + w->lag);
+
+	if (rc == 1)
+		info("sched/optimus: JobId=%u: straggler: worker %d on node %s is %.1fx slower than the median of the others (%s training, %u reports in a row); the job will move off %s",
+		     r->job_id, m->straggler.rank, m->straggler.node,
+		     m->straggler.slowdown,
+		     straggler_mode_name(m->straggler.mode),
+		     optimus_conf.straggler.consecutive, m->straggler.node);
+	return rc < 0 ? rc : 0;
+}
+
 static void feed_one(const report_t *r)
 {
 	reg_job_t *rj = registry_find(r->job_id);
@@ -89,6 +111,9 @@ static void feed_one(const report_t *r)
 		break;
 	case REPORT_CHECKPOINT:
 		rc = checkpoint_confirmed(rj, r);
+		break;
+	case REPORT_WORKER:
+		rc = worker_reported(rj, r);
 		break;
 	default:
 		rc = -1;

@@ -1,0 +1,130 @@
+/*
+ * sim_straggler.c - slow servers in the simulator, and the straggler
+ * detection and replacement that sched/optimus runs (models/straggler.h,
+ * plan_straggler.c), so that optimus-sim can show what replacing
+ * stragglers is worth.
+ *
+ * A share of the servers (config.straggler_share, chosen by the seed) runs
+ * workers config.straggler_slowdown times slower. A synchronous job with a
+ * worker there advances at the pace of that worker; an asynchronous one
+ * loses that worker's part of its speed. With config.straggler_detect,
+ * each running job sends one worker report per rank at every plan (its
+ * true per-worker step times with a 5% jitter), and the plan closes the
+ * straggler's server to the job and moves it, as in slurmctld; with
+ * config.straggler_drain the server also takes no new task (StragglerDrain).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "sim_state.h"
+
+/* Spread of per-worker step times around their truth. */
+#define WORKER_JITTER 0.05
+
+int sim_straggler_init(sim_state_t *s)
+{
+	const sim_config_t *c = s->cfg;
+	size_t nslow = (size_t)llround(c->straggler_share * c->nservers);
+	gsl_rng *rng;
+
+	s->slow_server = calloc(c->nservers + 1, sizeof(*s->slow_server));
+	s->drained = calloc(c->nservers + 1, sizeof(*s->drained));
+	s->room = calloc(c->nservers + 1, sizeof(*s->room));
+	if (!s->slow_server || !s->drained || !s->room)
+		return -ENOMEM;
+	if (!nslow)
+		return 0;
+	/* Its own stream: the jobs' draws stay what they are without it. */
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return -ENOMEM;
+	gsl_rng_set(rng, c->seed ^ 0x5eedf00dULL);
+	for (size_t k = 0; k < nslow && k < c->nservers;) {
+		size_t v = gsl_rng_uniform_int(rng, c->nservers);
+
+		if (!s->slow_server[v]) {
+			s->slow_server[v] = true;
+			k++;
+		}
+	}
+	gsl_rng_free(rng);
+	return 0;
+}
+
+/* The server of worker `rank` (workers counted slot by slot). */
+static uint32_t worker_server(const sim_job_t *j, int rank)
+{
+	int seen = 0;
+
+	for (size_t k = 0; k < j->nslots; k++) {
+		seen += j->slots[k].workers;
+		if (rank < seen)
+			return j->slots[k].server;
+	}
+	return j->nslots ? j->slots[j->nslots - 1].server : 0;
+}
+
+double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
+{
+	double slow = s->cfg->straggler_slowdown;
+	int nslow = 0;
+
+	if (!s->slow_server || slow <= 1.0 || j->workers < 1)
+		return 1.0;
+	for (size_t k = 0; k < j->nslots; k++)
+		if (s->slow_server[j->slots[k].server])
+			nslow += j->slots[k].workers;
+	if (!nslow)
+		return 1.0;
+	if (j->jm->hints.mode == HINTS_MODE_SYNC)
+		return 1.0 / slow;
+	return (j->workers - nslow + nslow / slow) / j->workers;
+}
+
+int sim_straggler_report(sim_state_t *s, sim_job_t *j)
+{
+	straggler_params_t p;
+	char node[16];
+
+	if (!s->cfg->straggler_detect || j->st != SJ_RUNNING)
+		return 0;
+	straggler_params_init(&p);
+	for (int r = 0; r < j->workers; r++) {
+		uint32_t sv = worker_server(j, r);
+		double t = (s->slow_server[sv] ? s->cfg->straggler_slowdown : 1.0) *
+			   (1.0 + gsl_ran_gaussian(j->rng, WORKER_JITTER));
+		int rc;
+
+		snprintf(node, sizeof(node), "s%u", sv);
+		rc = job_model_worker_report(j->jm, &p, r, node, fmax(t, 1e-3));
+		if (rc < 0)
+			return rc;
+		s->stragglers += rc == 1;
+		if (rc == 1 && s->cfg->straggler_drain)
+			s->drained[worker_server(j, j->jm->straggler.rank)] = true;
+	}
+	return 0;
+}
+
+void sim_straggler_close(const sim_job_t *j, plan_job_t *pj)
+{
+	unsigned sv;
+	char end;
+
+	if (sscanf(j->jm->avoid_node, "s%u%c", &sv, &end) == 1) {
+		pj->has_closed = true;
+		pj->closed_server = sv;
+	}
+}
+
+const res_vec_t *sim_straggler_room(sim_state_t *s)
+{
+	for (size_t v = 0; v < s->cfg->nservers; v++)
+		s->room[v] = s->drained[v] ? res_make(0, 0, 0) : s->free[v];
+	return s->room;
+}
