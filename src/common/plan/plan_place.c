@@ -106,15 +106,6 @@ static int plan_place_spread(plan_ctx_t *c, const bool *which,
 	return rc;
 }
 
-place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
-			   int workers)
-{
-	return (place_job_t){ c->aj[i].id, c->aj[i].ps_demand,
-			      c->aj[i].worker_demand, ps, workers,
-			      c->prm->uniform_node_share, c->jobs[i].has_closed,
-			      c->jobs[i].closed_server };
-}
-
 static int plan_copy_assign(plan_slots_t *s, const place_assign_t *a)
 {
 	if (a->status != PLACE_OK)
@@ -170,6 +161,8 @@ place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 		.workers = workers, .same_on_each = c->prm->uniform_node_share,
 		.separate = c->jobs[i].model->hints.layout ==
 			    HINTS_LAYOUT_SEPARATE,
+		.has_closed = c->jobs[i].has_closed,
+		.closed_server = c->jobs[i].closed_server,
 	};
 }
 

@@ -91,9 +91,6 @@ void plan_node_workers(plan_ctx_t *c);
  * fills c->placed[i] (previous content freed). */
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 	       const res_vec_t *room);
-/* Job i at (ps, workers) as the placement sees it (closed server too). */
-place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
-			   int workers);
 void plan_slots_clear(plan_slots_t *s);
 /* Job i with ps PS and workers as the placement sees it (its layout). */
 place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
