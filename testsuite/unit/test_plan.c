@@ -1042,7 +1042,16 @@ START_TEST(test_straggler_stays_without_room)
 	f.m[0]->last_resize = NOW - 5;
 	ck_assert_int_eq(fx_plan(&f), 0);
 	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
-	ck_assert_ptr_nonnull(strstr(dec(&f, 0)->reason, "too recently"));
+	ck_assert_ptr_nonnull(strstr(dec(&f, 0)->reason, "resized 5s ago"));
+	fx_free(&f);
+
+	/* Only a job that can checkpoint is moved (issue 15's rule). */
+	fx_straggler(&f, 4, 8);
+	f.m[0]->ckpt_confirmed = false;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_ptr_nonnull(strstr(dec(&f, 0)->reason,
+				     "never confirmed a checkpoint"));
 	fx_free(&f);
 
 	fx_straggler(&f, 4, 8);
