@@ -33,11 +33,6 @@ void sim_config_init(sim_config_t *c)
 	c->event_plans = true;
 }
 
-static bool holds(const sim_job_t *j)
-{
-	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;
-}
-
 static double mean_loss(const sim_state_t *s, double t)
 {
 	double sum = 0.0;
@@ -88,7 +83,7 @@ static void account(sim_state_t *s, double t)
 
 	for (size_t i = 0; i < s->njobs && dt > 0; i++) {
 		sim_job_t *j = &s->jobs[i];
-		if (!holds(j))
+		if (!sim_job_holds(j))
 			continue;
 		for (size_t k = 0; k < j->nslots; k++) {
 			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;

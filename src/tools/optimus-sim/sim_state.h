@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "plan/job_model.h"
+#include "plan/plan_input.h"
 #include "sim_events.h"
 #include "sim_run.h"
 #include "sim_truth.h"
@@ -78,6 +79,12 @@ static inline time_t sim_time(double t)
 	return (time_t)(SIM_EPOCH + (long long)(t + 0.5));
 }
 
+/* Does the job hold servers (its slots and usage)? */
+static inline bool sim_job_holds(const sim_job_t *j)
+{
+	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;
+}
+
 /* sim_job.c */
 int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 		 const sim_job_spec_t *spec);
@@ -101,5 +108,7 @@ int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);
+/* Job j as the core's plan input (plan/plan_input.h). */
+void sim_input_job(const sim_job_t *j, plan_input_t *in);
 
 #endif
