@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "plan/plan_input.h"
 #include "check_run.h"
 
 #define NOW 100000
@@ -851,6 +852,71 @@ START_TEST(test_bad_input_and_json)
 }
 END_TEST
 
+/*
+ * plan_input: a start applied to a pending job reserves its slots for
+ * PLAN_START_RESERVED_SECONDS (taken off the room, planned as a starting
+ * job on them), then the job is planned anew; a held job reserves nothing.
+ */
+START_TEST(test_input_start_reservation)
+{
+	fixture_t f;
+	place_slot_t sl = { .server = 1, .ps = 1, .workers = 2 };
+	res_vec_t use = res_make(5, 3000, 0);
+	plan_input_t in;
+	plan_job_t job;
+	size_t which = 99;
+	res_vec_t room[2];
+
+	fx_init(&f, 2, 16, 65536);
+	fx_job(&f, "optimus", 10);
+	in = (plan_input_t){ .model = f.m[0], .state = PLAN_INPUT_QUEUED,
+			     .start_slots = &sl, .start_usage = &use,
+			     .nstart = 1, .started_at = NOW - 30 };
+	memcpy(room, f.free, sizeof(room));
+	ck_assert(plan_input_start_reserved(&in, NOW));
+	ck_assert_uint_eq(plan_input_collect(&in, 1, NOW, room, 2, &job,
+					     &which), 1);
+	ck_assert_uint_eq(which, 0);
+	ck_assert(job.running && job.starting);
+	ck_assert_uint_eq(job.nslots, 1);
+	ck_assert_double_eq(room[1].v[RES_CPU], 11);
+	ck_assert_double_eq(room[0].v[RES_CPU], 16);
+	/* Too old: planned anew, nothing taken. */
+	ck_assert(!plan_input_start_reserved(
+		&in, NOW - 30 + PLAN_START_RESERVED_SECONDS));
+	memcpy(room, f.free, sizeof(room));
+	ck_assert_uint_eq(plan_input_collect(
+		&in, 1, NOW - 30 + PLAN_START_RESERVED_SECONDS, room, 2, &job,
+		&which), 1);
+	ck_assert(!job.running && !job.starting);
+	ck_assert_double_eq(room[1].v[RES_CPU], 16);
+	/* Held again (the plan waits it): no reservation. */
+	in.held = true;
+	ck_assert(!plan_input_start_reserved(&in, NOW));
+	/* No measured resize: the configured cost. */
+	ck_assert_double_eq(plan_input_restart_cost(&in, 1, 123.0), 123.0);
+	fx_free(&f);
+}
+END_TEST
+
+/* A run not reported yet settles PLAN_RUN_SETTLING_SECONDS at most. */
+START_TEST(test_input_run_settling)
+{
+	fixture_t f;
+
+	fx_init(&f, 1, 16, 65536);
+	fx_job(&f, "optimus", 10);
+	job_model_started(f.m[0], NOW, 1, 1, 1);
+	ck_assert(plan_input_run_settling(f.m[0], NOW + 1));
+	ck_assert(!plan_input_run_settling(
+		f.m[0], NOW + PLAN_RUN_SETTLING_SECONDS));
+	ck_assert_int_eq(job_model_report(f.m[0], NOW + 5, 10, 1.0, 2.0, 0),
+			 0);
+	ck_assert(!plan_input_run_settling(f.m[0], NOW + 6));
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -881,6 +947,8 @@ static Suite *plan_suite(void)
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
+	tcase_add_test(tc, test_input_start_reservation);
+	tcase_add_test(tc, test_input_run_settling);
 	suite_add_tcase(s, tc);
 	return s;
 }

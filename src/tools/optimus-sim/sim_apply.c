@@ -63,6 +63,13 @@ void sim_input_job(const sim_job_t *j, plan_input_t *in)
 	}
 }
 
+/* The simulated servers run nothing but the simulated jobs. */
+void sim_input_room(const sim_state_t *s, res_vec_t *room)
+{
+	for (size_t k = 0; k < s->cfg->nservers; k++)
+		room[k] = s->cfg->server;
+}
+
 /* The running jobs report; every job is translated into in[]. */
 static int report_all(sim_state_t *s, plan_input_t *in)
 {
@@ -148,9 +155,7 @@ int sim_apply_tick(sim_state_t *s)
 		active += is_active(&s->jobs[i]);
 	if (!active)
 		goto out;
-	/* The simulated servers run nothing but these jobs. */
-	for (size_t k = 0; k < s->cfg->nservers; k++)
-		room[k] = s->cfg->server;
+	sim_input_room(s, room);
 	n = plan_input_collect(in, s->njobs, sim_time(s->now), room,
 			       s->cfg->nservers, pj, which);
 	for (size_t k = 0; k < n; k++)

@@ -110,5 +110,7 @@ int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
 int sim_apply_tick(sim_state_t *s);
 /* Job j as the core's plan input (plan/plan_input.h). */
 void sim_input_job(const sim_job_t *j, plan_input_t *in);
+/* Each server's room for the jobs (cfg->nservers entries). */
+void sim_input_room(const sim_state_t *s, res_vec_t *room);
 
 #endif
