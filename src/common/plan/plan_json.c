@@ -5,7 +5,7 @@
 #include "plan/plan.h"
 #include "util/json_num.h"
 
-static json_object *pj_slots(const plan_decision_t *d)
+static json_object *slots_to_json(const plan_decision_t *d)
 {
 	json_object *a = json_object_new_array();
 
@@ -26,10 +26,10 @@ static json_object *pj_slots(const plan_decision_t *d)
 	return a;
 }
 
-static json_object *pj_decision(const plan_decision_t *d)
+json_object *plan_decision_to_json(const plan_decision_t *d)
 {
 	json_object *o = json_object_new_object();
-	json_object *slots = pj_slots(d);
+	json_object *slots = slots_to_json(d);
 
 	if (!o || !slots) {
 		json_object_put(o);
@@ -58,7 +58,7 @@ json_object *plan_to_json(const plan_t *p)
 		return NULL;
 	a = json_object_new_array();
 	for (size_t i = 0; a && i < p->ndecisions; i++) {
-		json_object *d = pj_decision(&p->decisions[i]);
+		json_object *d = plan_decision_to_json(&p->decisions[i]);
 
 		if (!d || json_object_array_add(a, d)) {
 			json_object_put(d);
