@@ -118,27 +118,27 @@ static int plan_copy_assign(plan_slots_t *s, const place_assign_t *a)
 static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 			       const alloc_grant_t *g, const res_vec_t *room)
 {
-	place_job_t *pj = malloc((c->n + 1) * sizeof(*pj));
+	place_job_t *pl = malloc((c->n + 1) * sizeof(*pl));
 	size_t *idx = malloc((c->n + 1) * sizeof(*idx));
 	place_result_t res;
 	size_t k = 0;
 	int rc = -ENOMEM;
 
 	memset(&res, 0, sizeof(res));
-	if (!pj || !idx)
+	if (!pl || !idx)
 		goto out;
 	for (size_t j = 0; j < c->n; j++) {
 		size_t i = c->order[j];
 
 		if (!which[i])
 			continue;
-		pj[k] = (place_job_t){ c->aj[i].id, c->aj[i].ps_demand,
+		pl[k] = (place_job_t){ c->aj[i].id, c->aj[i].ps_demand,
 				       c->aj[i].worker_demand, g[i].ps,
 				       g[i].workers,
 				       c->prm->uniform_node_share };
 		idx[k++] = i;
 	}
-	rc = placement_run(room, c->nservers, pj, k, &res);
+	rc = placement_run(room, c->nservers, pl, k, &res);
 	if (rc)
 		snprintf(c->out->err, sizeof(c->out->err), "placement: %.140s",
 			 res.err);
@@ -146,7 +146,7 @@ static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 		rc = plan_copy_assign(&c->placed[idx[j]], &res.jobs[j]);
 	placement_result_free(&res);
 out:
-	free(pj);
+	free(pl);
 	free(idx);
 	return rc;
 }

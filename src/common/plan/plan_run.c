@@ -296,11 +296,11 @@ static void plan_lower_limit(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 static bool plan_fits_on(const plan_ctx_t *c, const res_vec_t *room,
 			 size_t i, const alloc_grant_t *g)
 {
-	place_job_t pj = { c->aj[i].id, c->aj[i].ps_demand,
+	place_job_t pl = { c->aj[i].id, c->aj[i].ps_demand,
 			   c->aj[i].worker_demand, g->ps, g->workers,
 			   c->prm->uniform_node_share };
 	place_result_t res;
-	bool ok = !placement_run(room, c->nservers, &pj, 1, &res) &&
+	bool ok = !placement_run(room, c->nservers, &pl, 1, &res) &&
 		  res.jobs[0].status == PLACE_OK;
 
 	placement_result_free(&res);
@@ -322,13 +322,13 @@ static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
  */
 static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
 {
-	const plan_job_t *pj = &c->jobs[j];
+	const plan_job_t *job = &c->jobs[j];
 	const alloc_job_t *a = &c->aj[j];
 
 	/* A limit set means it was tried in this plan already. */
-	if (c->state[j] != PS_KEEP || !pj->running || pj->starting ||
+	if (c->state[j] != PS_KEEP || !job->running || job->starting ||
 	    c->lim_ps[j] || c->lim_w[j] ||
-	    !pj->nslots || pj->model->phase == JM_CHECKPOINTING ||
+	    !job->nslots || job->model->phase == JM_CHECKPOINTING ||
 	    !plan_interval_ok(c, j) ||
 	    (c->cur_ps[j] <= alloc_min_ps(a) &&
 	     c->cur_w[j] <= alloc_min_workers(a)))

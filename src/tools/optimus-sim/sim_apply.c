@@ -139,7 +139,7 @@ int sim_apply_tick(sim_state_t *s)
 {
 	size_t cap = s->njobs + 1, n = 0, active = 0;
 	plan_input_t *in = calloc(cap, sizeof(*in));
-	plan_job_t *pj = calloc(cap, sizeof(*pj));
+	plan_job_t *jobs = calloc(cap, sizeof(*jobs));
 	size_t *which = calloc(cap, sizeof(*which));
 	sim_job_t **act = calloc(cap, sizeof(*act));
 	res_vec_t *room = calloc(s->cfg->nservers, sizeof(*room));
@@ -148,7 +148,7 @@ int sim_apply_tick(sim_state_t *s)
 	int rc = -ENOMEM;
 
 	memset(&plan, 0, sizeof(plan));
-	if (!in || !pj || !which || !act || !room ||
+	if (!in || !jobs || !which || !act || !room ||
 	    (rc = report_all(s, in)))
 		goto out;
 	for (size_t i = 0; i < s->njobs; i++)
@@ -157,13 +157,13 @@ int sim_apply_tick(sim_state_t *s)
 		goto out;
 	sim_input_room(s, room);
 	n = plan_input_collect(in, s->njobs, sim_time(s->now), room,
-			       s->cfg->nservers, pj, which);
+			       s->cfg->nservers, jobs, which);
 	for (size_t k = 0; k < n; k++)
 		act[k] = &s->jobs[which[k]];
 	plan_params(s, in, &prm);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = plan_run(pj, n, room, s->cfg->nservers, &prm, &plan);
+	rc = plan_run(jobs, n, room, s->cfg->nservers, &prm, &plan);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	s->plan_wall += (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec -
 							  t0.tv_nsec);
@@ -175,7 +175,7 @@ int sim_apply_tick(sim_state_t *s)
 	plan_free(&plan);
 out:
 	free(in);
-	free(pj);
+	free(jobs);
 	free(which);
 	free(act);
 	free(room);
