@@ -14,8 +14,8 @@ void sim_config_init(sim_config_t *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->policy = PLAN_OPTIMUS;
-	c->interval = 600.0;		/* Optimus: every 10 minutes */
-	c->damping = 0.95;
+	c->interval = PLAN_INTERVAL_DEFAULT;	/* Optimus: every 10 minutes */
+	c->damping = ALLOC_DAMPING_DEFAULT;
 	c->placement = true;
 	c->paa = true;
 	c->speed_err = 0.0;
