@@ -136,7 +136,6 @@ static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 	return 0;
 }
 
-/* AuthInfo=socket=/path,cred_expire=10 */
 /*
  * A listener bound to every address is reached at slurmctld's host, which
  * is what a reporter on a compute node needs: SlurmctldHost=name(addr).
@@ -158,6 +157,8 @@ static void controller_host(char *out, size_t len)
 	}
 }
 
+/* MUNGE_SOCKET, else socket= of slurm.conf's
+ * AuthInfo=socket=/path,cred_expire=10, else munge's default. */
 static void resolve_munge_socket(report_endpoint_t *ep)
 {
 	const char *env = getenv("MUNGE_SOCKET");

@@ -1,9 +1,10 @@
 /*
  * report_history.h - the last reports of each job, for queries.
  *
- * Until the planner answers queries itself, `optimusctl show job N` and
- * `status` are answered from here: per job a ring of the most recent
- * progress points and speed samples. Bounded in jobs (the least recently
+ * Per job a ring of the most recent progress points and speed samples.
+ * `optimusctl` queries are answered from here when no planner is attached
+ * (report_service_set_query not called); with a planner, its answer gets
+ * the keys only this history has (report_service.c:merge_history). Bounded in jobs (the least recently
  * updated job is forgotten first) and in reports per job. Thread-safe.
  */
 #ifndef OPTIMUS_REPORT_HISTORY_H
