@@ -152,8 +152,8 @@ void plan_ctx_free(plan_ctx_t *c)
 	free(c->cur_ps);
 	free(c->cur_w);
 	free(c->usage);
-	free(c->g1);
-	free(c->g2);
+	free(c->grant1);
+	free(c->grant2);
 	free(c->state);
 	free(c->lim_ps);
 	free(c->lim_w);
@@ -174,8 +174,8 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->cur_ps = calloc(n, sizeof(*c->cur_ps));
 	c->cur_w = calloc(n, sizeof(*c->cur_w));
 	c->usage = calloc(n, sizeof(*c->usage));
-	c->g1 = calloc(n, sizeof(*c->g1));
-	c->g2 = calloc(n, sizeof(*c->g2));
+	c->grant1 = calloc(n, sizeof(*c->grant1));
+	c->grant2 = calloc(n, sizeof(*c->grant2));
 	c->state = calloc(n, sizeof(*c->state));
 	c->lim_ps = calloc(n, sizeof(*c->lim_ps));
 	c->lim_w = calloc(n, sizeof(*c->lim_w));
@@ -185,7 +185,7 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->free0 = calloc(c->nservers + 1, sizeof(*c->free0));
 	c->out->decisions = calloc(n, sizeof(*c->out->decisions));
 	if (!c->order || !c->order_key || !c->aj || !c->cb || !c->cur_ps ||
-	    !c->cur_w || !c->usage || !c->g1 || !c->g2 || !c->state ||
+	    !c->cur_w || !c->usage || !c->grant1 || !c->grant2 || !c->state ||
 	    !c->lim_ps || !c->lim_w || !c->shrink ||
 	    !c->placed || !c->room || !c->free0 || !c->out->decisions)
 		return plan_fail(c->out, -ENOMEM, "out of memory");

@@ -259,16 +259,16 @@ struct action_list {
 /* Jobs outside the plan still get their SystemComment refreshed. */
 static int comment_unplanned(reg_job_t *rj, void *arg)
 {
-	struct action_list *ca = arg;
+	struct action_list *list = arg;
 	job_model_t *m = rj->model;
 	char comment[COMMENT_MAX];
 	action_t *a;
 
-	if (ca->n >= ca->cap || (m->phase == JM_DONE && rj->accounted))
+	if (list->n >= list->cap || (m->phase == JM_DONE && rj->accounted))
 		return 0;
 	if (m->phase != JM_DONE && m->phase != JM_CHECKPOINTING)
 		return 0;
-	a = &ca->acts[ca->n++];
+	a = &list->acts[list->n++];
 	a->job_id = m->job_id;
 	a->kind = ACT_NONE;
 	job_model_summary(m, registry_profiles(), comment, sizeof(comment));
@@ -305,7 +305,7 @@ extern void planner_plan(const snapshot_t *snap)
 	decide_ctx_t c;
 	plan_params_t prm;
 	plan_t plan = { 0 };
-	struct action_list cm;
+	struct action_list list;
 	action_t *acts;
 	int rc;
 
@@ -316,29 +316,29 @@ extern void planner_plan(const snapshot_t *snap)
 				 (size_t) snap->nnodes, c.jobs, c.which);
 	plan_params_from_conf(&prm, &c, snap->taken);
 	rc = plan_run(c.jobs, c.n, c.server_free, snap->nnodes, &prm, &plan);
-	cm.cap = c.n + registry_count() + 1;
-	acts = xcalloc(cm.cap, sizeof(*acts));
-	cm.acts = acts;
-	cm.n = 0;
+	list.cap = c.n + registry_count() + 1;
+	acts = xcalloc(list.cap, sizeof(*acts));
+	list.acts = acts;
+	list.n = 0;
 	if (rc) {
 		error("sched/optimus: planning failed: %s", plan.err);
 	} else {
 		for (size_t k = 0; k < c.n; k++)
-			build_action(&acts[cm.n++], &c, c.which[k],
+			build_action(&acts[list.n++], &c, c.which[k],
 				     &plan.decisions[k]);
 		registry_set_plan_json(plan_to_json(&plan));
 		debug("sched/optimus: plan: %zu start, %zu resize, %zu keep, %zu wait (%.1f ms)",
 		      plan.nstart, plan.nresize, plan.nkeep, plan.nwait,
 		      1e3 * (plan.alloc_seconds + plan.place_seconds));
 	}
-	registry_for_each(comment_unplanned, &cm);
+	registry_for_each(comment_unplanned, &list);
 	plan_free(&plan);
 	ctx_free(&c);
 	registry_unlock();
 
-	apply_actions(acts, cm.n);	/* slurmctld write locks */
-	store_final_comments(acts, cm.n);	/* slurmdbd RPCs, no locks */
-	for (int i = 0; i < cm.n; i++)
+	apply_actions(acts, list.n);	/* slurmctld write locks */
+	store_final_comments(acts, list.n);	/* slurmdbd RPCs, no locks */
+	for (int i = 0; i < list.n; i++)
 		action_free_members(&acts[i]);
 	xfree(acts);
 }
@@ -346,17 +346,17 @@ extern void planner_plan(const snapshot_t *snap)
 /* Requeue the jobs whose checkpoint is confirmed or whose grace ran out. */
 static int collect_requeue(reg_job_t *rj, void *arg)
 {
-	struct action_list *ca = arg;
+	struct action_list *list = arg;
 	job_model_t *m = rj->model;
 
-	if (m->phase != JM_CHECKPOINTING || ca->n >= ca->cap)
+	if (m->phase != JM_CHECKPOINTING || list->n >= list->cap)
 		return 0;
 	if (!rj->checkpoint_acked &&
 	    time(NULL) < m->resize_began + (time_t) m->hints.ckpt_grace)
 		return 0;
-	ca->acts[ca->n].job_id = m->job_id;
-	ca->acts[ca->n].kind = ACT_REQUEUE;
-	ca->n++;
+	list->acts[list->n].job_id = m->job_id;
+	list->acts[list->n].kind = ACT_REQUEUE;
+	list->n++;
 	job_model_stopped(m, time(NULL));
 	m->phase = JM_REQUEUED;
 	return 0;
@@ -364,16 +364,16 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 
 extern void planner_follow_resizes(void)
 {
-	struct action_list ca;
+	struct action_list list;
 
 	registry_lock();
-	ca.cap = registry_count() + 1;
-	ca.acts = xcalloc(ca.cap, sizeof(action_t));
-	ca.n = 0;
-	registry_for_each(collect_requeue, &ca);
+	list.cap = registry_count() + 1;
+	list.acts = xcalloc(list.cap, sizeof(action_t));
+	list.n = 0;
+	registry_for_each(collect_requeue, &list);
 	registry_unlock();
-	apply_actions(ca.acts, ca.n);
-	for (int i = 0; i < ca.n; i++)
-		action_free_members(&ca.acts[i]);
-	xfree(ca.acts);
+	apply_actions(list.acts, list.n);
+	for (int i = 0; i < list.n; i++)
+		action_free_members(&list.acts[i]);
+	xfree(list.acts);
 }
