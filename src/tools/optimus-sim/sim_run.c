@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "sim_state.h"
 
 void sim_config_init(sim_config_t *c)
@@ -50,18 +51,18 @@ static double mean_loss(const sim_state_t *s, double t)
 
 static int record_sample(sim_state_t *s, double t)
 {
-	if (s->nseries == s->series_cap) {
-		size_t cap = s->series_cap ? 2 * s->series_cap : 256;
-		double *a = realloc(s->series_t, cap * sizeof(double));
-		if (!a)
-			return -ENOMEM;
-		s->series_t = a;
-		double *b = realloc(s->series_loss, cap * sizeof(double));
-		if (!b)
-			return -ENOMEM;
-		s->series_loss = b;
-		s->series_cap = cap;
-	}
+	/* Both series share series_cap: grow both from it. */
+	size_t tcap = s->series_cap, lcap = s->series_cap;
+	double *a = grow_array(s->series_t, &tcap, s->nseries, sizeof(*a), 256);
+	if (!a)
+		return -ENOMEM;
+	s->series_t = a;
+	double *b = grow_array(s->series_loss, &lcap, s->nseries, sizeof(*b),
+			       256);
+	if (!b)
+		return -ENOMEM;
+	s->series_loss = b;
+	s->series_cap = lcap;
 	s->series_t[s->nseries] = t;
 	s->series_loss[s->nseries++] = mean_loss(s, t);
 	return 0;
