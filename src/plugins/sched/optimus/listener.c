@@ -52,6 +52,7 @@ typedef struct conn {
 	bool close_after;
 } conn_t;
 
+/* The listener thread's state: one listener per slurmctld. */
 static struct {
 	pthread_t thread;
 	bool running;
@@ -63,7 +64,7 @@ static struct {
 	report_service_t *service;
 	time_t log_second;
 	unsigned log_count, log_dropped;
-} L = { .wake = { -1, -1 }, .lfd = -1 };
+} listener = { .wake = { -1, -1 }, .lfd = -1 };
 
 /* The uid owning job_id, under a short job read lock. */
 static int listener_job_owner(uint32_t job_id, uid_t *uid)
@@ -87,15 +88,15 @@ static void log_refusal(const conn_t *c, const report_outcome_t *o)
 {
 	time_t now = time(NULL);
 
-	if (now != L.log_second) {
-		if (L.log_dropped)
+	if (now != listener.log_second) {
+		if (listener.log_dropped)
 			error("sched/optimus: report listener: %u more refusals "
-			      "not logged", L.log_dropped);
-		L.log_second = now;
-		L.log_count = L.log_dropped = 0;
+			      "not logged", listener.log_dropped);
+		listener.log_second = now;
+		listener.log_count = listener.log_dropped = 0;
 	}
-	if (++L.log_count > LISTENER_LOG_BURST) {
-		L.log_dropped++;
+	if (++listener.log_count > LISTENER_LOG_BURST) {
+		listener.log_dropped++;
 		return;
 	}
 	error("sched/optimus: report listener: refused request from %s "
@@ -134,7 +135,7 @@ static void conn_reply(conn_t *c, char *reply, bool close_after)
 static void conn_serve(conn_t *c)
 {
 	report_outcome_t o;
-	char *reply = report_service_handle(L.service, c->body, c->body_len,
+	char *reply = report_service_handle(listener.service, c->body, c->body_len,
 					    now_seconds(), &o);
 
 	/* A confirmed checkpoint lets a resize go on: follow it now. */
@@ -208,18 +209,18 @@ static bool conn_write(conn_t *c)
 	}
 	xfree(c->out);
 	c->out_len = c->out_sent = 0;
-	c->deadline = time(NULL) + L.timeout;
+	c->deadline = time(NULL) + listener.timeout;
 	return !c->close_after;
 }
 
 static void conn_close(size_t i)
 {
-	conn_t *c = &L.conns[i];
+	conn_t *c = &listener.conns[i];
 
 	close(c->fd);
 	xfree(c->body);
 	xfree(c->out);
-	L.conns[i] = L.conns[--L.nconns];
+	listener.conns[i] = listener.conns[--listener.nconns];
 }
 
 static void peer_name(const struct sockaddr_storage *ss, socklen_t len,
@@ -238,14 +239,14 @@ static void peer_name(const struct sockaddr_storage *ss, socklen_t len,
 static void shed_connection(int fd, const char *peer)
 {
 	char *reply = protocol_reply_error("busy", "too many connections "
-					   "(%zu); retry later", L.max_conns);
+					   "(%zu); retry later", listener.max_conns);
 	uint8_t hdr[PROTOCOL_HEADER_LEN];
 	report_outcome_t o = { .uid = (uid_t)-1, .code = "busy" };
 	conn_t c = { .fd = fd };
 
 	snprintf(c.peer, sizeof(c.peer), "%s", peer);
 	snprintf(o.reason, sizeof(o.reason), "too many connections (%zu)",
-		 L.max_conns);
+		 listener.max_conns);
 	log_refusal(&c, &o);
 	if (reply) {
 		protocol_header_encode((uint32_t)strlen(reply), hdr);
@@ -262,20 +263,21 @@ static void accept_all(void)
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
 		char peer[64];
-		int fd = accept4(L.lfd, (struct sockaddr *)&ss, &len,
+		int fd = accept4(listener.lfd, (struct sockaddr *)&ss, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0)
 			return;
 		peer_name(&ss, len, peer, sizeof(peer));
-		if (L.nconns == L.max_conns) {
+		if (listener.nconns == listener.max_conns) {
 			shed_connection(fd, peer);
 			continue;
 		}
-		L.conns[L.nconns] = (conn_t){ .fd = fd,
-			.deadline = time(NULL) + L.timeout };
-		snprintf(L.conns[L.nconns].peer, sizeof(L.conns[0].peer), "%s", peer);
-		L.nconns++;
+		listener.conns[listener.nconns] = (conn_t){ .fd = fd,
+			.deadline = time(NULL) + listener.timeout };
+		snprintf(listener.conns[listener.nconns].peer,
+			 sizeof(listener.conns[0].peer), "%s", peer);
+		listener.nconns++;
 	}
 }
 
@@ -285,7 +287,7 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 	time_t now = time(NULL);
 
 	for (size_t k = n; k-- > 0;) {
-		conn_t *c = &L.conns[k];
+		conn_t *c = &listener.conns[k];
 		short re = pfds[k + 2].revents;
 		bool keep = true;
 
@@ -309,16 +311,16 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 
 static void *listener_thread(void *arg)
 {
-	struct pollfd *pfds = xcalloc(L.max_conns + 2, sizeof(*pfds));
+	struct pollfd *pfds = xcalloc(listener.max_conns + 2, sizeof(*pfds));
 
 	while (true) {
-		size_t n = L.nconns;
+		size_t n = listener.nconns;
 
-		pfds[0] = (struct pollfd){ .fd = L.wake[0], .events = POLLIN };
-		pfds[1] = (struct pollfd){ .fd = L.lfd, .events = POLLIN };
+		pfds[0] = (struct pollfd){ .fd = listener.wake[0], .events = POLLIN };
+		pfds[1] = (struct pollfd){ .fd = listener.lfd, .events = POLLIN };
 		for (size_t i = 0; i < n; i++)
-			pfds[i + 2] = (struct pollfd){ .fd = L.conns[i].fd,
-				.events = L.conns[i].out ? POLLOUT : POLLIN };
+			pfds[i + 2] = (struct pollfd){ .fd = listener.conns[i].fd,
+				.events = listener.conns[i].out ? POLLOUT : POLLIN };
 		if (poll(pfds, n + 2, LISTENER_POLL_MS) < 0 && errno != EINTR) {
 			error("sched/optimus: report listener: poll: %m");
 			break;
@@ -329,8 +331,8 @@ static void *listener_thread(void *arg)
 		if (pfds[1].revents & POLLIN)
 			accept_all();
 	}
-	while (L.nconns)
-		conn_close(L.nconns - 1);
+	while (listener.nconns)
+		conn_close(listener.nconns - 1);
 	xfree(pfds);
 	return NULL;
 }
@@ -388,8 +390,8 @@ static int service_create(void)
 	sc.admin_uid = slurm_conf.slurm_user_id;
 	sc.replay_window = optimus_conf.report_replay_window;
 	sc.queue_capacity = optimus_conf.report_queue_size;
-	L.service = report_service_create(&sc, &cb);
-	if (!L.service) {
+	listener.service = report_service_create(&sc, &cb);
+	if (!listener.service) {
 		error("sched/optimus: report listener: out of memory");
 		return SLURM_ERROR;
 	}
@@ -399,21 +401,22 @@ static int service_create(void)
 int listener_start(void)
 {
 	optimus_conf_load();
-	if (L.running || optimus_conf.report_port == 0)
+	if (listener.running || optimus_conf.report_port == 0)
 		return SLURM_SUCCESS;
-	L.lfd = listen_socket(optimus_conf.report_address, optimus_conf.report_port);
-	if (L.lfd < 0)
+	listener.lfd = listen_socket(optimus_conf.report_address,
+				     optimus_conf.report_port);
+	if (listener.lfd < 0)
 		return SLURM_ERROR;
-	if (service_create() != SLURM_SUCCESS || pipe2(L.wake, O_CLOEXEC)) {
-		close(L.lfd);
-		L.lfd = -1;
+	if (service_create() != SLURM_SUCCESS || pipe2(listener.wake, O_CLOEXEC)) {
+		close(listener.lfd);
+		listener.lfd = -1;
 		return SLURM_ERROR;
 	}
-	L.max_conns = optimus_conf.report_max_connections;
-	L.timeout = optimus_conf.report_timeout;
-	L.conns = xcalloc(L.max_conns, sizeof(*L.conns));
-	slurm_thread_create(&L.thread, listener_thread, NULL);
-	L.running = true;
+	listener.max_conns = optimus_conf.report_max_connections;
+	listener.timeout = optimus_conf.report_timeout;
+	listener.conns = xcalloc(listener.max_conns, sizeof(*listener.conns));
+	slurm_thread_create(&listener.thread, listener_thread, NULL);
+	listener.running = true;
 	info("sched/optimus: report listener on %s:%u",
 	     optimus_conf.report_address, optimus_conf.report_port);
 	return SLURM_SUCCESS;
@@ -421,32 +424,34 @@ int listener_start(void)
 
 void listener_stop(void)
 {
-	if (!L.running)
+	if (!listener.running)
 		return;
-	(void)!write(L.wake[1], "x", 1);
-	pthread_join(L.thread, NULL);
-	close(L.wake[0]);
-	close(L.wake[1]);
-	close(L.lfd);
-	L.wake[0] = L.wake[1] = L.lfd = -1;
-	xfree(L.conns);
-	report_service_destroy(L.service);
-	L.service = NULL;
-	L.running = false;
+	(void)!write(listener.wake[1], "x", 1);
+	pthread_join(listener.thread, NULL);
+	close(listener.wake[0]);
+	close(listener.wake[1]);
+	close(listener.lfd);
+	listener.wake[0] = listener.wake[1] = listener.lfd = -1;
+	xfree(listener.conns);
+	report_service_destroy(listener.service);
+	listener.service = NULL;
+	listener.running = false;
 }
 
 report_queue_t *listener_attach_consumer(void)
 {
-	return L.service ? report_service_attach_consumer(L.service) : NULL;
+	return listener.service ?
+		       report_service_attach_consumer(listener.service) :
+		       NULL;
 }
 
 void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid))
 {
-	if (L.service)
-		report_service_set_query(L.service, query);
+	if (listener.service)
+		report_service_set_query(listener.service, query);
 }
 
 report_history_t *listener_history(void)
 {
-	return L.service ? report_service_history(L.service) : NULL;
+	return listener.service ? report_service_history(listener.service) : NULL;
 }
