@@ -852,6 +852,29 @@ START_TEST(test_bad_input_and_json)
 }
 END_TEST
 
+/* One decision as JSON (optimusctl job): a waiting job's infinite times
+ * are null, never Infinity (not JSON). */
+START_TEST(test_decision_json_non_finite)
+{
+	plan_decision_t d = { .job_id = 7, .action = PLAN_WAIT,
+			      .remaining_now = INFINITY,
+			      .remaining_planned = NAN, .gain = 0.0 };
+	json_object *o, *v;
+	const char *text;
+
+	snprintf(d.reason, sizeof(d.reason), "no room");
+	o = plan_decision_to_json(&d);
+	ck_assert_ptr_nonnull(o);
+	text = json_object_to_json_string(o);
+	ck_assert_msg(!strstr(text, "Infinity") && !strstr(text, "NaN"), "%s",
+		      text);
+	ck_assert(json_object_object_get_ex(o, "remaining_now", &v) && !v);
+	ck_assert(json_object_object_get_ex(o, "action", &v));
+	ck_assert_str_eq(json_object_get_string(v), "wait");
+	json_object_put(o);
+}
+END_TEST
+
 /*
  * plan_input: a start applied to a pending job reserves its slots for
  * PLAN_START_RESERVED_SECONDS (taken off the room, planned as a starting
@@ -947,6 +970,7 @@ static Suite *plan_suite(void)
 	tcase_add_loop_test(tc, test_quality_mixed, 0, 2);
 	tcase_add_test(tc, test_spread_ablation);
 	tcase_add_test(tc, test_bad_input_and_json);
+	tcase_add_test(tc, test_decision_json_non_finite);
 	tcase_add_test(tc, test_input_start_reservation);
 	tcase_add_test(tc, test_input_run_settling);
 	suite_add_tcase(s, tc);
