@@ -21,8 +21,8 @@
 typedef struct instance {
 	size_t njobs, nservers;
 	alloc_job_t *jobs;
-	synth_speed_t *speeds;
-	synth_loss_t *losses;
+	fixture_speed_t *speeds;
+	fixture_loss_t *losses;
 	res_vec_t *servers;
 	res_vec_t capacity;
 } instance_t;
@@ -62,16 +62,16 @@ static void instance_make(instance_t *in, double scale, uint64_t seed)
 		fprintf(stderr, "bench_alloc: out of memory\n");
 		exit(1);
 	}
-	synth_jobs(in->jobs, in->speeds, in->losses, in->njobs, seed);
+	fixture_jobs(in->jobs, in->speeds, in->losses, in->njobs, seed);
 	for (size_t j = 0; j < in->njobs; j++) {
-		in->jobs[j].req_ps = 2 + synth_rand(&st) % 7;
-		in->jobs[j].req_workers = 4 + synth_rand(&st) % 17;
+		in->jobs[j].req_ps = 2 + fixture_rand(&st) % 7;
+		in->jobs[j].req_workers = 4 + fixture_rand(&st) % 17;
 	}
 	in->capacity = res_make(0, 0, 0);
 	for (size_t s = 0; s < in->nservers; s++) {
-		double used = synth_uniform(&st, 0.1, 0.65);
+		double used = fixture_uniform(&st, 0.1, 0.65);
 		in->servers[s] = res_make(32 * (1 - used), 128 * (1 - used),
-					  (double)(synth_rand(&st) % 5));
+					  (double)(fixture_rand(&st) % 5));
 		in->capacity = res_add(in->capacity, in->servers[s]);
 	}
 }
@@ -143,7 +143,7 @@ static bool same_grants(const instance_t *in)
 
 	alloc_params_init(&prm, in->capacity);
 	alloc_optimus_run(in->jobs, in->njobs, &prm, &a);
-	synth_naive_optimus(in->jobs, in->njobs, &prm, &b);
+	fixture_naive_optimus(in->jobs, in->njobs, &prm, &b);
 	for (size_t i = 0; i < in->njobs; i++)
 		same = same && a.grants[i].ps == b.grants[i].ps &&
 		       a.grants[i].workers == b.grants[i].workers;
@@ -161,7 +161,7 @@ static void bench_baseline(void)
 	instance_make(&in, 0.1, 42);
 	printf("baseline, 1/10 of the paper's scale:\n");
 	heap_ms = bench_one("optimus (heap)", alloc_optimus_run, &in, false, 1);
-	naive_ms = bench_one("optimus (rescan)", synth_naive_optimus, &in,
+	naive_ms = bench_one("optimus (rescan)", fixture_naive_optimus, &in,
 			     false, 1);
 	printf("  rescan / heap allocation time: %.1fx (same grants: %s)\n",
 	       naive_ms / heap_ms, same_grants(&in) ? "yes" : "NO");

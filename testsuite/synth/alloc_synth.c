@@ -3,22 +3,22 @@
 
 #include "alloc_synth.h"
 
-double synth_speed(void *ctx, int p, int w)
+double fixture_speed(void *ctx, int p, int w)
 {
-	const synth_speed_t *s = ctx;
+	const fixture_speed_t *s = ctx;
 
 	return 1.0 / (s->th[0] * s->batch / w + s->th[1] +
 		      s->th[2] * (double)w / p + s->th[3] * w + s->th[4] * p);
 }
 
-double synth_loss(void *ctx, int units)
+double fixture_loss(void *ctx, int units)
 {
-	const synth_loss_t *l = ctx;
+	const fixture_loss_t *l = ctx;
 
 	return l->mu * pow(l->done + l->per_unit * units, -l->b) + l->c;
 }
 
-uint64_t synth_rand(uint64_t *state)
+uint64_t fixture_rand(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
@@ -27,53 +27,53 @@ uint64_t synth_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-double synth_uniform(uint64_t *state, double lo, double hi)
+double fixture_uniform(uint64_t *state, double lo, double hi)
 {
-	return lo + (hi - lo) * (synth_rand(state) >> 11) * 0x1.0p-53;
+	return lo + (hi - lo) * (fixture_rand(state) >> 11) * 0x1.0p-53;
 }
 
-static void synth_demands(alloc_job_t *job, uint64_t *st)
+static void fixture_demands(alloc_job_t *job, uint64_t *st)
 {
-	job->ps_demand = res_make(synth_uniform(st, 1, 4),
-				  synth_uniform(st, 2, 10), 0);
-	if (synth_rand(st) % 4 == 0)
-		job->worker_demand = res_make(synth_uniform(st, 1, 4),
-					      synth_uniform(st, 4, 16), 1);
+	job->ps_demand = res_make(fixture_uniform(st, 1, 4),
+				  fixture_uniform(st, 2, 10), 0);
+	if (fixture_rand(st) % 4 == 0)
+		job->worker_demand = res_make(fixture_uniform(st, 1, 4),
+					      fixture_uniform(st, 4, 16), 1);
 	else
-		job->worker_demand = res_make(synth_uniform(st, 2, 6),
-					      synth_uniform(st, 4, 16), 0);
+		job->worker_demand = res_make(fixture_uniform(st, 2, 6),
+					      fixture_uniform(st, 4, 16), 0);
 }
 
-void synth_jobs(alloc_job_t *jobs, synth_speed_t *speeds,
-		  synth_loss_t *losses, size_t n, uint64_t seed)
+void fixture_jobs(alloc_job_t *jobs, fixture_speed_t *speeds,
+		  fixture_loss_t *losses, size_t n, uint64_t seed)
 {
 	uint64_t st = seed;
 
 	for (size_t i = 0; i < n; i++) {
 		alloc_job_t *job = &jobs[i];
-		synth_speed_t *s = &speeds[i];
-		synth_loss_t *l = &losses[i];
+		fixture_speed_t *s = &speeds[i];
+		fixture_loss_t *l = &losses[i];
 
 		*job = (alloc_job_t){ .id = i + 1, .user = job };
 		s->batch = 256;
-		s->th[0] = synth_uniform(&st, 0.01, 0.05);
-		s->th[1] = synth_uniform(&st, 0.05, 0.5);
-		s->th[2] = synth_uniform(&st, 0.05, 0.3);
-		s->th[3] = synth_uniform(&st, 0.002, 0.02);
-		s->th[4] = synth_uniform(&st, 0.002, 0.02);
-		job->speed = synth_speed;
+		s->th[0] = fixture_uniform(&st, 0.01, 0.05);
+		s->th[1] = fixture_uniform(&st, 0.05, 0.5);
+		s->th[2] = fixture_uniform(&st, 0.05, 0.3);
+		s->th[3] = fixture_uniform(&st, 0.002, 0.02);
+		s->th[4] = fixture_uniform(&st, 0.002, 0.02);
+		job->speed = fixture_speed;
 		job->speed_ctx = s;
-		job->remaining_steps = synth_uniform(&st, 1e3, 1e5);
-		synth_demands(job, &st);
-		job->early_stage = synth_rand(&st) % 5 == 0;
-		*l = (synth_loss_t){
-			.mu = synth_uniform(&st, 0.5, 2),
-			.b = synth_uniform(&st, 0.3, 1.2),
-			.c = synth_uniform(&st, 0, 0.1),
-			.done = synth_uniform(&st, 1, 200),
-			.per_unit = synth_uniform(&st, 1, 20),
+		job->remaining_steps = fixture_uniform(&st, 1e3, 1e5);
+		fixture_demands(job, &st);
+		job->early_stage = fixture_rand(&st) % 5 == 0;
+		*l = (fixture_loss_t){
+			.mu = fixture_uniform(&st, 0.5, 2),
+			.b = fixture_uniform(&st, 0.3, 1.2),
+			.c = fixture_uniform(&st, 0, 0.1),
+			.done = fixture_uniform(&st, 1, 200),
+			.per_unit = fixture_uniform(&st, 1, 20),
 		};
-		job->loss_after = synth_loss;
+		job->loss_after = fixture_loss;
 		job->loss_ctx = l;
 	}
 }
@@ -95,7 +95,7 @@ static double naive_gain(const alloc_job_t *job, const alloc_grant_t *g,
 	return gain;
 }
 
-int synth_naive_optimus(const alloc_job_t *jobs, size_t n,
+int fixture_naive_optimus(const alloc_job_t *jobs, size_t n,
 			  const alloc_params_t *prm, alloc_result_t *out)
 {
 	int rc = alloc_result_init(out, jobs, n);

@@ -18,8 +18,8 @@
 #define NJOBS 40
 
 static alloc_job_t jobs[NJOBS];
-static synth_speed_t speeds[NJOBS];
-static synth_loss_t losses[NJOBS];
+static fixture_speed_t speeds[NJOBS];
+static fixture_loss_t losses[NJOBS];
 
 static res_vec_t cluster(double cpu, double mem, double gpu)
 {
@@ -55,12 +55,12 @@ static void assert_within(const alloc_job_t *js, const alloc_result_t *r,
 static void random_limits(uint64_t *st)
 {
 	for (size_t i = 0; i < NJOBS; i++) {
-		jobs[i].min_ps = synth_rand(st) % 3;
-		jobs[i].min_workers = synth_rand(st) % 4;
-		jobs[i].max_ps = synth_rand(st) % 2 ? 0 :
-				 alloc_min_ps(&jobs[i]) + synth_rand(st) % 6;
-		jobs[i].max_workers = synth_rand(st) % 2 ? 0 :
-				 alloc_min_workers(&jobs[i]) + synth_rand(st) % 9;
+		jobs[i].min_ps = fixture_rand(st) % 3;
+		jobs[i].min_workers = fixture_rand(st) % 4;
+		jobs[i].max_ps = fixture_rand(st) % 2 ? 0 :
+				 alloc_min_ps(&jobs[i]) + fixture_rand(st) % 6;
+		jobs[i].max_workers = fixture_rand(st) % 2 ? 0 :
+				 alloc_min_workers(&jobs[i]) + fixture_rand(st) % 9;
 	}
 }
 
@@ -73,12 +73,12 @@ START_TEST(test_heap_matches_scan)
 
 	ck_assert_int_eq(heap_init(&h, 64), 0);
 	for (int step = 0; step < 5000; step++) {
-		uint32_t it = synth_rand(&st) % 64, top, best = 64;
-		if (synth_rand(&st) % 3 == 0) {
+		uint32_t it = fixture_rand(&st) % 64, top, best = 64;
+		if (fixture_rand(&st) % 3 == 0) {
 			heap_remove(&h, it);
 			in[it] = false;
 		} else {
-			key[it] = (double)(synth_rand(&st) % 20);
+			key[it] = (double)(fixture_rand(&st) % 20);
 			heap_set(&h, it, key[it]);
 			in[it] = true;
 		}
@@ -103,11 +103,11 @@ START_TEST(test_capacity_and_limits)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, NJOBS, st);
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
 	random_limits(&st);
-	alloc_params_init(&prm, cluster(synth_uniform(&st, 50, 600),
-					synth_uniform(&st, 200, 2000),
-					synth_uniform(&st, 0, 20)));
+	alloc_params_init(&prm, cluster(fixture_uniform(&st, 50, 600),
+					fixture_uniform(&st, 200, 2000),
+					fixture_uniform(&st, 0, 20)));
 	for (size_t a = 0; a < 4; a++) {
 		ck_assert_int_eq(task_allocators[a](jobs, NJOBS, &prm, &r), 0);
 		assert_within(jobs, &r, prm.capacity);
@@ -122,11 +122,11 @@ START_TEST(test_heap_equals_rescan)
 	alloc_params_t prm;
 	alloc_result_t a, b;
 
-	synth_jobs(jobs, speeds, losses, NJOBS, st);
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
 	random_limits(&st);
 	alloc_params_init(&prm, cluster(400, 1500, 10));
 	ck_assert_int_eq(alloc_optimus_run(jobs, NJOBS, &prm, &a), 0);
-	ck_assert_int_eq(synth_naive_optimus(jobs, NJOBS, &prm, &b), 0);
+	ck_assert_int_eq(fixture_naive_optimus(jobs, NJOBS, &prm, &b), 0);
 	ck_assert_uint_gt(a.steps, 0);
 	ck_assert_uint_eq(a.steps, b.steps);
 	for (size_t i = 0; i < NJOBS; i++) {
@@ -144,7 +144,7 @@ START_TEST(test_optimus_stops_at_no_gain)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, NJOBS, 3);
+	fixture_jobs(jobs, speeds, losses, NJOBS, 3);
 	alloc_params_init(&prm, cluster(1e6, 1e7, 1e4));
 	ck_assert_int_eq(alloc_optimus_run(jobs, NJOBS, &prm, &r), 0);
 	for (size_t i = 0; i < NJOBS; i++) {
@@ -191,14 +191,14 @@ START_TEST(test_optimus_gap_to_exhaustive)
 		alloc_result_t r;
 		double best = INFINITY, greedy;
 
-		synth_jobs(jobs, speeds, losses, 3, st);
+		fixture_jobs(jobs, speeds, losses, 3, st);
 		for (int i = 0; i < 3; i++) {
 			jobs[i].early_stage = false;
 			jobs[i].ps_demand = res_make(1, 2, 0);
 			jobs[i].worker_demand = res_make(
-				1 + synth_rand(&st) % 2, 2, 0);
+				1 + fixture_rand(&st) % 2, 2, 0);
 		}
-		alloc_params_init(&prm, cluster(8 + synth_rand(&st) % 12,
+		alloc_params_init(&prm, cluster(8 + fixture_rand(&st) % 12,
 						1000, 0));
 		ck_assert_int_eq(alloc_optimus_run(jobs, 3, &prm, &r), 0);
 		greedy = alloc_total_jct(jobs, &r);
@@ -221,7 +221,7 @@ START_TEST(test_min_unfit_reported)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 3, 5);
+	fixture_jobs(jobs, speeds, losses, 3, 5);
 	for (int i = 0; i < 3; i++) {
 		jobs[i].ps_demand = res_make(1, 1, 0);
 		jobs[i].worker_demand = res_make(1, 1, 0);
@@ -244,7 +244,7 @@ START_TEST(test_damping_prefers_mature_job)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 2, 9);
+	fixture_jobs(jobs, speeds, losses, 2, 9);
 	jobs[0].ps_demand = jobs[0].worker_demand = res_make(1, 1, 0);
 	jobs[1] = jobs[0];
 	jobs[1].id = 2;
@@ -268,7 +268,7 @@ START_TEST(test_invalid_input)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 2, 11);
+	fixture_jobs(jobs, speeds, losses, 2, 11);
 	jobs[1].max_workers = 1;
 	jobs[1].min_workers = 3;
 	alloc_params_init(&prm, cluster(100, 100, 0));
@@ -315,16 +315,16 @@ START_TEST(test_quality_matches_exhaustive)
 	long total = 4 + 16;
 	long sum = 0;
 
-	synth_jobs(jobs, speeds, losses, 4, st);
+	fixture_jobs(jobs, speeds, losses, 4, st);
 	for (int i = 0; i < 4; i++)
-		jobs[i].weight = synth_uniform(&st, 0.5, 3);
+		jobs[i].weight = fixture_uniform(&st, 0.5, 3);
 	alloc_params_init(&prm, cluster(1, 1, 0));
 	prm.total_units = total;
 	ck_assert_int_eq(alloc_quality_run(jobs, 4, &prm, &r), 0);
 	for (int i = 0; i < 4; i++) {
 		ck_assert_int_ge(r.grants[i].units, 1);
 		sum += r.grants[i].units;
-		got += jobs[i].weight * synth_loss(&losses[i],
+		got += jobs[i].weight * fixture_loss(&losses[i],
 						     r.grants[i].units);
 	}
 	ck_assert_int_eq(sum, total);
@@ -341,7 +341,7 @@ START_TEST(test_quality_weights_and_limits)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 3, 21);
+	fixture_jobs(jobs, speeds, losses, 3, 21);
 	losses[1] = losses[0];
 	losses[2] = losses[0];
 	jobs[0].weight = 1;
@@ -369,7 +369,7 @@ START_TEST(test_drf_equal_shares)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 4, 31);
+	fixture_jobs(jobs, speeds, losses, 4, 31);
 	for (int i = 0; i < 4; i++) {
 		jobs[i].ps_demand = res_make(1, 1, 0);
 		jobs[i].worker_demand = res_make(1, 1, 0);
@@ -394,7 +394,7 @@ START_TEST(test_tetris_prefers_short_job)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 2, 41);
+	fixture_jobs(jobs, speeds, losses, 2, 41);
 	jobs[0].ps_demand = res_make(1, 2, 0);
 	jobs[0].worker_demand = res_make(2, 1, 0);
 	jobs[1] = jobs[0];
@@ -416,7 +416,7 @@ START_TEST(test_fifo_blocks_queue)
 	alloc_params_t prm;
 	alloc_result_t r;
 
-	synth_jobs(jobs, speeds, losses, 4, 51);
+	fixture_jobs(jobs, speeds, losses, 4, 51);
 	for (int i = 0; i < 4; i++) {
 		jobs[i].ps_demand = res_make(1, 1, 0);
 		jobs[i].worker_demand = res_make(1, 1, 0);

@@ -108,13 +108,13 @@ END_TEST
 START_TEST(test_random_blocks)
 {
 	uint64_t st = 500 + _i;
-	size_t n = 1 + synth_rand(&st) % 400, nps = 1 + synth_rand(&st) % 32;
+	size_t n = 1 + fixture_rand(&st) % 400, nps = 1 + fixture_rand(&st) % 32;
 	paa_result_t r;
 	double avg;
 	size_t expect = 0;
 
 	for (size_t i = 0; i < n; i++)
-		blocks[i] = 1 + (uint64_t)exp(synth_uniform(&st, 0, 15));
+		blocks[i] = 1 + (uint64_t)exp(fixture_uniform(&st, 0, 15));
 	avg = (double)total_of(blocks, n) / nps;
 	for (size_t i = 0; i < n; i++)
 		expect += (double)blocks[i] > avg ?

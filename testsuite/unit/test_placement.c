@@ -70,18 +70,18 @@ START_TEST(test_random_instances)
 	uint64_t st = 100 + _i;
 
 	for (int s = 0; s < NS; s++)
-		servers[s] = res_make(synth_uniform(&st, 0, 32),
-				      synth_uniform(&st, 0, 128),
-				      synth_rand(&st) % 5);
+		servers[s] = res_make(fixture_uniform(&st, 0, 32),
+				      fixture_uniform(&st, 0, 128),
+				      fixture_rand(&st) % 5);
 	for (int j = 0; j < NJ; j++)
 		jobs[j] = (place_job_t){
-			.id = j, .ps = synth_rand(&st) % 6,
-			.workers = synth_rand(&st) % 12,
-			.ps_demand = res_make(synth_uniform(&st, 0.5, 4),
-					      synth_uniform(&st, 1, 8), 0),
-			.worker_demand = res_make(synth_uniform(&st, 1, 6),
-						  synth_uniform(&st, 1, 16),
-						  synth_rand(&st) % 3 == 0),
+			.id = j, .ps = fixture_rand(&st) % 6,
+			.workers = fixture_rand(&st) % 12,
+			.ps_demand = res_make(fixture_uniform(&st, 0.5, 4),
+					      fixture_uniform(&st, 1, 8), 0),
+			.worker_demand = res_make(fixture_uniform(&st, 1, 6),
+						  fixture_uniform(&st, 1, 16),
+						  fixture_rand(&st) % 3 == 0),
 		};
 	ck_assert_int_eq(placement_run(servers, NS, jobs, NJ, &r), 0);
 	assert_capacity(servers, NS, jobs, &r);
