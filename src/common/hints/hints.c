@@ -10,6 +10,7 @@
 #include "util/errmsg.h"
 #include "hints/hints.h"
 #include "hints/hints_keys.h"
+#include "models/convergence.h"
 
 #define BIT(k) (1u << (k))
 
@@ -42,7 +43,7 @@ void hints_init(optimus_hints_t *h, hints_policy_t policy)
 	h->min_workers = h->max_workers = 1;
 	h->ps_res = (hints_res_t){ 1, 1024, 0 };
 	h->worker_res = (hints_res_t){ 1, 1024, 0 };
-	h->delta = 0.001;
+	h->delta = CONV_DELTA_DEFAULT;
 	/* Optimus fits Eqn. 1; the quality-driven paper fits mu*k^-b + c. */
 	h->form = policy == HINTS_POLICY_QUALITY ? CURVE_POWER : CURVE_INVERSE;
 	h->ckpt_signal = SIGUSR1;

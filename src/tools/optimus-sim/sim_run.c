@@ -24,7 +24,7 @@ void sim_config_init(sim_config_t *c)
 	c->restart_base = 20.0;
 	c->min_resize_interval = 1200.0;
 	c->resize_threshold = -1.0;
-	c->delta = 0.001;
+	c->delta = CONV_DELTA_DEFAULT;
 	c->nservers = 16;
 	c->server = res_make(24, 98304, 4);
 	c->seed = 1;
