@@ -8,4 +8,5 @@ src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
 	src/common/roles/spank_env.c src/common/roles/spank_env.h \
 	src/common/util/errmsg.c src/common/util/errmsg.h \
 	src/common/util/json_num.c src/common/util/json_num.h \
-	src/common/util/grow.c src/common/util/grow.h
+	src/common/util/grow.c src/common/util/grow.h \
+	src/common/util/names.c src/common/util/names.h

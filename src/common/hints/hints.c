@@ -11,6 +11,7 @@
 #include "hints/hints.h"
 #include "hints/hints_keys.h"
 #include "models/convergence.h"
+#include "util/names.h"
 
 #define BIT(k) (1u << (k))
 
@@ -21,7 +22,7 @@ static const char *const policy_names[] = { "optimus", "quality" };
 
 const char *hints_policy_name(hints_policy_t p)
 {
-	return (unsigned)p <= HINTS_POLICY_QUALITY ? policy_names[p] : "unknown";
+	return names_at(policy_names, NAMES_COUNT(policy_names), (unsigned)p);
 }
 
 const char *hints_mode_name(hints_mode_t m)

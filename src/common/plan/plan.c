@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "plan/plan_priv.h"
+#include "util/names.h"
 
 static const char *const policy_names[] = {
 	"optimus", "quality", "drf", "tetris", "fifo",
@@ -46,23 +47,23 @@ void plan_params_init(plan_params_t *prm)
 
 const char *plan_policy_name(plan_policy_t p)
 {
-	return (unsigned)p <= PLAN_FIFO ? policy_names[p] : "unknown";
+	return names_at(policy_names, NAMES_COUNT(policy_names), (unsigned)p);
 }
 
 int plan_policy_parse(const char *name, plan_policy_t *out)
 {
-	for (unsigned i = 0; name && i <= PLAN_FIFO; i++) {
-		if (!strcmp(name, policy_names[i])) {
-			*out = (plan_policy_t)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = names_find(policy_names, NAMES_COUNT(policy_names), name,
+			   false);
+
+	if (i < 0)
+		return i;
+	*out = (plan_policy_t)i;
+	return 0;
 }
 
 const char *plan_action_name(plan_action_t a)
 {
-	return (unsigned)a <= PLAN_RESIZE ? action_names[a] : "unknown";
+	return names_at(action_names, NAMES_COUNT(action_names), (unsigned)a);
 }
 
 void plan_reason(plan_decision_t *d, const char *fmt, ...)
