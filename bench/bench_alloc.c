@@ -14,7 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "alloc/alloc.h"
-#include "alloc_fixture.h"
+#include "alloc_synth.h"
 #include "alloc/placement.h"
 
 #define PAPER_SECONDS 5.0

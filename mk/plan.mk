@@ -7,7 +7,8 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/job_model_predict.c src/common/plan/job_model_json.c \
 	src/common/plan/plan.h src/common/plan/plan_priv.h src/common/plan/plan.c \
 	src/common/plan/plan_alloc.c src/common/plan/plan_place.c \
-	src/common/plan/plan_run.c src/common/plan/plan_json.c
+	src/common/plan/plan_run.c src/common/plan/plan_json.c \
+	src/common/plan/plan_input.h src/common/plan/plan_input.c
 
 PLAN_TESTS = testsuite/unit/test_job_model testsuite/unit/test_plan
 check_PROGRAMS += $(PLAN_TESTS)

@@ -72,3 +72,17 @@ EXTRA_DIST += testsuite/data/quality-curves/README.md \
 	testsuite/data/quality-curves/dl.csv \
 	contrib/record_quality_curves.py bench/quality_fair.py \
 	bench/quality_job.py bench/quality_job.sh
+
+# The replay test: one recorded planning input through sched/optimus'
+# translate step (planner_input.c, no Slurm calls) and the simulator's
+# (sim_apply.c); both must give the same decisions.
+check_PROGRAMS += testsuite/unit/test_replay
+TESTS += testsuite/unit/test_replay
+testsuite_unit_test_replay_SOURCES = testsuite/unit/test_replay.c \
+	$(SIM_SOURCES) src/plugins/sched/optimus/planner_input.c
+testsuite_unit_test_replay_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/src/tools/optimus-sim \
+	-I$(top_srcdir)/src/plugins/sched/optimus
+testsuite_unit_test_replay_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_replay_LDADD = $(UNIT_LDADD)
+EXTRA_DIST += testsuite/data/replay_plan.json

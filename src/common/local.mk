@@ -9,4 +9,7 @@ src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
 	src/common/util/errmsg.c src/common/util/errmsg.h \
 	src/common/util/escape.c src/common/util/escape.h \
 	src/common/util/conf_file.c src/common/util/conf_file.h \
-	src/common/util/json_strict.c src/common/util/json_strict.h
+	src/common/util/json_strict.c src/common/util/json_strict.h \
+	src/common/util/json_num.c src/common/util/json_num.h \
+	src/common/util/grow.c src/common/util/grow.h \
+	src/common/util/names.c src/common/util/names.h

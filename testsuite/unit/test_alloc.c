@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
-#include "alloc_fixture.h"
+#include "alloc_synth.h"
 #include "models/allreduce_speed.h"
 #include "util/heap.h"
 #include "check_run.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "alloc_fixture.h"
+#include "alloc_synth.h"
 #include "alloc/paa.h"
 #include "check_run.h"
 

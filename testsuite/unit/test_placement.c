@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "alloc_fixture.h"
+#include "alloc_synth.h"
 #include "alloc/placement.h"
 #include "check_run.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "plan/plan_input.h"
 #include "check_run.h"
 
 #define NOW 100000
@@ -1082,6 +1083,95 @@ START_TEST(test_closed_server_not_used_at_start)
 }
 END_TEST
 
+/* One decision as JSON (optimusctl job): a waiting job's infinite times
+ * are null, never Infinity (not JSON). */
+START_TEST(test_decision_json_non_finite)
+{
+	plan_decision_t d = { .job_id = 7, .action = PLAN_WAIT,
+			      .remaining_now = INFINITY,
+			      .remaining_planned = NAN, .gain = 0.0 };
+	json_object *o, *v;
+	const char *text;
+
+	snprintf(d.reason, sizeof(d.reason), "no room");
+	o = plan_decision_to_json(&d);
+	ck_assert_ptr_nonnull(o);
+	text = json_object_to_json_string(o);
+	ck_assert_msg(!strstr(text, "Infinity") && !strstr(text, "NaN"), "%s",
+		      text);
+	ck_assert(json_object_object_get_ex(o, "remaining_now", &v) && !v);
+	ck_assert(json_object_object_get_ex(o, "action", &v));
+	ck_assert_str_eq(json_object_get_string(v), "wait");
+	json_object_put(o);
+}
+END_TEST
+
+/*
+ * plan_input: a start applied to a pending job reserves its slots for
+ * PLAN_START_RESERVED_SECONDS (taken off the room, planned as a starting
+ * job on them), then the job is planned anew; a held job reserves nothing.
+ */
+START_TEST(test_input_start_reservation)
+{
+	fixture_t f;
+	place_slot_t sl = { .server = 1, .ps = 1, .workers = 2 };
+	res_vec_t use = res_make(5, 3000, 0);
+	plan_input_t in;
+	plan_job_t job;
+	size_t which = 99;
+	res_vec_t room[2];
+
+	fx_init(&f, 2, 16, 65536);
+	fx_job(&f, "optimus", 10);
+	in = (plan_input_t){ .model = f.m[0], .state = PLAN_INPUT_QUEUED,
+			     .start_slots = &sl, .start_usage = &use,
+			     .nstart = 1, .started_at = NOW - 30 };
+	memcpy(room, f.free, sizeof(room));
+	ck_assert(plan_input_start_reserved(&in, NOW));
+	ck_assert_uint_eq(plan_input_collect(&in, 1, NOW, room, 2, &job,
+					     &which), 1);
+	ck_assert_uint_eq(which, 0);
+	ck_assert(job.running && job.starting);
+	ck_assert_uint_eq(job.nslots, 1);
+	ck_assert_double_eq(room[1].v[RES_CPU], 11);
+	ck_assert_double_eq(room[0].v[RES_CPU], 16);
+	/* Too old: planned anew, nothing taken. */
+	ck_assert(!plan_input_start_reserved(
+		&in, NOW - 30 + PLAN_START_RESERVED_SECONDS));
+	memcpy(room, f.free, sizeof(room));
+	ck_assert_uint_eq(plan_input_collect(
+		&in, 1, NOW - 30 + PLAN_START_RESERVED_SECONDS, room, 2, &job,
+		&which), 1);
+	ck_assert(!job.running && !job.starting);
+	ck_assert_double_eq(room[1].v[RES_CPU], 16);
+	/* Held again (the plan waits it): no reservation. */
+	in.held = true;
+	ck_assert(!plan_input_start_reserved(&in, NOW));
+	/* No measured resize: the configured cost. */
+	ck_assert_double_eq(plan_input_restart_cost(&in, 1, 123.0), 123.0);
+	fx_free(&f);
+}
+END_TEST
+
+/* A run not reported yet settles PLAN_RUN_SETTLING_SECONDS at most. */
+START_TEST(test_input_run_settling)
+{
+	fixture_t f;
+
+	fx_init(&f, 1, 16, 65536);
+	fx_job(&f, "optimus", 10);
+	job_model_started(f.m[0], NOW, 1, 1, 1);
+	ck_assert(plan_input_run_settling(f.m[0], NOW + 1));
+	ck_assert(!plan_input_run_settling(
+		f.m[0], NOW + PLAN_RUN_SETTLING_SECONDS));
+	ck_assert_int_eq(job_model_report(f.m[0], NOW + 5, 10, 1.0, 2.0, 0),
+			 0);
+	ck_assert(!plan_input_run_settling(f.m[0], NOW + 6));
+	fx_free(&f);
+}
+END_TEST
+
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -1120,6 +1210,9 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_straggler_moves_job);
 	tcase_add_test(tc, test_straggler_stays_without_room);
 	tcase_add_test(tc, test_closed_server_not_used_at_start);
+	tcase_add_test(tc, test_decision_json_non_finite);
+	tcase_add_test(tc, test_input_start_reservation);
+	tcase_add_test(tc, test_input_run_settling);
 	suite_add_tcase(s, tc);
 	return s;
 }

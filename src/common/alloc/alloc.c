@@ -107,27 +107,33 @@ double alloc_jct(const alloc_job_t *job, int p, int w)
 	return job->remaining_steps / f;
 }
 
+bool alloc_grant_if_fits(const alloc_job_t *job, int p, int w,
+			 res_vec_t *room, alloc_grant_t *g,
+			 enum alloc_status unfit, alloc_result_t *out)
+{
+	res_vec_t need = res_combo(job->ps_demand, p, job->worker_demand, w);
+
+	if (!res_fits(need, *room)) {
+		g->status = unfit;
+		out->nleft_out++;
+		return false;
+	}
+	g->ps = p;
+	g->workers = w;
+	*room = res_sub(*room, need);
+	out->used = res_add(out->used, need);
+	return true;
+}
+
 void alloc_grant_minimums(const alloc_job_t *jobs, size_t n,
 			  const alloc_params_t *prm, alloc_result_t *out)
 {
 	res_vec_t room = prm->capacity;
 
-	for (size_t i = 0; i < n; i++) {
-		alloc_grant_t *g = &out->grants[i];
-		int p = alloc_min_ps(&jobs[i]), w = alloc_min_workers(&jobs[i]);
-		res_vec_t need = res_combo(jobs[i].ps_demand, p,
-					   jobs[i].worker_demand, w);
-
-		if (!res_fits(need, room)) {
-			g->status = ALLOC_MIN_UNFIT;
-			out->nleft_out++;
-			continue;
-		}
-		g->ps = p;
-		g->workers = w;
-		room = res_sub(room, need);
-		out->used = res_add(out->used, need);
-	}
+	for (size_t i = 0; i < n; i++)
+		(void)alloc_grant_if_fits(&jobs[i], alloc_min_ps(&jobs[i]),
+					  alloc_min_workers(&jobs[i]), &room,
+					  &out->grants[i], ALLOC_MIN_UNFIT, out);
 }
 
 bool alloc_task_fits(const alloc_job_t *job, const alloc_grant_t *g,

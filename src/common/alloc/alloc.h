@@ -118,6 +118,13 @@ int alloc_min_ps(const alloc_job_t *job);
 int alloc_min_workers(const alloc_job_t *job);
 bool alloc_below_max(int count, int max);
 double alloc_jct(const alloc_job_t *job, int p, int w);
+/*
+ * Grant job p PS + w workers if they fit in *room (taken off it and added
+ * to out->used); else mark the grant `unfit` (counted in out->nleft_out).
+ */
+bool alloc_grant_if_fits(const alloc_job_t *job, int p, int w,
+			 res_vec_t *room, alloc_grant_t *g,
+			 enum alloc_status unfit, alloc_result_t *out);
 /* Grant every job its minimum, in input order; left-out jobs are marked. */
 void alloc_grant_minimums(const alloc_job_t *jobs, size_t n,
 			  const alloc_params_t *prm, alloc_result_t *out);

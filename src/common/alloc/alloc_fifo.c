@@ -36,19 +36,14 @@ int alloc_fifo_run(const alloc_job_t *jobs, size_t n,
 						   alloc_min_ps(job));
 		int w = fifo_size(job->req_workers, job->max_workers,
 				  alloc_min_workers(job));
-		res_vec_t need = res_combo(job->ps_demand, p,
-					   job->worker_demand, w);
 
-		if (blocked || !res_fits(need, room)) {
-			blocked = true;
+		if (blocked) {
 			g->status = ALLOC_WAITING;
 			out->nleft_out++;
-			continue;
+		} else {
+			blocked = !alloc_grant_if_fits(job, p, w, &room, g,
+						       ALLOC_WAITING, out);
 		}
-		g->ps = p;
-		g->workers = w;
-		room = res_sub(room, need);
-		out->used = res_add(out->used, need);
 	}
 	return 0;
 }

@@ -11,6 +11,8 @@
 #include "util/escape.h"
 #include "hints/hints.h"
 #include "hints/hints_keys.h"
+#include "models/convergence.h"
+#include "util/names.h"
 
 #define BIT(k) (1u << (k))
 
@@ -21,7 +23,7 @@ static const char *const policy_names[] = { "optimus", "quality" };
 
 const char *hints_policy_name(hints_policy_t p)
 {
-	return (unsigned)p <= HINTS_POLICY_QUALITY ? policy_names[p] : "unknown";
+	return names_at(policy_names, NAMES_COUNT(policy_names), (unsigned)p);
 }
 
 const char *hints_mode_name(hints_mode_t m)
@@ -44,7 +46,7 @@ void hints_init(optimus_hints_t *h, hints_policy_t policy)
 	h->min_workers = h->max_workers = 1;
 	h->ps_res = (hints_res_t){ 1, 1024, 0 };
 	h->worker_res = (hints_res_t){ 1, 1024, 0 };
-	h->delta = 0.001;
+	h->delta = CONV_DELTA_DEFAULT;
 	/* Optimus fits Eqn. 1; the quality-driven paper fits mu*k^-b + c. */
 	h->form = policy == HINTS_POLICY_QUALITY ? CURVE_POWER : CURVE_INVERSE;
 	h->ckpt_signal = SIGUSR1;

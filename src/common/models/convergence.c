@@ -11,7 +11,7 @@ void convergence_cfg_default(convergence_cfg_t *cfg)
 	*cfg = (convergence_cfg_t){
 		.form = CURVE_INVERSE,
 		.criterion = CONV_DECREASE,
-		.delta = 0.001,
+		.delta = CONV_DELTA_DEFAULT,
 		.window = 1.0,
 		.max_points = 256,
 		.avg_steps = 0.0,

@@ -30,6 +30,10 @@ typedef enum conv_criterion {
 	CONV_ASYMPTOTE = 1,
 } conv_criterion_t;
 
+/* The paper's convergence threshold: the default of the hints' delta and of
+ * convergence_cfg_default (normalised loss units). */
+#define CONV_DELTA_DEFAULT 0.001
+
 typedef struct convergence_cfg {
 	curve_form_t form;		/* CURVE_INVERSE (Optimus Eqn. 1) */
 	conv_criterion_t criterion;	/* CONV_DECREASE */

@@ -27,12 +27,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 
 #include "models/curve_fit.h"
 #include "models/nnls.h"
+#include "util/names.h"
 
 typedef struct cf_data {
 	curve_form_t form;
@@ -454,18 +454,15 @@ static const char *const cf_names[] = { "inverse", "power", "exp" };
 
 const char *curve_form_name(curve_form_t form)
 {
-	return (unsigned)form <= CURVE_EXP ? cf_names[form] : "unknown";
+	return names_at(cf_names, NAMES_COUNT(cf_names), (unsigned)form);
 }
 
 int curve_form_parse(const char *name, curve_form_t *form)
 {
-	int i;
+	int i = names_find(cf_names, NAMES_COUNT(cf_names), name, true);
 
-	for (i = 0; name && i <= CURVE_EXP; i++) {
-		if (!strcasecmp(name, cf_names[i])) {
-			*form = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*form = (curve_form_t)i;
+	return 0;
 }

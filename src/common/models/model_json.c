@@ -7,33 +7,13 @@
 #include <string.h>
 
 #include "util/errmsg.h"
+#include "util/json_num.h"
 #include "models/model_json.h"
 
 #define MJ_MAX_ITEMS 100000
 
 /* Set the message and return -EINVAL. */
 #define mj_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
-
-static int mj_is_num(json_object *v)
-{
-	return json_object_is_type(v, json_type_double) ||
-	       json_object_is_type(v, json_type_int);
-}
-
-/* Required finite number in [lo, hi]. */
-static int mj_num(json_object *o, const char *key, double lo, double hi,
-		  double *out, char *err, size_t len)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !mj_is_num(v))
-		return mj_fail(err, len, "'%s': missing or not a number", key);
-	*out = json_object_get_double(v);
-	if (!isfinite(*out) || *out < lo || *out > hi)
-		return mj_fail(err, len, "'%s': %g out of [%g, %g]", key, *out,
-			       lo, hi);
-	return 0;
-}
 
 static int mj_array(json_object *o, const char *key, size_t max,
 		    json_object **arr, size_t *n, char *err, size_t len)
@@ -61,7 +41,7 @@ static int mj_tuple(json_object *arr, size_t i, size_t n, double *v,
 			       what, i, n);
 	for (j = 0; j < n; j++) {
 		x = json_object_array_get_idx(t, j);
-		if (!mj_is_num(x) || !isfinite(v[j] = json_object_get_double(x)))
+		if (!json_num_is(x) || !isfinite(v[j] = json_object_get_double(x)))
 			return mj_fail(err, len, "%s[%zu][%zu]: not a finite "
 				       "number", what, i, j);
 	}
@@ -91,18 +71,13 @@ static json_object *mj_fit(json_object *o)
 	return v;
 }
 
-static json_object *mj_double(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
 static json_object *mj_doubles(const double *v, size_t n)
 {
 	json_object *a = json_object_new_array();
 	size_t i;
 
 	for (i = 0; a && i < n; i++)
-		json_object_array_add(a, mj_double(v[i]));
+		json_object_array_add(a, json_num_new(v[i]));
 	return a;
 }
 
@@ -122,7 +97,7 @@ static json_object *mj_coef_to(const curve_coef_t *f)
 	json_object_object_add(o, "form",
 			       json_object_new_string(curve_form_name(f->form)));
 	json_object_object_add(o, "c", mj_doubles(f->c, 3));
-	json_object_object_add(o, "rms", mj_double(f->rms));
+	json_object_object_add(o, "rms", json_num_new(f->rms));
 	return o;
 }
 
@@ -143,12 +118,12 @@ static int mj_coef_from(json_object *o, curve_form_t form, curve_coef_t *f,
 		return rc;
 	if (n != 3)
 		return mj_fail(err, len, "fit 'c': need 3 numbers");
-	if ((rc = mj_num(o, "rms", 0, INFINITY, &f->rms, err, len)))
+	if ((rc = json_num_get(o, "rms", 0, INFINITY, &f->rms, err, len)))
 		return rc;
 	for (j = 0; j < 3; j++) {
 		json_object *x = json_object_array_get_idx(arr, j);
 
-		f->c[j] = mj_is_num(x) ? json_object_get_double(x) : NAN;
+		f->c[j] = json_num_is(x) ? json_object_get_double(x) : NAN;
 		if (!isfinite(f->c[j]) || f->c[j] < 0)
 			return mj_fail(err, len, "fit 'c'[%d] invalid", j);
 	}
@@ -167,16 +142,16 @@ static json_object *mj_conv_cfg_to(const convergence_cfg_t *c)
 			       json_object_new_string(curve_form_name(c->form)));
 	json_object_object_add(o, "criterion",
 			       json_object_new_string(mj_criteria[c->criterion]));
-	json_object_object_add(o, "delta", mj_double(c->delta));
-	json_object_object_add(o, "window", mj_double(c->window));
+	json_object_object_add(o, "delta", json_num_new(c->delta));
+	json_object_object_add(o, "window", json_num_new(c->window));
 	json_object_object_add(o, "max_points",
 			       json_object_new_int64(c->max_points));
-	json_object_object_add(o, "avg_steps", mj_double(c->avg_steps));
+	json_object_object_add(o, "avg_steps", json_num_new(c->avg_steps));
 	json_object_object_add(o, "min_points",
 			       json_object_new_int64(c->min_points));
 	json_object_object_add(o, "outlier_span",
 			       json_object_new_int(c->outlier_span));
-	json_object_object_add(o, "drop_frac", mj_double(c->drop_frac));
+	json_object_object_add(o, "drop_frac", json_num_new(c->drop_frac));
 	json_object_object_add(o, "drop_confirm",
 			       json_object_new_int(c->drop_confirm));
 	return o;
@@ -190,7 +165,7 @@ json_object *convergence_to_json(const convergence_t *c)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "cfg", mj_conv_cfg_to(&c->cfg));
-	json_object_object_add(o, "origin", mj_double(c->origin));
+	json_object_object_add(o, "origin", json_num_new(c->origin));
 	json_object_object_add(o, "resets", json_object_new_int64(c->resets));
 	pts = json_object_new_array();
 	for (i = 0; i < c->n; i++) {
@@ -202,7 +177,7 @@ json_object *convergence_to_json(const convergence_t *c)
 	if (c->fitted) {
 		json_object *f = mj_coef_to(&c->coef);
 
-		json_object_object_add(f, "scale", mj_double(c->scale));
+		json_object_object_add(f, "scale", json_num_new(c->scale));
 		json_object_object_add(f, "used", json_object_new_int64(c->used));
 		json_object_object_add(o, "fit", f);
 	} else {
@@ -221,14 +196,15 @@ static int mj_conv_cfg_from(json_object *o, convergence_cfg_t *c, char *err,
 	if ((rc = mj_object(o, err, len)) ||
 	    (rc = mj_string(o, "form", &form, err, len)) ||
 	    (rc = mj_string(o, "criterion", &crit, err, len)) ||
-	    (rc = mj_num(o, "delta", 0, INFINITY, &c->delta, err, len)) ||
-	    (rc = mj_num(o, "window", 0, INFINITY, &c->window, err, len)) ||
-	    (rc = mj_num(o, "max_points", 16, 4096, &mp, err, len)) ||
-	    (rc = mj_num(o, "avg_steps", 0, INFINITY, &c->avg_steps, err, len)) ||
-	    (rc = mj_num(o, "min_points", 3, 4096, &mn, err, len)) ||
-	    (rc = mj_num(o, "outlier_span", 0, 100, &span, err, len)) ||
-	    (rc = mj_num(o, "drop_frac", 0, 1, &c->drop_frac, err, len)) ||
-	    (rc = mj_num(o, "drop_confirm", 1, 1000, &conf, err, len)))
+	    (rc = json_num_get(o, "delta", 0, INFINITY, &c->delta, err, len)) ||
+	    (rc = json_num_get(o, "window", 0, INFINITY, &c->window, err, len)) ||
+	    (rc = json_num_get(o, "max_points", 16, 4096, &mp, err, len)) ||
+	    (rc = json_num_get(o, "avg_steps", 0, INFINITY, &c->avg_steps, err,
+			       len)) ||
+	    (rc = json_num_get(o, "min_points", 3, 4096, &mn, err, len)) ||
+	    (rc = json_num_get(o, "outlier_span", 0, 100, &span, err, len)) ||
+	    (rc = json_num_get(o, "drop_frac", 0, 1, &c->drop_frac, err, len)) ||
+	    (rc = json_num_get(o, "drop_confirm", 1, 1000, &conf, err, len)))
 		return rc;
 	if (curve_form_parse(form, &c->form))
 		return mj_fail(err, len, "cfg 'form': unknown '%s'", form);
@@ -282,8 +258,8 @@ static int mj_conv_state(json_object *o, convergence_t *c, char *err,
 	double resets, used;
 	int rc;
 
-	if ((rc = mj_num(o, "origin", 0, INFINITY, &c->origin, err, len)) ||
-	    (rc = mj_num(o, "resets", 0, 1e9, &resets, err, len)) ||
+	if ((rc = json_num_get(o, "origin", 0, INFINITY, &c->origin, err, len)) ||
+	    (rc = json_num_get(o, "resets", 0, 1e9, &resets, err, len)) ||
 	    (rc = mj_conv_points(o, c, err, len)))
 		return rc;
 	c->resets = resets;
@@ -292,8 +268,8 @@ static int mj_conv_state(json_object *o, convergence_t *c, char *err,
 	if (!(fit = mj_fit(o)))
 		return 0;
 	if ((rc = mj_coef_from(fit, c->cfg.form, &c->coef, err, len)) ||
-	    (rc = mj_num(fit, "scale", 0, INFINITY, &c->scale, err, len)) ||
-	    (rc = mj_num(fit, "used", 0, 4096, &used, err, len)))
+	    (rc = json_num_get(fit, "scale", 0, INFINITY, &c->scale, err, len)) ||
+	    (rc = json_num_get(fit, "used", 0, 4096, &used, err, len)))
 		return rc;
 	c->used = used;
 	c->fitted = 1;
@@ -335,7 +311,7 @@ json_object *speed_model_to_json(const speed_model_t *m)
 		return NULL;
 	json_object_object_add(o, "mode", json_object_new_string(
 			       speed_mode_name(m->mode)));
-	json_object_object_add(o, "batch", mj_double(m->batch));
+	json_object_object_add(o, "batch", json_num_new(m->batch));
 	s = json_object_new_array();
 	for (i = 0; i < m->nsamples; i++) {
 		const speed_sample_t *x = &m->samples[i];
@@ -349,8 +325,8 @@ json_object *speed_model_to_json(const speed_model_t *m)
 
 		json_object_object_add(f, "theta", mj_doubles(m->theta,
 				       speed_model_ntheta(m)));
-		json_object_object_add(f, "rel_rms", mj_double(m->rel_rms));
-		json_object_object_add(f, "r2", mj_double(m->r2));
+		json_object_object_add(f, "rel_rms", json_num_new(m->rel_rms));
+		json_object_object_add(f, "r2", json_num_new(m->r2));
 		json_object_object_add(o, "fit", f);
 	} else {
 		json_object_object_add(o, "fit", NULL);
@@ -391,12 +367,12 @@ static int mj_speed_fit(json_object *fit, speed_model_t *m, char *err,
 
 	if ((rc = mj_object(fit, err, len)) ||
 	    (rc = mj_array(fit, "theta", nt, &arr, &n, err, len)) ||
-	    (rc = mj_num(fit, "rel_rms", 0, INFINITY, &m->rel_rms, err, len)))
+	    (rc = json_num_get(fit, "rel_rms", 0, INFINITY, &m->rel_rms, err, len)))
 		return rc;
 	for (i = 0; i < n; i++) {
 		json_object *x = json_object_array_get_idx(arr, i);
 
-		th[i] = mj_is_num(x) ? json_object_get_double(x) : -1;
+		th[i] = json_num_is(x) ? json_object_get_double(x) : -1;
 	}
 	if (n != nt || speed_model_set_theta(m, th, nt))
 		return mj_fail(err, len, "fit 'theta': need %zu numbers >= 0",
@@ -405,7 +381,7 @@ static int mj_speed_fit(json_object *fit, speed_model_t *m, char *err,
 		return mj_fail(err, len, "fit 'r2': missing");
 	if (json_object_is_type(r2, json_type_null))
 		m->r2 = NAN;
-	else if ((rc = mj_num(fit, "r2", -INFINITY, 1, &m->r2, err, len)))
+	else if ((rc = json_num_get(fit, "r2", -INFINITY, 1, &m->r2, err, len)))
 		return rc;
 	return 0;
 }
@@ -421,7 +397,7 @@ int speed_model_from_json(json_object *o, speed_model_t *out, char *err,
 
 	if ((rc = mj_object(o, err, errlen)) ||
 	    (rc = mj_string(o, "mode", &mode, err, errlen)) ||
-	    (rc = mj_num(o, "batch", 0, 1e12, &batch, err, errlen)))
+	    (rc = json_num_get(o, "batch", 0, 1e12, &batch, err, errlen)))
 		return rc;
 	if (speed_mode_parse(mode, &smode))
 		return mj_fail(err, errlen, "'mode': unknown '%s'", mode);
@@ -519,7 +495,7 @@ json_object *quality_model_to_json(const quality_model_t *q)
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "decay", mj_double(q->decay));
+	json_object_object_add(o, "decay", json_num_new(q->decay));
 	json_object_object_add(o, "cap", json_object_new_int64(q->cap));
 	pts = json_object_new_array();
 	for (i = 0; i < q->n; i++)
@@ -536,7 +512,7 @@ json_object *quality_model_to_json(const quality_model_t *q)
 						       q->cost_t[j] }, 2));
 	}
 	json_object_object_add(o, "cost", cost);
-	json_object_object_add(o, "cost_c", mj_double(q->cost_c));
+	json_object_object_add(o, "cost_c", json_num_new(q->cost_c));
 	json_object_object_add(o, "fit", q->fitted ? mj_coef_to(&q->coef) :
 				  NULL);
 	return o;
@@ -565,7 +541,7 @@ static int mj_quality_data(json_object *o, quality_model_t *q, char *err,
 		    quality_model_add_cost(q, v[0], v[1]))
 			return rc ? rc : mj_fail(err, len, "cost[%zu]: need "
 						 "size > 0, seconds > 0", i);
-	return mj_num(o, "cost_c", 0, INFINITY, &q->cost_c, err, len);
+	return json_num_get(o, "cost_c", 0, INFINITY, &q->cost_c, err, len);
 }
 
 int quality_model_from_json(json_object *o, quality_model_t *out, char *err,
@@ -576,8 +552,8 @@ int quality_model_from_json(json_object *o, quality_model_t *out, char *err,
 	int rc;
 
 	if ((rc = mj_object(o, err, errlen)) ||
-	    (rc = mj_num(o, "decay", 0, 1, &decay, err, errlen)) ||
-	    (rc = mj_num(o, "cap", 8, 4096, &cap, err, errlen)))
+	    (rc = json_num_get(o, "decay", 0, 1, &decay, err, errlen)) ||
+	    (rc = json_num_get(o, "cap", 8, 4096, &cap, err, errlen)))
 		return rc;
 	if ((rc = quality_model_init(out, decay, cap)))
 		return rc == -EINVAL ? mj_fail(err, errlen, "'decay' must be "

@@ -6,6 +6,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "models/allreduce_speed.h"
+#include "util/grow.h"
 #include "models/nnls.h"
 #include "models/speed_model.h"
 
@@ -92,7 +93,7 @@ static speed_sample_t *speed_find(speed_model_t *m, int p, int w)
 static int speed_add_sum(speed_model_t *m, int p, int w, double sum,
 			 unsigned count)
 {
-	speed_sample_t *s = speed_find(m, p, w);
+	speed_sample_t *s = speed_find(m, p, w), *v;
 
 	if (s) {
 		s->sum += sum;
@@ -101,15 +102,10 @@ static int speed_add_sum(speed_model_t *m, int p, int w, double sum,
 	}
 	if (m->nsamples == SPEED_MAX_SAMPLES)
 		return -ENOSPC;
-	if (m->nsamples == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 16;
-		speed_sample_t *v = realloc(m->samples, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		m->samples = v;
-		m->cap = cap;
-	}
+	v = grow_array(m->samples, &m->cap, m->nsamples, sizeof(*v), 16);
+	if (!v)
+		return -ENOMEM;
+	m->samples = v;
 	m->samples[m->nsamples++] = (speed_sample_t){ p, w, sum, count };
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "models/speed_profiles.h"
 
 speed_profiles_t *speed_profiles_new(void)
@@ -77,16 +78,12 @@ static int speed_profiles_insert(speed_profiles_t *reg, size_t at,
 				 const char *name, const speed_model_t *like)
 {
 	speed_profile_t *slot;
+	speed_profile_t *v = grow_array(reg->v, &reg->cap, reg->n, sizeof(*v),
+					8);
 
-	if (reg->n == reg->cap) {
-		size_t cap = reg->cap ? 2 * reg->cap : 8;
-		speed_profile_t *v = realloc(reg->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		reg->v = v;
-		reg->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	reg->v = v;
 	memmove(&reg->v[at + 1], &reg->v[at], (reg->n - at) * sizeof(*slot));
 	slot = &reg->v[at];
 	if (!(slot->name = strdup(name))) {

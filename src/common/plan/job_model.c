@@ -10,6 +10,7 @@
 
 #include "models/allreduce_speed.h"
 #include "plan/job_model.h"
+#include "util/names.h"
 
 static const char *const phase_names[] = {
 	"pending", "running", "checkpointing", "requeued", "done",
@@ -17,18 +18,17 @@ static const char *const phase_names[] = {
 
 const char *job_phase_name(job_phase_t p)
 {
-	return (unsigned)p <= JM_DONE ? phase_names[p] : "unknown";
+	return names_at(phase_names, NAMES_COUNT(phase_names), (unsigned)p);
 }
 
 int job_phase_parse(const char *name, job_phase_t *out)
 {
-	for (unsigned i = 0; name && i <= JM_DONE; i++) {
-		if (!strcmp(name, phase_names[i])) {
-			*out = (job_phase_t)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = names_find(phase_names, NAMES_COUNT(phase_names), name, false);
+
+	if (i < 0)
+		return i;
+	*out = (job_phase_t)i;
+	return 0;
 }
 
 /*

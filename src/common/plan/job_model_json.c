@@ -18,6 +18,7 @@
 #include "plan/job_model.h"
 #include "models/model_json.h"
 #include "report/protocol.h"
+#include "util/json_num.h"
 
 #define JM_TIME_MAX 1e11	/* year ~5000: rejects garbage timestamps */
 /* Whatever a report may set, the state file restores (one bound). */
@@ -26,28 +27,11 @@
 /* Set the message and return -EINVAL. */
 #define jm_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
 
-/* Required finite number in [lo, hi]. */
-static int jm_num(const json_object *o, const char *key, double lo, double hi,
-		  double *out, char *err, size_t len)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return jm_fail(err, len, "'%s': missing or not a number", key);
-	*out = json_object_get_double(v);
-	if (!isfinite(*out) || *out < lo || *out > hi)
-		return jm_fail(err, len, "'%s': %g out of [%g, %g]", key, *out,
-			       lo, hi);
-	return 0;
-}
-
 /* Required integer in [lo, hi]. */
 static int jm_int(const json_object *o, const char *key, double lo, double hi,
 		  double *out, char *err, size_t len)
 {
-	int rc = jm_num(o, key, lo, hi, out, err, len);
+	int rc = json_num_get(o, key, lo, hi, out, err, len);
 
 	if (!rc && *out != floor(*out))
 		return jm_fail(err, len, "'%s': %g is not an integer", key, *out);
@@ -220,7 +204,7 @@ static int jm_run_from(json_object *r, size_t i, job_run_t *out, char *err,
 	    jm_int(r, "workers", 0, HINTS_MAX_WORKERS, &v[3], e, sizeof(e)) ||
 	    jm_int(r, "nodes", 0, HINTS_MAX_PS + HINTS_MAX_WORKERS, &v[4], e,
 		   sizeof(e)) ||
-	    jm_num(r, "steps_done", 0, JM_STEP_MAX, &v[5], e, sizeof(e)))
+	    json_num_get(r, "steps_done", 0, JM_STEP_MAX, &v[5], e, sizeof(e)))
 		return jm_fail(err, len, "runs[%zu]: %s", i, e);
 	if (v[1] && v[1] < v[0])
 		return jm_fail(err, len, "runs[%zu]: ends before it starts", i);
@@ -263,7 +247,7 @@ static int jm_fields_from(const json_object *o, const jm_field_t *f, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		int rc = f[i].integer ?
 			jm_int(o, f[i].key, f[i].lo, f[i].hi, f[i].dst, err, len) :
-			jm_num(o, f[i].key, f[i].lo, f[i].hi, f[i].dst, err, len);
+			json_num_get(o, f[i].key, f[i].lo, f[i].hi, f[i].dst, err, len);
 		if (rc)
 			return rc;
 	}

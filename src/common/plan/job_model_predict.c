@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plan/job_model.h"
+#include "util/names.h"
 
 /*
  * Prior shape of f(p,w), in the form of Eqns. 3/4 so that speed_model_eval
@@ -152,7 +153,7 @@ const char *job_speed_source_name(job_speed_source_t s)
 	static const char *const names[] = { "fit", "profile", "scaled-prior",
 					     "prior" };
 
-	return (unsigned)s <= JOB_SPEED_PRIOR ? names[s] : "unknown";
+	return names_at(names, NAMES_COUNT(names), (unsigned)s);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "plan/plan_priv.h"
+#include "util/names.h"
 
 static const char *const policy_names[] = {
 	"optimus", "quality", "drf", "tetris", "fifo",
@@ -46,23 +47,23 @@ void plan_params_init(plan_params_t *prm)
 
 const char *plan_policy_name(plan_policy_t p)
 {
-	return (unsigned)p <= PLAN_FIFO ? policy_names[p] : "unknown";
+	return names_at(policy_names, NAMES_COUNT(policy_names), (unsigned)p);
 }
 
 int plan_policy_parse(const char *name, plan_policy_t *out)
 {
-	for (unsigned i = 0; name && i <= PLAN_FIFO; i++) {
-		if (!strcmp(name, policy_names[i])) {
-			*out = (plan_policy_t)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = names_find(policy_names, NAMES_COUNT(policy_names), name,
+			   false);
+
+	if (i < 0)
+		return i;
+	*out = (plan_policy_t)i;
+	return 0;
 }
 
 const char *plan_action_name(plan_action_t a)
 {
-	return (unsigned)a <= PLAN_RESIZE ? action_names[a] : "unknown";
+	return names_at(action_names, NAMES_COUNT(action_names), (unsigned)a);
 }
 
 void plan_reason(plan_decision_t *d, const char *fmt, ...)
@@ -154,8 +155,8 @@ void plan_ctx_free(plan_ctx_t *c)
 	free(c->cur_ps);
 	free(c->cur_w);
 	free(c->usage);
-	free(c->g1);
-	free(c->g2);
+	free(c->grant1);
+	free(c->grant2);
 	free(c->state);
 	free(c->lim_ps);
 	free(c->lim_w);
@@ -176,8 +177,8 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->cur_ps = calloc(n, sizeof(*c->cur_ps));
 	c->cur_w = calloc(n, sizeof(*c->cur_w));
 	c->usage = calloc(n, sizeof(*c->usage));
-	c->g1 = calloc(n, sizeof(*c->g1));
-	c->g2 = calloc(n, sizeof(*c->g2));
+	c->grant1 = calloc(n, sizeof(*c->grant1));
+	c->grant2 = calloc(n, sizeof(*c->grant2));
 	c->state = calloc(n, sizeof(*c->state));
 	c->lim_ps = calloc(n, sizeof(*c->lim_ps));
 	c->lim_w = calloc(n, sizeof(*c->lim_w));
@@ -187,7 +188,7 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->free0 = calloc(c->nservers + 1, sizeof(*c->free0));
 	c->out->decisions = calloc(n, sizeof(*c->out->decisions));
 	if (!c->order || !c->order_key || !c->aj || !c->cb || !c->cur_ps ||
-	    !c->cur_w || !c->usage || !c->g1 || !c->g2 || !c->state ||
+	    !c->cur_w || !c->usage || !c->grant1 || !c->grant2 || !c->state ||
 	    !c->lim_ps || !c->lim_w || !c->shrink ||
 	    !c->placed || !c->room || !c->free0 || !c->out->decisions)
 		return plan_fail(c->out, -ENOMEM, "out of memory");

@@ -155,5 +155,8 @@ const char *plan_action_name(plan_action_t a);
 
 /* A plan as JSON (optimusctl plan). */
 json_object *plan_to_json(const plan_t *p);
+/* One decision as JSON (in a plan, and a job's latest in optimusctl job);
+ * non-finite times are null; NULL on no memory. */
+json_object *plan_decision_to_json(const plan_decision_t *d);
 
 #endif

@@ -3,13 +3,9 @@
 #include <math.h>
 
 #include "plan/plan.h"
+#include "util/json_num.h"
 
-static json_object *pj_num(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
-static json_object *pj_slots(const plan_decision_t *d)
+static json_object *slots_to_json(const plan_decision_t *d)
 {
 	json_object *a = json_object_new_array();
 
@@ -30,10 +26,10 @@ static json_object *pj_slots(const plan_decision_t *d)
 	return a;
 }
 
-static json_object *pj_decision(const plan_decision_t *d)
+json_object *plan_decision_to_json(const plan_decision_t *d)
 {
 	json_object *o = json_object_new_object();
-	json_object *slots = pj_slots(d);
+	json_object *slots = slots_to_json(d);
 
 	if (!o || !slots) {
 		json_object_put(o);
@@ -46,10 +42,10 @@ static json_object *pj_decision(const plan_decision_t *d)
 	json_object_object_add(o, "ps", json_object_new_int(d->ps));
 	json_object_object_add(o, "workers", json_object_new_int(d->workers));
 	json_object_object_add(o, "slots", slots);
-	json_object_object_add(o, "remaining_now", pj_num(d->remaining_now));
+	json_object_object_add(o, "remaining_now", json_num_new(d->remaining_now));
 	json_object_object_add(o, "remaining_planned",
-			       pj_num(d->remaining_planned));
-	json_object_object_add(o, "gain", pj_num(d->gain));
+			       json_num_new(d->remaining_planned));
+	json_object_object_add(o, "gain", json_num_new(d->gain));
 	json_object_object_add(o, "reason", json_object_new_string(d->reason));
 	return o;
 }
@@ -62,7 +58,7 @@ json_object *plan_to_json(const plan_t *p)
 		return NULL;
 	a = json_object_new_array();
 	for (size_t i = 0; a && i < p->ndecisions; i++) {
-		json_object *d = pj_decision(&p->decisions[i]);
+		json_object *d = plan_decision_to_json(&p->decisions[i]);
 
 		if (!d || json_object_array_add(a, d)) {
 			json_object_put(d);
@@ -79,8 +75,8 @@ json_object *plan_to_json(const plan_t *p)
 	json_object_object_add(o, "nresize", json_object_new_int64(p->nresize));
 	json_object_object_add(o, "nkeep", json_object_new_int64(p->nkeep));
 	json_object_object_add(o, "nwait", json_object_new_int64(p->nwait));
-	json_object_object_add(o, "alloc_seconds", pj_num(p->alloc_seconds));
-	json_object_object_add(o, "place_seconds", pj_num(p->place_seconds));
+	json_object_object_add(o, "alloc_seconds", json_num_new(p->alloc_seconds));
+	json_object_object_add(o, "place_seconds", json_num_new(p->place_seconds));
 	if (p->err[0])
 		json_object_object_add(o, "error",
 				       json_object_new_string(p->err));

@@ -122,24 +122,24 @@ static int plan_copy_assign(plan_slots_t *s, const place_assign_t *a)
 static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 			       const alloc_grant_t *g, const res_vec_t *room)
 {
-	place_job_t *pj = malloc((c->n + 1) * sizeof(*pj));
+	place_job_t *pl = malloc((c->n + 1) * sizeof(*pl));
 	size_t *idx = malloc((c->n + 1) * sizeof(*idx));
 	place_result_t res;
 	size_t k = 0;
 	int rc = -ENOMEM;
 
 	memset(&res, 0, sizeof(res));
-	if (!pj || !idx)
+	if (!pl || !idx)
 		goto out;
 	for (size_t j = 0; j < c->n; j++) {
 		size_t i = c->order[j];
 
 		if (!which[i])
 			continue;
-		pj[k] = plan_place_job(c, i, g[i].ps, g[i].workers);
+		pl[k] = plan_place_job(c, i, g[i].ps, g[i].workers);
 		idx[k++] = i;
 	}
-	rc = placement_run(room, c->nservers, pj, k, &res);
+	rc = placement_run(room, c->nservers, pl, k, &res);
 	if (rc)
 		snprintf(c->out->err, sizeof(c->out->err), "placement: %.140s",
 			 res.err);
@@ -147,7 +147,7 @@ static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 		rc = plan_copy_assign(&c->placed[idx[j]], &res.jobs[j]);
 	placement_result_free(&res);
 out:
-	free(pj);
+	free(pl);
 	free(idx);
 	return rc;
 }

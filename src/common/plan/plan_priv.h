@@ -49,7 +49,8 @@ typedef struct plan_ctx {
 	int *cur_ps, *cur_w;	/* running jobs' current size */
 	res_vec_t *usage;	/* running jobs' total usage */
 	res_vec_t capacity;	/* free room + running usage */
-	alloc_grant_t *g1, *g2;	/* grants of pass 1 and pass 2 */
+	alloc_grant_t *grant1;	/* pass 1: every job over the whole capacity */
+	alloc_grant_t *grant2;	/* pass 2: pending and resized jobs over the room */
 	plan_state_t *state;
 	int *lim_ps, *lim_w;	/* pass 2 size limits after a failed placement */
 	bool *shrink;		/* RESIZE chosen to make room (pass 1) */

@@ -180,7 +180,7 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 static void plan_decide_running(plan_ctx_t *c, size_t i)
 {
 	char buf[96];
-	const char *why = plan_verdict(c, i, &c->g1[i], buf, sizeof(buf));
+	const char *why = plan_verdict(c, i, &c->grant1[i], buf, sizeof(buf));
 
 	if (why)
 		plan_keep(c, i, why);
@@ -236,7 +236,7 @@ static size_t plan_room_all(plan_ctx_t *c)
 /* A resize whose pass-2 grant no longer pays becomes KEEP: true if so. */
 static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 {
-	const alloc_grant_t *g = &c->g2[i];
+	const alloc_grant_t *g = &c->grant2[i];
 	plan_decision_t *d = &c->out->decisions[i];
 	char why[96];
 	double thr;
@@ -296,9 +296,9 @@ static void plan_lower_limit(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 static bool plan_fits_on(const plan_ctx_t *c, const res_vec_t *room,
 			 size_t i, const alloc_grant_t *g)
 {
-	place_job_t pj = plan_place_job(c, i, g->ps, g->workers);
+	place_job_t pl = plan_place_job(c, i, g->ps, g->workers);
 	place_result_t res;
-	bool ok = !placement_run(room, c->nservers, &pj, 1, &res) &&
+	bool ok = !placement_run(room, c->nservers, &pl, 1, &res) &&
 		  res.jobs[0].status == PLACE_OK;
 
 	placement_result_free(&res);
@@ -320,13 +320,13 @@ static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
  */
 static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
 {
-	const plan_job_t *pj = &c->jobs[j];
+	const plan_job_t *job = &c->jobs[j];
 	const alloc_job_t *a = &c->aj[j];
 
 	/* A limit set means it was tried in this plan already. */
-	if (c->state[j] != PS_KEEP || !pj->running || pj->starting ||
+	if (c->state[j] != PS_KEEP || !job->running || job->starting ||
 	    c->lim_ps[j] || c->lim_w[j] ||
-	    !pj->nslots || pj->model->phase == JM_CHECKPOINTING ||
+	    !job->nslots || job->model->phase == JM_CHECKPOINTING ||
 	    !plan_resizable(c, j) ||
 	    (c->cur_ps[j] <= alloc_min_ps(a) &&
 	     c->cur_w[j] <= alloc_min_workers(a)))
@@ -389,7 +389,7 @@ static size_t plan_biggest_placed(const plan_ctx_t *c, const bool *which)
 	int most = 0;
 
 	for (size_t j = 0; j < c->n; j++) {
-		const alloc_grant_t *g = &c->g2[j];
+		const alloc_grant_t *g = &c->grant2[j];
 		int extra = plan_extra_tasks(c, j, g->ps, g->workers);
 
 		if (which[j] && c->placed[j].ok && extra > most) {
@@ -410,7 +410,7 @@ static size_t plan_biggest_placed(const plan_ctx_t *c, const bool *which)
  */
 static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
 {
-	const alloc_grant_t *g = &c->g2[i];
+	const alloc_grant_t *g = &c->grant2[i];
 	size_t j;
 	char why[64];
 
@@ -420,7 +420,7 @@ static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
 	}
 	if (plan_fits_alone(c, i, g) &&
 	    (j = plan_biggest_placed(c, which)) < c->n) {
-		plan_lower_limit(c, j, &c->g2[j]);
+		plan_lower_limit(c, j, &c->grant2[j]);
 		return;
 	}
 	if (c->state[i] == PS_RESIZE) {
@@ -444,8 +444,8 @@ static int plan_place_round(plan_ctx_t *c, bool *which, bool *changed)
 
 	for (size_t i = 0; i < c->n; i++)
 		which[i] = c->state[i] == PS_RESIZE ||
-			   (c->state[i] == PS_PENDING && plan_granted(&c->g2[i]));
-	if ((rc = plan_place(c, which, c->g2, c->room)))
+			   (c->state[i] == PS_PENDING && plan_granted(&c->grant2[i]));
+	if ((rc = plan_place(c, which, c->grant2, c->room)))
 		return rc;
 	for (size_t i = 0; i < c->n; i++) {
 		if (!which[i] || c->placed[i].ok)
@@ -467,7 +467,7 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 	for (size_t i = 0; i < c->n; i++)
 		which[i] = c->state[i] == PS_PENDING ||
 			   c->state[i] == PS_RESIZE;
-	if ((rc = plan_alloc(c, which, *cap, c->room, c->nservers, c->g2)))
+	if ((rc = plan_alloc(c, which, *cap, c->room, c->nservers, c->grant2)))
 		return rc;
 	for (size_t i = 0; i < c->n; i++)
 		if (c->state[i] == PS_RESIZE && plan_recheck_resize(c, i))
@@ -537,7 +537,7 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 		!res_fits(need, cap) ? "left by running jobs" :
 		"after older jobs' minimums";
 
-	if (c->g2[i].status == ALLOC_WAITING)
+	if (c->grant2[i].status == ALLOC_WAITING)
 		plan_reason(d, "optimus: FIFO: waits behind an older job");
 	else if (plan_is_quality(c, i) && res_fits(need, cap))
 		plan_reason(d, "optimus: lower predicted loss reduction than "
@@ -589,8 +589,8 @@ static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
 		return 0;
 	}
 	d->action = c->state[i] == PS_RESIZE ? PLAN_RESIZE : PLAN_START;
-	d->ps = c->g2[i].ps;
-	d->workers = c->g2[i].workers;
+	d->ps = c->grant2[i].ps;
+	d->workers = c->grant2[i].workers;
 	if (d->action == PLAN_START) {
 		d->remaining_now = INFINITY;
 		d->remaining_planned = plan_time(c, i, d->ps, d->workers);
@@ -625,15 +625,15 @@ int plan_run(const plan_job_t *jobs, size_t njobs,
 	     const res_vec_t *server_free, size_t nservers,
 	     const plan_params_t *prm, plan_t *out)
 {
-	plan_params_t calm;
+	plan_params_t no_shrink;
 	int rc;
 
 	if (!out || !prm || !prm->shrink_for_pending)
 		return plan_run_once(jobs, njobs, server_free, nservers, prm,
 				     out);
-	calm = *prm;
-	calm.shrink_for_pending = false;
-	rc = plan_run_once(jobs, njobs, server_free, nservers, &calm, out);
+	no_shrink = *prm;
+	no_shrink.shrink_for_pending = false;
+	rc = plan_run_once(jobs, njobs, server_free, nservers, &no_shrink, out);
 	if (rc || !plan_leaves_pending_waiting(jobs, njobs, out))
 		return rc;
 	plan_free(out);
@@ -665,14 +665,14 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 	for (size_t i = 0; i < njobs; i++)
 		all[i] = jobs[i].running || jobs[i].model->phase != JM_DONE;
 	if ((rc = plan_alloc(&c, all, c.capacity, c.room,
-			     plan_room_all(&c), c.g1)))
+			     plan_room_all(&c), c.grant1)))
 		goto done;
 	for (size_t i = 0; i < njobs; i++) {
 		c.state[i] = jobs[i].running ? PS_KEEP :
 			     all[i] ? PS_PENDING : PS_EXCLUDED;
 		if (!all[i])
 			plan_reason(&out->decisions[i], "optimus: job done");
-		if (!jobs[i].running && plan_granted(&c.g1[i]))
+		if (!jobs[i].running && plan_granted(&c.grant1[i]))
 			c.pending_granted = true;
 	}
 	for (size_t i = 0; i < njobs; i++)

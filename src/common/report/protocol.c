@@ -17,6 +17,7 @@
 #include "util/escape.h"
 #include "util/json_strict.h"
 #include "report/protocol.h"
+#include "util/json_num.h"
 
 /* Messages are flat; a deep document is an attack on the tokenizer. */
 #define PROTOCOL_MAX_DEPTH 8
@@ -132,23 +133,6 @@ static int get_int(json_object *o, const char *key, int64_t lo, int64_t hi,
 	return 0;
 }
 
-static int get_number(json_object *o, const char *key, double lo, double hi,
-		      double *out)
-{
-	json_object *v;
-	double d;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return -1;
-	d = json_object_get_double(v);
-	if (!isfinite(d) || d < lo || d > hi)
-		return -1;
-	*out = d;
-	return 0;
-}
-
 int protocol_envelope_parse(const char *text, size_t len, char **payload,
 			    char **cred, char *err, size_t errlen)
 {
@@ -221,9 +205,11 @@ static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 	r->kind = REPORT_PROGRESS;
 	if (get_int(o, "step", 0, PROTOCOL_MAX_COUNT, &step))
 		return fail(err, errlen, "progress needs an integer \"step\" >= 0");
-	if (get_number(o, "loss", 0.0, HUGE_VAL, &r->progress.loss))
+	if (json_num_get(o, "loss", 0.0, HUGE_VAL, &r->progress.loss, NULL,
+			 0))
 		return fail(err, errlen, "progress needs a finite \"loss\" >= 0");
-	if (get_number(o, "sps", 0.0, HUGE_VAL, &r->progress.samples_per_sec))
+	if (json_num_get(o, "sps", 0.0, HUGE_VAL,
+			 &r->progress.samples_per_sec, NULL, 0))
 		return fail(err, errlen, "progress needs a finite \"sps\" >= 0");
 	if (json_object_object_get_ex(o, "epoch", &v) &&
 	    get_int(o, "epoch", 0, INT32_MAX, &epoch))
@@ -242,8 +228,8 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 	    get_int(o, "workers", 1, 1 << 20, &workers))
 		return fail(err, errlen, "speed needs integers \"ps\" >= 0 "
 			    "and \"workers\" >= 1");
-	if (get_number(o, "steps_per_sec", 0.0, HUGE_VAL,
-		       &r->speed.steps_per_sec))
+	if (json_num_get(o, "steps_per_sec", 0.0, HUGE_VAL,
+		       &r->speed.steps_per_sec, NULL, 0))
 		return fail(err, errlen, "speed needs a finite "
 			    "\"steps_per_sec\" >= 0");
 	r->speed.ps = (uint32_t)ps;

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "util/grow.h"
 #include "roles/roles.h"
 
 void roles_env_init(roles_env_t *e)
@@ -36,18 +37,19 @@ const char *roles_env_get(const roles_env_t *e, const char *name)
 
 static int env_grow(roles_env_t *e)
 {
-	size_t cap = e->cap ? 2 * e->cap : 32;
-	char **names = realloc(e->names, cap * sizeof(*names));
+	/* names and values share e->cap: grow both from it. */
+	size_t ncap = e->cap, vcap = e->cap;
+	char **names = grow_array(e->names, &ncap, e->cap, sizeof(*names), 32);
 	char **values;
 
 	if (!names)
 		return -ENOMEM;
 	e->names = names;
-	values = realloc(e->values, cap * sizeof(*values));
+	values = grow_array(e->values, &vcap, e->cap, sizeof(*values), 32);
 	if (!values)
 		return -ENOMEM;
 	e->values = values;
-	e->cap = cap;
+	e->cap = vcap;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "roles/roles.h"
 
 typedef struct strvec {
@@ -22,14 +23,11 @@ static int strvec_add(strvec_t *s, const char *prefix, size_t plen,
 	size_t mlen = mid ? strlen(mid) : 0;
 	char *h;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		char **v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	char **v = grow_array(s->v, &s->cap, s->n, sizeof(*v), 16);
+
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
 	h = malloc(plen + mlen + slen + 1);
 	if (!h)
 		return -ENOMEM;

@@ -125,9 +125,19 @@ static void cli_defaults(cli_t *c)
 	snprintf(c->policies, sizeof(c->policies), "optimus,drf");
 }
 
+/* The long name of option o, found by its value: the enum and the table
+ * need not be in the same order. */
+static const char *option_name(int o)
+{
+	for (const struct option *p = longopts; p->name; p++)
+		if (p->val == o)
+			return p->name;
+	return "?";
+}
+
 static int cli_option(cli_t *c, int o, const char *a)
 {
-	const char *n = longopts[o - O_SEED].name;
+	const char *n = option_name(o);
 
 	switch (o) {
 	case O_SEED: c->eo.seed = (uint64_t)number(n, a, 0, 4e9); break;

@@ -1,7 +1,9 @@
 /*
  * sim_apply.c - one scheduling interval: the jobs report their progress,
- * their models are refitted, plan_run() (the plugin's code) decides, and
- * the decisions are carried out on the simulated servers.
+ * each is translated into the core's plan input (sim_input_job), the
+ * core's rules choose who enters the plan and refit the models
+ * (plan_input_collect, as in sched/optimus), plan_run() decides, and the
+ * decisions are carried out on the simulated servers.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,17 +13,13 @@
 
 #include "sim_state.h"
 
-static bool holds_servers(const sim_job_t *j)
-{
-	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;
-}
-
 static bool is_active(const sim_job_t *j)
 {
-	return j->st == SJ_PENDING || holds_servers(j);
+	return j->st == SJ_PENDING || sim_job_holds(j);
 }
 
-static void plan_params(const sim_state_t *s, plan_params_t *prm)
+static void plan_params(const sim_state_t *s, const plan_input_t *in,
+			plan_params_t *prm)
 {
 	const sim_config_t *c = s->cfg;
 
@@ -31,7 +29,8 @@ static void plan_params(const sim_state_t *s, plan_params_t *prm)
 	prm->interval = c->interval;
 	prm->damping = c->damping;
 	prm->min_resize_interval = c->min_resize_interval;
-	prm->restart_cost = c->restart_base;
+	prm->restart_cost = plan_input_restart_cost(in, s->njobs,
+						    c->restart_base);
 	prm->placement = c->placement;
 	if (c->resize_threshold >= 0.0)
 		prm->resize_threshold = prm->resize_threshold_large =
@@ -39,15 +38,44 @@ static void plan_params(const sim_state_t *s, plan_params_t *prm)
 	prm->profiles = NULL;
 }
 
-/* Reports, refits, and the plan's view of each active job. */
-static int collect(sim_state_t *s, plan_job_t *pj, sim_job_t **act,
-		   size_t *n)
+static plan_input_state_t input_state(const sim_job_t *j)
 {
-	*n = 0;
+	if (j->st == SJ_PENDING)
+		return PLAN_INPUT_QUEUED;
+	return sim_job_holds(j) ? PLAN_INPUT_RUNNING : PLAN_INPUT_OTHER;
+}
+
+/*
+ * A simulated job as the plan's input. A pending job waits for the plan
+ * (held, as job_submit/optimus holds it); a start takes effect at once, so
+ * there is never a start applied and not running; a resized job holds its
+ * new slots while it restarts (phase CHECKPOINTING: not planned).
+ */
+void sim_input_job(const sim_job_t *j, plan_input_t *in)
+{
+	*in = (plan_input_t){ .model = j->jm,
+			      .state = input_state(j),
+			      .held = j->st == SJ_PENDING };
+	if (sim_job_holds(j)) {
+		in->slots = j->slots;
+		in->usage = j->usage;
+		in->nslots = j->nslots;
+	}
+}
+
+/* The simulated servers run nothing but the simulated jobs. */
+void sim_input_room(const sim_state_t *s, res_vec_t *room)
+{
+	for (size_t k = 0; k < s->cfg->nservers; k++)
+		room[k] = s->cfg->server;
+}
+
+/* The running jobs report; every job is translated into in[]. */
+static int report_all(sim_state_t *s, plan_input_t *in)
+{
 	for (size_t i = 0; i < s->njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
-		if (!is_active(j))
-			continue;
+
 		if (j->st == SJ_RUNNING) {
 			int rc = sim_job_report(s, j);
 			if (!rc)
@@ -58,14 +86,7 @@ static int collect(sim_state_t *s, plan_job_t *pj, sim_job_t **act,
 				return rc;
 			}
 		}
-		job_model_refit(j->jm);
-		pj[*n] = (plan_job_t){ .model = j->jm,
-				       .running = holds_servers(j),
-				       .slots = j->slots,
-				       .nslots = j->nslots,
-				       .slot_usage = j->usage };
-		sim_straggler_close(j, &pj[*n]);
-		act[(*n)++] = j;
+		sim_input_job(j, &in[i]);
 	}
 	return 0;
 }
@@ -121,21 +142,36 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 
 int sim_apply_tick(sim_state_t *s)
 {
-	plan_job_t *pj = calloc(s->njobs + 1, sizeof(*pj));
-	sim_job_t **act = calloc(s->njobs + 1, sizeof(*act));
+	size_t cap = s->njobs + 1, n = 0, active = 0;
+	plan_input_t *in = calloc(cap, sizeof(*in));
+	plan_job_t *jobs = calloc(cap, sizeof(*jobs));
+	size_t *which = calloc(cap, sizeof(*which));
+	sim_job_t **act = calloc(cap, sizeof(*act));
+	res_vec_t *room = calloc(s->cfg->nservers, sizeof(*room));
 	plan_params_t prm;
 	plan_t plan;
-	size_t n;
 	int rc = -ENOMEM;
 
 	memset(&plan, 0, sizeof(plan));
-	if (!pj || !act || (rc = collect(s, pj, act, &n)) || !n)
+	if (!in || !jobs || !which || !act || !room ||
+	    (rc = report_all(s, in)))
 		goto out;
-	plan_params(s, &prm);
+	for (size_t i = 0; i < s->njobs; i++)
+		active += is_active(&s->jobs[i]);
+	if (!active)
+		goto out;
+	sim_input_room(s, room);
+	n = plan_input_collect(in, s->njobs, sim_time(s->now), room,
+			       s->cfg->nservers, jobs, which);
+	for (size_t k = 0; k < n; k++) {
+		act[k] = &s->jobs[which[k]];
+		sim_straggler_close(act[k], &jobs[k]);
+	}
+	sim_straggler_room(s, room);
+	plan_params(s, in, &prm);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = plan_run(pj, n, sim_straggler_room(s), s->cfg->nservers, &prm,
-		      &plan);
+	rc = plan_run(jobs, n, room, s->cfg->nservers, &prm, &plan);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	s->plan_wall += (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec -
 							  t0.tv_nsec);
@@ -146,7 +182,10 @@ int sim_apply_tick(sim_state_t *s)
 		rc = apply(s, &plan, act);
 	plan_free(&plan);
 out:
-	free(pj);
+	free(in);
+	free(jobs);
+	free(which);
 	free(act);
+	free(room);
 	return rc;
 }

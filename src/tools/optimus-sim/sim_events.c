@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "util/grow.h"
 #include "sim_events.h"
 
 static bool ev_before(const sim_event_t *a, const sim_event_t *b)
@@ -39,14 +40,10 @@ int sim_events_push(sim_events_t *q, double time, sim_ev_kind_t kind,
 {
 	if (!isfinite(time))
 		return -EINVAL;
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 64;
-		sim_event_t *v = realloc(q->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		q->v = v;
-		q->cap = cap;
-	}
+	sim_event_t *v = grow_array(q->v, &q->cap, q->n, sizeof(*v), 64);
+	if (!v)
+		return -ENOMEM;
+	q->v = v;
 	size_t i = q->n++;
 	q->v[i] = (sim_event_t){ time, kind, job, gen, q->next_seq++ };
 	while (i > 0 && ev_before(&q->v[i], &q->v[(i - 1) / 2])) {

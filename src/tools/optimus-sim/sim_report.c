@@ -5,6 +5,7 @@
 
 #include "sim_report.h"
 #include "sim_svg.h"
+#include "util/json_num.h"
 
 void sim_report_compare(sim_report_t *r, const char *name, double sim,
 			double paper, const char *unit, const char *note)
@@ -54,12 +55,6 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	}
 }
 
-/* NAN and infinities are not JSON: null. */
-static json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static json_object *job_json(const sim_job_result_t *j, double window)
 {
 	json_object *o = json_object_new_object();
@@ -69,18 +64,18 @@ static json_object *job_json(const sim_job_result_t *j, double window)
 	json_object_object_add(o, "mode",
 			       json_object_new_string(j->sync ? "sync" :
 							       "async"));
-	json_object_object_add(o, "arrival", num(j->arrival));
-	json_object_object_add(o, "start", num(j->start));
-	json_object_object_add(o, "end", j->end >= 0 ? num(j->end) : NULL);
-	json_object_object_add(o, "steps", num(j->total_steps));
+	json_object_object_add(o, "arrival", json_num_new(j->arrival));
+	json_object_object_add(o, "start", json_num_new(j->start));
+	json_object_object_add(o, "end", j->end >= 0 ? json_num_new(j->end) : NULL);
+	json_object_object_add(o, "steps", json_num_new(j->total_steps));
 	json_object_object_add(o, "resizes", json_object_new_int(j->resizes));
-	json_object_object_add(o, "cpu_seconds", num(j->cpu_seconds));
-	json_object_object_add(o, "loss0", num(j->loss0));
-	json_object_object_add(o, "loss_end", num(j->loss_end));
+	json_object_object_add(o, "cpu_seconds", json_num_new(j->cpu_seconds));
+	json_object_object_add(o, "loss0", json_num_new(j->loss0));
+	json_object_object_add(o, "loss_end", json_num_new(j->loss_end));
 	if (window > 0) {
-		json_object_object_add(o, "window_loss", num(j->window_loss));
+		json_object_object_add(o, "window_loss", json_num_new(j->window_loss));
 		json_object_object_add(o, "window_cpu_seconds",
-				       num(j->window_cpu));
+				       json_num_new(j->window_cpu));
 	}
 	return o;
 }
@@ -94,17 +89,17 @@ static json_object *run_json(const sim_result_t *x, bool with_jobs)
 	json_object_object_add(o, "jobs", json_object_new_int64(x->njobs));
 	json_object_object_add(o, "jobs_done",
 			       json_object_new_int64(x->ndone));
-	json_object_object_add(o, "avg_jct", num(x->avg_jct));
-	json_object_object_add(o, "makespan", num(x->makespan));
-	json_object_object_add(o, "cpu_util", num(x->cpu_util));
-	json_object_object_add(o, "gpu_util", num(x->gpu_util));
-	json_object_object_add(o, "resize_share", num(x->resize_share));
+	json_object_object_add(o, "avg_jct", json_num_new(x->avg_jct));
+	json_object_object_add(o, "makespan", json_num_new(x->makespan));
+	json_object_object_add(o, "cpu_util", json_num_new(x->cpu_util));
+	json_object_object_add(o, "gpu_util", json_num_new(x->gpu_util));
+	json_object_object_add(o, "resize_share", json_num_new(x->resize_share));
 	json_object_object_add(o, "resizes", json_object_new_int64(x->resizes));
 	json_object_object_add(o, "plans", json_object_new_int64(x->plans));
 	for (size_t i = 0; i < x->nseries; i++) {
 		json_object *pt = json_object_new_array();
-		json_object_array_add(pt, num(x->series_t[i]));
-		json_object_array_add(pt, num(x->series_loss[i]));
+		json_object_array_add(pt, json_num_new(x->series_t[i]));
+		json_object_array_add(pt, json_num_new(x->series_loss[i]));
 		json_object_array_add(series, pt);
 	}
 	json_object_object_add(o, "loss_series", series);
@@ -137,8 +132,8 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
 		json_object *e = json_object_new_object();
 		json_object_object_add(e, "name",
 				       json_object_new_string(c->name));
-		json_object_object_add(e, "simulated", num(c->sim));
-		json_object_object_add(e, "paper", num(c->paper));
+		json_object_object_add(e, "simulated", json_num_new(c->sim));
+		json_object_object_add(e, "paper", json_num_new(c->paper));
 		json_object_object_add(e, "unit",
 				       json_object_new_string(c->unit));
 		json_object_object_add(e, "note",

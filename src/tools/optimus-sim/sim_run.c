@@ -8,14 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "sim_state.h"
 
 void sim_config_init(sim_config_t *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->policy = PLAN_OPTIMUS;
-	c->interval = 600.0;		/* Optimus: every 10 minutes */
-	c->damping = 0.95;
+	c->interval = PLAN_INTERVAL_DEFAULT;	/* Optimus: every 10 minutes */
+	c->damping = ALLOC_DAMPING_DEFAULT;
 	c->placement = true;
 	c->paa = true;
 	c->speed_err = 0.0;
@@ -23,7 +24,7 @@ void sim_config_init(sim_config_t *c)
 	c->restart_base = 20.0;
 	c->min_resize_interval = 1200.0;
 	c->resize_threshold = -1.0;
-	c->delta = SIM_DELTA_DEFAULT;
+	c->delta = CONV_DELTA_DEFAULT;
 	c->nservers = 16;
 	c->server = res_make(24, 98304, 4);
 	c->seed = 1;
@@ -31,11 +32,6 @@ void sim_config_init(sim_config_t *c)
 	c->sample_every = 60.0;
 	c->window = 0.0;
 	c->event_plans = true;
-}
-
-static bool holds(const sim_job_t *j)
-{
-	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;
 }
 
 static double mean_loss(const sim_state_t *s, double t)
@@ -55,18 +51,18 @@ static double mean_loss(const sim_state_t *s, double t)
 
 static int record_sample(sim_state_t *s, double t)
 {
-	if (s->nseries == s->series_cap) {
-		size_t cap = s->series_cap ? 2 * s->series_cap : 256;
-		double *a = realloc(s->series_t, cap * sizeof(double));
-		if (!a)
-			return -ENOMEM;
-		s->series_t = a;
-		double *b = realloc(s->series_loss, cap * sizeof(double));
-		if (!b)
-			return -ENOMEM;
-		s->series_loss = b;
-		s->series_cap = cap;
-	}
+	/* Both series share series_cap: grow both from it. */
+	size_t tcap = s->series_cap, lcap = s->series_cap;
+	double *a = grow_array(s->series_t, &tcap, s->nseries, sizeof(*a), 256);
+	if (!a)
+		return -ENOMEM;
+	s->series_t = a;
+	double *b = grow_array(s->series_loss, &lcap, s->nseries, sizeof(*b),
+			       256);
+	if (!b)
+		return -ENOMEM;
+	s->series_loss = b;
+	s->series_cap = lcap;
 	s->series_t[s->nseries] = t;
 	s->series_loss[s->nseries++] = mean_loss(s, t);
 	return 0;
@@ -88,7 +84,7 @@ static void account(sim_state_t *s, double t)
 
 	for (size_t i = 0; i < s->njobs && dt > 0; i++) {
 		sim_job_t *j = &s->jobs[i];
-		if (!holds(j))
+		if (!sim_job_holds(j))
 			continue;
 		for (size_t k = 0; k < j->nslots; k++) {
 			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;
@@ -298,7 +294,6 @@ static void state_free(sim_state_t *s)
 	sim_qtrace_free(s);
 	free(s->slow_server);
 	free(s->drained);
-	free(s->room);
 	sim_events_free(&s->q);
 }
 

@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "plan/job_model.h"
+#include "plan/plan_input.h"
 #include "sim_events.h"
 #include "sim_run.h"
 #include "sim_truth.h"
@@ -76,7 +77,6 @@ typedef struct sim_state {
 	sim_qtrace_t qtrace;		/* up to the window */
 	bool *slow_server;		/* per server (sim_straggler.c) */
 	bool *drained;			/* per server: a straggler's, drained */
-	res_vec_t *room;		/* scratch: free room less drained */
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -88,6 +88,12 @@ typedef struct sim_state {
 static inline time_t sim_time(double t)
 {
 	return (time_t)(SIM_EPOCH + (long long)(t + 0.5));
+}
+
+/* Does the job hold servers (its slots and usage)? */
+static inline bool sim_job_holds(const sim_job_t *j)
+{
+	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;
 }
 
 /* sim_job.c */
@@ -128,10 +134,14 @@ double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j);
 int sim_straggler_report(sim_state_t *s, sim_job_t *j);
 /* The server the job's model closed (its straggler's), into pj. */
 void sim_straggler_close(const sim_job_t *j, plan_job_t *pj);
-/* What the plan may use: the free room, drained servers taking nothing. */
-const res_vec_t *sim_straggler_room(sim_state_t *s);
+/* Drained servers take nothing: their room in the plan's input is 0. */
+void sim_straggler_room(const sim_state_t *s, res_vec_t *room);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);
+/* Job j as the core's plan input (plan/plan_input.h). */
+void sim_input_job(const sim_job_t *j, plan_input_t *in);
+/* Each server's room for the jobs (cfg->nservers entries). */
+void sim_input_room(const sim_state_t *s, res_vec_t *room);
 
 #endif

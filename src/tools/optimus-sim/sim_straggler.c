@@ -34,8 +34,7 @@ int sim_straggler_init(sim_state_t *s)
 
 	s->slow_server = calloc(c->nservers + 1, sizeof(*s->slow_server));
 	s->drained = calloc(c->nservers + 1, sizeof(*s->drained));
-	s->room = calloc(c->nservers + 1, sizeof(*s->room));
-	if (!s->slow_server || !s->drained || !s->room)
+	if (!s->slow_server || !s->drained)
 		return -ENOMEM;
 	if (!nslow)
 		return 0;
@@ -122,9 +121,9 @@ void sim_straggler_close(const sim_job_t *j, plan_job_t *pj)
 	}
 }
 
-const res_vec_t *sim_straggler_room(sim_state_t *s)
+void sim_straggler_room(const sim_state_t *s, res_vec_t *room)
 {
 	for (size_t v = 0; v < s->cfg->nservers; v++)
-		s->room[v] = s->drained[v] ? res_make(0, 0, 0) : s->free[v];
-	return s->room;
+		if (s->drained[v])
+			room[v] = res_make(0, 0, 0);
 }

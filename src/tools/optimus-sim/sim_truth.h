@@ -34,7 +34,7 @@
 #define SIM_SYNC_REF_WORKERS 8
 #define SIM_MAX_PS 64
 /* Convergence threshold of every experiment (sim_config.delta). */
-#define SIM_DELTA_DEFAULT 0.001
+#define SIM_DELTA_DEFAULT CONV_DELTA_DEFAULT	/* the core's, one source */
 /* A job's loss asymptote is its model's times a flat draw in this range. */
 #define SIM_FLOOR_LO 0.6
 #define SIM_FLOOR_HI 1.4

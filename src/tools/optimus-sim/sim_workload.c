@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "sim_truth.h"
+#include "util/grow.h"
 #include "sim_workload.h"
 
 #define LINE_MAX_LEN 512
@@ -36,16 +37,13 @@ const char *sim_arrivals_name(sim_arrivals_t a)
 
 static int workload_grow(sim_workload_t *w, size_t *cap)
 {
-	if (w->n < *cap)
-		return 0;
-	size_t nc = *cap ? 2 * *cap : 64;
-	sim_job_spec_t *v = realloc(w->jobs, nc * sizeof(*v));
+	sim_job_spec_t *v = grow_array(w->jobs, cap, w->n, sizeof(*v), 64);
+
 	if (!v)
 		return -ENOMEM;
 	/* Fields a generator or the parser leaves unset are 0/NULL. */
 	memset(v + *cap, 0, (nc - *cap) * sizeof(*v));
 	w->jobs = v;
-	*cap = nc;
 	return 0;
 }
 

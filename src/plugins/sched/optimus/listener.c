@@ -70,6 +70,7 @@ typedef struct conn {
 	bool close_after;
 } conn_t;
 
+/* The listener thread's state: one listener per slurmctld. */
 static struct {
 	pthread_t thread;
 	bool running;
@@ -85,7 +86,7 @@ static struct {
 	/* strangers closed (made room, or timed out) since the last line */
 	time_t closed_second;
 	unsigned long evicted, expired;
-} L = { .wake = { -1, -1 }, .lfd = -1 };
+} listener = { .wake = { -1, -1 }, .lfd = -1 };
 
 /* The uid owning job_id, under a short job read lock. */
 static int listener_job_owner(uint32_t job_id, uid_t *uid)
@@ -110,15 +111,15 @@ static void log_refusal(const conn_t *c, const report_outcome_t *o)
 	time_t now = time(NULL);
 	char reason[4 * sizeof(o->reason)];
 
-	if (now != L.log_second) {
-		if (L.log_dropped)
+	if (now != listener.log_second) {
+		if (listener.log_dropped)
 			error("sched/optimus: report listener: %u more refusals "
-			      "not logged", L.log_dropped);
-		L.log_second = now;
-		L.log_count = L.log_dropped = 0;
+			      "not logged", listener.log_dropped);
+		listener.log_second = now;
+		listener.log_count = listener.log_dropped = 0;
 	}
-	if (++L.log_count > LISTENER_LOG_BURST) {
-		L.log_dropped++;
+	if (++listener.log_count > LISTENER_LOG_BURST) {
+		listener.log_dropped++;
 		return;
 	}
 	/* The reason may quote what the peer sent. */
@@ -158,7 +159,7 @@ static void conn_reply(conn_t *c, char *reply, bool close_after)
 static void conn_serve(conn_t *c)
 {
 	report_outcome_t o;
-	char *reply = report_service_handle(L.service, c->body, c->body_len,
+	char *reply = report_service_handle(listener.service, c->body, c->body_len,
 					    now_seconds(), &o);
 
 	/* A confirmed checkpoint lets a resize go on: follow it now. */
@@ -236,18 +237,18 @@ static bool conn_write(conn_t *c)
 	c->out_len = c->out_sent = 0;
 	/* A stranger's deadline runs from accept, whatever it sends. */
 	if (c->authed)
-		c->deadline = time(NULL) + L.timeout;
+		c->deadline = time(NULL) + listener.timeout;
 	return !c->close_after;
 }
 
 static void conn_close(size_t i)
 {
-	conn_t *c = &L.conns[i];
+	conn_t *c = &listener.conns[i];
 
 	close(c->fd);
 	xfree(c->body);
 	xfree(c->out);
-	L.conns[i] = L.conns[--L.nconns];
+	listener.conns[i] = listener.conns[--listener.nconns];
 }
 
 /* The peer's address (host) and address:port (out). */
@@ -268,7 +269,7 @@ static void peer_name(const struct sockaddr_storage *ss, socklen_t len,
 /* No slot: one best-effort error frame, then close. */
 static void shed_connection(int fd, const char *peer, const char *why)
 {
-	size_t limit = strstr(why, "address") ? L.max_peer : L.max_conns;
+	size_t limit = strstr(why, "address") ? listener.max_peer : listener.max_conns;
 	char *reply = protocol_reply_error("busy", "%s (%zu), all "
 					   "authenticated; retry later", why,
 					   limit);
@@ -294,12 +295,12 @@ static ssize_t oldest_stranger(const char *addr)
 {
 	ssize_t best = -1;
 
-	for (size_t i = 0; i < L.nconns; i++) {
-		const conn_t *c = &L.conns[i];
+	for (size_t i = 0; i < listener.nconns; i++) {
+		const conn_t *c = &listener.conns[i];
 
 		if (c->authed || (addr && strcmp(c->addr, addr)))
 			continue;
-		if (best < 0 || c->seq < L.conns[best].seq)
+		if (best < 0 || c->seq < listener.conns[best].seq)
 			best = (ssize_t)i;
 	}
 	return best;
@@ -309,8 +310,8 @@ static size_t peer_count(const char *addr)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < L.nconns; i++)
-		n += !strcmp(L.conns[i].addr, addr);
+	for (size_t i = 0; i < listener.nconns; i++)
+		n += !strcmp(listener.conns[i].addr, addr);
 	return n;
 }
 
@@ -323,10 +324,10 @@ static bool make_room(const char *addr, const char **why)
 {
 	ssize_t victim = -1;
 
-	if (peer_count(addr) >= L.max_peer) {
+	if (peer_count(addr) >= listener.max_peer) {
 		*why = "too many connections from this address";
 		victim = oldest_stranger(addr);
-	} else if (L.nconns >= L.max_conns) {
+	} else if (listener.nconns >= listener.max_conns) {
 		*why = "too many connections";
 		victim = oldest_stranger(NULL);
 	} else {
@@ -334,7 +335,7 @@ static bool make_room(const char *addr, const char **why)
 	}
 	if (victim < 0)
 		return false;
-	L.evicted++;
+	listener.evicted++;
 	conn_close((size_t)victim);
 	return true;
 }
@@ -346,7 +347,7 @@ static void accept_all(void)
 		socklen_t len = sizeof(ss);
 		char peer[64], addr[48];
 		const char *why = NULL;
-		int fd = accept4(L.lfd, (struct sockaddr *)&ss, &len,
+		int fd = accept4(listener.lfd, (struct sockaddr *)&ss, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		conn_t *c;
 
@@ -357,9 +358,9 @@ static void accept_all(void)
 			shed_connection(fd, peer, why);
 			continue;
 		}
-		c = &L.conns[L.nconns++];
-		*c = (conn_t){ .fd = fd, .seq = L.next_seq++,
-			       .deadline = time(NULL) + L.auth_timeout };
+		c = &listener.conns[listener.nconns++];
+		*c = (conn_t){ .fd = fd, .seq = listener.next_seq++,
+			       .deadline = time(NULL) + listener.auth_timeout };
 		snprintf(c->peer, sizeof(c->peer), "%s", peer);
 		snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	}
@@ -374,14 +375,14 @@ static void log_closed(void)
 {
 	time_t now = time(NULL);
 
-	if (now == L.closed_second || (!L.evicted && !L.expired))
+	if (now == listener.closed_second || (!listener.evicted && !listener.expired))
 		return;
 	debug("sched/optimus: report listener: closed %lu unauthenticated "
 	      "connections to make room and %lu past their deadline "
-	      "(ReportAuthTimeout/ReportTimeout) since %ld", L.evicted,
-	      L.expired, (long)L.closed_second);
-	L.closed_second = now;
-	L.evicted = L.expired = 0;
+	      "(ReportAuthTimeout/ReportTimeout) since %ld", listener.evicted,
+	      listener.expired, (long)listener.closed_second);
+	listener.closed_second = now;
+	listener.evicted = listener.expired = 0;
 }
 
 /* Serve ready connections (walking backwards so closing is safe). */
@@ -390,7 +391,7 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 	time_t now = time(NULL);
 
 	for (size_t k = n; k-- > 0;) {
-		conn_t *c = &L.conns[k];
+		conn_t *c = &listener.conns[k];
 		short re = pfds[k + 2].revents;
 		bool keep = true;
 
@@ -403,7 +404,7 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 		if (keep && c->out)
 			keep = conn_write(c);
 		if (keep && now > c->deadline) {
-			L.expired++;
+			listener.expired++;
 			keep = false;
 		}
 		if (!keep)
@@ -413,16 +414,16 @@ static void serve_ready(struct pollfd *pfds, size_t n)
 
 static void *listener_thread(void *arg)
 {
-	struct pollfd *pfds = xcalloc(L.max_conns + 2, sizeof(*pfds));
+	struct pollfd *pfds = xcalloc(listener.max_conns + 2, sizeof(*pfds));
 
 	while (true) {
-		size_t n = L.nconns;
+		size_t n = listener.nconns;
 
-		pfds[0] = (struct pollfd){ .fd = L.wake[0], .events = POLLIN };
-		pfds[1] = (struct pollfd){ .fd = L.lfd, .events = POLLIN };
+		pfds[0] = (struct pollfd){ .fd = listener.wake[0], .events = POLLIN };
+		pfds[1] = (struct pollfd){ .fd = listener.lfd, .events = POLLIN };
 		for (size_t i = 0; i < n; i++)
-			pfds[i + 2] = (struct pollfd){ .fd = L.conns[i].fd,
-				.events = L.conns[i].out ? POLLOUT : POLLIN };
+			pfds[i + 2] = (struct pollfd){ .fd = listener.conns[i].fd,
+				.events = listener.conns[i].out ? POLLOUT : POLLIN };
 		if (poll(pfds, n + 2, LISTENER_POLL_MS) < 0 && errno != EINTR) {
 			error("sched/optimus: report listener: poll: %m");
 			break;
@@ -434,8 +435,8 @@ static void *listener_thread(void *arg)
 			accept_all();
 		log_closed();
 	}
-	while (L.nconns)
-		conn_close(L.nconns - 1);
+	while (listener.nconns)
+		conn_close(listener.nconns - 1);
 	xfree(pfds);
 	return NULL;
 }
@@ -493,8 +494,8 @@ static int service_create(void)
 	sc.admin_uid = slurm_conf.slurm_user_id;
 	sc.replay_window = optimus_conf.report_replay_window;
 	sc.queue_capacity = optimus_conf.report_queue_size;
-	L.service = report_service_create(&sc, &cb);
-	if (!L.service) {
+	listener.service = report_service_create(&sc, &cb);
+	if (!listener.service) {
 		error("sched/optimus: report listener: out of memory");
 		return SLURM_ERROR;
 	}
@@ -504,23 +505,24 @@ static int service_create(void)
 int listener_start(void)
 {
 	optimus_conf_load();
-	if (L.running || optimus_conf.report_port == 0)
+	if (listener.running || optimus_conf.report_port == 0)
 		return SLURM_SUCCESS;
-	L.lfd = listen_socket(optimus_conf.report_address, optimus_conf.report_port);
-	if (L.lfd < 0)
+	listener.lfd = listen_socket(optimus_conf.report_address,
+				     optimus_conf.report_port);
+	if (listener.lfd < 0)
 		return SLURM_ERROR;
-	if (service_create() != SLURM_SUCCESS || pipe2(L.wake, O_CLOEXEC)) {
-		close(L.lfd);
-		L.lfd = -1;
+	if (service_create() != SLURM_SUCCESS || pipe2(listener.wake, O_CLOEXEC)) {
+		close(listener.lfd);
+		listener.lfd = -1;
 		return SLURM_ERROR;
 	}
-	L.max_conns = optimus_conf.report_max_connections;
-	L.max_peer = optimus_conf.report_max_peer_connections;
-	L.timeout = optimus_conf.report_timeout;
-	L.auth_timeout = optimus_conf.report_auth_timeout;
-	L.conns = xcalloc(L.max_conns, sizeof(*L.conns));
-	slurm_thread_create(&L.thread, listener_thread, NULL);
-	L.running = true;
+	listener.max_conns = optimus_conf.report_max_connections;
+	listener.max_peer = optimus_conf.report_max_peer_connections;
+	listener.timeout = optimus_conf.report_timeout;
+	listener.auth_timeout = optimus_conf.report_auth_timeout;
+	listener.conns = xcalloc(listener.max_conns, sizeof(*listener.conns));
+	slurm_thread_create(&listener.thread, listener_thread, NULL);
+	listener.running = true;
 	info("sched/optimus: report listener on %s:%u",
 	     optimus_conf.report_address, optimus_conf.report_port);
 	return SLURM_SUCCESS;
@@ -528,32 +530,34 @@ int listener_start(void)
 
 void listener_stop(void)
 {
-	if (!L.running)
+	if (!listener.running)
 		return;
-	(void)!write(L.wake[1], "x", 1);
-	pthread_join(L.thread, NULL);
-	close(L.wake[0]);
-	close(L.wake[1]);
-	close(L.lfd);
-	L.wake[0] = L.wake[1] = L.lfd = -1;
-	xfree(L.conns);
-	report_service_destroy(L.service);
-	L.service = NULL;
-	L.running = false;
+	(void)!write(listener.wake[1], "x", 1);
+	pthread_join(listener.thread, NULL);
+	close(listener.wake[0]);
+	close(listener.wake[1]);
+	close(listener.lfd);
+	listener.wake[0] = listener.wake[1] = listener.lfd = -1;
+	xfree(listener.conns);
+	report_service_destroy(listener.service);
+	listener.service = NULL;
+	listener.running = false;
 }
 
 report_queue_t *listener_attach_consumer(void)
 {
-	return L.service ? report_service_attach_consumer(L.service) : NULL;
+	return listener.service ?
+		       report_service_attach_consumer(listener.service) :
+		       NULL;
 }
 
 void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid))
 {
-	if (L.service)
-		report_service_set_query(L.service, query);
+	if (listener.service)
+		report_service_set_query(listener.service, query);
 }
 
 report_history_t *listener_history(void)
 {
-	return L.service ? report_service_history(L.service) : NULL;
+	return listener.service ? report_service_history(listener.service) : NULL;
 }

@@ -19,6 +19,8 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/common/job_env.c src/plugins/common/job_env.h \
 	src/plugins/sched/optimus/planner.c src/plugins/sched/optimus/planner.h \
 	src/plugins/sched/optimus/planner_decide.c \
+	src/plugins/sched/optimus/planner_input.c \
+	src/plugins/sched/optimus/planner_input.h \
 	src/plugins/sched/optimus/planner_reports.c \
 	src/plugins/sched/optimus/planner_sync.c \
 	src/plugins/sched/optimus/query.c src/plugins/sched/optimus/query.h \

@@ -1,10 +1,11 @@
 /*
  * planner_decide.c - plan an interval and turn the decisions into actions.
  *
- * The models, refitted beforehand (planner.c), are collected under the
- * registry lock and planned without it (plan.h, shared with optimus-sim);
- * the resulting actions are plain copies applied afterwards under
- * slurmctld write locks.
+ * Under the registry lock the records are translated (planner_input.c)
+ * and the core decides which jobs enter the plan and how
+ * (plan/plan_input.c); the plan itself (plan/plan.h, shared with
+ * optimus-sim) runs without the lock; the resulting actions are plain
+ * copies applied afterwards under slurmctld write locks.
  */
 #include "config.h"
 
@@ -21,215 +22,91 @@
 #include "optimus_conf.h"
 #include "alloc/placement.h"
 #include "planner.h"
+#include "planner_input.h"
 #include "registry.h"
 #include "roles/roles.h"
 
 #define COMMENT_MAX 1024
-/*
- * How long a start applied to a pending job reserves its slots. Slurm runs
- * a released job within seconds (a requeued one after cred_expire + 1 s);
- * one that still waits after this is planned anew.
- */
-#define START_RESERVED_SECONDS 60
-/*
- * A run that has not reported yet is still starting (Python, data, the
- * connections): its tasks could not checkpoint, so a resize now would cost
- * the whole grace period. Left alone that long at most.
- */
-#define RUN_SETTLING_SECONDS 20
 
-typedef struct plan_ctx {
+/*
+ * One plan of the plugin: every registry record with its snapshot record
+ * and its plan input (registry order); jobs[k] is the plan's job k, which
+ * answers record which[k].
+ */
+typedef struct decide_ctx {
 	const snapshot_t *snap;
-	plan_job_t *jobs;
 	reg_job_t **regs;
 	const snap_job_t **snaps;
-	place_slot_t **slots;	/* running jobs' current slots */
-	int n;
+	plan_input_t *in;
+	place_slot_t **slots;	/* each record's current slots */
+	size_t nrec;
+	plan_job_t *jobs;
+	size_t *which;
+	size_t n;
 	res_vec_t *server_free;
-} plan_ctx_t;
-
-/* Is this job the planner's to decide on now? */
-static bool plannable(const reg_job_t *rj, const snap_job_t *sj)
-{
-	job_phase_t ph = rj->model->phase;
-
-	if (!sj || ph == JM_DONE || ph == JM_CHECKPOINTING)
-		return false;
-	if (sj->state == SNAP_PENDING)	/* held by others: not planned */
-		return !sj->blocked &&
-		       (sj->held || ph == JM_PENDING || ph == JM_REQUEUED);
-	return sj->state == SNAP_RUNNING && ph == JM_RUNNING;
-}
-
-/* A running job's slots: its nodes with the even split it started with. */
-static place_slot_t *current_slots(const job_model_t *m, const snap_job_t *sj)
-{
-	place_slot_t *slots = xcalloc(sj->nnodes ? sj->nnodes : 1,
-				      sizeof(*slots));
-
-	for (int i = 0; i < sj->nnodes; i++) {
-		slots[i].server = sj->node_index[i];
-		slots[i].ps = placement_share_front(m->cur_ps, sj->nnodes, i);
-		slots[i].workers = placement_share_back(m->cur_workers,
-							sj->nnodes, i);
-	}
-	return slots;
-}
-
-/*
- * Released by an earlier plan and not running yet: the plans that follow
- * (on arrivals, requeues, checkpoint confirmations) must not give its room
- * to others while Slurm holds it (a requeued job waits cred_expire + 1 s).
- */
-static bool start_reserved(const reg_job_t *rj, const snap_job_t *sj,
-			   time_t now)
-{
-	job_phase_t ph = rj->model->phase;
-
-	return sj && sj->state == SNAP_PENDING && !sj->held && rj->nstart &&
-	       (ph == JM_PENDING || ph == JM_REQUEUED) &&
-	       now - rj->started_at < START_RESERVED_SECONDS;
-}
-
-static bool run_settling(const job_model_t *m, time_t now)
-{
-	time_t start;
-
-	if (!m->nruns || m->runs[m->nruns - 1].end)
-		return false;
-	start = m->runs[m->nruns - 1].start;
-	return m->last_report < start && now - start < RUN_SETTLING_SECONDS;
-}
-
-/* A reserved start takes part in the plan as a job running on its slots. */
-static void collect_reserved(plan_ctx_t *c, reg_job_t *rj, plan_job_t *pj)
-{
-	for (size_t k = 0; k < rj->nstart; k++) {
-		int s = rj->start_slots[k].server;
-
-		c->server_free[s] = res_sub(c->server_free[s],
-					    rj->start_usage[k]);
-	}
-	pj->running = true;
-	pj->starting = true;
-	pj->slots = rj->start_slots;
-	pj->nslots = rj->nstart;
-	pj->slot_usage = rj->start_usage;
-}
+} decide_ctx_t;
 
 /* The node of the job's straggler, closed to it, as a server index. */
-static void close_straggler_node(const snapshot_t *snap, const job_model_t *m,
-				 plan_job_t *pj)
+static void close_straggler_node(const snapshot_t *snap, plan_job_t *pl)
 {
+	const job_model_t *m = pl->model;
+
 	if (!m->avoid_node[0])
 		return;
 	for (int i = 0; i < snap->nnodes; i++)
 		if (!xstrcmp(snap->nodes[i].name, m->avoid_node)) {
-			pj->has_closed = true;
-			pj->closed_server = (uint32_t) i;
+			pl->has_closed = true;
+			pl->closed_server = (uint32_t) i;
 			return;
 		}
 }
 
-static int collect_job(reg_job_t *rj, void *arg)
+static int add_input(reg_job_t *rj, void *arg)
 {
-	plan_ctx_t *c = arg;
-	const snap_job_t *sj = snapshot_find_job(c->snap, rj->model->job_id);
-	plan_job_t *pj;
+	decide_ctx_t *c = arg;
+	const snap_job_t *sj = planner_input_find(c->snap, rj->model->job_id);
+	size_t i = c->nrec++;
 
-	/*
-	 * server_free is the room nobody uses: plan_run() adds back the usage
-	 * of the running jobs it decides to resize.
-	 */
-	for (int i = 0; sj && i < sj->nnodes; i++)
-		c->server_free[sj->node_index[i]] = res_sub(
-			c->server_free[sj->node_index[i]], sj->usage[i]);
-	if (!plannable(rj, sj))
-		return 0;
-	job_model_refit(rj->model);
-	pj = &c->jobs[c->n];
-	pj->model = rj->model;
-	pj->running = sj->state == SNAP_RUNNING;
-	close_straggler_node(c->snap, rj->model, pj);
-	if (start_reserved(rj, sj, c->snap->taken))
-		collect_reserved(c, rj, pj);
-	else if (pj->running) {
-		c->slots[c->n] = current_slots(rj->model, sj);
-		pj->slots = c->slots[c->n];
-		pj->nslots = sj->nnodes;
-		pj->slot_usage = sj->usage;
-		pj->starting = run_settling(rj->model, c->snap->taken);
-	}
-	c->regs[c->n] = rj;
-	c->snaps[c->n] = sj;
-	c->n++;
+	c->regs[i] = rj;
+	c->snaps[i] = sj;
+	c->slots[i] = xcalloc(sj && sj->nnodes ? sj->nnodes : 1,
+			      sizeof(place_slot_t));
+	planner_input_job(rj, sj, c->slots[i], &c->in[i]);
 	return 0;
 }
 
-static void ctx_init(plan_ctx_t *c, const snapshot_t *snap)
+static void ctx_init(decide_ctx_t *c, const snapshot_t *snap)
 {
 	int cap = registry_count() + 1;
 
 	memset(c, 0, sizeof(*c));
 	c->snap = snap;
-	c->jobs = xcalloc(cap, sizeof(*c->jobs));
 	c->regs = xcalloc(cap, sizeof(*c->regs));
 	c->snaps = xcalloc(cap, sizeof(*c->snaps));
+	c->in = xcalloc(cap, sizeof(*c->in));
 	c->slots = xcalloc(cap, sizeof(*c->slots));
+	c->jobs = xcalloc(cap, sizeof(*c->jobs));
+	c->which = xcalloc(cap, sizeof(*c->which));
 	c->server_free = xcalloc(snap->nnodes ? snap->nnodes : 1,
 				 sizeof(res_vec_t));
-	for (int i = 0; i < snap->nnodes; i++) {
-		res_vec_t f = res_sub(snap->nodes[i].capacity,
-				      snap->nodes[i].other_used);
-		for (int r = 0; r < RES_NUM; r++)
-			if (f.v[r] < 0)
-				f.v[r] = 0;
-		c->server_free[i] = f;
-	}
+	planner_input_room(snap, c->server_free);
 }
 
-static void ctx_free(plan_ctx_t *c)
+static void ctx_free(decide_ctx_t *c)
 {
-	for (int i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->nrec; i++)
 		xfree(c->slots[i]);
 	xfree(c->slots);
-	xfree(c->jobs);
 	xfree(c->regs);
 	xfree(c->snaps);
+	xfree(c->in);
+	xfree(c->jobs);
+	xfree(c->which);
 	xfree(c->server_free);
 }
 
-struct cost_arg {
-	double seconds;
-	unsigned resizes;
-};
-
-static int add_resize_cost(reg_job_t *rj, void *arg)
-{
-	struct cost_arg *ca = arg;
-	const job_model_t *m = rj->model;
-
-	if (m->resize_began || !m->restarts)
-		return 0;	/* none finished, or one still in progress */
-	ca->seconds += m->resize_seconds;
-	ca->resizes += m->restarts;
-	return 0;
-}
-
-/*
- * What a resize costs: the mean of the resizes measured on this cluster
- * (checkpoint signal to restart), else the configured RestartCost.
- */
-static double restart_cost(void)
-{
-	struct cost_arg ca = { 0, 0 };
-
-	registry_for_each(add_resize_cost, &ca);
-	return ca.resizes ? ca.seconds / ca.resizes :
-			    (double) optimus_conf.restart_cost;
-}
-
-static void plan_params_from_conf(plan_params_t *prm, time_t now)
+static void plan_params_from_conf(plan_params_t *prm, const decide_ctx_t *c,
+				 time_t now)
 {
 	plan_params_init(prm);
 	(void) plan_policy_parse(optimus_conf.policy, &prm->policy);
@@ -240,7 +117,8 @@ static void plan_params_from_conf(plan_params_t *prm, time_t now)
 	prm->resize_threshold_large = optimus_conf.resize_threshold_large;
 	prm->large_tasks = optimus_conf.large_job_tasks;
 	prm->min_resize_interval = optimus_conf.min_resize_interval;
-	prm->restart_cost = restart_cost();
+	prm->restart_cost = plan_input_restart_cost(
+		c->in, c->nrec, (double) optimus_conf.restart_cost);
 	prm->profiles = registry_profiles();
 	prm->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 	prm->uniform_node_share = true;	/* --ntasks-per-node on each node */
@@ -305,7 +183,7 @@ static bool started_on_nodes_of(const reg_job_t *rj, const plan_decision_t *d)
 	return true;
 }
 
-static void action_start(action_t *a, const plan_ctx_t *c, int i,
+static void build_start(action_t *a, const decide_ctx_t *c, size_t i,
 			 const plan_decision_t *d)
 {
 	job_model_t *m = c->regs[i]->model;
@@ -350,7 +228,7 @@ static void move_off_straggler(action_t *a, const job_model_t *m)
 					 m->job_id, m->avoid_slowdown);
 }
 
-static void action_resize(action_t *a, const plan_ctx_t *c, int i,
+static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 			  const plan_decision_t *d)
 {
 	job_model_t *m = c->regs[i]->model;
@@ -369,7 +247,7 @@ static void action_resize(action_t *a, const plan_ctx_t *c, int i,
 	     d->remaining_now, d->remaining_planned, 100.0 * d->gain);
 }
 
-static void make_action(action_t *a, plan_ctx_t *c, int i,
+static void build_action(action_t *a, decide_ctx_t *c, size_t i,
 			const plan_decision_t *d)
 {
 	reg_job_t *rj = c->regs[i];
@@ -386,10 +264,10 @@ static void make_action(action_t *a, plan_ctx_t *c, int i,
 	rj->last.nslots = 0;
 	switch (d->action) {
 	case PLAN_START:
-		action_start(a, c, i, d);
+		build_start(a, c, i, d);
 		break;
 	case PLAN_RESIZE:
-		action_resize(a, c, i, d);
+		build_resize(a, c, i, d);
 		break;
 	case PLAN_WAIT:
 		a->kind = ACT_WAIT;
@@ -414,16 +292,16 @@ struct action_list {
 /* Jobs outside the plan still get their SystemComment refreshed. */
 static int comment_unplanned(reg_job_t *rj, void *arg)
 {
-	struct action_list *ca = arg;
+	struct action_list *list = arg;
 	job_model_t *m = rj->model;
 	char comment[COMMENT_MAX];
 	action_t *a;
 
-	if (ca->n >= ca->cap || (m->phase == JM_DONE && rj->accounted))
+	if (list->n >= list->cap || (m->phase == JM_DONE && rj->accounted))
 		return 0;
 	if (m->phase != JM_DONE && m->phase != JM_CHECKPOINTING)
 		return 0;
-	a = &ca->acts[ca->n++];
+	a = &list->acts[list->n++];
 	a->job_id = m->job_id;
 	a->kind = ACT_NONE;
 	job_model_summary(m, registry_profiles(), comment, sizeof(comment));
@@ -457,45 +335,50 @@ static void store_final_comments(action_t *acts, int n)
 
 extern void planner_plan(const snapshot_t *snap)
 {
-	plan_ctx_t c;
+	decide_ctx_t c;
 	plan_params_t prm;
 	plan_t plan = { 0 };
-	struct action_list cm;
+	struct action_list list;
 	action_t *acts;
 	int rc;
 
 	registry_lock();
 	ctx_init(&c, snap);
-	registry_for_each(collect_job, &c);
-	plan_params_from_conf(&prm, snap->taken);
+	registry_for_each(add_input, &c);
+	c.n = plan_input_collect(c.in, c.nrec, snap->taken, c.server_free,
+				 (size_t) snap->nnodes, c.jobs, c.which);
+	for (size_t k = 0; k < c.n; k++)
+		close_straggler_node(snap, &c.jobs[k]);
+	plan_params_from_conf(&prm, &c, snap->taken);
 	/* This thread is the registry's only writer (registry.h): the models
 	 * stay as collected while the plan reads them, and queries need not
 	 * wait for the plan. */
 	registry_unlock();
 	rc = plan_run(c.jobs, c.n, c.server_free, snap->nnodes, &prm, &plan);
 	registry_lock();
-	cm.cap = c.n + registry_count() + 1;
-	acts = xcalloc(cm.cap, sizeof(*acts));
-	cm.acts = acts;
-	cm.n = 0;
+	list.cap = c.n + registry_count() + 1;
+	acts = xcalloc(list.cap, sizeof(*acts));
+	list.acts = acts;
+	list.n = 0;
 	if (rc) {
 		error("sched/optimus: planning failed: %s", plan.err);
 	} else {
-		for (int i = 0; i < c.n; i++)
-			make_action(&acts[cm.n++], &c, i, &plan.decisions[i]);
+		for (size_t k = 0; k < c.n; k++)
+			build_action(&acts[list.n++], &c, c.which[k],
+				     &plan.decisions[k]);
 		registry_set_plan_json(plan_to_json(&plan));
 		debug("sched/optimus: plan: %zu start, %zu resize, %zu keep, %zu wait (%.1f ms)",
 		      plan.nstart, plan.nresize, plan.nkeep, plan.nwait,
 		      1e3 * (plan.alloc_seconds + plan.place_seconds));
 	}
-	registry_for_each(comment_unplanned, &cm);
+	registry_for_each(comment_unplanned, &list);
 	plan_free(&plan);
 	ctx_free(&c);
 	registry_unlock();
 
-	apply_actions(acts, cm.n);	/* slurmctld write locks */
-	store_final_comments(acts, cm.n);	/* slurmdbd RPCs, no locks */
-	for (int i = 0; i < cm.n; i++)
+	apply_actions(acts, list.n);	/* slurmctld write locks */
+	store_final_comments(acts, list.n);	/* slurmdbd RPCs, no locks */
+	for (int i = 0; i < list.n; i++)
 		action_free_members(&acts[i]);
 	xfree(acts);
 }
@@ -503,17 +386,17 @@ extern void planner_plan(const snapshot_t *snap)
 /* Requeue the jobs whose checkpoint is confirmed or whose grace ran out. */
 static int collect_requeue(reg_job_t *rj, void *arg)
 {
-	struct action_list *ca = arg;
+	struct action_list *list = arg;
 	job_model_t *m = rj->model;
 
-	if (m->phase != JM_CHECKPOINTING || ca->n >= ca->cap)
+	if (m->phase != JM_CHECKPOINTING || list->n >= list->cap)
 		return 0;
 	if (!rj->checkpoint_acked &&
 	    time(NULL) < m->resize_began + (time_t) m->hints.ckpt_grace)
 		return 0;
-	ca->acts[ca->n].job_id = m->job_id;
-	ca->acts[ca->n].kind = ACT_REQUEUE;
-	ca->n++;
+	list->acts[list->n].job_id = m->job_id;
+	list->acts[list->n].kind = ACT_REQUEUE;
+	list->n++;
 	job_model_stopped(m, time(NULL));
 	m->phase = JM_REQUEUED;
 	return 0;
@@ -521,16 +404,16 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 
 extern void planner_follow_resizes(void)
 {
-	struct action_list ca;
+	struct action_list list;
 
 	registry_lock();
-	ca.cap = registry_count() + 1;
-	ca.acts = xcalloc(ca.cap, sizeof(action_t));
-	ca.n = 0;
-	registry_for_each(collect_requeue, &ca);
+	list.cap = registry_count() + 1;
+	list.acts = xcalloc(list.cap, sizeof(action_t));
+	list.n = 0;
+	registry_for_each(collect_requeue, &list);
 	registry_unlock();
-	apply_actions(ca.acts, ca.n);
-	for (int i = 0; i < ca.n; i++)
-		action_free_members(&ca.acts[i]);
-	xfree(ca.acts);
+	apply_actions(list.acts, list.n);
+	for (int i = 0; i < list.n; i++)
+		action_free_members(&list.acts[i]);
+	xfree(list.acts);
 }

@@ -14,31 +14,6 @@
 
 #define SUMMARY_MAX 1024
 
-static const char *phase_name(job_phase_t ph)
-{
-	static const char *names[] = { "pending", "running", "checkpointing",
-				       "requeued", "done" };
-
-	return ph <= JM_DONE ? names[ph] : "unknown";
-}
-
-static json_object *decision_json(const plan_decision_t *d)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "action", json_object_new_string(
-		plan_action_name(d->action)));
-	json_object_object_add(o, "ps", json_object_new_int(d->ps));
-	json_object_object_add(o, "workers", json_object_new_int(d->workers));
-	json_object_object_add(o, "remaining_now",
-			       json_object_new_double(d->remaining_now));
-	json_object_object_add(o, "remaining_planned",
-			       json_object_new_double(d->remaining_planned));
-	json_object_object_add(o, "gain", json_object_new_double(d->gain));
-	json_object_object_add(o, "reason", json_object_new_string(d->reason));
-	return o;
-}
-
 /* One line per job: what `optimusctl status` prints. */
 static int status_row(reg_job_t *rj, void *arg)
 {
@@ -53,7 +28,7 @@ static int status_row(reg_job_t *rj, void *arg)
 	json_object_object_add(o, "policy", json_object_new_string(
 		hints_policy_name(m->hints.policy)));
 	json_object_object_add(o, "phase",
-			       json_object_new_string(phase_name(m->phase)));
+			       json_object_new_string(job_phase_name(m->phase)));
 	json_object_object_add(o, "ps", json_object_new_int(m->cur_ps));
 	json_object_object_add(o, "workers", json_object_new_int(m->cur_workers));
 	json_object_object_add(o, "plan_ps", json_object_new_int(m->plan_ps));
@@ -136,9 +111,9 @@ static json_object *answer_job(uint32_t job_id)
 	job_model_summary(rj->model, registry_profiles(), summary,
 			  sizeof(summary));
 	json_object_object_add(o, "phase_name", json_object_new_string(
-		phase_name(rj->model->phase)));
+		job_phase_name(rj->model->phase)));
 	json_object_object_add(o, "summary", json_object_new_string(summary));
-	json_object_object_add(o, "decision", decision_json(&rj->last));
+	json_object_object_add(o, "decision", plan_decision_to_json(&rj->last));
 	return o;
 }
 

@@ -208,8 +208,15 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 	job_init(in, &job);
 	job.topology = t;
 	roles_env_init(&env);
-	rc = derived < 0 ? derived
-	     : roles_assign(&t, in->hints.layout, nodes, n, err, sizeof(err));
+	if (derived < 0) {
+		rc = derived;
+		snprintf(err, sizeof(err),
+			 "no PS/worker topology for %u tasks: %s", total,
+			 strerror(-derived));
+	} else {
+		rc = roles_assign(&t, in->hints.layout, nodes, n, err,
+				  sizeof(err));
+	}
 	if (!rc)
 		rc = roles_env_task(&job, nodes, n, in->node_id, in->local_id,
 				    &env, err, sizeof(err));

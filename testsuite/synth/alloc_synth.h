@@ -1,11 +1,12 @@
 /*
- * alloc_fixture.h - synthetic jobs for the allocation tests and benchmark:
+ * alloc_synth.h - synthetic jobs (fixture_*) shared by the allocation unit
+ * tests and bench/bench_alloc (neither owns them: testsuite/synth):
  * Optimus' sync speed model (Eqn. 4) with random coefficients, SLAQ-style
  * loss curves, random instances, and a naive rescan version of the Optimus
  * greedy used as a reference and as the benchmark's baseline.
  */
-#ifndef OPTIMUS_ALLOC_FIXTURE_H
-#define OPTIMUS_ALLOC_FIXTURE_H
+#ifndef OPTIMUS_ALLOC_SYNTH_H
+#define OPTIMUS_ALLOC_SYNTH_H
 
 #include <stdint.h>
 

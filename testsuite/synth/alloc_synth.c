@@ -1,7 +1,7 @@
-/* alloc_fixture.c - synthetic jobs and the naive greedy (alloc_fixture.h). */
+/* alloc_synth.c - synthetic jobs and the naive greedy (alloc_synth.h). */
 #include <math.h>
 
-#include "alloc_fixture.h"
+#include "alloc_synth.h"
 
 double fixture_speed(void *ctx, int p, int w)
 {

@@ -1,0 +1,323 @@
+/*
+ * test_replay.c - one recorded planning input (testsuite/data/
+ * replay_plan.json) replayed through sched/optimus' path (planner_input.c:
+ * snapshot and registry records) and optimus-sim's path (sim_apply.c:
+ * simulated jobs): both translate into the core's plan_input_t, the core's
+ * rules choose who enters the plan (plan_input_collect), and the two plans
+ * must be the same decision for decision.
+ *
+ * Both paths plan with the same plan_params_t (the input's policy, time and
+ * the defaults) except the restart cost, which each path takes from its
+ * own inputs: the parameters that differ on purpose (Slurm's uniform tasks,
+ * the simulator's ablation switches) are not under test here.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "check_run.h"
+#include "plan/plan_input.h"
+#include "planner_input.h"
+#include "sim_state.h"
+
+#define MAXJ 16
+#define MAXS 8
+
+/* The recorded input, as read from the file. */
+typedef struct replay {
+	json_object *root;
+	time_t now;
+	double restart_cost;
+	plan_policy_t policy;
+	size_t ns, nj;
+	res_vec_t cap[MAXS];
+	const char *state[MAXJ];
+	json_object *model[MAXJ];
+	place_slot_t slots[MAXJ][MAXS];
+	res_vec_t usage[MAXJ][MAXS];
+	size_t nslots[MAXJ];
+} replay_t;
+
+/* What one path hands to plan_run, and its plan. */
+typedef struct path {
+	job_model_t *m[MAXJ];
+	plan_input_t in[MAXJ];
+	plan_job_t jobs[MAXJ];
+	size_t which[MAXJ], n;
+	res_vec_t room[MAXS];
+	plan_params_t prm;
+	plan_t plan;
+} path_t;
+
+static res_vec_t vec_of(json_object *a)
+{
+	res_vec_t v = res_make(0, 0, 0);
+
+	ck_assert_int_eq(json_object_array_length(a), RES_NUM);
+	for (int r = 0; r < RES_NUM; r++)
+		v.v[r] = json_object_get_double(json_object_array_get_idx(a, r));
+	return v;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no %s", key);
+	return v;
+}
+
+static void replay_read(replay_t *r)
+{
+	const char *dir = getenv("srcdir");
+	char path[1024];
+	json_object *a;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/testsuite/data/replay_plan.json",
+		 dir ? dir : ".");
+	r->root = json_object_from_file(path);
+	ck_assert_msg(r->root, "cannot read %s", path);
+	r->now = (time_t)json_object_get_int64(get(r->root, "now"));
+	r->restart_cost = json_object_get_double(get(r->root, "restart_cost"));
+	ck_assert_int_eq(plan_policy_parse(json_object_get_string(
+		get(r->root, "policy")), &r->policy), 0);
+	a = get(r->root, "servers");
+	r->ns = json_object_array_length(a);
+	ck_assert(r->ns > 0 && r->ns <= MAXS);
+	for (size_t s = 0; s < r->ns; s++)
+		r->cap[s] = vec_of(json_object_array_get_idx(a, s));
+	a = get(r->root, "jobs");
+	r->nj = json_object_array_length(a);
+	ck_assert(r->nj > 0 && r->nj <= MAXJ);
+	for (size_t i = 0; i < r->nj; i++) {
+		json_object *j = json_object_array_get_idx(a, i);
+		json_object *sl = get(j, "slots");
+
+		r->state[i] = json_object_get_string(get(j, "state"));
+		r->model[i] = get(j, "model");
+		r->nslots[i] = json_object_array_length(sl);
+		ck_assert(r->nslots[i] <= MAXS);
+		for (size_t k = 0; k < r->nslots[i]; k++) {
+			json_object *o = json_object_array_get_idx(sl, k);
+
+			r->slots[i][k] = (place_slot_t){
+				.server = (uint32_t)json_object_get_int(
+					get(o, "server")),
+				.ps = json_object_get_int(get(o, "ps")),
+				.workers = json_object_get_int(get(o, "workers")) };
+			r->usage[i][k] = vec_of(get(o, "usage"));
+		}
+	}
+}
+
+/* Each path gets its own models: the plan refits them. */
+static void path_models(const replay_t *r, path_t *p)
+{
+	char err[256];
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < r->nj; i++) {
+		p->m[i] = job_model_from_json(r->model[i], err, sizeof(err));
+		ck_assert_msg(p->m[i], "job %zu: %s", i, err);
+	}
+}
+
+static void path_plan(const replay_t *r, path_t *p, size_t nin,
+		      size_t nservers)
+{
+	p->n = plan_input_collect(p->in, nin, r->now, p->room, nservers,
+				  p->jobs, p->which);
+	plan_params_init(&p->prm);
+	p->prm.policy = r->policy;
+	p->prm.now = r->now;
+	p->prm.restart_cost = plan_input_restart_cost(p->in, nin,
+						      r->restart_cost);
+	ck_assert_msg(!plan_run(p->jobs, p->n, p->room, nservers, &p->prm,
+				&p->plan), "%s", p->plan.err);
+}
+
+static void path_free(const replay_t *r, path_t *p)
+{
+	plan_free(&p->plan);
+	for (size_t i = 0; i < r->nj; i++)
+		job_model_free(p->m[i]);
+}
+
+/*
+ * sched/optimus: the snapshot slurmctld would give (a done job is no
+ * longer in it; a checkpointing one still runs) and the registry records.
+ */
+static void plugin_path(const replay_t *r, path_t *p)
+{
+	snap_node_t nodes[MAXS];
+	snap_job_t sj[MAXJ];
+	int node_index[MAXJ][MAXS];
+	reg_job_t rj[MAXJ];
+	place_slot_t slots[MAXJ][MAXS];
+	snapshot_t snap = { .taken = r->now, .nnodes = (int)r->ns,
+			    .nodes = nodes, .jobs = sj };
+
+	path_models(r, p);
+	memset(nodes, 0, sizeof(nodes));
+	memset(sj, 0, sizeof(sj));
+	memset(rj, 0, sizeof(rj));
+	for (size_t s = 0; s < r->ns; s++)
+		nodes[s].capacity = r->cap[s];
+	for (size_t i = 0; i < r->nj; i++) {
+		snap_job_t *j = &sj[snap.njobs];
+
+		rj[i].model = p->m[i];
+		if (!strcmp(r->state[i], "done"))
+			continue;
+		j->job_id = p->m[i]->job_id;
+		j->state = strcmp(r->state[i], "pending") ? SNAP_RUNNING :
+							     SNAP_PENDING;
+		j->held = j->state == SNAP_PENDING;
+		j->nnodes = (int)r->nslots[i];
+		j->node_index = node_index[i];
+		j->usage = (res_vec_t *)r->usage[i];
+		for (size_t k = 0; k < r->nslots[i]; k++)
+			node_index[i][k] = (int)r->slots[i][k].server;
+		snap.njobs++;
+	}
+	planner_input_room(&snap, p->room);
+	for (size_t i = 0; i < r->nj; i++)
+		planner_input_job(&rj[i], planner_input_find(&snap,
+							     p->m[i]->job_id),
+				  slots[i], &p->in[i]);
+	path_plan(r, p, r->nj, r->ns);
+}
+
+/* optimus-sim: the simulated jobs in the states the input names. */
+static void sim_path(const replay_t *r, path_t *p)
+{
+	sim_config_t cfg;
+	sim_state_t s;
+	sim_job_t jobs[MAXJ];
+
+	path_models(r, p);
+	sim_config_init(&cfg);
+	cfg.nservers = r->ns;
+	cfg.server = r->cap[0];
+	for (size_t k = 1; k < r->ns; k++)
+		ck_assert(res_fits(r->cap[k], cfg.server) &&
+			  res_fits(cfg.server, r->cap[k]));
+	memset(&s, 0, sizeof(s));
+	memset(jobs, 0, sizeof(jobs));
+	s.cfg = &cfg;
+	s.jobs = jobs;
+	s.njobs = r->nj;
+	for (size_t i = 0; i < r->nj; i++) {
+		sim_job_t *j = &jobs[i];
+
+		j->id = p->m[i]->job_id;
+		j->jm = p->m[i];
+		j->st = !strcmp(r->state[i], "pending")	   ? SJ_PENDING :
+			!strcmp(r->state[i], "running")	   ? SJ_RUNNING :
+			!strcmp(r->state[i], "restarting") ? SJ_RESTARTING :
+							     SJ_DONE;
+		j->slots = (place_slot_t *)r->slots[i];
+		j->usage = (res_vec_t *)r->usage[i];
+		j->nslots = r->nslots[i];
+		sim_input_job(j, &p->in[i]);
+	}
+	sim_input_room(&s, p->room);
+	path_plan(r, p, r->nj, r->ns);
+}
+
+/* The plan's view of each job, as both paths gave it to plan_run. */
+static void check_same_jobs(const path_t *a, const path_t *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	for (size_t k = 0; k < a->n; k++) {
+		ck_assert_uint_eq(a->which[k], b->which[k]);
+		ck_assert_int_eq(a->jobs[k].running, b->jobs[k].running);
+		ck_assert_int_eq(a->jobs[k].starting, b->jobs[k].starting);
+		ck_assert_uint_eq(a->jobs[k].nslots, b->jobs[k].nslots);
+	}
+	for (size_t s = 0; s < MAXS; s++)
+		for (int r = 0; r < RES_NUM; r++)
+			ck_assert_double_eq(a->room[s].v[r], b->room[s].v[r]);
+	ck_assert_double_eq(a->prm.restart_cost, b->prm.restart_cost);
+}
+
+static const plan_decision_t *decision_of(const path_t *p, uint32_t id)
+{
+	for (size_t k = 0; k < p->plan.ndecisions; k++)
+		if (p->plan.decisions[k].job_id == id)
+			return &p->plan.decisions[k];
+	return NULL;
+}
+
+START_TEST(test_replay_same_decisions)
+{
+	replay_t r;
+	path_t plugin, sim;
+	json_object *pa, *sa;
+
+	replay_read(&r);
+	plugin_path(&r, &plugin);
+	sim_path(&r, &sim);
+	check_same_jobs(&plugin, &sim);
+	/* Every decision, slot and reason (not the time planning took). */
+	pa = plan_to_json(&plugin.plan);
+	sa = plan_to_json(&sim.plan);
+	ck_assert_ptr_nonnull(pa);
+	ck_assert_ptr_nonnull(sa);
+	ck_assert_str_eq(json_object_to_json_string(get(pa, "decisions")),
+			 json_object_to_json_string(get(sa, "decisions")));
+	ck_assert_uint_eq(plugin.plan.ndecisions, 4);
+	json_object_put(pa);
+	json_object_put(sa);
+	path_free(&r, &plugin);
+	path_free(&r, &sim);
+	json_object_put(r.root);
+}
+END_TEST
+
+/*
+ * The rules the input exercises, on the plugin's path (the same on the
+ * simulator's by the test above): the measured restart cost, the settling
+ * run, the checkpointing job left out with its room taken.
+ */
+START_TEST(test_replay_rules)
+{
+	replay_t r;
+	path_t p;
+	const plan_decision_t *d;
+
+	replay_read(&r);
+	plugin_path(&r, &p);
+	/* Job 101 resized twice: 40 s and 60 s. */
+	ck_assert_double_eq_tol(p.prm.restart_cost, 50.0, 1e-9);
+	ck_assert_ptr_null(decision_of(&p, 101));	/* done */
+	ck_assert_ptr_null(decision_of(&p, 104));	/* checkpointing */
+	ck_assert_double_eq(p.room[3].v[RES_CPU], 16.0 - 2.0 - 3 * 4.0);
+	d = decision_of(&p, 103);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->action, PLAN_KEEP);
+	ck_assert(strstr(d->reason, "start in progress"));
+	ck_assert_ptr_nonnull(decision_of(&p, 102));
+	d = decision_of(&p, 105);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->action, PLAN_START);
+	path_free(&r, &p);
+	json_object_put(r.root);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("replay");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_replay_same_decisions);
+	tcase_add_test(tc, test_replay_rules);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
