@@ -80,9 +80,9 @@ check_PROGRAMS += testsuite/unit/test_replay
 TESTS += testsuite/unit/test_replay
 testsuite_unit_test_replay_SOURCES = testsuite/unit/test_replay.c \
 	$(SIM_SOURCES) src/plugins/sched/optimus/planner_input.c
-testsuite_unit_test_replay_CPPFLAGS = $(AM_CPPFLAGS) \
+testsuite_unit_test_replay_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
 	-I$(top_srcdir)/src/tools/optimus-sim \
 	-I$(top_srcdir)/src/plugins/sched/optimus
-testsuite_unit_test_replay_CFLAGS = $(UNIT_CFLAGS)
-testsuite_unit_test_replay_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_replay_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
+testsuite_unit_test_replay_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
 EXTRA_DIST += testsuite/data/replay_plan.json

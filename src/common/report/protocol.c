@@ -281,11 +281,12 @@ static int parse_worker(json_object *o, report_t *r, char *err, size_t errlen)
 			    "%d printable characters", REPORT_NODE_LEN - 1);
 	/* An hour per step is beyond any training step: a bound, not a
 	 * guess, so that a wild value cannot skew the median. */
-	if (get_number(o, "step_time", 1e-9, 3600.0, &r->worker.step_time))
+	if (json_num_get(o, "step_time", 1e-9, 3600.0, &r->worker.step_time,
+			 NULL, 0))
 		return fail(err, errlen, "worker needs a \"step_time\" in "
 			    "seconds, above 0 and at most 3600");
 	if (json_object_object_get_ex(o, "lag", &v) &&
-	    get_number(o, "lag", 0.0, 3600.0, &r->worker.lag))
+	    json_num_get(o, "lag", 0.0, 3600.0, &r->worker.lag, NULL, 0))
 		return fail(err, errlen, "\"lag\" must be seconds from 0 to 3600");
 	r->worker.rank = (uint32_t)rank;
 	return 0;

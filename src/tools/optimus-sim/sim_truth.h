@@ -19,6 +19,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "models/convergence.h"
 #include "models/curve_fit.h"
 #include "alloc/placement.h"
 #include "sim_catalog.h"

@@ -37,12 +37,13 @@ const char *sim_arrivals_name(sim_arrivals_t a)
 
 static int workload_grow(sim_workload_t *w, size_t *cap)
 {
+	size_t old = *cap;
 	sim_job_spec_t *v = grow_array(w->jobs, cap, w->n, sizeof(*v), 64);
 
 	if (!v)
 		return -ENOMEM;
 	/* Fields a generator or the parser leaves unset are 0/NULL. */
-	memset(v + *cap, 0, (nc - *cap) * sizeof(*v));
+	memset(v + old, 0, (*cap - old) * sizeof(*v));
 	w->jobs = v;
 	return 0;
 }
