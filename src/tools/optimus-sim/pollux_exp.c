@@ -14,6 +14,8 @@
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+
+#include "util/json_num.h"
 #include <json-c/json.h>
 
 #include "pollux_policy.h"
@@ -409,11 +411,6 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 	fprintf(f, "\nwall time %.1f s\n", wall);
 }
 
-static json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 			    size_t n, double wall)
 {
@@ -428,35 +425,35 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	for (size_t w = 0; w < o->nworkloads; w++)
 		json_object_array_add(wls, json_object_new_int(o->workloads[w]));
 	json_object_object_add(root, "workloads", wls);
-	json_object_object_add(root, "wall_s", num(wall));
+	json_object_object_add(root, "wall_s", json_num_new(wall));
 	for (size_t i = 0; i < n; i++) {
 		const px_row_t *r = &rows[i];
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "label",
 				       json_object_new_string(r->label));
-		json_object_object_add(x, "load", num(r->load));
+		json_object_object_add(x, "load", json_num_new(r->load));
 		json_object_object_add(x, "jobs",
 				       json_object_new_int64((int64_t)r->njobs));
 		json_object_object_add(x, "done",
 				       json_object_new_int64((int64_t)r->ndone));
-		json_object_object_add(x, "avg_jct", num(r->avg_jct));
-		json_object_object_add(x, "median_jct", num(r->median_jct));
-		json_object_object_add(x, "p99_jct", num(r->p99_jct));
-		json_object_object_add(x, "makespan", num(r->makespan));
-		json_object_object_add(x, "gpu_util", num(r->gpu_util));
-		json_object_object_add(x, "restarts", num(r->restarts));
+		json_object_object_add(x, "avg_jct", json_num_new(r->avg_jct));
+		json_object_object_add(x, "median_jct", json_num_new(r->median_jct));
+		json_object_object_add(x, "p99_jct", json_num_new(r->p99_jct));
+		json_object_object_add(x, "makespan", json_num_new(r->makespan));
+		json_object_object_add(x, "gpu_util", json_num_new(r->gpu_util));
+		json_object_object_add(x, "restarts", json_num_new(r->restarts));
 		json_object *pw = json_object_new_object();
 		for (size_t w = 0; w < o->nworkloads; w++) {
 			char key[32];
 			snprintf(key, sizeof(key), "workload-%d",
 				 o->workloads[w]);
-			json_object_object_add(pw, key, num(r->per_wl[w]));
+			json_object_object_add(pw, key, json_num_new(r->per_wl[w]));
 		}
 		json_object_object_add(x, "avg_jct_per_workload", pw);
 		if (o->detail) {
 			json_object *j = json_object_new_array();
 			for (size_t k = 0; k < r->njcts; k++)
-				json_object_array_add(j, num(r->jcts[k]));
+				json_object_array_add(j, json_num_new(r->jcts[k]));
 			json_object_object_add(x, "jcts_sorted", j);
 			json_object_object_add(x, "jobs",
 					       json_object_get(r->detail));
@@ -472,7 +469,7 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 			snprintf(key, sizeof(key), "%.1f", rows[i].load);
 			if (!json_object_object_get_ex(byload, key, NULL))
 				json_object_object_add(byload, key,
-					num(rows[i].published[k]));
+					json_num_new(rows[i].published[k]));
 		}
 		json_object_object_add(pub, pub_names[k], byload);
 	}
