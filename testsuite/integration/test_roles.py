@@ -213,7 +213,7 @@ def check_allreduce(jid, tasks, w):
         assert "DMLC_ROLE" not in t and "DMLC_PS_ROOT_URI" not in t
         assert "ps" not in json.loads(t["TF_CONFIG"])["cluster"]
         assert t["OPTIMUS_SHARD_INDEX"] == t["RANK"]
-        assert t["MASTER_ADDR"] == workers[0]["SLURMD_NODENAME"]
+        assert t["MASTER_ADDR"] == _addr(workers[0])
     check_torch(workers)
     return _per_node(tasks)
 
