@@ -215,6 +215,12 @@ START_TEST(test_job_model_straggler)
 				 r + 1 == p.consecutive);
 	}
 	ck_assert_str_eq(m->avoid_node, "n2");
+	/* A clone (refits run on clones) owns its detector. */
+	back = job_model_clone(m);
+	ck_assert_ptr_nonnull(back);
+	ck_assert_ptr_ne(back->straggler.ranks, m->straggler.ranks);
+	ck_assert_str_eq(back->straggler.ranks[2].node, "n2");
+	job_model_free(back);
 	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
 	ck_assert_ptr_nonnull(strstr(text, " straggler=n2("));
 	/* A new run detects afresh but keeps the node closed. */

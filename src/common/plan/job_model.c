@@ -109,7 +109,18 @@ job_model_t *job_model_clone(const job_model_t *m)
 	c->conv = convergence_clone(m->conv);
 	c->speed.samples = NULL;
 	c->quality.iter = NULL;
-	if (!c->conv || speed_model_copy(&c->speed, &m->speed) ||
+	/* The straggler detector's ranks are the copy's own too: a shared
+	 * array would be freed with either record. */
+	c->straggler.ranks = NULL;
+	if (m->straggler.ranks) {
+		c->straggler.ranks = malloc(m->straggler.nranks *
+					    sizeof(*c->straggler.ranks));
+		if (c->straggler.ranks)
+			memcpy(c->straggler.ranks, m->straggler.ranks,
+			       m->straggler.nranks * sizeof(*c->straggler.ranks));
+	}
+	if (!c->conv || (m->straggler.ranks && !c->straggler.ranks) ||
+	    speed_model_copy(&c->speed, &m->speed) ||
 	    quality_model_copy(&c->quality, &m->quality)) {
 		job_model_free(c);
 		return NULL;
