@@ -8,6 +8,7 @@
  * the tasks inherit the table. On any failure the names are used and the
  * step's log says why.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,7 +68,7 @@ int spank_addrs_load(spank_t sp, char **hosts, size_t nh)
 	if (slurm_load_node((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		slurm_error("optimus: cannot read the nodes' addresses (%s): "
 			    "host lists use node names",
-			    slurm_strerror(slurm_get_errno()));
+			    slurm_strerror(errno));
 		return -1;
 	}
 	rc = addrs_keep(msg, hosts, nh);
