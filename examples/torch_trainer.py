@@ -102,6 +102,9 @@ class ResumableSampler(DistributedSampler):
 
 def init_group(task):
     """gloo process group among the workers, by env:// like torchrun."""
+    # Debian's PyTorch 2.6 (Debian 13) is built without libuv, yet its
+    # TCPStore asks for libuv by default: use the classic store.
+    os.environ.setdefault("USE_LIBUV", "0")
     addr = task.worker_addrs[0][0]
     os.environ["MASTER_ADDR"] = addr
     os.environ["WORLD_SIZE"] = str(task.num_workers)
