@@ -99,6 +99,10 @@ place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 
 double plan_clock(void);
 
+/* plan_run.c: give running job i's servers back to room (what it uses on
+ * each of its slots). */
+void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i);
+
 /* plan_straggler.c: after the decisions, move the kept jobs that have a
  * straggler to servers without it, on the room the plan leaves. */
 int plan_move_stragglers(plan_ctx_t *c);

@@ -189,7 +189,7 @@ static void plan_decide_running(plan_ctx_t *c, size_t i)
 }
 
 /* Give running job i's servers back to room: what it uses on each. */
-static void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
+void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
 {
 	const plan_job_t *j = &c->jobs[i];
 

@@ -30,16 +30,6 @@ static void plan_take_slots(const plan_ctx_t *c, res_vec_t *room, size_t i,
 			plan_need(&c->aj[i], v[k].ps, v[k].workers));
 }
 
-/* What running job i holds now, given back to room. */
-static void plan_give_slots(const plan_ctx_t *c, res_vec_t *room, size_t i)
-{
-	const plan_job_t *j = &c->jobs[i];
-
-	for (size_t k = 0; k < j->nslots; k++)
-		room[j->slots[k].server] = res_add(room[j->slots[k].server],
-						   plan_slot_usage(c, i, k));
-}
-
 /* The room every decision of the plan leaves on each server. */
 static void plan_room_after(const plan_ctx_t *c, res_vec_t *room)
 {
@@ -48,7 +38,7 @@ static void plan_room_after(const plan_ctx_t *c, res_vec_t *room)
 		const plan_decision_t *d = &c->out->decisions[i];
 
 		if (d->action == PLAN_RESIZE)
-			plan_give_slots(c, room, i);
+			plan_add_servers(c, room, i);
 		if (d->action == PLAN_RESIZE || d->action == PLAN_START)
 			plan_take_slots(c, room, i, d->slots, d->nslots);
 	}
@@ -80,7 +70,7 @@ static int plan_place_elsewhere(plan_ctx_t *c, size_t i, const res_vec_t *room,
 	if (!mine)
 		return -ENOMEM;
 	memcpy(mine, room, c->nservers * sizeof(*mine));
-	plan_give_slots(c, mine, i);
+	plan_add_servers(c, mine, i);
 	rc = placement_run(mine, c->nservers, &pj, 1, res);
 	free(mine);
 	return rc;
@@ -119,7 +109,7 @@ static int plan_move_one(plan_ctx_t *c, size_t i, res_vec_t *room)
 			d->gain = 0;
 			c->out->nkeep--;
 			c->out->nresize++;
-			plan_give_slots(c, room, i);
+			plan_add_servers(c, room, i);
 			plan_take_slots(c, room, i, d->slots, d->nslots);
 			plan_reason(d, "optimus: moves off a straggler %.1fx "
 				    "slower on server %u",
