@@ -3,9 +3,10 @@
  * connects to it (NodeAddr, which defaults to NodeHostname, which defaults
  * to NodeName), as srun does: a node name need not resolve (issue 15).
  *
- * Looked up once per step on each node, in slurm_spank_user_init (in
- * slurmstepd, before the tasks fork), with one slurm_load_node() call;
- * the tasks inherit the table. On any failure the names are used and the
+ * Looked up once per step on each node, in slurm_spank_init (in
+ * slurmstepd, as root, before privileges are dropped and the tasks fork:
+ * see spank_roles_step_init for why not later), with one slurm_load_node()
+ * call; the tasks inherit the table. On any failure the names are used and the
  * step's log says why.
  */
 #include <errno.h>

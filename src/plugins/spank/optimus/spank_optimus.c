@@ -63,7 +63,9 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	gsl_set_error_handler_off();
 	if (conf_parse(ac, av))
 		return -1;
-	return spank_options_register(sp);
+	if (spank_options_register(sp))
+		return -1;
+	return spank_roles_step_init(sp);
 }
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
@@ -83,11 +85,6 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 	if (conf_parse(ac, av))
 		return -1;
 	return spank_topology_epilog(sp);
-}
-
-int slurm_spank_user_init(spank_t sp, int ac, char **av)
-{
-	return spank_roles_user_init(sp);
 }
 
 int slurm_spank_task_init(spank_t sp, int ac, char **av)

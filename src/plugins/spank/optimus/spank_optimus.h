@@ -38,8 +38,8 @@ int spank_topology_epilog(spank_t sp);
 int spank_topology_load(spank_t sp, uint32_t job_id, roles_topology_t *t);
 
 int spank_roles_task_init(spank_t sp);
-/* Once per step on each node, before the tasks fork: node addresses. */
-int spank_roles_user_init(spank_t sp);
+/* Once per step on each node, from slurm_spank_init: node addresses. */
+int spank_roles_step_init(spank_t sp);
 
 /* spank_addrs.c: NodeAddr of the step's nodes (hosts: node names). */
 int spank_addrs_load(spank_t sp, char **hosts, size_t nh);

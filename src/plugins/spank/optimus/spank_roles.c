@@ -234,9 +234,14 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 
 /*
  * The addresses of the step's nodes, once per step on each node: every
- * task forked after this inherits them (spank_addrs.c).
+ * task forked after this inherits them (spank_addrs.c). Called from
+ * slurm_spank_init in slurmstepd, as root and before privileges are dropped:
+ * from user_init on, slurmstepd of Slurm 24.11 holds its auth plugin's lock
+ * (auth_setuid_lock) while it runs as the user, and any RPC made there
+ * (slurm_load_node) dies with "auth_g_create: pthread_rwlock_rdlock():
+ * Resource deadlock avoided" (issue 17).
  */
-int spank_roles_user_init(spank_t sp)
+int spank_roles_step_init(spank_t sp)
 {
 	char text[HINTS_TEXT_MAX], **hosts;
 	uint32_t step_id, *counts;
