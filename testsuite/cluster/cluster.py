@@ -197,6 +197,10 @@ SlurmctldDebug=debug
 SlurmdDebug=debug
 SchedulerType={self.scheduler}
 SchedulerParameters=bf_interval=2,sched_interval=2
+# Named, not left to the default: 22.05 defaults to priority/basic, 24.11 to
+# priority/multifactor, whose zero weights give every job priority 1 (so
+# --nice would change nothing on 24.11 and tests could not see it).
+PriorityType=priority/basic
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 JobSubmitPlugins=optimus

@@ -49,7 +49,10 @@ ACCEPTED = [
     ("optimus,ckpt_signal=SIGUSR2,ckpt_grace=120,ckpt_dir=/tmp/ckpt",
      {"NumTasks": "2"}),
     ("optimus,ckpt_signal=10", {"NumTasks": "2"}),
-    ("optimus,layout=separate,ps=1,workers=2", {"NumTasks": "3"}),
+    # 1 PS node + 1 worker node (2 workers), each with the fullest
+    # node's 2 task slots: the batch script runs 3 (spank/optimus)
+    ("optimus,layout=separate,ps=1,workers=2",
+     {"NumNodes": "2-2", "NumTasks": "4"}),
     ("optimus,layout=colocated", {"NumTasks": "2"}),
     # all-reduce: one task per worker, no PS task
     ("optimus,mode=allreduce,workers=4",
@@ -58,7 +61,7 @@ ACCEPTED = [
     # 6 workers of 2 CPUs do not fit 8 CPUs: 2 nodes of 3, GPUs per worker
     ("optimus,mode=allreduce,ps=0,workers=6,worker_cpus=2,worker_gpus=1",
      {"NumNodes": "2-2", "NumTasks": "6", "CPUs/Task": "2",
-      "MinMemoryNode": "3G", "TresPerNode": "gres:gpu:3"}),
+      "MinMemoryNode": "3G", "TresPerNode": gpu_tres(3)}),
     ("quality,mode=allreduce,min_workers=2,max_workers=8,batch=64",
      {"NumTasks": "2"}),
 ]

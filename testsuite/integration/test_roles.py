@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hints_helpers as hh  # noqa: E402
-from cluster import slurm_version  # noqa: E402  (conftest puts testsuite/cluster on the path)
+from cluster import gpu_tres  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 PORT_MIN, PORT_BLOCK, PORT_BLOCKS = 12000, 64, 320
@@ -251,7 +251,7 @@ def test_allreduce_task_per_gpu(cluster):
     CUDA_VISIBLE_DEVICES: the binding Slurm applies is what is checked.)"""
     jid, _, tasks, _ = _run(cluster, "optimus,mode=allreduce,workers=4,"
                             "worker_gpus=1", ["-N2"], script=GPU_DUMP)
-    assert cluster.job_fields(jid)["TresPerNode"] == "gres:gpu:2"
+    assert cluster.job_fields(jid)["TresPerNode"] == gpu_tres(2)
     check_allreduce(jid, tasks, 4)
     for t in tasks:
         assert t["SLURM_GPUS_ON_NODE"] == "2"
@@ -291,17 +291,12 @@ HET = ("#!/bin/sh\n"
        "-N1 -n $OPTIMUS_NUM_WORKERS sh -c 'env > {d}/worker.$SLURM_PROCID'\n")
 
 
-# Slurm 24.11's cons_tres gives a job with an explicit task count only the
-# CPUs of the tasks it places on each node (dist_tasks.c:
-# _dist_tasks_compute_c_b with _get_task_count = num_tasks when
-# JOB_NTASKS_SET); pn_min_cpus only filters nodes. 3 tasks on 2 nodes get
-# 2 + 1 CPUs, the workers' component (-N1 -n2) lands on the 1-CPU node and
-# srun fails with "More processors requested than permitted". 22.05 gave
-# every node pn_min_cpus (2 + 2). Not fixed yet: see doc/hints.md.
-@pytest.mark.xfail(slurm_version() >= (24, 11), strict=True,
-                   reason="Slurm 24.11 allocates 2+1 CPUs to 1 PS + 2 "
-                          "workers on 2 nodes; the het step's worker "
-                          "component does not fit")
+# Slurm 24.11's cons_tres gives a job with a task count only the CPUs of
+# the tasks it places on each node (dist_tasks.c), so 1 PS + 2 workers asked
+# as 3 tasks got 2 + 1 CPUs and the worker component (-n 2) did not fit on
+# its node ("More processors requested than permitted"). A separate-layout
+# job now asks for the fullest node's task slots on every node
+# (hints_request_t.task_slots) and runs on 22.05 and 24.11 alike.
 def test_separate_layout_het_step(cluster):
     """srun -n P ps : -n W worker: component 0 on its own node = the PS."""
     d = tempfile.mkdtemp(prefix="het-", dir=cluster.root)

@@ -257,6 +257,7 @@ static void assert_request_fits(const optimus_hints_t *hh, uint32_t p,
 	uint32_t cpt = r->cpus_per_task, fullest = 0;
 
 	ck_assert_uint_eq(r->tasks, p + w);
+	ck_assert_uint_eq(r->task_slots, p + w);	/* colocated */
 	ck_assert_uint_ge(cpt, hh->ps_res.cpus);
 	ck_assert_uint_ge(cpt, hh->worker_res.cpus);
 	for (uint32_t i = 0; i < r->nodes; i++) {
@@ -326,8 +327,14 @@ START_TEST(test_size_separate)
 	ck_assert_uint_eq(r.nodes, 3);
 	ck_assert_uint_eq(r.cpus_per_task, 4);
 	ck_assert_uint_eq(r.max_tasks_per_node, 2);
+	/* each node holds the fullest node's share: 3 x 2 task slots */
+	ck_assert_uint_eq(r.tasks, 6);
+	ck_assert_uint_eq(r.task_slots, 6);
 	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 5, &r, err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.nodes, 5);
+	/* 2 PS on 1 node, 4 workers on 4: 6 tasks on 5 x 2 slots */
+	ck_assert_uint_eq(r.tasks, 6);
+	ck_assert_uint_eq(r.task_slots, 10);
 	ck_assert_int_eq(hints_size(&h, 2, 4, &cap, 2, &r, err, sizeof(err)),
 			 -ERANGE);
 }

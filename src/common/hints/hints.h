@@ -134,6 +134,18 @@ typedef struct hints_request {
 	uint32_t nodes;
 	uint32_t tasks;
 	uint32_t max_tasks_per_node;	/* the fullest node's task count */
+	/*
+	 * The task slots to ask Slurm for: `tasks`, except for layout=separate,
+	 * where every node gets the fullest node's count (nodes x
+	 * max_tasks_per_node). A heterogeneous step puts each component on
+	 * nodes of its own, so each node must hold the largest share; Slurm
+	 * 24.11's cons_tres gives a job with a task count only the CPUs of the
+	 * tasks it places on each node (1 PS + 3 workers on 2 nodes: 3 + 1, and
+	 * the PS component may take the 3-CPU node), which a CPU minimum per
+	 * node does not change. The batch script runs `tasks` (spank/optimus
+	 * sets SLURM_NTASKS from the topology).
+	 */
+	uint32_t task_slots;
 	uint32_t cpus_per_task;
 	uint64_t mem_per_node_mb;
 	uint32_t gpus_per_node;

@@ -167,6 +167,8 @@ int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
 	out->nodes = k;
 	out->tasks = p + w;
 	out->max_tasks_per_node = (uint32_t)need.tasks;
+	out->task_slots = h->layout == HINTS_LAYOUT_SEPARATE ?
+			  k * (uint32_t)need.tasks : p + w;
 	out->cpus_per_task = cpt;
 	out->mem_per_node_mb = need.mem_mb;
 	out->gpus_per_node = (uint32_t)need.gpus;

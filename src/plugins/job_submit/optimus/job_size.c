@@ -37,20 +37,21 @@ static hints_res_t node_capacity(void)
 
 static void desc_set(job_desc_msg_t *d, const hints_request_t *r)
 {
-	d->num_tasks = r->tasks;
+	d->num_tasks = r->task_slots;
 	d->min_nodes = d->max_nodes = r->nodes;
 	d->cpus_per_task = r->cpus_per_task;
-	d->min_cpus = r->tasks * r->cpus_per_task;
+	d->min_cpus = r->task_slots * r->cpus_per_task;
 	/*
 	 * Pin an even split (otherwise Slurm packs the first nodes and PS and
-	 * workers end up unevenly colocated). An uneven one cannot be pinned
-	 * (Slurm would round the task count up to nodes * N): ask instead for
-	 * the fullest node's CPUs on every node, so that any node can take
-	 * the largest share (and each component of a separate-layout
-	 * heterogeneous step fits on its own nodes).
+	 * workers end up unevenly colocated); a separate-layout job's task
+	 * slots always are one. An uneven one cannot be pinned (Slurm would
+	 * round the task count up to nodes * N): ask instead for the fullest
+	 * node's CPUs on every node, so that any node can take the largest
+	 * share.
 	 */
-	if (r->tasks % r->nodes == 0 && r->tasks / r->nodes == r->max_tasks_per_node)
-		d->ntasks_per_node = r->tasks / r->nodes;
+	if (r->task_slots % r->nodes == 0 &&
+	    r->task_slots / r->nodes == r->max_tasks_per_node)
+		d->ntasks_per_node = r->task_slots / r->nodes;
 	else
 		d->pn_min_cpus = r->max_tasks_per_node * r->cpus_per_task;
 	d->pn_min_memory = r->mem_per_node_mb;	/* per node: no MEM_PER_CPU */

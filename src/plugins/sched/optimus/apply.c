@@ -31,13 +31,13 @@ static int update_pending(action_t *a)
 	slurm_msg_t_init(&msg);
 	desc.job_id = a->job_id;
 	desc.min_nodes = desc.max_nodes = a->req.nodes;
-	desc.num_tasks = a->req.tasks;
+	desc.num_tasks = a->req.task_slots;
 	/* With num_tasks set, ntasks_per_node is a per-node maximum: the
-	 * largest share of an even split, or of the fullest node when PS and
-	 * workers are apart (layout=separate: 1 PS node, 3 workers on the
-	 * other); it replaces the old value. */
+	 * largest share of an even split, or of the fullest node (an uneven
+	 * split; layout=separate, whose task slots are that many on every
+	 * node: hints_request_t); it replaces the old value. */
 	if (a->req.nodes)
-		desc.ntasks_per_node = (a->req.tasks + a->req.nodes - 1) /
+		desc.ntasks_per_node = (a->req.task_slots + a->req.nodes - 1) /
 				       a->req.nodes;
 	if (a->req.max_tasks_per_node > desc.ntasks_per_node)
 		desc.ntasks_per_node = a->req.max_tasks_per_node;
@@ -48,7 +48,7 @@ static int update_pending(action_t *a)
 	 * than planned, and the job would wait for room it does not need. */
 	if (a->req.nodes)
 		desc.pn_min_cpus = desc.ntasks_per_node * a->req.cpus_per_task;
-	desc.min_cpus = a->req.tasks * a->req.cpus_per_task;
+	desc.min_cpus = a->req.task_slots * a->req.cpus_per_task;
 	desc.pn_min_memory = a->req.mem_per_node_mb;
 	desc.req_nodes = a->nodes;
 	desc.tres_per_node = gpus_tres_per_node(a->req.gpus_per_node);

@@ -106,8 +106,10 @@ static void job_init(const step_inputs_t *in, roles_job_t *job)
 /*
  * The job's task count for the batch script's steps. When the planned
  * tasks do not split evenly across the nodes (5 on 2), Slurm allocates
- * ntasks-per-node on every node and counts that many tasks (6): the
- * scheduler's topology then says how many to run, and srun must be told
+ * ntasks-per-node on every node and counts that many tasks (6), and a
+ * layout=separate job is given the fullest node's task slots on every node
+ * (hints_request_t.task_slots): the scheduler's topology (or, without one,
+ * the submitted size) then says how many to run, and srun must be told
  * (SLURM_NTASKS), without the per-node count it could not honour.
  */
 static uint32_t batch_tasks(spank_t sp, const step_inputs_t *in,
@@ -117,9 +119,15 @@ static uint32_t batch_tasks(spank_t sp, const step_inputs_t *in,
 	uint32_t planned;
 	char text[16];
 
-	if (!given || !given->workers)
+	if (given && given->workers)
+		planned = given->ps + given->workers;
+	else if (in->hints.layout == HINTS_LAYOUT_SEPARATE)
+		/* no scheduler topology (sched/backfill): the size that
+		 * job_submit/optimus gave it, on the fullest node's task
+		 * slots per node (hints_request_t.task_slots) */
+		planned = in->hints.min_ps + in->hints.min_workers;
+	else
 		return slots;
-	planned = given->ps + given->workers;
 	if (planned >= slots)
 		return slots;
 	snprintf(text, sizeof(text), "%u", planned);
