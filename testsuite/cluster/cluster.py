@@ -341,6 +341,14 @@ StorageLoc=slurm_acct_db
     # ---------------------------------------------------------------- slurm
     def _start_slurmctld(self, clean=True):
         argv = ["slurmctld", "-f", self.conf] + (["-i"] if clean else [])
+        # A pid file left by a killed slurmctld (kill -9 tests) names a dead
+        # process until the new daemon rewrites it, which 24.11 does later
+        # than 22.05: _daemon_alive would take the new one for dead.
+        try:
+            if not _pid_alive(int(open(self._pidfile("slurmctld")).read())):
+                os.unlink(self._pidfile("slurmctld"))
+        except (OSError, ValueError):
+            pass
         subprocess.run(argv, check=True, env=self.env(), capture_output=True)
         self._wait(self._slurmctld_up, 60, "slurmctld")
 
