@@ -6,6 +6,7 @@ cd "$top"
 slurm_src=$(contrib/slurm-source.sh)
 if [ ! -f Makefile ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ] ||
    [ -n "$(find mk src -name '*.mk' -newer Makefile.in 2>/dev/null | head -n 1)" ]; then
+	mkdir -p m4	# libtoolize fills it; aclocal warns if it is missing
 	autoreconf -fi
 	./configure -q --with-slurm-source="$slurm_src"
 fi

@@ -299,7 +299,7 @@ START_TEST(test_consumer_reports_have_one_home)
 	ck_assert(json_object_object_get_ex(res, "job_id", NULL));
 	ck_assert(!json_object_object_get_ex(res, "progress", NULL));
 	json_object_put(res);
-	q.query = (query_t){ QUERY_STATUS, 0 };
+	q.query = (query_t){ QUERY_STATUS, 0, 0 };
 	q.nonce = next_nonce++;
 	ck_assert_str_eq(send_as(OWNER, &q, &res), "ok");
 	ck_assert(!json_object_object_get_ex(res, "reporting", NULL));

@@ -167,7 +167,7 @@ START_TEST(test_truth_size_monotone)
 		bool refused = false;
 		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			sim_job_spec_t spec = { 0.0, sim_catalog_find(models[m]),
-						SPEED_SYNC, sizes[k], 1.0, 0, 0 };
+						SPEED_SYNC, sizes[k], 1.0, 0, 0, NULL };
 			sim_workload_t w = { &spec, 1 };
 			sim_config_t c;
 			sim_result_t r;
