@@ -58,6 +58,14 @@ def gpu_tres(n):
     return ("gres/gpu:%d" if slurm_version() >= (23, 2) else "gres:gpu:%d") % n
 
 
+def gpu_tres_bind(n):
+    """SLURMD_TRES_BIND of a task bound to n GPUs (srun --gpus-per-task):
+    22.05 says gpu:per_task:N, 24.11 names the TRES, gres/gpu:per_task:N
+    (the releases in between not checked: the same cut as gpu_tres)."""
+    return ("gres/gpu:per_task:%d" if slurm_version() >= (23, 2)
+            else "gpu:per_task:%d") % n
+
+
 def _free_port_block(count):
     """A base port such that base..base+count-1 are all free on localhost."""
     for _ in range(200):

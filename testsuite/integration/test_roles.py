@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hints_helpers as hh  # noqa: E402
-from cluster import gpu_tres  # noqa: E402  (conftest puts testsuite/cluster on the path)
+from cluster import gpu_tres, gpu_tres_bind  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 PORT_MIN, PORT_BLOCK, PORT_BLOCKS = 12000, 64, 320
@@ -255,7 +255,7 @@ def test_allreduce_task_per_gpu(cluster):
     check_allreduce(jid, tasks, 4)
     for t in tasks:
         assert t["SLURM_GPUS_ON_NODE"] == "2"
-        assert t["SLURMD_TRES_BIND"] == "gpu:per_task:1"
+        assert t["SLURMD_TRES_BIND"] == gpu_tres_bind(1)
         assert t["LOCAL_WORLD_SIZE"] == "2"
 
 
