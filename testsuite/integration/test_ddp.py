@@ -111,8 +111,11 @@ def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
         assert "run 1: 0 PS + %d workers" % second[2] in out, out
         assert "run 2: 0 PS + %d workers" % third[2] in out, out
         # the loss goes on from the checkpoint at every restart: the first
-        # point of a run is near the last one before it, far below the
-        # untrained loss (~2.3)
+        # point of a run is near the last one before it, and nearer to it
+        # than to the untrained loss (~2.3) it would restart from. (How far
+        # the loss fell before the first resize depends on the machine's
+        # load: a fixed distance from 2.3 failed when the shrink came at
+        # step 28, loss 1.47.)
         pts = ex.curve(out)
         assert pts[0][1] > 1.5, pts
         for run in (second, third):
@@ -120,7 +123,7 @@ def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
             after = [p for p in pts if p[0] > run[0]]
             assert before and after, (run, pts)
             assert after[0][1] < before[-1][1] + 0.2, (run, before, after)
-            assert after[0][1] < pts[0][1] - 1.0, (run, pts)
+            assert after[0][1] < (pts[0][1] + before[-1][1]) / 2, (run, pts)
         log = cluster.logs("slurmctld")
         assert "JobId=%d resized to 0 PS" % ddp in log
     finally:
