@@ -145,7 +145,8 @@ fi
 # ---------------------------------------------------------------- run
 in_chroot() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" /bin/sh -c "cd /optimus && $1" sh "$@" &
+		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
+		OPTIMUS_TEST_FIRST_JOB_ID="${OPTIMUS_TEST_FIRST_JOB_ID:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
 	child=$!
 	wait "$child"
 }

@@ -122,6 +122,12 @@ class Cluster:
         self.conf = os.path.join(self.etc, "slurm.conf")
         self.munge_socket = os.path.join(self.run_dir, "munge.socket.2")
         self.ports = None
+        # Job ids pick the tasks' port blocks (roles.h: id modulo
+        # ROLES_PORT_BLOCKS). Two clusters on one host (CI's two lanes at
+        # once, both on 127.0.0.1) would give their job 1s the same ports;
+        # .ci/run starts the second lane's ids half the blocks further.
+        self.first_job_id = int(os.environ.get("OPTIMUS_TEST_FIRST_JOB_ID",
+                                               "1"))
 
     # ------------------------------------------------------------------ env
     def env(self, extra=None):
@@ -223,6 +229,7 @@ JobRequeue=1
 DefMemPerCPU=500
 KillWait=5
 MinJobAge=300
+FirstJobId={self.first_job_id}
 InactiveLimit=0
 Waittime=0
 SlurmctldTimeout=30
