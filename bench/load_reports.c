@@ -19,7 +19,7 @@
 #include <time.h>
 #include <gsl/gsl_errno.h>
 
-#include "report/report_client.h"
+#include "report/client.h"
 
 typedef struct load {
 	uint32_t job;

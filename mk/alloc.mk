@@ -5,9 +5,9 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/alloc/resources.h src/common/alloc/resources.c \
 	src/common/util/heap.h src/common/util/heap.c \
 	src/common/alloc/alloc.h src/common/alloc/alloc.c \
-	src/common/alloc/alloc_optimus.c src/common/alloc/alloc_quality.c \
-	src/common/alloc/alloc_drf.c src/common/alloc/alloc_tetris.c \
-	src/common/alloc/alloc_fifo.c src/common/alloc/alloc_rate.c \
+	src/common/alloc/optimus.c src/common/alloc/quality.c \
+	src/common/alloc/drf.c src/common/alloc/tetris.c \
+	src/common/alloc/fifo.c src/common/alloc/rate.c \
 	src/common/alloc/placement.h src/common/alloc/placement.c \
 	src/common/alloc/paa.h src/common/alloc/paa.c src/common/alloc/paa_models.c
 

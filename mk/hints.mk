@@ -3,8 +3,8 @@
 # per-task roles of a training job (topology -> role, rank, environment).
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/hints/hints.h src/common/hints/hints.c \
-	src/common/hints/hints_keys.h src/common/hints/hints_keys.c \
-	src/common/hints/hints_format.c src/common/hints/hints_size.c
+	src/common/hints/keys.h src/common/hints/keys.c \
+	src/common/hints/format.c src/common/hints/size.c
 
 check_PROGRAMS += testsuite/unit/test_hints
 TESTS += testsuite/unit/test_hints
@@ -13,8 +13,8 @@ testsuite_unit_test_hints_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_hints_LDADD = $(UNIT_LDADD)
 
 src_common_liboptimus_core_la_SOURCES += \
-	src/common/roles/roles.h src/common/roles/roles.c src/common/roles/roles_env.c \
-	src/common/roles/roles_hostlist.c
+	src/common/roles/roles.h src/common/roles/roles.c src/common/roles/env.c \
+	src/common/roles/hostlist.c
 
 check_PROGRAMS += testsuite/unit/test_roles
 TESTS += testsuite/unit/test_roles

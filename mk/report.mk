@@ -3,11 +3,11 @@
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/protocol.h src/common/report/protocol.c \
 	src/common/report/replay_cache.h src/common/report/replay_cache.c \
-	src/common/report/report_queue.h src/common/report/report_queue.c \
-	src/common/report/report_history.h src/common/report/report_history.c \
+	src/common/report/queue.h src/common/report/queue.c \
+	src/common/report/history.h src/common/report/history.c \
 	src/common/report/munge_auth.h src/common/report/munge_auth.c \
-	src/common/report/report_service.h src/common/report/report_service.c \
-	src/common/report/report_client.h src/common/report/report_client.c
+	src/common/report/service.h src/common/report/service.c \
+	src/common/report/client.h src/common/report/client.c
 src_common_liboptimus_core_la_LIBADD += $(MUNGE_LIBS)
 
 # Tools: optimus-report (for shell scripts) and optimusctl.

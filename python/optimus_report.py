@@ -36,7 +36,7 @@ __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpo
 MAX_FRAME = 64 * 1024         # requests (the listener's bound)
 MAX_REPLY = 64 * 1024 * 1024  # replies (PROTOCOL_MAX_REPLY)
 # Retries of a request that was not delivered or met "busy": 100 ms
-# doubling up to 2 s, each wait drawn in [d/2, d] (report_client.h).
+# doubling up to 2 s, each wait drawn in [d/2, d] (report/client.h).
 RETRY_ATTEMPTS = 8
 RETRY_BASE = 0.1
 RETRY_MAX = 2.0

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 
-#include "report/report_client.h"
+#include "report/client.h"
 
 static void usage(FILE *f)
 {

@@ -11,7 +11,7 @@
 
 #include "ascii_plot.h"
 #include "models/curve_fit.h"
-#include "report/report_client.h"
+#include "report/client.h"
 #include "util/json_strict.h"
 
 typedef struct opts {

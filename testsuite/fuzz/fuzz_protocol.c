@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report/protocol.h"
-#include "report/report_service.h"
+#include "report/service.h"
 
 static munge_auth_status_t fake_verify(const char *socket, const char *cred,
 				       const char *payload, size_t len,

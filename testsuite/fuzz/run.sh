@@ -25,8 +25,8 @@ OUT=${OUT:-$(mktemp -d /tmp/optimus-fuzz.XXXXXX)}
 SRCS=""
 case "$TARGET" in
 protocol)
-	for f in protocol replay_cache report_queue report_history munge_auth \
-		report_service; do
+	for f in protocol replay_cache queue history munge_auth \
+		service; do
 		SRCS="$SRCS $TOP/src/common/report/$f.c"
 	done
 	SRCS="$SRCS $(ls "$TOP"/src/common/util/*.c)"

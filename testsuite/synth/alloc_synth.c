@@ -78,7 +78,7 @@ void fixture_jobs(alloc_job_t *jobs, fixture_speed_t *speeds,
 	}
 }
 
-/* Same arithmetic as alloc_optimus.c so that the choices match exactly. */
+/* Same arithmetic as alloc/optimus.c so that the choices match exactly. */
 static double naive_gain(const alloc_job_t *job, const alloc_grant_t *g,
 			 bool is_ps, const alloc_params_t *prm)
 {

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "report/report_client.h"
+#include "report/client.h"
 #include "util/conf_file.h"
 #include "check_run.h"
 

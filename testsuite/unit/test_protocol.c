@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "report/protocol.h"
-#include "report/report_client.h"
+#include "report/client.h"
 #include "report/replay_cache.h"
-#include "report/report_history.h"
-#include "report/report_queue.h"
+#include "report/history.h"
+#include "report/queue.h"
 #include "check_run.h"
 
 static char err[256];

@@ -1,5 +1,5 @@
 /*
- * test_protocol_service.c - the listener's decisions (report_service.c)
+ * test_protocol_service.c - the listener's decisions (report/service.c)
  * with a fake credential checker: "FAKE:<uid>:<payload>" stands for a munge
  * credential of <payload> from <uid>, and "EXPIRED"/"REPLAYED" for what
  * munged says of such credentials. Everything else is the real code.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/report_service.h"
+#include "report/service.h"
 #include "check_run.h"
 
 #define OWNER 1000

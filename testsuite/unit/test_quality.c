@@ -106,7 +106,7 @@ START_TEST(test_bad_input)
 END_TEST
 
 /*
- * Property of Algorithm 1 (alloc_quality.c) on the core's own predicted
+ * Property of Algorithm 1 (alloc/quality.c) on the core's own predicted
  * curves: with quality models fitted to power curves mu k^-b + c (convex
  * in the units, since the iterations T*a/(c*S) grow linearly with them),
  * the greedy allocation reaches the exhaustive optimum of the predicted

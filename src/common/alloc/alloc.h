@@ -73,7 +73,7 @@ typedef struct alloc_result {
 
 #define ALLOC_DAMPING_DEFAULT 0.95
 /* Largest bundle of workers an all-reduce job grows by in one step: its
- * speed is not concave in w (alloc_optimus.c, alloc_rate.c). */
+ * speed is not concave in w (alloc/optimus.c, alloc/rate.c). */
 #define ALLOC_BUNDLE 16
 #define ALLOC_TETRIS_EPS_DEFAULT 1.0
 
@@ -92,7 +92,7 @@ void alloc_params_init(alloc_params_t *prm, res_vec_t capacity);
 
 int alloc_optimus_run(const alloc_job_t *jobs, size_t n,
 		      const alloc_params_t *prm, alloc_result_t *out);
-/* Eqn. 9's greedy maximising the completion rate sum f/Q (alloc_rate.c):
+/* Eqn. 9's greedy maximising the completion rate sum f/Q (alloc/rate.c):
  * jobs may wait; ungranted ones are ALLOC_MIN_UNFIT. */
 int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		   const alloc_params_t *prm, alloc_result_t *out);

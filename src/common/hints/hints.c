@@ -10,7 +10,7 @@
 #include "util/errmsg.h"
 #include "util/escape.h"
 #include "hints/hints.h"
-#include "hints/hints_keys.h"
+#include "hints/keys.h"
 #include "models/convergence.h"
 #include "util/names.h"
 

@@ -6,7 +6,7 @@
  * job_submit/optimus (the authoritative check, and the job's initial size)
  * and sched/optimus (reads a job's hints back from its SPANK environment).
  * The accepted keys, their ranges and defaults are listed in
- * doc/man/optimus_hints.5; the table in hints_keys.c is the single source.
+ * doc/man/optimus_hints.5; the table in hints/keys.c is the single source.
  */
 #ifndef OPTIMUS_HINTS_H
 #define OPTIMUS_HINTS_H

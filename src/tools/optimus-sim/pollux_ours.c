@@ -3,7 +3,7 @@
  * through the core's allocators (alloc.h) on all-reduce jobs.
  *
  * An all-reduce job has workers only (alloc_job_t.no_ps): its GPUs are
- * the workers, and it grows by bundles of workers (alloc_optimus.c).
+ * the workers, and it grows by bundles of workers (alloc/optimus.c).
  * Placement puts a job on the fewest nodes (px_place_fewest), which the
  * speeds the allocators compare assume and the measured step times
  * reward.
@@ -11,7 +11,7 @@
  * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
  * from its step times, remaining steps from its epochs and the user's
  * epoch count); optimus-rate: the same models and greedy maximising the
- * completion rate (alloc_rate.c) instead of minimising the sum of
+ * completion rate (alloc/rate.c) instead of minimising the sum of
  * remaining times; optimus-oracle: Eqn. 9 on the true step times and
  * remaining steps. Both keep the plugin's stability rule: a running job
  * grows only when its predicted remaining time drops by the plan's

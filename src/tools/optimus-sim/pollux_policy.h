@@ -10,7 +10,7 @@
  * Ours, through the project's core allocators (alloc.h) on all-reduce
  * jobs: `optimus` (Eqn. 9 on models fitted from what the jobs report),
  * `optimus-rate` (the same fitted models, greedy on the completion rate,
- * alloc_rate.c),
+ * alloc/rate.c),
  * `optimus-oracle` (Eqn. 9 on the true step times and remaining steps),
  * `quality`, `drf`, `fifo` (at submitted size, strict order) and
  * `slurm-backfill` (first come first served with backfill at the

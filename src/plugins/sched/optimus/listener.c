@@ -42,7 +42,7 @@
 #include "listener.h"
 #include "optimus_conf.h"
 #include "planner.h"
-#include "report/report_service.h"
+#include "report/service.h"
 #include "util/escape.h"
 
 #define LISTENER_POLL_MS 250

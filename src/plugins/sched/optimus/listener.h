@@ -4,7 +4,7 @@
  * Accepts framed, munge-authenticated JSON requests (doc/reports.md) on
  * ReportAddress:ReportPort of optimus.conf, in its own poll()-based thread
  * with non-blocking sockets, so it never blocks slurmctld. Decisions are in
- * the core (report_service.h); this file owns the sockets, the thread, the
+ * the core (report/service.h); this file owns the sockets, the thread, the
  * log and the slurmctld-side callbacks.
  */
 #ifndef OPTIMUS_SCHED_LISTENER_H
@@ -13,8 +13,8 @@
 #include <json-c/json.h>
 
 #include "report/protocol.h"
-#include "report/report_history.h"
-#include "report/report_queue.h"
+#include "report/history.h"
+#include "report/queue.h"
 
 /* Read optimus.conf and start the thread: SLURM_SUCCESS or SLURM_ERROR
  * (logged; slurmctld goes on without reports). */

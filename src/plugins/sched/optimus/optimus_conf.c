@@ -15,7 +15,7 @@
 #include "optimus_conf.h"
 #include "slurm_compat.h"
 #include "plan/plan.h"
-#include "report/report_client.h"
+#include "report/client.h"
 
 optimus_conf_t optimus_conf;
 

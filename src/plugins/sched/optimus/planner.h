@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "report/report_queue.h"
+#include "report/queue.h"
 #include "snapshot.h"
 
 extern int planner_start(report_queue_t *reports);

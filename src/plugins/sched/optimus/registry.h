@@ -21,7 +21,7 @@
 #include "plan/job_model.h"
 #include "plan/plan.h"
 #include "models/speed_profiles.h"
-#include "report/report_history.h"
+#include "report/history.h"
 
 /* Plugin-side bookkeeping beside the core's job model. */
 typedef struct reg_job {

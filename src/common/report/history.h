@@ -1,5 +1,5 @@
 /*
- * report_history.h - the last reports of each job, for queries.
+ * report/history.h - the last reports of each job, for queries.
  *
  * Per job a ring of the most recent progress points and speed samples, and
  * the last checkpoint confirmation, for `optimusctl show job N` and

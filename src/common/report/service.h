@@ -1,5 +1,5 @@
 /*
- * report_service.h - serve one report/query request, without any I/O.
+ * report/service.h - serve one report/query request, without any I/O.
  *
  * The listener (src/plugins/sched/optimus/listener.c) owns sockets and the
  * thread; this file owns the decisions, in this order: envelope, munge
@@ -22,8 +22,8 @@
 
 #include "report/munge_auth.h"
 #include "report/protocol.h"
-#include "report/report_history.h"
-#include "report/report_queue.h"
+#include "report/history.h"
+#include "report/queue.h"
 
 /* Registered by the plugin. Both are called from the listener thread. */
 typedef struct report_callbacks {

@@ -1,5 +1,5 @@
 /*
- * report_client.c - client side of the report protocol (report_client.h).
+ * report/client.c - client side of the report protocol (report/client.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "report/munge_auth.h"
-#include "report/report_client.h"
+#include "report/client.h"
 #include "util/conf_file.h"
 
 #define DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"

@@ -1,5 +1,5 @@
 /*
- * report_queue.c - ring buffer under one mutex (report_queue.h).
+ * report/queue.c - ring buffer under one mutex (report/queue.h).
  *
  * A mutex rather than a lock-free ring: pushes come from one thread at a few
  * thousand a second at most and drains every scheduling interval, so
@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "report/report_queue.h"
+#include "report/queue.h"
 
 struct report_queue {
 	pthread_mutex_t lock;

@@ -1,11 +1,11 @@
-/* hints_format.c - the canonical text of a set of hints. */
+/* hints/format.c - the canonical text of a set of hints. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hints/hints.h"
-#include "hints/hints_keys.h"
+#include "hints/keys.h"
 
 typedef struct out {
 	char *buf;

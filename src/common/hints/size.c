@@ -1,4 +1,4 @@
-/* hints_size.c - the Slurm request (nodes, tasks, per-node needs) of a job. */
+/* hints/size.c - the Slurm request (nodes, tasks, per-node needs) of a job. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
- * report_service.c - the listener's decisions, one request at a time
- * (report_service.h).
+ * report/service.c - the listener's decisions, one request at a time
+ * (report/service.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report/replay_cache.h"
-#include "report/report_service.h"
+#include "report/service.h"
 
 typedef json_object *(*query_fn)(const query_t *, uid_t);
 

@@ -1,5 +1,5 @@
 /*
- * alloc_quality.c - quality-driven allocation (Algorithm 1 of the
+ * alloc/quality.c - quality-driven allocation (Algorithm 1 of the
  * quality-driven scheduling paper).
  *
  * Every job starts with one unit (in input order, while units last); then

@@ -1,5 +1,5 @@
 /*
- * hints_keys.h - the table of --scheduler keys (internal to hints_*.c).
+ * hints/keys.h - the table of --scheduler keys (internal to hints_*.c).
  *
  * Each key names a field of optimus_hints_t by offset, the kind of value it
  * takes and its accepted range, so that parsing, range messages and the

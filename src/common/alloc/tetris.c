@@ -1,5 +1,5 @@
 /*
- * alloc_tetris.c - the Tetris baseline (multi-resource packing + SRTF).
+ * alloc/tetris.c - the Tetris baseline (multi-resource packing + SRTF).
  *
  * After the minimums, each step adds the one task (a PS or a worker of some
  * job) with the highest Tetris score

@@ -1,5 +1,5 @@
 /*
- * alloc_fifo.c - the FIFO baseline.
+ * alloc/fifo.c - the FIFO baseline.
  *
  * Jobs are served in input order (the caller sorts them by arrival). Each
  * gets its requested size: (req_ps, req_workers) when set, else its max,

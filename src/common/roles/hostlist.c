@@ -1,5 +1,5 @@
 /*
- * roles_hostlist.c - Slurm's compact host and task-count lists, without
+ * roles/hostlist.c - Slurm's compact host and task-count lists, without
  * Slurm: a SPANK plugin may only use the public API, and parsing here
  * keeps the step layout logic unit-testable.
  */

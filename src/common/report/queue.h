@@ -1,5 +1,5 @@
 /*
- * report_queue.h - bounded, thread-safe FIFO of validated reports.
+ * report/queue.h - bounded, thread-safe FIFO of validated reports.
  *
  * The listener thread pushes; the planner drains every interval. A full
  * queue refuses the push (-EAGAIN) so the listener can shed load with an

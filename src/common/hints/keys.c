@@ -1,4 +1,4 @@
-/* hints_keys.c - the --scheduler key table and value parsers. */
+/* hints/keys.c - the --scheduler key table and value parsers. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "hints/hints_keys.h"
+#include "hints/keys.h"
 
 #define OFF(f) offsetof(optimus_hints_t, f)
 

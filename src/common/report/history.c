@@ -1,5 +1,5 @@
 /*
- * report_history.c - per-job rings of recent reports (report_history.h).
+ * report/history.c - per-job rings of recent reports (report/history.h).
  *
  * Jobs live in a flat array searched linearly: a few hundred active
  * training jobs at most, and a query or report touches one job.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_history.h"
+#include "report/history.h"
 
 typedef struct report_ring {
 	report_t *items;

@@ -1,5 +1,5 @@
 /*
- * alloc_drf.c - the fairness baseline: Dominant Resource Fairness by
+ * alloc/drf.c - the fairness baseline: Dominant Resource Fairness by
  * progressive filling.
  *
  * As in the Optimus paper's fairness scheduler, a job grows by PS + worker

@@ -1,5 +1,5 @@
 /*
- * alloc_rate.c - the completion-rate allocation: Eqn. 9's greedy with the
+ * alloc/rate.c - the completion-rate allocation: Eqn. 9's greedy with the
  * average JCT as its objective instead of the sum of remaining times.
  *
  * By Little's law the average JCT is the mean number of jobs in the system
@@ -17,7 +17,7 @@
  * damped as in Optimus. No parameter besides the damping.
  *
  * All-reduce jobs (no_ps) have no PS and grow by bundles of workers, as
- * in alloc_optimus.c. Cost: one scan of the jobs per grant, O(n * tasks *
+ * in alloc/optimus.c. Cost: one scan of the jobs per grant, O(n * tasks *
  * ALLOC_BUNDLE) speed calls at most.
  */
 #include <math.h>
@@ -83,7 +83,7 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 			*best = (rate_pick_t){ i, 1, 0, x };
 	}
 	/* All-reduce jobs grow by the best bundle of up to ALLOC_BUNDLE
-	 * workers, as in alloc_optimus.c: one worker past a node may slow
+	 * workers, as in alloc/optimus.c: one worker past a node may slow
 	 * the ring where several more speed it up. */
 	int kmax = j->no_ps ? ALLOC_BUNDLE : 1;
 	for (int k = 1; k <= kmax; k++) {

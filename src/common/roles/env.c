@@ -1,4 +1,4 @@
-/* roles_env.c - the environment variables of a job and of each task. */
+/* roles/env.c - the environment variables of a job and of each task. */
 #define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * alloc_optimus.c - Optimus' greedy allocation (Eqn. 9 of the paper).
+ * alloc/optimus.c - Optimus' greedy allocation (Eqn. 9 of the paper).
  *
  * Every job first gets its minimum (at least 1 PS + 1 worker; an all-reduce
  * job 1 worker and never a PS: Eqn. 9 with workers only). Then the job

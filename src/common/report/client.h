@@ -1,5 +1,5 @@
 /*
- * report_client.h - send progress/speed reports and queries to the
+ * report/client.h - send progress/speed reports and queries to the
  * sched/optimus listener (client side of protocol.h).
  *
  * Where the listener is: $OPTIMUS_REPORT_ADDR ("host:port"), else
