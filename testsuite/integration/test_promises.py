@@ -299,6 +299,42 @@ def test_idle_room_grows_a_job_past_its_fitted_convergence(cluster,
         cancel(cluster, *blockers, *([jid] if jid else []))
 
 
+def test_idle_room_grows_a_quality_job(cluster, tmp_path):
+    """The quality twin of the test above (issue 15 item 5: a quality job
+    stayed at one worker, "no better allocation fits", with 13 CPUs free):
+    a quality job started while the cluster was full grows into the nodes
+    that become idle."""
+    from test_sched import TRAINER, runs
+    blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
+                               "#!/bin/sh\nsleep 300\n"),
+                cluster.sbatch(["-w", "n[2-4]", "-N3", "--exclusive", "-o",
+                                "/dev/null"], "#!/bin/sh\nsleep 300\n")]
+    out = str(tmp_path / "qgrow.out")
+    jid = None
+    try:
+        for b in blockers:
+            cluster.wait_job_state(b, {"RUNNING"})
+        jid = cluster.sbatch(
+            ["--scheduler=quality,max_ps=4,max_workers=12,steps=20000,"
+             "ckpt_dir=%s" % (tmp_path / "ckpt"),
+             "--open-mode=append", "-o", out],
+            "#!/bin/sh\nexec /usr/bin/python3 %s 20000 0.01 0.005 0.0002 "
+            "0.0002\n" % TRAINER)
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(out), 30, "the first run")[0]
+        assert first["ps"] + first["workers"] == 2, first
+        time.sleep(8)                   # reports: a loss curve to fit
+        cancel(cluster, *blockers)
+        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart",
+                          )[0]
+        assert second["ps"] + second["workers"] > 2, second
+        assert second["resumed_from"] > 0
+    finally:
+        if jid:
+            print(cluster.job_fields(jid).get("SystemComment"))
+        cancel(cluster, *blockers, *([jid] if jid else []))
+
+
 def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
     """slurmctld killed (SIGKILL) between the checkpoint signal and the
     requeue: after the restart the resize completes once, from the
