@@ -9,7 +9,9 @@
 #
 # The chroot is made once with debootstrap from the same package registry as
 # the host's apt sources and cached in $OPTIMUS_CHROOT (default
-# /var/cache/slurm-optimus/chroot-trixie); later runs reuse it. The working
+# /var/cache/slurm-optimus/chroot-trixie); later runs reuse it.
+# OPTIMUS_SUITE (default trixie) picks another Debian release: bookworm with
+# a new OPTIMUS_CHROOT runs the Debian 12 lane from an empty system. The working
 # tree (tracked and untracked files, not ignored ones) is copied to /optimus in
 # the chroot and built there with the project's own scripts:
 # contrib/install-deps.sh, contrib/slurm-source.sh, contrib/run-tests.sh.
