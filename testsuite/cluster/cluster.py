@@ -52,17 +52,23 @@ def slurm_version():
     return _SLURM_VERSION
 
 
+def _tres_named():
+    """Whether the installed Slurm writes GPU requests by their TRES name
+    (gres/gpu): 24.11 does, 22.05 does not; 23.02 taken as the cut."""
+    return slurm_version() >= (23, 2)
+
+
 def gpu_tres(n):
     """A request of n GPUs per node as the installed Slurm writes it in
     TresPerNode: 22.05 says gres:gpu:N, 24.11 the TRES name gres/gpu:N."""
-    return ("gres/gpu:%d" if slurm_version() >= (23, 2) else "gres:gpu:%d") % n
+    return ("gres/gpu:%d" if _tres_named() else "gres:gpu:%d") % n
 
 
 def gpu_tres_bind(n):
     """SLURMD_TRES_BIND of a task bound to n GPUs (srun --gpus-per-task):
     22.05 says gpu:per_task:N, 24.11 names the TRES, gres/gpu:per_task:N
     (the releases in between not checked: the same cut as gpu_tres)."""
-    return ("gres/gpu:per_task:%d" if slurm_version() >= (23, 2)
+    return ("gres/gpu:per_task:%d" if _tres_named()
             else "gpu:per_task:%d") % n
 
 

@@ -266,57 +266,22 @@ def test_job_resuming_below_its_step_is_never_resized_again(cluster,
         cancel(cluster, stubborn, *([other] if other else []))
 
 
-def test_idle_room_grows_a_job_past_its_fitted_convergence(cluster,
-                                                           tmp_path):
-    """A job whose loss looks converged to the fit (a large delta) but
-    still runs towards steps= is grown when nodes become idle: it is never
-    predicted at 0 remaining steps (issue 15)."""
+def _grows_into_idle_room(cluster, tmp_path, hints, name):
+    """Start a job of `hints` (1 PS + 1 worker at first) while the cluster is
+    full, let it report for a while, free the other nodes: it must restart
+    larger, from its checkpoint."""
     from test_sched import TRAINER, runs
     blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
                                "#!/bin/sh\nsleep 300\n"),
                 cluster.sbatch(["-w", "n[2-4]", "-N3", "--exclusive", "-o",
                                 "/dev/null"], "#!/bin/sh\nsleep 300\n")]
-    out = str(tmp_path / "grow.out")
+    out = str(tmp_path / (name + ".out"))
     jid = None
     try:
         for b in blockers:
             cluster.wait_job_state(b, {"RUNNING"})
         jid = cluster.sbatch(
-            ["--scheduler=optimus,max_ps=4,max_workers=12,steps=20000,"
-             "delta=0.5,ckpt_dir=%s" % (tmp_path / "ckpt"),
-             "--open-mode=append", "-o", out],
-            "#!/bin/sh\nexec /usr/bin/python3 %s 20000 0.01 0.005 0.0002 "
-            "0.0002\n" % TRAINER)
-        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-        first = wait_for(lambda: runs(out), 30, "the first run")[0]
-        assert first["ps"] + first["workers"] == 2, first
-        time.sleep(8)                   # reports: the fit sees a flat loss
-        cancel(cluster, *blockers)
-        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart")[0]
-        assert second["ps"] + second["workers"] > 2, second
-        assert second["resumed_from"] > 0
-    finally:
-        cancel(cluster, *blockers, *([jid] if jid else []))
-
-
-def test_idle_room_grows_a_quality_job(cluster, tmp_path):
-    """The quality twin of the test above (issue 15 item 5: a quality job
-    stayed at one worker, "no better allocation fits", with 13 CPUs free):
-    a quality job started while the cluster was full grows into the nodes
-    that become idle."""
-    from test_sched import TRAINER, runs
-    blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
-                               "#!/bin/sh\nsleep 300\n"),
-                cluster.sbatch(["-w", "n[2-4]", "-N3", "--exclusive", "-o",
-                                "/dev/null"], "#!/bin/sh\nsleep 300\n")]
-    out = str(tmp_path / "qgrow.out")
-    jid = None
-    try:
-        for b in blockers:
-            cluster.wait_job_state(b, {"RUNNING"})
-        jid = cluster.sbatch(
-            ["--scheduler=quality,max_ps=4,max_workers=12,steps=20000,"
-             "ckpt_dir=%s" % (tmp_path / "ckpt"),
+            ["--scheduler=%s,ckpt_dir=%s" % (hints, tmp_path / "ckpt"),
              "--open-mode=append", "-o", out],
             "#!/bin/sh\nexec /usr/bin/python3 %s 20000 0.01 0.005 0.0002 "
             "0.0002\n" % TRAINER)
@@ -325,14 +290,29 @@ def test_idle_room_grows_a_quality_job(cluster, tmp_path):
         assert first["ps"] + first["workers"] == 2, first
         time.sleep(8)                   # reports: a loss curve to fit
         cancel(cluster, *blockers)
-        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart",
-                          )[0]
+        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart")[0]
         assert second["ps"] + second["workers"] > 2, second
         assert second["resumed_from"] > 0
     finally:
-        if jid:
-            print(cluster.job_fields(jid).get("SystemComment"))
         cancel(cluster, *blockers, *([jid] if jid else []))
+
+
+def test_idle_room_grows_a_job_past_its_fitted_convergence(cluster,
+                                                           tmp_path):
+    """A job whose loss looks converged to the fit (a large delta) but
+    still runs towards steps= is grown when nodes become idle: it is never
+    predicted at 0 remaining steps (issue 15)."""
+    _grows_into_idle_room(cluster, tmp_path, "optimus,max_ps=4,max_workers=12,"
+                          "steps=20000,delta=0.5", "grow")
+
+
+def test_idle_room_grows_a_quality_job(cluster, tmp_path):
+    """The quality twin of the test above (issue 15 item 5: a quality job
+    stayed at one worker, "no better allocation fits", with 13 CPUs free):
+    a quality job started while the cluster was full grows into the nodes
+    that become idle."""
+    _grows_into_idle_room(cluster, tmp_path, "quality,max_ps=4,max_workers=12,"
+                          "steps=20000", "qgrow")
 
 
 def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
