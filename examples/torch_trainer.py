@@ -175,6 +175,7 @@ def train(task, args):
         flags = torch.tensor([float(ckpt.pending), float(stop)])
         dist.all_reduce(flags, op=dist.ReduceOp.MAX)
         if flags[0] > 0:
+            ckpt.acknowledge()
             if task.is_chief:
                 path = ckpt_save(task.ckpt_dir, net.flat(), step,
                                  mode="allreduce", num_workers=W,

@@ -163,6 +163,12 @@ class CkptSignal:
     the task waits to be killed instead of training on (work after the
     checkpoint would be lost) or exiting (the job would complete). If no
     kill comes within `resume_after` seconds, training goes on.
+
+    The handler only counts: a Python handler can run inside a print()
+    (the flush of sys.stderr checks for signals), where printing again
+    raises "reentrant call inside BufferedWriter" and kills the task, and
+    in the middle of an update, where a checkpoint would save half of it.
+    The training loop logs and saves in acknowledge(), between two steps.
     """
 
     def __init__(self, signum=signal.SIGUSR1, on_signal=None, resume_after=180):
@@ -170,22 +176,34 @@ class CkptSignal:
         self.on_signal = on_signal
         self.resume_after = resume_after
         self.paused_at = None
-        self.count = 0
+        self.count = 0          # signals received (the handler's only write)
+        self.acknowledged = 0   # of those, the ones the loop has handled
         signal.signal(signum, self._handler)
 
     def _handler(self, signum, frame):
         self.count += 1
-        log("checkpoint signal %d received" % signum)
-        if self.on_signal:
-            try:
-                self.on_signal()
-            except Exception as e:  # a failed save must not kill the task
-                log("checkpoint failed: %s" % e)
         self.paused_at = time.time()
 
     @property
     def pending(self):
         return self.paused_at is not None
+
+    def acknowledge(self):
+        """In the training loop: log the signals that came and call
+        `on_signal` once for them. True if there were any."""
+        count = self.count
+        if count == self.acknowledged:
+            return False
+        log("checkpoint signal %d received%s" % (
+            self.signum, "" if count - self.acknowledged == 1
+            else " (%d times)" % (count - self.acknowledged)))
+        self.acknowledged = count
+        if self.on_signal:
+            try:
+                self.on_signal()
+            except Exception as e:  # a failed save must not kill the task
+                log("checkpoint failed: %s" % e)
+        return True
 
     def pause(self):
         """Pause as if the signal had come (another task received it)."""
@@ -193,7 +211,9 @@ class CkptSignal:
             self.paused_at = time.time()
 
     def wait_if_paused(self):
-        """Block while paused; True if we paused (and then resumed)."""
+        """Acknowledge the signals, then block while paused; True if we
+        paused (and then resumed)."""
+        self.acknowledge()
         if self.paused_at is None:
             return False
         log("paused after the checkpoint, waiting to be requeued")

@@ -335,7 +335,10 @@ class Reporter:
         self.hosts, self.port, self.munge_socket = endpoints()
         self.host = self.hosts[0]
         self._sock = None
-        self._saved = []    # checkpoints written, not yet confirmed
+        self._save = None       # handle_checkpoints' save()
+        self._signals = 0       # checkpoint signals received
+        self._saved_for = 0     # the _signals count the last save() served
+        self._unconfirmed = None  # the step of a save() not yet confirmed
 
     def _connect(self):
         """A connection to the first host that answers (primary first)."""
@@ -390,28 +393,40 @@ class Reporter:
         """Install the handler of the job's checkpoint signal
         (OPTIMUS_CKPT_SIGNAL, default SIGUSR1) for the training script.
 
-        save() writes a checkpoint and returns the step it holds; it runs
-        inside the signal handler. The next progress() confirms it (a
-        report sent from the handler could interrupt another request), so
-        the scheduler need not wait for the grace period. Declares at once
-        that the job can checkpoint, with a checkpoint report of
-        resumed_step: sched/optimus resizes only a job that did, and never
-        again one that resumed below the step it had reached."""
+        save() writes a checkpoint and returns the step it holds. It runs
+        in the training loop, at the next progress() or
+        confirm_checkpoints() after the signal, never inside the handler:
+        a handler runs wherever the loop happens to be, in the middle of
+        an update (the checkpoint would hold half of it) or of a print()
+        (printing again there raises "reentrant call inside
+        BufferedWriter" and kills the task). Signals that come before the
+        loop gets there share one save(). Declares at once that the job
+        can checkpoint, with a checkpoint report of resumed_step:
+        sched/optimus resizes only a job that did, and never again one
+        that resumed below the step it had reached."""
         signum = int(os.environ.get("OPTIMUS_CKPT_SIGNAL", signal.SIGUSR1))
+        self._save = save
 
         def handler(sig, frame):
-            self._saved.append(int(save()))
+            self._signals += 1   # the only thing a handler may safely do
         signal.signal(signum, handler)
         return self.checkpoint(resumed_step)
 
     def confirm_checkpoints(self):
-        """Confirm the checkpoints save() wrote since the last call."""
-        while self._saved:
-            self.checkpoint(self._saved.pop(0))
+        """Write the checkpoint the signal asked for (save() of
+        handle_checkpoints), if one came since the last call, and confirm
+        it to the scheduler (again at the next call if the report fails)."""
+        signals = self._signals
+        if signals != self._saved_for and self._save is not None:
+            self._saved_for = signals
+            self._unconfirmed = int(self._save())
+        if self._unconfirmed is not None:
+            self.checkpoint(self._unconfirmed)
+            self._unconfirmed = None
 
     def progress(self, step, loss, samples_per_sec=0.0, epoch=None, job_id=None):
-        """Report the training loss at a step (after confirming the
-        checkpoints written on the checkpoint signal, if any)."""
+        """Report the training loss at a step (after writing and
+        confirming the checkpoint the signal asked for, if any)."""
         self.confirm_checkpoints()
         job = self._job(job_id)
         return self.request(lambda: message(

@@ -9,6 +9,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "cluster"))
 from cluster import Cluster  # noqa: E402
 
+# Jobs and tasks inherit this environment. A developer's PYTHONUNBUFFERED
+# makes every Python task write stderr unbuffered, which hides faults a
+# job meets by default (a signal handler that prints inside a buffered
+# print: signal_storm.py); CI has no such variable, so neither do tests.
+os.environ.pop("PYTHONUNBUFFERED", None)
+
 
 def _start(request, tmp_root, **kw):
     c = Cluster(tmp_root, **kw)

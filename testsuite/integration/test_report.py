@@ -16,6 +16,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import client_env  # noqa: E402
+from signal_storm import run_storm  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 CTL = os.path.join(TOP, "src", "tools", "optimusctl")
@@ -338,3 +339,52 @@ def test_reporters_inside_a_job_find_the_listener(cluster, env):
     assert state == "COMPLETED", out
     steps = [p["step"] for p in wait_points(jid, 2)["progress"]]
     assert steps == [10, 20]
+
+
+# A training loop with Reporter.handle_checkpoints whose save() prints, as
+# a trainer's does; sys.argv: the python/ folder, the job id.
+CHECKPOINT_STORM = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import optimus_report
+state = {"step": 0, "saves": 0}
+
+def save():
+    state["saves"] += 1
+    print("checkpoint of step %d" % state["step"], file=sys.stderr, flush=True)
+    return state["step"]
+
+rep = optimus_report.Reporter(job_id=int(sys.argv[2]))
+rep.handle_checkpoints(save, 0)
+print("ready", flush=True)
+end = time.time() + 4
+while time.time() < end:
+    state["step"] += 1
+    print("step %d " % state["step"] + "x" * 2000, file=sys.stderr, flush=True)
+    if state["step"] % 50 == 0:
+        rep.progress(state["step"], 1.0 / state["step"])
+rep.confirm_checkpoints()
+print("saves %d last %d" % (state["saves"], state["step"]), flush=True)
+"""
+
+
+def test_checkpoint_handler_survives_signals_while_printing(cluster, env):
+    """handle_checkpoints: a storm of checkpoint signals while the loop
+    and save() print kills nothing, and the checkpoints reach the
+    scheduler (signal_storm.py says how this once killed a task)."""
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    rc, sent, out, err = run_storm(CHECKPOINT_STORM,
+                                   [os.path.join(TOP, "python"), str(jid)],
+                                   env=env)
+    assert rc == 0, err[-3000:]
+    assert sent >= 100, sent
+    saves = [int(x) for x in out.split()[1::2]]
+    assert saves[0] >= 1, out
+    wait_answer(jid, lambda r: (r.get("last_checkpoint") or {}).get(
+        "step", 0) > 0)
+    res = json.loads(subprocess.run(
+        [CTL, "--json", "show", "job", str(jid)], env=env,
+        capture_output=True, text=True, timeout=30).stdout)
+    assert 0 < res["last_checkpoint"]["step"] <= saves[1], res
+    cluster.run(["scancel", str(jid)])
