@@ -36,16 +36,26 @@ def run(env, *argv):
 
 @pytest.fixture(scope="module")
 def jobs(cluster, env):
-    """A running job with 12 progress reports and a speed sample, a job
-    that waits (the whole cluster is taken), and a finished one."""
+    """A running job with 12 progress reports and a speed sample, a plain
+    job with a speed sample, a job that waits (the whole cluster is
+    taken), and a finished one."""
     running = cluster.sbatch(["--scheduler=optimus,workers=1", "-o",
                               "/dev/null", "-t", "20"], BLOCK)
     cluster.wait_job_state(running, {"RUNNING"}, timeout=60)
     with opr.Reporter(job_id=running) as r:
         for i in range(1, 13):
+            # Two progress reports of a run at least a second apart give
+            # the scheduler a measured speed (planner_reports.c): made
+            # certain here, where it used to depend on the machine's load.
+            if i == 12:
+                time.sleep(1.5)
             r.progress(100 * i, 2.0 / (1 + 0.3 * i) + 0.1,
                        samples_per_sec=64.0)
         r.speed(ps=1, workers=1, steps_per_sec=3.5)
+    # A plain job (no planner record): the table shows its last sample.
+    plain = cluster.sbatch(["-o", "/dev/null", "-t", "20"], BLOCK)
+    with opr.Reporter(job_id=plain) as r:
+        r.speed(ps=2, workers=3, steps_per_sec=3.5)
     done = cluster.sbatch(["--scheduler=optimus,workers=1", "-o",
                            "/dev/null"], "#!/bin/sh\ntrue\n")
     cluster.wait_job_state(done, {"COMPLETED"}, timeout=60)
@@ -53,9 +63,10 @@ def jobs(cluster, env):
     waiting = cluster.sbatch(["--scheduler=optimus,workers=2", "-o",
                               "/dev/null"], BLOCK)
     time.sleep(6)   # a few plans (PlanInterval=2)
-    yield {"running": running, "waiting": waiting, "done": done}
-    cluster.run(["scancel", str(running), str(waiting), str(blocker)],
-                check=False)
+    yield {"running": running, "waiting": waiting, "done": done,
+           "plain": plain}
+    cluster.run(["scancel", str(running), str(waiting), str(blocker),
+                 str(plain)], check=False)
 
 
 @pytest.mark.parametrize("argv", [["status"], ["status", "--all"], ["plan"],
@@ -98,7 +109,16 @@ def test_status_shows_real_figures_and_state(env, jobs):
     assert cols and cols[1] == "running", r.stdout
     assert int(cols[3]) == 12, r.stdout          # progress reports
     assert float(cols[6]) == 64.0, r.stdout       # samples/s
-    assert cols[7] == "1,1,3.5", r.stdout         # the speed sample
+    # the scheduler's speed of the run, measured between the last two
+    # progress reports (100 steps in 1.5 s and a little more)
+    speed = strict_json(run(env, CTL, "--json", "status").stdout)
+    sps = [j["steps_per_sec"] for j in speed["jobs"]
+           if j["job_id"] == jobs["running"]]
+    assert sps and 30 < sps[0] <= 100 / 1.5, speed
+    assert cols[7] == "1,1,%.4g" % sps[0], r.stdout
+    # a job the planner does not track: its last measured sample
+    cols = row(r.stdout, jobs["plain"])
+    assert cols and cols[1] == "reported" and cols[7] == "2,3,3.5", r.stdout
     assert row(r.stdout, jobs["waiting"])[1] == "pending", r.stdout
     assert row(r.stdout, jobs["done"]) is None, r.stdout
     assert "finished job" in r.stdout
