@@ -3,6 +3,7 @@
 Holds, dependencies, begin times, `scontrol top` and `--nice` keep their
 meaning for optimus jobs; losing the state file resizes nobody.
 """
+import json
 import os
 import re
 import time
@@ -315,24 +316,62 @@ def test_idle_room_grows_a_quality_job(cluster, tmp_path):
                           "steps=20000", "qgrow")
 
 
+def slurm_saved(cluster, job_name):
+    """Whether slurmctld's saved job state holds a job of that name."""
+    try:
+        with open(os.path.join(cluster.root, "state", "job_state"),
+                  "rb") as f:
+            return job_name.encode() in f.read()
+    except FileNotFoundError:
+        return False
+
+
+def optimus_phase(cluster, job_id):
+    """The job's phase in sched/optimus' saved state, None if absent."""
+    try:
+        with open(os.path.join(cluster.root, "state",
+                               "optimus_state.json")) as f:
+            jobs = json.load(f)["jobs"]
+    except (FileNotFoundError, ValueError):
+        return None
+    return next((j["phase"] for j in jobs if j["job_id"] == job_id), None)
+
+
 def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
     """slurmctld killed (SIGKILL) between the checkpoint signal and the
     requeue: after the restart the resize completes once, from the
     checkpoint, and the job is neither lost nor resized twice."""
     import signal as sig
     from test_sched import squeezed, runs
-    big, big_out, first, small = squeezed(cluster, tmp_path, "killed", 15,
-                                          900, 30)
+    # The checkpoint takes 10 s to write, within the 20 s grace: the kill
+    # comes before the confirmation and the requeue, whatever the load.
+    big, big_out, first, small = squeezed(cluster, tmp_path, "killed", 20,
+                                          900, 30, ckpt_seconds=10)
     try:
         signalled = "JobId=%d: checkpoint signal" % big
         wait_for(lambda: signalled in cluster.logs(), 90, "the signal")
+        # Killed once both saved what the restart needs: Slurm writes its
+        # job state at most every 2 s, so a SIGKILL right after the signal
+        # could lose the newcomer itself (seen in CI: "Purged files for
+        # defunct batch JobId", and with nobody to make room for, the
+        # restarted planner rightly kept the job); sched/optimus writes
+        # the resize under way after each plan.
+        wait_for(lambda: slurm_saved(cluster, "killed-newcomer"), 30,
+                 "Slurm's job state holding the newcomer")
+        wait_for(lambda: optimus_phase(cluster, big) == "checkpointing", 30,
+                 "sched/optimus' state holding the resize")
         pid = int(open(cluster._pidfile("slurmctld")).read().strip())
         os.kill(pid, sig.SIGKILL)
         wait_for(lambda: not os.path.exists("/proc/%d" % pid), 30,
                  "slurmctld gone")
+        mark = len(cluster.logs())
         cluster._start_slurmctld(clean=False)
         second = wait_for(lambda: runs(big_out)[1:2], 120,
                           "the restart of the resize")[0]
+        # the kill came between the signal and the confirmation: the
+        # restarted planner is the one that received it
+        assert re.search(r"JobId=%d: checkpoint of step \d+ confirmed \d+s "
+                         r"after the signal" % big, cluster.logs()[mark:])
         # The promise: one restart, from the checkpoint. Its size is the
         # restarted planner's new plan (seen under CI load: the full size
         # again once the newcomer's room was planned otherwise).

@@ -23,7 +23,7 @@ CLUSTER_OPTIONS = {
 }
 
 
-def trainer_script(steps, ignore_signal=False):
+def trainer_script(steps, ignore_signal=False, ckpt_seconds=0):
     if ignore_signal:
         # A job that says it can checkpoint (issue 15: else it is never
         # resized) but ignores the signal: the shell and its child.
@@ -34,7 +34,8 @@ def trainer_script(steps, ignore_signal=False):
                 "signal.signal(signal.SIGUSR1, signal.SIG_IGN)\n"
                 "optimus_report.Reporter().checkpoint(0)\n"
                 "time.sleep(%d)'\n" % (os.path.join(TOP, "python"), steps))
-    return "#!/bin/sh\nexec /usr/bin/python3 %s %d\n" % (TRAINER, steps)
+    return ("#!/bin/sh\nOPTIMUS_TEST_CKPT_SECONDS=%g exec /usr/bin/python3 "
+            "%s %d\n" % (ckpt_seconds, TRAINER, steps))
 
 
 def submit(cluster, tmp_path, name, hints, steps, **kw):
@@ -187,14 +188,16 @@ def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
         cancel(cluster, blocker, *( [jid] if jid else []))
 
 
-def squeezed(cluster, tmp_path, name, grace, steps, newcomer_steps):
-    """An elastic job that takes the whole cluster, then a newcomer it must
-    make room for: (job, its output, its first run, the newcomer)."""
+def squeezed(cluster, tmp_path, name, grace, steps, newcomer_steps, **kw):
+    """An elastic job (trainer_script's `kw`) that takes the whole cluster,
+    then a newcomer it must make room for: (job, its output, its first run,
+    the newcomer)."""
     # steps= caps the remaining work the model predicts; the small delta
     # keeps the fitted curve from calling the job converged early.
     big, big_out = submit(cluster, tmp_path, name,
                           "optimus,max_ps=8,max_workers=24,ckpt_grace=%d,"
-                          "steps=%d,delta=0.00001" % (grace, steps), steps)
+                          "steps=%d,delta=0.00001" % (grace, steps), steps,
+                          **kw)
     try:
         cluster.wait_job_state(big, {"RUNNING"}, timeout=60)
         first = wait_for(lambda: runs(big_out), 30, "the first run")[0]

@@ -11,7 +11,9 @@ grace period) and resumes from it after a requeue. It is the batch script itself
 
 usage: synthetic_trainer.py STEPS [THETA0 THETA1 THETA2 THETA3]
 
-Test-only environment for straggler tests (never read by the product):
+Test-only environment (never read by the product):
+  OPTIMUS_TEST_CKPT_SECONDS=S  a checkpoint takes S seconds to write (a
+      large model's), so the confirmation comes S seconds after the signal;
   OPTIMUS_TEST_SLOW_NODE=NODE|@first  the workers on that node (@first: the
       first node of the job's first run, remembered in the checkpoint) take
       OPTIMUS_TEST_SLOWDOWN (default 3) times longer per step, and since the
@@ -101,6 +103,7 @@ def main():
     print(json.dumps(log), flush=True)
 
     def checkpoint():
+        time.sleep(float(os.environ.get("OPTIMUS_TEST_CKPT_SECONDS", "0")))
         tmp = ckpt + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"step": step, "slow_node": strag.slow_node}, f)
