@@ -72,13 +72,36 @@ def gpu_tres_bind(n):
             else "gpu:per_task:%d") % n
 
 
+# The daemons' ports: below the tasks' port blocks (roles.h, from
+# ROLES_PORT_MIN 12000) and outside the kernel's ephemeral range, where any
+# outgoing connection can take a port between the check below and the
+# daemon's bind (CI: slurmd "Unable to bind listen port" while the other
+# lane's report attacker dialled 1,000 connections).
+DAEMON_PORTS = (4000, 12000)
+
+
+def _ephemeral_ports():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            lo, hi = map(int, f.read().split())
+        return range(lo, hi + 1)
+    except (OSError, ValueError):
+        return range(32768, 61000)
+
+
 def _free_port_block(count):
-    """A base port such that base..base+count-1 are all free on localhost."""
+    """A base port such that base..base+count-1 are all free on localhost
+    (DAEMON_PORTS, none of them ephemeral)."""
+    ephemeral = _ephemeral_ports()
     for _ in range(200):
-        base = random.randrange(20000, 60000 - count)
-        if all(_port_free(base + i) for i in range(count)):
+        base = random.randrange(DAEMON_PORTS[0], DAEMON_PORTS[1] - count)
+        block = range(base, base + count)
+        if any(p in ephemeral for p in block):
+            continue
+        if all(_port_free(p) for p in block):
             return base
-    raise ClusterError("no block of %d free TCP ports found" % count)
+    raise ClusterError("no block of %d free TCP ports found in %d-%d"
+                       % (count, DAEMON_PORTS[0], DAEMON_PORTS[1] - 1))
 
 
 def _port_free(port):

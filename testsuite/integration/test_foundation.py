@@ -63,3 +63,20 @@ def test_ordinary_job_backfills(cluster):
         print(starts[0])
     finally:
         cluster.run(["scancel", str(long_job), str(big), str(short)], check=False)
+
+
+def test_daemon_ports_clash_with_nothing(cluster):
+    """The harness's daemon ports lie outside the kernel's ephemeral range,
+    where any outgoing connection may take a port between the harness's
+    check and the daemon's bind (seen in CI: slurmd "Unable to bind listen
+    port (37046)" while the other lane's report attacker dialled 1,000
+    connections), and outside the tasks' port blocks (roles.h)."""
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        lo, hi = map(int, f.read().split())
+    roles = range(12000, 12000 + 64 * 320)   # ROLES_PORT_MIN, BLOCK, BLOCKS
+    used = sorted(cluster.ports.values())
+    # slurmd ports: one per node from ports["slurmd"]
+    used += [cluster.ports["slurmd"] + i for i in range(cluster.nodes)]
+    for port in used:
+        assert not lo <= port <= hi, (port, lo, hi)
+        assert port not in roles, port
