@@ -80,7 +80,8 @@ def gpu_tres_bind(n):
 DAEMON_PORTS = (4000, 12000)
 
 
-def _ephemeral_ports():
+def ephemeral_ports():
+    """The kernel's ephemeral port range (ports of outgoing connections)."""
     try:
         with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
             lo, hi = map(int, f.read().split())
@@ -92,7 +93,7 @@ def _ephemeral_ports():
 def _free_port_block(count):
     """A base port such that base..base+count-1 are all free on localhost
     (DAEMON_PORTS, none of them ephemeral)."""
-    ephemeral = _ephemeral_ports()
+    ephemeral = ephemeral_ports()
     for _ in range(200):
         base = random.randrange(DAEMON_PORTS[0], DAEMON_PORTS[1] - count)
         block = range(base, base + count)
@@ -148,6 +149,7 @@ class Cluster:
         self.etc = os.path.join(self.root, "etc")
         self.log = os.path.join(self.root, "log")
         self.run_dir = os.path.join(self.root, "run")
+        self.state_dir = os.path.join(self.root, "state")  # StateSaveLocation
         self.conf = os.path.join(self.etc, "slurm.conf")
         self.munge_socket = os.path.join(self.run_dir, "munge.socket.2")
         self.ports = None
@@ -194,8 +196,7 @@ class Cluster:
         return ["n%d" % i for i in range(1, self.nodes + 1)]
 
     def _layout(self):
-        for d in (self.etc, self.log, self.run_dir,
-                  os.path.join(self.root, "state"),
+        for d in (self.etc, self.log, self.run_dir, self.state_dir,
                   os.path.join(self.root, "checkpoints")):
             os.makedirs(d, exist_ok=True)
         for n in self._node_names():
@@ -230,7 +231,7 @@ CredType=cred/munge
 AuthInfo=socket={self.munge_socket},cred_expire={self.cred_expire}
 PluginDir={plugindir}
 PlugStackConfig={self.etc}/plugstack.conf
-StateSaveLocation={self.root}/state
+StateSaveLocation={self.state_dir}
 SlurmdSpoolDir={self.root}/spool/%n
 SlurmctldPidFile={self._pidfile("slurmctld")}
 SlurmdPidFile={self.run_dir}/slurmd-%n.pid

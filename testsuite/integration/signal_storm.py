@@ -6,10 +6,9 @@ and also inside C code that checks for signals, such as the flush of
 sys.stderr's buffer after each write. A handler that prints there
 re-enters the buffer and the task dies with "RuntimeError: reentrant call
 inside <_io.BufferedWriter name='<stderr>'>" (seen in CI: torch_trainer.py,
-rank 0). The task runs as a job's task would: stderr buffered (no
-PYTHONUNBUFFERED, which hides the fault) and read by a reader slower than
-the task, so that its writes block and the signals land inside them."""
-import os
+rank 0). The task runs as a job's task would: stderr buffered (conftest.py
+drops PYTHONUNBUFFERED, which hides the fault) and read by a reader slower
+than the task, so that its writes block and the signals land inside them."""
 import signal
 import subprocess
 import threading
@@ -22,8 +21,6 @@ def run_storm(code, args=(), env=None, signals=300, every=0.005):
     """Run `python3 -c code args...`; once it prints "ready" on stdout,
     send it `signals` SIGUSR1s, `every` seconds apart. Returns (exit
     status, signals sent, stdout after "ready", stderr)."""
-    env = dict(env if env is not None else os.environ)
-    env.pop("PYTHONUNBUFFERED", None)
     pr = subprocess.Popen([PYTHON, "-c", code] + list(args), env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)

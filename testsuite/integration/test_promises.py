@@ -150,7 +150,7 @@ def _corrupt(path, how):
 @pytest.mark.parametrize("how", ["garbage", "truncated", "empty", "binary",
                                  "directory", "deleted"])
 def test_lost_state_file_resizes_nobody(cluster, tmp_path, how):
-    path = os.path.join(cluster.root, "state", "optimus_state.json")
+    path = os.path.join(cluster.state_dir, "optimus_state.json")
     jid, _ = submit(cluster, tmp_path, "adopted-" + how,
                     "optimus,max_ps=2,max_workers=6", 600)
     try:
@@ -319,8 +319,7 @@ def test_idle_room_grows_a_quality_job(cluster, tmp_path):
 def slurm_saved(cluster, job_name):
     """Whether slurmctld's saved job state holds a job of that name."""
     try:
-        with open(os.path.join(cluster.root, "state", "job_state"),
-                  "rb") as f:
+        with open(os.path.join(cluster.state_dir, "job_state"), "rb") as f:
             return job_name.encode() in f.read()
     except FileNotFoundError:
         return False
@@ -329,7 +328,7 @@ def slurm_saved(cluster, job_name):
 def optimus_phase(cluster, job_id):
     """The job's phase in sched/optimus' saved state, None if absent."""
     try:
-        with open(os.path.join(cluster.root, "state",
+        with open(os.path.join(cluster.state_dir,
                                "optimus_state.json")) as f:
             jobs = json.load(f)["jobs"]
     except (FileNotFoundError, ValueError):

@@ -13,8 +13,8 @@ command and 3 with the Python client (so the reporters' own load is the
 same idle and attacked) while sbatch is timed, at least 30 times per phase
 (n >= 180 each); p99 = the sample at rank ceil(0.99 n). The ratio is
 printed (pytest -s); the assertion allows NOISE_S on top of 1.2x, since a
-p99 of a few ms on a shared machine moves by more than 20% by itself. slurmctld's own
-CPU time is printed per kind of phase. History: 3 rounds of 25 samples
+p99 of a few ms on a shared machine moves by more than 20% by itself.
+slurmctld's own CPU time is printed per kind of phase. History: 3 rounds of 25 samples
 gave p99 ratios 0.97 and 1.15 (n = 75: the p99 is the maximum), then 3
 rounds of 50 gave 1.76 and 1.32 while slurmctld spent under 1% of a core on
 the attack (0.09 s CPU in 10 s; the attacker process 0.14 s): the machine

@@ -327,7 +327,7 @@ def test_plan_reports_its_lock_holds(cluster, tmp_path):
 
 
 def test_corrupt_state_file_is_reported_and_set_aside(cluster):
-    path = os.path.join(cluster.root, "state", "optimus_state.json")
+    path = os.path.join(cluster.state_dir, "optimus_state.json")
     cluster.restart_slurmctld()      # writes a valid file on shutdown first
     cluster._kill("slurmctld", timeout=30)
     with open(path, "w") as f:
