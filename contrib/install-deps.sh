@@ -21,10 +21,13 @@ for p in $PACKAGES; do
 done
 [ -z "$missing" ] && exit 0
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
+# Wait for an apt-get or dpkg already running (a boot-time upgrade, another
+# script) instead of failing at once on its lock.
+apt_wait="-o DPkg::Lock::Timeout=600"
+apt-get $apt_wait update -q
 # The Debian packages start their daemons through invoke-rc.d; the project
 # runs its own instances, so keep the system ones from starting.
 printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d.optimus
 [ -e /usr/sbin/policy-rc.d ] || { cp /usr/sbin/policy-rc.d.optimus /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; trap 'rm -f /usr/sbin/policy-rc.d' EXIT; }
 rm -f /usr/sbin/policy-rc.d.optimus
-apt-get install -y -q --no-install-recommends $missing
+apt-get $apt_wait install -y -q --no-install-recommends $missing

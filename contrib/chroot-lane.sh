@@ -1,17 +1,19 @@
 #!/bin/sh
-# debian13-lane.sh - run the whole suite (unit + integration, slurmdbd and
-# MariaDB included) against Debian 13's Slurm 24.11 in a chroot.
+# chroot-lane.sh - run the whole suite (unit + integration, slurmdbd and
+# MariaDB included) in a Debian chroot: by default Debian 13 and its Slurm
+# 24.11; OPTIMUS_SUITE=bookworm for Debian 12 and its Slurm 22.05.
 #
-# Usage (as root): contrib/debian13-lane.sh [pytest arguments...]
-#   e.g. contrib/debian13-lane.sh -k test_hints
-#        contrib/debian13-lane.sh --run 'contrib/build.sh && make check'
-#        contrib/debian13-lane.sh --run bash     # a shell in the chroot's tree
+# Usage (as root): contrib/chroot-lane.sh [pytest arguments...]
+#   e.g. contrib/chroot-lane.sh -k test_hints
+#        contrib/chroot-lane.sh --run 'contrib/build.sh && make check'
+#        contrib/chroot-lane.sh --run bash     # a shell in the chroot's tree
 #
-# The chroot is made once with debootstrap from the same package registry as
-# the host's apt sources and cached in $OPTIMUS_CHROOT (default
-# /var/cache/slurm-optimus/chroot-trixie); later runs reuse it.
-# OPTIMUS_SUITE (default trixie) picks another Debian release: bookworm with
-# a new OPTIMUS_CHROOT runs the Debian 12 lane from an empty system. The working
+# The chroot is made with debootstrap from the same package registry as the
+# host's apt sources and cached in $OPTIMUS_CHROOT (default
+# /var/cache/slurm-optimus/chroot-$OPTIMUS_SUITE); later runs reuse it.
+# OPTIMUS_FRESH=1 throws a cached chroot away first: the lane then starts
+# from an empty system, so a package that contrib/install-deps.sh forgets
+# fails the lane (CI runs both lanes this way). The working
 # tree (tracked and untracked files, not ignored ones) is copied to /optimus in
 # the chroot and built there with the project's own scripts:
 # contrib/install-deps.sh, contrib/slurm-source.sh, contrib/run-tests.sh.
@@ -26,8 +28,8 @@ suite=${OPTIMUS_SUITE:-trixie}
 root=${OPTIMUS_CHROOT:-/var/cache/slurm-optimus/chroot-$suite}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-die() { echo "debian13-lane.sh: $*" >&2; exit 1; }
-say() { echo "== [debian13] $*"; }
+die() { echo "chroot-lane.sh: $*" >&2; exit 1; }
+say() { echo "== [$suite] $*"; }
 
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap, chroot, mount)"
 run=""
@@ -57,7 +59,7 @@ cleanup() {
 	rc=$?
 	for m in $mounted; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
-			echo "debian13-lane.sh: cannot unmount $m" >&2
+			echo "chroot-lane.sh: cannot unmount $m" >&2
 	done
 	mounted=""
 	exit $rc
@@ -78,11 +80,21 @@ mount_in() { # mount_in TARGET mount-arguments...: mounts and records it (last m
 }
 
 # ---------------------------------------------------------------- chroot
+if [ "${OPTIMUS_FRESH:-0}" = 1 ] && [ -e "$root" ]; then
+	# Never delete through a mount of the host's /dev, /proc or /run that an
+	# interrupted run left behind.
+	grep -q " $root/" /proc/mounts &&
+		die "$root still has mounts (see /proc/mounts): unmount them before OPTIMUS_FRESH=1"
+	say "OPTIMUS_FRESH=1: removing the cached chroot $root"
+	rm -rf "$root"
+fi
 if [ ! -f "$root/.optimus-bootstrapped" ]; then
 	command -v debootstrap >/dev/null || {
 		say "installing debootstrap"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap ||
-			{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap; } ||
+		# Wait for another apt-get to finish instead of failing on its lock.
+		apt_wait="-o DPkg::Lock::Timeout=600"
+		DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -q debootstrap ||
+			{ apt-get $apt_wait update -q && DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -q debootstrap; } ||
 			die "cannot install debootstrap"
 	}
 	say "debootstrap $suite from $mirror into $root"
