@@ -17,7 +17,10 @@
 # tree (tracked and untracked files, not ignored ones) is copied to /optimus in
 # the chroot and built there with the project's own scripts:
 # contrib/install-deps.sh, contrib/slurm-source.sh, contrib/run-tests.sh.
-# Every mount is undone on exit, also on failure or interruption.
+# The chroot is a system of its own, so the Debian packages are built and
+# installed into it (OPTIMUS_TEST_PACKAGE=1, the default here) and
+# test_install.py checks the installed packages. Every mount is undone on
+# exit, also on failure or interruption.
 #
 # Why a chroot and not a container: it needs nothing but debootstrap, runs on
 # a bare Debian 12 host, and the localhost cluster of the harness only needs
@@ -160,7 +163,8 @@ fi
 in_chroot() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
-		OPTIMUS_TEST_FIRST_JOB_ID="${OPTIMUS_TEST_FIRST_JOB_ID:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
+		OPTIMUS_TEST_FIRST_JOB_ID="${OPTIMUS_TEST_FIRST_JOB_ID:-1}" \
+		OPTIMUS_TEST_PACKAGE="${OPTIMUS_TEST_PACKAGE:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
 	child=$!
 	wait "$child"
 }

@@ -2,7 +2,9 @@
 # run-tests.sh - install dependencies, build, and run every test:
 # the Check unit tests (make check) and the pytest integration tests against
 # real slurmctld/slurmd/munged (and slurmdbd + MariaDB) on localhost.
-# Run as root on Debian. Extra arguments go to pytest.
+# Run as root on Debian. Extra arguments go to pytest. With
+# OPTIMUS_TEST_PACKAGE=1 it also builds the Debian packages and installs them
+# into this system before the integration tests (CI's chroot lanes do).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -12,6 +14,16 @@ echo "== unit tests (make check)"
 if ! make -j2 check; then
 	cat testsuite/unit/*.log 2>/dev/null | tail -n 100
 	exit 1
+fi
+# OPTIMUS_TEST_PACKAGE=1 (CI's chroot lanes): build the Debian packages and
+# install them into this system, for test_install.py's package tests.
+if [ "${OPTIMUS_TEST_PACKAGE:-0}" = 1 ]; then
+	echo "== Debian packages (contrib/build-deb.sh), installed into this system"
+	debs=$(contrib/build-deb.sh "$top/debs")
+	echo "$debs"
+	# shellcheck disable=SC2086
+	dpkg -i $debs
+	export OPTIMUS_TEST_PACKAGE
 fi
 echo "== integration tests (real localhost cluster)"
 # Debian's pytest, whatever python3 comes first on PATH.

@@ -283,9 +283,13 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscrib
             gres = "NodeName=%s Name=gpu File=%s\n" % (self._nodelist(), files)
         self._write(os.path.join(self.etc, "gres.conf"), gres)
         self._write(os.path.join(self.etc, "cgroup.conf"), "CgroupPlugin=cgroup/v1\n")
-        spank = os.path.join(PLUGIN_BUILD_DIRS[2], "spank_optimus.so")
-        if not os.path.exists(spank):
-            spank = "spank_optimus.so"
+        # The spank plugin of the first plugin folder that has one (the build
+        # tree's by default); else Slurm finds it in its PluginDir (an
+        # installed package's, for test_install).
+        spank = next((os.path.join(d, "spank_optimus.so")
+                      for d in self.plugin_dirs
+                      if os.path.exists(os.path.join(d, "spank_optimus.so"))),
+                     "spank_optimus.so")
         self._write(os.path.join(self.etc, "plugstack.conf"),
                     "required %s\n" % spank)
         # A test cluster plans every 2 s unless optimus_conf says otherwise

@@ -8,6 +8,7 @@ import subprocess
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PYTHON = "/usr/bin/python3"
+DEBIAN_PLUGINDIR = "/usr/lib/x86_64-linux-gnu/slurm-wlm"
 # login shells' PATH on Debian (/etc/profile), what users have
 DEFAULT_PATH = ["/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin",
                 "/usr/sbin", "/sbin"]
@@ -58,3 +59,91 @@ def test_cluster_env_exports_the_build_tree(tmp_path):
                         "print(o.__file__)'"], capture_output=True, text=True)
     assert r.stdout.split()[0] == os.path.join(TOP, "src/tools/optimusctl")
     assert r.stdout.split()[1] == os.path.join(TOP, "python/optimus_report.py")
+
+
+# --------------------------------------------------------------------------
+# The Debian packages (issue 25 item 2), installed into this system by
+# contrib/run-tests.sh when OPTIMUS_TEST_PACKAGE=1: CI's lanes set it, in
+# chroots made for the run, so the packages are installed into a clean
+# system. On a developer's machine the tests are skipped rather than
+# installing packages into it.
+import pytest  # noqa: E402
+
+PACKAGED = os.environ.get("OPTIMUS_TEST_PACKAGE") == "1"
+needs_package = pytest.mark.skipif(
+    not PACKAGED, reason="the packages are installed only when "
+    "OPTIMUS_TEST_PACKAGE=1 (CI's chroot lanes set it)")
+
+
+def _dpkg_field(package, field):
+    return subprocess.run(["dpkg-query", "-W", "-f=${%s}" % field, package],
+                          capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+@needs_package
+def test_packages_pin_the_slurm_they_were_built_for():
+    """An upgrade of Slurm without a rebuild must be refused by apt: the
+    slurmctld plugins depend on the exact slurmctld release, the rest on
+    the exact libslurm release."""
+    slurm = _dpkg_field("slurmctld", "Version")
+    ctld = _dpkg_field("slurm-optimus-ctld", "Depends")
+    assert "slurmctld (= %s)" % slurm in ctld, ctld
+    nodes = _dpkg_field("slurm-optimus", "Depends")
+    assert "(= %s)" % slurm in nodes and "libslurm" in nodes, nodes
+    for pkg in ("slurm-optimus", "slurm-optimus-ctld"):
+        assert _dpkg_field(pkg, "Status") == "install ok installed"
+
+
+@needs_package
+def test_packages_install_every_part():
+    listed = set(subprocess.run(["dpkg", "-L", "slurm-optimus",
+                                 "slurm-optimus-ctld"], capture_output=True,
+                                text=True, check=True).stdout.split())
+    wanted = ["/usr/bin/optimusctl", "/usr/bin/optimus-report",
+              "/usr/bin/optimus-sim",
+              DEBIAN_PLUGINDIR + "/sched_optimus.so",
+              DEBIAN_PLUGINDIR + "/job_submit_optimus.so",
+              DEBIAN_PLUGINDIR + "/spank_optimus.so",
+              "/usr/lib/python3/dist-packages/optimus_report.py",
+              "/usr/share/man/man8/sched_optimus.8.gz",
+              "/usr/share/man/man5/optimus_hints.5.gz",
+              "/usr/share/man/man1/optimusctl.1.gz",
+              "/usr/share/doc/slurm-optimus/examples/optimus.conf"]
+    for path in wanted:
+        assert path in listed and os.path.exists(path), path
+    for tool in ("optimusctl", "optimus-report", "optimus-sim"):
+        r = subprocess.run(["/usr/bin/" + tool, "--help"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, (tool, r.stderr)
+    # the module imports from the package's folder, with no PYTHONPATH
+    r = subprocess.run([PYTHON, "-c", "import optimus_report as o; "
+                        "print(o.__file__)"], capture_output=True, text=True,
+                       cwd="/", env={"PATH": "/usr/bin:/bin"})
+    assert r.stdout.strip() == \
+        "/usr/lib/python3/dist-packages/optimus_report.py", r
+
+
+@needs_package
+def test_installed_plugins_schedule_a_job(tmp_path):
+    """A cluster that loads only the installed plugins (Slurm's own plugin
+    folder, none of the build tree) plans an optimus job, which the
+    installed optimusctl then shows."""
+    import json
+    import sys
+    sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
+    from cluster import Cluster
+    c = Cluster(str(tmp_path / "c"), nodes=2, plugin_dirs=[],
+                optimus_conf="PlanInterval=2\n")
+    c.start()
+    try:
+        jid = c.sbatch(["--scheduler=optimus,max_workers=2", "-o",
+                        "/dev/null"], "#!/bin/sh\nsleep 30\n")
+        c.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        log = c.logs("slurmctld")
+        assert "sched/optimus: tracking JobId=%d" % jid in log, log[-3000:]
+        r = c.run(["/usr/bin/optimusctl", "--json", "show", "job", str(jid)])
+        assert json.loads(r.stdout)["job_id"] == jid
+        c.run(["scancel", str(jid)])
+    finally:
+        c.stop(keep=False)
