@@ -29,6 +29,7 @@ set -eu
 
 suite=${OPTIMUS_SUITE:-trixie}
 root=${OPTIMUS_CHROOT:-/var/cache/slurm-optimus/chroot-$suite}
+root=$(realpath -m "$root")	# as /proc/PID/root shows it
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "chroot-lane.sh: $*" >&2; exit 1; }
@@ -58,8 +59,18 @@ fi
 
 # ---------------------------------------------------------------- mounts
 mounted=""
+# Processes left running inside the chroot (a test's daemons or tasks after an
+# interruption) would keep the host busy and its mounts in use: every process
+# whose root is the chroot is killed before the unmounts.
+kill_chroot_processes() {
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	return 0
+}
 cleanup() {
 	rc=$?
+	kill_chroot_processes
 	for m in $mounted; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
 			echo "chroot-lane.sh: cannot unmount $m" >&2
