@@ -5,10 +5,10 @@ set -eu
 [ "$(id -u)" = 0 ] || { echo "install-deps.sh: run as root (apt-get)" >&2; exit 1; }
 
 # clang + libclang-rt-dev: the libFuzzer targets of testsuite/fuzz/run.sh.
-# debhelper: contrib/build-deb.sh. python3-prometheus-client: the parser
+# debhelper: contrib/build-deb.sh; rpm (rpmbuild): contrib/build-rpm.sh. python3-prometheus-client: the parser
 # that checks `optimusctl metrics`.
 PACKAGES="
-	build-essential autoconf automake libtool pkg-config dpkg-dev debhelper
+	build-essential autoconf automake libtool pkg-config dpkg-dev debhelper rpm
 	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
 	libgsl-dev libjson-c-dev libqhull-dev check
 	python3 python3-pytest python3-prometheus-client python3-numpy python3-sklearn python3-torch

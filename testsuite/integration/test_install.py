@@ -147,3 +147,40 @@ def test_installed_plugins_schedule_a_job(tmp_path):
         c.run(["scancel", str(jid)])
     finally:
         c.stop(keep=False)
+
+
+def test_rpm_packages_build_against_a_configured_slurm_source(tmp_path):
+    """contrib/rpm/slurm-optimus.spec, built with rpmbuild against the
+    configured Slurm source of the installed slurmctld (as a site that builds
+    Slurm from SchedMD's tarball would): both packages, every part, and the
+    exact Slurm release required."""
+    src = subprocess.run([os.path.join(TOP, "contrib", "slurm-source.sh")],
+                         capture_output=True, text=True,
+                         check=True).stdout.strip()
+    r = subprocess.run([os.path.join(TOP, "contrib", "build-rpm.sh"), src,
+                        str(tmp_path)], capture_output=True, text=True,
+                       timeout=1800)
+    assert r.returncode == 0, r.stderr[-3000:]
+    rpms = {os.path.basename(p).split("-0.")[0]: p for p in r.stdout.split()}
+    assert set(rpms) == {"slurm-optimus", "slurm-optimus-ctld"}, r.stdout
+    # "slurm 22.05.8": the release the tree was checked against by configure
+    version = subprocess.run(["slurmctld", "-V"], capture_output=True,
+                             text=True, check=True).stdout.split()[1]
+
+    def rpm_q(path, *what):
+        return subprocess.run(["rpm", "-qp"] + list(what) + [path],
+                              capture_output=True, text=True,
+                              check=True).stdout.split("\n")
+
+    ctld_req = rpm_q(rpms["slurm-optimus-ctld"], "--requires")
+    assert "slurm-slurmctld = %s" % version in ctld_req, ctld_req
+    assert "slurm = %s" % version in rpm_q(rpms["slurm-optimus"],
+                                            "--requires")
+    files = rpm_q(rpms["slurm-optimus"], "-l") + \
+        rpm_q(rpms["slurm-optimus-ctld"], "-l")
+    for name in ("/usr/bin/optimusctl", "/usr/bin/optimus-report",
+                 "/usr/bin/optimus-sim", "/slurm/spank_optimus.so",
+                 "/slurm/sched_optimus.so", "/slurm/job_submit_optimus.so",
+                 "/optimus_report.py", "/man8/sched_optimus.8",
+                 "/examples/optimus.conf"):
+        assert any(f.endswith(name) for f in files), (name, files)
