@@ -266,7 +266,7 @@ static void print_speed(json_object *res)
 /* Everything else the scheduler said (predictions, allocations, ...). */
 static void print_rest(json_object *res)
 {
-	static const char *const shown[] = { "job", "uid", "reports",
+	static const char *const shown[] = { "job", "job_id", "uid", "reports",
 		"progress", "speed_samples", NULL };
 
 	json_object_object_foreach(res, key, val) {
@@ -282,7 +282,10 @@ static void print_rest(json_object *res)
 
 static void print_job(json_object *res, const opts_t *o)
 {
-	printf("Job %lld: uid %lld, %lld reports\n", (long long)num(res, "job"),
+	/* A tracked job's answer is its model (job_id); any other job's is
+	 * its recent reports (job). */
+	printf("Job %lld: uid %lld, %lld reports\n",
+	       (long long)num(res, get(res, "job_id") ? "job_id" : "job"),
 	       (long long)num(res, "uid"), (long long)num(res, "reports"));
 	print_points(res, o);
 	print_speed(res);

@@ -412,3 +412,37 @@ def test_separate_layout_placed_on_disjoint_nodes(cluster, tmp_path):
         assert cluster.job_fields(jid)["NumNodes"] == "2"
     finally:
         cancel(cluster, jid)
+
+
+def test_failed_job_says_why_in_its_system_comment(cluster, tmp_path):
+    """Issue 26 item 5: a job that failed showed a finished prediction
+    (`remaining=0 steps eta=0s`) in its SystemComment; it says how it ended
+    (state and exit code, as sacct words them) instead."""
+    jid = cluster.sbatch(["--scheduler=optimus,max_ps=1,max_workers=1",
+                          "-D", str(tmp_path), "-o", str(tmp_path / "f.out")],
+                         "#!/bin/sh\nsleep 3\nexit 3\n")
+    try:
+        # done: the final summary carries the true completion time
+        f = wait_for(lambda: (lambda f: f.get("JobState") == "FAILED" and
+                              "jct=" in f["SystemComment"] and f)(
+            cluster.job_fields(jid)), 90, "the failed job's final summary")
+        assert "failed: FAILED exit=3:0" in f["SystemComment"], f
+        assert "eta=" not in f["SystemComment"], f
+    finally:
+        cancel(cluster, jid)
+
+
+def test_show_job_text_names_the_job(cluster, tmp_path):
+    """Issue 26 item 5: `optimusctl show job N` printed `Job 0: uid 0`
+    for a tracked job (the model's JSON says job_id and uid)."""
+    jid, _ = submit(cluster, tmp_path, "named",
+                    "optimus,max_ps=1,max_workers=1", 300)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        j = wait_for(lambda: (lambda j: j.get("reports", 0) >= 1 and j)(
+            optimusctl(cluster, "show", "job", str(jid))), 60, "a report")
+        out = cluster.run([OPTIMUSCTL, "show", "job", str(jid)]).stdout
+        first = out.splitlines()[0]
+        assert first.startswith("Job %d: uid %d, " % (jid, j["uid"])), out
+    finally:
+        cancel(cluster, jid)

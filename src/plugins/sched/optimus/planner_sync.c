@@ -134,6 +134,11 @@ static void note_finished(reg_job_t *rj, const snap_job_t *sj)
 	if (m->phase == JM_DONE)
 		return;
 	job_model_done(m, sj->end ? sj->end : time(NULL));
+	if (sj->failed[0]) {
+		job_model_failed(m, sj->failed);
+		info("sched/optimus: JobId=%u ended %s", sj->job_id,
+		     sj->failed);
+	}
 	if (m->hints.model[0] && m->speed.nsamples)
 		(void) speed_profiles_merge(registry_profiles(),
 					    m->hints.model, &m->speed);
