@@ -446,3 +446,23 @@ def test_show_job_text_names_the_job(cluster, tmp_path):
         assert first.startswith("Job %d: uid %d, " % (jid, j["uid"])), out
     finally:
         cancel(cluster, jid)
+
+
+def test_gate_date_in_the_man_page_is_the_gate(cluster, tmp_path):
+    """Issue 26 item 5: sched_optimus(8) named the gate 2097-08-31, the code
+    set 2097-08-05T09:04:00 UTC. The date the man page gives is the begin
+    time a waiting optimus job shows."""
+    import calendar
+    man = open(os.path.join(TOP, "doc", "man", "sched_optimus.8")).read()
+    m = re.search(r"\((2097-\d\d-\d\d(?:T[\d:]+)?)", man)
+    assert m, "no gate date in sched_optimus.8"
+    text = m.group(1) if "T" in m.group(1) else m.group(1) + "T00:00:00"
+    documented = calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%S"))
+    jid = cluster.sbatch(["--hold", "--scheduler=optimus,max_workers=1",
+                          "-D", str(tmp_path), "-o", "/dev/null"])
+    try:
+        f = cluster.job_fields(jid)
+        shown = time.mktime(time.strptime(f["StartTime"], "%Y-%m-%dT%H:%M:%S"))
+        assert shown == documented, (f["StartTime"], m.group(1))
+    finally:
+        cancel(cluster, jid)
