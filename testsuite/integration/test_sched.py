@@ -466,3 +466,24 @@ def test_gate_date_in_the_man_page_is_the_gate(cluster, tmp_path):
         assert shown == documented, (f["StartTime"], m.group(1))
     finally:
         cancel(cluster, jid)
+
+
+def test_optimusctl_shows_the_settings_in_force(cluster):
+    """Issue 26 item 5: nothing showed the values sched/optimus runs with
+    (optimus.conf's and the defaults); `optimusctl show config` does, and
+    `scontrol reconfigure` logs what it re-read."""
+    r = cluster.run([OPTIMUSCTL, "show", "config"], check=False)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    # this cluster's optimus.conf, then defaults it leaves out
+    for kv in ("PlanInterval=2", "MinResizeInterval=5", "RestartCost=2",
+               "Damping=0.95", "ResizeThreshold=0.1", "Policy=optimus"):
+        assert kv in lines, (kv, r.stdout)
+    j = json.loads(cluster.run([OPTIMUSCTL, "--json", "show", "config"]).stdout)
+    assert j["MinResizeInterval"] == "5" and j["LargeJobTasks"] == "16", j
+    before = len(cluster.logs("slurmctld"))
+    cluster.run(["scontrol", "reconfigure"])
+    wait_for(lambda: re.search(r"sched/optimus: read \S+optimus\.conf: .*"
+                               r"MinResizeInterval=5 RestartCost=2",
+                               cluster.logs("slurmctld")[before:]),
+             30, "the re-read settings in slurmctld.log")
