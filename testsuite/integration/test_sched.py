@@ -487,3 +487,27 @@ def test_optimusctl_shows_the_settings_in_force(cluster):
                                r"MinResizeInterval=5 RestartCost=2",
                                cluster.logs("slurmctld")[before:]),
              30, "the re-read settings in slurmctld.log")
+
+
+def test_waiting_job_reason_in_squeue_is_stable(cluster, tmp_path):
+    """Issue 26 item 5: squeue's reason for a waiting optimus job flipped
+    between BeginTime and optimus' own reason (set at each plan, cleared by
+    Slurm's scheduler). It stays BeginTime; the planner's reason is in the
+    SystemComment."""
+    blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"],
+                             "#!/bin/sh\nsleep 300\n")
+    jid = None
+    try:
+        cluster.wait_job_state(blocker, {"RUNNING"})
+        jid, _ = submit(cluster, tmp_path, "stable", "optimus", 20)
+        wait_for(lambda: " waiting: " in cluster.job_fields(jid).get(
+            "SystemComment", ""), 30, "a plan for the waiting job")
+        seen = []
+        end = time.time() + 12     # several plans (PlanInterval=2)
+        while time.time() < end:
+            seen.append(cluster.run(["squeue", "-h", "-j", str(jid), "-o",
+                                     "%R"]).stdout.strip())
+            time.sleep(0.2)
+        assert set(seen) == {"(BeginTime)"}, seen
+    finally:
+        cancel(cluster, blocker, *([jid] if jid else []))
