@@ -29,6 +29,7 @@ static void usage(FILE *f)
 "Usage: optimusctl [OPTIONS] status [--all]\n"
 "       optimusctl [OPTIONS] show job N [--points N]\n"
 "       optimusctl [OPTIONS] plan\n"
+"       optimusctl [OPTIONS] show config\n"
 "\n"
 "Query the sched/optimus scheduler over its munge-authenticated channel.\n"
 "  status       the scheduler's jobs (finished ones only with --all): state,\n"
@@ -38,6 +39,8 @@ static void usage(FILE *f)
 "               scheduler knows (predictions, allocation history); your\n"
 "               jobs only unless you are root or SlurmUser\n"
 "  plan         the scheduler's current plan, one row per decision\n"
+"  show config  the settings sched/optimus runs with (optimus.conf's and\n"
+"               the defaults it leaves out), one Key=Value a line\n"
 "\n"
 "Options:\n"
 "  --json             print the scheduler's answer as (strict) JSON\n"
@@ -266,7 +269,7 @@ static void print_speed(json_object *res)
 /* Everything else the scheduler said (predictions, allocations, ...). */
 static void print_rest(json_object *res)
 {
-	static const char *const shown[] = { "job", "uid", "reports",
+	static const char *const shown[] = { "job", "job_id", "uid", "reports",
 		"progress", "speed_samples", NULL };
 
 	json_object_object_foreach(res, key, val) {
@@ -282,11 +285,50 @@ static void print_rest(json_object *res)
 
 static void print_job(json_object *res, const opts_t *o)
 {
-	printf("Job %lld: uid %lld, %lld reports\n", (long long)num(res, "job"),
+	/* A tracked job's answer is its model (job_id); any other job's is
+	 * its recent reports (job). */
+	printf("Job %lld: uid %lld, %lld reports\n",
+	       (long long)num(res, get(res, "job_id") ? "job_id" : "job"),
 	       (long long)num(res, "uid"), (long long)num(res, "reports"));
 	print_points(res, o);
 	print_speed(res);
 	print_rest(res);
+}
+
+/*
+ * The settings sched/optimus runs with, one "Key=Value" a line as in
+ * optimus.conf (defaults included); --json: an object of them.
+ */
+static void print_config(json_object *res, const opts_t *o)
+{
+	json_object *c = get(res, "config"), *obj;
+	char *text = strdup(c ? json_object_get_string(c) : "");
+	char *save = NULL;
+
+	if (!text || !(obj = json_object_new_object())) {
+		free(text);
+		return;
+	}
+	if (!c)
+		fprintf(stderr, "optimusctl: the scheduler sent no configuration\n");
+	for (char *kv = strtok_r(text, " ", &save); kv;
+	     kv = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(kv, '=');
+
+		if (!o->json) {
+			printf("%s\n", kv);
+			continue;
+		}
+		if (!eq)
+			continue;
+		*eq = '\0';
+		json_object_object_add(obj, kv, json_object_new_string(eq + 1));
+	}
+	if (o->json)
+		printf("%s\n", json_object_to_json_string_ext(
+			       obj, JSON_C_TO_STRING_PRETTY));
+	json_object_put(obj);
+	free(text);
 }
 
 static void print_plan(json_object *res)
@@ -330,6 +372,9 @@ static void print_plan(json_object *res)
 		printf("(no decision)\n");
 }
 
+/* `show config`: the plan's query, of which only the configuration is shown. */
+static int show_config;
+
 /* The command; -1 after printing one line naming the bad argument. */
 static int parse_query(int argc, char **argv, query_t *q)
 {
@@ -345,9 +390,12 @@ static int parse_query(int argc, char **argv, query_t *q)
 		return q->kind = QUERY_STATUS, 0;
 	if (argc == 1 && !strcmp(argv[0], "plan"))
 		return q->kind = QUERY_PLAN, 0;
+	if (argc == 2 && !strcmp(argv[0], "show") &&
+	    !strcmp(argv[1], "config"))
+		return show_config = 1, q->kind = QUERY_PLAN, 0;
 	if (!strcmp(argv[0], "show") && argc >= 2 && strcmp(argv[1], "job")) {
-		fprintf(stderr, "optimusctl: show '%s': only 'show job N' "
-			"exists\n", argv[1]);
+		fprintf(stderr, "optimusctl: show '%s': only 'show job N' and "
+			"'show config' exist\n", argv[1]);
 		return -1;
 	}
 	if (!strcmp(argv[0], "show") && argc == 3) {
@@ -466,7 +514,9 @@ int main(int argc, char **argv)
 		return 1;
 	if (!res)
 		res = json_object_new_object();
-	if (o.json)
+	if (show_config)
+		print_config(res, &o);
+	else if (o.json)
 		printf("%s\n", json_object_to_json_string_ext(
 			       json_strict(res), JSON_C_TO_STRING_PRETTY));
 	else if (q.kind == QUERY_STATUS)

@@ -14,6 +14,7 @@ hardware; the training itself is real.
 Also without a cluster: the ResumableSampler re-shards an epoch exactly
 when the world size changes.
 """
+import json
 import os
 import sys
 import time
@@ -126,6 +127,87 @@ def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
             assert after[0][1] < (pts[0][1] + before[-1][1]) / 2, (run, pts)
         log = cluster.logs("slurmctld")
         assert "JobId=%d resized to 0 PS" % ddp in log
+    finally:
+        cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
+                                              else []), check=False)
+        time.sleep(1)
+
+
+def _ddp(cluster, workdir, steps=4000):
+    return ex.submit(cluster, workdir,
+                     "optimus,mode=allreduce,min_workers=1,max_workers=8,"
+                     "worker_mem=256M,batch=32,ckpt_grace=20,steps=%d,"
+                     "delta=0.00001" % steps,
+                     ["--target-loss", "0", "--max-steps", str(steps),
+                      "--work-ms-per-sample", "8", "--report-every", "0.5"],
+                     example="torch_trainer.sbatch")
+
+
+def _model(cluster, job):
+    r = cluster.run([os.path.join(ex.TOP, "src", "tools", "optimusctl"),
+                     "--json", "show", "job", str(job)])
+    return json.loads(r.stdout)
+
+
+def test_ddp_job_started_by_the_planner_is_not_adopted(cluster, tmp_path):
+    """Issue 26 item 1: an all-reduce job the planner released (plan 0 PS +
+    W workers) was taken for a stranger when it started ('found running
+    without a record: adopted'), which counted as a resize and blocked its
+    resizes for MinResizeInterval. Its first run is a start like any other:
+    no adoption, no resize time, the size its tasks run."""
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    ddp = _ddp(cluster, workdir)
+    try:
+        wait_for(lambda: len(ex.curve(ex.output(workdir, ddp))) >= 3, 180,
+                 "progress of the all-reduce job")
+        first = _starts(ex.output(workdir, ddp))[0]
+        log = cluster.logs("slurmctld")
+        assert "JobId=%d found running without a record" % ddp not in log, \
+            [l for l in log.splitlines() if "JobId=%d " % ddp in l]
+        m = _model(cluster, ddp)
+        assert m["last_resize"] == 0 and m["restarts"] == 0, m
+        assert (m["cur_ps"], m["cur_workers"]) == (0, first[2]), (m, first)
+    finally:
+        cluster.run(["scancel", str(ddp)], check=False)
+        time.sleep(1)
+
+
+def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
+                                                            tmp_path):
+    """Issue 26 item 2: after a resize an all-reduce job was recorded at
+    min_workers (the plan's 0 PS read as 'no plan'), not at the size Slurm
+    started; its worker reports were then refused (rank >= workers). The
+    recorded size (optimusctl, SystemComment) is what the tasks run
+    (the chief's start line) and what Slurm started (NumTasks)."""
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    ddp = _ddp(cluster, workdir)
+    newcomer = None
+    try:
+        wait_for(lambda: len(ex.curve(ex.output(workdir, ddp))) >= 6, 180,
+                 "progress of the all-reduce job")
+        newcomer = ex.submit(cluster, workdir,
+                             "optimus,mode=sync,ps=2,workers=4,ps_mem=256M,"
+                             "worker_mem=256M",
+                             ["--target-loss", "0.5", "--batch", "64",
+                              "--work-ms-per-sample", "2"])
+        second = wait_for(lambda: _starts(ex.output(workdir, ddp))[1:2],
+                          240, "the shrunk run")[0]
+        m = wait_for(lambda: (lambda j: j["restarts"] >= 1 and
+                              j["cur_workers"] and j)(_model(cluster, ddp)),
+                     60, "the model of the shrunk run")
+        f = cluster.job_fields(ddp)
+        assert (m["cur_ps"], m["cur_workers"]) == (0, second[2]), (m, second)
+        assert int(f["NumTasks"]) == second[2], f
+        assert "ps=0 workers=%d " % second[2] in f["SystemComment"], \
+            f["SystemComment"]
+        log = cluster.logs("slurmctld")
+        assert "JobId=%d resized to 0 PS + %d workers" % (ddp, second[2]) \
+            in log, [l for l in log.splitlines() if "JobId=%d " % ddp in l]
+        time.sleep(3)
+        assert "JobId=%d: report refused" % ddp not in \
+            cluster.logs("slurmctld")
     finally:
         cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
                                               else []), check=False)

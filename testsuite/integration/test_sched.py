@@ -412,3 +412,102 @@ def test_separate_layout_placed_on_disjoint_nodes(cluster, tmp_path):
         assert cluster.job_fields(jid)["NumNodes"] == "2"
     finally:
         cancel(cluster, jid)
+
+
+def test_failed_job_says_why_in_its_system_comment(cluster, tmp_path):
+    """Issue 26 item 5: a job that failed showed a finished prediction
+    (`remaining=0 steps eta=0s`) in its SystemComment; it says how it ended
+    (state and exit code, as sacct words them) instead."""
+    jid = cluster.sbatch(["--scheduler=optimus,max_ps=1,max_workers=1",
+                          "-D", str(tmp_path), "-o", str(tmp_path / "f.out")],
+                         "#!/bin/sh\nsleep 3\nexit 3\n")
+    try:
+        # done: the final summary carries the true completion time
+        f = wait_for(lambda: (lambda f: f.get("JobState") == "FAILED" and
+                              "jct=" in f["SystemComment"] and f)(
+            cluster.job_fields(jid)), 90, "the failed job's final summary")
+        assert "failed: FAILED exit=3:0" in f["SystemComment"], f
+        assert "eta=" not in f["SystemComment"], f
+    finally:
+        cancel(cluster, jid)
+
+
+def test_show_job_text_names_the_job(cluster, tmp_path):
+    """Issue 26 item 5: `optimusctl show job N` printed `Job 0: uid 0`
+    for a tracked job (the model's JSON says job_id and uid)."""
+    jid, _ = submit(cluster, tmp_path, "named",
+                    "optimus,max_ps=1,max_workers=1", 300)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        j = wait_for(lambda: (lambda j: j.get("reports", 0) >= 1 and j)(
+            optimusctl(cluster, "show", "job", str(jid))), 60, "a report")
+        out = cluster.run([OPTIMUSCTL, "show", "job", str(jid)]).stdout
+        first = out.splitlines()[0]
+        assert first.startswith("Job %d: uid %d, " % (jid, j["uid"])), out
+    finally:
+        cancel(cluster, jid)
+
+
+def test_gate_date_in_the_man_page_is_the_gate(cluster, tmp_path):
+    """Issue 26 item 5: sched_optimus(8) named the gate 2097-08-31, the code
+    set 2097-08-05T09:04:00 UTC. The date the man page gives is the begin
+    time a waiting optimus job shows."""
+    import calendar
+    man = open(os.path.join(TOP, "doc", "man", "sched_optimus.8")).read()
+    m = re.search(r"\((2097-\d\d-\d\d(?:T[\d:]+)?)", man)
+    assert m, "no gate date in sched_optimus.8"
+    text = m.group(1) if "T" in m.group(1) else m.group(1) + "T00:00:00"
+    documented = calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%S"))
+    jid = cluster.sbatch(["--hold", "--scheduler=optimus,max_workers=1",
+                          "-D", str(tmp_path), "-o", "/dev/null"])
+    try:
+        f = cluster.job_fields(jid)
+        shown = time.mktime(time.strptime(f["StartTime"], "%Y-%m-%dT%H:%M:%S"))
+        assert shown == documented, (f["StartTime"], m.group(1))
+    finally:
+        cancel(cluster, jid)
+
+
+def test_optimusctl_shows_the_settings_in_force(cluster):
+    """Issue 26 item 5: nothing showed the values sched/optimus runs with
+    (optimus.conf's and the defaults); `optimusctl show config` does, and
+    `scontrol reconfigure` logs what it re-read."""
+    r = cluster.run([OPTIMUSCTL, "show", "config"], check=False)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    # this cluster's optimus.conf, then defaults it leaves out
+    for kv in ("PlanInterval=2", "MinResizeInterval=5", "RestartCost=2",
+               "Damping=0.95", "ResizeThreshold=0.1", "Policy=optimus"):
+        assert kv in lines, (kv, r.stdout)
+    j = json.loads(cluster.run([OPTIMUSCTL, "--json", "show", "config"]).stdout)
+    assert j["MinResizeInterval"] == "5" and j["LargeJobTasks"] == "16", j
+    before = len(cluster.logs("slurmctld"))
+    cluster.run(["scontrol", "reconfigure"])
+    wait_for(lambda: re.search(r"sched/optimus: read \S+optimus\.conf: .*"
+                               r"MinResizeInterval=5 RestartCost=2",
+                               cluster.logs("slurmctld")[before:]),
+             30, "the re-read settings in slurmctld.log")
+
+
+def test_waiting_job_reason_in_squeue_is_stable(cluster, tmp_path):
+    """Issue 26 item 5: squeue's reason for a waiting optimus job flipped
+    between BeginTime and optimus' own reason (set at each plan, cleared by
+    Slurm's scheduler). It stays BeginTime; the planner's reason is in the
+    SystemComment."""
+    blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"],
+                             "#!/bin/sh\nsleep 300\n")
+    jid = None
+    try:
+        cluster.wait_job_state(blocker, {"RUNNING"})
+        jid, _ = submit(cluster, tmp_path, "stable", "optimus", 20)
+        wait_for(lambda: " waiting: " in cluster.job_fields(jid).get(
+            "SystemComment", ""), 30, "a plan for the waiting job")
+        seen = []
+        end = time.time() + 12     # several plans (PlanInterval=2)
+        while time.time() < end:
+            seen.append(cluster.run(["squeue", "-h", "-j", str(jid), "-o",
+                                     "%R"]).stdout.strip())
+            time.sleep(0.2)
+        assert set(seen) == {"(BeginTime)"}, seen
+    finally:
+        cancel(cluster, blocker, *([jid] if jid else []))

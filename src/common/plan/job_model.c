@@ -361,6 +361,12 @@ void job_model_done(job_model_t *m, time_t now)
 	m->cur_ps = m->cur_workers = m->cur_nodes = 0;
 }
 
+void job_model_failed(job_model_t *m, const char *how)
+{
+	if (m && how)
+		snprintf(m->failed, sizeof(m->failed), "%s", how);
+}
+
 void job_model_resizing(job_model_t *m, time_t now)
 {
 	if (!m)

@@ -84,6 +84,12 @@ typedef struct job_model {
 	 */
 	time_t adopted;
 	/*
+	 * How a job that did not complete ended, as its adapter words it
+	 * ("FAILED exit=0:10"); empty for a completed job. A failed job's
+	 * summary says this instead of a finished prediction (issue 26).
+	 */
+	char failed[48];
+	/*
 	 * Checkpoints (issue 15): a running job is resized only once it
 	 * confirmed a checkpoint (a `checkpoint` report: after a checkpoint
 	 * signal, or declared by its reporter at start), and never again once
@@ -224,6 +230,9 @@ int job_model_straggler_from_json(const json_object *o, job_model_t *m,
 
 /* Record completion; the JCT is end - first_submit. */
 void job_model_done(job_model_t *m, time_t now);
+/* The job ended without completing: `how` (state and exit) is kept for its
+ * summary. Call after job_model_done(). */
+void job_model_failed(job_model_t *m, const char *how);
 
 /*
  * Predictions. Speed uses the job's own fit, else the shared profile of

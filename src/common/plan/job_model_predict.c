@@ -289,7 +289,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	job_speed_source_t src = JOB_SPEED_PRIOR;
 	int p, w;
 	double rem, f, eta;
-	char fit[96], jct[32] = "", loss[32], strag[STRAGGLER_NODE_LEN + 32];
+	char fit[96], jct[32] = "", loss[32], pred[96], strag[STRAGGLER_NODE_LEN + 32];
 	const char *no;
 	const job_run_t *last;
 	const char *how;
@@ -322,16 +322,21 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		snprintf(loss, sizeof(loss), "%.4g", m->loss);
 	else
 		snprintf(loss, sizeof(loss), "unknown");
+	/* A job that failed says how, not a finished prediction. */
+	if (m->phase == JM_DONE && m->failed[0])
+		snprintf(pred, sizeof(pred), "failed: %s", m->failed);
+	else
+		snprintf(pred, sizeof(pred), "remaining=%.0f steps%s eta=%.0fs",
+			 rem, how, eta);
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%s speed=%.3g/s model=%s "
-		     "remaining=%.0f steps%s eta=%.0fs fit=%s restarts=%u "
+		     "%s fit=%s restarts=%u "
 		     "resize=%.0fs(%.1f%%)%s%s%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
 		     m->step, loss, m->steps_per_sec,
-		     job_speed_source_name(src), rem, how,
-		     eta, fit, m->restarts, m->resize_seconds,
+		     job_speed_source_name(src), pred, fit, m->restarts, m->resize_seconds,
 		     100.0 * job_model_resize_share(m), jct,
 		     no ? " resizable=no: " : "", no ? no : "",
 		     job_model_straggler_text(m, strag, sizeof(strag)));

@@ -11,7 +11,8 @@
 /*
  * optimus' gate (issue 15): a pending optimus job waits for the planner with
  * its begin time at OPTIMUS_GATE_TIME, a date no real begin time reaches
- * (2097-08-31, below 2^32 so that slurmdbd's 32-bit eligible time holds it).
+ * (0xF0000000 = 2097-08-05T09:04:00 UTC, as sched_optimus(8) says; below
+ * 2^32 so that slurmdbd's 32-bit eligible time holds it).
  * A begin time is the one condition that Slurm never clears on behalf of
  * anybody: holds (priority 0), `scontrol release`, `top`, `--nice`,
  * dependencies, reservations and limits all keep their own meaning, and

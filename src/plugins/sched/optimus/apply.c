@@ -88,10 +88,23 @@ static int act_wait(job_record_t *job, action_t *a)
 	 * close the gate again so that backfill does not start it on other
 	 * nodes than planned. Never touches a hold. */
 	gate_close(job, time(NULL), 0);
-	/* Slurm's own reason (a hold, a dependency) is the one to show. */
-	if (job->priority != 0 && xstrcmp(job->state_desc, a->reason)) {
+	/*
+	 * The job's reason is left to Slurm: BeginTime at the gate, or its
+	 * own (a hold, a dependency). Setting optimus' reason as state_desc
+	 * made squeue flip (issue 26): Slurm's scheduler clears state_desc of
+	 * a job whose begin time is ahead at its next pass, and each plan set
+	 * it again. The planner's reason is in the SystemComment
+	 * ("waiting: ...", set_comment()), which nothing else clears.
+	 * A reason left from an attempt to start it before the gate closed
+	 * (Resources, Priority) is what Slurm's next pass turns into
+	 * BeginTime: said now, so that squeue does not show it in between.
+	 */
+	if (job->priority != 0 &&
+	    (job->state_reason == WAIT_RESOURCES ||
+	     job->state_reason == WAIT_PRIORITY ||
+	     job->state_reason == WAIT_NO_REASON)) {
+		job->state_reason = WAIT_TIME;
 		xfree(job->state_desc);
-		job->state_desc = xstrdup(a->reason);
 	}
 	return SLURM_SUCCESS;
 }

@@ -172,6 +172,7 @@ int optimus_conf_load(void)
 	s_p_hashtbl_t *tbl;
 	struct stat st;
 	int rc = SLURM_SUCCESS;
+	char *text;
 
 	optimus_conf_defaults(&c);
 	if (stat(path, &st) != 0) {
@@ -195,8 +196,38 @@ int optimus_conf_load(void)
 	}
 	optimus_conf_free();
 	optimus_conf = c;
+	/* What is in force after every (re)read: `scontrol reconfigure`
+	 * re-reads optimus.conf, and its defaults are not obvious. */
+	text = optimus_conf_text();
+	info("sched/optimus: read %s%s: %s", path,
+	     rc != SLURM_SUCCESS ? " (refused: defaults)" :
+	     stat(path, &st) ? " (missing: defaults)" : "", text);
+	xfree(text);
 	xfree(path);
 	return rc;
+}
+
+char *optimus_conf_text(void)
+{
+	const optimus_conf_t *c = &optimus_conf;
+
+	return xstrdup_printf(
+		"ReportAddress=%s ReportPort=%u ReportQueueSize=%u "
+		"ReportMaxConnections=%u ReportTimeout=%u ReportAuthTimeout=%u "
+		"ReportMaxPeerConnections=%u ReportReplayWindow=%u Policy=%s "
+		"PlanInterval=%u Damping=%g ResizeThreshold=%g "
+		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
+		"RestartCost=%u StragglerAsyncRatio=%g StragglerSyncFactor=%g "
+		"StragglerReports=%u StragglerDrain=%s",
+		c->report_address ? c->report_address : "", c->report_port,
+		c->report_queue_size, c->report_max_connections,
+		c->report_timeout, c->report_auth_timeout,
+		c->report_max_peer_connections, c->report_replay_window,
+		c->policy ? c->policy : "", c->plan_interval, c->damping,
+		c->resize_threshold, c->resize_threshold_large,
+		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
+		c->straggler.async_ratio, c->straggler.sync_factor,
+		c->straggler.consecutive, c->straggler_drain ? "yes" : "no");
 }
 
 void optimus_conf_free(void)

@@ -50,5 +50,9 @@ char *optimus_conf_path(void);
  * SLURM_SUCCESS or SLURM_ERROR (parse error: defaults kept, logged). */
 int optimus_conf_load(void);
 void optimus_conf_free(void);
+/* The configuration in force as optimus.conf's "Key=Value" pairs (defaults
+ * included): logged at every (re)load, answered to `optimusctl show
+ * config`. xfree() it. */
+char *optimus_conf_text(void);
 
 #endif

@@ -41,52 +41,78 @@ static void track_new_job(const snap_job_t *sj, time_t now)
 }
 
 /*
+ * The size a run is recorded at: the topology its tasks were started with
+ * (OPTIMUS_TOPOLOGY in its SPANK environment, which spank/optimus reads),
+ * for every mode and layout. Neither the plan nor the hints' minimum is
+ * what ran: an all-reduce job's plan has 0 PS, which the old fallback took
+ * for "no plan" and recorded min_workers (issue 26 item 2). Only when the
+ * topology is missing or unreadable is the plan (else the minimum) taken,
+ * with an error.
+ */
+static roles_topology_t run_topology(const job_model_t *m,
+				     const snap_job_t *sj)
+{
+	roles_topology_t t = { .ps = (uint32_t) m->plan_ps,
+			       .workers = (uint32_t) m->plan_workers };
+	char err[128] = "not in the job's environment";
+
+	if (sj->topology &&
+	    !roles_topology_parse(sj->topology, &t, err, sizeof(err)))
+		return t;
+	if (m->plan_workers < 1) {
+		t.ps = (uint32_t) m->hints.min_ps;
+		t.workers = (uint32_t) m->hints.min_workers;
+	}
+	error("sched/optimus: JobId=%u: unreadable topology '%s' (%s): taking %u PS + %u workers",
+	      sj->job_id, sj->topology ? sj->topology : "", err, t.ps,
+	      t.workers);
+	return t;
+}
+
+/*
  * A running job found without a record (the state file was lost, corrupt
  * or unreadable): its real size is the topology the planner gave it at
- * start (OPTIMUS_TOPOLOGY in its SPANK environment), never the minimum of
- * its hints, and it is not resized before it reports again (issue 15).
+ * start, never the minimum of its hints, and it is not resized before it
+ * reports again (issue 15).
  */
 static void adopt_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
 	job_model_t *m = rj->model;
-	roles_topology_t t = { .ps = (int) m->hints.min_ps,
-			       .workers = (int) m->hints.min_workers };
-	char err[128];
+	roles_topology_t t = run_topology(m, sj);
 
-	if (sj->topology &&
-	    roles_topology_parse(sj->topology, &t, err, sizeof(err)))
-		error("sched/optimus: JobId=%u: unreadable topology '%s' (%s): taking %d PS + %d workers",
-		      sj->job_id, sj->topology, err, t.ps, t.workers);
 	job_model_adopted(m, sj->start, now, t.ps, t.workers, sj->nnodes);
 	m->plan_ps = t.ps;
 	m->plan_workers = t.workers;
-	info("sched/optimus: JobId=%u found running without a record: adopted at %d PS + %d workers, no resize before it reports",
+	info("sched/optimus: JobId=%u found running without a record: adopted at %u PS + %u workers, no resize before it reports",
 	     sj->job_id, t.ps, t.workers);
 }
 
-/* The job runs: close a resize and record the run's topology. */
+/*
+ * The job runs: close a resize and record the run's topology. A job the
+ * planner released always has a plan of at least one worker (an
+ * all-reduce plan has 0 PS, so plan_ps says nothing): only a job that
+ * never ran and was never planned here is a stranger to adopt (issue 26
+ * item 1; adopting it blocked its resizes for MinResizeInterval).
+ */
 static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
 	job_model_t *m = rj->model;
-	int ps = m->plan_ps, workers = m->plan_workers;
+	roles_topology_t t;
 
 	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING)
 		return;
-	if (m->phase == JM_PENDING && m->plan_ps <= 0 && !m->nruns) {
+	if (m->phase == JM_PENDING && m->plan_workers < 1 && !m->nruns) {
 		adopt_running(rj, sj, now);
 		rj->checkpoint_acked = false;
 		return;
 	}
-	if (ps <= 0 || workers <= 0) {
-		ps = (int) m->hints.min_ps;
-		workers = (int) m->hints.min_workers;
-	}
+	t = run_topology(m, sj);
 	if (m->resize_began)
-		info("sched/optimus: JobId=%u resized to %d PS + %d workers in %.0fs (checkpoint signal to restart)",
-		     sj->job_id, ps, workers,
+		info("sched/optimus: JobId=%u resized to %u PS + %u workers in %.0fs (checkpoint signal to restart)",
+		     sj->job_id, t.ps, t.workers,
 		     difftime(sj->start, m->resize_began));
 	/* Adds the time since resize_began to resize_seconds. */
-	job_model_started(m, sj->start, ps, workers, sj->nnodes);
+	job_model_started(m, sj->start, t.ps, t.workers, sj->nnodes);
 	rj->checkpoint_acked = false;
 }
 
@@ -108,6 +134,11 @@ static void note_finished(reg_job_t *rj, const snap_job_t *sj)
 	if (m->phase == JM_DONE)
 		return;
 	job_model_done(m, sj->end ? sj->end : time(NULL));
+	if (sj->failed[0]) {
+		job_model_failed(m, sj->failed);
+		info("sched/optimus: JobId=%u ended %s", sj->job_id,
+		     sj->failed);
+	}
 	if (m->hints.model[0] && m->speed.nsamples)
 		(void) speed_profiles_merge(registry_profiles(),
 					    m->hints.model, &m->speed);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "src/common/log.h"
+#include "src/common/xmalloc.h"
 
 #include "optimus_conf.h"
 #include "query.h"
@@ -119,11 +120,18 @@ static json_object *answer_job(uint32_t job_id)
 
 static json_object *answer_plan(void)
 {
-	json_object *plan = registry_plan_json();
+	json_object *plan = registry_plan_json(), *o;
+	char *conf = optimus_conf_text();
 
-	if (!plan)
-		return json_object_new_object();
-	return json_tokener_parse(json_object_to_json_string(plan));
+	/* The plan is answered with the configuration it ran with
+	 * (optimusctl show config). */
+	o = plan ? json_tokener_parse(json_object_to_json_string(plan)) :
+		   json_object_new_object();
+	if (o)
+		json_object_object_add(o, "config",
+				       json_object_new_string(conf));
+	xfree(conf);
+	return o;
 }
 
 extern json_object *query_answer(const query_t *q, uid_t uid)

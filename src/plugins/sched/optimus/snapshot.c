@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
@@ -107,6 +108,15 @@ static void copy_optimus_job(snapshot_t *s, job_record_t *job, const char *hints
 	sj->start = job->start_time;
 	sj->end = job->end_time;
 	sj->restart_cnt = job->restart_cnt;
+	/* Why a job did not complete, as sacct words it (State, ExitCode). */
+	if (sj->state == SNAP_FINISHED &&
+	    (job->job_state & JOB_STATE_BASE) != JOB_COMPLETE)
+		snprintf(sj->failed, sizeof(sj->failed), "%s exit=%u:%u",
+			 job_state_string(job->job_state & JOB_STATE_BASE),
+			 WIFEXITED(job->exit_code) ?
+			 WEXITSTATUS(job->exit_code) : 0,
+			 WIFSIGNALED(job->exit_code) ?
+			 WTERMSIG(job->exit_code) : 0);
 	if (sj->state == SNAP_RUNNING || sj->state == SNAP_COMPLETING)
 		sj->nnodes = job_usage(job, &sj->node_index, &sj->usage);
 }

@@ -36,6 +36,7 @@ typedef struct snap_job {
 	char *topology;		/* OPTIMUS_TOPOLOGY the planner gave it, or NULL */
 	time_t submit, start, end;
 	uint16_t restart_cnt;
+	char failed[48];	/* finished, not COMPLETED: "STATE exit=E:S" */
 	int nnodes;		/* running: nodes held */
 	int *node_index;	/* running: node table indexes */
 	res_vec_t *usage;	/* running: what it uses on each */
