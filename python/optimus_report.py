@@ -319,7 +319,16 @@ def read_reply(sock):
     (n,) = struct.unpack(">I", _recv_exact(sock, 4))
     if n == 0 or n > MAX_REPLY:
         raise ReportError("bad_reply", "reply of %d bytes" % n)
-    reply = json.loads(_recv_exact(sock, n))
+    body = _recv_exact(sock, n)
+    # The reply is strict UTF-8 JSON (doc/reports.md); anything else is the
+    # listener's fault, told as this client's own error, never as a
+    # UnicodeDecodeError or JSONDecodeError from deep inside json.
+    try:
+        reply = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ReportError("bad_reply", "reply is not UTF-8 JSON: %s" % e)
+    if not isinstance(reply, dict):
+        raise ReportError("bad_reply", "reply is not a JSON object")
     if not reply.get("ok"):
         raise ReportError(reply.get("code", "error"), reply.get("error", ""))
     return reply.get("result")

@@ -13,3 +13,11 @@ src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
 	src/common/util/json_num.c src/common/util/json_num.h \
 	src/common/util/grow.c src/common/util/grow.h \
 	src/common/util/names.c src/common/util/names.h
+
+# The one escaping rule for user text (util/escape) and its use by
+# json_strict: unit test.
+check_PROGRAMS += testsuite/unit/test_escape
+TESTS += testsuite/unit/test_escape
+testsuite_unit_test_escape_SOURCES = testsuite/unit/test_escape.c
+testsuite_unit_test_escape_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_escape_LDADD = $(UNIT_LDADD)

@@ -158,6 +158,18 @@ static const struct { const char *text, *needle; } bad[] = {
 	{ "optimus,model=a\tb", "control character \\t in the value of model" },
 	{ "optimus,ckpt_dir=/tmp/x\x1b[31m", "control character \\x1b" },
 	{ "optimus\r,ps=1", "control character \\r" },
+	/* the one rule of escape.h: C1, bidi overrides, separators, not UTF-8 */
+	{ "optimus,ckpt_dir=/tmp/a\xc2\x9b" "31m",
+	  "control character \\u009b in the value of ckpt_dir" },
+	{ "optimus,ckpt_dir=/tmp/\xe2\x80\xaegpj",
+	  "control character \\u202e in the value of ckpt_dir" },
+	{ "optimus,model=a\xe2\x80\xa8" "b",
+	  "control character \\u2028 in the value of model" },
+	{ "optimus,ckpt_dir=/tmp/a\x9b" "31m",
+	  "invalid UTF-8 byte \\x9b in the value of ckpt_dir" },
+	{ "optimus,ckpt_dir=/tmp/\xff\xfe",
+	  "invalid UTF-8 byte \\xff in the value of ckpt_dir" },
+	{ "optimus,\xff=1", "invalid UTF-8 byte \\xff in the key of" },
 	{ "optimus,ckpt_grace=3601", "ckpt_grace must be an integer from 0 to 3600" },
 	{ "optimus,ckpt_dir=relative/dir", "ckpt_dir must be an absolute path" },
 	{ "optimus,layout=mixed", "layout must be one of: colocated, separate" },
@@ -193,6 +205,19 @@ START_TEST(test_refused)
 		      "'%s'", bad[_i].text, err, bad[_i].needle);
 	/* the output is untouched on error */
 	ck_assert(!memcmp(&h, &before, sizeof(h)));
+}
+END_TEST
+
+/* UTF-8 letters are text like any other (doc/hints.md) */
+START_TEST(test_utf8_letters_accepted)
+{
+	optimus_hints_t h;
+	char err[256] = "";
+
+	ck_assert_int_eq(hints_parse("optimus,ckpt_dir=/scratch/\xc3\xa9t\xc3\xa9_"
+				     "\xe6\xa8\xa1\xe5\x9e\x8b", &h, err,
+				     sizeof(err)), 0);
+	ck_assert_str_eq(h.ckpt_dir, "/scratch/\xc3\xa9t\xc3\xa9_\xe6\xa8\xa1\xe5\x9e\x8b");
 }
 END_TEST
 
@@ -413,6 +438,7 @@ static Suite *hints_suite(void)
 	tcase_add_test(tc, test_aliases_and_ranges);
 	tcase_add_loop_test(tc, test_refused, 0, nbad);
 	tcase_add_test(tc, test_null_err_buffer);
+	tcase_add_test(tc, test_utf8_letters_accepted);
 	tcase_add_loop_test(tc, test_format_roundtrip, 0, nrt);
 	tcase_add_test(tc, test_format_small_buffer);
 	tcase_add_loop_test(tc, test_size_fewest_nodes, 0, 24);

@@ -192,6 +192,8 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"node\":\"n1\",\"step_time\":1}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n 1\",\"step_time\":1}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n\\n1\",\"step_time\":1}",
+	/* NUL inside a string would cut it: "n1" would be taken */
+	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\\u0000evil\",\"step_time\":1}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":0}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":1e9}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":1,\"lag\":-1}",

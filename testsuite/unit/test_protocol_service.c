@@ -39,12 +39,14 @@ static munge_auth_status_t fake_verify(const char *socket, const char *cred,
 	return MUNGE_AUTH_OK;
 }
 
+#define FINISHED_JOB 77	/* a job that has ended, owned by OWNER */
+
 static int job_owner(uint32_t job_id, uid_t *uid)
 {
-	if (job_id != JOB)
+	if (job_id != JOB && job_id != FINISHED_JOB)
 		return -ENOENT;
 	*uid = OWNER;
-	return 0;
+	return job_id == FINISHED_JOB ? 1 : 0;
 }
 
 static int custom_calls;
@@ -163,6 +165,22 @@ START_TEST(test_other_user_is_forbidden)
 	ck_assert_str_eq(send_as(SLURM_USER, &m, NULL), "ok");
 	m = progress_msg(JOB + 1, 12);
 	ck_assert_str_eq(send_as(OWNER, &m, NULL), "no_job");
+}
+END_TEST
+
+/* A finished job's record is closed to reports (told why), open to
+ * queries; a stranger still learns only "forbidden". */
+START_TEST(test_finished_job_refuses_reports)
+{
+	message_t m = progress_msg(FINISHED_JOB, 99999);
+	message_t q = { .type = MSG_QUERY, .nonce = next_nonce++,
+			.sent = (int64_t)NOW, .query = { QUERY_JOB, FINISHED_JOB } };
+
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "finished");
+	ck_assert_ptr_nonnull(strstr(out.reason, "job 77 has finished"));
+	ck_assert_str_eq(send_as(OWNER, &q, NULL), "ok");
+	m = progress_msg(FINISHED_JOB, 99999);
+	ck_assert_str_eq(send_as(OTHER, &m, NULL), "forbidden");
 }
 END_TEST
 
@@ -315,6 +333,7 @@ static Suite *service_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_owner_reports_and_queries);
 	tcase_add_test(tc, test_other_user_is_forbidden);
+	tcase_add_test(tc, test_finished_job_refuses_reports);
 	tcase_add_test(tc, test_replay_and_stale);
 	tcase_add_test(tc, test_forged_and_malformed);
 	tcase_add_test(tc, test_queue_sheds_when_full);

@@ -154,30 +154,41 @@ static int parse_item(const char *item, size_t len, optimus_hints_t *h,
 
 /*
  * Hint values reach slurmctld's log, the job's environment
- * (OPTIMUS_CHECKPOINT_DIR) and SystemComment: a control character there
- * could forge a log line or a variable, so none is accepted anywhere in
- * the text. The message names the item and shows the byte escaped.
+ * (OPTIMUS_CHECKPOINT_DIR), SystemComment, the state file and JSON
+ * replies: a control character there could forge a log line or a
+ * variable, a bidi override reorder what an admin reads, and bytes that
+ * are not UTF-8 break every strict reader. So the text must be UTF-8
+ * without any character that escape.h calls unsafe (UTF-8 letters, as in
+ * a ckpt_dir of one's own language, are fine). The message names the item
+ * and shows the character escaped.
  */
 static int refuse_control(const char *text, char *err, size_t errlen)
 {
-	const char *bad = str_find_control(text), *start, *eq;
-	char byte[8], key[64];
+	size_t badlen;
+	const char *bad = str_find_unsafe(text, &badlen), *start, *eq;
+	char shown[16], key[64];
+	uint32_t cp;
+	const char *what;
 
 	if (!bad)
 		return 0;
-	str_escape(bad, 1, byte, sizeof(byte));
+	str_escape(bad, badlen, shown, sizeof(shown));
+	what = utf8_decode(bad, badlen, &cp) ? "control character" :
+					       "invalid UTF-8 byte";
 	for (start = bad; start > text && start[-1] != ','; start--)
 		;
 	eq = memchr(start, '=', (size_t)(bad - start));
 	if (start == text && !eq)
-		return fail(err, errlen, "invalid --scheduler: control character "
-			    "%s in the policy name (control characters are "
-			    "never accepted)", byte);
+		return fail(err, errlen, "invalid --scheduler: %s %s in the "
+			    "policy name (control characters, bidi overrides "
+			    "and invalid UTF-8 are never accepted)", what,
+			    shown);
 	str_escape(start, eq ? (size_t)(eq - start) : (size_t)(bad - start),
 		   key, sizeof(key));
-	return fail(err, errlen, "invalid --scheduler: control character %s in "
-		    "the %s of %s (control characters are never accepted)", byte,
-		    eq ? "value" : "key", key);
+	return fail(err, errlen, "invalid --scheduler: %s %s in the %s of %s "
+		    "(control characters, bidi overrides and invalid UTF-8 "
+		    "are never accepted)", what, shown, eq ? "value" : "key",
+		    key);
 }
 
 int hints_parse(const char *text, optimus_hints_t *out, char *err,

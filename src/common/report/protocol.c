@@ -104,6 +104,11 @@ static json_object *parse_object(const char *text, size_t len, size_t max,
 	return obj;
 }
 
+/*
+ * A string without NUL: JSON may carry "\u0000", which C would read as
+ * the end of the text, so "n1\u0000x" would be taken as "n1" (doc/reports.md
+ * says NUL is refused).
+ */
 static int get_string(json_object *o, const char *key, const char **out)
 {
 	json_object *v;
@@ -112,6 +117,8 @@ static int get_string(json_object *o, const char *key, const char **out)
 	    !json_object_is_type(v, json_type_string))
 		return -1;
 	*out = json_object_get_string(v);
+	if (strlen(*out) != (size_t)json_object_get_string_len(v))
+		return -1;
 	return 0;
 }
 

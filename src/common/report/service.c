@@ -101,18 +101,27 @@ static int is_admin(const report_service_t *s, uid_t uid)
 	return uid == 0 || uid == s->conf.admin_uid;
 }
 
-/* NULL when uid may act on job_id, else the refusal reply. */
+/*
+ * NULL when uid may act on job_id, else the refusal reply. A finished
+ * job's record is final (its steps, loss and completion time are what
+ * accounting keeps): a report for it is refused, a query answered.
+ */
 static char *authorize(report_service_t *s, uint32_t job_id, uid_t uid,
-		       report_outcome_t *out)
+		       bool report, report_outcome_t *out)
 {
 	uid_t owner;
+	int rc = s->cb.job_owner(job_id, &owner);
 
-	if (s->cb.job_owner(job_id, &owner) != 0)
+	if (rc < 0)
 		return refuse(out, "no_job", "job %u does not exist", job_id);
 	if (owner != uid && !is_admin(s, uid))
 		return refuse(out, "forbidden", "uid %u does not own job %u "
 			      "(owner uid %u)", (unsigned)uid, job_id,
 			      (unsigned)owner);
+	if (report && rc == 1)
+		return refuse(out, "finished", "job %u has finished: its "
+			      "record is final and takes no more reports",
+			      job_id);
 	return NULL;
 }
 
@@ -201,7 +210,7 @@ static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 	json_object *result;
 	char *deny;
 
-	if (q->kind == QUERY_JOB && (deny = authorize(s, q->job_id, uid, out)))
+	if (q->kind == QUERY_JOB && (deny = authorize(s, q->job_id, uid, false, out)))
 		return deny;
 	result = fn ? fn(q, uid) : report_service_history_query(s, q);
 	if (q->kind == QUERY_JOB)
@@ -229,7 +238,7 @@ static char *serve_payload(report_service_t *s, const char *payload,
 		return deny;
 	if (m.type == MSG_QUERY)
 		return serve_query(s, &m.query, uid, out);
-	if ((deny = authorize(s, m.report.job_id, uid, out)))
+	if ((deny = authorize(s, m.report.job_id, uid, true, out)))
 		return deny;
 	return serve_report(s, &m, uid, now, out);
 }

@@ -27,8 +27,10 @@
 
 /* Registered by the plugin. Both are called from the listener thread. */
 typedef struct report_callbacks {
-	/* 0 with the job's owner in *uid, or -ENOENT when there is no such
-	 * job (the plugin takes a short slurmctld job read lock). */
+	/* 0 with the job's owner in *uid, 1 with it when the job has
+	 * finished (its record is closed to reports, still open to queries),
+	 * or -ENOENT when there is no such job (the plugin takes a short
+	 * slurmctld job read lock). */
 	int (*job_owner)(uint32_t job_id, uid_t *uid);
 	/* The answer to q asked by uid (caller owns it), NULL on failure.
 	 * NULL callback: answered from the report history. Authorisation is
@@ -64,6 +66,7 @@ typedef struct report_outcome {
 	int accepted;		/* 1: served; 0: refused with code/reason */
 	const char *code;	/* "ok", "bad_request", "invalid", "replayed",
 				 * "expired", "stale", "forbidden", "no_job",
+				 * "finished",
 				 * "busy", "unavailable", "error" */
 	char reason[320];
 	uid_t uid;		/* (uid_t)-1 until the credential is checked */

@@ -88,7 +88,8 @@ static struct {
 	unsigned long evicted, expired;
 } listener = { .wake = { -1, -1 }, .lfd = -1 };
 
-/* The uid owning job_id, under a short job read lock. */
+/* The uid owning job_id, under a short job read lock; 1 when the job has
+ * finished (report_callbacks_t). */
 static int listener_job_owner(uint32_t job_id, uid_t *uid)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
@@ -99,7 +100,7 @@ static int listener_job_owner(uint32_t job_id, uid_t *uid)
 	job_ptr = find_job_record(job_id);
 	if (job_ptr) {
 		*uid = job_ptr->user_id;
-		rc = 0;
+		rc = IS_JOB_FINISHED(job_ptr) ? 1 : 0;
 	}
 	unlock_slurmctld(job_read_lock);
 	return rc;

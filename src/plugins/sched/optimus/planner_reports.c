@@ -96,6 +96,13 @@ static void feed_one(const report_t *r)
 		return;
 	}
 	m = rj->model;
+	/* A finished job's record is final: the listener refuses reports
+	 * for it ("finished"); one queued before the job ended is dropped. */
+	if (m->phase == JM_DONE) {
+		debug("sched/optimus: JobId=%u: report after the job finished dropped",
+		      r->job_id);
+		return;
+	}
 	switch (r->kind) {
 	case REPORT_PROGRESS:
 		rc = job_model_report(m, (time_t) r->received,

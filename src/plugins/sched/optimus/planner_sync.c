@@ -4,12 +4,15 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 
 #include "planner.h"
 #include "registry.h"
 #include "roles/roles.h"
+#include "util/escape.h"
 
 /* A job missing from slurmctld this long is forgotten (purged by Slurm). */
 #define FORGET_AFTER 600
@@ -17,15 +20,19 @@
 static void track_new_job(const snap_job_t *sj, time_t now)
 {
 	optimus_hints_t hints;
-	char err[256];
+	char err[256], shown[1024];
 	job_model_t *m;
 	reg_job_t *rj;
+
+	/* the user's text, by the one rule (escape.h): no raw byte of it
+	 * reaches the admin's log */
+	str_escape(sj->hints, strlen(sj->hints), shown, sizeof(shown));
 
 	if (hints_parse(sj->hints, &hints, err, sizeof(err))) {
 		/* job_submit/optimus refuses these; a job submitted before
 		 * it was enabled is left to Slurm's own scheduling. */
 		error("sched/optimus: JobId=%u: ignoring invalid hints '%s': %s",
-		      sj->job_id, sj->hints, err);
+		      sj->job_id, shown, err);
 		return;
 	}
 	m = job_model_new(sj->job_id, sj->uid, &hints, sj->submit);
@@ -37,7 +44,7 @@ static void track_new_job(const snap_job_t *sj, time_t now)
 	rj->restart_cnt = sj->restart_cnt;
 	rj->blocked = sj->blocked;
 	rj->last_seen = now;
-	info("sched/optimus: tracking JobId=%u (%s)", sj->job_id, sj->hints);
+	info("sched/optimus: tracking JobId=%u (%s)", sj->job_id, shown);
 }
 
 /*
@@ -54,7 +61,7 @@ static roles_topology_t run_topology(const job_model_t *m,
 {
 	roles_topology_t t = { .ps = (uint32_t) m->plan_ps,
 			       .workers = (uint32_t) m->plan_workers };
-	char err[128] = "not in the job's environment";
+	char err[128] = "not in the job's environment", shown[256] = "";
 
 	if (sj->topology &&
 	    !roles_topology_parse(sj->topology, &t, err, sizeof(err)))
@@ -64,8 +71,9 @@ static roles_topology_t run_topology(const job_model_t *m,
 		t.workers = (uint32_t) m->hints.min_workers;
 	}
 	error("sched/optimus: JobId=%u: unreadable topology '%s' (%s): taking %u PS + %u workers",
-	      sj->job_id, sj->topology ? sj->topology : "", err, t.ps,
-	      t.workers);
+	      sj->job_id, sj->topology ?
+	      str_escape(sj->topology, strlen(sj->topology), shown,
+			 sizeof(shown)) : "", err, t.ps, t.workers);
 	return t;
 }
 

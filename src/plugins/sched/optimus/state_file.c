@@ -18,6 +18,7 @@
 
 #include "registry.h"
 #include "state_file.h"
+#include "util/json_strict.h"
 
 extern char *state_file_path(void)
 {
@@ -44,7 +45,8 @@ extern int state_file_save(void)
 {
 	char *path = state_file_path();
 	char *tmp = xstrdup_printf("%s.new", path);
-	json_object *root = registry_to_json();
+	/* user text (hints) escaped by the one rule: valid UTF-8 on disk */
+	json_object *root = json_strict_strings(registry_to_json());
 	const char *text = json_object_to_json_string_ext(root,
 							  JSON_C_TO_STRING_PLAIN);
 	int rc = SLURM_ERROR;
