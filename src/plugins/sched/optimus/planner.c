@@ -6,7 +6,8 @@
  * this thread is the registry's only writer (registry.h) and reads it
  * without the lock. Fitting runs on copies of the models, swapped in under
  * the lock; the plan reads the models without it (planner_decide.c); the
- * state file is written without it.
+ * state file is written without it. slurmdbd is written by the accounting
+ * thread (accounting.c), never by this one.
  */
 #include "config.h"
 
