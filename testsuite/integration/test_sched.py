@@ -336,7 +336,9 @@ def test_corrupt_state_file_is_reported_and_set_aside(cluster):
     assert cluster.run(["scontrol", "ping"]).stdout.find("UP") >= 0
     log = cluster.logs("slurmctld")
     assert "cannot parse state file" in log
-    assert os.path.exists(path + ".corrupt")
+    # Set aside under a name of its own (issue 32): .corrupt.<UTC time>
+    assert re.search(r"corrupt state kept as %s\.corrupt\.\d{8}T\d{6}Z"
+                     % re.escape(path), log), log
 
 
 def test_sacct_reports_true_jct(accounting_cluster, tmp_path):

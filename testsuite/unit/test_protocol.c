@@ -458,6 +458,51 @@ START_TEST(test_history_ring_and_eviction)
 }
 END_TEST
 
+/* The state file's round trip (issue 32): what report_history_job_json
+ * wrote reads back into an empty history as the same answer; a report of
+ * another job is refused. */
+START_TEST(test_history_restore_round_trip)
+{
+	report_history_t *h = report_history_create(2, 3), *back;
+	json_object *j, *j2, *bad;
+	char err[160] = "";
+	report_t r;
+
+	for (uint64_t i = 1; i <= 5; i++) {
+		r = progress(10, i);
+		report_history_add(h, &r);
+	}
+	r = (report_t){ .kind = REPORT_SPEED, .job_id = 10, .uid = 5,
+			.received = 6 };
+	r.speed = (report_speed_t){ 1, 2, 0.5 };
+	report_history_add(h, &r);
+	r = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = 10, .uid = 5,
+			.received = 7 };
+	r.checkpoint.step = 5;
+	report_history_add(h, &r);
+	j = report_history_job_json(h, 10);
+	back = report_history_create(2, 3);
+	ck_assert_int_eq(report_history_job_restore(back, j, err, sizeof(err)), 0);
+	j2 = report_history_job_json(back, 10);
+	ck_assert_str_eq(json_object_to_json_string(j),
+			 json_object_to_json_string(j2));
+	json_object_put(j2);
+	/* A report of job 11 in job 10's history. */
+	bad = json_tokener_parse(json_object_to_json_string(j));
+	json_object_object_add(json_object_array_get_idx(
+		json_object_object_get(bad, "progress"), 0), "job",
+		json_object_new_int(11));
+	report_history_destroy(back);
+	back = report_history_create(2, 3);
+	ck_assert_int_ne(report_history_job_restore(back, bad, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "another job"));
+	json_object_put(bad);
+	json_object_put(j);
+	report_history_destroy(back);
+	report_history_destroy(h);
+}
+END_TEST
+
 /* A checkpoint confirmation is kept apart: it is neither a loss point nor
  * a speed sample. */
 START_TEST(test_history_keeps_last_checkpoint)
@@ -506,6 +551,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);
 	tcase_add_test(tc, test_history_keeps_last_checkpoint);
+	tcase_add_test(tc, test_history_restore_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

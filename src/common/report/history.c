@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/history.h"
+#include "util/errmsg.h"
 
 typedef struct report_ring {
 	report_t *items;
@@ -140,6 +141,75 @@ int report_history_add(report_history_t *h, const report_t *r)
 	}
 	pthread_mutex_unlock(&h->lock);
 	return rc;
+}
+
+static int restore_list(report_history_t *h, json_object *o, const char *key,
+			report_kind_t kind, uint32_t job_id, char *err,
+			size_t len)
+{
+	json_object *a;
+	size_t n;
+
+	if (!json_object_object_get_ex(o, key, &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return errmsg_set(err, len, -EINVAL, "\"%s\" is not an array",
+				  key);
+	n = json_object_array_length(a);
+	/* Only the newest per_job fit in the ring anyway. */
+	for (size_t i = n > h->per_job ? n - h->per_job : 0; i < n; i++) {
+		report_t r;
+		int rc = protocol_report_from_json(
+			json_object_array_get_idx(a, i), &r, err, len);
+
+		if (rc)
+			return rc;
+		if (r.kind != kind || r.job_id != job_id)
+			return errmsg_set(err, len, -EINVAL,
+					  "a report of another job or kind in \"%s\"",
+					  key);
+		if ((rc = report_history_add(h, &r)))
+			return errmsg_set(err, len, rc, "no memory");
+	}
+	return 0;
+}
+
+int report_history_job_restore(report_history_t *h, json_object *o,
+			       char *err, size_t len)
+{
+	json_object *v;
+	int64_t job, reports = 0;
+	job_history_t *j;
+	int rc;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "job", &v) ||
+	    (job = json_object_get_int64(v)) < 1 || job > UINT32_MAX)
+		return errmsg_set(err, len, -EINVAL,
+				  "recent reports need an integer \"job\" >= 1");
+	if (json_object_object_get_ex(o, "reports", &v))
+		reports = json_object_get_int64(v);
+	if ((rc = restore_list(h, o, "progress", REPORT_PROGRESS,
+			       (uint32_t)job, err, len)) ||
+	    (rc = restore_list(h, o, "speed_samples", REPORT_SPEED,
+			       (uint32_t)job, err, len)))
+		return rc;
+	if (json_object_object_get_ex(o, "last_checkpoint", &v)) {
+		report_t r;
+
+		if ((rc = protocol_report_from_json(v, &r, err, len)))
+			return rc;
+		if (r.kind != REPORT_CHECKPOINT || r.job_id != (uint32_t)job)
+			return errmsg_set(err, len, -EINVAL,
+					  "\"last_checkpoint\" is not this job's checkpoint");
+		(void) report_history_add(h, &r);
+	}
+	/* The count of every report ever received, not only those kept. */
+	pthread_mutex_lock(&h->lock);
+	if ((j = job_find(h, (uint32_t)job)) && reports > (int64_t)j->reports)
+		j->reports = (uint64_t)reports;
+	pthread_mutex_unlock(&h->lock);
+	return 0;
 }
 
 /* Oldest first. */

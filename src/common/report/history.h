@@ -27,6 +27,14 @@ int report_history_add(report_history_t *h, const report_t *r);
 /* {"job":N,"uid":U,"progress":[...],"speed_samples":[...],"reports":n}, or
  * NULL when the job has no reports. */
 json_object *report_history_job_json(report_history_t *h, uint32_t job_id);
+/*
+ * Put back a job's reports from report_history_job_json's answer (the
+ * state file, issue 32): the newest per_job of each kind, the last
+ * checkpoint and the count. 0, or -EINVAL/-EBADMSG with a reason in err
+ * (reports read before the fault stay).
+ */
+int report_history_job_restore(report_history_t *h, json_object *o,
+			       char *err, size_t len);
 /* {"jobs":[{"job":N,"uid":U,"reports":count,"last":{...}}...]} */
 json_object *report_history_status_json(report_history_t *h);
 size_t report_history_jobs(report_history_t *h);

@@ -541,6 +541,39 @@ json_object *protocol_report_to_json(const report_t *r)
 	return o;
 }
 
+/* The inverse of protocol_report_to_json, every field validated as a
+ * report's (the state file keeps the recent reports, issue 32). */
+int protocol_report_from_json(json_object *o, report_t *r, char *err,
+			      size_t errlen)
+{
+	const char *type;
+	int64_t job, uid;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_object_is_type(o, json_type_object) ||
+	    get_string(o, "type", &type))
+		return fail(err, errlen, "a report needs a string \"type\"");
+	if (get_int(o, "job", 1, UINT32_MAX, &job) ||
+	    get_int(o, "uid", 0, UINT32_MAX, &uid) ||
+	    json_num_get(o, "received", 0.0, HUGE_VAL, &r->received, NULL, 0))
+		return fail(err, errlen, "a report needs integers \"job\" >= 1, "
+			    "\"uid\" >= 0 and a time \"received\"");
+	if (!strcmp(type, "progress"))
+		rc = parse_progress(o, r, err, errlen);
+	else if (!strcmp(type, "speed"))
+		rc = parse_speed(o, r, err, errlen);
+	else if (!strcmp(type, "checkpoint"))
+		rc = parse_checkpoint(o, r, err, errlen);
+	else if (!strcmp(type, "worker"))
+		rc = parse_worker(o, r, err, errlen);
+	else
+		return fail(err, errlen, "unknown report type");
+	r->job_id = (uint32_t)job;
+	r->uid = (uid_t)uid;
+	return rc;
+}
+
 const char *protocol_report_name(report_kind_t kind)
 {
 	if (kind < REPORT_PROGRESS || kind > REPORT_WORKER)

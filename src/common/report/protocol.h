@@ -167,6 +167,9 @@ json_object *protocol_job_page(json_object *job, uint32_t points);
 
 /* JSON forms used by queries and tools. */
 json_object *protocol_report_to_json(const report_t *r);
+/* Back from protocol_report_to_json: 0, or -EBADMSG with a reason. */
+int protocol_report_from_json(json_object *o, report_t *r, char *err,
+			      size_t errlen);
 const char *protocol_report_name(report_kind_t kind);
 const char *protocol_query_name(query_kind_t kind);
 int protocol_query_parse_name(const char *name, query_kind_t *kind);

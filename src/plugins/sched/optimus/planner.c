@@ -6,7 +6,8 @@
  * this thread is the registry's only writer (registry.h) and reads it
  * without the lock. Fitting runs on copies of the models, swapped in under
  * the lock; the plan reads the models without it (planner_decide.c); the
- * state file is written without it.
+ * state file is written without it. slurmdbd is written by the accounting
+ * thread (accounting.c), never by this one.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include "src/common/macros.h"
 #include "src/common/xmalloc.h"
 
+#include "accounting.h"
 #include "lock_hold.h"
 #include "optimus_conf.h"
 #include "planner.h"
@@ -197,8 +199,21 @@ extern int planner_start(report_queue_t *reports)
 	state_file_load();
 	registry_unlock();
 	planner_stopping = false;
+	accounting_start();
 	slurm_thread_create(&planner_thread, planner_main, NULL);
 	return SLURM_SUCCESS;
+}
+
+/* A comment the accounting thread had not written yet: the job is
+ * accounted again after the restart (its record is saved below). */
+static void planner_unaccount(uint32_t job_id)
+{
+	reg_job_t *rj;
+
+	registry_lock();
+	if ((rj = registry_find(job_id)))
+		rj->accounted = false;
+	registry_unlock();
 }
 
 extern void planner_stop(void)
@@ -211,6 +226,7 @@ extern void planner_stop(void)
 		pthread_join(planner_thread, NULL);
 		planner_thread = 0;
 	}
+	accounting_stop(planner_unaccount);	/* joins: no lock held */
 	registry_lock();
 	state_file_save();
 	registry_unlock();

@@ -313,17 +313,19 @@ static int comment_unplanned(reg_job_t *rj, void *arg)
 	return 0;
 }
 
-/* A job's record may reach slurmdbd after it ends: retry a few plans. */
+/* Accounting off or its queue full: try again at a few later plans. */
 #define ACCOUNT_TRIES 10
 
-static void store_final_comments(action_t *acts, int n)
+/* Hand the ended jobs' comments to the accounting thread: the planner never
+ * waits on slurmdbd (issue 32: written here one by one, a mass cancel
+ * stopped planning for 14 minutes). */
+static void queue_final_comments(action_t *acts, int n)
 {
 	for (int i = 0; i < n; i++) {
 		reg_job_t *rj;
 
 		if (!acts[i].account ||
-		    !accounting_set_system_comment(acts[i].job_id,
-						   acts[i].comment))
+		    accounting_queue(acts[i].job_id, acts[i].comment))
 			continue;
 		registry_lock();
 		if ((rj = registry_find(acts[i].job_id)) &&
@@ -377,7 +379,7 @@ extern void planner_plan(const snapshot_t *snap)
 	registry_unlock();
 
 	apply_actions(acts, list.n);	/* slurmctld write locks */
-	store_final_comments(acts, list.n);	/* slurmdbd RPCs, no locks */
+	queue_final_comments(acts, list.n);	/* to the accounting thread */
 	for (int i = 0; i < list.n; i++)
 		action_free_members(&acts[i]);
 	xfree(acts);

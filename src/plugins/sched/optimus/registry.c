@@ -184,12 +184,16 @@ extern json_object *registry_plan_json(void)
 
 static int add_job_json(reg_job_t *rj, void *arg)
 {
-	json_object *o = job_model_to_json(rj->model);
+	json_object *o = job_model_to_json(rj->model), *hist;
 
 	if (!o)
 		return -1;
 	json_object_object_add(o, "accounted",
 			       json_object_new_boolean(rj->accounted));
+	/* The job's recent reports (bounded like the history itself), so
+	 * that a restart keeps `optimusctl show job`'s points (issue 32). */
+	if (recent && (hist = report_history_job_json(recent, rj->job_id)))
+		json_object_object_add(o, "recent", hist);
 	json_object_array_add(arg, o);
 	return 0;
 }
@@ -238,6 +242,12 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 		}
 		if (json_object_object_get_ex(jo, "accounted", &acc))
 			rj->accounted = json_object_get_boolean(acc);
+		/* Optional: state files before issue 32 have none. A bad
+		 * history loses only the history, not the record. */
+		if (recent && json_object_object_get_ex(jo, "recent", &acc) &&
+		    report_history_job_restore(recent, acc, why, sizeof(why)))
+			error("sched/optimus: state: JobId=%u: recent reports ignored: %s",
+			      rj->job_id, why);
 	}
 	if (bad)
 		snprintf(err, len, "%zu of %zu job records ignored", bad, n);

@@ -28,8 +28,8 @@ typedef struct reg_job {
 	uint32_t job_id;	/* model->job_id, the key of the index */
 	job_model_t *model;
 	time_t last_seen;	/* last snapshot that had the job */
-	bool accounted;		/* final SystemComment sent to slurmdbd */
-	uint8_t account_tries;	/* attempts to store it (slurmdbd may lag) */
+	bool accounted;		/* final SystemComment queued for slurmdbd */
+	uint8_t account_tries;	/* refused queueings (accounting off, full) */
 	bool checkpoint_acked;	/* the job confirmed its checkpoint */
 	uint16_t restart_cnt;	/* Slurm's count at our last look */
 	bool blocked;		/* pending for others' reasons at our last look */

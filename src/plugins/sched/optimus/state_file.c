@@ -3,11 +3,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "slurm/slurm_errno.h"
@@ -41,45 +44,147 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-extern int state_file_save(void)
+/*
+ * Set-aside copies: "<path>.corrupt.<UTC time>[-<n>]", so that a second
+ * fault never overwrites the first copy (issue 32: a 6.6 MB copy was
+ * replaced by a 0-byte one), and a name that cannot collide, so that a
+ * path turned into a directory is set aside even when an older copy
+ * exists. The newest STATE_FILE_KEEP_ASIDE are kept: the names sort by
+ * time.
+ */
+#define STATE_FILE_KEEP_ASIDE 5
+#define ASIDE_SUFFIX ".corrupt."
+
+static int aside_cmp(const void *a, const void *b)
 {
-	char *path = state_file_path();
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Remove the oldest set-aside copies beyond the bound. */
+static void prune_aside(const char *path)
+{
+	char *dir_path = xstrdup(path), *slash = strrchr(dir_path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *prefix = xstrdup_printf("%s" ASIDE_SUFFIX, base);
+	size_t plen = strlen(prefix);
+	char **names = NULL;
+	int n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (slash)
+		*slash = '\0';
+	if (!(d = opendir(slash ? dir_path : "."))) {
+		error("sched/optimus: cannot list %s: %m", dir_path);
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, plen))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			xrecalloc(names, cap, sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), aside_cmp);
+	for (int i = 0; i < n - STATE_FILE_KEEP_ASIDE; i++) {
+		char *old = xstrdup_printf("%s/%s", dir_path, names[i]);
+		struct stat st;
+
+		/* A set-aside directory goes only when empty: its content
+		 * is the admin's, not ours to delete. */
+		if (!lstat(old, &st) && S_ISDIR(st.st_mode) ? rmdir(old) :
+		    unlink(old))
+			error("sched/optimus: cannot remove the old set-aside copy %s: %m",
+			      old);
+		else
+			info("sched/optimus: removed the old set-aside copy %s (the newest %d are kept)",
+			     old, STATE_FILE_KEEP_ASIDE);
+		xfree(old);
+	}
+	for (int i = 0; i < n; i++)
+		xfree(names[i]);
+	xfree(names);
+out:
+	xfree(prefix);
+	xfree(dir_path);
+}
+
+/* Keep a corrupt file (or whatever took the path) for the admin. */
+static int set_aside(const char *path)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	char *aside = NULL;
+	struct stat st;
+	int rc = -1;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (int i = 0; i < 1000; i++) {
+		xfree(aside);
+		aside = i ? xstrdup_printf("%s" ASIDE_SUFFIX "%s-%d", path,
+					   stamp, i) :
+			    xstrdup_printf("%s" ASIDE_SUFFIX "%s", path, stamp);
+		if (lstat(aside, &st) && errno == ENOENT)
+			break;
+	}
+	if (rename(path, aside)) {
+		error("sched/optimus: cannot rename %s to %s: %m", path, aside);
+	} else {
+		error("sched/optimus: corrupt state kept as %s", aside);
+		rc = 0;
+		prune_aside(path);
+	}
+	xfree(aside);
+	return rc;
+}
+
+static int save_to(const char *path, const char *text)
+{
 	char *tmp = xstrdup_printf("%s.new", path);
-	/* user text (hints) escaped by the one rule: valid UTF-8 on disk */
-	json_object *root = json_strict_strings(registry_to_json());
-	const char *text = json_object_to_json_string_ext(root,
-							  JSON_C_TO_STRING_PLAIN);
 	int rc = SLURM_ERROR;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	struct stat st;
 
 	if (fd < 0) {
 		error("sched/optimus: cannot create %s: %m", tmp);
 	} else if (write_all(fd, text, strlen(text)) || fsync(fd)) {
 		error("sched/optimus: cannot write %s: %m", tmp);
 		close(fd);
-	} else if (close(fd) || rename(tmp, path)) {
-		error("sched/optimus: cannot replace %s: %m", path);
-	} else {
+	} else if (close(fd)) {
+		error("sched/optimus: cannot write %s: %m", tmp);
+	} else if (!rename(tmp, path)) {
 		rc = SLURM_SUCCESS;
+	} else if (!lstat(path, &st) && S_ISDIR(st.st_mode) &&
+		   !set_aside(path) && !rename(tmp, path)) {
+		/* The path became a directory: set aside, saved (issue 32:
+		 * else nothing was ever saved again). */
+		rc = SLURM_SUCCESS;
+	} else {
+		error("sched/optimus: cannot replace %s: %m", path);
 	}
 	if (rc != SLURM_SUCCESS)
 		(void) unlink(tmp);
-	json_object_put(root);
 	xfree(tmp);
-	xfree(path);
 	return rc;
 }
 
-/* Keep a corrupt file for the admin instead of overwriting it. */
-static void set_aside(const char *path)
+extern int state_file_save(void)
 {
-	char *aside = xstrdup_printf("%s.corrupt", path);
+	char *path = state_file_path();
+	/* user text (hints) escaped by the one rule: valid UTF-8 on disk */
+	json_object *root = json_strict_strings(registry_to_json());
+	int rc = save_to(path, json_object_to_json_string_ext(
+				 root, JSON_C_TO_STRING_PLAIN));
 
-	if (rename(path, aside))
-		error("sched/optimus: cannot rename %s to %s: %m", path, aside);
-	else
-		error("sched/optimus: corrupt state kept as %s", aside);
-	xfree(aside);
+	json_object_put(root);
+	xfree(path);
+	return rc;
 }
 
 extern void state_file_load(void)
