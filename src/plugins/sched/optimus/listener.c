@@ -493,6 +493,7 @@ static int service_create(void)
 	sc.munge_socket = socket_path;
 	sc.admin_uid = slurm_conf.slurm_user_id;
 	sc.replay_window = optimus_conf.report_replay_window;
+	sc.replay_capacity = optimus_conf.report_replay_capacity;
 	sc.queue_capacity = optimus_conf.report_queue_size;
 	listener.service = report_service_create(&sc, &cb);
 	if (!listener.service) {
