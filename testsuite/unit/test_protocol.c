@@ -13,6 +13,7 @@
 #include "report/protocol.h"
 #include "report/client.h"
 #include "report/replay_cache.h"
+#include "report/admission.h"
 #include "report/history.h"
 #include "report/queue.h"
 #include "check_run.h"
@@ -397,6 +398,34 @@ START_TEST(test_replay_cache_fair_shares)
 }
 END_TEST
 
+/* Which connection makes room (issue 32 item 1): the oldest stranger;
+ * when all are authenticated, one of the uid holding the most (idle
+ * first, then oldest), never one of a uid holding fewer. */
+START_TEST(test_admission_victim)
+{
+	admission_conn_t c[6] = {
+		{ .seq = 1, .authed = true, .uid = 0 },
+		{ .seq = 2, .authed = true, .uid = 1001 },
+		{ .seq = 3, .authed = true, .uid = 1001, .busy = true },
+		{ .seq = 4, .authed = true, .uid = 1001 },
+		{ .seq = 5, .authed = false },
+		{ .seq = 6, .authed = false },
+	};
+
+	ck_assert_int_eq(admission_victim(c, 0), -1);
+	ck_assert_int_eq(admission_victim(c, 6), 4);	/* oldest stranger */
+	ck_assert_int_eq(admission_victim(c, 4), 1);	/* 1001's oldest idle */
+	c[1].busy = true;
+	ck_assert_int_eq(admission_victim(c, 4), 3);	/* its idle one */
+	c[3].busy = true;
+	ck_assert_int_eq(admission_victim(c, 4), 1);	/* all busy: oldest */
+	/* uid 0 alone holds the most once 1001 holds one */
+	c[1] = (admission_conn_t){ .seq = 2, .authed = true, .uid = 0 };
+	c[2] = (admission_conn_t){ .seq = 3, .authed = true, .uid = 0 };
+	ck_assert_int_eq(admission_victim(c, 4), 0);
+}
+END_TEST
+
 static report_t progress(uint32_t job, uint64_t step)
 {
 	report_t r = { .kind = REPORT_PROGRESS, .job_id = job, .uid = 5,
@@ -542,6 +571,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_replay_cache);
 	tcase_add_test(tc, test_replay_cache_full_then_sweep);
 	tcase_add_test(tc, test_replay_cache_fair_shares);
+	tcase_add_test(tc, test_admission_victim);
 	tcase_add_test(tc, test_queue_fifo_and_full);
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);
