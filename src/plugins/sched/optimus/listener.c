@@ -53,6 +53,11 @@
  * accepted are read, so a burst of strangers cannot push out a genuine
  * connection before its frame is read. */
 #define LISTENER_ACCEPT_BATCH 16
+/* After a batch in which every accept had to close a stranger (a flood
+ * reopening what it loses), the listening socket rests this long: the
+ * flood's churn, not the genuine, is what is slowed (bench/flood_cost.py;
+ * issue 32 item 6). A genuine connection waits in the backlog meanwhile. */
+#define LISTENER_FLOOD_PAUSE_MS 5
 
 typedef struct conn {
 	int fd;
@@ -355,8 +360,11 @@ static bool make_room(const char *addr, const char **why)
 	return true;
 }
 
-static void accept_all(void)
+/* True when every accept of a full batch closed a stranger to make room. */
+static bool accept_all(void)
 {
+	unsigned long before = listener.evicted + listener.evicted_authed;
+
 	for (int k = 0; k < LISTENER_ACCEPT_BATCH; k++) {
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
@@ -367,7 +375,7 @@ static void accept_all(void)
 		conn_t *c;
 
 		if (fd < 0)
-			return;
+			return false;
 		peer_name(&ss, len, addr, sizeof(addr), peer, sizeof(peer));
 		if (!make_room(addr, &why)) {
 			shed_connection(fd, peer, why);
@@ -379,6 +387,8 @@ static void accept_all(void)
 		snprintf(c->peer, sizeof(c->peer), "%s", peer);
 		snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	}
+	return listener.evicted + listener.evicted_authed - before >=
+	       LISTENER_ACCEPT_BATCH;
 }
 
 /*
@@ -434,23 +444,31 @@ static void *listener_thread(void *arg)
 {
 	struct pollfd *pfds = xcalloc(listener.max_conns + 2, sizeof(*pfds));
 
+	double rest_until = 0;
+
 	while (true) {
 		size_t n = listener.nconns;
+		double rest = rest_until - now_seconds();
+		int timeout = LISTENER_POLL_MS;
 
 		pfds[0] = (struct pollfd){ .fd = listener.wake[0], .events = POLLIN };
-		pfds[1] = (struct pollfd){ .fd = listener.lfd, .events = POLLIN };
+		/* a negative fd is ignored by poll(): the listening socket rests */
+		pfds[1] = (struct pollfd){ .fd = rest > 0 ? -1 : listener.lfd,
+					   .events = POLLIN };
+		if (rest > 0)
+			timeout = (int)(rest * 1e3) + 1;
 		for (size_t i = 0; i < n; i++)
 			pfds[i + 2] = (struct pollfd){ .fd = listener.conns[i].fd,
 				.events = listener.conns[i].out ? POLLOUT : POLLIN };
-		if (poll(pfds, n + 2, LISTENER_POLL_MS) < 0 && errno != EINTR) {
+		if (poll(pfds, n + 2, timeout) < 0 && errno != EINTR) {
 			error("sched/optimus: report listener: poll: %m");
 			break;
 		}
 		if (pfds[0].revents)
 			break;
 		serve_ready(pfds, n);
-		if (pfds[1].revents & POLLIN)
-			accept_all();
+		if ((pfds[1].revents & POLLIN) && accept_all())
+			rest_until = now_seconds() + LISTENER_FLOOD_PAUSE_MS / 1e3;
 		log_closed();
 	}
 	while (listener.nconns)
