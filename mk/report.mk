@@ -3,6 +3,7 @@
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/protocol.h src/common/report/protocol.c \
 	src/common/report/replay_cache.h src/common/report/replay_cache.c \
+	src/common/report/admission.h src/common/report/admission.c \
 	src/common/report/queue.h src/common/report/queue.c \
 	src/common/report/history.h src/common/report/history.c \
 	src/common/report/munge_auth.h src/common/report/munge_auth.c \

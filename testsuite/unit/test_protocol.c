@@ -13,6 +13,7 @@
 #include "report/protocol.h"
 #include "report/client.h"
 #include "report/replay_cache.h"
+#include "report/admission.h"
 #include "report/history.h"
 #include "report/queue.h"
 #include "check_run.h"
@@ -358,6 +359,75 @@ START_TEST(test_replay_cache_full_then_sweep)
 }
 END_TEST
 
+/* Fair shares (issue 32 item 2): one uid filling the table costs only
+ * itself. Another uid's messages take the hog's slots, never the reverse;
+ * replays are still refused when the table is full; the slots stay
+ * consistent through evictions (backward-shift deletion). */
+START_TEST(test_replay_cache_fair_shares)
+{
+	replay_cache_t *rc = replay_cache_create(64, 100);
+	int full = 0;
+
+	for (uint64_t n = 0; n < 200; n++)
+		full += replay_cache_check(rc, 1001, n, 100, 100) == REPLAY_FULL;
+	ck_assert_int_eq(full, 200 - 48);	/* 3/4 of 64 slots */
+	ck_assert_uint_eq(replay_cache_held(rc, 1001), 48);
+	/* the hog's replay is still a replay */
+	ck_assert_int_eq(replay_cache_check(rc, 1001, 5, 100, 100), REPLAY_SEEN);
+	/* another uid gets in until both hold half */
+	for (uint64_t n = 0; n < 24; n++)
+		ck_assert_int_eq(replay_cache_check(rc, 0, 1000 + n, 100, 100),
+				 REPLAY_FRESH);
+	ck_assert_uint_eq(replay_cache_held(rc, 0), 24);
+	ck_assert_uint_eq(replay_cache_held(rc, 1001), 24);
+	ck_assert_uint_eq(replay_cache_live(rc, 100), 48);
+	/* now each holds its share: the next one is refused, either uid */
+	ck_assert_int_eq(replay_cache_check(rc, 0, 2000, 100, 100), REPLAY_FULL);
+	ck_assert_int_eq(replay_cache_check(rc, 1001, 2000, 100, 100), REPLAY_FULL);
+	/* every kept nonce is still found after the evictions' moves */
+	for (uint64_t n = 0; n < 24; n++)
+		ck_assert_int_eq(replay_cache_check(rc, 0, 1000 + n, 100, 100),
+				 REPLAY_SEEN);
+	/* a third uid takes from the larger holders, a slot at a time */
+	for (uint64_t n = 0; n < 16; n++)
+		ck_assert_int_eq(replay_cache_check(rc, 7, n, 100, 100),
+				 REPLAY_FRESH);
+	ck_assert_uint_eq(replay_cache_held(rc, 0) + replay_cache_held(rc, 1001)
+			  + replay_cache_held(rc, 7), 48);
+	ck_assert_uint_eq(replay_cache_held(rc, 0), 16);
+	ck_assert_uint_eq(replay_cache_held(rc, 1001), 16);
+	replay_cache_destroy(rc);
+}
+END_TEST
+
+/* Which connection makes room (issue 32 item 1): the oldest stranger;
+ * when all are authenticated, one of the uid holding the most (idle
+ * first, then oldest), never one of a uid holding fewer. */
+START_TEST(test_admission_victim)
+{
+	admission_conn_t c[6] = {
+		{ .seq = 1, .authed = true, .uid = 0 },
+		{ .seq = 2, .authed = true, .uid = 1001 },
+		{ .seq = 3, .authed = true, .uid = 1001, .busy = true },
+		{ .seq = 4, .authed = true, .uid = 1001 },
+		{ .seq = 5, .authed = false },
+		{ .seq = 6, .authed = false },
+	};
+
+	ck_assert_int_eq(admission_victim(c, 0), -1);
+	ck_assert_int_eq(admission_victim(c, 6), 4);	/* oldest stranger */
+	ck_assert_int_eq(admission_victim(c, 4), 1);	/* 1001's oldest idle */
+	c[1].busy = true;
+	ck_assert_int_eq(admission_victim(c, 4), 3);	/* its idle one */
+	c[3].busy = true;
+	ck_assert_int_eq(admission_victim(c, 4), 1);	/* all busy: oldest */
+	/* uid 0 alone holds the most once 1001 holds one */
+	c[1] = (admission_conn_t){ .seq = 2, .authed = true, .uid = 0 };
+	c[2] = (admission_conn_t){ .seq = 3, .authed = true, .uid = 0 };
+	ck_assert_int_eq(admission_victim(c, 4), 0);
+}
+END_TEST
+
 static report_t progress(uint32_t job, uint64_t step)
 {
 	report_t r = { .kind = REPORT_PROGRESS, .job_id = job, .uid = 5,
@@ -547,6 +617,8 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_replies);
 	tcase_add_test(tc, test_replay_cache);
 	tcase_add_test(tc, test_replay_cache_full_then_sweep);
+	tcase_add_test(tc, test_replay_cache_fair_shares);
+	tcase_add_test(tc, test_admission_victim);
 	tcase_add_test(tc, test_queue_fifo_and_full);
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);

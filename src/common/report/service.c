@@ -208,10 +208,7 @@ static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 {
 	query_fn fn = atomic_load(&s->query);
 	json_object *result;
-	char *deny;
 
-	if (q->kind == QUERY_JOB && (deny = authorize(s, q->job_id, uid, false, out)))
-		return deny;
 	result = fn ? fn(q, uid) : report_service_history_query(s, q);
 	if (q->kind == QUERY_JOB)
 		result = protocol_job_page(result, q->points);
@@ -234,12 +231,16 @@ static char *serve_payload(report_service_t *s, const char *payload,
 		return refuse(out, "bad_request", "%s", err);
 	out->type = m.type;
 	out->job_id = m.type == MSG_QUERY ? m.query.job_id : m.report.job_id;
+	/* Every other check first: a nonce is remembered only for a request
+	 * that is served, so refused requests (no_job, forbidden) take no
+	 * replay slot (issue 32 item 2). */
+	if ((m.type != MSG_QUERY || m.query.kind == QUERY_JOB) &&
+	    (deny = authorize(s, out->job_id, uid, m.type != MSG_QUERY, out)))
+		return deny;
 	if ((deny = check_replay(s, &m, uid, now, out)))
 		return deny;
 	if (m.type == MSG_QUERY)
 		return serve_query(s, &m.query, uid, out);
-	if ((deny = authorize(s, m.report.job_id, uid, true, out)))
-		return deny;
 	return serve_report(s, &m, uid, now, out);
 }
 

@@ -42,6 +42,7 @@
 #include "listener.h"
 #include "optimus_conf.h"
 #include "planner.h"
+#include "report/admission.h"
 #include "report/service.h"
 #include "util/escape.h"
 
@@ -52,6 +53,11 @@
  * accepted are read, so a burst of strangers cannot push out a genuine
  * connection before its frame is read. */
 #define LISTENER_ACCEPT_BATCH 16
+/* After a batch in which every accept had to close a stranger (a flood
+ * reopening what it loses), the listening socket rests this long: the
+ * flood's churn, not the genuine, is what is slowed (bench/flood_cost.py;
+ * issue 32 item 6). A genuine connection waits in the backlog meanwhile. */
+#define LISTENER_FLOOD_PAUSE_MS 5
 
 typedef struct conn {
 	int fd;
@@ -59,6 +65,7 @@ typedef struct conn {
 	char addr[48];		/* address: the unit of the per-peer limit */
 	uint64_t seq;		/* accept order: the oldest stranger goes first */
 	bool authed;		/* a request carried a valid credential */
+	uid_t uid;		/* of the last valid credential */
 	time_t deadline;
 	uint8_t hdr[PROTOCOL_HEADER_LEN];
 	size_t hdr_got;
@@ -85,7 +92,10 @@ static struct {
 	unsigned log_count, log_dropped;
 	/* strangers closed (made room, or timed out) since the last line */
 	time_t closed_second;
-	unsigned long evicted, expired;
+	unsigned long evicted, expired, evicted_authed;
+	/* admission_pick's scratch, max_conns each (one thread uses them) */
+	admission_conn_t *scope;
+	size_t *scope_index;
 } listener = { .wake = { -1, -1 }, .lfd = -1 };
 
 /* The uid owning job_id, under a short job read lock; 1 when the job has
@@ -164,8 +174,10 @@ static void conn_serve(conn_t *c)
 					    now_seconds(), &o);
 
 	/* A confirmed checkpoint lets a resize go on: follow it now. */
-	if (o.uid != (uid_t)-1)
+	if (o.uid != (uid_t)-1) {
 		c->authed = true;
+		c->uid = o.uid;
+	}
 	if (o.accepted && o.type == MSG_CHECKPOINT)
 		planner_kick();
 	if (o.accepted)
@@ -271,9 +283,8 @@ static void peer_name(const struct sockaddr_storage *ss, socklen_t len,
 static void shed_connection(int fd, const char *peer, const char *why)
 {
 	size_t limit = strstr(why, "address") ? listener.max_peer : listener.max_conns;
-	char *reply = protocol_reply_error("busy", "%s (%zu), all "
-					   "authenticated; retry later", why,
-					   limit);
+	char *reply = protocol_reply_error("busy", "%s (%zu); retry later",
+					   why, limit);
 	uint8_t hdr[PROTOCOL_HEADER_LEN];
 	report_outcome_t o = { .uid = (uid_t)-1, .code = "busy" };
 	conn_t c = { .fd = fd };
@@ -290,21 +301,27 @@ static void shed_connection(int fd, const char *peer, const char *why)
 	close(fd);
 }
 
-/* Index of the oldest stranger (of addr, or of any peer when addr is
- * NULL), -1 when there is none. */
-static ssize_t oldest_stranger(const char *addr)
+/* The connection (of addr, or of any peer when addr is NULL) that gives
+ * up its slot, by the core's rule (report/admission.c); -1 when none. */
+static ssize_t admission_pick(const char *addr)
 {
-	ssize_t best = -1;
+	admission_conn_t *scope = listener.scope;
+	size_t *index = listener.scope_index;
+	size_t n = 0;
+	ssize_t v;
 
 	for (size_t i = 0; i < listener.nconns; i++) {
 		const conn_t *c = &listener.conns[i];
 
-		if (c->authed || (addr && strcmp(c->addr, addr)))
+		if (addr && strcmp(c->addr, addr))
 			continue;
-		if (best < 0 || c->seq < listener.conns[best].seq)
-			best = (ssize_t)i;
+		scope[n] = (admission_conn_t){
+			.seq = c->seq, .authed = c->authed, .uid = c->uid,
+			.busy = c->body || c->out || c->hdr_got };
+		index[n++] = i;
 	}
-	return best;
+	v = admission_victim(scope, n);
+	return v < 0 ? -1 : (ssize_t)index[v];
 }
 
 static size_t peer_count(const char *addr)
@@ -318,8 +335,8 @@ static size_t peer_count(const char *addr)
 
 /*
  * Make room for a new connection from addr: true when there is a free slot
- * or a stranger gave up its slot, false when every slot that could go is
- * authenticated (the newcomer is then shed).
+ * or a connection gave up its slot (a stranger, else one of the user
+ * holding the most), false only when there is nobody to close.
  */
 static bool make_room(const char *addr, const char **why)
 {
@@ -327,22 +344,28 @@ static bool make_room(const char *addr, const char **why)
 
 	if (peer_count(addr) >= listener.max_peer) {
 		*why = "too many connections from this address";
-		victim = oldest_stranger(addr);
+		victim = admission_pick(addr);
 	} else if (listener.nconns >= listener.max_conns) {
 		*why = "too many connections";
-		victim = oldest_stranger(NULL);
+		victim = admission_pick(NULL);
 	} else {
 		return true;
 	}
 	if (victim < 0)
 		return false;
-	listener.evicted++;
+	if (listener.conns[victim].authed)
+		listener.evicted_authed++;
+	else
+		listener.evicted++;
 	conn_close((size_t)victim);
 	return true;
 }
 
-static void accept_all(void)
+/* True when every accept of a full batch closed a stranger to make room. */
+static bool accept_all(void)
 {
+	unsigned long before = listener.evicted + listener.evicted_authed;
+
 	for (int k = 0; k < LISTENER_ACCEPT_BATCH; k++) {
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
@@ -353,7 +376,7 @@ static void accept_all(void)
 		conn_t *c;
 
 		if (fd < 0)
-			return;
+			return false;
 		peer_name(&ss, len, addr, sizeof(addr), peer, sizeof(peer));
 		if (!make_room(addr, &why)) {
 			shed_connection(fd, peer, why);
@@ -365,6 +388,8 @@ static void accept_all(void)
 		snprintf(c->peer, sizeof(c->peer), "%s", peer);
 		snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	}
+	return listener.evicted + listener.evicted_authed - before >=
+	       LISTENER_ACCEPT_BATCH;
 }
 
 /*
@@ -376,14 +401,17 @@ static void log_closed(void)
 {
 	time_t now = time(NULL);
 
-	if (now == listener.closed_second || (!listener.evicted && !listener.expired))
+	if (now == listener.closed_second || (!listener.evicted &&
+	    !listener.expired && !listener.evicted_authed))
 		return;
 	debug("sched/optimus: report listener: closed %lu unauthenticated "
-	      "connections to make room and %lu past their deadline "
+	      "connections to make room, %lu authenticated ones of the user "
+	      "holding the most, and %lu past their deadline "
 	      "(ReportAuthTimeout/ReportTimeout) since %ld", listener.evicted,
-	      listener.expired, (long)listener.closed_second);
+	      listener.evicted_authed, listener.expired,
+	      (long)listener.closed_second);
 	listener.closed_second = now;
-	listener.evicted = listener.expired = 0;
+	listener.evicted = listener.expired = listener.evicted_authed = 0;
 }
 
 /* Serve ready connections (walking backwards so closing is safe). */
@@ -417,23 +445,31 @@ static void *listener_thread(void *arg)
 {
 	struct pollfd *pfds = xcalloc(listener.max_conns + 2, sizeof(*pfds));
 
+	double rest_until = 0;
+
 	while (true) {
 		size_t n = listener.nconns;
+		double rest = rest_until - now_seconds();
+		int timeout = LISTENER_POLL_MS;
 
 		pfds[0] = (struct pollfd){ .fd = listener.wake[0], .events = POLLIN };
-		pfds[1] = (struct pollfd){ .fd = listener.lfd, .events = POLLIN };
+		/* a negative fd is ignored by poll(): the listening socket rests */
+		pfds[1] = (struct pollfd){ .fd = rest > 0 ? -1 : listener.lfd,
+					   .events = POLLIN };
+		if (rest > 0)
+			timeout = (int)(rest * 1e3) + 1;
 		for (size_t i = 0; i < n; i++)
 			pfds[i + 2] = (struct pollfd){ .fd = listener.conns[i].fd,
 				.events = listener.conns[i].out ? POLLOUT : POLLIN };
-		if (poll(pfds, n + 2, LISTENER_POLL_MS) < 0 && errno != EINTR) {
+		if (poll(pfds, n + 2, timeout) < 0 && errno != EINTR) {
 			error("sched/optimus: report listener: poll: %m");
 			break;
 		}
 		if (pfds[0].revents)
 			break;
 		serve_ready(pfds, n);
-		if (pfds[1].revents & POLLIN)
-			accept_all();
+		if ((pfds[1].revents & POLLIN) && accept_all())
+			rest_until = now_seconds() + LISTENER_FLOOD_PAUSE_MS / 1e3;
 		log_closed();
 	}
 	while (listener.nconns)
@@ -494,6 +530,7 @@ static int service_create(void)
 	sc.munge_socket = socket_path;
 	sc.admin_uid = slurm_conf.slurm_user_id;
 	sc.replay_window = optimus_conf.report_replay_window;
+	sc.replay_capacity = optimus_conf.report_replay_capacity;
 	sc.queue_capacity = optimus_conf.report_queue_size;
 	listener.service = report_service_create(&sc, &cb);
 	if (!listener.service) {
@@ -522,6 +559,9 @@ int listener_start(void)
 	listener.timeout = optimus_conf.report_timeout;
 	listener.auth_timeout = optimus_conf.report_auth_timeout;
 	listener.conns = xcalloc(listener.max_conns, sizeof(*listener.conns));
+	listener.scope = xcalloc(listener.max_conns, sizeof(*listener.scope));
+	listener.scope_index = xcalloc(listener.max_conns,
+				       sizeof(*listener.scope_index));
 	slurm_thread_create(&listener.thread, listener_thread, NULL);
 	listener.running = true;
 	info("sched/optimus: report listener on %s:%u",
@@ -540,6 +580,8 @@ void listener_stop(void)
 	close(listener.lfd);
 	listener.wake[0] = listener.wake[1] = listener.lfd = -1;
 	xfree(listener.conns);
+	xfree(listener.scope);
+	xfree(listener.scope_index);
 	report_service_destroy(listener.service);
 	listener.service = NULL;
 	listener.running = false;

@@ -29,6 +29,7 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "ReportAuthTimeout", .type = S_P_UINT32 },
 	{ .key = "ReportMaxPeerConnections", .type = S_P_UINT32 },
 	{ .key = "ReportReplayWindow", .type = S_P_UINT32 },
+	{ .key = "ReportReplayCapacity", .type = S_P_UINT32 },
 	{ .key = "Policy", .type = S_P_STRING },
 	{ .key = "PlanInterval", .type = S_P_UINT32 },
 	{ .key = "Damping", .type = S_P_DOUBLE },
@@ -54,6 +55,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->report_auth_timeout = 3;
 	c->report_max_peer_connections = 64;
 	c->report_replay_window = 300;
+	c->report_replay_capacity = 1 << 18;
 	c->policy = xstrdup("optimus");
 	c->plan_interval = PLAN_INTERVAL_DEFAULT;
 	c->damping = ALLOC_DAMPING_DEFAULT;
@@ -98,6 +100,7 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->report_max_peer_connections,
 		       "ReportMaxPeerConnections", tbl);
 	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
+	s_p_get_uint32(&c->report_replay_capacity, "ReportReplayCapacity", tbl);
 	if (s_p_get_string(&addr, "Policy", tbl)) {
 		xfree(c->policy);
 		c->policy = addr;
@@ -156,9 +159,11 @@ static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 	}
 	if (!c->report_queue_size || !c->report_max_connections ||
 	    !c->report_timeout || !c->report_replay_window ||
+	    !c->report_replay_capacity ||
 	    !c->report_auth_timeout || !c->report_max_peer_connections) {
 		error("sched/optimus: %s: ReportQueueSize, ReportMaxConnections, "
-		      "ReportMaxPeerConnections, ReportTimeout, ReportAuthTimeout "
+		      "ReportMaxPeerConnections, ReportTimeout, ReportAuthTimeout, "
+		      "ReportReplayCapacity "
 		      "and ReportReplayWindow must be > 0", path);
 		return SLURM_ERROR;
 	}

@@ -23,6 +23,7 @@ typedef struct optimus_conf {
 	uint32_t report_auth_timeout;	/* ReportAuthTimeout (s), 3 */
 	uint32_t report_max_peer_connections; /* ReportMaxPeerConnections, 64 */
 	uint32_t report_replay_window;	/* ReportReplayWindow (s), 300 */
+	uint32_t report_replay_capacity;/* ReportReplayCapacity, 262144 */
 
 	/* Planner (doc/planning.md). */
 	char *policy;			/* Policy, "optimus" */

@@ -1,0 +1,264 @@
+"""One ordinary user cannot take the report channel's shared resources from
+the others (issue 32, doc/reports.md "Fair shares"), on a real cluster.
+The attacks run as a second Unix user created here; meanwhile a real job
+of another user sends genuine reports, which must all land.
+
+The tables are made small (ReportReplayCapacity=1024: full at 768 live
+nonces) so that two thousand requests fill them, as ~196k did with the
+default size."""
+import os
+import pwd
+import subprocess
+import sys
+import time
+
+import pytest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "python"))
+import optimus_report as opr  # noqa: E402
+from report_helpers import client_env  # noqa: E402
+
+REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
+OTHER = "optimus-attacker"
+REPLAY_CAPACITY = 1024
+MAX_CONNS = 24
+MAX_PEER = 8
+CLUSTER_OPTIONS = {"optimus_conf": "ReportReplayCapacity=%d\n"
+                   "ReportMaxConnections=%d\nReportMaxPeerConnections=%d\n"
+                   % (REPLAY_CAPACITY, MAX_CONNS, MAX_PEER)}
+GENUINE = 20
+
+# The attacker: signs (as itself) `progress` reports for job argv[2] and
+# sends them as fast as it can, a fresh connection each, until killed;
+# prints the number sent and the reply codes seen every 50 requests.
+ATTACKER = r"""
+import collections, os, socket, sys
+import optimus_report as o
+port, job = int(sys.argv[1]), int(sys.argv[2])
+codes = collections.Counter()
+n = 0
+while True:
+    p = o.message("progress", job=job, step=n + 1, loss=1.0, sps=0.0)
+    data = o.frame(p, o.sign(p.encode(), os.environ["MUNGE_SOCKET"]))
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(data)
+            r = o.read_reply(s)
+            codes["ok"] += 1
+    except o.ReportError as e:
+        codes[e.code] += 1
+    except OSError:
+        codes["oserror"] += 1
+    n += 1
+    if n % 50 == 0:
+        print(n, dict(codes), flush=True)
+"""
+
+
+# The connection holder: keeps `per` connections from each source address
+# in argv[2:] authenticated (a signed status query each, again every
+# second, well within ReportTimeout) and reopens every one the listener
+# closes; prints how many it holds every second.
+HOLDER = r"""
+import os, socket, sys, time
+import optimus_report as o
+port, per, addrs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+sock = os.environ["MUNGE_SOCKET"]
+conns = {}
+def ask(s):
+    p = o.message("query", query="status")
+    s.sendall(o.frame(p, o.sign(p.encode(), sock)))
+    o.read_reply(s)
+while True:
+    for a in addrs:
+        for k in range(per):
+            s = conns.get((a, k))
+            try:
+                if s is None:
+                    s = socket.create_connection(("127.0.0.1", port),
+                                                 timeout=2,
+                                                 source_address=(a, 0))
+                    conns[(a, k)] = s
+                ask(s)
+            except o.ReportError as e:
+                # a refusal (its replay share used up: busy) still leaves
+                # the connection open and authenticated
+                if e.code == "unavailable":
+                    s.close()
+                    conns.pop((a, k), None)
+            except OSError:
+                if s is not None:
+                    s.close()
+                conns.pop((a, k), None)
+    print(len(conns), flush=True)
+    time.sleep(1)
+"""
+
+
+@pytest.fixture(scope="module")
+def attacker_user():
+    """A second ordinary Unix user (created if missing)."""
+    try:
+        pwd.getpwnam(OTHER)
+    except KeyError:
+        subprocess.run(["useradd", "-M", "-s", "/usr/sbin/nologin", OTHER],
+                       check=True)
+    return pwd.getpwnam(OTHER)
+
+
+@pytest.fixture(scope="module")
+def env(cluster):
+    """Every user's reporters must reach optimus.conf and munged's socket,
+    as on a real cluster (the cluster's folder is private by default)."""
+    for d in (cluster.root, cluster.etc, cluster.run_dir):
+        os.chmod(d, 0o755)
+    assert os.access(REPORT, os.X_OK), "run make first"
+    return client_env(cluster)
+
+
+class Attacker:
+    """The attacker's process, run as `user`, sending until stop()."""
+
+    def __init__(self, cluster, env, user, job):
+        e = dict(env, PYTHONPATH=os.path.join(TOP, "python"),
+                 PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            ["runuser", "-u", user, "--", "/usr/bin/python3", "-c", ATTACKER,
+             str(cluster.ports["report"]), str(job)],
+            env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.last = ""
+
+    def wait_sent(self, n, timeout=120):
+        """Block until the attacker has sent n requests."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.last = line.strip()
+            if int(self.last.split()[0]) >= n:
+                return self.last
+        raise AssertionError("attacker stalled: %s %s" % (
+            self.last, self.proc.stderr.read() if self.proc.poll() is not None
+            else ""))
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def genuine_reports(jid, first_step):
+    """GENUINE reports from the job's owner, one connection each (the
+    Python client retries `busy` with its bounded backoff); returns the
+    failures."""
+    failures = []
+    for i in range(GENUINE):
+        try:
+            with opr.Reporter(job_id=jid) as rep:
+                rep.progress(first_step + i, 1.0 / (i + 1), samples_per_sec=5)
+        except opr.ReportError as e:
+            failures.append("step %d: %s" % (first_step + i, e))
+    return failures
+
+
+def landed(jid):
+    return {p["step"] for p in opr.query("job", jid).get("progress", [])}
+
+
+def wait_landed(jid, steps, timeout=15):
+    deadline = time.time() + timeout
+    while time.time() < deadline and not steps <= landed(jid):
+        time.sleep(0.3)
+    return steps - landed(jid)
+
+
+def run_attack(cluster, env, user, attack_job, genuine_job, first_step):
+    att = Attacker(cluster, env, user, attack_job)
+    try:
+        # more requests than the whole table holds, then genuine reports
+        # while the attack goes on
+        seen = att.wait_sent(2 * REPLAY_CAPACITY)
+        failures = genuine_reports(genuine_job, first_step)
+        seen = att.last or seen
+    finally:
+        att.stop()
+    print("attacker: %s" % seen)
+    steps = set(range(first_step, first_step + GENUINE))
+    assert not failures, "%d/%d genuine reports refused, first: %s " \
+        "(attacker: %s)" % (len(failures), GENUINE, failures[0], seen)
+    assert not wait_landed(genuine_job, steps)
+
+
+def test_no_job_requests_take_no_replay_slot(cluster, env, attacker_user):
+    """Item 2: requests for a job that does not exist are refused before
+    their nonce is stored, so they cannot fill the table."""
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    run_attack(cluster, env, OTHER, 999999, jid, 1)
+    cluster.run(["scancel", str(jid)])
+
+
+def test_one_user_cannot_fill_the_replay_cache(cluster, env, attacker_user):
+    """Item 2: valid reports of the attacker for its own job take replay
+    slots, but only the attacker's own: past the table's size the user
+    holding the most slots gives one up, never a user below its share."""
+    r = subprocess.run(["runuser", "-u", OTHER, "--", "sbatch", "--parsable",
+                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
+                       input="#!/bin/sh\nsleep 300\n", env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    own = int(r.stdout.strip().split(";")[0])
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    run_attack(cluster, env, OTHER, own, jid, 101)
+    cluster.run(["scancel", str(jid), str(own)])
+
+
+def hold_connections(cluster, env, addrs, per):
+    e = dict(env, PYTHONPATH=os.path.join(TOP, "python"),
+             PYTHONUNBUFFERED="1")
+    return subprocess.Popen(
+        ["runuser", "-u", OTHER, "--", "/usr/bin/python3", "-c", HOLDER,
+         str(cluster.ports["report"]), str(per)] + addrs,
+        env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def run_holder(cluster, env, addrs, per, want, first_step):
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    holder = hold_connections(cluster, env, addrs, per)
+    try:
+        held = 0
+        deadline = time.time() + 60
+        while held < want and time.time() < deadline:
+            line = holder.stdout.readline()
+            assert line, holder.stderr.read()
+            held = int(line)
+        assert held >= want, "the holder got only %d connections" % held
+        failures = genuine_reports(jid, first_step)
+        ctl = subprocess.run([os.path.join(TOP, "src", "tools",
+                                           "optimusctl"), "status"],
+                             env=env, capture_output=True, text=True,
+                             timeout=120)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not failures, "%d/%d genuine reports refused, first: %s" % (
+        len(failures), GENUINE, failures[0])
+    assert ctl.returncode == 0, ctl.stderr
+    assert not wait_landed(jid, set(range(first_step, first_step + GENUINE)))
+    cluster.run(["scancel", str(jid)])
+
+
+def test_connections_held_from_one_address(cluster, env, attacker_user):
+    """Item 1: one user holding every connection its address may have,
+    each authenticated and refreshed, gives one up to another user."""
+    run_holder(cluster, env, ["127.0.0.1"], MAX_PEER, MAX_PEER, 201)
+
+
+def test_connections_held_from_many_addresses(cluster, env, attacker_user):
+    """Item 1: ... and every connection of the listener (from 127.0.0.2-6,
+    MAX_PEER from each, more than ReportMaxConnections in all)."""
+    addrs = ["127.0.0.%d" % i for i in range(2, 7)]
+    run_holder(cluster, env, addrs, MAX_PEER, MAX_CONNS, 301)
