@@ -14,6 +14,7 @@
   listener delays nothing and its errors never stop training.
 """
 
+import json
 import os
 import queue
 import signal
@@ -129,10 +130,14 @@ def ckpt_path(ckpt_dir):
 
 
 def ckpt_save(ckpt_dir, theta, step, **meta):
-    """Write theta and step atomically (tmp + fsync + rename)."""
+    """Write theta and step atomically (tmp + fsync + rename), with the
+    identity of the job writing it (optimus_report.job_identity())."""
     os.makedirs(ckpt_dir, exist_ok=True)
     final = ckpt_path(ckpt_dir)
     tmp = "%s.tmp.%d" % (final, os.getpid())
+    ident = _import_reporter().job_identity()
+    if ident is not None:
+        meta["identity"] = json.dumps(ident, sort_keys=True)
     with open(tmp, "wb") as f:
         np.savez(f, theta=theta, step=np.int64(step),
                  saved=np.float64(time.time()),
@@ -144,15 +149,28 @@ def ckpt_save(ckpt_dir, theta, step, **meta):
 
 
 def ckpt_load(ckpt_dir):
-    """(theta, step, meta dict) of the checkpoint, or None when there is none."""
+    """(theta, step, meta dict) of the checkpoint, or None when there is
+    none, or when this job did not write it: a job id repeats on a new
+    cluster (and wraps), so a checkpoint of another job can sit where this
+    one looks (optimus_report.resume_refusal says why, and it is logged)."""
     if not ckpt_dir:
         return None
+    path = ckpt_path(ckpt_dir)
     try:
-        with np.load(ckpt_path(ckpt_dir)) as z:
+        with np.load(path) as z:
             meta = {k: z[k].item() for k in z.files if k not in ("theta", "step")}
-            return z["theta"].copy(), int(z["step"]), meta
+            theta, step = z["theta"].copy(), int(z["step"])
     except FileNotFoundError:
         return None
+    try:
+        recorded = json.loads(meta.pop("identity"))
+    except (KeyError, ValueError):
+        recorded = None
+    why = _import_reporter().resume_refusal(recorded)
+    if why:
+        log("not resuming from %s: %s; starting from step 0" % (path, why))
+        return None
+    return theta, step, meta
 
 
 # ------------------------------------------------------- checkpoint signal

@@ -31,7 +31,8 @@ import struct
 import time
 
 __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
-           "endpoints", "conf_read", "conf_get", "sign", "frame"]
+           "endpoints", "conf_read", "conf_get", "sign", "frame",
+           "job_identity", "resume_refusal"]
 
 MAX_FRAME = 64 * 1024         # requests (the listener's bound)
 MAX_REPLY = 64 * 1024 * 1024  # replies (PROTOCOL_MAX_REPLY)
@@ -527,3 +528,59 @@ def query(what="status", job_id=None, points=None):
     """One-shot query: 'status', 'plan' or 'job' (with job_id, points)."""
     with Reporter(job_id=job_id) as r:
         return r.query(what, job_id, points)
+
+
+# ------------------------------------------------- whose checkpoint is it
+# A job id alone does not name a job: ids start again at FirstJobId on a
+# new cluster and wrap at MaxJobId, and a new job once resumed an older
+# job's checkpoint found under the same id (issue 26). The identity adds
+# the cluster and the submission stamp spank/optimus gives the job in
+# sbatch, which, unlike Slurm's SubmitTime (reset by a requeue) and
+# SLURM_JOB_START_TIME (new each run), stays the same across the requeues
+# of a resize: a resized job finds its own checkpoint, no other job does.
+_IDENTITY_KEYS = ("cluster", "job_id", "submit_time")
+
+
+def job_identity(env=None):
+    """The running job's identity, {"cluster", "job_id", "submit_time"}
+    (strings; submit_time: seconds since the epoch, None if the job has
+    no stamp), or None outside a Slurm job. Record it in every checkpoint
+    and pass the recorded one to resume_refusal() before resuming."""
+    env = os.environ if env is None else env
+    job = env.get("OPTIMUS_JOB_ID") or env.get("SLURM_JOB_ID")
+    if not job:
+        return None
+    return {"cluster": env.get("OPTIMUS_CLUSTER") or
+            env.get("SLURM_CLUSTER_NAME") or None,
+            "job_id": str(job),
+            "submit_time": env.get("OPTIMUS_SUBMIT_TIME") or
+            env.get("SLURM_SPANK_OPTIMUS_SUBMIT_TIME") or None}
+
+
+def _describe_identity(ident):
+    stamp = ident.get("submit_time")
+    try:
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(stamp)))
+    except (TypeError, ValueError):
+        when = "(unknown)"
+    return "job %s of cluster %s submitted at %s" % (
+        ident.get("job_id"), ident.get("cluster") or "(unknown)", when)
+
+
+def resume_refusal(recorded, env=None):
+    """Why this job must not resume from a checkpoint whose recorded
+    identity (job_identity() of the job that wrote it) is `recorded`, or
+    None if it may: only the job that wrote a checkpoint resumes from it.
+    Outside a Slurm job (a trainer run by hand) nothing is refused."""
+    mine = job_identity(env)
+    if mine is None:
+        return None
+    if not isinstance(recorded, dict):
+        return ("the checkpoint does not say which job wrote it, this is %s"
+                % _describe_identity(mine))
+    theirs = {k: None if recorded.get(k) is None else str(recorded.get(k))
+              for k in _IDENTITY_KEYS}
+    if theirs != mine:
+        return "written by %s, this is %s" % (_describe_identity(theirs),
+                                              _describe_identity(mine))
+    return None

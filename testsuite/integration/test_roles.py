@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -94,9 +95,15 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
     assert [int(t["OPTIMUS_RANK"]) for t in ps] == list(range(p))
     assert [int(t["OPTIMUS_RANK"]) for t in workers] == list(range(w))
     base = PORT_MIN + PORT_BLOCK * (jid % PORT_BLOCKS)
-    ckpt = os.path.join(os.getcwd(), "optimus-checkpoints", str(jid))
     for t in tasks:
         assert t["OPTIMUS_JOB_ID"] == str(jid)
+        # the default checkpoint folder is the job's own, not its id's
+        # (issue 26): cluster, id and the submission stamp from sbatch
+        assert t["OPTIMUS_CLUSTER"] == "optimus"
+        assert t["OPTIMUS_SUBMIT_TIME"].isdigit()
+        assert abs(int(t["OPTIMUS_SUBMIT_TIME"]) - time.time()) < 600
+        ckpt = os.path.join(os.getcwd(), "optimus-checkpoints",
+                            "optimus-%d-%s" % (jid, t["OPTIMUS_SUBMIT_TIME"]))
         assert t["OPTIMUS_NUM_PS"] == str(p)
         assert t["OPTIMUS_NUM_WORKERS"] == str(w)
         assert t["OPTIMUS_TOPOLOGY"] == "ps=%d,workers=%d" % (p, w)

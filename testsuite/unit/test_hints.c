@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hints/hints.h"
+#include "hints/script.h"
 #include "alloc/placement.h"
 #include "check_run.h"
 
@@ -426,6 +427,46 @@ START_TEST(test_size_allreduce)
 }
 END_TEST
 
+/* Does the batch shell survive the checkpoint signal (issue 26)? */
+START_TEST(test_script_survives_signal)
+{
+	static const struct { const char *script; int sig; bool ok; } c[] = {
+		{ "#!/bin/sh\nsleep 60\n", SIGUSR1, false },
+		{ "#!/bin/sh\ntrap 'echo ck >&2' USR1\nsrun x\n", SIGUSR1, true },
+		{ "#!/bin/sh\n  trap \"echo ck\" SIGUSR1 TERM; srun x\n", SIGUSR1, true },
+		{ "#!/bin/sh\ntrap 'echo ck' 10\nsrun x\n", SIGUSR1, true },
+		{ "#!/bin/sh\ntrap 'echo ck' usr2\n", SIGUSR2, true },
+		/* another signal, a comment, a word in a message */
+		{ "#!/bin/sh\ntrap 'echo ck' USR2\nsrun x\n", SIGUSR1, false },
+		{ "#!/bin/sh\n# trap 'echo ck' USR1\nsrun x\n", SIGUSR1, false },
+		{ "#!/bin/sh\necho trap USR1\nsrun x\n", SIGUSR1, false },
+		{ "#!/bin/sh\nsrun x # trap USR1\n", SIGUSR1, false },
+		/* exec replaces the shell; exec with redirections only does not */
+		{ "#!/bin/sh\nexec srun x\n", SIGUSR1, true },
+		{ "#!/bin/sh\ncd /tmp && exec python3 t.py\n", SIGUSR1, true },
+		{ "#!/bin/sh\nexec >log 2>&1\nsrun x\n", SIGUSR1, false },
+		{ "#!/bin/sh\nexec 2>&1\nsrun x\n", SIGUSR1, false },
+		{ "", SIGUSR1, false },
+	};
+	optimus_hints_t h;
+	char err[128], warn[1024];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_msg(hints_script_survives_signal(c[i].script,
+							   c[i].sig) == c[i].ok,
+			      "case %zu: %s", i, c[i].script);
+	ck_assert_int_eq(hints_parse("optimus,workers=2", &h, err, sizeof(err)), 0);
+	ck_assert(!hints_elastic(&h));
+	ck_assert_int_eq(hints_parse("optimus,min_workers=1,max_workers=4", &h,
+				     err, sizeof(err)), 0);
+	ck_assert(hints_elastic(&h));
+	hints_script_warning(&h, warn, sizeof(warn));
+	ck_assert_ptr_nonnull(strstr(warn, "workers 1..4"));
+	ck_assert_ptr_nonnull(strstr(warn, "(USR1)"));
+	ck_assert_ptr_nonnull(strstr(warn, "$OPTIMUS_CHECKPOINT_DIR. Until"));
+}
+END_TEST
+
 static Suite *hints_suite(void)
 {
 	Suite *s = suite_create("hints");
@@ -446,6 +487,7 @@ static Suite *hints_suite(void)
 	tcase_add_test(tc, test_size_separate);
 	tcase_add_test(tc, test_allreduce);
 	tcase_add_test(tc, test_size_allreduce);
+	tcase_add_test(tc, test_script_survives_signal);
 	suite_add_tcase(s, tc);
 	return s;
 }

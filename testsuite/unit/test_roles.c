@@ -366,6 +366,17 @@ START_TEST(test_checkpoint_dir)
 	hints_init(&h, HINTS_POLICY_OPTIMUS);
 	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "/home/u/optimus-checkpoints/5");
+	/* the job's identity beside its id: ids repeat on a new cluster */
+	job.cluster = "prod";
+	job.submit_time = "1796360400";
+	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/home/u/optimus-checkpoints/prod-5-1796360400");
+	/* a name cannot leave the folder; a stamp that is no number is left out */
+	job.cluster = "../a b";
+	job.submit_time = "12x";
+	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/home/u/optimus-checkpoints/.._a_b-5");
+	job.cluster = job.submit_time = NULL;
 	strcpy(h.ckpt_dir, "/scratch/x");
 	ck_assert_int_eq(roles_checkpoint_dir(&job, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "/scratch/x");

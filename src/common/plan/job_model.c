@@ -415,6 +415,19 @@ const char *job_model_not_resizable(const job_model_t *m)
 	return NULL;
 }
 
+const char *job_model_not_resizable_help(const job_model_t *m)
+{
+	/* A trainer written from a description of the signal alone never
+	 * declares it can checkpoint and stays at its first size for its
+	 * whole life (issue 26): say what would make it resizable. */
+	if (!m->not_resumable && !m->ckpt_confirmed)
+		return " (declare at start that the job can checkpoint: "
+		       "optimus-report checkpoint --step S, or "
+		       "Reporter.handle_checkpoints; trap the signal in the "
+		       "batch script; see optimus_hints(5))";
+	return "";
+}
+
 const char *job_model_why_not_resizable(const job_model_t *m, time_t now,
 					double min_interval, char *why,
 					size_t len)

@@ -280,6 +280,9 @@ int job_model_checkpoint(job_model_t *m, time_t now, double step);
  * checkpoint, resumed below its step, adopted and silent since), or NULL.
  */
 const char *job_model_not_resizable(const job_model_t *m);
+/* What would make it resizable, for SystemComment: " (...)" after the
+ * reason of job_model_not_resizable(), or "" when nothing the job can do. */
+const char *job_model_not_resizable_help(const job_model_t *m);
 /*
  * May the plan resize this running job now? NULL if so, else why not
  * (written into why). The one home of the rules that keep a resize from

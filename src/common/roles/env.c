@@ -1,5 +1,6 @@
 /* roles/env.c - the environment variables of a job and of each task. */
 #define _GNU_SOURCE	/* vasprintf */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,20 +85,49 @@ static int env_setf(roles_env_t *e, const char *name, const char *fmt, ...)
 	return env_take(e, name, n < 0 ? NULL : value);
 }
 
+/* Is the submission stamp seconds since the epoch? Anything else would
+ * name another folder than the one the trainers check against. */
+static int stamp_valid(const char *t)
+{
+	if (!t || !*t || strlen(t) > 20)
+		return 0;
+	for (; *t; t++)
+		if (*t < '0' || *t > '9')
+			return 0;
+	return 1;
+}
+
 int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len)
 {
 	const char *base = job->submit_dir && *job->submit_dir ? job->submit_dir
 							      : job->home;
+	char cluster[128] = "";
 	int n;
 
-	if (job->hints && job->hints->ckpt_dir[0])
+	if (job->hints && job->hints->ckpt_dir[0]) {
 		n = snprintf(buf, len, "%s", job->hints->ckpt_dir);
-	else if (base && *base)
-		/* per job id: a requeued run finds its predecessor's files */
-		n = snprintf(buf, len, "%s/optimus-checkpoints/%u", base,
-			     job->job_id);
-	else
+		return n < 0 || (size_t)n >= len ? -EINVAL : 0;
+	}
+	if (!base || !*base)
 		return -EINVAL;
+	/* Unique to the job, not to its id: ids start again on a new cluster
+	 * and wrap at MaxJobId, and a folder named by the id alone handed an
+	 * older job's checkpoint to a new job (issue 26). */
+	if (job->cluster && *job->cluster) {
+		size_t i;
+
+		for (i = 0; job->cluster[i] && i < sizeof(cluster) - 2; i++) {
+			char c = job->cluster[i];
+
+			cluster[i] = (isalnum((unsigned char)c) || c == '.' ||
+				      c == '_' || c == '-') ? c : '_';
+		}
+		cluster[i++] = '-';
+		cluster[i] = '\0';
+	}
+	n = snprintf(buf, len, "%s/optimus-checkpoints/%s%u%s%s", base, cluster,
+		     job->job_id, stamp_valid(job->submit_time) ? "-" : "",
+		     stamp_valid(job->submit_time) ? job->submit_time : "");
 	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
 }
 
@@ -108,6 +138,11 @@ int roles_env_job(const roles_job_t *job, roles_env_t *env)
 	int rc = 0;
 
 	rc |= env_setf(env, "OPTIMUS_JOB_ID", "%u", job->job_id);
+	if (job->cluster && *job->cluster)
+		rc |= env_setf(env, "OPTIMUS_CLUSTER", "%s", job->cluster);
+	if (stamp_valid(job->submit_time))
+		rc |= env_setf(env, "OPTIMUS_SUBMIT_TIME", "%s",
+			       job->submit_time);
 	rc |= env_setf(env, "OPTIMUS_TOPOLOGY", "ps=%u,workers=%u",
 		       job->topology.ps, job->topology.workers);
 	rc |= env_setf(env, "OPTIMUS_NUM_PS", "%u", job->topology.ps);

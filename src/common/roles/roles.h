@@ -116,19 +116,27 @@ typedef struct roles_job {
 	uint32_t restart_count;
 	const char *submit_dir;	/* default checkpoint folder under it */
 	const char *home;	/* ... or under $HOME; may be NULL */
+	/* The job's identity beside its id (job ids repeat on a new cluster
+	 * and wrap at MaxJobId): SLURM_CLUSTER_NAME and the submission stamp
+	 * spank/optimus gave it in sbatch (seconds since the epoch, kept
+	 * across requeues); each may be NULL when unknown. */
+	const char *cluster;
+	const char *submit_time;
 	const optimus_hints_t *hints;
 	roles_topology_t topology;
 } roles_job_t;
 
 /*
  * The checkpoint folder: the ckpt_dir hint, else
- * <submit_dir or home>/optimus-checkpoints/<job id>. -EINVAL if none.
+ * <submit_dir or home>/optimus-checkpoints/<cluster>-<job id>-<submit time>
+ * (a part left out when unknown; characters of the cluster name outside
+ * [A-Za-z0-9._-] become '_'). -EINVAL if none.
  */
 int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len);
 
 /*
  * Job-level variables (the batch script's): OPTIMUS_JOB_ID,
- * OPTIMUS_TOPOLOGY, OPTIMUS_NUM_PS, OPTIMUS_NUM_WORKERS, OPTIMUS_MODE,
+ * OPTIMUS_CLUSTER and OPTIMUS_SUBMIT_TIME (when known), OPTIMUS_TOPOLOGY, OPTIMUS_NUM_PS, OPTIMUS_NUM_WORKERS, OPTIMUS_MODE,
  * OPTIMUS_CHECKPOINT_DIR, OPTIMUS_CKPT_SIGNAL, OPTIMUS_CKPT_GRACE,
  * SLURM_RESTART_COUNT. 0 or -ENOMEM / -EINVAL.
  */

@@ -17,6 +17,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "hints/hints.h"
+#include "hints/script.h"
 #include "job_env.h"
 #include "util/escape.h"
 #include "job_size.h"
@@ -94,6 +95,20 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	if (job_size_apply(&h, job_desc, err_msg) != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	gate_for_planner(job_desc);
+	/* A message with a successful return is printed by sbatch: say at
+	 * once that an elastic job whose shell the checkpoint signal would
+	 * kill can never be resized (issue 26), instead of leaving the user
+	 * to find resizable=no in SystemComment. */
+	if (job_desc->script && hints_elastic(&h) &&
+	    !hints_script_survives_signal(job_desc->script, h.ckpt_signal)) {
+		char warn[1024];
+
+		hints_script_warning(&h, warn, sizeof(warn));
+		info("job_submit/optimus: job from uid %u: batch script does "
+		     "not survive its checkpoint signal %d: warned",
+		     submit_uid, h.ckpt_signal);
+		*err_msg = xstrdup(warn);
+	}
 	return SLURM_SUCCESS;
 }
 

@@ -18,6 +18,10 @@
 #include "hints/hints.h"
 #include "roles/roles.h"
 
+/* The job's submission stamp in its SPANK environment (spank_options.c);
+ * the tasks see it as SLURM_SPANK_OPTIMUS_SUBMIT_TIME. */
+#define SPANK_OPTIMUS_STAMP_ENV "OPTIMUS_SUBMIT_TIME"
+
 /* Plugin arguments from plugstack.conf. */
 typedef struct spank_optimus_conf {
 	/* where the job prolog keeps each job's topology (root-owned) */

@@ -1,6 +1,8 @@
 /* spank_options.c - the --scheduler option in sbatch, salloc and srun. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "spank_optimus.h"
 #include "util/escape.h"
@@ -57,6 +59,31 @@ int spank_options_register(spank_t sp)
 	return 0;
 }
 
+/*
+ * The job's submission stamp (seconds since the epoch), part of its
+ * identity beside SLURM_CLUSTER_NAME and SLURM_JOB_ID: job ids repeat on a
+ * new cluster and wrap at MaxJobId. It travels as the hints do (the job's
+ * SPANK environment, SLURM_SPANK_OPTIMUS_SUBMIT_TIME in every task), so it
+ * is kept across requeues, unlike Slurm's SubmitTime (reset by a requeue)
+ * and SLURM_JOB_START_TIME (new each run). sbatch and salloc make a new
+ * job: always a new stamp. srun keeps the one it inherits (it copies
+ * SLURM_SPANK_* into its job environment): inside an allocation it starts
+ * a step of a job that has one already.
+ */
+static int stamp_submission(spank_t sp, spank_context_t ctx)
+{
+	char now[32];
+
+	snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
+	if (spank_job_control_setenv(sp, SPANK_OPTIMUS_STAMP_ENV, now,
+				     ctx == S_CTX_ALLOCATOR) != ESPANK_SUCCESS &&
+	    ctx == S_CTX_ALLOCATOR) {
+		slurm_error("optimus: cannot pass the submission time to the job");
+		return -1;
+	}
+	return 0;
+}
+
 int spank_options_post_opt(spank_t sp)
 {
 	spank_context_t ctx = spank_context();
@@ -75,6 +102,8 @@ int spank_options_post_opt(spank_t sp)
 			    "separate PS and worker nodes)");
 		return -1;
 	}
+	if (stamp_submission(sp, ctx))
+		return -1;
 	if (spank_job_control_setenv(sp, HINTS_SPANK_ENV, scheduler_arg, 1) !=
 	    ESPANK_SUCCESS) {
 		char shown[1024];

@@ -16,11 +16,12 @@
 
 #define TOPOLOGY_TASK_ENV "SLURM_SPANK_" ROLES_TOPOLOGY_ENV
 #define HINTS_TASK_ENV "SLURM_SPANK_" HINTS_SPANK_ENV
+#define STAMP_TASK_ENV "SLURM_SPANK_" SPANK_OPTIMUS_STAMP_ENV
 
 typedef struct step_inputs {
 	uint32_t job_id, step_id, node_id, restart;
 	int local_id;
-	char submit_dir[1024], home[1024];
+	char submit_dir[1024], home[1024], cluster[128], submit_time[32];
 	optimus_hints_t hints;
 } step_inputs_t;
 
@@ -66,6 +67,9 @@ static int inputs_gather(spank_t sp, step_inputs_t *in)
 		in->restart = (uint32_t)strtoul(text, NULL, 10);
 	getenv_str(sp, "SLURM_SUBMIT_DIR", in->submit_dir, sizeof(in->submit_dir));
 	getenv_str(sp, "HOME", in->home, sizeof(in->home));
+	/* the job's identity beside its id (roles.h, roles_job_t) */
+	getenv_str(sp, "SLURM_CLUSTER_NAME", in->cluster, sizeof(in->cluster));
+	getenv_str(sp, STAMP_TASK_ENV, in->submit_time, sizeof(in->submit_time));
 	return 0;
 }
 
@@ -100,6 +104,8 @@ static void job_init(const step_inputs_t *in, roles_job_t *job)
 	job->restart_count = in->restart;
 	job->submit_dir = in->submit_dir;
 	job->home = in->home;
+	job->cluster = in->cluster;
+	job->submit_time = in->submit_time;
 	job->hints = &in->hints;
 }
 
