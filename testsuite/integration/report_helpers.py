@@ -21,3 +21,23 @@ def strict_json(text):
     def refuse(name):
         raise ValueError("not strict JSON: %s" % name)
     return json.loads(text, parse_constant=refuse)
+
+
+def unix_user(name):
+    """An ordinary local Unix user for attacks and other-user checks,
+    created (no home, no shell) if missing; its pwd entry."""
+    import pwd
+    import subprocess
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        subprocess.run(["useradd", "-M", "-s", "/usr/sbin/nologin", name],
+                       check=True)
+        return pwd.getpwnam(name)
+
+
+def open_to_every_user(cluster):
+    """The cluster's folder is private by default; reporters of every user
+    must reach optimus.conf and munged's socket, as on a real cluster."""
+    for d in (cluster.root, cluster.etc, cluster.run_dir):
+        os.chmod(d, 0o755)

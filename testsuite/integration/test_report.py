@@ -3,7 +3,6 @@ cluster: ownership, forged/replayed/stale/oversized/malformed requests,
 load shedding, and slurmctld staying up throughout (doc/reports.md)."""
 import json
 import os
-import pwd
 import socket
 import struct
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from report_helpers import client_env  # noqa: E402
+from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
 from signal_storm import run_storm  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
@@ -29,20 +28,14 @@ CLUSTER_OPTIONS = {"optimus_conf": "ReportMaxConnections=%d\nReportTimeout=3\n"
 @pytest.fixture(scope="module")
 def other_user():
     """A second Unix user (created if missing)."""
-    try:
-        pwd.getpwnam(OTHER)
-    except KeyError:
-        subprocess.run(["useradd", "-M", "-s", "/usr/sbin/nologin", OTHER],
-                       check=True)
-    return pwd.getpwnam(OTHER)
+    return unix_user(OTHER)
 
 
 @pytest.fixture(scope="module")
 def env(cluster):
     """The cluster's folder is private by default; reporters of every user
     must reach optimus.conf and munged's socket, as on a real cluster."""
-    for d in (cluster.root, cluster.etc, cluster.run_dir):
-        os.chmod(d, 0o755)
+    open_to_every_user(cluster)
     for tool in (REPORT, CTL):
         assert os.access(tool, os.X_OK), "run make first: %s" % tool
     return client_env(cluster)

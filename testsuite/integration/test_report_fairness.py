@@ -7,7 +7,6 @@ The tables are made small (ReportReplayCapacity=1024: full at 768 live
 nonces) so that two thousand requests fill them, as ~196k did with the
 default size."""
 import os
-import pwd
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from report_helpers import client_env  # noqa: E402
+from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 OTHER = "optimus-attacker"
@@ -99,20 +98,14 @@ while True:
 @pytest.fixture(scope="module")
 def attacker_user():
     """A second ordinary Unix user (created if missing)."""
-    try:
-        pwd.getpwnam(OTHER)
-    except KeyError:
-        subprocess.run(["useradd", "-M", "-s", "/usr/sbin/nologin", OTHER],
-                       check=True)
-    return pwd.getpwnam(OTHER)
+    return unix_user(OTHER)
 
 
 @pytest.fixture(scope="module")
 def env(cluster):
     """Every user's reporters must reach optimus.conf and munged's socket,
     as on a real cluster (the cluster's folder is private by default)."""
-    for d in (cluster.root, cluster.etc, cluster.run_dir):
-        os.chmod(d, 0o755)
+    open_to_every_user(cluster)
     assert os.access(REPORT, os.X_OK), "run make first"
     return client_env(cluster)
 
