@@ -70,27 +70,36 @@ def _starts(out):
     return [tuple(int(x) for x in m) for m in ex.START_RE.findall(out)]
 
 
+def _ddp(cluster, workdir, steps=4000):
+    return ex.submit(cluster, workdir,
+                     "optimus,mode=allreduce,min_workers=1,max_workers=8,"
+                     "worker_mem=256M,batch=32,ckpt_grace=20,steps=%d,"
+                     "delta=0.00001" % steps,
+                     ["--target-loss", "0", "--max-steps", str(steps),
+                      "--work-ms-per-sample", "8", "--report-every", "0.5"],
+                     example="torch_trainer.sbatch")
+
+
+def _newcomer(cluster, workdir):
+    """A PS job that needs room: the planner shrinks the all-reduce job."""
+    return ex.submit(cluster, workdir,
+                     "optimus,mode=sync,ps=2,workers=4,ps_mem=256M,"
+                     "worker_mem=256M",
+                     ["--target-loss", "0.5", "--batch", "64",
+                      "--work-ms-per-sample", "2"])
+
+
 def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
     workdir = str(tmp_path)
     os.chmod(workdir, 0o777)
-    ddp = ex.submit(cluster, workdir,
-                    "optimus,mode=allreduce,min_workers=1,max_workers=8,"
-                    "worker_mem=256M,batch=32,ckpt_grace=20,steps=4000,"
-                    "delta=0.00001",
-                    ["--target-loss", "0", "--max-steps", "4000",
-                     "--work-ms-per-sample", "8", "--report-every", "0.5"],
-                    example="torch_trainer.sbatch")
+    ddp = _ddp(cluster, workdir)
     newcomer = None
     try:
         wait_for(lambda: len(ex.curve(ex.output(workdir, ddp))) >= 6, 180,
                  "progress of the all-reduce job")
         first = _starts(ex.output(workdir, ddp))[0]
         assert first[0] == 0 and first[1] == 0, first
-        newcomer = ex.submit(cluster, workdir,
-                             "optimus,mode=sync,ps=2,workers=4,ps_mem=256M,"
-                             "worker_mem=256M",
-                             ["--target-loss", "0.5", "--batch", "64",
-                              "--work-ms-per-sample", "2"])
+        newcomer = _newcomer(cluster, workdir)
         # shrink: a second run with fewer workers, from the checkpoint
         second = wait_for(lambda: _starts(ex.output(workdir, ddp))[1:2],
                           240, "the shrunk run")[0]
@@ -131,16 +140,6 @@ def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
         cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
                                               else []), check=False)
         time.sleep(1)
-
-
-def _ddp(cluster, workdir, steps=4000):
-    return ex.submit(cluster, workdir,
-                     "optimus,mode=allreduce,min_workers=1,max_workers=8,"
-                     "worker_mem=256M,batch=32,ckpt_grace=20,steps=%d,"
-                     "delta=0.00001" % steps,
-                     ["--target-loss", "0", "--max-steps", str(steps),
-                      "--work-ms-per-sample", "8", "--report-every", "0.5"],
-                     example="torch_trainer.sbatch")
 
 
 def _model(cluster, job):
@@ -187,11 +186,7 @@ def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
     try:
         wait_for(lambda: len(ex.curve(ex.output(workdir, ddp))) >= 6, 180,
                  "progress of the all-reduce job")
-        newcomer = ex.submit(cluster, workdir,
-                             "optimus,mode=sync,ps=2,workers=4,ps_mem=256M,"
-                             "worker_mem=256M",
-                             ["--target-loss", "0.5", "--batch", "64",
-                              "--work-ms-per-sample", "2"])
+        newcomer = _newcomer(cluster, workdir)
         second = wait_for(lambda: _starts(ex.output(workdir, ddp))[1:2],
                           240, "the shrunk run")[0]
         m = wait_for(lambda: (lambda j: j["restarts"] >= 1 and
