@@ -19,13 +19,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-optimus-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/slurm-optimus"
 # Tracked and untracked files, not ignored ones (no build products).
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar --null -T - -cf -) | tar -C "$work/slurm-optimus" -xf -
-else
-	(cd "$top" && tar --exclude=.git --exclude=./debs -cf - .) | tar -C "$work/slurm-optimus" -xf -
-fi
+"$top/contrib/tree-tar.sh" | tar -C "$work/slurm-optimus" -xf -
 # No debug-symbol packages (they double the build time); both cores.
 (cd "$work/slurm-optimus" && DEB_BUILD_OPTIONS="noddebs parallel=2 ${DEB_BUILD_OPTIONS:-}" dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1) ||
 	{ tail -n 40 "$work/build.log" >&2; die "dpkg-buildpackage failed (last lines above)"; }

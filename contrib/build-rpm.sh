@@ -20,13 +20,7 @@ version=$(sed -n 's/^AC_INIT(\[slurm-optimus\], \[\([^]]*\)\].*/\1/p' "$top/conf
 work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-optimus-rpm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/SOURCES" "$work/slurm-optimus-$version"
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar --null -T - -cf -) | tar -C "$work/slurm-optimus-$version" -xf -
-else
-	(cd "$top" && tar --exclude=.git -cf - .) | tar -C "$work/slurm-optimus-$version" -xf -
-fi
+"$top/contrib/tree-tar.sh" | tar -C "$work/slurm-optimus-$version" -xf -
 tar -C "$work" -czf "$work/SOURCES/slurm-optimus-$version.tar.gz" "slurm-optimus-$version"
 nodeps=""
 rpm -q gsl-devel >/dev/null 2>&1 || nodeps=--nodeps

@@ -162,13 +162,7 @@ mkdir -p "$root/run/lock"
 # a second run rebuilds only what changed.
 say "copying the working tree to $root/optimus"
 mkdir -p "$root/optimus"
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar --null -T - -cf -) | tar -C "$root/optimus" -xpf -
-else
-	(cd "$top" && tar --exclude=.git -cf - .) | tar -C "$root/optimus" -xpf -
-fi
+"$top/contrib/tree-tar.sh" | tar -C "$root/optimus" -xpf -
 
 # ---------------------------------------------------------------- run
 in_chroot() {
