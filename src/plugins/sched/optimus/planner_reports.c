@@ -96,12 +96,20 @@ static void feed_one(const report_t *r)
 		return;
 	}
 	m = rj->model;
-	/* A finished job's record is final: the listener refuses reports
-	 * for it ("finished"); one queued before the job ended is dropped. */
+	/* The listener refuses a report for a finished job ("finished"), so
+	 * every queued report was sent while the job ran. A job's last
+	 * progress report often reaches the queue in the same second as its
+	 * end, and the tick marks the job done before draining: that report
+	 * is its final step and loss, so it is applied, and the final
+	 * SystemComment is written again with it. Its other kinds are about
+	 * a run that is over. */
 	if (m->phase == JM_DONE) {
-		debug("sched/optimus: JobId=%u: report after the job finished dropped",
-		      r->job_id);
-		return;
+		if (r->kind != REPORT_PROGRESS) {
+			debug("sched/optimus: JobId=%u: report of kind %d after the job finished dropped",
+			      r->job_id, r->kind);
+			return;
+		}
+		rj->accounted = false;
 	}
 	switch (r->kind) {
 	case REPORT_PROGRESS:
