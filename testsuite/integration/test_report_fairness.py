@@ -16,6 +16,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
+from attack_helpers import run_attack  # noqa: E402
 from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
@@ -26,34 +27,6 @@ MAX_PEER = 8
 CLUSTER_OPTIONS = {"optimus_conf": "ReportReplayCapacity=%d\n"
                    "ReportMaxConnections=%d\nReportMaxPeerConnections=%d\n"
                    % (REPLAY_CAPACITY, MAX_CONNS, MAX_PEER)}
-GENUINE = 20
-
-# The attacker: signs (as itself) `progress` reports for job argv[2] and
-# sends them as fast as it can, a fresh connection each, until killed;
-# prints the number sent and the reply codes seen every 50 requests.
-ATTACKER = r"""
-import collections, os, socket, sys
-import optimus_report as o
-port, job = int(sys.argv[1]), int(sys.argv[2])
-codes = collections.Counter()
-n = 0
-while True:
-    p = o.message("progress", job=job, step=n + 1, loss=1.0, sps=0.0)
-    data = o.frame(p, o.sign(p.encode(), os.environ["MUNGE_SOCKET"]))
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            s.sendall(data)
-            r = o.read_reply(s)
-            codes["ok"] += 1
-    except o.ReportError as e:
-        codes[e.code] += 1
-    except OSError:
-        codes["oserror"] += 1
-    n += 1
-    if n % 50 == 0:
-        print(n, dict(codes), flush=True)
-"""
-
 
 # The connection holder: keeps `per` connections from each source address
 # in argv[2:] authenticated (a signed status query each, again every
@@ -110,85 +83,14 @@ def env(cluster):
     return client_env(cluster)
 
 
-class Attacker:
-    """The attacker's process, run as `user`, sending until stop()."""
-
-    def __init__(self, cluster, env, user, job):
-        e = dict(env, PYTHONPATH=os.path.join(TOP, "python"),
-                 PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            ["runuser", "-u", user, "--", "/usr/bin/python3", "-c", ATTACKER,
-             str(cluster.ports["report"]), str(job)],
-            env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.last = ""
-
-    def wait_sent(self, n, timeout=120):
-        """Block until the attacker has sent n requests."""
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            self.last = line.strip()
-            if int(self.last.split()[0]) >= n:
-                return self.last
-        raise AssertionError("attacker stalled: %s %s" % (
-            self.last, self.proc.stderr.read() if self.proc.poll() is not None
-            else ""))
-
-    def stop(self):
-        self.proc.kill()
-        self.proc.wait()
-
-
-def genuine_reports(jid, first_step):
-    """GENUINE reports from the job's owner, one connection each (the
-    Python client retries `busy` with its bounded backoff); returns the
-    failures."""
-    failures = []
-    for i in range(GENUINE):
-        try:
-            with opr.Reporter(job_id=jid) as rep:
-                rep.progress(first_step + i, 1.0 / (i + 1), samples_per_sec=5)
-        except opr.ReportError as e:
-            failures.append("step %d: %s" % (first_step + i, e))
-    return failures
-
-
-def landed(jid):
-    return {p["step"] for p in opr.query("job", jid).get("progress", [])}
-
-
-def wait_landed(jid, steps, timeout=15):
-    deadline = time.time() + timeout
-    while time.time() < deadline and not steps <= landed(jid):
-        time.sleep(0.3)
-    return steps - landed(jid)
-
-
-def run_attack(cluster, env, user, attack_job, genuine_job, first_step):
-    att = Attacker(cluster, env, user, attack_job)
-    try:
-        # more requests than the whole table holds, then genuine reports
-        # while the attack goes on
-        seen = att.wait_sent(2 * REPLAY_CAPACITY)
-        failures = genuine_reports(genuine_job, first_step)
-        seen = att.last or seen
-    finally:
-        att.stop()
-    print("attacker: %s" % seen)
-    steps = set(range(first_step, first_step + GENUINE))
-    assert not failures, "%d/%d genuine reports refused, first: %s " \
-        "(attacker: %s)" % (len(failures), GENUINE, failures[0], seen)
-    assert not wait_landed(genuine_job, steps)
-
-
 def test_no_job_requests_take_no_replay_slot(cluster, env, attacker_user):
     """Item 2: requests for a job that does not exist are refused before
     their nonce is stored, so they cannot fill the table."""
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
                          script="#!/bin/sh\nsleep 300\n")
-    run_attack(cluster, env, OTHER, 999999, jid, 1)
+    # more requests than the whole table holds, then genuine reports
+    # while the attack goes on
+    run_attack(cluster, env, OTHER, 999999, jid, 1, 2 * REPLAY_CAPACITY)
     cluster.run(["scancel", str(jid)])
 
 
@@ -204,7 +106,7 @@ def test_one_user_cannot_fill_the_replay_cache(cluster, env, attacker_user):
     own = int(r.stdout.strip().split(";")[0])
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
                          script="#!/bin/sh\nsleep 300\n")
-    run_attack(cluster, env, OTHER, own, jid, 101)
+    run_attack(cluster, env, OTHER, own, jid, 101, 2 * REPLAY_CAPACITY)
     cluster.run(["scancel", str(jid), str(own)])
 
 

@@ -437,28 +437,76 @@ static report_t progress(uint32_t job, uint64_t step)
 	return r;
 }
 
+/* A report of job 1 sent by uid. */
+static report_t progress_of(uid_t uid, uint64_t step)
+{
+	report_t r = progress(1, step);
+
+	r.uid = uid;
+	return r;
+}
+
 START_TEST(test_queue_fifo_and_full)
 {
 	report_queue_t *q = report_queue_create(4);
 	report_t out[8];
 	report_t r;
 
+	/* four users, one report each: the queue is full */
 	for (uint64_t i = 0; i < 4; i++) {
-		r = progress(1, i);
+		r = progress_of(100 + i, i);
 		ck_assert_int_eq(report_queue_push(q, &r), 0);
 	}
-	r = progress(1, 99);
+	r = progress_of(200, 99);
 	ck_assert_int_eq(report_queue_push(q, &r), -EAGAIN);
 	ck_assert_uint_eq(report_queue_refused(q), 1);
 	ck_assert_uint_eq(report_queue_drain(q, out, 3), 3);
 	ck_assert_uint_eq(out[0].progress.step, 0);
 	ck_assert_uint_eq(out[2].progress.step, 2);
-	r = progress(1, 4);
+	r = progress_of(200, 4);
 	ck_assert_int_eq(report_queue_push(q, &r), 0);
 	ck_assert_uint_eq(report_queue_drain(q, out, 8), 2);
 	ck_assert_uint_eq(out[0].progress.step, 3);
 	ck_assert_uint_eq(out[1].progress.step, 4);
 	ck_assert_uint_eq(report_queue_length(q), 0);
+	report_queue_destroy(q);
+}
+END_TEST
+
+/* One user sending as fast as it can holds at most capacity / (holders +
+ * 1): a share is left for every user who arrives (issue 32). */
+START_TEST(test_queue_fair_share_per_uid)
+{
+	report_queue_t *q = report_queue_create(8);
+	report_t out[8];
+	report_t r;
+	int accepted = 0;
+
+	for (uint64_t i = 0; i < 8; i++) {
+		r = progress_of(1000, i);
+		accepted += report_queue_push(q, &r) == 0;
+	}
+	ck_assert_int_eq(accepted, 4);		/* 8 / (1 + 1) */
+	ck_assert_uint_eq(report_queue_held(q, 1000), 4);
+	/* a second user: share 8 / 3 = 2 */
+	r = progress_of(1001, 0);
+	ck_assert_int_eq(report_queue_push(q, &r), 0);
+	ck_assert_int_eq(report_queue_push(q, &r), 0);
+	ck_assert_int_eq(report_queue_push(q, &r), -EAGAIN);
+	r = progress_of(1000, 9);
+	ck_assert_int_eq(report_queue_push(q, &r), -EAGAIN);
+	/* a third still finds its share */
+	r = progress_of(1002, 0);
+	ck_assert_int_eq(report_queue_push(q, &r), 0);
+	ck_assert_uint_eq(report_queue_length(q), 7);
+	ck_assert_uint_eq(report_queue_refused(q), 6);
+	/* draining gives the shares back, oldest first */
+	ck_assert_uint_eq(report_queue_drain(q, out, 8), 7);
+	ck_assert_uint_eq(out[0].uid, 1000);
+	ck_assert_uint_eq(out[6].uid, 1002);
+	ck_assert_uint_eq(report_queue_held(q, 1000), 0);
+	r = progress_of(1000, 10);
+	ck_assert_int_eq(report_queue_push(q, &r), 0);
 	report_queue_destroy(q);
 }
 END_TEST
@@ -620,6 +668,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_replay_cache_fair_shares);
 	tcase_add_test(tc, test_admission_victim);
 	tcase_add_test(tc, test_queue_fifo_and_full);
+	tcase_add_test(tc, test_queue_fair_share_per_uid);
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);
 	tcase_add_test(tc, test_history_keeps_last_checkpoint);

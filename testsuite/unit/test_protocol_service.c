@@ -71,7 +71,7 @@ static void setup(void)
 
 	c.verify = fake_verify;
 	c.admin_uid = SLURM_USER;
-	c.queue_capacity = 3;
+	c.queue_capacity = 6;	/* one user's share: 3 */
 	c.replay_capacity = 1024;
 	c.replay_window = 60;
 	svc = report_service_create(&c, &cb);

@@ -165,8 +165,12 @@ static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 			replay_cache_forget(s->replay, uid, m->nonce,
 					    (int64_t)now);
 			pthread_mutex_unlock(&s->replay_lock);
-			return refuse(out, "busy", "report queue full (%zu "
-				      "reports waiting); retry later",
+			return refuse(out, "busy", "report queue full for uid "
+				      "%u (%zu of its reports and %zu in all "
+				      "waiting; a user's share is at most half "
+				      "of %zu); retry later", (unsigned)uid,
+				      report_queue_held(s->queue, uid),
+				      report_queue_length(s->queue),
 				      report_queue_capacity(s->queue));
 		}
 	} else if (report_history_add(s->history, r) != 0) {
