@@ -16,7 +16,8 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from attack_helpers import run_attack  # noqa: E402
+from attack_helpers import (GENUINE, genuine_reports, run_attack,  # noqa: E402
+                            wait_landed)
 from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
