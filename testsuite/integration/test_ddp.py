@@ -16,6 +16,7 @@ when the world size changes.
 """
 import json
 import os
+import re
 import sys
 import time
 
@@ -207,3 +208,46 @@ def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
         cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
                                               else []), check=False)
         time.sleep(1)
+
+
+def test_ddp_remaining_time_moves_smoothly_past_its_fit(cluster, tmp_path):
+    """Issue 26 item 5: a DDP job with the example's own hints (no steps=
+    target: the loss fit alone predicts its end) showed remaining times of
+    11 s, 7 s, 5 s, 2 s, then 983 s a second later: once the fitted curve's
+    end had passed while the job ran on, the prediction fell back to the
+    10,000-step prior. Sampled every half second at one size, the
+    predicted time may fall fast (a fit replacing the prior) but never
+    rise more than fivefold and a minute at once."""
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    job = ex.submit(cluster, workdir,
+                    "optimus,mode=allreduce,min_workers=1,max_workers=8,"
+                    "worker_mem=256M,batch=32,ckpt_signal=USR1,"
+                    "ckpt_grace=20,form=inverse",
+                    ["--work-ms-per-sample", "8", "--report-every", "0.5",
+                     "--target-loss", "0.15"],
+                    example="torch_trainer.sbatch")
+    samples = []
+    try:
+        deadline = time.time() + 300
+        while time.time() < deadline:
+            f = cluster.job_fields(job)
+            if f.get("JobState") != "RUNNING":
+                if f.get("JobState") in ("COMPLETED", "FAILED", "CANCELLED"):
+                    break
+            m = re.search(r"workers=(\d+) .*remaining=(\S+) steps(\S*) "
+                          r"eta=(\d+)s fit=(\S+) restarts=(\d+)",
+                          f.get("SystemComment", ""))
+            if f.get("JobState") == "RUNNING" and m and \
+                    not m.group(5).startswith("none"):
+                samples.append((time.time(), m.group(1), m.group(6),
+                                int(m.group(4)), m.group(2) + m.group(3)))
+            time.sleep(0.5)
+        assert len(samples) >= 10, (samples, f)
+        for a, b in zip(samples, samples[1:]):
+            if (a[1], a[2]) != (b[1], b[2]):
+                continue        # another size or run: another prediction
+            assert b[3] <= max(5 * a[3], a[3] + 60), \
+                ("remaining time jumped", a, b, samples)
+    finally:
+        cluster.run(["scancel", str(job)], check=False)

@@ -153,6 +153,51 @@ START_TEST(test_running_never_zero_remaining)
 }
 END_TEST
 
+/*
+ * Issue 26: a job running past its fitted end is predicted as many steps
+ * again as it has overrun, so the prediction moves smoothly through the
+ * fit's end; before, it fell to about 1 step and then jumped to the prior
+ * (10,000 steps: 4 s, 1 s, 882 s within 10 s for a DDP job).
+ */
+START_TEST(test_remaining_steps_continuous_past_the_fit)
+{
+	job_model_t *m = new_job("optimus");
+	double prev = -1.0, rem, biggest = 0.0;
+	bool past = false, fitted;
+	char text[512];
+	int k = 1;
+
+	job_model_started(m, 10, 1, 1, 1);
+	/* a loss that flattens, 1 / (0.004 k + 1) + 0.1: it decreases by
+	 * less than the default delta a step from about k = 250 */
+	for (; k <= 150; k += 10)
+		ck_assert_int_eq(job_model_report(m, 10 + k, k,
+				 1.0 / (0.004 * k + 1.0) + 0.1, 1.0, 0), 0);
+	job_model_refit(m);
+	/* the same fit, the job reporting on past its end */
+	for (; k <= 20000 && !(past && prev > 100.0); k += 10) {
+		ck_assert_int_eq(job_model_report(m, 10 + k, k,
+				 1.0 / (0.004 * k + 1.0) + 0.1, 1.0, 0), 0);
+		rem = job_model_remaining_steps(m, &fitted);
+		ck_assert_msg(past || fitted || prev < 20.0,
+			      "left the fit at step %d with %g steps to go",
+			      k, prev);
+		past |= !fitted;
+		ck_assert_msg(rem >= 1.0, "remaining %g at step %d", rem, k);
+		if (prev >= 0.0)
+			biggest = fmax(biggest, fabs(rem - prev));
+		prev = rem;
+	}
+	ck_assert_msg(past, "the job never outlived its fit (step %d)", k);
+	/* 10 steps between reports: the prediction moves by about as much */
+	ck_assert_msg(biggest <= 10.0 + 1.0, "remaining steps jumped by %g",
+		      biggest);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, "steps(past fit)"), "%s", text);
+	job_model_free(m);
+}
+END_TEST
+
 /* Issue 15: resizable only after a confirmed checkpoint, never again after
  * a run resumed below its step; restarts= counts restarts that happened. */
 START_TEST(test_resizable_rules)
@@ -675,6 +720,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_fit_predictions);
 	tcase_add_test(tc, test_remaining_fallbacks);
 	tcase_add_test(tc, test_running_never_zero_remaining);
+	tcase_add_test(tc, test_remaining_steps_continuous_past_the_fit);
 	tcase_add_test(tc, test_resizable_rules);
 	tcase_add_test(tc, test_speed_priors);
 	tcase_add_test(tc, test_speed_profile);

@@ -265,20 +265,38 @@ double convergence_predict(const convergence_t *c, double step)
 	return c->scale * curve_eval(&c->coef, convergence_k(c, step));
 }
 
+/* The first k >= k_from at which the fitted curve meets the criterion. */
+static double conv_first_k(const convergence_t *c, double k_from)
+{
+	if (c->cfg.criterion == CONV_DECREASE)
+		return curve_k_decrease_below(&c->coef, k_from, c->cfg.window,
+					      c->cfg.delta);
+	return curve_k_near_asymptote(&c->coef, k_from, c->cfg.delta);
+}
+
 int convergence_remaining_steps(const convergence_t *c, double *steps)
 {
-	double k_now, k_end;
+	double k_now;
 
 	if (!c || !steps)
 		return -EINVAL;
 	if (!c->fitted || !c->n)
 		return -ENODATA;
 	k_now = convergence_k(c, c->step[c->n - 1]);
-	if (c->cfg.criterion == CONV_DECREASE)
-		k_end = curve_k_decrease_below(&c->coef, k_now, c->cfg.window,
-					       c->cfg.delta);
-	else
-		k_end = curve_k_near_asymptote(&c->coef, k_now, c->cfg.delta);
-	*steps = k_end - k_now;
+	*steps = conv_first_k(c, k_now) - k_now;
+	return 0;
+}
+
+int convergence_overrun_steps(const convergence_t *c, double *steps)
+{
+	double k_now;
+
+	if (!c || !steps)
+		return -EINVAL;
+	if (!c->fitted || !c->n)
+		return -ENODATA;
+	k_now = convergence_k(c, c->step[c->n - 1]);
+	/* k = 1 is the segment's first step: the curve's own beginning */
+	*steps = fmax(k_now - conv_first_k(c, 1.0), 0.0);
 	return 0;
 }

@@ -84,6 +84,11 @@ int convergence_fit(convergence_t *c);
  * (INFINITY if the fit never converges). 0 or -ENODATA when not fitted. */
 int convergence_remaining_steps(const convergence_t *c, double *steps);
 
+/* Steps since the fitted curve first met the criterion (0 while it has
+ * not): how far a job still running has outlived its predicted end.
+ * 0, or -ENODATA when not fitted. */
+int convergence_overrun_steps(const convergence_t *c, double *steps);
+
 /* Predicted (un-normalised) loss at a step; NAN when not fitted. */
 double convergence_predict(const convergence_t *c, double step);
 

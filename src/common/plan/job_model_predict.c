@@ -174,10 +174,32 @@ double job_model_target_steps(const job_model_t *m)
 }
 
 /*
+ * A job still running past the end its fitted curve predicts: true, with
+ * *steps the remaining steps assumed for it, as many as it has already run
+ * past that end (never less than one). The fit was wrong about where the
+ * job stops, not about its having slowed down; doubling the overrun moves
+ * smoothly from the fit's last prediction (about 1 step when the end has
+ * just passed) instead of jumping to the prior (issue 26: a DDP job's
+ * remaining time went 4 s, 1 s, then 882 s within 10 s).
+ */
+static bool job_model_past_fit(const job_model_t *m, double *steps)
+{
+	double r, over;
+
+	if (!m->conv || m->phase == JM_DONE ||
+	    convergence_remaining_steps(m->conv, &r) || !(r < 1.0) ||
+	    convergence_overrun_steps(m->conv, &over))
+		return false;
+	*steps = fmax(over, 1.0);
+	return true;
+}
+
+/*
  * The convergence fit when there is one (capped by the target: a job that
- * stops at steps= never runs longer), else the target minus the steps
- * done, else the prior max(JOB_MODEL_PRIOR_STEPS, steps done): a job is
- * assumed at most half-way through.
+ * stops at steps= never runs longer); for a job running past the fit's
+ * end, its overrun again (job_model_past_fit); else the target minus the
+ * steps done, else the prior max(JOB_MODEL_PRIOR_STEPS, steps done): a job
+ * is assumed at most half-way through.
  */
 double job_model_remaining_steps(const job_model_t *m, bool *fitted)
 {
@@ -204,6 +226,8 @@ double job_model_remaining_steps(const job_model_t *m, bool *fitted)
 			return r;
 		}
 	}
+	if (job_model_past_fit(m, &r))
+		return target > 0.0 && left >= 1.0 ? fmin(r, left) : r;
 	if (target > 0.0 && (left >= 1.0 || done))
 		return left;
 	return fmax(JOB_MODEL_PRIOR_STEPS, m->step);
@@ -305,8 +329,8 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	p = m->cur_nodes && hints_is_allreduce(&m->hints) ? m->cur_nodes :
 	    job_model_speed_p(m, p, w, 0);
 	rem = job_model_remaining_steps(m, &fitted);
-	how = fitted ? "" : job_model_target_steps(m) > 0.0 ? "(target)" :
-							      "(prior)";
+	how = fitted ? "" : job_model_past_fit(m, &f) ? "(past fit)" :
+	      job_model_target_steps(m) > 0.0 ? "(target)" : "(prior)";
 	f = job_model_speed_from(m, profiles, p, w, &src);
 	eta = f > 0.0 ? rem / f : INFINITY;
 	job_model_fit_text(m, fit, sizeof(fit));
