@@ -69,6 +69,7 @@ def test_cluster_env_exports_the_build_tree(tmp_path):
 # system. On a developer's machine the tests are skipped rather than
 # installing packages into it.
 import pytest  # noqa: E402
+from waiting import wait_for  # noqa: E402
 
 PACKAGED = os.environ.get("OPTIMUS_TEST_PACKAGE") == "1"
 needs_package = pytest.mark.skipif(
@@ -148,6 +149,92 @@ def test_installed_plugins_schedule_a_job(tmp_path):
         c.run(["scancel", str(jid)])
     finally:
         c.stop(keep=False)
+
+
+def _next_release(debs, outdir, suffix="+upgradetest1"):
+    """The same packages as the next release would ship them: each .deb
+    unpacked and packed again with its version (and the versions it pins
+    between the two packages) raised. Paths of the new .deb files."""
+    made = []
+    for deb in debs:
+        tree = os.path.join(outdir, os.path.basename(deb) + ".d")
+        subprocess.run(["dpkg-deb", "-R", deb, tree], check=True)
+        control = os.path.join(tree, "DEBIAN", "control")
+        text = open(control).read()
+        version = re.search(r"^Version: (\S+)$", text, re.M).group(1)
+        text = text.replace("Version: " + version,
+                            "Version: " + version + suffix)
+        text = text.replace("slurm-optimus (= %s)" % version,
+                            "slurm-optimus (= %s%s)" % (version, suffix))
+        open(control, "w").write(text)
+        new = tree[:-2].replace(".deb", suffix + ".deb")
+        subprocess.run(["dpkg-deb", "-b", tree, new], check=True,
+                       capture_output=True)
+        made.append(new)
+    return made
+
+
+@needs_package
+def test_upgrade_keeps_the_state_file_and_its_records(tmp_path):
+    """Issue 25 item 2: upgrading the packages keeps sched/optimus' state
+    file, and the next release reads the records the previous one wrote.
+    A cluster of the installed plugins tracks a job that reports; the next
+    release is installed over them with dpkg (what apt does), slurmctld
+    restarts, and the job's record is there as it was."""
+    import glob
+    import json
+    import sys
+    sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
+    from cluster import Cluster
+    debs = sorted(glob.glob(os.path.join(TOP, "debs", "*.deb")))
+    assert len(debs) == 2, debs
+    before_version = _dpkg_field("slurm-optimus-ctld", "Version")
+    c = Cluster(str(tmp_path / "c"), nodes=2, plugin_dirs=[],
+                optimus_conf="PlanInterval=2\n")
+    c.start()
+    upgraded = False
+    try:
+        jid = c.sbatch(["--scheduler=optimus,max_workers=2", "-o",
+                        "/dev/null"], "#!/bin/sh\nsleep 300\n")
+        c.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        for step in (10, 20, 30):
+            c.run(["/usr/bin/optimus-report", "progress", "--job", str(jid),
+                   "--step", str(step), "--loss", str(1.0 / step)])
+
+        def record():
+            r = c.run(["/usr/bin/optimusctl", "--json", "show", "job",
+                       str(jid)])
+            j = json.loads(r.stdout)
+            return (j["job_id"], j["step"], j["reports"], j["hints"])
+        wait_for(lambda: record()[1] == 30, 30, "the reports in the record")
+        before = record()
+        state = os.path.join(c.state_dir, "optimus_state.json")
+        # saved after every plan (PlanInterval=2)
+        wait_for(lambda: os.path.exists(state) and
+                 json.load(open(state))["jobs"][0]["step"] == 30,
+                 30, "the record saved in " + state)
+        new = _next_release(debs, str(tmp_path))
+        r = subprocess.run(["dpkg", "-i"] + new, capture_output=True,
+                           text=True, timeout=300)
+        upgraded = True
+        assert r.returncode == 0, r.stdout + r.stderr
+        after_version = _dpkg_field("slurm-optimus-ctld", "Version")
+        assert after_version == before_version + "+upgradetest1", \
+            after_version
+        assert os.path.exists(state), "the upgrade removed " + state
+        c.restart_slurmctld()
+        after = wait_for(lambda: (lambda r: r[1] == 30 and r)(record()), 60,
+                         "the record after the upgrade")
+        assert after == before, (before, after)
+        log = c.logs("slurmctld")
+        assert "recovered model state of 1 jobs from %s" % state in log, \
+            log[-3000:]
+        c.run(["scancel", str(jid)])
+    finally:
+        c.stop(keep=False)
+        if upgraded:   # leave the release the suite installed
+            subprocess.run(["dpkg", "-i"] + debs, capture_output=True,
+                           timeout=300)
 
 
 def test_rpm_packages_build_against_a_configured_slurm_source(tmp_path):
