@@ -9,6 +9,7 @@ src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
 	src/common/util/errmsg.c src/common/util/errmsg.h \
 	src/common/util/escape.c src/common/util/escape.h \
 	src/common/util/prom_text.c src/common/util/prom_text.h \
+	src/common/util/svg.c src/common/util/svg.h \
 	src/common/util/conf_file.c src/common/util/conf_file.h \
 	src/common/util/json_strict.c src/common/util/json_strict.h \
 	src/common/util/json_num.c src/common/util/json_num.h \

@@ -280,9 +280,35 @@ static bool viewer_may_see(uint32_t owner, void *arg)
 }
 
 /*
- * The metrics query: {"content_type": ..., "text": the exposition}, the
- * jobs' series only of the jobs uid may see; NULL on failure.
+ * The text as {"content_type": ..., "lines": [each line without its
+ * newline]}: a reply's strings go through the rule for user text
+ * (json_strict), which would turn a newline into "\n"; a line holds none
+ * of the characters it escapes, so it travels as it is.
  */
+static json_object *metrics_lines(const char *text, size_t len)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	if (!o || !a) {
+		json_object_put(o);
+		json_object_put(a);
+		return NULL;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t n = strcspn(text + i, "\n");
+
+		json_object_array_add(a, json_object_new_string_len(text + i,
+								    (int)n));
+		i += n + 1;
+	}
+	json_object_object_add(o, "content_type",
+			       json_object_new_string(PROM_TEXT_CONTENT_TYPE));
+	json_object_object_add(o, "lines", a);
+	return o;
+}
+
+/* The metrics query's answer (metrics_lines): the jobs' series only of the
+ * jobs uid may see; NULL on failure. */
 static json_object *metrics_answer(report_service_t *s, uid_t uid)
 {
 	metrics_fn fn = atomic_load(&s->metrics);
@@ -305,12 +331,8 @@ static json_object *metrics_answer(report_service_t *s, uid_t uid)
 		return NULL;
 	}
 	rc = metrics_render(f, &c, &m, viewer_may_see, &v);
-	if (fclose(f) == 0 && rc == 0 && (o = json_object_new_object())) {
-		json_object_object_add(o, "content_type", json_object_new_string(
-			PROM_TEXT_CONTENT_TYPE));
-		json_object_object_add(o, "text",
-				       json_object_new_string_len(text, (int)len));
-	}
+	if (fclose(f) == 0 && rc == 0)
+		o = metrics_lines(text, len);
 	free(text);
 	metrics_free(&m);
 	return o;
