@@ -10,7 +10,9 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ascii_plot.h"
 #include "hints/hints.h"
@@ -26,6 +28,7 @@ typedef struct opts {
 	long points;		/* 0: all */
 	const char *addr;
 	const char *svg;	/* plan-history: the file to write */
+	const char *output;	/* metrics: the file to replace */
 	int timeout_ms;
 } opts_t;
 
@@ -36,7 +39,7 @@ static void usage(FILE *f)
 "       optimusctl [OPTIONS] show job N [--points N]\n"
 "       optimusctl [OPTIONS] plan\n"
 "       optimusctl [OPTIONS] show config\n"
-"       optimusctl [OPTIONS] metrics\n"
+"       optimusctl [OPTIONS] metrics [--output FILE]\n"
 "       optimusctl [OPTIONS] plan-history N --svg FILE\n"
 "\n"
 "Query the sched/optimus scheduler over its munge-authenticated channel.\n"
@@ -61,6 +64,7 @@ static void usage(FILE *f)
 "  --all              status: finished jobs too\n"
 "  --points N         show job: only the last N points of each series\n"
 "  --svg FILE         plan-history: the SVG file to write\n"
+"  --output FILE      metrics: replace FILE whole (temporary file + rename)\n"
 "  --no-plot          no ASCII plot in 'show job'\n"
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
@@ -537,15 +541,59 @@ static int write_plan_history(json_object *res, const char *path)
 }
 
 /* The metrics' text, one line per string of "lines" (report/service.c). */
-static void print_metrics(json_object *res)
+static void print_metrics(FILE *f, json_object *res)
 {
 	json_object *lines = get(res, "lines");
 	size_t n = lines && json_object_is_type(lines, json_type_array) ?
 		   json_object_array_length(lines) : 0;
 
 	for (size_t i = 0; i < n; i++)
-		printf("%s\n", json_object_get_string(
-			       json_object_array_get_idx(lines, i)));
+		fprintf(f, "%s\n", json_object_get_string(
+				json_object_array_get_idx(lines, i)));
+}
+
+/*
+ * metrics --output FILE: the text replaces FILE whole, never half written
+ * (node_exporter's textfile collector may read it at any moment): written
+ * to a hidden temporary file of the same folder, which the collector does
+ * not read (no ".prom" ending), flushed to disk, then renamed over FILE.
+ * Mode 0644: the collector runs as another user. On failure FILE is left
+ * as it was.
+ */
+static int write_metrics_file(json_object *res, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path) : 1;
+	char tmp[4096];
+	FILE *f = NULL;
+	int fd, ok;
+
+	if (snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", dirlen,
+		     slash ? path : ".", slash ? slash + 1 : path) >=
+	    (int)sizeof(tmp)) {
+		fprintf(stderr, "optimusctl: --output %s: name too long\n", path);
+		return 1;
+	}
+	if ((fd = mkstemp(tmp)) < 0 || fchmod(fd, 0644) ||
+	    !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "optimusctl: cannot write beside %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return 1;
+	}
+	print_metrics(f, res);
+	ok = fflush(f) == 0 && fsync(fd) == 0;
+	ok = fclose(f) == 0 && ok && rename(tmp, path) == 0;
+	if (!ok) {
+		fprintf(stderr, "optimusctl: cannot write %s: %s\n", path,
+			strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
 }
 
 /* `show config`: the plan's query, of which only the configuration is shown. */
@@ -638,7 +686,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 		{ "json", 0, NULL, 'j' }, { "no-plot", 0, NULL, 'n' },
 		{ "addr", 1, NULL, 'a' }, { "timeout", 1, NULL, 't' },
 		{ "all", 0, NULL, 'A' }, { "points", 1, NULL, 'p' },
-		{ "svg", 1, NULL, 's' },
+		{ "svg", 1, NULL, 's' }, { "output", 1, NULL, 'o' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	long v;
@@ -654,6 +702,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 		case 'A': o->all = 1; break;
 		case 'a': o->addr = optarg; break;
 		case 's': o->svg = optarg; break;
+		case 'o': o->output = optarg; break;
 		case 't':
 			if (opt_long("timeout", optarg, 1, 600000, &v))
 				return -1;
@@ -667,7 +716,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 		case 'h': usage(stdout); exit(0);
 		default:
 			fprintf(stderr, "optimusctl: %s '%s' (see --help)\n",
-				optopt && strchr("jnAatpsh", optopt) ?
+				optopt && strchr("jnAatpsoh", optopt) ?
 				"option needs a value:" : "unknown option",
 				argv[optind - 1]);
 			return -1;
@@ -711,6 +760,10 @@ int main(int argc, char **argv)
 			"--svg is for plan-history");
 		return 2;
 	}
+	if (o.output && q.kind != QUERY_METRICS) {
+		fprintf(stderr, "optimusctl: --output is for metrics\n");
+		return 2;
+	}
 	q.points = (uint32_t)o.points;
 	if (request(&o, &q, &res))
 		return 1;
@@ -720,11 +773,13 @@ int main(int argc, char **argv)
 		rc = write_plan_history(res, o.svg);
 	else if (show_config)
 		print_config(res, &o);
+	else if (q.kind == QUERY_METRICS && o.output)
+		rc = write_metrics_file(res, o.output);
 	else if (o.json)
 		printf("%s\n", json_object_to_json_string_ext(
 			       json_strict(res), JSON_C_TO_STRING_PRETTY));
 	else if (q.kind == QUERY_METRICS)
-		print_metrics(res);
+		print_metrics(stdout, res);
 	else if (q.kind == QUERY_STATUS)
 		print_status(res, &o);
 	else if (q.kind == QUERY_JOB)

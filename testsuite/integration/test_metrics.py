@@ -150,3 +150,24 @@ def test_metrics_and_plan_history_of_a_resized_job(cluster, tmp_path):
         assert r.returncode == 1 and "forbidden" in r.stderr, r.stderr
     finally:
         cancel(cluster, big, small)
+
+
+def test_metrics_output_replaces_the_file_whole(cluster, tmp_path):
+    """--output: the textfile collector's file is replaced by a rename
+    (no temporary file left, mode 0644 for node_exporter's user), and kept
+    as it was when the scheduler cannot be reached."""
+    env = client_env(cluster)
+    out = tmp_path / "optimus.prom"
+    out.write_text("# old\n")
+    r = ctl(env, "metrics", "--output", str(out))
+    assert r.returncode == 0 and r.stdout == "", r.stderr
+    assert os.stat(out).st_mode & 0o777 == 0o644
+    assert os.listdir(tmp_path) == ["optimus.prom"]
+    fams = {f.name for f in text_string_to_metric_families(out.read_text())}
+    assert "optimus_plans" in fams, fams
+    text = out.read_text()
+    r = ctl(env, "--addr", "127.0.0.1:1", "--timeout", "200", "metrics",
+            "--output", str(out))
+    assert r.returncode == 1, r.stderr
+    assert out.read_text() == text and os.listdir(tmp_path) == \
+        ["optimus.prom"]
