@@ -23,3 +23,10 @@ TESTS += testsuite/unit/test_escape
 testsuite_unit_test_escape_SOURCES = testsuite/unit/test_escape.c
 testsuite_unit_test_escape_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_escape_LDADD = $(UNIT_LDADD)
+
+# The one SVG writer (util/svg): unit test.
+check_PROGRAMS += testsuite/unit/test_svg
+TESTS += testsuite/unit/test_svg
+testsuite_unit_test_svg_SOURCES = testsuite/unit/test_svg.c
+testsuite_unit_test_svg_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_svg_LDADD = $(UNIT_LDADD)

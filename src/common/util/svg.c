@@ -176,7 +176,15 @@ static void marks(FILE *f, const svg_mark_t *m, size_t n, double xmax)
 			"stroke-dasharray=\"4 3\"><title>", x, TOP, x, TOP + ph);
 		put_text(f, m[i].label);
 		fputs("</title></line>\n", f);
-		label(f, x + 3, TOP + 12, "start", 10, m[i].label, 0);
+		/* inside the plot (left of a line in its right half, clear of
+		 * the legend), a row lower each, so that close marks stay
+		 * readable */
+		if (x > LEFT + pw / 2.0)
+			label(f, x - 3, TOP + 12 + 12 * (i % 8), "end", 10,
+			      m[i].label, 0);
+		else
+			label(f, x + 3, TOP + 12 + 12 * (i % 8), "start", 10,
+			      m[i].label, 0);
 	}
 }
 
