@@ -4,3 +4,5 @@ dist_example_DATA = etc/slurm.conf.example etc/plugstack.conf.example etc/optimu
 dist_example_DATA += etc/examples/optimus-async-tf.sbatch \
 	etc/examples/optimus-allreduce-pytorch.sbatch \
 	etc/examples/quality-mxnet.sbatch etc/examples/optimus-separate.sbatch
+# node_exporter's textfile collector (doc/metrics.md)
+dist_example_DATA += etc/optimus-metrics.service etc/optimus-metrics.timer

@@ -8,6 +8,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/history.h src/common/report/history.c \
 	src/common/report/munge_auth.h src/common/report/munge_auth.c \
 	src/common/report/service.h src/common/report/service.c \
+	src/common/report/metrics.h src/common/report/metrics.c \
 	src/common/report/client.h src/common/report/client.c
 src_common_liboptimus_core_la_LIBADD += $(MUNGE_LIBS)
 
@@ -31,6 +32,14 @@ testsuite_unit_test_protocol_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
 testsuite_unit_test_protocol_service_SOURCES = testsuite/unit/test_protocol_service.c
 testsuite_unit_test_protocol_service_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_protocol_service_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
+
+# The Prometheus text format (util/prom_text) and the metrics' text
+# (report/metrics), parsed back by a reader written from the format's spec.
+check_PROGRAMS += testsuite/unit/test_metrics
+TESTS += testsuite/unit/test_metrics
+testsuite_unit_test_metrics_SOURCES = testsuite/unit/test_metrics.c
+testsuite_unit_test_metrics_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_metrics_LDADD = $(UNIT_LDADD) $(MUNGE_LIBS)
 
 # The clients' reader of Slurm's configuration grammar, against the table
 # the Python client passes too.

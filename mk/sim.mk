@@ -13,7 +13,6 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_qtrace.c \
 	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \
-	src/tools/optimus-sim/sim_svg.h src/tools/optimus-sim/sim_svg.c \
 	src/tools/optimus-sim/sim_report.h src/tools/optimus-sim/sim_report.c \
 	src/tools/optimus-sim/sim_exp.h src/tools/optimus-sim/sim_exp.c \
 	src/tools/optimus-sim/sim_exp_optimus.c \

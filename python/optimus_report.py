@@ -473,8 +473,9 @@ class Reporter:
                                     lag=None if lag is None else float(lag)))
 
     def query(self, what="status", job_id=None, points=None):
-        """Ask 'status', 'plan' or 'job' (with job_id; points: only the
-        last N points of each series)."""
+        """Ask 'status', 'plan', 'metrics' (Prometheus text as
+        {"lines": [...]}, doc/metrics.md) or 'job' (with job_id; points:
+        only the last N points of each series)."""
         fields = {"query": what}
         if what == "job":
             fields["job"] = self._job(job_id)
@@ -525,7 +526,8 @@ class WorkerPace:
 
 
 def query(what="status", job_id=None, points=None):
-    """One-shot query: 'status', 'plan' or 'job' (with job_id, points)."""
+    """One-shot query: 'status', 'plan', 'metrics' or 'job' (with job_id,
+    points)."""
     with Reporter(job_id=job_id) as r:
         return r.query(what, job_id, points)
 

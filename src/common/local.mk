@@ -8,6 +8,8 @@ src_common_liboptimus_core_la_SOURCES = src/common/util/version.h \
 	src/common/roles/spank_env.c src/common/roles/spank_env.h \
 	src/common/util/errmsg.c src/common/util/errmsg.h \
 	src/common/util/escape.c src/common/util/escape.h \
+	src/common/util/prom_text.c src/common/util/prom_text.h \
+	src/common/util/svg.c src/common/util/svg.h \
 	src/common/util/conf_file.c src/common/util/conf_file.h \
 	src/common/util/json_strict.c src/common/util/json_strict.h \
 	src/common/util/json_num.c src/common/util/json_num.h \
@@ -21,3 +23,10 @@ TESTS += testsuite/unit/test_escape
 testsuite_unit_test_escape_SOURCES = testsuite/unit/test_escape.c
 testsuite_unit_test_escape_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_escape_LDADD = $(UNIT_LDADD)
+
+# The one SVG writer (util/svg): unit test.
+check_PROGRAMS += testsuite/unit/test_svg
+TESTS += testsuite/unit/test_svg
+testsuite_unit_test_svg_SOURCES = testsuite/unit/test_svg.c
+testsuite_unit_test_svg_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_svg_LDADD = $(UNIT_LDADD)

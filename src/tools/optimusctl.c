@@ -1,6 +1,7 @@
 /*
  * optimusctl - ask sched/optimus what it knows and plans
- * (see optimusctl(1)): status, show job N, plan; --json for scripts.
+ * (see optimusctl(1)): status, show job N, plan, metrics, plan-history;
+ * --json for scripts.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,10 +10,16 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "ascii_plot.h"
+#include "hints/hints.h"
 #include "models/curve_fit.h"
 #include "report/client.h"
 #include "util/json_strict.h"
+#include "util/svg.h"
 
 typedef struct opts {
 	int json;
@@ -20,6 +27,8 @@ typedef struct opts {
 	int all;
 	long points;		/* 0: all */
 	const char *addr;
+	const char *svg;	/* plan-history: the file to write */
+	const char *output;	/* metrics: the file to replace */
 	int timeout_ms;
 } opts_t;
 
@@ -30,6 +39,8 @@ static void usage(FILE *f)
 "       optimusctl [OPTIONS] show job N [--points N]\n"
 "       optimusctl [OPTIONS] plan\n"
 "       optimusctl [OPTIONS] show config\n"
+"       optimusctl [OPTIONS] metrics [--output FILE]\n"
+"       optimusctl [OPTIONS] plan-history N --svg FILE\n"
 "\n"
 "Query the sched/optimus scheduler over its munge-authenticated channel.\n"
 "  status       the scheduler's jobs (finished ones only with --all): state,\n"
@@ -41,11 +52,19 @@ static void usage(FILE *f)
 "  plan         the scheduler's current plan, one row per decision\n"
 "  show config  the settings sched/optimus runs with (optimus.conf's and\n"
 "               the defaults it leaves out), one Key=Value a line\n"
+"  metrics      the scheduler's figures in Prometheus' text format, for\n"
+"               node_exporter's textfile collector (doc/metrics.md); job\n"
+"               series of your jobs only unless you are root or SlurmUser\n"
+"  plan-history N --svg FILE\n"
+"               job N's size over time (PS, workers, GPUs; resizes\n"
+"               marked) and its loss, drawn as SVG into FILE ('-': stdout)\n"
 "\n"
 "Options:\n"
 "  --json             print the scheduler's answer as (strict) JSON\n"
 "  --all              status: finished jobs too\n"
 "  --points N         show job: only the last N points of each series\n"
+"  --svg FILE         plan-history: the SVG file to write\n"
+"  --output FILE      metrics: replace FILE whole (temporary file + rename)\n"
 "  --no-plot          no ASCII plot in 'show job'\n"
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
@@ -372,8 +391,215 @@ static void print_plan(json_object *res)
 		printf("(no decision)\n");
 }
 
+/*
+ * plan-history: job `res` (the answer of "show job") drawn as SVG. Its
+ * runs (start, end, PS, workers) give its size over time as steps, 0
+ * between runs; each run after the first is marked: "resize" when its size
+ * differs from the run before, else "restart". The loss points below, on
+ * the same time axis (seconds since the first submission).
+ */
+typedef struct history_plot {
+	double *x, *ps, *w, *gpus, *lx, *loss;
+	size_t n, nloss;
+	svg_mark_t *marks;
+	char (*labels)[64];
+	size_t nmarks;
+} history_plot_t;
+
+static void history_point(history_plot_t *h, double x, double ps, double w,
+			  double gpus)
+{
+	h->x[h->n] = x;
+	h->ps[h->n] = ps;
+	h->w[h->n] = w;
+	h->gpus[h->n++] = gpus;
+}
+
+static void history_runs(history_plot_t *h, json_object *runs, double t0,
+			 double now, const optimus_hints_t *hints)
+{
+	size_t n = json_object_array_length(runs);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(runs, i);
+		json_object *prev = i ? json_object_array_get_idx(runs, i - 1) :
+				   NULL;
+		double s = num(r, "start") - t0, e = num(r, "end");
+		int ps = (int)num(r, "ps"), w = (int)num(r, "workers");
+		double g = (double)hints_gpus(hints, ps, w);
+
+		e = (e > 0 ? e : now) - t0;
+		history_point(h, s, 0, 0, 0);
+		history_point(h, s, ps, w, g);
+		history_point(h, e, ps, w, g);
+		history_point(h, e, 0, 0, 0);
+		if (!prev)
+			continue;
+		snprintf(h->labels[h->nmarks], sizeof(h->labels[0]),
+			 "%s %zu: %d PS + %d workers",
+			 ps != (int)num(prev, "ps") ||
+			 w != (int)num(prev, "workers") ? "resize" : "restart",
+			 i, ps, w);
+		h->marks[h->nmarks] = (svg_mark_t){ s, h->labels[h->nmarks] };
+		h->nmarks++;
+	}
+}
+
+static void history_loss(history_plot_t *h, json_object *pts, double t0)
+{
+	size_t n = json_object_array_length(pts);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(pts, i);
+
+		if (!get(p, "received"))
+			continue;
+		h->lx[h->nloss] = num(p, "received") - t0;
+		h->loss[h->nloss++] = num(p, "loss");
+	}
+}
+
+static void history_free(history_plot_t *h)
+{
+	free(h->x), free(h->ps), free(h->w), free(h->gpus);
+	free(h->lx), free(h->loss), free(h->marks), free(h->labels);
+}
+
+static int write_plan_history(json_object *res, const char *path)
+{
+	json_object *runs = get(res, "runs"), *pts = get(res, "progress");
+	size_t nr = runs && json_object_is_type(runs, json_type_array) ?
+		    json_object_array_length(runs) : 0;
+	size_t np = pts && json_object_is_type(pts, json_type_array) ?
+		    json_object_array_length(pts) : 0;
+	double t0 = num(res, "first_submit"), end = num(res, "end_time");
+	history_plot_t h = { 0 };
+	optimus_hints_t hints;
+	char err[256], title[96];
+	FILE *f;
+	int rc = 0;
+
+	if (!get(res, "job_id") || !get(res, "first_submit")) {
+		fprintf(stderr, "optimusctl: the scheduler has no plan history "
+			"of this job (not an optimus job, or not planned yet)\n");
+		return 1;
+	}
+	if (hints_parse(str(res, "hints", "optimus"), &hints, err, sizeof(err)))
+		hints_init(&hints, HINTS_POLICY_OPTIMUS);	/* GPUs: 0 */
+	h.x = calloc(4 * nr + 1, sizeof(double));
+	h.ps = calloc(4 * nr + 1, sizeof(double));
+	h.w = calloc(4 * nr + 1, sizeof(double));
+	h.gpus = calloc(4 * nr + 1, sizeof(double));
+	h.lx = calloc(np + 1, sizeof(double));
+	h.loss = calloc(np + 1, sizeof(double));
+	h.marks = calloc(nr + 1, sizeof(*h.marks));
+	h.labels = calloc(nr + 1, sizeof(*h.labels));
+	if (!h.x || !h.ps || !h.w || !h.gpus || !h.lx || !h.loss || !h.marks ||
+	    !h.labels) {
+		history_free(&h);
+		fprintf(stderr, "optimusctl: out of memory\n");
+		return 1;
+	}
+	if (nr)
+		history_runs(&h, runs, t0, end > 0 ? end : (double)time(NULL),
+			     &hints);
+	if (np)
+		history_loss(&h, pts, t0);
+	snprintf(title, sizeof(title), "Job %lld: size over time",
+		 (long long)num(res, "job_id"));
+	{
+		svg_series_t size[] = { { "PS", h.x, h.ps, h.n },
+					{ "workers", h.x, h.w, h.n },
+					{ "GPUs", h.x, h.gpus, h.n } };
+		svg_series_t loss[] = { { "loss", h.lx, h.loss, h.nloss } };
+		svg_chart_t charts[] = {
+			{ title, "seconds since submission", "tasks", size, 3,
+			  h.marks, h.nmarks },
+			{ "Reported loss", "seconds since submission", "loss",
+			  loss, 1, h.marks, h.nmarks },
+		};
+
+		f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+		if (!f) {
+			fprintf(stderr, "optimusctl: cannot write %s: %s\n",
+				path, strerror(errno));
+			history_free(&h);
+			return 1;
+		}
+		svg_stack(f, charts, np ? 2 : 1);
+	}
+	if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
+		fprintf(stderr, "optimusctl: cannot write %s: %s\n", path,
+			strerror(errno));
+		rc = 1;
+	} else if (f != stdout) {
+		printf("%s: %zu runs, %zu restarts marked, %zu loss points\n",
+		       path, nr, h.nmarks, h.nloss);
+	}
+	history_free(&h);
+	return rc;
+}
+
+/* The metrics' text, one line per string of "lines" (report/service.c). */
+static void print_metrics(FILE *f, json_object *res)
+{
+	json_object *lines = get(res, "lines");
+	size_t n = lines && json_object_is_type(lines, json_type_array) ?
+		   json_object_array_length(lines) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s\n", json_object_get_string(
+				json_object_array_get_idx(lines, i)));
+}
+
+/*
+ * metrics --output FILE: the text replaces FILE whole, never half written
+ * (node_exporter's textfile collector may read it at any moment): written
+ * to a hidden temporary file of the same folder, which the collector does
+ * not read (no ".prom" ending), flushed to disk, then renamed over FILE.
+ * Mode 0644: the collector runs as another user. On failure FILE is left
+ * as it was.
+ */
+static int write_metrics_file(json_object *res, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path) : 1;
+	char tmp[4096];
+	FILE *f = NULL;
+	int fd, ok;
+
+	if (snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", dirlen,
+		     slash ? path : ".", slash ? slash + 1 : path) >=
+	    (int)sizeof(tmp)) {
+		fprintf(stderr, "optimusctl: --output %s: name too long\n", path);
+		return 1;
+	}
+	if ((fd = mkstemp(tmp)) < 0 || fchmod(fd, 0644) ||
+	    !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "optimusctl: cannot write beside %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return 1;
+	}
+	print_metrics(f, res);
+	ok = fflush(f) == 0 && fsync(fd) == 0;
+	ok = fclose(f) == 0 && ok && rename(tmp, path) == 0;
+	if (!ok) {
+		fprintf(stderr, "optimusctl: cannot write %s: %s\n", path,
+			strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
+
 /* `show config`: the plan's query, of which only the configuration is shown. */
 static int show_config;
+/* `plan-history N`: the job's query, drawn. */
+static int plan_history;
 
 /* The command; -1 after printing one line naming the bad argument. */
 static int parse_query(int argc, char **argv, query_t *q)
@@ -390,9 +616,23 @@ static int parse_query(int argc, char **argv, query_t *q)
 		return q->kind = QUERY_STATUS, 0;
 	if (argc == 1 && !strcmp(argv[0], "plan"))
 		return q->kind = QUERY_PLAN, 0;
+	if (argc == 1 && !strcmp(argv[0], "metrics"))
+		return q->kind = QUERY_METRICS, 0;
 	if (argc == 2 && !strcmp(argv[0], "show") &&
 	    !strcmp(argv[1], "config"))
 		return show_config = 1, q->kind = QUERY_PLAN, 0;
+	if (!strcmp(argv[0], "plan-history")) {
+		/* the same job id as "show job N" */
+		char *show[] = { "show", "job", argc == 2 ? argv[1] : "" };
+
+		if (argc != 2) {
+			fprintf(stderr, "optimusctl: plan-history needs one job "
+				"id\n");
+			return -1;
+		}
+		plan_history = 1;
+		return parse_query(3, show, q);
+	}
 	if (!strcmp(argv[0], "show") && argc >= 2 && strcmp(argv[1], "job")) {
 		fprintf(stderr, "optimusctl: show '%s': only 'show job N' and "
 			"'show config' exist\n", argv[1]);
@@ -414,9 +654,10 @@ static int parse_query(int argc, char **argv, query_t *q)
 	}
 	if (!strcmp(argv[0], "show"))
 		fprintf(stderr, "optimusctl: show job needs one job id\n");
-	else if (strcmp(argv[0], "status") && strcmp(argv[0], "plan"))
+	else if (strcmp(argv[0], "status") && strcmp(argv[0], "plan") &&
+		 strcmp(argv[0], "metrics"))
 		fprintf(stderr, "optimusctl: unknown command '%s' (status, show "
-			"job N, plan)\n", argv[0]);
+			"job N, plan, metrics, plan-history N)\n", argv[0]);
 	else
 		fprintf(stderr, "optimusctl: %s takes no argument ('%s')\n",
 			argv[0], argv[1]);
@@ -445,6 +686,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 		{ "json", 0, NULL, 'j' }, { "no-plot", 0, NULL, 'n' },
 		{ "addr", 1, NULL, 'a' }, { "timeout", 1, NULL, 't' },
 		{ "all", 0, NULL, 'A' }, { "points", 1, NULL, 'p' },
+		{ "svg", 1, NULL, 's' }, { "output", 1, NULL, 'o' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	long v;
@@ -459,6 +701,8 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 		case 'n': o->plot = 0; break;
 		case 'A': o->all = 1; break;
 		case 'a': o->addr = optarg; break;
+		case 's': o->svg = optarg; break;
+		case 'o': o->output = optarg; break;
 		case 't':
 			if (opt_long("timeout", optarg, 1, 600000, &v))
 				return -1;
@@ -472,7 +716,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 		case 'h': usage(stdout); exit(0);
 		default:
 			fprintf(stderr, "optimusctl: %s '%s' (see --help)\n",
-				optopt && strchr("jnAatph", optopt) ?
+				optopt && strchr("jnAatpsoh", optopt) ?
 				"option needs a value:" : "unknown option",
 				argv[optind - 1]);
 			return -1;
@@ -503,22 +747,39 @@ int main(int argc, char **argv)
 	json_object *res = NULL;
 	query_t q = { 0 };
 	opts_t o;
+	int rc = 0;
 
 	/* GSL's default error handler aborts: the models return errors. */
 	gsl_set_error_handler_off();
 	if (parse_opts(argc, argv, &o) ||
 	    parse_query(argc - optind, argv + optind, &q))
 		return 2;
+	if (plan_history != !!o.svg) {
+		fprintf(stderr, "optimusctl: %s\n", plan_history ?
+			"plan-history needs --svg FILE" :
+			"--svg is for plan-history");
+		return 2;
+	}
+	if (o.output && q.kind != QUERY_METRICS) {
+		fprintf(stderr, "optimusctl: --output is for metrics\n");
+		return 2;
+	}
 	q.points = (uint32_t)o.points;
 	if (request(&o, &q, &res))
 		return 1;
 	if (!res)
 		res = json_object_new_object();
-	if (show_config)
+	if (plan_history)
+		rc = write_plan_history(res, o.svg);
+	else if (show_config)
 		print_config(res, &o);
+	else if (q.kind == QUERY_METRICS && o.output)
+		rc = write_metrics_file(res, o.output);
 	else if (o.json)
 		printf("%s\n", json_object_to_json_string_ext(
 			       json_strict(res), JSON_C_TO_STRING_PRETTY));
+	else if (q.kind == QUERY_METRICS)
+		print_metrics(stdout, res);
 	else if (q.kind == QUERY_STATUS)
 		print_status(res, &o);
 	else if (q.kind == QUERY_JOB)
@@ -526,5 +787,5 @@ int main(int argc, char **argv)
 	else
 		print_plan(res);
 	json_object_put(res);
-	return 0;
+	return rc;
 }

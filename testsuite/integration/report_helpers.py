@@ -36,6 +36,14 @@ def unix_user(name):
         return pwd.getpwnam(name)
 
 
+def as_user(user, argv, env, check=False):
+    """argv run as Unix user `user` (runuser), its output captured."""
+    import subprocess
+    return subprocess.run(["runuser", "-u", user, "--"] + argv, env=env,
+                          capture_output=True, text=True, timeout=30,
+                          check=check)
+
+
 def open_to_every_user(cluster):
     """The cluster's folder is private by default; reporters of every user
     must reach optimus.conf and munged's socket, as on a real cluster."""

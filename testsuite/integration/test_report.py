@@ -14,7 +14,7 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
+from report_helpers import as_user, client_env, open_to_every_user, unix_user  # noqa: E402
 from signal_storm import run_storm  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
@@ -39,12 +39,6 @@ def env(cluster):
     for tool in (REPORT, CTL):
         assert os.access(tool, os.X_OK), "run make first: %s" % tool
     return client_env(cluster)
-
-
-def as_user(user, argv, env, check=False):
-    return subprocess.run(["runuser", "-u", user, "--"] + argv, env=env,
-                          capture_output=True, text=True, timeout=30,
-                          check=check)
 
 
 def sbatch_as(cluster, user, env):

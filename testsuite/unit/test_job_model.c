@@ -216,6 +216,7 @@ START_TEST(test_resizable_rules)
 	ck_assert_int_eq(job_model_report(m, 120, 500, 0.5, 1.0, 0), 0);
 	job_model_resizing(m, 130);
 	ck_assert_uint_eq(m->restarts, 0);	/* begun, not done */
+	ck_assert_uint_eq(m->resizes, 1);	/* resizes count when begun */
 	ck_assert_int_eq(job_model_checkpoint(m, 132, 510), 0);
 	job_model_started(m, 140, 2, 2, 1);
 	ck_assert_uint_eq(m->restarts, 1);
@@ -244,6 +245,7 @@ START_TEST(test_resizable_rules)
 
 		ck_assert_int_eq(job_model_summary(m, NULL, text,
 						   sizeof(text)), 0);
+		ck_assert_uint_eq(m->resizes, 3);
 		ck_assert_msg(strstr(text, " restarts=3 ") &&
 			      strstr(text, " resizable=no: resumed below"),
 			      "%s", text);
@@ -492,6 +494,8 @@ START_TEST(test_json_roundtrip)
 	ck_assert_uint_eq(b->hints.set, m->hints.set);
 	ck_assert_uint_eq(b->nruns, m->nruns);
 	ck_assert_uint_eq(b->restarts, m->restarts);
+	ck_assert_uint_eq(b->resizes, m->resizes);
+	ck_assert_uint_ne(b->resizes, 0);
 	ck_assert_uint_eq(b->not_resumable, m->not_resumable);
 	ck_assert_double_eq(b->ckpt_step, m->ckpt_step);
 	ck_assert_int_eq(b->ckpt_confirmed, m->ckpt_confirmed);
@@ -505,6 +509,12 @@ START_TEST(test_json_roundtrip)
 	ck_assert_str_eq(json_object_to_json_string(o2b),
 			 json_object_to_json_string(o));
 	json_object_put(o2b);
+	/* A record written before "resizes" existed still loads (0). */
+	json_object_object_del(o2, "resizes");
+	job_model_free(b);
+	b = job_model_from_json(o2, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_uint_eq(b->resizes, 0);
 	json_object_put(o);
 	json_object_put(o2);
 	job_model_free(m);

@@ -325,6 +325,85 @@ START_TEST(test_consumer_reports_have_one_home)
 }
 END_TEST
 
+/* A planner with one job of OWNER (JOB) and one of OTHER (43). */
+static int two_owners(metrics_t *m)
+{
+	metrics_job_t *j;
+
+	m->planner = true;
+	if (!(j = metrics_add_job(m)))
+		return -1;
+	j->job_id = JOB, j->uid = OWNER, j->ps = 1;
+	if (!(j = metrics_add_job(m)))
+		return -1;
+	j->job_id = 43, j->uid = OTHER, j->ps = 2;
+	return 0;
+}
+
+/* The metrics text uid is given. */
+static char *metrics_as(uid_t uid)
+{
+	message_t q = { .type = MSG_QUERY, .nonce = next_nonce++,
+			.sent = (int64_t)NOW, .query = { QUERY_METRICS, 0 } };
+	json_object *res, *lines;
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_str_eq(send_as(uid, &q, &res), "ok");
+	ck_assert(json_object_object_get_ex(res, "lines", &lines));
+	for (size_t i = 0; i < json_object_array_length(lines); i++)
+		fprintf(f, "%s\n", json_object_get_string(
+				json_object_array_get_idx(lines, i)));
+	fclose(f);
+	json_object_put(res);
+	return text;
+}
+
+/*
+ * Issue 25: the metrics query counts what the service accepted and refused,
+ * and shows a job's series only to its owner and the administrators (the
+ * rule of the job queries); the scheduler's figures to everyone.
+ */
+START_TEST(test_metrics_count_and_show_own_jobs_only)
+{
+	message_t m = progress_msg(JOB, 10);
+	char *t;
+
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	m = progress_msg(JOB, 11);
+	ck_assert_str_eq(send_as(OTHER, &m, NULL), "forbidden");
+	t = metrics_as(OWNER);
+	ck_assert_ptr_nonnull(strstr(t,
+		"optimus_reports_accepted_total{type=\"progress\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(t,
+		"optimus_reports_refused_total{reason=\"forbidden\"} 1\n"));
+	/* no planner yet: no scheduler or job figures */
+	ck_assert_ptr_null(strstr(t, "optimus_plans_total"));
+	free(t);
+	report_service_set_metrics(svc, two_owners);
+	t = metrics_as(OWNER);
+	/* the query before this one is counted too */
+	ck_assert_ptr_nonnull(strstr(t,
+		"optimus_reports_accepted_total{type=\"query\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_job_ps{job_id=\"42\"} 1\n"));
+	ck_assert_ptr_null(strstr(t, "job_id=\"43\""));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_plans_total 0\n"));
+	free(t);
+	t = metrics_as(OTHER);
+	ck_assert_ptr_null(strstr(t, "job_id=\"42\""));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_job_ps{job_id=\"43\"} 2\n"));
+	free(t);
+	t = metrics_as(SLURM_USER);
+	ck_assert_ptr_nonnull(strstr(t, "optimus_job_ps{job_id=\"42\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_job_ps{job_id=\"43\"} 2\n"));
+	free(t);
+	t = metrics_as(0);
+	ck_assert_ptr_nonnull(strstr(t, "job_id=\"43\""));
+	free(t);
+}
+END_TEST
+
 static Suite *service_suite(void)
 {
 	Suite *s = suite_create("report_service");
@@ -339,6 +418,7 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, test_queue_sheds_when_full);
 	tcase_add_test(tc, test_query_callback_replaces_history);
 	tcase_add_test(tc, test_consumer_reports_have_one_home);
+	tcase_add_test(tc, test_metrics_count_and_show_own_jobs_only);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -161,4 +161,7 @@ int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
 	       const hints_res_t *node, uint32_t want_nodes,
 	       hints_request_t *out, char *err, size_t errlen);
 
+/* The GPUs that ps PS and w workers take (their ps_gpus=/worker_gpus=). */
+uint64_t hints_gpus(const optimus_hints_t *h, uint32_t ps, uint32_t w);
+
 #endif

@@ -19,8 +19,13 @@ static node_need_t need_of(const optimus_hints_t *h, uint32_t cpt, int ps,
 	n.tasks = ps + w;
 	n.cpus = (uint64_t)cpt * n.tasks;
 	n.mem_mb = ps * h->ps_res.mem_mb + w * h->worker_res.mem_mb;
-	n.gpus = (uint64_t)ps * h->ps_res.gpus + (uint64_t)w * h->worker_res.gpus;
+	n.gpus = hints_gpus(h, ps, w);
 	return n;
+}
+
+uint64_t hints_gpus(const optimus_hints_t *h, uint32_t ps, uint32_t w)
+{
+	return (uint64_t)ps * h->ps_res.gpus + (uint64_t)w * h->worker_res.gpus;
 }
 
 /* A zero capacity field means unknown: assume it fits. */

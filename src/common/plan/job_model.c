@@ -372,6 +372,7 @@ void job_model_resizing(job_model_t *m, time_t now)
 	if (!m)
 		return;
 	m->phase = JM_CHECKPOINTING;
+	m->resizes++;
 	m->resize_began = now;
 	m->last_resize = now;
 }

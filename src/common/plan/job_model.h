@@ -77,6 +77,7 @@ typedef struct job_model {
 	time_t resize_began;	/* checkpoint signal time of a resize */
 	double resize_seconds;	/* total time lost in resizes */
 	unsigned restarts;	/* completed restarts (a run after a run) */
+	unsigned resizes;	/* resizes begun (job_model_resizing) */
 	/*
 	 * Found running without a record (state file lost or unreadable):
 	 * taken at its real size, and not resized before it reported after
@@ -205,7 +206,7 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 void job_model_stopped(job_model_t *m, time_t now);
 /*
  * Added: a resize decided by the plan begins (checkpoint signal sent):
- * phase CHECKPOINTING, last_resize = resize_began = now, restarts + 1.
+ * phase CHECKPOINTING, last_resize = resize_began = now, resizes + 1.
  * The next job_model_started() adds the time lost to resize_seconds.
  */
 void job_model_resizing(job_model_t *m, time_t now);

@@ -134,6 +134,7 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 			return rc;
 	}
 	if (jm_add_int(o, "ckpt_confirmed", (int64_t)m->ckpt_confirmed) ||
+	    jm_add_int(o, "resizes", m->resizes) ||
 	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
 	    jm_add_int(o, "not_resumable", m->not_resumable) ||
 	    jm_add_num(o, "resume_floor", m->resume_floor) ||
@@ -259,8 +260,9 @@ enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
 
 /*
- * The checkpoint record (issue 15): optional, so that a state file written
- * before it still loads (such a job has no confirmed checkpoint yet).
+ * The checkpoint record (issue 15) and the resizes begun (issue 25):
+ * optional, so that a state file written before them still loads (such a
+ * job has no confirmed checkpoint yet, and counts its resizes from now).
  */
 static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 			      size_t len)
@@ -273,10 +275,11 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 		{ "resume_floor", 0, JM_STEP_MAX, false, NULL },
 		{ "resize_ckpt", 0, 1, true, NULL },
 		{ "resize_ckpt_step", 0, JM_STEP_MAX, false, NULL },
+		{ "resizes", 0, UINT32_MAX, true, NULL },
 	};
-	double v[7] = { 0 };
+	double v[8] = { 0 };
 
-	for (size_t i = 0; i < 7; i++) {
+	for (size_t i = 0; i < 8; i++) {
 		if (!json_object_object_get_ex(o, f[i].key, NULL))
 			continue;
 		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
@@ -291,6 +294,7 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->resume_floor = v[4];
 	m->resize_ckpt = v[5] != 0.0;
 	m->resize_ckpt_step = v[6];
+	m->resizes = (unsigned)v[7];
 	return 0;
 }
 

@@ -25,6 +25,7 @@ static const char *const query_names[] = {
 	[QUERY_STATUS] = "status",
 	[QUERY_JOB] = "job",
 	[QUERY_PLAN] = "plan",
+	[QUERY_METRICS] = "metrics",
 };
 
 /* The message "type" of each report kind. */
@@ -583,14 +584,14 @@ const char *protocol_report_name(report_kind_t kind)
 
 const char *protocol_query_name(query_kind_t kind)
 {
-	if (kind < QUERY_STATUS || kind > QUERY_PLAN)
+	if (kind < QUERY_STATUS || kind > QUERY_METRICS)
 		return "unknown";
 	return query_names[kind];
 }
 
 int protocol_query_parse_name(const char *name, query_kind_t *kind)
 {
-	for (int k = QUERY_STATUS; k <= QUERY_PLAN; k++) {
+	for (int k = QUERY_STATUS; k <= QUERY_METRICS; k++) {
 		if (!strcmp(name, query_names[k])) {
 			*kind = (query_kind_t)k;
 			return 0;

@@ -17,7 +17,7 @@
  *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
  *     {"v":1,"type":"worker","job":N,"rank":R,"node":"<name>",
  *      "step_time":T[,"lag":L],...}
- *     {"v":1,"type":"query","query":"status"|"job"|"plan"[,"job":N],...}
+ *     {"v":1,"type":"query","query":"status"|"job"|"plan"|"metrics"[,"job":N],...}
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
  * Everything here is pure: no I/O, no Slurm, no munge.
@@ -61,6 +61,7 @@ typedef enum query_kind {
 	QUERY_STATUS = 1,
 	QUERY_JOB = 2,
 	QUERY_PLAN = 3,
+	QUERY_METRICS = 4,	/* Prometheus text (report/metrics.h) */
 } query_kind_t;
 
 typedef struct query {

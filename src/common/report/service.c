@@ -10,16 +10,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/replay_cache.h"
 #include "report/service.h"
+#include "util/names.h"
+#include "util/prom_text.h"
 
 typedef json_object *(*query_fn)(const query_t *, uid_t);
+typedef int (*metrics_fn)(metrics_t *);
+
+/* Accepted requests are counted by message type ... */
+static const char *const type_names[] = {
+	[MSG_PROGRESS] = "progress", [MSG_SPEED] = "speed",
+	[MSG_QUERY] = "query", [MSG_CHECKPOINT] = "checkpoint",
+	[MSG_WORKER] = "worker",
+};
+#define NTYPES NAMES_COUNT(type_names)
+
+/* ... refused ones by their code (report_outcome_t.code); a code not
+ * listed is counted as "other". */
+static const char *const refusal_codes[] = {
+	"bad_request", "too_large", "invalid", "replayed", "expired", "stale",
+	"forbidden", "no_job", "finished", "busy", "unavailable", "error",
+	"other",
+};
+#define NREFUSALS NAMES_COUNT(refusal_codes)
 
 struct report_service {
 	report_service_conf_t conf;
 	report_callbacks_t cb;
 	_Atomic(query_fn) query;
+	_Atomic(metrics_fn) metrics;
+	double start_time;		/* counting began */
+	atomic_uint_fast64_t accepted[NTYPES], refused[NREFUSALS];
 	atomic_bool consumer;
 	pthread_mutex_t replay_lock;
 	replay_cache_t *replay;
@@ -39,6 +63,8 @@ report_service_t *report_service_create(const report_service_conf_t *conf,
 		s->conf.verify = munge_auth_verify;
 	s->cb = *cb;
 	atomic_init(&s->query, cb->query);
+	atomic_init(&s->metrics, NULL);
+	s->start_time = (double)time(NULL);
 	atomic_init(&s->consumer, false);
 	pthread_mutex_init(&s->replay_lock, NULL);
 	s->replay = replay_cache_create(conf->replay_capacity, conf->replay_window);
@@ -66,6 +92,37 @@ void report_service_destroy(report_service_t *s)
 void report_service_set_query(report_service_t *s, query_fn query)
 {
 	atomic_store(&s->query, query);
+}
+
+void report_service_set_metrics(report_service_t *s, metrics_fn fn)
+{
+	atomic_store(&s->metrics, fn);
+}
+
+void report_service_count(report_service_t *s, const report_outcome_t *out)
+{
+	int k;
+
+	if (out->accepted) {
+		if ((unsigned)out->type < NTYPES && type_names[out->type])
+			atomic_fetch_add(&s->accepted[out->type], 1);
+		return;
+	}
+	k = names_find(refusal_codes, NREFUSALS, out->code, false);
+	atomic_fetch_add(&s->refused[k < 0 ? NREFUSALS - 1 : (size_t)k], 1);
+}
+
+void report_service_counts(report_service_t *s, metrics_channel_t *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->start_time = s->start_time;
+	for (size_t t = 0; t < NTYPES; t++)
+		if (type_names[t])
+			c->accepted[c->naccepted++] = (metrics_count_t){
+				type_names[t], atomic_load(&s->accepted[t]) };
+	for (size_t k = 0; k < NREFUSALS; k++)
+		c->refused[c->nrefused++] = (metrics_count_t){
+			refusal_codes[k], atomic_load(&s->refused[k]) };
 }
 
 report_queue_t *report_service_attach_consumer(report_service_t *s)
@@ -101,6 +158,13 @@ static int is_admin(const report_service_t *s, uid_t uid)
 	return uid == 0 || uid == s->conf.admin_uid;
 }
 
+/* The one rule of who may see (and report for) a job: its owner, root or
+ * SlurmUser. */
+static bool may_see(const report_service_t *s, uid_t uid, uid_t owner)
+{
+	return owner == uid || is_admin(s, uid);
+}
+
 /*
  * NULL when uid may act on job_id, else the refusal reply. A finished
  * job's record is final (its steps, loss and completion time are what
@@ -114,7 +178,7 @@ static char *authorize(report_service_t *s, uint32_t job_id, uid_t uid,
 
 	if (rc < 0)
 		return refuse(out, "no_job", "job %u does not exist", job_id);
-	if (owner != uid && !is_admin(s, uid))
+	if (!may_see(s, uid, owner))
 		return refuse(out, "forbidden", "uid %u does not own job %u "
 			      "(owner uid %u)", (unsigned)uid, job_id,
 			      (unsigned)owner);
@@ -207,13 +271,87 @@ json_object *report_service_history_query(report_service_t *s,
 	}
 }
 
+struct viewer {
+	const report_service_t *s;
+	uid_t uid;
+};
+
+static bool viewer_may_see(uint32_t owner, void *arg)
+{
+	const struct viewer *v = arg;
+
+	return may_see(v->s, v->uid, (uid_t)owner);
+}
+
+/*
+ * The text as {"content_type": ..., "lines": [each line without its
+ * newline]}: a reply's strings go through the rule for user text
+ * (json_strict), which would turn a newline into "\n"; a line holds none
+ * of the characters it escapes, so it travels as it is.
+ */
+static json_object *metrics_lines(const char *text, size_t len)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	if (!o || !a) {
+		json_object_put(o);
+		json_object_put(a);
+		return NULL;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t n = strcspn(text + i, "\n");
+
+		json_object_array_add(a, json_object_new_string_len(text + i,
+								    (int)n));
+		i += n + 1;
+	}
+	json_object_object_add(o, "content_type",
+			       json_object_new_string(PROM_TEXT_CONTENT_TYPE));
+	json_object_object_add(o, "lines", a);
+	return o;
+}
+
+/* The metrics query's answer (metrics_lines): the jobs' series only of the
+ * jobs uid may see; NULL on failure. */
+static json_object *metrics_answer(report_service_t *s, uid_t uid)
+{
+	metrics_fn fn = atomic_load(&s->metrics);
+	struct viewer v = { s, uid };
+	metrics_channel_t c;
+	metrics_t m = { 0 };
+	json_object *o = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	report_service_counts(s, &c);
+	if (fn && fn(&m) < 0) {
+		metrics_free(&m);
+		return NULL;
+	}
+	if (!(f = open_memstream(&text, &len))) {
+		metrics_free(&m);
+		return NULL;
+	}
+	rc = metrics_render(f, &c, &m, viewer_may_see, &v);
+	if (fclose(f) == 0 && rc == 0)
+		o = metrics_lines(text, len);
+	free(text);
+	metrics_free(&m);
+	return o;
+}
+
 static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 			 report_outcome_t *out)
 {
 	query_fn fn = atomic_load(&s->query);
 	json_object *result;
 
-	result = fn ? fn(q, uid) : report_service_history_query(s, q);
+	if (q->kind == QUERY_METRICS)
+		result = metrics_answer(s, uid);
+	else
+		result = fn ? fn(q, uid) : report_service_history_query(s, q);
 	if (q->kind == QUERY_JOB)
 		result = protocol_job_page(result, q->points);
 	if (!result)
@@ -257,8 +395,12 @@ char *report_service_handle(report_service_t *s, const char *body,
 
 	memset(out, 0, sizeof(*out));
 	out->uid = (uid_t)-1;
-	if (protocol_envelope_parse(body, len, &payload, &cred, err, sizeof(err)))
-		return refuse(out, "bad_request", "%s", err);
+	if (protocol_envelope_parse(body, len, &payload, &cred, err,
+				    sizeof(err))) {
+		reply = refuse(out, "bad_request", "%s", err);
+		report_service_count(s, out);
+		return reply;
+	}
 	st = s->conf.verify(s->conf.munge_socket, cred, payload,
 			    strlen(payload), &uid, err, sizeof(err));
 	if (st != MUNGE_AUTH_OK)
@@ -270,5 +412,6 @@ char *report_service_handle(report_service_t *s, const char *body,
 	}
 	free(payload);
 	free(cred);
+	report_service_count(s, out);
 	return reply;
 }

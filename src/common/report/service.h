@@ -9,7 +9,10 @@
  * the action: push the report to the bounded queue (or, while no consumer
  * is attached, to the service's own per-job history: one home per report),
  * or answer the query through the registered callback, whose answer is the
- * whole answer.
+ * whole answer. It counts every outcome (optimus_reports_*_total) and
+ * answers the `metrics` query itself (report/metrics.h), from its counts and
+ * the planner's figures, showing each job's series only to whom the rule
+ * of authorize() lets see the job.
  */
 #ifndef OPTIMUS_REPORT_SERVICE_H
 #define OPTIMUS_REPORT_SERVICE_H
@@ -23,6 +26,7 @@
 #include "report/munge_auth.h"
 #include "report/protocol.h"
 #include "report/history.h"
+#include "report/metrics.h"
 #include "report/queue.h"
 
 /* Registered by the plugin. Both are called from the listener thread. */
@@ -88,6 +92,18 @@ char *report_service_handle(report_service_t *s, const char *body,
 /* Replace the query callback (thread-safe; NULL restores the default). */
 void report_service_set_query(report_service_t *s,
 			      json_object *(*query)(const query_t *, uid_t));
+
+/* The planner's figures for the metrics query (thread-safe; NULL: none,
+ * the default). fn fills m with every job it tracks (metrics_add_job) and
+ * sets m->planner; 0, or < 0 on failure. Called from the listener thread. */
+void report_service_set_metrics(report_service_t *s,
+				int (*fn)(metrics_t *m));
+
+/* Count an outcome decided outside report_service_handle() (the listener's
+ * own refusals: too_large, busy); report_service_handle() counts its own. */
+void report_service_count(report_service_t *s, const report_outcome_t *out);
+/* A copy of the counts (label pointers are static). */
+void report_service_counts(report_service_t *s, metrics_channel_t *c);
 
 /* The planner calls this once and then drains the queue every interval,
  * keeping the reports itself (its registry answers the queries); until

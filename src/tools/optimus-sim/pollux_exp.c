@@ -20,7 +20,7 @@
 
 #include "pollux_policy.h"
 #include "pollux_exp.h"
-#include "sim_svg.h"
+#include "util/svg.h"
 
 #ifndef POLLUX_DATA_DIR
 #define POLLUX_DATA_DIR "testsuite/data/pollux-osdi21"

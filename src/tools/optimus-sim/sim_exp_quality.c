@@ -14,7 +14,7 @@
 #include "sim_curves.h"
 #include "sim_exp.h"
 #include "sim_rank.h"
-#include "sim_svg.h"
+#include "util/svg.h"
 
 #define WINDOW 840.0	/* 14 minutes */
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "sim_report.h"
-#include "sim_svg.h"
+#include "util/svg.h"
 #include "util/json_num.h"
 
 void sim_report_compare(sim_report_t *r, const char *name, double sim,

@@ -203,6 +203,7 @@ static void conn_header(conn_t *c)
 	}
 	snprintf(o.reason, sizeof(o.reason), "frame of %u bytes refused "
 		 "(limit %d)", c->body_len, PROTOCOL_MAX_FRAME);
+	report_service_count(listener.service, &o);
 	log_refusal(c, &o);
 	conn_reply(c, protocol_reply_error(o.code, "%s", o.reason), true);
 }
@@ -291,6 +292,7 @@ static void shed_connection(int fd, const char *peer, const char *why)
 
 	snprintf(c.peer, sizeof(c.peer), "%s", peer);
 	snprintf(o.reason, sizeof(o.reason), "%s (%zu)", why, limit);
+	report_service_count(listener.service, &o);
 	log_refusal(&c, &o);
 	if (reply) {
 		protocol_header_encode((uint32_t)strlen(reply), hdr);
@@ -598,6 +600,12 @@ void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid))
 {
 	if (listener.service)
 		report_service_set_query(listener.service, query);
+}
+
+void listener_set_metrics(int (*fn)(metrics_t *m))
+{
+	if (listener.service)
+		report_service_set_metrics(listener.service, fn);
 }
 
 report_history_t *listener_history(void)

@@ -14,6 +14,7 @@
 
 #include "report/protocol.h"
 #include "report/history.h"
+#include "report/metrics.h"
 #include "report/queue.h"
 
 /* Read optimus.conf and start the thread: SLURM_SUCCESS or SLURM_ERROR
@@ -26,6 +27,8 @@ void listener_stop(void);
 report_queue_t *listener_attach_consumer(void);
 /* For the planner: answer queries (status, job N, plan) from now on. */
 void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid));
+/* For the planner: its figures for the metrics query from now on. */
+void listener_set_metrics(int (*fn)(metrics_t *m));
 /* The per-job report history (also what queries fall back to). */
 report_history_t *listener_history(void);
 

@@ -150,6 +150,27 @@ static void planner_refit(void)
 	xfree(l.fits);
 }
 
+/* A state file write, counted for the metrics query (registry lock held). */
+static void note_save(int rc)
+{
+	metrics_sched_t *s = registry_stats();
+
+	if (rc != SLURM_SUCCESS) {
+		s->state_save_failures++;
+		return;
+	}
+	s->state_saves++;
+	s->state_save_time = (double)time(NULL);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 /* One tick: follow jobs; plan when the interval has passed. */
 static void planner_tick(time_t *last_plan)
 {
@@ -168,11 +189,22 @@ static void planner_tick(time_t *last_plan)
 
 	planner_follow_resizes();	/* may take write locks */
 	if (plan) {
+		struct timespec t0;
+		double took;
+		int saved;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		planner_refit();	/* fits without locks */
 		planner_plan(snap);	/* plans without locks, applies under
 					 * slurmctld write locks */
+		took = seconds_since(&t0);
 		*last_plan = now;
-		state_file_save();	/* reads the registry: no lock here */
+		saved = state_file_save();	/* reads the registry: no lock here */
+		registry_lock();
+		registry_stats()->plan_seconds = took;
+		registry_stats()->plan_time = (double)now;
+		note_save(saved);
+		registry_unlock();
 		planner_report_holds();
 	}
 	snapshot_free(snap);
@@ -228,7 +260,7 @@ extern void planner_stop(void)
 	}
 	accounting_stop(planner_unaccount);	/* joins: no lock held */
 	registry_lock();
-	state_file_save();
+	note_save(state_file_save());
 	registry_unlock();
 	registry_fini();
 }

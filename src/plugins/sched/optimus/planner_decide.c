@@ -335,6 +335,23 @@ static void queue_final_comments(action_t *acts, int n)
 	}
 }
 
+/* The plan's figures for the metrics query (registry lock held). */
+static void count_plan(metrics_sched_t *s, int rc, size_t njobs,
+		       const plan_t *plan)
+{
+	s->plans++;
+	if (rc) {
+		s->plan_failures++;
+		return;
+	}
+	s->planned_jobs += njobs;
+	s->plan_jobs = njobs;
+	s->plan_decisions[METRICS_START] = plan->nstart;
+	s->plan_decisions[METRICS_RESIZE] = plan->nresize;
+	s->plan_decisions[METRICS_KEEP] = plan->nkeep;
+	s->plan_decisions[METRICS_WAIT] = plan->nwait;
+}
+
 extern void planner_plan(const snapshot_t *snap)
 {
 	decide_ctx_t c;
@@ -362,6 +379,7 @@ extern void planner_plan(const snapshot_t *snap)
 	acts = xcalloc(list.cap, sizeof(*acts));
 	list.acts = acts;
 	list.n = 0;
+	count_plan(registry_stats(), rc, c.n, &plan);
 	if (rc) {
 		error("sched/optimus: planning failed: %s", plan.err);
 	} else {
@@ -390,16 +408,24 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 {
 	struct action_list *list = arg;
 	job_model_t *m = rj->model;
+	metrics_sched_t *s = registry_stats();
+	time_t now = time(NULL);
 
 	if (m->phase != JM_CHECKPOINTING || list->n >= list->cap)
 		return 0;
 	if (!rj->checkpoint_acked &&
-	    time(NULL) < m->resize_began + (time_t) m->hints.ckpt_grace)
+	    now < m->resize_began + (time_t) m->hints.ckpt_grace)
 		return 0;
+	if (rj->checkpoint_acked)
+		s->ckpt_confirmed++;
+	else
+		s->ckpt_expired++;
+	if (now > m->resize_began)
+		s->ckpt_wait_seconds += difftime(now, m->resize_began);
 	list->acts[list->n].job_id = m->job_id;
 	list->acts[list->n].kind = ACT_REQUEUE;
 	list->n++;
-	job_model_stopped(m, time(NULL));
+	job_model_stopped(m, now);
 	m->phase = JM_REQUEUED;
 	return 0;
 }

@@ -6,6 +6,9 @@
  */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
+
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 
@@ -134,6 +137,67 @@ static json_object *answer_plan(void)
 	return o;
 }
 
+/* One job's figures (report/metrics.h); its series are shown only to whom
+ * may see it, which the report service decides. */
+static int metrics_row(reg_job_t *rj, void *arg)
+{
+	job_model_t *m = rj->model;
+	metrics_job_t *j = metrics_add_job(arg);
+	bool holds = m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING;
+	int ps = holds ? m->cur_ps : 0, w = holds ? m->cur_workers : 0;
+	double left;
+
+	if (!j)
+		return -1;
+	j->job_id = m->job_id;
+	j->uid = m->uid;
+	snprintf(j->policy, sizeof(j->policy), "%s",
+		 hints_policy_name(m->hints.policy));
+	snprintf(j->mode, sizeof(j->mode), "%s",
+		 hints_mode_name(m->hints.mode));
+	snprintf(j->phase, sizeof(j->phase), "%s", job_phase_name(m->phase));
+	snprintf(j->model, sizeof(j->model), "%s", m->hints.model);
+	j->ps = ps;
+	j->workers = w;
+	j->gpus = (double)hints_gpus(&m->hints, ps, w);
+	j->plan_ps = m->plan_ps;
+	j->plan_workers = m->plan_workers;
+	/* at the size held; a job that holds nothing has no such time */
+	left = holds && w > 0 ? job_model_remaining_time(m, registry_profiles(),
+							  ps, w) : NAN;
+	j->remaining_seconds = isfinite(left) ? left : NAN;
+	if (m->reports) {
+		j->step = m->step;
+		j->loss = m->loss;
+		if (m->steps_per_sec > 0)
+			j->steps_per_sec = m->steps_per_sec;
+	}
+	j->reports = (double)m->reports;
+	j->resizes = m->resizes;
+	j->restarts = m->restarts;
+	j->resize_seconds = m->resize_seconds;
+	return 0;
+}
+
+extern int query_metrics(metrics_t *m)
+{
+	static const char *phases[JM_DONE + 1];
+	int rc = 0;
+
+	for (int p = JM_PENDING; p <= JM_DONE; p++)
+		phases[p] = job_phase_name(p);
+	m->phases = phases;
+	m->nphases = JM_DONE + 1;
+	registry_lock();
+	m->planner = true;
+	m->sched = *registry_stats();
+	registry_for_each(metrics_row, m);
+	if ((size_t)registry_count() != m->njobs)
+		rc = -1;	/* no memory for a row */
+	registry_unlock();
+	return rc;
+}
+
 extern json_object *query_answer(const query_t *q, uid_t uid)
 {
 	json_object *o = NULL;
@@ -149,6 +213,8 @@ extern json_object *query_answer(const query_t *q, uid_t uid)
 	case QUERY_PLAN:
 		o = answer_plan();
 		break;
+	case QUERY_METRICS:
+		break;	/* the report service answers it (query_metrics) */
 	}
 	registry_unlock();
 	return o;

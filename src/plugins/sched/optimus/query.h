@@ -9,8 +9,13 @@
 
 #include <json-c/json.h>
 
+#include "report/metrics.h"
 #include "report/protocol.h"
 
 extern json_object *query_answer(const query_t *q, uid_t uid);
+
+/* The planner's figures and every job's, for the metrics query
+ * (report_service_set_metrics): 0, or -1 with no memory. */
+extern int query_metrics(metrics_t *m);
 
 #endif

@@ -27,6 +27,7 @@ static uint32_t last_id;		/* largest id in jobs */
 static speed_profiles_t *profiles;
 static report_history_t *recent;
 static json_object *plan_json;
+static metrics_sched_t stats;
 static struct timespec held_since;	/* written by the lock holder only */
 
 static void reg_job_free(void *x)
@@ -86,6 +87,7 @@ extern void registry_fini(void)
 	if (plan_json)
 		json_object_put(plan_json);
 	plan_json = NULL;
+	memset(&stats, 0, sizeof(stats));
 	slurm_mutex_unlock(&registry_mutex);
 }
 
@@ -180,6 +182,11 @@ extern void registry_set_plan_json(json_object *plan)
 extern json_object *registry_plan_json(void)
 {
 	return plan_json;
+}
+
+extern metrics_sched_t *registry_stats(void)
+{
+	return &stats;
 }
 
 static int add_job_json(reg_job_t *rj, void *arg)

@@ -22,6 +22,7 @@
 #include "plan/plan.h"
 #include "models/speed_profiles.h"
 #include "report/history.h"
+#include "report/metrics.h"
 
 /* Plugin-side bookkeeping beside the core's job model. */
 typedef struct reg_job {
@@ -68,6 +69,13 @@ extern speed_profiles_t *registry_profiles(void);
 #define REGISTRY_RECENT_JOBS 1024
 #define REGISTRY_RECENT_PER_JOB 512
 extern report_history_t *registry_recent(void);
+
+/*
+ * The planner's figures for the metrics query (report/metrics.h): changed
+ * by the planner thread under the lock, read under it. They count from
+ * this slurmctld's start (doc/metrics.md).
+ */
+extern metrics_sched_t *registry_stats(void);
 
 /* The latest plan, as JSON (owned by the registry); may be NULL. */
 extern void registry_set_plan_json(json_object *plan);

@@ -33,6 +33,7 @@ extern int init(void)
 	listener_start();	/* reports/queries; failure is logged, not fatal */
 	planner_start(listener_attach_consumer());
 	listener_set_query(query_answer);
+	listener_set_metrics(query_metrics);
 	return backfill_delegate_load();
 }
 

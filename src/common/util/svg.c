@@ -1,7 +1,10 @@
-/* sim_svg.c - bar and line charts in plain SVG (see sim_svg.h). */
+/* svg.c - bar and line charts in plain SVG (see svg.h). */
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 
-#include "sim_svg.h"
+#include "util/escape.h"
+#include "util/svg.h"
 
 #define W 720
 #define H 420
@@ -15,16 +18,25 @@ static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c",
 				      "#e377c2", "#7f7f7f" };
 #define NCOLORS (sizeof(colors) / sizeof(colors[0]))
 
-/* Text with the XML special characters escaped. */
-static void put_text(FILE *f, const char *s)
+/* Text made safe by the rule for user text (no control character, which
+ * XML 1.0 forbids, valid UTF-8), then with XML's special characters
+ * escaped. */
+static void put_text(FILE *f, const char *text)
 {
-	for (; s && *s; s++) {
+	char safe[1024];
+	const char *s = safe;
+
+	str_escape(text ? text : "", text ? strlen(text) : 0, safe,
+		   sizeof(safe));
+	for (; *s; s++) {
 		if (*s == '<')
 			fputs("&lt;", f);
 		else if (*s == '>')
 			fputs("&gt;", f);
 		else if (*s == '&')
 			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
 		else
 			fputc(*s, f);
 	}
@@ -56,15 +68,27 @@ static double nice_max(double v)
 	return 10 * p;
 }
 
-static void frame(FILE *f, const char *title, const char *xlabel,
+/* The document's root element, white, h high. */
+static void root_open(FILE *f, int h)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" font-family=\"sans-serif\">\n", W, h);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W,
+		h);
+}
+
+/* A chart's frame: the whole document (row < 0), or its own nested <svg>
+ * at row `row` of a stack. */
+static void frame(FILE *f, int row, const char *title, const char *xlabel,
 		  const char *ylabel, double ymax)
 {
 	int pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
 
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" font-family=\"sans-serif\">\n", W, H);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W,
-		H);
+	if (row < 0)
+		root_open(f, H);
+	else
+		fprintf(f, "<svg x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\">\n",
+			row * H, W, H);
 	label(f, W / 2.0, 24, "middle", 16, title, 0);
 	for (int i = 0; i <= 5; i++) {
 		double y = TOP + ph - ph * i / 5.0;
@@ -104,7 +128,7 @@ void svg_bars(FILE *f, const char *title, const char *ylabel,
 			if (isfinite(series[s].y[g]))
 				ymax = fmax(ymax, series[s].y[g]);
 	ymax = nice_max(ymax);
-	frame(f, title, NULL, ylabel, ymax);
+	frame(f, -1, title, NULL, ylabel, ymax);
 	double gw = (double)pw / (ngroups ? ngroups : 1);
 	double bw = 0.8 * gw / (nseries ? nseries : 1);
 	for (size_t g = 0; g < ngroups; g++) {
@@ -127,39 +151,96 @@ void svg_bars(FILE *f, const char *title, const char *ylabel,
 	fputs("</svg>\n", f);
 }
 
-void svg_lines(FILE *f, const char *title, const char *xlabel,
-	       const char *ylabel, const svg_series_t *series,
-	       size_t nseries)
+static double series_max(const svg_series_t *series, size_t n, bool x)
 {
-	double xmax = 0.0, ymax = 0.0;
+	double m = 0.0;
+
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < series[s].n; i++)
+			if (isfinite(series[s].y[i]))
+				m = fmax(m, x ? series[s].x[i] : series[s].y[i]);
+	return m;
+}
+
+static void marks(FILE *f, const svg_mark_t *m, size_t n, double xmax)
+{
 	int pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
 
-	for (size_t s = 0; s < nseries; s++)
-		for (size_t i = 0; i < series[s].n; i++) {
-			if (!isfinite(series[s].y[i]))
-				continue;
-			xmax = fmax(xmax, series[s].x[i]);
-			ymax = fmax(ymax, series[s].y[i]);
-		}
-	ymax = nice_max(ymax);
+	for (size_t i = 0; i < n; i++) {
+		double x = LEFT + pw * m[i].x / xmax;
+
+		if (!isfinite(x))
+			continue;
+		fprintf(f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
+			"stroke-dasharray=\"4 3\"><title>", x, TOP, x, TOP + ph);
+		put_text(f, m[i].label);
+		fputs("</title></line>\n", f);
+		/* inside the plot (left of a line in its right half, clear of
+		 * the legend), a row lower each, so that close marks stay
+		 * readable */
+		if (x > LEFT + pw / 2.0)
+			label(f, x - 3, TOP + 12 + 12 * (i % 8), "end", 10,
+			      m[i].label, 0);
+		else
+			label(f, x + 3, TOP + 12 + 12 * (i % 8), "start", 10,
+			      m[i].label, 0);
+	}
+}
+
+/* One line chart at row (< 0: a document of its own), x from 0 to xmax. */
+static void lines_chart(FILE *f, int row, const svg_chart_t *c, double xmax)
+{
+	int pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
+	double ymax = nice_max(series_max(c->series, c->nseries, false));
+
 	xmax = xmax > 0 ? xmax : 1.0;
-	frame(f, title, xlabel, ylabel, ymax);
+	frame(f, row, c->title, c->xlabel, c->ylabel, ymax);
 	for (int i = 0; i <= 5; i++) {
 		char buf[32];
 		snprintf(buf, sizeof(buf), "%.4g", xmax * i / 5.0);
 		label(f, LEFT + pw * i / 5.0, TOP + ph + 16, "middle", 11,
 		      buf, 0);
 	}
-	for (size_t s = 0; s < nseries; s++) {
+	for (size_t s = 0; s < c->nseries; s++) {
+		const svg_series_t *sr = &c->series[s];
+
 		fprintf(f, "<polyline fill=\"none\" stroke-width=\"2\" "
 			"stroke=\"%s\" points=\"", colors[s % NCOLORS]);
-		for (size_t i = 0; i < series[s].n; i++)
-			if (isfinite(series[s].y[i]))
+		for (size_t i = 0; i < sr->n; i++)
+			if (isfinite(sr->y[i]))
 				fprintf(f, "%.1f,%.1f ",
-					LEFT + pw * series[s].x[i] / xmax,
-					TOP + ph - ph * series[s].y[i] / ymax);
+					LEFT + pw * sr->x[i] / xmax,
+					TOP + ph - ph * sr->y[i] / ymax);
 		fputs("\"/>\n", f);
 	}
-	legend(f, series, nseries);
+	marks(f, c->marks, c->nmarks, xmax);
+	legend(f, c->series, c->nseries);
+	fputs("</svg>\n", f);
+}
+
+void svg_lines(FILE *f, const char *title, const char *xlabel,
+	       const char *ylabel, const svg_series_t *series,
+	       size_t nseries)
+{
+	svg_chart_t c = { title, xlabel, ylabel, series, nseries, NULL, 0 };
+
+	lines_chart(f, -1, &c, series_max(series, nseries, true));
+}
+
+void svg_stack(FILE *f, const svg_chart_t *charts, size_t ncharts)
+{
+	double xmax = 0.0;
+
+	for (size_t i = 0; i < ncharts; i++) {
+		xmax = fmax(xmax, series_max(charts[i].series,
+					     charts[i].nseries, true));
+		for (size_t k = 0; k < charts[i].nmarks; k++)
+			if (isfinite(charts[i].marks[k].x))
+				xmax = fmax(xmax, charts[i].marks[k].x);
+	}
+	root_open(f, (int)(ncharts ? ncharts : 1) * H);
+	for (size_t i = 0; i < ncharts; i++)
+		lines_chart(f, (int)i, &charts[i], xmax);
 	fputs("</svg>\n", f);
 }
