@@ -114,6 +114,10 @@ def test_packages_install_every_part():
               "/usr/share/doc/slurm-optimus/examples/optimus.conf"]
     for path in wanted:
         assert path in listed and os.path.exists(path), path
+    # the documentation (dh_compress gzips the larger files)
+    for doc in ("README.md", "metrics.md", "reports.md", "hints.md"):
+        path = "/usr/share/doc/slurm-optimus/" + doc
+        assert path in listed or path + ".gz" in listed, (doc, listed)
     for tool in ("optimusctl", "optimus-report", "optimus-sim"):
         r = subprocess.run(["/usr/bin/" + tool, "--help"],
                            capture_output=True, text=True, timeout=60)
@@ -270,7 +274,7 @@ def test_rpm_packages_build_against_a_configured_slurm_source(tmp_path):
                  "/usr/bin/optimus-sim", "/slurm/spank_optimus.so",
                  "/slurm/sched_optimus.so", "/slurm/job_submit_optimus.so",
                  "/optimus_report.py", "/man8/sched_optimus.8",
-                 "/examples/optimus.conf"):
+                 "/examples/optimus.conf", "/metrics.md"):
         # rpmbuild's brp-compress gzips man pages on some releases (Debian
         # 13's rpm: sched_optimus.8.gz), not on others (Debian 12's)
         assert any(re.search(re.escape(name) + r"(\.(gz|bz2|xz|zst))?$", f)
