@@ -18,6 +18,21 @@ void sim_report_compare(sim_report_t *r, const char *name, double sim,
 	c->paper = paper;
 	snprintf(c->unit, sizeof(c->unit), "%s", unit ? unit : "");
 	snprintf(c->note, sizeof(c->note), "%s", note ? note : "");
+	c->sd = NAN;
+	c->seeds = 0;
+}
+
+void sim_report_compare_sd(sim_report_t *r, const char *name, double mean,
+			   double sd, unsigned seeds, double paper,
+			   const char *unit, const char *note)
+{
+	size_t i = r->ncmp;
+
+	sim_report_compare(r, name, mean, paper, unit, note);
+	if (i < r->ncmp) {
+		r->cmp[i].sd = sd;
+		r->cmp[i].seeds = seeds;
+	}
 }
 
 void sim_report_table(FILE *f, const sim_report_t *r)
@@ -39,19 +54,30 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	}
 	if (!r->ncmp)
 		return;
-	fprintf(f, "\n%-34s %12s %12s  %s\n", "figure", "simulated", "paper",
-		"note");
+	bool spread = false;
+	for (size_t i = 0; i < r->ncmp; i++)
+		spread |= r->cmp[i].seeds > 1;
+	fprintf(f, "\n%-34s %12s", "figure", "simulated");
+	if (spread)
+		fprintf(f, " %7s %5s", "s.d.", "seeds");
+	fprintf(f, " %12s  %s\n", "paper", "note");
 	for (size_t i = 0; i < r->ncmp; i++) {
 		const sim_compare_t *c = &r->cmp[i];
-		char sim[24], paper[24];
+		char sim[24], paper[24], sd[32] = "";
 		snprintf(sim, sizeof(sim), "%.3g%s", c->sim, c->unit);
+		/* The spread of a mean over seeds beside it. */
+		if (spread && c->seeds > 1)
+			snprintf(sd, sizeof(sd), " %7.2g %5u", c->sd,
+				 c->seeds);
+		else if (spread)
+			snprintf(sd, sizeof(sd), " %7s %5s", "-", "1");
+		fprintf(f, "%-34s %12s%s", c->name, sim, sd);
 		if (isnan(c->paper))
 			snprintf(paper, sizeof(paper), "-");
 		else
 			snprintf(paper, sizeof(paper), "%.3g%s", c->paper,
 				 c->unit);
-		fprintf(f, "%-34s %12s %12s  %s\n", c->name, sim, paper,
-			c->note);
+		fprintf(f, " %12s  %s\n", paper, c->note);
 	}
 }
 
@@ -134,6 +160,10 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
 				       json_object_new_string(c->name));
 		json_object_object_add(e, "simulated", json_num_new(c->sim));
 		json_object_object_add(e, "paper", json_num_new(c->paper));
+		json_object_object_add(e, "sd", json_num_new(c->sd));
+		json_object_object_add(e, "seeds",
+				       json_object_new_int(c->seeds ? c->seeds :
+							   1));
 		json_object_object_add(e, "unit",
 				       json_object_new_string(c->unit));
 		json_object_object_add(e, "note",

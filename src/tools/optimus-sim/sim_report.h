@@ -16,11 +16,15 @@
 #include "sim_run.h"
 
 #define SIM_REPORT_MAX_RUNS 12
-#define SIM_REPORT_MAX_CMP 48
+#define SIM_REPORT_MAX_CMP 64
 
 typedef struct sim_compare {
 	char name[64];
 	double sim, paper;	/* paper NAN: no figure in the paper */
+	/* sim is a mean over `seeds` seeds of this sample standard
+	 * deviation; seeds 0: one run's figure (sd NAN). */
+	double sd;
+	unsigned seeds;
 	char unit[8];
 	char note[200];
 } sim_compare_t;
@@ -43,6 +47,10 @@ typedef struct sim_report {
 /* Adds a comparison line (ignored beyond SIM_REPORT_MAX_CMP). */
 void sim_report_compare(sim_report_t *r, const char *name, double sim,
 			double paper, const char *unit, const char *note);
+/* The same for a mean over seeds and its spread. */
+void sim_report_compare_sd(sim_report_t *r, const char *name, double mean,
+			   double sd, unsigned seeds, double paper,
+			   const char *unit, const char *note);
 void sim_report_table(FILE *f, const sim_report_t *r);
 json_object *sim_report_json(const sim_report_t *r, bool with_jobs);
 /* Writes DIR/<experiment>-jct.svg and, when runs have loss series,

@@ -332,6 +332,9 @@ int sim_run(const sim_config_t *c, const sim_workload_t *w,
 
 void sim_result_free(sim_result_t *r)
 {
+	for (unsigned i = 0; r->more_seeds && i < r->nmore_seeds; i++)
+		sim_result_free(&r->more_seeds[i]);
+	free(r->more_seeds);
 	free(r->jobs);
 	free(r->series_t);
 	free(r->series_loss);

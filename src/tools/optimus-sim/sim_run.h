@@ -96,6 +96,9 @@ typedef struct sim_result {
 	size_t nqt;
 	double qt_pred[SIM_QT_MAX], qt_real[SIM_QT_MAX];
 	sim_job_result_t *jobs;
+	/* A row of several seeds (sim_exp.h): seeds 2.. in full, owned. */
+	struct sim_result *more_seeds;
+	unsigned nmore_seeds;
 } sim_result_t;
 
 /*
