@@ -307,3 +307,28 @@ def test_mllib_run_needs_no_extra_flag():
     runs = {r["label"]: r for r in json.loads(p.stdout)["runs"]}
     assert runs["drf"]["jobs_done"] == 10 and runs["drf"]["resizes"] == 0
     assert runs["quality"]["jobs_done"] == 10
+
+
+def test_quality_sweep(tmp_path):
+    """quality-sweep: quality/fair over load, job length and plan
+    interval, one point per line, one SVG per axis; the point of
+    quality-vs-fair's own set-up is the same run on every axis."""
+    p = run("experiment", "quality-sweep", "--quick", "--json", "-",
+            "--svg", str(tmp_path))
+    r = json.loads(p.stdout)
+    axes = {}
+    for pt in r["sweep"]:
+        axes.setdefault(pt["axis"], []).append(pt)
+        assert pt["ratio"] > 0 and pt["fair"] > 0 and pt["quality"] > 0
+        assert pt["fair_length_intervals"] > 0
+    assert sorted(axes) == ["interval", "length", "load"]
+    assert all(len(v) == 5 for v in axes.values())
+    faithful = [c for c in r["comparisons"] if c["paper"] == 0.5]
+    assert len(faithful) == 3
+    assert len({c["simulated"] for c in faithful}) == 1
+    for axis in axes:
+        svg = tmp_path / ("quality-sweep-%s.svg" % axis)
+        assert svg.read_text().startswith("<svg")
+    p = subprocess.run([SIM, "experiment", "quality-sweep", "--gap", "5"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "does not use --gap" in p.stderr

@@ -135,6 +135,7 @@ int sim_exp_ablation(sim_exp_t *e);
 int sim_exp_damping(sim_exp_t *e);
 int sim_exp_quality_vs_fair(sim_exp_t *e);
 int sim_exp_quality_synthetic(sim_exp_t *e);
+int sim_exp_quality_sweep(sim_exp_t *e);
 int sim_exp_stragglers(sim_exp_t *e);
 
 #endif

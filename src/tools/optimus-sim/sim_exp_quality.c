@@ -601,20 +601,31 @@ int sim_exp_quality_faithful(sim_exp_t *e, const sim_curveset_t *set,
 			     sim_config_t *c, sim_gen_params_t *gp,
 			     double *load)
 {
+	/* Calibrated on the nominal set-up: --jobs, --gap, --servers and
+	 * --interval then change the load, not the jobs. */
+	sim_exp_opts_t nominal = *e->opts;
+	sim_exp_t ne = *e;
 	double len = 0.0;
 	int rc = 0;
 
-	sim_exp_quality_setup(e, c, gp);
-	c->sample_every = 5.0;	/* Figure 3's level times */
-	c->event_plans = true;
-	c->policy = PLAN_QUALITY;
-	gp->curves = set;
-	for (*load = 1.0; ; *load *= 2) {
-		gp->cost_scale = sim_exp_quality_cost(set, *load);
-		if (*load >= 16.0 || (rc = fair_length(e, c, gp, &len)) ||
-		    len >= SIM_QUALITY_LENGTH)
-			break;
+	nominal.njobs = nominal.nservers = 0;
+	nominal.mean_gap = nominal.interval = 0.0;
+	ne.opts = &nominal;
+	for (int pass = 0; pass < 2; pass++) {
+		sim_exp_quality_setup(pass ? e : &ne, c, gp);
+		c->sample_every = 5.0;	/* Figure 3's level times */
+		c->event_plans = true;
+		c->policy = PLAN_QUALITY;
+		gp->curves = set;
+		for (*load = pass ? *load : 1.0; !pass; *load *= 2) {
+			gp->cost_scale = sim_exp_quality_cost(set, *load);
+			if (*load >= 16.0 ||
+			    (rc = fair_length(e, c, gp, &len)) ||
+			    len >= SIM_QUALITY_LENGTH)
+				break;
+		}
 	}
+	gp->cost_scale = sim_exp_quality_cost(set, *load);
 	return rc;
 }
 

@@ -40,9 +40,10 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	fprintf(f, "experiment %s (seed %llu, %u seed%s%s)\n\n",
 		r->experiment, (unsigned long long)r->seed, r->seeds,
 		r->seeds == 1 ? "" : "s", r->quick ? ", quick" : "");
-	fprintf(f, "%-22s %9s %11s %11s %7s %7s %8s %7s\n", "run", "done",
-		"avg JCT s", "makespan s", "CPU %", "GPU %", "resize %",
-		"resizes");
+	if (r->nruns)	/* a sweep has points, no rows */
+		fprintf(f, "%-22s %9s %11s %11s %7s %7s %8s %7s\n", "run",
+			"done", "avg JCT s", "makespan s", "CPU %", "GPU %",
+			"resize %", "resizes");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const sim_result_t *x = &r->runs[i];
 		char done[24];
@@ -171,6 +172,28 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
 		json_object_array_add(cmp, e);
 	}
 	json_object_object_add(o, "comparisons", cmp);
+	if (r->nsweep) {
+		json_object *sw = json_object_new_array();
+		for (size_t i = 0; i < r->nsweep; i++) {
+			const sim_sweep_point_t *p = &r->sweep[i];
+			json_object *e = json_object_new_object();
+			json_object_object_add(e, "axis",
+					       json_object_new_string(p->axis));
+			json_object_object_add(e, "x", json_num_new(p->x));
+			json_object_object_add(e, "ratio",
+					       json_num_new(p->ratio));
+			json_object_object_add(e, "sd", json_num_new(p->sd));
+			json_object_object_add(e, "quality_lower_seeds",
+					       json_object_new_int(p->better));
+			json_object_object_add(e, "quality",
+					       json_num_new(p->quality));
+			json_object_object_add(e, "fair", json_num_new(p->fair));
+			json_object_object_add(e, "fair_length_intervals",
+					       json_num_new(p->fair_length));
+			json_object_array_add(sw, e);
+		}
+		json_object_object_add(o, "sweep", sw);
+	}
 	return o;
 }
 
@@ -225,20 +248,23 @@ int sim_report_svg(const char *dir, const sim_report_t *r, char *err,
 {
 	FILE *f;
 
-	if (!r->nruns)
-		return 0;
-	if (!(f = sim_report_open_svg(dir, r->experiment, "jct", err, errlen)))
-		return -errno;
-	svg_jct(f, r);
-	if (fclose(f))
-		return -EIO;
-	if (!r->runs[0].nseries)
-		return 0;
-	if (!(f = sim_report_open_svg(dir, r->experiment, "loss", err, errlen)))
-		return -errno;
-	svg_loss(f, r);
-	if (fclose(f))
-		return -EIO;
+	if (r->nruns) {
+		f = sim_report_open_svg(dir, r->experiment, "jct", err, errlen);
+		if (!f)
+			return -errno;
+		svg_jct(f, r);
+		if (fclose(f))
+			return -EIO;
+	}
+	if (r->nruns && r->runs[0].nseries) {
+		f = sim_report_open_svg(dir, r->experiment, "loss", err,
+					errlen);
+		if (!f)
+			return -errno;
+		svg_loss(f, r);
+		if (fclose(f))
+			return -EIO;
+	}
 	return r->svg_extra ? r->svg_extra(dir, r, err, errlen) : 0;
 }
 

@@ -29,6 +29,18 @@ typedef struct sim_compare {
 	char note[200];
 } sim_compare_t;
 
+/* One point of a sweep (experiment quality-sweep): quality/fair of the
+ * mean loss at 14 minutes, the set-up changed along one axis. */
+#define SIM_REPORT_MAX_SWEEP 24
+typedef struct sim_sweep_point {
+	char axis[16];		/* "load", "length", "interval" */
+	double x;		/* the axis' value */
+	double ratio, sd;	/* per-seed quality/fair: mean, s.d. */
+	unsigned better;	/* seeds with quality below fair */
+	double quality, fair;	/* mean loss at 14 min, mean of seeds */
+	double fair_length;	/* fair sharing's mean JCT in intervals */
+} sim_sweep_point_t;
+
 typedef struct sim_report {
 	const char *experiment;
 	uint64_t seed;
@@ -38,6 +50,8 @@ typedef struct sim_report {
 	sim_result_t runs[SIM_REPORT_MAX_RUNS];
 	size_t ncmp;
 	sim_compare_t cmp[SIM_REPORT_MAX_CMP];
+	size_t nsweep;
+	sim_sweep_point_t sweep[SIM_REPORT_MAX_SWEEP];
 	/* The experiment's own figures, written after the common ones by
 	 * sim_report_svg; NULL: none. */
 	int (*svg_extra)(const char *dir, const struct sim_report *r,
