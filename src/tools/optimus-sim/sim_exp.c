@@ -27,7 +27,7 @@ static const sim_exp_def_t experiments[] = {
 	{ "quality-vs-fair", "quality-driven against fair sharing on 84 "
 	  "recorded scikit-learn curves (paper: loss 0.045 vs 0.09 after "
 	  "14 min; 53% of CPU to the top 20%)",
-	  sim_exp_quality_vs_fair, 2, 10, SIM_EXP_USE_WORKLOAD },
+	  sim_exp_quality_vs_fair, 3, 10, SIM_EXP_USE_WORKLOAD },
 	{ "quality-vs-fair-synthetic", "the same on the catalogue's made-up "
 	  "MLlib curves (before issue 21)", sim_exp_quality_synthetic, 2, 5, SIM_EXP_USE_WORKLOAD },
 	{ "quality-sweep", "quality/fair loss at 14 min over load, job "

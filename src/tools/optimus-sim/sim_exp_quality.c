@@ -346,6 +346,41 @@ static const char *spread(double sd)
 	return buf;
 }
 
+/* How much of the room between fair sharing and the uncontended bound
+ * the quality policy takes, seed by seed. */
+static void print_room(sim_exp_t *e, const sim_result_t *q,
+		       const sim_result_t *d, const sim_result_t *b)
+{
+	double x[SIM_EXP_MAX_SEEDS], sum = 0.0, sq = 0.0, fl = 0.0;
+	unsigned n = 0;
+
+	for (unsigned s = 0; s <= q->nmore_seeds && n < SIM_EXP_MAX_SEEDS;
+	     s++) {
+		double lq = sim_exp_window_loss(sim_exp_seed_run(q, s), NULL);
+		double ld = sim_exp_window_loss(sim_exp_seed_run(d, s), NULL);
+		double lb = sim_exp_window_loss(sim_exp_seed_run(b, s), NULL);
+		if (!(ld > lb))
+			continue;
+		x[n] = 100 * (ld - lq) / (ld - lb);
+		sum += x[n];
+		fl += lb / ld;
+		n++;
+	}
+	double mean = n ? sum / n : NAN;
+	for (unsigned i = 0; i < n; i++)
+		sq += (x[i] - mean) * (x[i] - mean);
+	cmp_stat(e, "bound: loss at 14 min, 10x units", b,
+		 sim_exp_window_loss, NULL, NAN, "", "fair sharing with "
+		 "nothing contended: no policy goes below it");
+	char note[200];
+	snprintf(note, sizeof(note), "(fair - quality) / (fair - bound); "
+		 "bound/fair %.2f: quality/fair 0.5 needs %.0f%%",
+		 n ? fl / n : NAN, n ? 100 * 0.5 / (1 - fl / n) : NAN);
+	sim_report_compare_sd(e->report, "share of the room taken, quality",
+			      mean, n > 1 ? sqrt(sq / (n - 1)) : NAN, n, NAN,
+			      "%", note);
+}
+
 static void print_fig2(sim_exp_t *e, const sim_result_t *q,
 		       const sim_result_t *d)
 {
@@ -644,8 +679,13 @@ int sim_exp_quality_vs_fair(sim_exp_t *e)
 		goto out;
 	f = c;
 	f.policy = PLAN_DRF;
+	/* The room any policy has: the same jobs on ten times the units,
+	 * each job at up to its most workers, nothing contended. */
+	sim_config_t b = f;
+	b.nservers *= 10;
 	if ((rc = sim_exp_variant(e, "quality", &c, &gp, NULL)) ||
-	    (rc = sim_exp_variant(e, "fair (drf)", &f, &gp, NULL)))
+	    (rc = sim_exp_variant(e, "fair (drf)", &f, &gp, NULL)) ||
+	    (rc = sim_exp_variant(e, "bound: 10x units", &b, &gp, NULL)))
 		goto out;
 	const sim_result_t *q = sim_exp_row(e, "quality");
 	const sim_result_t *d = sim_exp_row(e, "fair (drf)");
@@ -656,6 +696,7 @@ int sim_exp_quality_vs_fair(sim_exp_t *e)
 		 gp.cost_scale, load * 15.0 * 80 / (gp.mean_gap * units),
 		 units);
 	print_window(e, q, d, note);
+	print_room(e, q, d, sim_exp_row(e, "bound: 10x units"));
 	snprintf(note, sizeof(note), "fair sharing's mean JCT %.0f s over "
 		 "the %.0f s plan interval", sim_exp_seed_stat(d, fig_jct, NULL,
 							       NULL),
