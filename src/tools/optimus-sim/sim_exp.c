@@ -133,21 +133,27 @@ const sim_result_t *sim_exp_seed_run(const sim_result_t *row, unsigned s)
 double sim_exp_seed_stat(const sim_result_t *row, sim_exp_figure_fn fig,
 			 const void *arg, double *sd)
 {
-	double sum = 0.0, sq = 0.0, x[SIM_EXP_MAX_SEEDS];
+	double x[SIM_EXP_MAX_SEEDS], ignored;
 	unsigned n = 0;
 
 	for (unsigned s = 0; s <= row->nmore_seeds; s++) {
 		double v = fig(sim_exp_seed_run(row, s), arg);
-		if (!isnan(v) && n < SIM_EXP_MAX_SEEDS) {
+		if (!isnan(v) && n < SIM_EXP_MAX_SEEDS)
 			x[n++] = v;
-			sum += v;
-		}
 	}
+	return sim_exp_mean_sd(x, n, sd ? sd : &ignored);
+}
+
+double sim_exp_mean_sd(const double *x, unsigned n, double *sd)
+{
+	double sum = 0.0, sq = 0.0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += x[i];
 	double mean = n ? sum / n : NAN;
 	for (unsigned i = 0; i < n; i++)
 		sq += (x[i] - mean) * (x[i] - mean);
-	if (sd)
-		*sd = n > 1 ? sqrt(sq / (n - 1)) : NAN;
+	*sd = n > 1 ? sqrt(sq / (n - 1)) : NAN;
 	return mean;
 }
 

@@ -88,6 +88,8 @@ typedef double (*sim_exp_figure_fn)(const sim_result_t *r, const void *arg);
  * row's seeds; seeds whose figure is NAN are left out. The mean. */
 double sim_exp_seed_stat(const sim_result_t *row, sim_exp_figure_fn fig,
 			 const void *arg, double *sd);
+/* Mean of x[0..n) (NAN if n = 0), *sd its sample s.d. (NAN if n < 2). */
+double sim_exp_mean_sd(const double *x, unsigned n, double *sd);
 /* The command line's workload options (sim_exp_opts_t) over cfg/gp. */
 void sim_exp_overrides(const sim_exp_t *e, sim_config_t *cfg,
 		       sim_gen_params_t *gp);

@@ -69,33 +69,32 @@ static bool waiting(const sim_job_result_t *j)
 	return submitted(j) && (j->start < 0 || j->start > WINDOW);
 }
 
-/* Mean loss at the window over the jobs submitted by then. */
-double sim_exp_window_loss(const sim_result_t *r, const void *arg)
+/* Mean loss at the window over the jobs `keep` takes. */
+static double window_loss_of(const sim_result_t *r,
+			     bool (*keep)(const sim_job_result_t *))
 {
 	double sum = 0.0;
 	size_t n = 0;
 
-	(void)arg;
 	for (size_t i = 0; i < r->njobs; i++)
-		if (submitted(&r->jobs[i])) {
+		if (keep(&r->jobs[i])) {
 			sum += r->jobs[i].window_loss;
 			n++;
 		}
 	return n ? sum / n : NAN;
 }
 
+/* Mean loss at the window over the jobs submitted by then. */
+double sim_exp_window_loss(const sim_result_t *r, const void *arg)
+{
+	(void)arg;
+	return window_loss_of(r, submitted);
+}
+
 static double fig_in_system_loss(const sim_result_t *r, const void *arg)
 {
-	double sum = 0.0;
-	size_t n = 0;
-
 	(void)arg;
-	for (size_t i = 0; i < r->njobs; i++)
-		if (in_system(&r->jobs[i])) {
-			sum += r->jobs[i].window_loss;
-			n++;
-		}
-	return n ? sum / n : NAN;
+	return window_loss_of(r, in_system);
 }
 
 static double fig_in_system(const sim_result_t *r, const void *arg)
@@ -271,7 +270,7 @@ static void cmp_stat(sim_exp_t *e, const char *name, const sim_result_t *row,
 double sim_exp_seed_ratio(const sim_result_t *q, const sim_result_t *d,
 			  sim_exp_figure_fn fig, double *sd, unsigned *better)
 {
-	double x[SIM_EXP_MAX_SEEDS], sum = 0.0, sq = 0.0;
+	double x[SIM_EXP_MAX_SEEDS];
 	unsigned n = 0;
 
 	*better = 0;
@@ -287,15 +286,10 @@ double sim_exp_seed_ratio(const sim_result_t *q, const sim_result_t *d,
 		if (!(fb > 0) || isnan(fa))
 			continue;
 		x[n] = fa / fb;
-		sum += x[n];
 		*better += fa < fb;
 		n++;
 	}
-	double mean = n ? sum / n : NAN;
-	for (unsigned i = 0; i < n; i++)
-		sq += (x[i] - mean) * (x[i] - mean);
-	*sd = n > 1 ? sqrt(sq / (n - 1)) : NAN;
-	return mean;
+	return sim_exp_mean_sd(x, n, sd);
 }
 
 static void print_window(sim_exp_t *e, const sim_result_t *q,
@@ -351,7 +345,7 @@ static const char *spread(double sd)
 static void print_room(sim_exp_t *e, const sim_result_t *q,
 		       const sim_result_t *d, const sim_result_t *b)
 {
-	double x[SIM_EXP_MAX_SEEDS], sum = 0.0, sq = 0.0, fl = 0.0;
+	double x[SIM_EXP_MAX_SEEDS], sd, fl = 0.0;
 	unsigned n = 0;
 
 	for (unsigned s = 0; s <= q->nmore_seeds && n < SIM_EXP_MAX_SEEDS;
@@ -362,13 +356,10 @@ static void print_room(sim_exp_t *e, const sim_result_t *q,
 		if (!(ld > lb))
 			continue;
 		x[n] = 100 * (ld - lq) / (ld - lb);
-		sum += x[n];
 		fl += lb / ld;
 		n++;
 	}
-	double mean = n ? sum / n : NAN;
-	for (unsigned i = 0; i < n; i++)
-		sq += (x[i] - mean) * (x[i] - mean);
+	double mean = sim_exp_mean_sd(x, n, &sd);
 	cmp_stat(e, "bound: loss at 14 min, 10x units", b,
 		 sim_exp_window_loss, NULL, NAN, "", "fair sharing with "
 		 "nothing contended: no policy goes below it");
@@ -377,7 +368,7 @@ static void print_room(sim_exp_t *e, const sim_result_t *q,
 		 "bound/fair %.2f: quality/fair 0.5 needs %.0f%%",
 		 n ? fl / n : NAN, n ? 100 * 0.5 / (1 - fl / n) : NAN);
 	sim_report_compare_sd(e->report, "share of the room taken, quality",
-			      mean, n > 1 ? sqrt(sq / (n - 1)) : NAN, n, NAN,
+			      mean, sd, n, NAN,
 			      "%", note);
 }
 
