@@ -141,6 +141,38 @@ static double fig_first_wait(const sim_result_t *r, const void *arg)
 	return n ? sum / n : NAN;
 }
 
+/* Mean CPUs a job submitted by the window held in its first plan
+ * interval after arrival (*arg: the interval). */
+static double fig_young_cpus(const sim_result_t *r, const void *arg)
+{
+	double sum = 0.0, interval = *(const double *)arg;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->njobs; i++)
+		if (submitted(&r->jobs[i])) {
+			sum += r->jobs[i].young_cpu / interval;
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+/* Mean CPUs held over the jobs' whole runs (finished jobs). */
+static double fig_run_cpus(const sim_result_t *r, const void *arg)
+{
+	double sum = 0.0;
+	size_t n = 0;
+
+	(void)arg;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const sim_job_result_t *j = &r->jobs[i];
+		if (j->end > j->start && j->start >= 0) {
+			sum += j->cpu_seconds / (j->end - j->start);
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
 static double fig_jct(const sim_result_t *r, const void *arg)
 {
 	(void)arg;
@@ -696,6 +728,16 @@ int sim_exp_quality_vs_fair(sim_exp_t *e)
 	sim_report_compare_sd(e->report, "job length, fair, in intervals",
 			      m / c.interval, sd / c.interval, e->seeds, NAN,
 			      "", note);
+	snprintf(note, sizeof(note), "fair %.1f; CPUs (a unit is 2, the "
+		 "driver 1) in the first %.0f s after arrival",
+		 sim_exp_seed_stat(d, fig_young_cpus, &c.interval, NULL),
+		 c.interval);
+	cmp_stat(e, "CPUs of a young job, quality", q, fig_young_cpus,
+		 &c.interval, NAN, "", note);
+	snprintf(note, sizeof(note), "fair %.1f; mean over a finished job's "
+		 "run", sim_exp_seed_stat(d, fig_run_cpus, NULL, NULL));
+	cmp_stat(e, "CPUs over a job's run, quality", q, fig_run_cpus, NULL,
+		 NAN, "", note);
 	print_workload(e, &set);
 	print_fig2(e, q, d);
 	print_fig3(e, q, d);

@@ -86,8 +86,13 @@ static void account(sim_state_t *s, double t)
 		sim_job_t *j = &s->jobs[i];
 		if (!sim_job_holds(j))
 			continue;
+		double a = j->res.arrival;
+		double young = fmin(t, a + s->cfg->interval) - fmax(s->now, a);
 		for (size_t k = 0; k < j->nslots; k++) {
 			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;
+			if (young > 0)
+				j->res.young_cpu +=
+					j->usage[k].v[RES_CPU] * young;
 			j->res.gpu_seconds += j->usage[k].v[RES_GPU] * dt;
 			for (int r = 0; r < RES_NUM; r++)
 				s->used_int[r] += j->usage[k].v[r] * dt;
