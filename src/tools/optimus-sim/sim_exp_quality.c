@@ -107,19 +107,39 @@ static double fig_in_system(const sim_result_t *r, const void *arg)
 	return (double)n;
 }
 
-/* Share of the window's summed loss held by jobs not started by then. */
-static double fig_waiting_share(const sim_result_t *r, const void *arg)
+static bool finished(const sim_job_result_t *j)
 {
-	double wait = 0.0, all = 0.0;
+	return submitted(j) && !in_system(j);
+}
 
-	(void)arg;
+/* Share (%) of the window's summed loss held by the jobs `part` takes. */
+static double window_share_of(const sim_result_t *r,
+			      bool (*part)(const sim_job_result_t *))
+{
+	double some = 0.0, all = 0.0;
+
 	for (size_t i = 0; i < r->njobs; i++)
 		if (submitted(&r->jobs[i])) {
 			all += r->jobs[i].window_loss;
-			if (waiting(&r->jobs[i]))
-				wait += r->jobs[i].window_loss;
+			if (part(&r->jobs[i]))
+				some += r->jobs[i].window_loss;
 		}
-	return all > 0 ? 100 * wait / all : NAN;
+	return all > 0 ? 100 * some / all : NAN;
+}
+
+/* Jobs not started by the window: their loss is the initial one. */
+static double fig_waiting_share(const sim_result_t *r, const void *arg)
+{
+	(void)arg;
+	return window_share_of(r, waiting);
+}
+
+/* Jobs ended by the window (converged by the criterion, above the loss
+ * their family reaches): no allocation lowers their loss any more. */
+static double fig_finished_share(const sim_result_t *r, const void *arg)
+{
+	(void)arg;
+	return window_share_of(r, finished);
 }
 
 /* Mean seconds a submitted job waited for its first start (up to the
@@ -355,6 +375,10 @@ static void print_window(sim_exp_t *e, const sim_result_t *q,
 		 NULL, NAN, "%", "loss of jobs not started by then / all");
 	cmp_stat(e, "share of 14-min loss waiting, fair", d,
 		 fig_waiting_share, NULL, NAN, "%", "the same reading");
+	cmp_stat(e, "share of 14-min loss ended, q", q, fig_finished_share,
+		 NULL, NAN, "%", "loss of jobs ended (converged) by then / all");
+	cmp_stat(e, "share of 14-min loss ended, fair", d, fig_finished_share,
+		 NULL, NAN, "%", "the same reading");
 	cmp_stat(e, "wait for first start, quality", q, fig_first_wait, NULL,
 		 NAN, "s", "mean over the jobs submitted by 14 min");
 	cmp_stat(e, "wait for first start, fair", d, fig_first_wait, NULL,
