@@ -128,6 +128,16 @@ def test_quality_detail_has_the_window():
     printed = next(c["simulated"] for c in r["comparisons"]
                    if c["name"] == "mean loss at 14 min, quality")
     assert abs(mean - printed) < 1e-9
+    # The CPUs a job holds in its first plan interval (120 s).
+    for j in jobs:
+        if j["arrival"] <= 840 - 120:
+            assert 0 < j["first_interval_cpu_seconds"] <= \
+                j["window_cpu_seconds"] + 1e-9
+    young = sum(j["first_interval_cpu_seconds"] / 120 for j in jobs) / \
+        len(jobs)
+    printed = next(c["simulated"] for c in r["comparisons"]
+                   if c["name"] == "CPUs of a young job, quality")
+    assert abs(young - printed) < 1e-9
     # The Optimus experiments have no window: no window fields.
     p = run("experiment", "damping", "--quick", "--detail", "--json", "-")
     job = json.loads(p.stdout)["runs"][0]["job_results"][0]

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	      "       optimus-sim experiments | models | --help | --version\n"
 	      "\n"
 	      "experiments: optimus-vs-drf oracle-gap ablation damping pollux "
-	      "quality-vs-fair\n"
+	      "quality-vs-fair quality-sweep (all: optimus-sim experiments)\n"
 	      "common options:\n"
 	      "  --seed N          first seed (default 1); same seed, same output\n"
 	      "  --seeds N         seeds averaged per variant; figures are\n"

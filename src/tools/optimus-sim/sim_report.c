@@ -103,6 +103,8 @@ static json_object *job_json(const sim_job_result_t *j, double window)
 		json_object_object_add(o, "window_loss", json_num_new(j->window_loss));
 		json_object_object_add(o, "window_cpu_seconds",
 				       json_num_new(j->window_cpu));
+		json_object_object_add(o, "first_interval_cpu_seconds",
+				       json_num_new(j->young_cpu));
 	}
 	return o;
 }
