@@ -12,7 +12,8 @@ real cores would not grow with the allocation.
 
 Every iteration it prints `qlog t=<unix s> it=<k> loss=<l> units=<u>`,
 l = 0.2 (L - Lmin) / (L0 - Lmin) the normalised loss of optimus-sim's
-quality experiment (Lmin from testsuite/data/quality-curves/curves.csv),
+quality experiment (Lmin the loss the run's family reaches on its data,
+from testsuite/data/quality-curves/curves.csv: recorded_min),
 and reports (step k, loss l) and its speed to sched/optimus with the
 Python reporter. On the checkpoint signal it saves the iteration reached,
 confirms it and waits for the requeue; a resumed run replays the
@@ -41,13 +42,23 @@ def recorder():
 
 
 def recorded_min(name):
+    """The loss the run's family reaches on its data: the lowest of the
+    recorded runs of the same family and data size from the same
+    untrained model (the same loss at iteration 0), as optimus-sim
+    normalises (sim_curves.h)."""
+    runs = {}
     with open(os.path.join(TOP, "testsuite", "data", "quality-curves",
                            "curves.csv")) as f:
-        losses = [float(r["loss"]) for r in csv.DictReader(f)
-                  if r["curve"] == name]
-    if not losses:
+        for r in csv.DictReader(f):
+            runs.setdefault(r["curve"], []).append(r)
+    if name not in runs:
         sys.exit("quality_job.py: no recorded curve %s" % name)
-    return min(losses)
+
+    def key(rs):
+        return (rs[0]["family"], float(rs[0]["data_size"]),
+                float(rs[0]["loss"]))
+    return min(float(r["loss"]) for rs in runs.values()
+               if key(rs) == key(runs[name]) for r in rs)
 
 
 def main():

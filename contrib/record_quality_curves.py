@@ -22,11 +22,15 @@ optimus-sim normalises it per job.  Deterministic data and seeds; the CPU
 times are measured and differ from machine to machine.  Families, with
 what "iteration" and "step size" mean for each:
 
-  svm       SGDClassifier(loss=hinge), iteration = partial_fit on a random
-            tenth of the data (MLlib's miniBatchFraction), step = eta0
-            (constant); loss = mean hinge loss + L2 term on all the data
-  logreg    the same with loss=log_loss; loss = mean log loss
-  linreg    SGDRegressor(squared_error), the same iteration; loss = MSE / 2
+  svm       MLlib's GradientDescent (SVMWithSGD): iteration = ONE gradient
+            step on a random tenth of the data (miniBatchFraction 0.1),
+            step size stepSize / sqrt(t), L2 regParam 0.01 (MLlib's
+            defaults); step = stepSize; loss = mean hinge loss + L2 term
+            on all the data
+  logreg    the same (LogisticRegressionWithSGD, regParam 0.01); loss =
+            mean log loss + L2 term
+  linreg    the same (LinearRegressionWithSGD, no regularisation); loss =
+            MSE / 2
   mlp       MLPClassifier(32 tanh units, sgd, momentum 0.9), iteration =
             one epoch (partial_fit on all the data), step =
             learning_rate_init; loss = mean log loss
@@ -36,12 +40,19 @@ what "iteration" and "step size" mean for each:
             pairwise_distances_argmin_min, then means) from centres drawn
             from the data; iteration = one Lloyd step, step = k (clusters;
             k-means has no step size); loss = objective (inertia) / n;
-            ends when no point changes cluster
+            also ends when no point changes cluster
   lda       LatentDirichletAllocation(online) on a corpus drawn from a
             known topic model (8 topics, 300 words; no text corpus ships
             in Debian's scikit-learn), iteration = partial_fit on a tenth
             of the documents, step = learning_offset (tau0; kappa 0.7);
             loss = log perplexity (minus the variational bound per word)
+
+Every run trains until the convergence criterion of the plan
+(models/convergence.h, CONV_DECREASE, delta 0.001): the loss, normalised
+by the untrained model's, fell by no more than delta per iteration over
+the last WINDOW iterations (means of WINDOW iterations against the WINDOW
+before, so that a mini-batch step's noise does not end a run), or until
+the family's cap (CAP).
 """
 import os
 import sys
@@ -62,7 +73,6 @@ from sklearn.datasets import (make_blobs, make_classification,  # noqa: E402
 from sklearn.decomposition import LatentDirichletAllocation  # noqa: E402
 from sklearn.ensemble import GradientBoostingRegressor  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.linear_model import SGDClassifier, SGDRegressor  # noqa: E402
 from sklearn.metrics import log_loss  # noqa: E402
 from sklearn.metrics import pairwise_distances_argmin_min  # noqa: E402
 from sklearn.neural_network import MLPClassifier  # noqa: E402
@@ -78,17 +88,31 @@ SIZES = {
     "lda": (300, 1000, 2500),
 }
 STEPS = {
-    "svm": (0.0003, 0.001, 0.003, 0.01),
-    "logreg": (0.0003, 0.001, 0.003, 0.01),
-    "linreg": (0.0001, 0.0003, 0.001, 0.003),
+    "svm": (0.03, 0.1, 0.3, 1.0),
+    "logreg": (0.03, 0.1, 0.3, 1.0),
+    "linreg": (0.01, 0.03, 0.1, 0.3),
     "mlp": (0.003, 0.01, 0.03, 0.1),
     "gbt": (0.03, 0.1, 0.2, 0.5),
     "kmeans": (5, 10, 20, 40),
     "lda": (2, 10, 50, 250),
 }
-ITERS = {"svm": 50, "logreg": 50, "linreg": 50, "mlp": 40, "gbt": 60,
-         "kmeans": 60, "lda": 30}
+CAP = {"svm": 3000, "logreg": 3000, "linreg": 3000, "mlp": 400, "gbt": 500,
+       "kmeans": 300, "lda": 300}
 FRACTION = 10           # SGD and LDA: an iteration sees 1/FRACTION of the data
+DELTA = 0.001           # the plan's convergence threshold (CONV_DELTA_DEFAULT)
+WINDOW = 10             # iterations averaged by the criterion
+REG = {"svm": 0.01, "logreg": 0.01, "linreg": 0.0}     # MLlib's regParam
+
+
+def converged(losses):
+    """The plan's criterion on the losses so far (iteration 0 first):
+    the mean of the last WINDOW fell from the WINDOW before by no more
+    than DELTA x the initial loss per iteration."""
+    if len(losses) < 2 * WINDOW + 1 or losses[0] <= 0:
+        return False
+    last = sum(losses[-WINDOW:]) / WINDOW
+    before = sum(losses[-2 * WINDOW:-WINDOW]) / WINDOW
+    return (before - last) / losses[0] <= DELTA * WINDOW
 
 
 def cpu_of(fn):
@@ -97,49 +121,70 @@ def cpu_of(fn):
     return time.process_time() - t
 
 
-def sgd_curve(family, n, step, seed):
-    rng = np.random.default_rng(seed)
+def sgd_data(family, n, seed):
     if family == "linreg":
         X, y = make_regression(n_samples=n, n_features=20, n_informative=12,
                                noise=20.0, random_state=seed)
         y = y / np.std(y)
-        model = SGDRegressor(learning_rate="constant", eta0=step,
-                             alpha=1e-4, random_state=seed)
     else:
         X, y = make_classification(n_samples=n, n_features=20,
                                    n_informative=8, flip_y=0.05,
                                    class_sep=0.8, random_state=seed)
-        loss = "hinge" if family == "svm" else "log_loss"
-        model = SGDClassifier(loss=loss, learning_rate="constant", eta0=step,
-                              alpha=1e-4, random_state=seed)
+        y = 2.0 * y - 1.0       # labels -1/+1
     X = StandardScaler().fit_transform(X)
-    batch = n // FRACTION
-    # Iteration 0: the zero model SGD starts from.
+    # MLlib's intercept: a constant feature.
+    return np.hstack([X, np.ones((n, 1))]), y
+
+
+def sgd_loss(family, X, y, w):
+    m = X @ w
+    reg = 0.5 * REG[family] * float(w[:-1] @ w[:-1])
     if family == "linreg":
-        loss0 = 0.5 * np.mean(y * y)
+        r = m - y
+        return 0.5 * float(np.mean(r * r))
+    if family == "svm":
+        return float(np.mean(np.maximum(0.0, 1.0 - y * m))) + reg
+    return float(np.mean(np.logaddexp(0.0, -y * m))) + reg
+
+
+def sgd_gradient(family, X, y, w):
+    m = X @ w
+    if family == "linreg":
+        g = X.T @ (m - y) / len(y)
+    elif family == "svm":
+        g = -(X.T @ (y * (y * m < 1.0))) / len(y)
     else:
-        loss0 = 1.0 if family == "svm" else np.log(2.0)
-    yield (0, loss0, 0.0, batch)
-    for it in range(1, ITERS[family] + 1):
+        g = -(X.T @ (y / (1.0 + np.exp(y * m)))) / len(y)
+    reg = REG[family] * w
+    reg[-1] = 0.0               # the intercept is not regularised
+    return g + reg
+
+
+def sgd_curve(family, n, step, seed):
+    """MLlib's GradientDescent.runMiniBatchSGD: iteration t samples
+    miniBatchFraction of the data and takes one step of stepSize /
+    sqrt(t) along the mini-batch's gradient (plus the L2 term)."""
+    rng = np.random.default_rng(seed)
+    X, y = sgd_data(family, n, data_seed(family, n))
+    w = np.zeros(X.shape[1])
+    batch = n // FRACTION
+    losses = [sgd_loss(family, X, y, w)]
+    yield (0, losses[0], 0.0, batch)
+    for it in range(1, CAP[family] + 1):
         idx = rng.choice(n, batch, replace=False)
-        if family == "linreg":
-            cpu = cpu_of(lambda: model.partial_fit(X[idx], y[idx]))
-            r = X @ model.coef_ + model.intercept_ - y
-            loss = 0.5 * np.mean(r * r)
-        else:
-            cpu = cpu_of(lambda: model.partial_fit(X[idx], y[idx],
-                                                   classes=(0, 1)))
-            m = X @ model.coef_[0] + model.intercept_[0]
-            if family == "svm":
-                s = 2 * y - 1
-                loss = np.mean(np.maximum(0, 1 - s * m)) + \
-                    0.5 * model.alpha * float(model.coef_[0] @ model.coef_[0])
-            else:
-                loss = log_loss(y, 1 / (1 + np.exp(-m)), labels=(0, 1))
-        yield (it, loss, cpu, batch)
+
+        def one_step():
+            w[:] = w - step / np.sqrt(it) * sgd_gradient(family, X[idx],
+                                                         y[idx], w)
+        cpu = cpu_of(one_step)
+        losses.append(sgd_loss(family, X, y, w))
+        yield (it, losses[-1], cpu, batch)
+        if converged(losses):
+            break
 
 
 def mlp_curve(n, step, seed):
+    seed = data_seed("mlp", n)  # data, initial weights and batches
     X, y = make_classification(n_samples=n, n_features=20, n_informative=10,
                                n_classes=4, n_clusters_per_class=2,
                                flip_y=0.03, random_state=seed)
@@ -153,26 +198,34 @@ def mlp_curve(n, step, seed):
                           solver="sgd", learning_rate_init=1e-12,
                           momentum=0.0, batch_size=100, random_state=seed)
     probe.partial_fit(X, y, classes=(0, 1, 2, 3))
-    yield (0, log_loss(y, probe.predict_proba(X), labels=(0, 1, 2, 3)),
-           0.0, n)
-    for it in range(1, ITERS["mlp"] + 1):
+    losses = [log_loss(y, probe.predict_proba(X), labels=(0, 1, 2, 3))]
+    yield (0, losses[0], 0.0, n)
+    for it in range(1, CAP["mlp"] + 1):
         cpu = cpu_of(lambda: model.partial_fit(X, y, classes=(0, 1, 2, 3)))
-        yield (it, log_loss(y, model.predict_proba(X), labels=(0, 1, 2, 3)),
-               cpu, n)
+        losses.append(log_loss(y, model.predict_proba(X),
+                               labels=(0, 1, 2, 3)))
+        yield (it, losses[-1], cpu, n)
+        if converged(losses):
+            break
 
 
 def gbt_curve(n, step, seed):
+    seed = data_seed("gbt", n)
     X, y = make_friedman1(n_samples=n, n_features=10, noise=1.0,
                           random_state=seed)
     model = GradientBoostingRegressor(learning_rate=step, max_depth=3,
                                       n_estimators=0, warm_start=True,
                                       random_state=seed)
     # Iteration 0: the initial estimator, the mean.
-    yield (0, float(np.var(y)), 0.0, n)
-    for it in range(1, ITERS["gbt"] + 1):
+    losses = [float(np.var(y))]
+    yield (0, losses[0], 0.0, n)
+    for it in range(1, CAP["gbt"] + 1):
         model.n_estimators = it
         cpu = cpu_of(lambda: model.fit(X, y))
-        yield (it, float(model.train_score_[-1]), cpu, n)
+        losses.append(float(model.train_score_[-1]))
+        yield (it, losses[-1], cpu, n)
+        if converged(losses):
+            break
 
 
 def kmeans_curve(n, k, seed):
@@ -183,8 +236,9 @@ def kmeans_curve(n, k, seed):
     centres = X[rng.choice(n, k, replace=False)].copy()
     # Iteration 0: the objective of the initial centres.
     labels, dist = pairwise_distances_argmin_min(X, centres)
-    yield (0, float(np.mean(dist ** 2)), 0.0, n)
-    for it in range(1, ITERS["kmeans"] + 1):
+    losses = [float(np.mean(dist ** 2))]
+    yield (0, losses[0], 0.0, n)
+    for it in range(1, CAP["kmeans"] + 1):
         state = {}
 
         def step():
@@ -195,8 +249,9 @@ def kmeans_curve(n, k, seed):
             state["lab"], state["dist"] = pairwise_distances_argmin_min(
                 X, centres)
         cpu = cpu_of(step)
-        yield (it, float(np.mean(state["dist"] ** 2)), cpu, n)
-        if np.array_equal(labels, state["lab"]):
+        losses.append(float(np.mean(state["dist"] ** 2)))
+        yield (it, losses[-1], cpu, n)
+        if np.array_equal(labels, state["lab"]) or converged(losses):
             break
         labels = state["lab"]
 
@@ -213,8 +268,9 @@ def lda_corpus(ndocs, seed, topics=8, vocab=300, length=60):
 
 
 def lda_curve(n, tau0, seed):
+    rng = np.random.default_rng(seed)      # the mini-batches
+    seed = data_seed("lda", n)             # corpus and initial topics
     X = lda_corpus(n, seed)
-    rng = np.random.default_rng(seed)
     model = LatentDirichletAllocation(n_components=8, learning_method="online",
                                       learning_decay=0.7, learning_offset=tau0,
                                       total_samples=n, random_state=seed)
@@ -225,11 +281,15 @@ def lda_curve(n, tau0, seed):
                                       learning_decay=0.7, learning_offset=1e12,
                                       total_samples=n, random_state=seed)
     probe.partial_fit(X[:batch])
-    yield (0, float(np.log(probe.perplexity(X))), 0.0, batch)
-    for it in range(1, ITERS["lda"] + 1):
+    losses = [float(np.log(probe.perplexity(X)))]
+    yield (0, losses[0], 0.0, batch)
+    for it in range(1, CAP["lda"] + 1):
         idx = rng.choice(n, batch, replace=False)
         cpu = cpu_of(lambda: model.partial_fit(X[idx]))
-        yield (it, float(np.log(model.perplexity(X))), cpu, batch)
+        losses.append(float(np.log(model.perplexity(X))))
+        yield (it, losses[-1], cpu, batch)
+        if converged(losses):
+            break
 
 
 def curve_iter(family, n, step, seed):
@@ -241,8 +301,17 @@ def curve_iter(family, n, step, seed):
             "lda": lda_curve}[family](n, step, seed)
 
 
+def data_seed(family, n):
+    """The seed of the data (and of the untrained model) of every run of
+    (family, n): the runs of one family and size differ only in their
+    step size, so that the loss the family reaches on that data is the
+    lowest of those runs (optimus-sim normalises against it)."""
+    return 1000 * list(SIZES).index(family) + 10 * SIZES[family].index(n)
+
+
 def curve_seed(family, n, step):
-    """The seed main() gives the run of (family, n, step)."""
+    """The seed main() gives the run of (family, n, step): its mini-batch
+    draws (k-means: its data and initial centres, k being the model)."""
     fi = list(SIZES).index(family)
     return 1000 * fi + 10 * SIZES[family].index(n) + \
         STEPS[family].index(step) + 1
@@ -319,7 +388,7 @@ def main(out, pollux):
                     rows = record(family, n, step, seed)
                     for it, loss, cpu, size in rows:
                         f.write(f"{name},{family},{size},{step:g},{it},"
-                                f"{loss:.6g},{cpu:.6f}\n")
+                                f"{loss:.6g},{cpu:.6g}\n")
                     ncurves += 1
                     print(f"{name}: {len(rows)} iterations, "
                           f"loss {rows[0][1]:.4g} -> {rows[-1][1]:.4g}, "

@@ -128,6 +128,16 @@ def test_quality_detail_has_the_window():
     printed = next(c["simulated"] for c in r["comparisons"]
                    if c["name"] == "mean loss at 14 min, quality")
     assert abs(mean - printed) < 1e-9
+    # The CPUs a job holds in its first plan interval (120 s).
+    for j in jobs:
+        if j["arrival"] <= 840 - 120:
+            assert 0 < j["first_interval_cpu_seconds"] <= \
+                j["window_cpu_seconds"] + 1e-9
+    young = sum(j["first_interval_cpu_seconds"] / 120 for j in jobs) / \
+        len(jobs)
+    printed = next(c["simulated"] for c in r["comparisons"]
+                   if c["name"] == "CPUs of a young job, quality")
+    assert abs(young - printed) < 1e-9
     # The Optimus experiments have no window: no window fields.
     p = run("experiment", "damping", "--quick", "--detail", "--json", "-")
     job = json.loads(p.stdout)["runs"][0]["job_results"][0]
@@ -243,3 +253,92 @@ def test_pollux_detail():
     assert all(j["jct"] > 0 and j["workload"] == 6 for j in r["jobs"])
     assert sum(j["jct"] for j in r["jobs"]) / 160 == pytest.approx(
         r["avg_jct"])
+
+
+# ---- every option works or is refused (issue 30, item 3) ----
+
+def figure(report, name):
+    return next(c for c in report["comparisons"] if c["name"] == name)
+
+
+def test_experiment_workload_options_take_effect():
+    """--gap, --jobs, --servers and --interval change an experiment's
+    output (they were accepted and ignored)."""
+    base = run("experiment", "quality-vs-fair", "--quick").stdout
+    for opt in (["--gap", "40"], ["--jobs", "12"], ["--servers", "4"],
+                ["--interval", "60"]):
+        out = run("experiment", "quality-vs-fair", "--quick", *opt).stdout
+        assert out != base, opt
+    base = run("experiment", "damping", "--quick").stdout
+    out = run("experiment", "damping", "--quick", "--jobs", "12").stdout
+    assert out != base
+
+
+@pytest.mark.parametrize("bad", [["--policy", "drf"], ["--damping", "0.5"],
+                                 ["--elastic-baselines"], ["--ticks-only"],
+                                 ["--family", "dl"], ["--no-paa"]])
+def test_experiment_refuses_an_option_it_does_not_use(bad):
+    p = subprocess.run([SIM, "experiment", "quality-vs-fair", "--quick"] +
+                       bad, capture_output=True, text=True)
+    assert p.returncode == 2
+    assert "does not use " + bad[0] in p.stderr, p.stderr
+
+
+def test_run_refuses_quick():
+    p = subprocess.run([SIM, "run", "--quick"], capture_output=True,
+                       text=True)
+    assert p.returncode == 2 and "does not use --quick" in p.stderr
+
+
+def test_seed_figures_are_means_over_the_seeds():
+    """With --seeds 3 the 14-minute figure is the mean of the three
+    one-seed figures, and its spread (sample s.d.) is printed."""
+    name = "mean loss at 14 min, quality"
+    one = [figure(json.loads(run("experiment", "quality-vs-fair", "--quick",
+                                 "--seed", str(s), "--seeds", "1",
+                                 "--json", "-").stdout), name)["simulated"]
+           for s in (1, 2, 3)]
+    assert len(set(one)) > 1
+    three = figure(json.loads(run("experiment", "quality-vs-fair", "--quick",
+                                  "--seed", "1", "--seeds", "3", "--json",
+                                  "-").stdout), name)
+    mean = sum(one) / 3
+    sd = (sum((x - mean) ** 2 for x in one) / 2) ** 0.5
+    assert three["simulated"] == pytest.approx(mean, rel=1e-9)
+    assert three["sd"] == pytest.approx(sd, rel=1e-6)
+    assert three["seeds"] == 3
+
+
+def test_mllib_run_needs_no_extra_flag():
+    """The fixed-size DRF baseline runs MLlib jobs (it failed with
+    "invalid hints": a batch of 1 below the 4 submitted workers)."""
+    p = run("run", "--family", "mllib", "--policy", "quality,drf",
+            "--jobs", "10", "--json", "-")
+    runs = {r["label"]: r for r in json.loads(p.stdout)["runs"]}
+    assert runs["drf"]["jobs_done"] == 10 and runs["drf"]["resizes"] == 0
+    assert runs["quality"]["jobs_done"] == 10
+
+
+def test_quality_sweep(tmp_path):
+    """quality-sweep: quality/fair over load, job length and plan
+    interval, one point per line, one SVG per axis; the point of
+    quality-vs-fair's own set-up is the same run on every axis."""
+    p = run("experiment", "quality-sweep", "--quick", "--json", "-",
+            "--svg", str(tmp_path))
+    r = json.loads(p.stdout)
+    axes = {}
+    for pt in r["sweep"]:
+        axes.setdefault(pt["axis"], []).append(pt)
+        assert pt["ratio"] > 0 and pt["fair"] > 0 and pt["quality"] > 0
+        assert pt["fair_length_intervals"] > 0
+    assert sorted(axes) == ["interval", "length", "load"]
+    assert all(len(v) == 5 for v in axes.values())
+    faithful = [c for c in r["comparisons"] if c["paper"] == 0.5]
+    assert len(faithful) == 3
+    assert len({c["simulated"] for c in faithful}) == 1
+    for axis in axes:
+        svg = tmp_path / ("quality-sweep-%s.svg" % axis)
+        assert svg.read_text().startswith("<svg")
+    p = subprocess.run([SIM, "experiment", "quality-sweep", "--gap", "5"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "does not use --gap" in p.stderr

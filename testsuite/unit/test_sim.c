@@ -463,6 +463,37 @@ START_TEST(test_curves)
 }
 END_TEST
 
+/* Issue 30: a run is normalised against the loss its family reaches on
+ * the same data (the lowest of the runs from the same untrained model),
+ * not its own best: a run that stalls stays above 0. A run from another
+ * start (k-means' k, other data) is its own group. */
+START_TEST(test_curves_reachable_loss)
+{
+	const char *path = write_tmp(
+		"curve,family,data_size,step_size,iteration,loss,cpu_s\n"
+		"fast,svm,100,1,0,2.0,0\n"
+		"fast,svm,100,1,1,1.0,0.2\n"
+		"slow,svm,100,0.1,0,2.0,0\n"
+		"slow,svm,100,0.1,1,1.5,0.2\n"
+		"other,svm,100,0.3,0,3.0,0\n"
+		"other,svm,100,0.3,1,2.5,0.2\n");
+	sim_curveset_t set;
+	char err[256];
+
+	ck_assert_int_eq(sim_curves_read(path, &set, err, sizeof(err)), 0);
+	ck_assert_uint_eq(set.n, 3);
+	ck_assert_double_eq_tol(set.c[0].norm[1], 0.0, 1e-12);
+	/* slow: 1.5 of 2.0 -> 1.0 reachable is half way: 0.1, not 0 */
+	ck_assert_double_eq_tol(set.c[1].norm[0], 0.2, 1e-12);
+	ck_assert_double_eq_tol(set.c[1].norm[1], 0.1, 1e-12);
+	ck_assert_double_eq_tol(set.c[1].reach, 1.0, 1e-12);
+	/* another start: its own best */
+	ck_assert_double_eq_tol(set.c[2].norm[1], 0.0, 1e-12);
+	sim_curves_free(&set);
+	unlink(path);
+}
+END_TEST
+
 /* Bad files: an error naming the file and line, nothing kept. */
 START_TEST(test_curves_errors)
 {
@@ -521,6 +552,7 @@ int main(void)
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_curves);
 	tcase_add_test(tc, test_curves_errors);
+	tcase_add_test(tc, test_curves_reachable_loss);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

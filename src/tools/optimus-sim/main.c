@@ -25,6 +25,7 @@ typedef struct cli {
 	const char *trace, *json, *svg;
 	bool progress, detail, timing;
 	bool elastic_baselines;
+	uint64_t given;		/* bit (option - O_SEED): on the command line */
 } cli_t;
 
 static void usage(FILE *f)
@@ -34,16 +35,19 @@ static void usage(FILE *f)
 	      "       optimus-sim experiments | models | --help | --version\n"
 	      "\n"
 	      "experiments: optimus-vs-drf oracle-gap ablation damping pollux "
-	      "quality-vs-fair\n"
+	      "quality-vs-fair quality-sweep (all: optimus-sim experiments)\n"
 	      "common options:\n"
 	      "  --seed N          first seed (default 1); same seed, same output\n"
-	      "  --seeds N         seeds averaged per variant\n"
+	      "  --seeds N         seeds averaged per variant; figures are\n"
+	      "                    means with their s.d.\n"
 	      "  --quick           small sizes, one seed (experiments)\n"
 	      "  --json FILE       write the results as JSON ('-': stdout, no table)\n"
 	      "  --svg DIR         write SVG figures into DIR\n"
 	      "  --detail          per-job results in the JSON\n"
 	      "  --progress        progress bar on stderr even when not a tty\n"
 	      "  --timing          wall-clock time on stderr\n"
+	      "experiments also take --jobs, --gap, --servers, --interval;\n"
+	      "any other run option is refused\n"
 	      "run options:\n"
 	      "  --policy LIST     optimus,quality,drf,tetris,fifo,oracle "
 	      "(default optimus,drf)\n"
@@ -76,6 +80,13 @@ enum { O_SEED = 256, O_SEEDS, O_QUICK, O_JSON, O_SVG, O_DETAIL, O_PROGRESS,
        O_RESTART, O_MINRESIZE, O_NOPLACE, O_NOPAA, O_SIZESIGMA, O_TICKS, O_ELASTIC,
        O_HELP,
        O_VERSION };
+
+#define OPT_BIT(o) (UINT64_C(1) << ((o) - O_SEED))
+/* Options of every command; `experiment` adds --quick and the workload
+ * options its definition uses (sim_exp_def_t.uses), `run` every other. */
+#define OPTS_COMMON (OPT_BIT(O_SEED) | OPT_BIT(O_SEEDS) | OPT_BIT(O_JSON) | \
+		     OPT_BIT(O_SVG) | OPT_BIT(O_DETAIL) | OPT_BIT(O_PROGRESS) | \
+		     OPT_BIT(O_TIMING) | OPT_BIT(O_HELP) | OPT_BIT(O_VERSION))
 
 static const struct option longopts[] = {
 	{ "seed", 1, 0, O_SEED }, { "seeds", 1, 0, O_SEEDS },
@@ -139,6 +150,8 @@ static int cli_option(cli_t *c, int o, const char *a)
 {
 	const char *n = option_name(o);
 
+	if (o >= O_SEED && o <= O_VERSION)
+		c->given |= OPT_BIT(o);
 	switch (o) {
 	case O_SEED: c->eo.seed = (uint64_t)number(n, a, 0, 4e9); break;
 	case O_SEEDS: c->eo.seeds = (unsigned)number(n, a, 1, 100); break;
@@ -248,8 +261,12 @@ static int cmd_run(cli_t *c, sim_report_t *r, sim_exp_t *e)
 			 cfg.policy == PLAN_FIFO);
 		rc = sim_exp_variant(e, p, &cfg, &c->gp,
 				     c->trace ? &trace : NULL);
-		if (rc && rc != 2)
-			fprintf(stderr, "optimus-sim: %s: %s\n", p, e->err);
+		if (rc && rc != 2) {
+			/* run_command prints it: the policy first */
+			char why[200];
+			snprintf(why, sizeof(why), "%s", e->err);
+			snprintf(e->err, e->errlen, "%s: %s", p, why);
+		}
 	}
 	sim_workload_free(&trace);
 	(void)r;
@@ -279,6 +296,47 @@ static void list_models(void)
 	}
 }
 
+/* The options experiment `d` (NULL: the run command) uses. */
+static uint64_t options_used(const sim_exp_def_t *d)
+{
+	static const struct { unsigned use; int opt; } workload[] = {
+		{ SIM_EXP_USE_JOBS, O_JOBS }, { SIM_EXP_USE_GAP, O_GAP },
+		{ SIM_EXP_USE_SERVERS, O_SERVERS },
+		{ SIM_EXP_USE_INTERVAL, O_INTERVAL },
+	};
+	uint64_t used = OPTS_COMMON | OPT_BIT(O_QUICK);
+
+	if (!d)
+		return ~OPT_BIT(O_QUICK);
+	for (size_t i = 0; i < sizeof(workload) / sizeof(workload[0]); i++)
+		if (d->uses & workload[i].use)
+			used |= OPT_BIT(workload[i].opt);
+	return used;
+}
+
+/* An option the command would ignore is an error naming it (exit 2);
+ * the used workload options become the experiment's overrides. */
+static int options_check(cli_t *c, const sim_exp_def_t *d, const char *what)
+{
+	uint64_t extra = c->given & ~options_used(d);
+
+	for (int o = O_SEED; o <= O_VERSION; o++)
+		if (extra & OPT_BIT(o)) {
+			fprintf(stderr, "optimus-sim: %s does not use --%s\n",
+				what, option_name(o));
+			return 2;
+		}
+	if (c->given & OPT_BIT(O_JOBS))
+		c->eo.njobs = c->gp.njobs;
+	if (c->given & OPT_BIT(O_GAP))
+		c->eo.mean_gap = c->gp.mean_gap;
+	if (c->given & OPT_BIT(O_SERVERS))
+		c->eo.nservers = c->cfg.nservers;
+	if (c->given & OPT_BIT(O_INTERVAL))
+		c->eo.interval = c->cfg.interval;
+	return 0;
+}
+
 static int run_command(cli_t *c, const char *cmd, const char *name)
 {
 	sim_report_t r;
@@ -287,18 +345,27 @@ static int run_command(cli_t *c, const char *cmd, const char *name)
 	int rc;
 	struct timespec t0, t1;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	sim_progress_init(&pb, c->progress, name ? name : cmd);
-	c->eo.progress = sim_progress_update;
-	c->eo.progress_ctx = &pb;
+	const sim_exp_def_t *d = NULL;
+	char what[80];
+
 	if (!strcmp(cmd, "experiment")) {
-		const sim_exp_def_t *d = sim_exp_find(name);
-		if (!d) {
+		if (!(d = sim_exp_find(name))) {
 			fprintf(stderr, "optimus-sim: unknown experiment '%s' "
 				"(see optimus-sim experiments)\n",
 				name ? name : "");
 			return 2;
 		}
+		snprintf(what, sizeof(what), "experiment %s", d->name);
+	} else {
+		snprintf(what, sizeof(what), "run");
+	}
+	if (options_check(c, d, what))
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sim_progress_init(&pb, c->progress, name ? name : cmd);
+	c->eo.progress = sim_progress_update;
+	c->eo.progress_ctx = &pb;
+	if (d) {
 		rc = sim_exp_run(d, &c->eo, &r, err, sizeof(err));
 	} else {
 		unsigned seeds = c->eo.seeds ? c->eo.seeds : 1;

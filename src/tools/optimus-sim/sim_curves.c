@@ -90,6 +90,37 @@ static int curve_close(sim_curve_t *c, double *raw, double *cpu)
 	return 0;
 }
 
+/* Runs of one family on the same data from the same untrained model. */
+static bool curves_same_group(const sim_curve_t *a, const sim_curve_t *b)
+{
+	return !strcmp(a->family, b->family) &&
+	       a->data_size == b->data_size && a->raw0 == b->raw0;
+}
+
+/* Renormalise every curve against its group's lowest loss (sim_curves.h):
+ * the run's raw losses come back from its own normalisation. */
+static void curves_normalise_groups(sim_curveset_t *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		sim_curve_t *c = &set->c[i];
+		c->reach = c->rawmin;
+		for (size_t j = 0; j < set->n; j++)
+			if (curves_same_group(c, &set->c[j]))
+				c->reach = fmin(c->reach, set->c[j].rawmin);
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		sim_curve_t *c = &set->c[i];
+		double own = c->raw0 - c->rawmin, span = c->raw0 - c->reach;
+		if (!(own > 0.0) || !(span > 0.0) || c->reach == c->rawmin)
+			continue;
+		for (size_t k = 0; k < c->n; k++) {
+			double raw = c->rawmin + c->norm[k] * own /
+						 SIM_CURVE_LOSS0;
+			c->norm[k] = SIM_CURVE_LOSS0 * (raw - c->reach) / span;
+		}
+	}
+}
+
 static int curves_fail(char *err, size_t errlen, const char *path,
 		       size_t line, const char *why, int rc)
 {
@@ -156,6 +187,8 @@ int sim_curves_read(const char *path, sim_curveset_t *out, char *err,
 	if (!rc && !out->n)
 		rc = curves_fail(err, errlen, path, lineno, "no curves",
 				 -EINVAL);
+	if (!rc)
+		curves_normalise_groups(out);
 	if (rc == -ENOMEM)
 		curves_fail(err, errlen, path, lineno, "out of memory", rc);
 	fclose(f);

@@ -10,10 +10,12 @@
  * without iteration 0 starts at its first row).
  *
  * The loss is normalised per job as the quality paper's figures show it
- * ("initial loss 0.2"): l(k) = 0.2 * (L(k) - Lmin) / (L(0) - Lmin), Lmin
- * the lowest loss of the recorded run, so every job enters at 0.2 and
- * reaches 0 at the best model its run produced; a loss-reduction level x
- * (Figure 3) is l <= 0.2 * (1 - x).
+ * ("initial loss 0.2"): l(k) = 0.2 * (L(k) - Lreach) / (L(0) - Lreach),
+ * Lreach the loss the family reaches on that data: the lowest loss of
+ * the runs of the same family and data size from the same untrained
+ * model (same L(0): the runs that differ only in their step size), so
+ * every job enters at 0.2 and a run that stalls stays above 0; a
+ * loss-reduction level x (Figure 3) is l <= 0.2 * (1 - x).
  */
 #ifndef OPTIMUS_SIM_CURVES_H
 #define OPTIMUS_SIM_CURVES_H
@@ -35,7 +37,8 @@ typedef struct sim_curve {
 	size_t n;		/* iterations 0 .. n-1 */
 	double *norm;		/* normalised loss per iteration */
 	double cpu_mean;	/* CPU s of one iteration (c * S), mean */
-	double raw0, rawmin;	/* L(0), Lmin */
+	double raw0, rawmin;	/* L(0), the run's lowest loss */
+	double reach;		/* Lreach: its group's lowest loss */
 } sim_curve_t;
 
 typedef struct sim_curveset {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include <gsl/gsl_rng.h>
@@ -15,23 +16,26 @@
 static const sim_exp_def_t experiments[] = {
 	{ "optimus-vs-drf", "Optimus against DRF, Tetris and FIFO "
 	  "(paper: 139% better average JCT, 63% better makespan than DRF)",
-	  sim_exp_optimus_vs_drf, 7, 5 },
+	  sim_exp_optimus_vs_drf, 7, 5, SIM_EXP_USE_WORKLOAD },
 	{ "oracle-gap", "fitted models at 0% and 10%/20% error against the "
-	  "true models (paper: about 15% gap)", sim_exp_oracle_gap, 3, 5 },
+	  "true models (paper: about 15% gap)", sim_exp_oracle_gap, 3, 5, SIM_EXP_USE_WORKLOAD },
 	{ "ablation", "allocation, placement and PAA shares of the gain "
 	  "(paper: 62%, 17%, 20%; PAA up to 29% speedup)",
-	  sim_exp_ablation, 4, 5 },
+	  sim_exp_ablation, 4, 5, SIM_EXP_USE_WORKLOAD },
 	{ "damping", "early-stage damping 0.95 against none (paper: JCT "
-	  "-2.66%, makespan -1.88%)", sim_exp_damping, 2, 10 },
+	  "-2.66%, makespan -1.88%)", sim_exp_damping, 2, 10, SIM_EXP_USE_WORKLOAD },
 	{ "quality-vs-fair", "quality-driven against fair sharing on 84 "
 	  "recorded scikit-learn curves (paper: loss 0.045 vs 0.09 after "
 	  "14 min; 53% of CPU to the top 20%)",
-	  sim_exp_quality_vs_fair, 2, 5 },
+	  sim_exp_quality_vs_fair, 3, 10, SIM_EXP_USE_WORKLOAD },
 	{ "quality-vs-fair-synthetic", "the same on the catalogue's made-up "
-	  "MLlib curves (before issue 21)", sim_exp_quality_synthetic, 2, 5 },
+	  "MLlib curves (before issue 21)", sim_exp_quality_synthetic, 2, 5, SIM_EXP_USE_WORKLOAD },
+	{ "quality-sweep", "quality/fair loss at 14 min over load, job "
+	  "length and plan interval around quality-vs-fair's set-up "
+	  "(table and SVG)", sim_exp_quality_sweep, 30, 10, 0 },
 	{ "stragglers", "one server in eight 3x slower: JCT with straggler "
 	  "replacement against without (paper: no figure)",
-	  sim_exp_stragglers, 4, 5 },
+	  sim_exp_stragglers, 4, 5, SIM_EXP_USE_WORKLOAD },
 };
 
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
@@ -101,6 +105,56 @@ void sim_exp_optimus_setup(const sim_exp_t *e, sim_config_t *cfg,
 	gp->family = SIM_FAMILY_DL;
 	gp->sync_fraction = 0.5;
 	gp->size_sigma = 0.4;
+	sim_exp_overrides(e, cfg, gp);
+}
+
+void sim_exp_overrides(const sim_exp_t *e, sim_config_t *cfg,
+		       sim_gen_params_t *gp)
+{
+	const sim_exp_opts_t *o = e->opts;
+
+	if (o->njobs)
+		gp->njobs = o->njobs;
+	if (o->mean_gap > 0)
+		gp->mean_gap = o->mean_gap;
+	if (o->nservers)
+		cfg->nservers = o->nservers;
+	if (o->interval > 0)
+		cfg->interval = o->interval;
+}
+
+const sim_result_t *sim_exp_seed_run(const sim_result_t *row, unsigned s)
+{
+	if (s == 0)
+		return row;
+	return s - 1 < row->nmore_seeds ? &row->more_seeds[s - 1] : NULL;
+}
+
+double sim_exp_seed_stat(const sim_result_t *row, sim_exp_figure_fn fig,
+			 const void *arg, double *sd)
+{
+	double x[SIM_EXP_MAX_SEEDS], ignored;
+	unsigned n = 0;
+
+	for (unsigned s = 0; s <= row->nmore_seeds; s++) {
+		double v = fig(sim_exp_seed_run(row, s), arg);
+		if (!isnan(v) && n < SIM_EXP_MAX_SEEDS)
+			x[n++] = v;
+	}
+	return sim_exp_mean_sd(x, n, sd ? sd : &ignored);
+}
+
+double sim_exp_mean_sd(const double *x, unsigned n, double *sd)
+{
+	double sum = 0.0, sq = 0.0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += x[i];
+	double mean = n ? sum / n : NAN;
+	for (unsigned i = 0; i < n; i++)
+		sq += (x[i] - mean) * (x[i] - mean);
+	*sd = n > 1 ? sqrt(sq / (n - 1)) : NAN;
+	return mean;
 }
 
 static void variant_progress(void *ctx, double done)
@@ -183,12 +237,18 @@ int sim_exp_variant(sim_exp_t *e, const char *label, const sim_config_t *cfg,
 		return -ENOSPC;
 	row = &r->runs[r->nruns];
 	memset(row, 0, sizeof(*row));
+	if (e->seeds > 1 &&
+	    !(row->more_seeds = calloc(e->seeds - 1, sizeof(*row->more_seeds))))
+		return -ENOMEM;
 	for (unsigned s = 0; s < e->seeds && !rc; s++) {
 		rc = one_seed(e, cfg, gp, trace, e->opts->seed + s, &one);
 		if (rc)
 			break;
 		if (s == 0) {
+			sim_result_t *more = row->more_seeds;
 			*row = one;	/* keeps the series and jobs */
+			row->more_seeds = more;
+			row->nmore_seeds = 0;
 			row->ndone = 0;
 			row->avg_jct = row->makespan = row->cpu_util = 0;
 			row->gpu_util = row->resize_share = row->plan_wall = 0;
@@ -196,7 +256,7 @@ int sim_exp_variant(sim_exp_t *e, const char *label, const sim_config_t *cfg,
 			accumulate(row, &one);
 		} else {
 			accumulate(row, &one);
-			sim_result_free(&one);
+			row->more_seeds[row->nmore_seeds++] = one;
 		}
 		e->runs_done++;
 	}

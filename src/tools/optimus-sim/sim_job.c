@@ -109,7 +109,11 @@ static void job_hints(const sim_state_t *s, const sim_job_t *j,
 	h->worker_res = (hints_res_t){ m->worker.v[RES_CPU],
 				       m->worker.v[RES_MEM],
 				       m->worker.v[RES_GPU] };
-	h->batch = h->mode == HINTS_MODE_SYNC ? (uint64_t)j->truth.batch : 0;
+	/* An MLlib iteration processes the whole data set: its catalogue
+	 * batch (1) is no global batch, and as one it would refuse the
+	 * fixed-size baselines' 4 workers (batch < min_workers). */
+	h->batch = h->mode == HINTS_MODE_SYNC && !mllib ?
+		   (uint64_t)j->truth.batch : 0;
 	h->delta = s->cfg->delta;
 	snprintf(h->model, sizeof(h->model), "%s", m->name);
 	h->form = m->form;

@@ -18,6 +18,21 @@ void sim_report_compare(sim_report_t *r, const char *name, double sim,
 	c->paper = paper;
 	snprintf(c->unit, sizeof(c->unit), "%s", unit ? unit : "");
 	snprintf(c->note, sizeof(c->note), "%s", note ? note : "");
+	c->sd = NAN;
+	c->seeds = 0;
+}
+
+void sim_report_compare_sd(sim_report_t *r, const char *name, double mean,
+			   double sd, unsigned seeds, double paper,
+			   const char *unit, const char *note)
+{
+	size_t i = r->ncmp;
+
+	sim_report_compare(r, name, mean, paper, unit, note);
+	if (i < r->ncmp) {
+		r->cmp[i].sd = sd;
+		r->cmp[i].seeds = seeds;
+	}
 }
 
 void sim_report_table(FILE *f, const sim_report_t *r)
@@ -25,9 +40,10 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	fprintf(f, "experiment %s (seed %llu, %u seed%s%s)\n\n",
 		r->experiment, (unsigned long long)r->seed, r->seeds,
 		r->seeds == 1 ? "" : "s", r->quick ? ", quick" : "");
-	fprintf(f, "%-22s %9s %11s %11s %7s %7s %8s %7s\n", "run", "done",
-		"avg JCT s", "makespan s", "CPU %", "GPU %", "resize %",
-		"resizes");
+	if (r->nruns)	/* a sweep has points, no rows */
+		fprintf(f, "%-22s %9s %11s %11s %7s %7s %8s %7s\n", "run",
+			"done", "avg JCT s", "makespan s", "CPU %", "GPU %",
+			"resize %", "resizes");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const sim_result_t *x = &r->runs[i];
 		char done[24];
@@ -39,19 +55,30 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	}
 	if (!r->ncmp)
 		return;
-	fprintf(f, "\n%-34s %12s %12s  %s\n", "figure", "simulated", "paper",
-		"note");
+	bool spread = false;
+	for (size_t i = 0; i < r->ncmp; i++)
+		spread |= r->cmp[i].seeds > 1;
+	fprintf(f, "\n%-34s %12s", "figure", "simulated");
+	if (spread)
+		fprintf(f, " %7s %5s", "s.d.", "seeds");
+	fprintf(f, " %12s  %s\n", "paper", "note");
 	for (size_t i = 0; i < r->ncmp; i++) {
 		const sim_compare_t *c = &r->cmp[i];
-		char sim[24], paper[24];
+		char sim[24], paper[24], sd[32] = "";
 		snprintf(sim, sizeof(sim), "%.3g%s", c->sim, c->unit);
+		/* The spread of a mean over seeds beside it. */
+		if (spread && c->seeds > 1)
+			snprintf(sd, sizeof(sd), " %7.2g %5u", c->sd,
+				 c->seeds);
+		else if (spread)
+			snprintf(sd, sizeof(sd), " %7s %5s", "-", "1");
+		fprintf(f, "%-34s %12s%s", c->name, sim, sd);
 		if (isnan(c->paper))
 			snprintf(paper, sizeof(paper), "-");
 		else
 			snprintf(paper, sizeof(paper), "%.3g%s", c->paper,
 				 c->unit);
-		fprintf(f, "%-34s %12s %12s  %s\n", c->name, sim, paper,
-			c->note);
+		fprintf(f, " %12s  %s\n", paper, c->note);
 	}
 }
 
@@ -76,6 +103,8 @@ static json_object *job_json(const sim_job_result_t *j, double window)
 		json_object_object_add(o, "window_loss", json_num_new(j->window_loss));
 		json_object_object_add(o, "window_cpu_seconds",
 				       json_num_new(j->window_cpu));
+		json_object_object_add(o, "first_interval_cpu_seconds",
+				       json_num_new(j->young_cpu));
 	}
 	return o;
 }
@@ -134,6 +163,10 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
 				       json_object_new_string(c->name));
 		json_object_object_add(e, "simulated", json_num_new(c->sim));
 		json_object_object_add(e, "paper", json_num_new(c->paper));
+		json_object_object_add(e, "sd", json_num_new(c->sd));
+		json_object_object_add(e, "seeds",
+				       json_object_new_int(c->seeds ? c->seeds :
+							   1));
 		json_object_object_add(e, "unit",
 				       json_object_new_string(c->unit));
 		json_object_object_add(e, "note",
@@ -141,6 +174,28 @@ json_object *sim_report_json(const sim_report_t *r, bool with_jobs)
 		json_object_array_add(cmp, e);
 	}
 	json_object_object_add(o, "comparisons", cmp);
+	if (r->nsweep) {
+		json_object *sw = json_object_new_array();
+		for (size_t i = 0; i < r->nsweep; i++) {
+			const sim_sweep_point_t *p = &r->sweep[i];
+			json_object *e = json_object_new_object();
+			json_object_object_add(e, "axis",
+					       json_object_new_string(p->axis));
+			json_object_object_add(e, "x", json_num_new(p->x));
+			json_object_object_add(e, "ratio",
+					       json_num_new(p->ratio));
+			json_object_object_add(e, "sd", json_num_new(p->sd));
+			json_object_object_add(e, "quality_lower_seeds",
+					       json_object_new_int(p->better));
+			json_object_object_add(e, "quality",
+					       json_num_new(p->quality));
+			json_object_object_add(e, "fair", json_num_new(p->fair));
+			json_object_object_add(e, "fair_length_intervals",
+					       json_num_new(p->fair_length));
+			json_object_array_add(sw, e);
+		}
+		json_object_object_add(o, "sweep", sw);
+	}
 	return o;
 }
 
@@ -195,20 +250,23 @@ int sim_report_svg(const char *dir, const sim_report_t *r, char *err,
 {
 	FILE *f;
 
-	if (!r->nruns)
-		return 0;
-	if (!(f = sim_report_open_svg(dir, r->experiment, "jct", err, errlen)))
-		return -errno;
-	svg_jct(f, r);
-	if (fclose(f))
-		return -EIO;
-	if (!r->runs[0].nseries)
-		return 0;
-	if (!(f = sim_report_open_svg(dir, r->experiment, "loss", err, errlen)))
-		return -errno;
-	svg_loss(f, r);
-	if (fclose(f))
-		return -EIO;
+	if (r->nruns) {
+		f = sim_report_open_svg(dir, r->experiment, "jct", err, errlen);
+		if (!f)
+			return -errno;
+		svg_jct(f, r);
+		if (fclose(f))
+			return -EIO;
+	}
+	if (r->nruns && r->runs[0].nseries) {
+		f = sim_report_open_svg(dir, r->experiment, "loss", err,
+					errlen);
+		if (!f)
+			return -errno;
+		svg_loss(f, r);
+		if (fclose(f))
+			return -EIO;
+	}
 	return r->svg_extra ? r->svg_extra(dir, r, err, errlen) : 0;
 }
 

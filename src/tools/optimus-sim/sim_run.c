@@ -86,8 +86,13 @@ static void account(sim_state_t *s, double t)
 		sim_job_t *j = &s->jobs[i];
 		if (!sim_job_holds(j))
 			continue;
+		double a = j->res.arrival;
+		double young = fmin(t, a + s->cfg->interval) - fmax(s->now, a);
 		for (size_t k = 0; k < j->nslots; k++) {
 			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;
+			if (young > 0)
+				j->res.young_cpu +=
+					j->usage[k].v[RES_CPU] * young;
 			j->res.gpu_seconds += j->usage[k].v[RES_GPU] * dt;
 			for (int r = 0; r < RES_NUM; r++)
 				s->used_int[r] += j->usage[k].v[r] * dt;
@@ -332,6 +337,9 @@ int sim_run(const sim_config_t *c, const sim_workload_t *w,
 
 void sim_result_free(sim_result_t *r)
 {
+	for (unsigned i = 0; r->more_seeds && i < r->nmore_seeds; i++)
+		sim_result_free(&r->more_seeds[i]);
+	free(r->more_seeds);
 	free(r->jobs);
 	free(r->series_t);
 	free(r->series_loss);

@@ -70,6 +70,9 @@ typedef struct sim_job_result {
 	double cpu_seconds, gpu_seconds;	/* held, over the whole run */
 	double loss0, loss_end;
 	double window_cpu, window_loss;	/* at config.window */
+	/* CPU seconds held in the first interval after arrival: what a
+	 * policy gives a job while its loss falls fastest. */
+	double young_cpu;
 	/* Seconds after arrival until the loss was reduced by sim_levels[l]
 	 * (at the loss-series samples); < 0: never (sim_qtrace.c). */
 	double level_time[SIM_NLEVELS];
@@ -96,6 +99,9 @@ typedef struct sim_result {
 	size_t nqt;
 	double qt_pred[SIM_QT_MAX], qt_real[SIM_QT_MAX];
 	sim_job_result_t *jobs;
+	/* A row of several seeds (sim_exp.h): seeds 2.. in full, owned. */
+	struct sim_result *more_seeds;
+	unsigned nmore_seeds;
 } sim_result_t;
 
 /*
