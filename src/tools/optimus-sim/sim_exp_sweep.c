@@ -16,7 +16,7 @@
 
 #include "sim_curves.h"
 #include "sim_exp.h"
-#include "sim_svg.h"
+#include "util/svg.h"
 
 static const double loads[] = { 0.5, 1, 2, 4, 8 };
 static const double lengths[] = { 0.25, 0.5, 1, 2, 4 };
