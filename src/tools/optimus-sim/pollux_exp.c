@@ -28,7 +28,7 @@
 
 #define NWL 8
 #define MAX_LOADS 4
-#define MAX_POL 9
+#define MAX_POL 10
 /* The peer's published policies, as named in published/<name>-<load>. */
 static const char *const pub_names[] = { "pollux", "optimus", "tiresias" };
 static const char *const pub_labels[] = { "Pollux", "Optimus+Oracle",
@@ -46,14 +46,15 @@ typedef struct px_opts {
 	size_t nloads;
 	int workloads[NWL];
 	size_t nworkloads;
-	bool realistic, detail;
+	bool realistic, detail, oracle_prerun;
 	const char *pols[MAX_POL];
 	size_t npols;
 	char polbuf[256];
 } px_opts_t;
 
 typedef struct px_row {
-	const char *label;
+	char label[32];		/* the policy's, "+oracle-prerun" included */
+	const char *oracle;	/* what it reads free, NULL: nothing */
 	double load;
 	size_t njobs, ndone;
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util, restarts;
@@ -70,10 +71,16 @@ static void usage(FILE *f)
 	      "[--load X|all] [--realistic]\n"
 	      "         [--policy LIST] [--data DIR] [--json FILE] "
 	      "[--svg DIR] [--detail]\n"
+	      "         [--oracle-prerun]\n"
 	      "  --workload N|all  workload-N.csv, 1..8 (default 6)\n"
 	      "  --load X|all      0.5, 1, 1.5, 2 (default 1)\n"
 	      "  --realistic       sizes as users pick them (load 1 only)\n"
 	      "  --policy LIST     default: every policy\n"
+	      "  --oracle-prerun   an oracle: optimus, optimus-rate and "
+	      "quality start every\n"
+	      "                    job with its true step times at 1, 2, 4, "
+	      "8, 16 GPUs, free\n"
+	      "                    (labelled +oracle-prerun)\n"
 	      "  --data DIR        the measured data (default "
 	      POLLUX_DATA_DIR ")\n", f);
 }
@@ -132,10 +139,12 @@ static int parse_policies(px_opts_t *o, const char *a)
 		for (size_t i = 0; i < px_policy_count; i++)
 			known |= !strcmp(p, px_policy_names[i]);
 		if (!known || o->npols == MAX_POL) {
-			fprintf(stderr, "optimus-sim: --policy: unknown '%s' "
-				"(peer-optimus-oracle, tiresias, optimus, "
-				"optimus-rate, optimus-oracle, quality, drf, fifo, "
-				"slurm-backfill)\n", p);
+			fprintf(stderr, "optimus-sim: --policy: unknown '%s' (",
+				p);
+			for (size_t i = 0; i < px_policy_count; i++)
+				fprintf(stderr, "%s%s", i ? ", " : "",
+					px_policy_names[i]);
+			fputs(")\n", stderr);
 			return 2;
 		}
 		o->pols[o->npols++] = p;
@@ -146,12 +155,13 @@ static int parse_policies(px_opts_t *o, const char *a)
 static int parse(int argc, char **argv, px_opts_t *o)
 {
 	enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG,
-	       O_DETAIL, O_HELP };
+	       O_DETAIL, O_ORACLE_PRERUN, O_HELP };
 	static const struct option lo[] = {
 		{ "workload", 1, 0, O_WL }, { "load", 1, 0, O_LOAD },
 		{ "realistic", 0, 0, O_REAL }, { "policy", 1, 0, O_POL },
 		{ "data", 1, 0, O_DATA }, { "json", 1, 0, O_JSON },
 		{ "svg", 1, 0, O_SVG }, { "detail", 0, 0, O_DETAIL },
+		{ "oracle-prerun", 0, 0, O_ORACLE_PRERUN },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0;
 
@@ -176,6 +186,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_JSON: o->json = optarg; break;
 		case O_SVG: o->svg = optarg; break;
 		case O_DETAIL: o->detail = true; break;
+		case O_ORACLE_PRERUN: o->oracle_prerun = true; break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
 		default: usage(stderr); return 2;
 		}
@@ -249,6 +260,8 @@ static int row_add(px_row_t *r, const px_result_t *x, size_t w)
 	for (size_t i = 0; i < x->njobs; i++)
 		if (isfinite(x->jct[i]))
 			r->jcts[r->njcts++] = x->jct[i];
+	snprintf(r->label, sizeof(r->label), "%s", x->label);
+	r->oracle = x->oracle;
 	r->njobs += x->njobs;
 	r->ndone += x->ndone;
 	r->per_wl[w] = x->avg_jct;
@@ -325,13 +338,13 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 		}
 		for (size_t p = 0; p < o->npols && !rc; p++) {
 			px_row_t *r = &rows[(*nrows)++];
-			r->label = o->pols[p];
 			r->load = o->loads[l];
 			for (size_t k = 0; k < NPUB; k++)
 				r->published[k] = published(o, k, r->load);
 			for (size_t w = 0; w < o->nworkloads && !rc; w++) {
 				px_result_t x;
-				px_policy_t *pol = px_policy_new(o->pols[p]);
+				px_policy_t *pol = px_policy_new(
+					o->pols[p], o->oracle_prerun);
 				if (!pol) {
 					rc = -ENOMEM;
 					break;
@@ -385,7 +398,7 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 						r->published[k]);
 				else
 					fprintf(f, "  %s -", pub_labels[k]);
-			fprintf(f, "\n%-20s %8s %9s %9s %9s %10s %6s %8s  %s\n",
+			fprintf(f, "\n%-26s %8s %9s %9s %9s %10s %6s %8s  %s\n",
 				"policy", "done", "avg JCT", "median",
 				"p99", "makespan", "GPU %", "restarts",
 				"against the published");
@@ -403,11 +416,16 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 				 r->avg_jct / r->published[0],
 				 r->avg_jct / r->published[1],
 				 r->avg_jct / r->published[2]);
-		fprintf(f, "%-20s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
+		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
 			"%s\n", r->label, done, r->avg_jct, r->median_jct,
 			r->p99_jct, r->makespan, 100 * r->gpu_util,
 			r->restarts, cmp);
 	}
+	/* Every figure read with free truth is said so beside the table. */
+	for (size_t i = 0; i < n && rows[i].load == rows[0].load; i++)
+		if (rows[i].oracle)
+			fprintf(f, "%s oracle: %s: %s\n", i ? "" : "\n",
+				rows[i].label, rows[i].oracle);
 	fprintf(f, "\nwall time %.1f s\n", wall);
 }
 
@@ -426,11 +444,16 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 		json_object_array_add(wls, json_object_new_int(o->workloads[w]));
 	json_object_object_add(root, "workloads", wls);
 	json_object_object_add(root, "wall_s", json_num_new(wall));
+	json_object_object_add(root, "oracle_prerun",
+			       json_object_new_boolean(o->oracle_prerun));
 	for (size_t i = 0; i < n; i++) {
 		const px_row_t *r = &rows[i];
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "label",
 				       json_object_new_string(r->label));
+		json_object_object_add(x, "oracle", r->oracle ?
+				       json_object_new_string(r->oracle) :
+				       NULL);
 		json_object_object_add(x, "load", json_num_new(r->load));
 		json_object_object_add(x, "jobs",
 				       json_object_new_int64((int64_t)r->njobs));
@@ -539,7 +562,7 @@ static int write_svg(const char *dir, const px_opts_t *o,
 		double x[MAX_POL + NPUB][MAX_LOADS], y[MAX_POL + NPUB][MAX_LOADS];
 		size_t np = o->npols;
 		for (size_t p = 0; p < np + NPUB; p++) {
-			s[p] = (svg_series_t){ p < np ? o->pols[p] :
+			s[p] = (svg_series_t){ p < np ? rows[p].label :
 					       pub_labels[p - np], x[p], y[p],
 					       o->nloads };
 			for (size_t l = 0; l < o->nloads; l++) {

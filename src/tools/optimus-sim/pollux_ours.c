@@ -9,8 +9,8 @@
  * reward.
  *
  * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
- * from its step times, remaining steps from its epochs and the user's
- * epoch count); optimus-rate: the same models and greedy maximising the
+ * from the step times of the configurations it ran in, remaining steps
+ * from its epochs and the user's epoch count); optimus-rate: the same models and greedy maximising the
  * completion rate (alloc/rate.c) instead of minimising the sum of
  * remaining times; optimus-oracle: Eqn. 9 on the true step times and
  * remaining steps. Both keep the plugin's stability rule: a running job
@@ -25,29 +25,35 @@
 
 #include "alloc/alloc.h"
 #include "models/allreduce_speed.h"
+#include "plan/job_model.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
 #include "pollux_policy.h"
 
-/* Configurations a job measures in its pre-run (GPUs, nodes): the
- * Optimus paper's few short runs before the job is scheduled. */
+/*
+ * --oracle-prerun only: configurations (GPUs, nodes) whose true step
+ * times a job's model is given before it runs, at no cost in time or GPUs
+ * (the Optimus paper's pre-runs, uncharged). An oracle: figures with it
+ * are labelled so. Without it a job's model knows only the configurations
+ * it ran in.
+ */
 static const int prerun[][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
 				 { 16, 4 } };
 /* The quality policy's horizon: progress over the next plan interval. */
 #define QUALITY_HORIZON PX_ROUND
 
 typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
-	       OURS_FIFO, OURS_BACKFILL } ours_kind_t;
+	       OURS_FIFO } ours_kind_t;
 
 typedef struct ours_job {
-	speed_model_t model;
-	int model_ready;	/* initialised */
+	job_model_t *model;	/* the plugin's record; NULL: not yet */
 	size_t nobs_fed;	/* job observations added to the model */
 	double last_resize;	/* simulated time, < 0: never */
 } ours_job_t;
 
 typedef struct ours {
 	ours_kind_t kind;
+	bool oracle_prerun;	/* --oracle-prerun */
 	size_t njobs;
 	ours_job_t *jobs;
 	const px_sim_t *sim;
@@ -71,37 +77,56 @@ static double true_speed(const px_job_t *j, int w)
 	return t > 0 ? 1.0 / t : 0.0;
 }
 
+/* The plugin's record of an all-reduce job of this batch, GPUs as
+ * workers, at most the job's limit. */
+static job_model_t *fitted_new(const px_job_t *j, size_t i)
+{
+	optimus_hints_t h;
+
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	h.mode = HINTS_MODE_ALLREDUCE;
+	h.min_ps = h.max_ps = 0;
+	h.min_workers = 1;
+	h.max_workers = (uint32_t)px_job_max_replicas(j);
+	h.worker_res.gpus = 1;
+	h.batch = (uint64_t)j->spec->bsz;
+	return job_model_new((uint32_t)i, 0, &h, (time_t)j->spec->submit);
+}
+
 /*
- * Feed what the job reported (pre-run, then every configuration it ran
- * in) to its model and refit. A model that cannot be fitted predicts 0
- * steps/s, which the allocators read as "cannot run": such a job would
- * wait and the run end with the horizon error, never silently.
+ * Feed what the job reported (every configuration it ran in: the step
+ * time its own steps took there, accumulation included) to its model and
+ * refit. Predictions are the plugin's (job_model_speed): the job's own
+ * fit once its samples determine it, before that the prior shape scaled
+ * through the samples it has, and before its first run the prior alone.
  */
-static void fitted_update(ours_t *o, size_t i)
+static int fitted_update(ours_t *o, size_t i)
 {
 	const px_job_t *j = &o->sim->jobs[i];
 	ours_job_t *oj = &o->jobs[i];
 
-	if (!oj->model_ready) {
-		if (allreduce_speed_init(&oj->model, j->spec->bsz))
-			return;
-		oj->model_ready = 1;
-		for (size_t k = 0; k < sizeof(prerun) / sizeof(prerun[0]); k++)
+	if (!oj->model) {
+		if (!(oj->model = fitted_new(j, i)))
+			return errmsg_set(o->sim->err, o->sim->errlen, -ENOMEM,
+					  "%s: no job record", j->spec->name);
+		for (size_t k = 0; o->oracle_prerun &&
+		     k < sizeof(prerun) / sizeof(prerun[0]); k++)
 			if (prerun[k][0] <= px_job_max_replicas(j)) {
 				double f = true_speed(j, prerun[k][0]);
 				if (f > 0)
-					allreduce_speed_add_sample(
-						&oj->model, prerun[k][0],
-						prerun[k][1], f);
+					(void)job_model_speed_sample(
+						oj->model, prerun[k][1],
+						prerun[k][0], f);
 			}
 	}
 	for (; oj->nobs_fed < (size_t)j->nobs; oj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[oj->nobs_fed];
 		double t = ob->step + (ob->step - ob->sync) * ob->accum;
-		allreduce_speed_add_sample(&oj->model, ob->replicas,
-					   ob->nodes, 1.0 / t);
+		(void)job_model_speed_sample(oj->model, ob->nodes,
+					     ob->replicas, 1.0 / t);
 	}
-	(void)allreduce_speed_fit(&oj->model);
+	job_model_refit(oj->model);
+	return 0;
 }
 
 static double ours_speed(void *ctx, int p, int w)
@@ -112,8 +137,7 @@ static double ours_speed(void *ctx, int p, int w)
 	(void)p;
 	if (c->o->kind == OURS_ORACLE)
 		return true_speed(j, w);
-	return allreduce_speed_predict(&c->o->jobs[c->i].model, w,
-				       nodes_for(w));
+	return job_model_speed(c->o->jobs[c->i].model, NULL, nodes_for(w), w);
 }
 
 /*
@@ -153,7 +177,13 @@ static double ours_loss_after(void *ctx, int units)
 /* Fixed at the submitted size: min = max = what the user asked for. */
 static bool fixed_size(ours_kind_t k)
 {
-	return k == OURS_DRF || k == OURS_FIFO || k == OURS_BACKFILL;
+	return k == OURS_DRF || k == OURS_FIFO;
+}
+
+/* Models fitted from what the jobs report. */
+static bool fitted(ours_kind_t k)
+{
+	return k == OURS_OPTIMUS || k == OURS_RATE || k == OURS_QUALITY;
 }
 
 static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
@@ -201,25 +231,6 @@ static bool may_grow(ours_t *o, size_t i, int cur, int want,
 		return false;
 	return isfinite(t_now) &&
 	       (t_now - t_new - PX_RESTART) / t_now >= thr;
-}
-
-/* Slurm without time limits: in submission order, every job that fits
- * starts; no preemption. */
-static void backfill(const px_sim_t *s, const size_t *active, size_t n,
-		     const int *nnext, int *want)
-{
-	int left = PX_GPUS;
-
-	for (size_t k = 0; k < n; k++)
-		left -= nnext[active[k]];
-	for (size_t k = 0; k < n; k++) {
-		size_t i = active[k];
-		want[k] = nnext[i];
-		if (nnext[i] == 0 && s->jobs[i].spec->replicas <= left) {
-			want[k] = s->jobs[i].spec->replicas;
-			left -= want[k];
-		}
-	}
 }
 
 static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
@@ -290,18 +301,16 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (o->kind != OURS_ORACLE && !fixed_size(o->kind))
-		for (size_t k = 0; k < n; k++)
-			fitted_update(o, active[k]);
-	if (o->kind == OURS_BACKFILL)
-		backfill(s, active, n, nnext, want);
+	for (size_t k = 0; k < n && fitted(o->kind); k++)
+		if ((rc = fitted_update(o, active[k])))
+			goto out;
 	/*
 	 * A job the stability rule keeps from growing is pinned at its size
 	 * and the allocator runs again, so that the GPUs it would have taken
 	 * go to the next best use instead of idling. Each pass pins at least
 	 * one more job, so this ends.
 	 */
-	for (bool again = o->kind != OURS_BACKFILL; again && !rc;) {
+	for (bool again = true; again;) {
 		if ((rc = run_alloc(o, s, active, n, pin, aj, ctx, want)))
 			goto out;
 		again = false;
@@ -343,21 +352,25 @@ static void ours_free(px_policy_t *p)
 	ours_t *o = p->state;
 
 	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
-		if (o->jobs[i].model_ready)
-			speed_model_clear(&o->jobs[i].model);
+		job_model_free(o->jobs[i].model);
 	if (o)
 		free(o->jobs);
 	free(o);
 	free(p);
 }
 
-px_policy_t *px_ours_new(const char *name)
+px_policy_t *px_ours_new(const char *name, bool oracle_prerun)
 {
-	static const struct { const char *name; ours_kind_t kind; } k[] = {
-		{ "optimus", OURS_OPTIMUS }, { "optimus-rate", OURS_RATE },
-		{ "optimus-oracle", OURS_ORACLE },
-		{ "quality", OURS_QUALITY }, { "drf", OURS_DRF },
-		{ "fifo", OURS_FIFO }, { "slurm-backfill", OURS_BACKFILL },
+	/* A policy given free pre-runs says so in its label. */
+	static const struct {
+		const char *name, *oracle_label;
+		ours_kind_t kind;
+	} k[] = {
+		{ "optimus", "optimus+oracle-prerun", OURS_OPTIMUS },
+		{ "optimus-rate", "optimus-rate+oracle-prerun", OURS_RATE },
+		{ "optimus-oracle", NULL, OURS_ORACLE },
+		{ "quality", "quality+oracle-prerun", OURS_QUALITY },
+		{ "drf", NULL, OURS_DRF }, { "fifo", NULL, OURS_FIFO },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		if (strcmp(name, k[i].name))
@@ -370,24 +383,42 @@ px_policy_t *px_ours_new(const char *name)
 			return NULL;
 		}
 		o->kind = k[i].kind;
-		*p = (px_policy_t){ k[i].name, ours_plan, ours_free, o };
+		o->oracle_prerun = oracle_prerun && k[i].oracle_label;
+		*p = (px_policy_t){ o->oracle_prerun ? k[i].oracle_label :
+				    k[i].name, ours_plan, ours_free, o,
+				    o->kind == OURS_ORACLE ?
+				    "true step times and remaining steps" :
+				    o->oracle_prerun ? "true step times of "
+				    "the pre-run, before the job runs" : NULL };
 		return p;
 	}
 	return NULL;
 }
 
+const job_model_t *px_ours_job_model(const px_policy_t *p, size_t job)
+{
+	const ours_t *o = p && p->plan == ours_plan ? p->state : NULL;
+
+	return o && o->jobs && job < o->njobs ? o->jobs[job].model : NULL;
+}
+
 const char *const px_policy_names[] = {
 	"peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
 	"optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
+	"first-fit",
 };
 const size_t px_policy_count = sizeof(px_policy_names) /
 			       sizeof(px_policy_names[0]);
 
-px_policy_t *px_policy_new(const char *name)
+px_policy_t *px_policy_new(const char *name, bool oracle_prerun)
 {
+	px_policy_t *p;
+
 	if (!strcmp(name, "peer-optimus-oracle"))
 		return px_peer_optimus_new();
 	if (!strcmp(name, "tiresias"))
 		return px_tiresias_new();
-	return px_ours_new(name);
+	if ((p = px_backfill_new(name)))
+		return p;
+	return px_ours_new(name, oracle_prerun);
 }
