@@ -47,6 +47,10 @@ typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
 
 typedef struct ours_job {
 	job_model_t *model;	/* the plugin's record; NULL: not yet */
+	/* Its predictions of this plan by GPUs (NAN: not asked yet): the
+	 * allocators ask the same ones many times, and a prediction from the
+	 * prior scales it through every sample. */
+	double speed[PX_GPUS + 1];
 	size_t nobs_fed;	/* job observations added to the model */
 	double last_resize;	/* simulated time, < 0: never */
 } ours_job_t;
@@ -126,6 +130,8 @@ static int fitted_update(ours_t *o, size_t i)
 					     ob->replicas, 1.0 / t);
 	}
 	job_model_refit(oj->model);
+	for (int w = 0; w <= PX_GPUS; w++)
+		oj->speed[w] = NAN;
 	return 0;
 }
 
@@ -137,7 +143,13 @@ static double ours_speed(void *ctx, int p, int w)
 	(void)p;
 	if (c->o->kind == OURS_ORACLE)
 		return true_speed(j, w);
-	return job_model_speed(c->o->jobs[c->i].model, NULL, nodes_for(w), w);
+	ours_job_t *oj = &c->o->jobs[c->i];
+	if (w < 1 || w > PX_GPUS)
+		return job_model_speed(oj->model, NULL, nodes_for(w), w);
+	if (isnan(oj->speed[w]))
+		oj->speed[w] = job_model_speed(oj->model, NULL, nodes_for(w),
+					       w);
+	return oj->speed[w];
 }
 
 /*
