@@ -187,6 +187,7 @@ def test_pollux_structure(pollux):
         assert x["done"] == x["jobs"]
         assert (x["oracle"] is not None) == (x["label"] in ORACLES), x
     assert r["oracle_prerun"] is False
+    assert r["cpu_s"] > 0 and r["wall_s"] > 0
     assert set(r["published"]) == {"pollux", "optimus", "tiresias"}
     assert r["published"]["optimus"]["1.0"] == pytest.approx(5301.875)
     for name in ("pollux-jct-cdf.svg", "pollux-jct-load.svg"):

@@ -244,6 +244,8 @@ typedef struct watch {
 	size_t samples, unseen;	/* samples checked, of configs never run */
 	size_t overruns, limited;	/* slurm-backfill: jobs past / with a
 					 * limit */
+	size_t ncf_rounds, ncf_over;	/* NCF jobs planned; given more
+					 * than one GPU */
 } watch_t;
 
 static bool job_ran(const px_job_t *j, int nodes, int gpus)
@@ -261,6 +263,12 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	int rc = w->inner->plan(w->inner, s, active, n, next, nnext);
 
 	w->sim = s;
+	for (size_t k = 0; k < n; k++) {
+		const px_job_t *j = &s->jobs[active[k]];
+		bool ncf = !strcmp(j->spec->app->name, "ncf");
+		w->ncf_rounds += ncf;
+		w->ncf_over += ncf && nnext[active[k]] > 1;
+	}
 	for (size_t k = 0; k < n; k++) {
 		const job_model_t *m = px_ours_job_model(w->inner, active[k]);
 		for (size_t q = 0; m && q < m->speed.nsamples; q++) {
@@ -291,7 +299,7 @@ static void watch_destroy(px_policy_t *p)
 static watch_t run_watched(const char *wl, const char *policy,
 			   bool oracle_prerun)
 {
-	watch_t w = { px_policy_new(policy, oracle_prerun), NULL, 0, 0, 0, 0 };
+	watch_t w = { .inner = px_policy_new(policy, oracle_prerun) };
 	px_policy_t *p = calloc(1, sizeof(*p));
 	px_workload_t work;
 	px_result_t r;
@@ -408,6 +416,27 @@ START_TEST(test_backfill_keeps_reservation)
 }
 END_TEST
 
+/* The artifact's rule: every policy that sizes jobs itself keeps NCF on
+ * one GPU. */
+START_TEST(test_elastic_ncf_one_gpu)
+{
+	static const char *const elastic[] = {
+		"peer-optimus-oracle", "optimus", "optimus-rate",
+		"optimus-oracle", "quality" };
+
+	load_apps();
+	for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); i++) {
+		watch_t w = run_watched(POLLUX_DATA_DIR
+					"/workloads/workload-6.csv",
+					elastic[i], false);
+		ck_assert_msg(w.ncf_rounds > 100, "%s", elastic[i]);
+		ck_assert_msg(w.ncf_over == 0, "%s: %zu", elastic[i],
+			      w.ncf_over);
+	}
+	unload_apps();
+}
+END_TEST
+
 /* The time limits of the rule hold every job's run on workload 6. */
 START_TEST(test_backfill_limits_hold)
 {
@@ -434,6 +463,7 @@ int main(void)
 	tcase_add_test(tc, test_fitted_sees_only_what_ran);
 	tcase_add_test(tc, test_backfill_keeps_reservation);
 	tcase_add_test(tc, test_backfill_limits_hold);
+	tcase_add_test(tc, test_elastic_ncf_one_gpu);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

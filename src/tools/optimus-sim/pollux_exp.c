@@ -52,6 +52,12 @@ typedef struct px_opts {
 	char polbuf[256];
 } px_opts_t;
 
+/* Seconds the runs took: on the clock, and of this process' CPU (what
+ * "on one core" means on a shared machine). */
+typedef struct px_time {
+	double wall, cpu;
+} px_time_t;
+
 typedef struct px_row {
 	char label[32];		/* the policy's, "+oracle-prerun" included */
 	const char *oracle;	/* what it reads free, NULL: nothing */
@@ -376,7 +382,7 @@ static int counterpart(const char *label)
 }
 
 static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
-			size_t n, double wall)
+			size_t n, px_time_t took)
 {
 	char wls[64] = "";
 
@@ -426,11 +432,11 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 		if (rows[i].oracle)
 			fprintf(f, "%s oracle: %s: %s\n", i ? "" : "\n",
 				rows[i].label, rows[i].oracle);
-	fprintf(f, "\nwall time %.1f s\n", wall);
+	fprintf(f, "\nwall time %.1f s, CPU %.1f s\n", took.wall, took.cpu);
 }
 
 static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
-			    size_t n, double wall)
+			    size_t n, px_time_t took)
 {
 	json_object *root = json_object_new_object();
 	json_object *runs = json_object_new_array(), *pub, *wls;
@@ -443,7 +449,8 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	for (size_t w = 0; w < o->nworkloads; w++)
 		json_object_array_add(wls, json_object_new_int(o->workloads[w]));
 	json_object_object_add(root, "workloads", wls);
-	json_object_object_add(root, "wall_s", json_num_new(wall));
+	json_object_object_add(root, "wall_s", json_num_new(took.wall));
+	json_object_object_add(root, "cpu_s", json_num_new(took.cpu));
 	json_object_object_add(root, "oracle_prerun",
 			       json_object_new_boolean(o->oracle_prerun));
 	for (size_t i = 0; i < n; i++) {
@@ -602,27 +609,31 @@ int px_exp_main(int argc, char **argv)
 	size_t napps = 0, nrows = 0;
 	px_row_t rows[MAX_LOADS * MAX_POL];
 	char err[512] = "", traces[600];
-	struct timespec t0, t1;
+	struct timespec t0, t1, c0, c1;
 	int rc;
 
 	if ((rc = parse(argc, argv, &o)))
 		return rc;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	memset(rows, 0, sizeof(rows));
 	snprintf(traces, sizeof(traces), "%s/traces", o.data);
 	rc = px_apps_load(traces, &apps, &napps, err, sizeof(err));
 	if (!rc)
 		rc = run_all(&o, apps, napps, rows, &nrows, err, sizeof(err));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	px_time_t took = {
+		(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec),
+		(c1.tv_sec - c0.tv_sec) + 1e-9 * (c1.tv_nsec - c0.tv_nsec) };
 	if (rc) {
 		fprintf(stderr, "optimus-sim: experiment pollux: %s\n",
 			err[0] ? err : strerror(-rc));
 	} else {
 		if (!o.json || strcmp(o.json, "-"))
-			print_table(stdout, &o, rows, nrows, wall);
+			print_table(stdout, &o, rows, nrows, took);
 		if (o.json) {
-			json_object *j = to_json(&o, rows, nrows, wall);
+			json_object *j = to_json(&o, rows, nrows, took);
 			rc = write_json(o.json, j);
 			json_object_put(j);
 		}
