@@ -186,7 +186,7 @@ def test_pollux_structure(pollux):
             assert x[key] is not None, key
         assert x["done"] == x["jobs"]
         assert (x["oracle"] is not None) == (x["label"] in ORACLES), x
-    assert r["oracle_prerun"] is False
+    assert r["prerun"] == "none"
     assert r["cpu_s"] > 0 and r["wall_s"] > 0
     assert set(r["published"]) == {"pollux", "optimus", "tiresias"}
     assert r["published"]["optimus"]["1.0"] == pytest.approx(5301.875)
@@ -235,7 +235,7 @@ def test_pollux_oracle_prerun_labelled(tmp_path):
     pols = "optimus,optimus-rate,quality,drf"
     j = json.loads(run("experiment", "pollux", "--policy", pols,
                        "--oracle-prerun", "--json", "-").stdout)
-    assert j["oracle_prerun"] is True
+    assert j["prerun"] == "oracle"
     labels = [x["label"] for x in j["runs"]]
     assert labels == ["optimus+oracle-prerun", "optimus-rate+oracle-prerun",
                       "quality+oracle-prerun", "drf"]
@@ -250,6 +250,17 @@ def test_pollux_oracle_prerun_labelled(tmp_path):
     assert all(x["oracle"] is None for x in honest["runs"])
     assert " oracle: " not in run("experiment", "pollux", "--policy",
                                   pols).stdout
+    # A charged pre-run is no oracle, and says which pre-run it is.
+    c = json.loads(run("experiment", "pollux", "--policy", pols,
+                       "--charged-prerun", "--json", "-").stdout)
+    assert c["prerun"] == "charged"
+    assert [x["label"] for x in c["runs"]] == [
+        "optimus+charged-prerun", "optimus-rate+charged-prerun",
+        "quality+charged-prerun", "drf"]
+    assert all(x["oracle"] is None for x in c["runs"])
+    p = subprocess.run([SIM, "experiment", "pollux", "--charged-prerun",
+                        "--oracle-prerun"], capture_output=True, text=True)
+    assert p.returncode == 2 and "exclude each other" in p.stderr
 
 
 def test_large_trace_size_refused(tmp_path):

@@ -201,7 +201,7 @@ static double run_policy(const char *wl, const char *policy)
 
 	ck_assert_msg(px_workload_read(wl, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, false), &r, err,
+	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
 	double avg = r.avg_jct;
@@ -246,6 +246,10 @@ typedef struct watch {
 					 * limit */
 	size_t ncf_rounds, ncf_over;	/* NCF jobs planned; given more
 					 * than one GPU */
+	struct {		/* job 0 at the second plan */
+		int nalloc, nobs, ran[8][2];	/* (nodes, GPUs) run */
+		double steps, attained;
+	} second;
 } watch_t;
 
 static bool job_ran(const px_job_t *j, int nodes, int gpus)
@@ -260,8 +264,20 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		      size_t n, int (*next)[PX_GPUS], int *nnext)
 {
 	watch_t *w = p->state;
-	int rc = w->inner->plan(w->inner, s, active, n, next, nnext);
+	int rc;
 
+	if (s->rounds == 1) {
+		const px_job_t *j = &s->jobs[0];
+		w->second.nalloc = j->nalloc;
+		w->second.nobs = j->nobs;
+		w->second.steps = j->steps;
+		w->second.attained = j->attained;
+		for (int k = 0; k < j->nobs && k < 8; k++) {
+			w->second.ran[k][0] = j->obs[k].nodes;
+			w->second.ran[k][1] = j->obs[k].replicas;
+		}
+	}
+	rc = w->inner->plan(w->inner, s, active, n, next, nnext);
 	w->sim = s;
 	for (size_t k = 0; k < n; k++) {
 		const px_job_t *j = &s->jobs[active[k]];
@@ -297,9 +313,9 @@ static void watch_destroy(px_policy_t *p)
 }
 
 static watch_t run_watched(const char *wl, const char *policy,
-			   bool oracle_prerun)
+			   px_prerun_mode_t prerun)
 {
-	watch_t w = { .inner = px_policy_new(policy, oracle_prerun) };
+	watch_t w = { .inner = px_policy_new(policy, prerun) };
 	px_policy_t *p = calloc(1, sizeof(*p));
 	px_workload_t work;
 	px_result_t r;
@@ -329,18 +345,20 @@ START_TEST(test_fitted_sees_only_what_ran)
 
 	load_apps();
 	for (size_t i = 0; i < 3; i++) {
-		watch_t w = run_watched(wl, fitted[i], false);
+		watch_t w = run_watched(wl, fitted[i], PX_PRERUN_NONE);
 		ck_assert_msg(w.samples > 1000, "%s: %zu samples", fitted[i],
 			      w.samples);
 		ck_assert_msg(w.unseen == 0, "%s: %zu of %zu samples at "
 			      "configurations never run", fitted[i], w.unseen,
 			      w.samples);
-		w = run_watched(wl, fitted[i], true);
+		ck_assert_int_eq(run_watched(wl, fitted[i],
+					     PX_PRERUN_CHARGED).unseen, 0);
+		w = run_watched(wl, fitted[i], PX_PRERUN_ORACLE);
 		ck_assert_msg(w.unseen > 0, "%s", fitted[i]);
-		px_policy_t *p = px_policy_new(fitted[i], true);
+		px_policy_t *p = px_policy_new(fitted[i], PX_PRERUN_ORACLE);
 		ck_assert(strstr(p->name, "oracle") && p->oracle);
 		p->destroy(p);
-		p = px_policy_new(fitted[i], false);
+		p = px_policy_new(fitted[i], PX_PRERUN_NONE);
 		ck_assert(!strstr(p->name, "oracle") && !p->oracle);
 		p->destroy(p);
 	}
@@ -358,7 +376,7 @@ static px_result_t run_csv(const char *csv, const char *policy)
 	ck_assert_msg(px_workload_read(p, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
 	unlink(p);
-	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, false), &r, err,
+	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
 	px_workload_free(&w);
@@ -416,6 +434,33 @@ START_TEST(test_backfill_keeps_reservation)
 }
 END_TEST
 
+/* A charged pre-run: a job alone on the cluster spends its first round on
+ * 16 GPUs measuring the five pre-run configurations on them, with no
+ * progress; without a pre-run it has run only where it was put. */
+START_TEST(test_charged_prerun)
+{
+	const char *p = tmp_file("name,time,application,num_replicas,"
+				 "batch_size\nj,0,cifar10,1,2048\n");
+	watch_t c, n;
+
+	load_apps();
+	c = run_watched(p, "optimus", PX_PRERUN_CHARGED);
+	n = run_watched(p, "optimus", PX_PRERUN_NONE);
+	unlink(p);
+	ck_assert_int_eq(c.second.nalloc, 16);
+	ck_assert_int_eq(c.second.nobs, 5);
+	for (int k = 0; k < 5; k++)
+		ck_assert(c.second.ran[k][0] == px_prerun[k][1] &&
+			  c.second.ran[k][1] == px_prerun[k][0]);
+	ck_assert_double_eq(c.second.steps, 0);
+	ck_assert_double_eq(c.second.attained, 16 * PX_ROUND);
+	ck_assert_int_eq(n.second.nobs, 1);
+	ck_assert(n.second.steps > 0);
+	ck_assert_int_eq(c.unseen, 0);
+	unload_apps();
+}
+END_TEST
+
 /* The artifact's rule: every policy that sizes jobs itself keeps NCF on
  * one GPU. */
 START_TEST(test_elastic_ncf_one_gpu)
@@ -428,7 +473,7 @@ START_TEST(test_elastic_ncf_one_gpu)
 	for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); i++) {
 		watch_t w = run_watched(POLLUX_DATA_DIR
 					"/workloads/workload-6.csv",
-					elastic[i], false);
+					elastic[i], PX_PRERUN_NONE);
 		ck_assert_msg(w.ncf_rounds > 100, "%s", elastic[i]);
 		ck_assert_msg(w.ncf_over == 0, "%s: %zu", elastic[i],
 			      w.ncf_over);
@@ -442,7 +487,7 @@ START_TEST(test_backfill_limits_hold)
 {
 	load_apps();
 	watch_t w = run_watched(POLLUX_DATA_DIR "/workloads/workload-6.csv",
-				"slurm-backfill", false);
+				"slurm-backfill", PX_PRERUN_NONE);
 	ck_assert_uint_eq(w.limited, 160);
 	ck_assert_uint_eq(w.overruns, 0);
 	unload_apps();
@@ -464,6 +509,7 @@ int main(void)
 	tcase_add_test(tc, test_backfill_keeps_reservation);
 	tcase_add_test(tc, test_backfill_limits_hold);
 	tcase_add_test(tc, test_elastic_ncf_one_gpu);
+	tcase_add_test(tc, test_charged_prerun);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -46,7 +46,8 @@ typedef struct px_opts {
 	size_t nloads;
 	int workloads[NWL];
 	size_t nworkloads;
-	bool realistic, detail, oracle_prerun;
+	bool realistic, detail;
+	px_prerun_mode_t prerun;
 	const char *pols[MAX_POL];
 	size_t npols;
 	char polbuf[256];
@@ -77,15 +78,20 @@ static void usage(FILE *f)
 	      "[--load X|all] [--realistic]\n"
 	      "         [--policy LIST] [--data DIR] [--json FILE] "
 	      "[--svg DIR] [--detail]\n"
-	      "         [--oracle-prerun]\n"
+	      "         [--charged-prerun|--oracle-prerun]\n"
 	      "  --workload N|all  workload-N.csv, 1..8 (default 6)\n"
 	      "  --load X|all      0.5, 1, 1.5, 2 (default 1)\n"
 	      "  --realistic       sizes as users pick them (load 1 only)\n"
 	      "  --policy LIST     default: every policy\n"
-	      "  --oracle-prerun   an oracle: optimus, optimus-rate and "
-	      "quality start every\n"
-	      "                    job with its true step times at 1, 2, 4, "
-	      "8, 16 GPUs, free\n"
+	      "  --charged-prerun  optimus, optimus-rate and quality run "
+	      "every job's first\n"
+	      "                    round as a pre-run at 1, 2, 4, 8, 16 GPUs "
+	      "on its own GPUs\n"
+	      "                    (labelled +charged-prerun)\n"
+	      "  --oracle-prerun   an oracle: the same policies start every "
+	      "job with its\n"
+	      "                    true step times at 1, 2, 4, 8, 16 GPUs, "
+	      "free\n"
 	      "                    (labelled +oracle-prerun)\n"
 	      "  --data DIR        the measured data (default "
 	      POLLUX_DATA_DIR ")\n", f);
@@ -161,12 +167,13 @@ static int parse_policies(px_opts_t *o, const char *a)
 static int parse(int argc, char **argv, px_opts_t *o)
 {
 	enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG,
-	       O_DETAIL, O_ORACLE_PRERUN, O_HELP };
+	       O_DETAIL, O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP };
 	static const struct option lo[] = {
 		{ "workload", 1, 0, O_WL }, { "load", 1, 0, O_LOAD },
 		{ "realistic", 0, 0, O_REAL }, { "policy", 1, 0, O_POL },
 		{ "data", 1, 0, O_DATA }, { "json", 1, 0, O_JSON },
 		{ "svg", 1, 0, O_SVG }, { "detail", 0, 0, O_DETAIL },
+		{ "charged-prerun", 0, 0, O_CHARGED_PRERUN },
 		{ "oracle-prerun", 0, 0, O_ORACLE_PRERUN },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0;
@@ -192,7 +199,17 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_JSON: o->json = optarg; break;
 		case O_SVG: o->svg = optarg; break;
 		case O_DETAIL: o->detail = true; break;
-		case O_ORACLE_PRERUN: o->oracle_prerun = true; break;
+		case O_CHARGED_PRERUN:
+		case O_ORACLE_PRERUN:
+			if (o->prerun) {
+				fprintf(stderr, "optimus-sim: --charged-prerun "
+					"and --oracle-prerun exclude each "
+					"other\n");
+				rc = 2;
+			}
+			o->prerun = c == O_ORACLE_PRERUN ? PX_PRERUN_ORACLE :
+							   PX_PRERUN_CHARGED;
+			break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
 		default: usage(stderr); return 2;
 		}
@@ -350,7 +367,7 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 			for (size_t w = 0; w < o->nworkloads && !rc; w++) {
 				px_result_t x;
 				px_policy_t *pol = px_policy_new(
-					o->pols[p], o->oracle_prerun);
+					o->pols[p], o->prerun);
 				if (!pol) {
 					rc = -ENOMEM;
 					break;
@@ -451,8 +468,9 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	json_object_object_add(root, "workloads", wls);
 	json_object_object_add(root, "wall_s", json_num_new(took.wall));
 	json_object_object_add(root, "cpu_s", json_num_new(took.cpu));
-	json_object_object_add(root, "oracle_prerun",
-			       json_object_new_boolean(o->oracle_prerun));
+	json_object_object_add(root, "prerun", json_object_new_string(
+		o->prerun == PX_PRERUN_ORACLE ? "oracle" :
+		o->prerun == PX_PRERUN_CHARGED ? "charged" : "none"));
 	for (size_t i = 0; i < n; i++) {
 		const px_row_t *r = &rows[i];
 		json_object *x = json_object_new_object();

@@ -31,14 +31,13 @@
 #include "pollux_policy.h"
 
 /*
- * --oracle-prerun only: configurations (GPUs, nodes) whose true step
- * times a job's model is given before it runs, at no cost in time or GPUs
- * (the Optimus paper's pre-runs, uncharged). An oracle: figures with it
- * are labelled so. Without it a job's model knows only the configurations
- * it ran in.
+ * The pre-run (px_prerun) of each job, by mode: none (the default: a
+ * job's model knows only the configurations it ran in); charged (its
+ * first allocation is the largest pre-run configuration the free GPUs
+ * and its limit allow, run as a charged pre-run by the engine before the
+ * allocator sizes it); oracle (the true step times of every pre-run
+ * configuration, before it runs and at no cost: labelled so).
  */
-static const int prerun[][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
-				 { 16, 4 } };
 /* The quality policy's horizon: progress over the next plan interval. */
 #define QUALITY_HORIZON PX_ROUND
 
@@ -47,6 +46,7 @@ typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
 
 typedef struct ours_job {
 	job_model_t *model;	/* the plugin's record; NULL: not yet */
+	bool prerun_done;	/* charged: its pre-run was granted */
 	/* Its predictions of this plan by GPUs (NAN: not asked yet): the
 	 * allocators ask the same ones many times, and a prediction from the
 	 * prior scales it through every sample. */
@@ -57,7 +57,7 @@ typedef struct ours_job {
 
 typedef struct ours {
 	ours_kind_t kind;
-	bool oracle_prerun;	/* --oracle-prerun */
+	px_prerun_mode_t prerun;
 	size_t njobs;
 	ours_job_t *jobs;
 	const px_sim_t *sim;
@@ -113,14 +113,14 @@ static int fitted_update(ours_t *o, size_t i)
 		if (!(oj->model = fitted_new(j, i)))
 			return errmsg_set(o->sim->err, o->sim->errlen, -ENOMEM,
 					  "%s: no job record", j->spec->name);
-		for (size_t k = 0; o->oracle_prerun &&
-		     k < sizeof(prerun) / sizeof(prerun[0]); k++)
-			if (prerun[k][0] <= px_job_max_replicas(j)) {
-				double f = true_speed(j, prerun[k][0]);
+		for (size_t k = 0; o->prerun == PX_PRERUN_ORACLE && k < 5;
+		     k++)
+			if (px_prerun[k][0] <= px_job_max_replicas(j)) {
+				double f = true_speed(j, px_prerun[k][0]);
 				if (f > 0)
 					(void)job_model_speed_sample(
-						oj->model, prerun[k][1],
-						prerun[k][0], f);
+						oj->model, px_prerun[k][1],
+						px_prerun[k][0], f);
 			}
 	}
 	for (; oj->nobs_fed < (size_t)j->nobs; oj->nobs_fed++) {
@@ -246,8 +246,8 @@ static bool may_grow(ours_t *o, size_t i, int cur, int want,
 }
 
 static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
-		     const int *pin, alloc_job_t *aj, speed_ctx_t *ctx,
-		     int *want)
+		     int gpus, const int *pin, alloc_job_t *aj,
+		     speed_ctx_t *ctx, int *want)
 {
 	alloc_params_t prm;
 	alloc_result_t res;
@@ -257,8 +257,8 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 		ctx[k] = (speed_ctx_t){ o, active[k] };
 		job_for_alloc(o, active[k], &ctx[k], pin[k], &aj[k]);
 	}
-	alloc_params_init(&prm, res_make(1e6, 0, PX_GPUS));
-	prm.total_units = PX_GPUS;
+	alloc_params_init(&prm, res_make(1e6, 0, gpus));
+	prm.total_units = gpus;
 	memset(&res, 0, sizeof(res));
 	switch (o->kind) {
 	case OURS_OPTIMUS:
@@ -292,15 +292,66 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 	return rc;
 }
 
+/*
+ * Charged pre-runs: in submission order, each job not yet pre-run and not
+ * running gets the largest pre-run configuration that its limit and the
+ * GPUs nobody holds allow (none free: it waits), and leaves the
+ * allocator. act[] is active[] with those jobs moved to the end, the
+ * others in their order; want[] set for them. Returns how many remain for
+ * the allocator and, in *taken, the GPUs the pre-runs take.
+ */
+static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
+			   size_t n, const int *nnext, size_t *act,
+			   int *want, int *taken)
+{
+	int free_ = PX_GPUS;
+	size_t na = 0, nt = n;
+
+	*taken = 0;
+	for (size_t k = 0; k < n; k++)
+		free_ -= nnext[active[k]];
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		if (o->prerun != PX_PRERUN_CHARGED || o->jobs[i].prerun_done ||
+		    nnext[i] > 0) {
+			act[na++] = i;
+			continue;
+		}
+		int g = 0, lim = px_job_max_replicas(&s->jobs[i]);
+		for (size_t c = 0; c < 5; c++)
+			if (px_prerun[c][0] <= lim && px_prerun[c][0] <= free_)
+				g = px_prerun[c][0];
+		act[--nt] = i;
+		want[nt] = g;
+		free_ -= g;
+		*taken += g;
+		if (g) {
+			o->jobs[i].prerun_done = true;
+			s->jobs[i].prerun = true;
+		}
+	}
+	/* The tail was filled from the end: back to submission order. */
+	for (size_t a = na, b = n - 1; a < b; a++, b--) {
+		size_t t = act[a];
+		int w = want[a];
+		act[a] = act[b];
+		act[b] = t;
+		want[a] = want[b];
+		want[b] = w;
+	}
+	return na;
+}
+
 static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		     size_t n, int (*next)[PX_GPUS], int *nnext)
 {
 	ours_t *o = p->state;
 	alloc_job_t *aj = calloc(n, sizeof(*aj));
 	speed_ctx_t *ctx = calloc(n, sizeof(*ctx));
-	int *want = calloc(n, sizeof(int)), rc = 0;
+	int *want = calloc(n, sizeof(int)), rc = 0, taken = 0;
 	int *pin = calloc(n, sizeof(int));
 	size_t *order = calloc(n, sizeof(size_t));
+	size_t *act = calloc(n, sizeof(size_t)), na = n;
 
 	if (!o->jobs) {
 		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
@@ -309,35 +360,40 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			o->jobs[i].last_resize = -1;
 	}
 	o->sim = s;
-	if (!aj || !ctx || !want || !pin || !order || !o->jobs) {
+	if (!aj || !ctx || !want || !pin || !order || !act || !o->jobs) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (size_t k = 0; k < n && fitted(o->kind); k++)
 		if ((rc = fitted_update(o, active[k])))
 			goto out;
+	if (fitted(o->kind))
+		na = prerun_grant(o, s, active, n, nnext, act, want, &taken);
+	else
+		memcpy(act, active, n * sizeof(*act));
 	/*
 	 * A job the stability rule keeps from growing is pinned at its size
 	 * and the allocator runs again, so that the GPUs it would have taken
 	 * go to the next best use instead of idling. Each pass pins at least
 	 * one more job, so this ends.
 	 */
-	for (bool again = true; again;) {
-		if ((rc = run_alloc(o, s, active, n, pin, aj, ctx, want)))
+	for (bool again = na > 0; again;) {
+		if ((rc = run_alloc(o, s, act, na, PX_GPUS - taken, pin, aj,
+				    ctx, want)))
 			goto out;
 		again = false;
-		for (size_t k = 0; k < n; k++) {
-			int cur = nnext[active[k]];
+		for (size_t k = 0; k < na; k++) {
+			int cur = nnext[act[k]];
 			if (cur > 0 && want[k] > cur && !pin[k] &&
 			    !fixed_size(o->kind) &&
-			    !may_grow(o, active[k], cur, want[k], &aj[k])) {
+			    !may_grow(o, act[k], cur, want[k], &aj[k])) {
 				pin[k] = cur;
 				again = true;
 			}
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
-		size_t i = active[k];
+		size_t i = act[k];
 		int cur = nnext[i];
 		if (want[k] != cur) {
 			nnext[i] = 0;
@@ -348,7 +404,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	/* Largest first, each on the fewest nodes (the speeds it was
 	 * allocated by assume so). */
 	px_order_by(want, n, true, order);
-	px_place_in_order(s, active, order, n, want, next, nnext,
+	px_place_in_order(s, act, order, n, want, next, nnext,
 			  px_place_fewest);
 out:
 	free(aj);
@@ -356,6 +412,7 @@ out:
 	free(want);
 	free(pin);
 	free(order);
+	free(act);
 	return rc;
 }
 
@@ -371,18 +428,22 @@ static void ours_free(px_policy_t *p)
 	free(p);
 }
 
-px_policy_t *px_ours_new(const char *name, bool oracle_prerun)
+px_policy_t *px_ours_new(const char *name, px_prerun_mode_t prerun)
 {
-	/* A policy given free pre-runs says so in its label. */
+	/* A policy given a pre-run says which in its label. */
 	static const struct {
-		const char *name, *oracle_label;
+		const char *name, *label[3];	/* by px_prerun_mode_t */
 		ours_kind_t kind;
 	} k[] = {
-		{ "optimus", "optimus+oracle-prerun", OURS_OPTIMUS },
-		{ "optimus-rate", "optimus-rate+oracle-prerun", OURS_RATE },
-		{ "optimus-oracle", NULL, OURS_ORACLE },
-		{ "quality", "quality+oracle-prerun", OURS_QUALITY },
-		{ "drf", NULL, OURS_DRF }, { "fifo", NULL, OURS_FIFO },
+		{ "optimus", { "optimus", "optimus+charged-prerun",
+			       "optimus+oracle-prerun" }, OURS_OPTIMUS },
+		{ "optimus-rate", { "optimus-rate",
+				    "optimus-rate+charged-prerun",
+				    "optimus-rate+oracle-prerun" }, OURS_RATE },
+		{ "optimus-oracle", { NULL }, OURS_ORACLE },
+		{ "quality", { "quality", "quality+charged-prerun",
+			       "quality+oracle-prerun" }, OURS_QUALITY },
+		{ "drf", { NULL }, OURS_DRF }, { "fifo", { NULL }, OURS_FIFO },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		if (strcmp(name, k[i].name))
@@ -395,13 +456,14 @@ px_policy_t *px_ours_new(const char *name, bool oracle_prerun)
 			return NULL;
 		}
 		o->kind = k[i].kind;
-		o->oracle_prerun = oracle_prerun && k[i].oracle_label;
-		*p = (px_policy_t){ o->oracle_prerun ? k[i].oracle_label :
+		o->prerun = fitted(o->kind) ? prerun : PX_PRERUN_NONE;
+		*p = (px_policy_t){ o->prerun ? k[i].label[o->prerun] :
 				    k[i].name, ours_plan, ours_free, o,
 				    o->kind == OURS_ORACLE ?
 				    "true step times and remaining steps" :
-				    o->oracle_prerun ? "true step times of "
-				    "the pre-run, before the job runs" : NULL };
+				    o->prerun == PX_PRERUN_ORACLE ? "true step "
+				    "times of the pre-run, before the job runs" :
+				    NULL };
 		return p;
 	}
 	return NULL;
@@ -422,7 +484,7 @@ const char *const px_policy_names[] = {
 const size_t px_policy_count = sizeof(px_policy_names) /
 			       sizeof(px_policy_names[0]);
 
-px_policy_t *px_policy_new(const char *name, bool oracle_prerun)
+px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun)
 {
 	px_policy_t *p;
 
@@ -432,5 +494,5 @@ px_policy_t *px_policy_new(const char *name, bool oracle_prerun)
 		return px_tiresias_new();
 	if ((p = px_backfill_new(name)))
 		return p;
-	return px_ours_new(name, oracle_prerun);
+	return px_ours_new(name, prerun);
 }

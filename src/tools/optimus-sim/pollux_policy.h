@@ -17,9 +17,11 @@
  * under time limits, at the submitted size: what a Slurm user gets today)
  * and `first-fit` (the same without reservations), pollux_backfill.c.
  *
- * With oracle_prerun, the fitted ones (optimus, optimus-rate, quality)
- * start every job with true step times it never ran, for free: an oracle,
- * labelled "+oracle-prerun".
+ * The fitted ones (optimus, optimus-rate, quality) take a pre-run mode:
+ * none (the default), charged (labelled "+charged-prerun": the job's
+ * first round measures the pre-run configurations on its own GPUs, see
+ * px_prerun) or oracle (labelled "+oracle-prerun": true step times it
+ * never ran, for free).
  */
 #ifndef OPTIMUS_POLLUX_POLICY_H
 #define OPTIMUS_POLLUX_POLICY_H
@@ -27,9 +29,13 @@
 #include "plan/job_model.h"
 #include "pollux_sim.h"
 
-/* A new policy by name, or NULL if unknown; its label (p->name) says
- * "+oracle-prerun" when oracle_prerun applies to it. */
-px_policy_t *px_policy_new(const char *name, bool oracle_prerun);
+typedef enum px_prerun_mode {
+	PX_PRERUN_NONE = 0, PX_PRERUN_CHARGED, PX_PRERUN_ORACLE,
+} px_prerun_mode_t;
+
+/* A new policy by name, or NULL if unknown; its label (p->name) names
+ * the pre-run when one applies to it. */
+px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun);
 /* Every label, in the experiment's order. */
 extern const char *const px_policy_names[];
 extern const size_t px_policy_count;
@@ -37,7 +43,7 @@ extern const size_t px_policy_count;
 /* Constructors (pollux_peer.c, pollux_ours.c). */
 px_policy_t *px_peer_optimus_new(void);
 px_policy_t *px_tiresias_new(void);
-px_policy_t *px_ours_new(const char *name, bool oracle_prerun);
+px_policy_t *px_ours_new(const char *name, px_prerun_mode_t prerun);
 px_policy_t *px_backfill_new(const char *name);
 
 /* For tests: the record a fitted policy keeps of job `job` (NULL if the

@@ -35,15 +35,18 @@ static void job_split(px_job_t *j)
 			   s->bsz > s->app->init_bsz, &j->atomic, &j->accum);
 }
 
+const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
+			       { 16, 4 } };
+
 /* Append-only: a policy feeds its models from the ones it has not read. */
-static int job_observe(px_sim_t *s, px_job_t *j, double step, double sync)
+static int job_observe(px_sim_t *s, px_job_t *j, const px_obs_t *ob)
 {
 	px_obs_t *v;
 
 	for (int i = 0; i < j->nobs; i++) {
 		const px_obs_t *o = &j->obs[i];
-		if (o->nodes == j->nplace && o->replicas == j->nalloc &&
-		    o->atomic == j->atomic && o->accum == j->accum)
+		if (o->nodes == ob->nodes && o->replicas == ob->replicas &&
+		    o->atomic == ob->atomic && o->accum == ob->accum)
 			return 0;
 	}
 	if (!(v = grow_array(j->obs, &j->obs_cap, (size_t)j->nobs,
@@ -51,9 +54,45 @@ static int job_observe(px_sim_t *s, px_job_t *j, double step, double sync)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no memory",
 				  j->spec->name);
 	j->obs = v;
-	j->obs[j->nobs++] = (px_obs_t){ j->nplace, j->nalloc, j->atomic,
-					j->accum, step, sync };
+	j->obs[j->nobs++] = *ob;
 	return 0;
+}
+
+/* Runs of equal consecutive nodes of alloc[0..n): GPUs per node. */
+static int alloc_runs(const int *alloc, int n, int *place)
+{
+	int nplace = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i == 0 || alloc[i] != alloc[i - 1])
+			place[nplace++] = 0;
+		place[nplace - 1]++;
+	}
+	return nplace;
+}
+
+/* The charged pre-run (pollux_sim.h): each configuration on the first of
+ * the job's GPUs, its step time recorded as a run there. */
+static int job_prerun(px_sim_t *s, px_job_t *j)
+{
+	const px_spec_t *sp = j->spec;
+	int rc = 0;
+
+	for (size_t k = 0; k < 5 && !rc; k++) {
+		int w = px_prerun[k][0], place[PX_NODES];
+		px_obs_t ob = { .replicas = w };
+		if (w > j->nalloc)
+			break;
+		ob.nodes = alloc_runs(j->alloc, w, place);
+		px_app_split_batch(sp->app, sp->bsz, w,
+				   sp->bsz > sp->app->init_bsz, &ob.atomic,
+				   &ob.accum);
+		if (!(rc = px_app_step_time(sp->app, place, (size_t)ob.nodes,
+					    ob.atomic, &ob.step, &ob.sync,
+					    s->err, s->errlen)))
+			rc = job_observe(s, j, &ob);
+	}
+	return rc;
 }
 
 /*
@@ -76,6 +115,11 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	j->attained += delay * reps;
 	t += delay;
 	seconds -= delay;
+	if (j->prerun && seconds > 0) {
+		j->prerun = false;
+		j->attained += seconds * reps;
+		return job_prerun(s, j);
+	}
 	while (seconds > 0 && j->completion < 0) {
 		double step, sync, sqr, var;
 		double bsz = (double)reps * j->atomic * (j->accum + 1);
@@ -89,7 +133,9 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 					  "gradient statistics at batch %g, "
 					  "epoch %d", j->spec->name, bsz,
 					  j->epoch);
-		if ((rc = job_observe(s, j, step, sync)))
+		px_obs_t ob = { j->nplace, j->nalloc, j->atomic, j->accum,
+				step, sync };
+		if ((rc = job_observe(s, j, &ob)))
 			return rc;
 		double scale = bsz / a->init_bsz;
 		double gain = (var + sqr) / (var / scale + sqr);
@@ -126,12 +172,7 @@ static void job_set_alloc(px_job_t *j, const int *alloc, int n)
 {
 	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
 	j->nalloc = n;
-	j->nplace = 0;
-	for (int i = 0; i < n; i++) {
-		if (i == 0 || alloc[i] != alloc[i - 1])
-			j->place[j->nplace++] = 0;
-		j->place[j->nplace - 1]++;
-	}
+	j->nplace = alloc_runs(alloc, n, j->place);
 	if (n == 0) {
 		j->atomic = j->accum = 0;
 		return;

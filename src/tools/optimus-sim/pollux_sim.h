@@ -62,6 +62,9 @@ typedef struct px_job {
 	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
 	size_t obs_cap;
+	/* Set by a policy with a new allocation: the round after its restart
+	 * is a charged pre-run (px_prerun), then cleared. */
+	bool prerun;
 } px_job_t;
 
 typedef struct px_sim px_sim_t;
@@ -107,6 +110,16 @@ typedef struct px_result {
 int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
 	       char *err, size_t errlen);
 void px_result_free(px_result_t *r);
+
+/*
+ * The pre-run configurations, GPUs on the fewest nodes ({GPUs, nodes}):
+ * the Optimus paper's few short runs before a job is scheduled. Charged
+ * (px_job_t.prerun): the job spends the round after its restart running
+ * each one that its GPUs hold on the first of its GPUs (in grant order)
+ * and records its step time there, with no progress; the GPUs and the
+ * time are its own. Free (--oracle-prerun, pollux_ours.c): the truth.
+ */
+extern const int px_prerun[5][2];
 
 /* Step time (s) of job j on `replicas` GPUs packed on as few nodes as
  * possible at its batch size, accumulation included: the truth the oracles
