@@ -8,12 +8,13 @@
  * speeds the allocators compare assume and the measured step times
  * reward.
  *
- * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
- * from the step times of the configurations it ran in, remaining steps
- * from its epochs and the user's epoch count); optimus-rate: the same models and greedy maximising the
- * completion rate (alloc/rate.c) instead of minimising the sum of
- * remaining times; optimus-oracle: Eqn. 9 on the true step times and
- * remaining steps. Both keep the plugin's stability rule: a running job
+ * optimus: Eqn. 9 on what the job reports (the plugin's job record,
+ * job_model_t, fed with the step times of the configurations the job ran
+ * in; remaining steps from its epochs and the user's epoch count);
+ * optimus-rate: the same records and greedy maximising the completion
+ * rate (alloc/rate.c) instead of minimising the sum of remaining times;
+ * optimus-oracle: Eqn. 9 on the true step times and remaining steps;
+ * quality: Algorithm 1 on the same records. All keep the plugin's stability rule: a running job
  * grows only when its predicted remaining time drops by the plan's
  * threshold after the restart, and at most once per minimum interval;
  * shrinks (room for others) always go through.
@@ -30,14 +31,6 @@
 #include "util/errmsg.h"
 #include "pollux_policy.h"
 
-/*
- * The pre-run (px_prerun) of each job, by mode: none (the default: a
- * job's model knows only the configurations it ran in); charged (its
- * first allocation is the largest pre-run configuration the free GPUs
- * and its limit allow, run as a charged pre-run by the engine before the
- * allocator sizes it); oracle (the true step times of every pre-run
- * configuration, before it runs and at no cost: labelled so).
- */
 /* The quality policy's horizon: progress over the next plan interval. */
 #define QUALITY_HORIZON PX_ROUND
 
@@ -57,6 +50,14 @@ typedef struct ours_job {
 
 typedef struct ours {
 	ours_kind_t kind;
+	/*
+	 * The pre-run (px_prerun) of each job: none (the default: a job's
+	 * model knows only the configurations it ran in); charged (its first
+	 * allocation is the largest pre-run configuration the free GPUs and
+	 * its limit allow, run as a pre-run by the engine, before the
+	 * allocator sizes it); oracle (the true step times of every pre-run
+	 * configuration, before it runs and at no cost: labelled so).
+	 */
 	px_prerun_mode_t prerun;
 	size_t njobs;
 	ours_job_t *jobs;
@@ -331,9 +332,10 @@ static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
 		}
 	}
 	/* The tail was filled from the end: back to submission order. */
-	for (size_t a = na, b = n - 1; a < b; a++, b--) {
+	for (size_t a = na, b = n; a + 1 < b; a++) {
 		size_t t = act[a];
 		int w = want[a];
+		b--;
 		act[a] = act[b];
 		act[b] = t;
 		want[a] = want[b];
