@@ -171,7 +171,10 @@ def test_quality_figures_on_recorded_curves(tmp_path):
 # ---- experiment pollux: the measured workloads (issue 20) ----
 
 POLICIES = ["peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
-            "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill"]
+            "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
+            "first-fit"]
+# What each policy reads from the truth for free, said beside its figures.
+ORACLES = {"peer-optimus-oracle", "optimus-oracle"}
 
 
 @pytest.fixture(scope="module")
@@ -192,6 +195,9 @@ def test_pollux_structure(pollux):
                     "makespan", "gpu_util", "restarts"):
             assert x[key] is not None, key
         assert x["done"] == x["jobs"]
+        assert (x["oracle"] is not None) == (x["label"] in ORACLES), x
+    assert r["prerun"] == "none"
+    assert r["cpu_s"] > 0 and r["wall_s"] > 0
     assert set(r["published"]) == {"pollux", "optimus", "tiresias"}
     assert r["published"]["optimus"]["1.0"] == pytest.approx(5301.875)
     for name in ("pollux-jct-cdf.svg", "pollux-jct-load.svg"):
@@ -231,6 +237,40 @@ def test_pollux_table_and_errors(tmp_path):
     assert p.returncode == 1
     assert "workload-6.csv: row 2" in p.stderr
     assert "unknown application 'alexnet'" in p.stderr
+
+
+def test_pollux_oracle_prerun_labelled(tmp_path):
+    """Issue 28: the free pre-run is an oracle and says so wherever its
+    figures appear: label, JSON, table."""
+    pols = "optimus,optimus-rate,quality,drf"
+    j = json.loads(run("experiment", "pollux", "--policy", pols,
+                       "--oracle-prerun", "--json", "-").stdout)
+    assert j["prerun"] == "oracle"
+    labels = [x["label"] for x in j["runs"]]
+    assert labels == ["optimus+oracle-prerun", "optimus-rate+oracle-prerun",
+                      "quality+oracle-prerun", "drf"]
+    for x in j["runs"]:
+        assert ("oracle" in x["label"]) == (x["oracle"] is not None), x
+    out = run("experiment", "pollux", "--policy", pols,
+              "--oracle-prerun").stdout
+    assert "oracle: optimus-rate+oracle-prerun: true step times" in out
+    honest = json.loads(run("experiment", "pollux", "--policy", pols,
+                            "--json", "-").stdout)
+    assert [x["label"] for x in honest["runs"]] == pols.split(",")
+    assert all(x["oracle"] is None for x in honest["runs"])
+    assert " oracle: " not in run("experiment", "pollux", "--policy",
+                                  pols).stdout
+    # A charged pre-run is no oracle, and says which pre-run it is.
+    c = json.loads(run("experiment", "pollux", "--policy", pols,
+                       "--charged-prerun", "--json", "-").stdout)
+    assert c["prerun"] == "charged"
+    assert [x["label"] for x in c["runs"]] == [
+        "optimus+charged-prerun", "optimus-rate+charged-prerun",
+        "quality+charged-prerun", "drf"]
+    assert all(x["oracle"] is None for x in c["runs"])
+    p = subprocess.run([SIM, "experiment", "pollux", "--charged-prerun",
+                        "--oracle-prerun"], capture_output=True, text=True)
+    assert p.returncode == 2 and "exclude each other" in p.stderr
 
 
 def test_large_trace_size_refused(tmp_path):

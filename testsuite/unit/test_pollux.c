@@ -1,8 +1,10 @@
 /*
  * test_pollux.c - optimus-sim on the measured workloads (issue 20): the
  * CSV and workload readers' errors, the measured step times and their
- * interpolation, and the peer's two baselines against their published
- * average JCTs on workload 6 (within 5%).
+ * interpolation, the peer's two baselines against their published
+ * average JCTs on workload 6 (within 5%), that a fitted policy knows only
+ * the configurations its jobs ran in (issue 28), and that slurm-backfill
+ * never lets a later job delay the reservation of a blocked one.
  */
 #include <check.h>
 #include <errno.h>
@@ -199,7 +201,7 @@ static double run_policy(const char *wl, const char *policy)
 
 	ck_assert_msg(px_workload_read(wl, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(px_sim_run(&w, px_policy_new(policy), &r, err,
+	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
 	double avg = r.avg_jct;
@@ -230,6 +232,268 @@ START_TEST(test_peer_baselines)
 }
 END_TEST
 
+/*
+ * A watcher around a real policy: after each of its plans, every speed
+ * sample its record of a job holds must be a configuration (nodes, GPUs)
+ * the job ran in (px_job_t.obs, what the engine saw it run). At the end,
+ * no job of slurm-backfill ran past its time limit.
+ */
+typedef struct watch {
+	px_policy_t *inner;
+	const px_sim_t *sim;
+	size_t samples, unseen;	/* samples checked, of configs never run */
+	size_t overruns, limited;	/* slurm-backfill: jobs past / with a
+					 * limit */
+	size_t ncf_rounds, ncf_over;	/* NCF jobs planned; given more
+					 * than one GPU */
+	struct {		/* job 0 at the second plan */
+		int nalloc, nobs, ran[8][2];	/* (nodes, GPUs) run */
+		double steps, attained;
+	} second;
+} watch_t;
+
+static bool job_ran(const px_job_t *j, int nodes, int gpus)
+{
+	for (int k = 0; k < j->nobs; k++)
+		if (j->obs[k].nodes == nodes && j->obs[k].replicas == gpus)
+			return true;
+	return false;
+}
+
+static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
+		      size_t n, int (*next)[PX_GPUS], int *nnext)
+{
+	watch_t *w = p->state;
+	int rc;
+
+	if (s->rounds == 1) {
+		const px_job_t *j = &s->jobs[0];
+		w->second.nalloc = j->nalloc;
+		w->second.nobs = j->nobs;
+		w->second.steps = j->steps;
+		w->second.attained = j->attained;
+		for (int k = 0; k < j->nobs && k < 8; k++) {
+			w->second.ran[k][0] = j->obs[k].nodes;
+			w->second.ran[k][1] = j->obs[k].replicas;
+		}
+	}
+	rc = w->inner->plan(w->inner, s, active, n, next, nnext);
+	w->sim = s;
+	for (size_t k = 0; k < n; k++) {
+		const px_job_t *j = &s->jobs[active[k]];
+		bool ncf = !strcmp(j->spec->app->name, "ncf");
+		w->ncf_rounds += ncf;
+		w->ncf_over += ncf && nnext[active[k]] > 1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const job_model_t *m = px_ours_job_model(w->inner, active[k]);
+		for (size_t q = 0; m && q < m->speed.nsamples; q++) {
+			const speed_sample_t *x = &m->speed.samples[q];
+			w->samples++;
+			w->unseen += !job_ran(&s->jobs[active[k]], x->p, x->w);
+		}
+	}
+	return rc;
+}
+
+static void watch_destroy(px_policy_t *p)
+{
+	watch_t *w = p->state;
+
+	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
+		const px_job_t *j = &w->sim->jobs[i];
+		double limit = px_backfill_limit(w->inner, i);
+		if (limit <= 0 || j->completion < 0)
+			continue;
+		w->limited++;
+		w->overruns += j->completion - j->start > limit;
+	}
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+static watch_t run_watched(const char *wl, const char *policy,
+			   px_prerun_mode_t prerun)
+{
+	watch_t w = { .inner = px_policy_new(policy, prerun) };
+	px_policy_t *p = calloc(1, sizeof(*p));
+	px_workload_t work;
+	px_result_t r;
+	char err[512];
+
+	ck_assert_ptr_nonnull(w.inner);
+	ck_assert_ptr_nonnull(p);
+	*p = (px_policy_t){ w.inner->name, watch_plan, watch_destroy, &w,
+			    w.inner->oracle };
+	ck_assert_msg(px_workload_read(wl, apps, napps, &work, err,
+				       sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(px_sim_run(&work, p, &r, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(r.ndone, work.n);
+	px_result_free(&r);
+	px_workload_free(&work);
+	return w;
+}
+
+/* Issue 28: a fitted policy learns only from what its jobs ran; the free
+ * pre-run of --oracle-prerun is caught by the same check, and labelled. */
+START_TEST(test_fitted_sees_only_what_ran)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
+	static const char *const fitted[] = { "optimus", "optimus-rate",
+					      "quality" };
+
+	load_apps();
+	for (size_t i = 0; i < 3; i++) {
+		watch_t w = run_watched(wl, fitted[i], PX_PRERUN_NONE);
+		ck_assert_msg(w.samples > 1000, "%s: %zu samples", fitted[i],
+			      w.samples);
+		ck_assert_msg(w.unseen == 0, "%s: %zu of %zu samples at "
+			      "configurations never run", fitted[i], w.unseen,
+			      w.samples);
+		ck_assert_int_eq(run_watched(wl, fitted[i],
+					     PX_PRERUN_CHARGED).unseen, 0);
+		w = run_watched(wl, fitted[i], PX_PRERUN_ORACLE);
+		ck_assert_msg(w.unseen > 0, "%s", fitted[i]);
+		px_policy_t *p = px_policy_new(fitted[i], PX_PRERUN_ORACLE);
+		ck_assert(strstr(p->name, "oracle") && p->oracle);
+		p->destroy(p);
+		p = px_policy_new(fitted[i], PX_PRERUN_NONE);
+		ck_assert(!strstr(p->name, "oracle") && !p->oracle);
+		p->destroy(p);
+	}
+	unload_apps();
+}
+END_TEST
+
+static px_result_t run_csv(const char *csv, const char *policy)
+{
+	px_workload_t w;
+	px_result_t r;
+	char err[512];
+	const char *p = tmp_file(csv);
+
+	ck_assert_msg(px_workload_read(p, apps, napps, &w, err,
+				       sizeof(err)) == 0, "%s", err);
+	unlink(p);
+	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, PX_PRERUN_NONE), &r, err,
+				 sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.ndone, w.n);
+	px_workload_free(&w);
+	return r;
+}
+
+/*
+ * Four jobs at once, in this order: A holds 48 of the 64 GPUs for long;
+ * B wants all 64 and is blocked (its reservation: A's expected end); C,
+ * 8 GPUs, longer than that, fits now but would delay B; D, 1 GPU, ends
+ * well before it. slurm-backfill starts A and D, B as soon as A ends, C
+ * after B. first-fit starts C at once and B waits for C too.
+ */
+START_TEST(test_backfill_keeps_reservation)
+{
+	static const char csv[] =
+		"name,time,application,num_replicas,batch_size\n"
+		"A,0,imagenet,48,3200\nB,0,cifar10,64,4096\n"
+		"C,0,imagenet,8,800\nD,0,ncf,1,32768\n";
+	double run[4];
+	char err[256];
+	px_workload_t w;
+
+	load_apps();
+	/* The scenario's premises, from the truth. */
+	const char *p = tmp_file(csv);
+	ck_assert_msg(px_workload_read(p, apps, napps, &w, err,
+				       sizeof(err)) == 0, "%s", err);
+	unlink(p);
+	for (int i = 0; i < 4; i++)
+		ck_assert_msg(px_spec_true_runtime(&w.jobs[i],
+			      w.jobs[i].replicas, &run[i], err,
+			      sizeof(err)) == 0, "%s", err);
+	px_workload_free(&w);
+	ck_assert_msg(run[2] > 2 * run[0] + 120 && 2 * run[3] + 120 < run[0],
+		      "A %.0f C %.0f D %.0f", run[0], run[2], run[3]);
+
+	px_result_t b = run_csv(csv, "slurm-backfill");
+	double a_end = b.jct[0], b_start = b.wait[1];
+	ck_assert_double_eq(b.wait[0], PX_ROUND);
+	ck_assert_double_eq(b.wait[3], PX_ROUND);	/* D backfilled */
+	ck_assert_msg(b_start <= a_end + PX_ROUND, "B at %.0f, A ended %.0f",
+		      b_start, a_end);
+	ck_assert_msg(b.wait[2] >= b.jct[1], "C at %.0f, B ended %.0f",
+		      b.wait[2], b.jct[1]);
+	px_result_free(&b);
+
+	px_result_t f = run_csv(csv, "first-fit");
+	ck_assert_double_eq(f.wait[2], PX_ROUND);	/* C at once */
+	ck_assert_msg(f.wait[1] >= f.jct[2] && f.wait[1] > f.jct[0] +
+		      PX_ROUND, "B at %.0f, A ended %.0f, C %.0f", f.wait[1],
+		      f.jct[0], f.jct[2]);
+	px_result_free(&f);
+	unload_apps();
+}
+END_TEST
+
+/* A charged pre-run: a job alone on the cluster spends its first round on
+ * 16 GPUs measuring the five pre-run configurations on them, with no
+ * progress; without a pre-run it has run only where it was put. */
+START_TEST(test_charged_prerun)
+{
+	const char *p = tmp_file("name,time,application,num_replicas,"
+				 "batch_size\nj,0,cifar10,1,2048\n");
+	watch_t c, n;
+
+	load_apps();
+	c = run_watched(p, "optimus", PX_PRERUN_CHARGED);
+	n = run_watched(p, "optimus", PX_PRERUN_NONE);
+	unlink(p);
+	ck_assert_int_eq(c.second.nalloc, 16);
+	ck_assert_int_eq(c.second.nobs, 5);
+	for (int k = 0; k < 5; k++)
+		ck_assert(c.second.ran[k][0] == px_prerun[k][1] &&
+			  c.second.ran[k][1] == px_prerun[k][0]);
+	ck_assert_double_eq(c.second.steps, 0);
+	ck_assert_double_eq(c.second.attained, 16 * PX_ROUND);
+	ck_assert_int_eq(n.second.nobs, 1);
+	ck_assert(n.second.steps > 0);
+	ck_assert_int_eq(c.unseen, 0);
+	unload_apps();
+}
+END_TEST
+
+/* The artifact's rule: every policy that sizes jobs itself keeps NCF on
+ * one GPU. */
+START_TEST(test_elastic_ncf_one_gpu)
+{
+	static const char *const elastic[] = {
+		"peer-optimus-oracle", "optimus", "optimus-rate",
+		"optimus-oracle", "quality" };
+
+	load_apps();
+	for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); i++) {
+		watch_t w = run_watched(POLLUX_DATA_DIR
+					"/workloads/workload-6.csv",
+					elastic[i], PX_PRERUN_NONE);
+		ck_assert_msg(w.ncf_rounds > 100, "%s", elastic[i]);
+		ck_assert_msg(w.ncf_over == 0, "%s: %zu", elastic[i],
+			      w.ncf_over);
+	}
+	unload_apps();
+}
+END_TEST
+
+/* The time limits of the rule hold every job's run on workload 6. */
+START_TEST(test_backfill_limits_hold)
+{
+	load_apps();
+	watch_t w = run_watched(POLLUX_DATA_DIR "/workloads/workload-6.csv",
+				"slurm-backfill", PX_PRERUN_NONE);
+	ck_assert_uint_eq(w.limited, 160);
+	ck_assert_uint_eq(w.overruns, 0);
+	unload_apps();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pollux");
@@ -241,6 +505,11 @@ int main(void)
 	tcase_add_test(tc, test_step_time);
 	tcase_add_test(tc, test_nd_linear);
 	tcase_add_test(tc, test_peer_baselines);
+	tcase_add_test(tc, test_fitted_sees_only_what_ran);
+	tcase_add_test(tc, test_backfill_keeps_reservation);
+	tcase_add_test(tc, test_backfill_limits_hold);
+	tcase_add_test(tc, test_elastic_ncf_one_gpu);
+	tcase_add_test(tc, test_charged_prerun);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

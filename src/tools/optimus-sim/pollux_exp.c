@@ -28,7 +28,7 @@
 
 #define NWL 8
 #define MAX_LOADS 4
-#define MAX_POL 9
+#define MAX_POL 10
 /* The peer's published policies, as named in published/<name>-<load>. */
 static const char *const pub_names[] = { "pollux", "optimus", "tiresias" };
 static const char *const pub_labels[] = { "Pollux", "Optimus+Oracle",
@@ -47,13 +47,21 @@ typedef struct px_opts {
 	int workloads[NWL];
 	size_t nworkloads;
 	bool realistic, detail;
+	px_prerun_mode_t prerun;
 	const char *pols[MAX_POL];
 	size_t npols;
 	char polbuf[256];
 } px_opts_t;
 
+/* Seconds the runs took: on the clock, and of this process' CPU (what
+ * "on one core" means on a shared machine). */
+typedef struct px_time {
+	double wall, cpu;
+} px_time_t;
+
 typedef struct px_row {
-	const char *label;
+	char label[32];		/* the policy's, "+oracle-prerun" included */
+	const char *oracle;	/* what it reads free, NULL: nothing */
 	double load;
 	size_t njobs, ndone;
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util, restarts;
@@ -70,10 +78,21 @@ static void usage(FILE *f)
 	      "[--load X|all] [--realistic]\n"
 	      "         [--policy LIST] [--data DIR] [--json FILE] "
 	      "[--svg DIR] [--detail]\n"
+	      "         [--charged-prerun|--oracle-prerun]\n"
 	      "  --workload N|all  workload-N.csv, 1..8 (default 6)\n"
 	      "  --load X|all      0.5, 1, 1.5, 2 (default 1)\n"
 	      "  --realistic       sizes as users pick them (load 1 only)\n"
 	      "  --policy LIST     default: every policy\n"
+	      "  --charged-prerun  optimus, optimus-rate and quality run "
+	      "every job's first\n"
+	      "                    round as a pre-run at 1, 2, 4, 8, 16 GPUs "
+	      "on its own GPUs\n"
+	      "                    (labelled +charged-prerun)\n"
+	      "  --oracle-prerun   an oracle: the same policies start every "
+	      "job with its\n"
+	      "                    true step times at 1, 2, 4, 8, 16 GPUs, "
+	      "free\n"
+	      "                    (labelled +oracle-prerun)\n"
 	      "  --data DIR        the measured data (default "
 	      POLLUX_DATA_DIR ")\n", f);
 }
@@ -132,10 +151,12 @@ static int parse_policies(px_opts_t *o, const char *a)
 		for (size_t i = 0; i < px_policy_count; i++)
 			known |= !strcmp(p, px_policy_names[i]);
 		if (!known || o->npols == MAX_POL) {
-			fprintf(stderr, "optimus-sim: --policy: unknown '%s' "
-				"(peer-optimus-oracle, tiresias, optimus, "
-				"optimus-rate, optimus-oracle, quality, drf, fifo, "
-				"slurm-backfill)\n", p);
+			fprintf(stderr, "optimus-sim: --policy: unknown '%s' (",
+				p);
+			for (size_t i = 0; i < px_policy_count; i++)
+				fprintf(stderr, "%s%s", i ? ", " : "",
+					px_policy_names[i]);
+			fputs(")\n", stderr);
 			return 2;
 		}
 		o->pols[o->npols++] = p;
@@ -146,12 +167,14 @@ static int parse_policies(px_opts_t *o, const char *a)
 static int parse(int argc, char **argv, px_opts_t *o)
 {
 	enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG,
-	       O_DETAIL, O_HELP };
+	       O_DETAIL, O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP };
 	static const struct option lo[] = {
 		{ "workload", 1, 0, O_WL }, { "load", 1, 0, O_LOAD },
 		{ "realistic", 0, 0, O_REAL }, { "policy", 1, 0, O_POL },
 		{ "data", 1, 0, O_DATA }, { "json", 1, 0, O_JSON },
 		{ "svg", 1, 0, O_SVG }, { "detail", 0, 0, O_DETAIL },
+		{ "charged-prerun", 0, 0, O_CHARGED_PRERUN },
+		{ "oracle-prerun", 0, 0, O_ORACLE_PRERUN },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0;
 
@@ -176,6 +199,17 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_JSON: o->json = optarg; break;
 		case O_SVG: o->svg = optarg; break;
 		case O_DETAIL: o->detail = true; break;
+		case O_CHARGED_PRERUN:
+		case O_ORACLE_PRERUN:
+			if (o->prerun) {
+				fprintf(stderr, "optimus-sim: --charged-prerun "
+					"and --oracle-prerun exclude each "
+					"other\n");
+				rc = 2;
+			}
+			o->prerun = c == O_ORACLE_PRERUN ? PX_PRERUN_ORACLE :
+							   PX_PRERUN_CHARGED;
+			break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
 		default: usage(stderr); return 2;
 		}
@@ -249,6 +283,8 @@ static int row_add(px_row_t *r, const px_result_t *x, size_t w)
 	for (size_t i = 0; i < x->njobs; i++)
 		if (isfinite(x->jct[i]))
 			r->jcts[r->njcts++] = x->jct[i];
+	snprintf(r->label, sizeof(r->label), "%s", x->label);
+	r->oracle = x->oracle;
 	r->njobs += x->njobs;
 	r->ndone += x->ndone;
 	r->per_wl[w] = x->avg_jct;
@@ -325,13 +361,13 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 		}
 		for (size_t p = 0; p < o->npols && !rc; p++) {
 			px_row_t *r = &rows[(*nrows)++];
-			r->label = o->pols[p];
 			r->load = o->loads[l];
 			for (size_t k = 0; k < NPUB; k++)
 				r->published[k] = published(o, k, r->load);
 			for (size_t w = 0; w < o->nworkloads && !rc; w++) {
 				px_result_t x;
-				px_policy_t *pol = px_policy_new(o->pols[p]);
+				px_policy_t *pol = px_policy_new(
+					o->pols[p], o->prerun);
 				if (!pol) {
 					rc = -ENOMEM;
 					break;
@@ -363,7 +399,7 @@ static int counterpart(const char *label)
 }
 
 static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
-			size_t n, double wall)
+			size_t n, px_time_t took)
 {
 	char wls[64] = "";
 
@@ -385,7 +421,7 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 						r->published[k]);
 				else
 					fprintf(f, "  %s -", pub_labels[k]);
-			fprintf(f, "\n%-20s %8s %9s %9s %9s %10s %6s %8s  %s\n",
+			fprintf(f, "\n%-26s %8s %9s %9s %9s %10s %6s %8s  %s\n",
 				"policy", "done", "avg JCT", "median",
 				"p99", "makespan", "GPU %", "restarts",
 				"against the published");
@@ -403,16 +439,21 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 				 r->avg_jct / r->published[0],
 				 r->avg_jct / r->published[1],
 				 r->avg_jct / r->published[2]);
-		fprintf(f, "%-20s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
+		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
 			"%s\n", r->label, done, r->avg_jct, r->median_jct,
 			r->p99_jct, r->makespan, 100 * r->gpu_util,
 			r->restarts, cmp);
 	}
-	fprintf(f, "\nwall time %.1f s\n", wall);
+	/* Every figure read with free truth is said so beside the table. */
+	for (size_t i = 0; i < n && rows[i].load == rows[0].load; i++)
+		if (rows[i].oracle)
+			fprintf(f, "%s oracle: %s: %s\n", i ? "" : "\n",
+				rows[i].label, rows[i].oracle);
+	fprintf(f, "\nwall time %.1f s, CPU %.1f s\n", took.wall, took.cpu);
 }
 
 static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
-			    size_t n, double wall)
+			    size_t n, px_time_t took)
 {
 	json_object *root = json_object_new_object();
 	json_object *runs = json_object_new_array(), *pub, *wls;
@@ -425,12 +466,19 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	for (size_t w = 0; w < o->nworkloads; w++)
 		json_object_array_add(wls, json_object_new_int(o->workloads[w]));
 	json_object_object_add(root, "workloads", wls);
-	json_object_object_add(root, "wall_s", json_num_new(wall));
+	json_object_object_add(root, "wall_s", json_num_new(took.wall));
+	json_object_object_add(root, "cpu_s", json_num_new(took.cpu));
+	json_object_object_add(root, "prerun", json_object_new_string(
+		o->prerun == PX_PRERUN_ORACLE ? "oracle" :
+		o->prerun == PX_PRERUN_CHARGED ? "charged" : "none"));
 	for (size_t i = 0; i < n; i++) {
 		const px_row_t *r = &rows[i];
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "label",
 				       json_object_new_string(r->label));
+		json_object_object_add(x, "oracle", r->oracle ?
+				       json_object_new_string(r->oracle) :
+				       NULL);
 		json_object_object_add(x, "load", json_num_new(r->load));
 		json_object_object_add(x, "jobs",
 				       json_object_new_int64((int64_t)r->njobs));
@@ -539,7 +587,7 @@ static int write_svg(const char *dir, const px_opts_t *o,
 		double x[MAX_POL + NPUB][MAX_LOADS], y[MAX_POL + NPUB][MAX_LOADS];
 		size_t np = o->npols;
 		for (size_t p = 0; p < np + NPUB; p++) {
-			s[p] = (svg_series_t){ p < np ? o->pols[p] :
+			s[p] = (svg_series_t){ p < np ? rows[p].label :
 					       pub_labels[p - np], x[p], y[p],
 					       o->nloads };
 			for (size_t l = 0; l < o->nloads; l++) {
@@ -579,27 +627,31 @@ int px_exp_main(int argc, char **argv)
 	size_t napps = 0, nrows = 0;
 	px_row_t rows[MAX_LOADS * MAX_POL];
 	char err[512] = "", traces[600];
-	struct timespec t0, t1;
+	struct timespec t0, t1, c0, c1;
 	int rc;
 
 	if ((rc = parse(argc, argv, &o)))
 		return rc;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	memset(rows, 0, sizeof(rows));
 	snprintf(traces, sizeof(traces), "%s/traces", o.data);
 	rc = px_apps_load(traces, &apps, &napps, err, sizeof(err));
 	if (!rc)
 		rc = run_all(&o, apps, napps, rows, &nrows, err, sizeof(err));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	px_time_t took = {
+		(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec),
+		(c1.tv_sec - c0.tv_sec) + 1e-9 * (c1.tv_nsec - c0.tv_nsec) };
 	if (rc) {
 		fprintf(stderr, "optimus-sim: experiment pollux: %s\n",
 			err[0] ? err : strerror(-rc));
 	} else {
 		if (!o.json || strcmp(o.json, "-"))
-			print_table(stdout, &o, rows, nrows, wall);
+			print_table(stdout, &o, rows, nrows, took);
 		if (o.json) {
-			json_object *j = to_json(&o, rows, nrows, wall);
+			json_object *j = to_json(&o, rows, nrows, took);
 			rc = write_json(o.json, j);
 			json_object_put(j);
 		}

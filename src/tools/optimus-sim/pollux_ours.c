@@ -8,12 +8,13 @@
  * speeds the allocators compare assume and the measured step times
  * reward.
  *
- * optimus: Eqn. 9 on what the job reports (all-reduce speed model fitted
- * from its step times, remaining steps from its epochs and the user's
- * epoch count); optimus-rate: the same models and greedy maximising the
- * completion rate (alloc/rate.c) instead of minimising the sum of
- * remaining times; optimus-oracle: Eqn. 9 on the true step times and
- * remaining steps. Both keep the plugin's stability rule: a running job
+ * optimus: Eqn. 9 on what the job reports (the plugin's job record,
+ * job_model_t, fed with the step times of the configurations the job ran
+ * in; remaining steps from its epochs and the user's epoch count);
+ * optimus-rate: the same records and greedy maximising the completion
+ * rate (alloc/rate.c) instead of minimising the sum of remaining times;
+ * optimus-oracle: Eqn. 9 on the true step times and remaining steps;
+ * quality: Algorithm 1 on the same records. All keep the plugin's stability rule: a running job
  * grows only when its predicted remaining time drops by the plan's
  * threshold after the restart, and at most once per minimum interval;
  * shrinks (room for others) always go through.
@@ -25,29 +26,39 @@
 
 #include "alloc/alloc.h"
 #include "models/allreduce_speed.h"
+#include "plan/job_model.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
 #include "pollux_policy.h"
 
-/* Configurations a job measures in its pre-run (GPUs, nodes): the
- * Optimus paper's few short runs before the job is scheduled. */
-static const int prerun[][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
-				 { 16, 4 } };
 /* The quality policy's horizon: progress over the next plan interval. */
 #define QUALITY_HORIZON PX_ROUND
 
 typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
-	       OURS_FIFO, OURS_BACKFILL } ours_kind_t;
+	       OURS_FIFO } ours_kind_t;
 
 typedef struct ours_job {
-	speed_model_t model;
-	int model_ready;	/* initialised */
+	job_model_t *model;	/* the plugin's record; NULL: not yet */
+	bool prerun_done;	/* charged: its pre-run was granted */
+	/* Its predictions of this plan by GPUs (NAN: not asked yet): the
+	 * allocators ask the same ones many times, and a prediction from the
+	 * prior scales it through every sample. */
+	double speed[PX_GPUS + 1];
 	size_t nobs_fed;	/* job observations added to the model */
 	double last_resize;	/* simulated time, < 0: never */
 } ours_job_t;
 
 typedef struct ours {
 	ours_kind_t kind;
+	/*
+	 * The pre-run (px_prerun) of each job: none (the default: a job's
+	 * model knows only the configurations it ran in); charged (its first
+	 * allocation is the largest pre-run configuration the free GPUs and
+	 * its limit allow, run as a pre-run by the engine, before the
+	 * allocator sizes it); oracle (the true step times of every pre-run
+	 * configuration, before it runs and at no cost: labelled so).
+	 */
+	px_prerun_mode_t prerun;
 	size_t njobs;
 	ours_job_t *jobs;
 	const px_sim_t *sim;
@@ -71,37 +82,58 @@ static double true_speed(const px_job_t *j, int w)
 	return t > 0 ? 1.0 / t : 0.0;
 }
 
+/* The plugin's record of an all-reduce job of this batch, GPUs as
+ * workers, at most the job's limit. */
+static job_model_t *fitted_new(const px_job_t *j, size_t i)
+{
+	optimus_hints_t h;
+
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	h.mode = HINTS_MODE_ALLREDUCE;
+	h.min_ps = h.max_ps = 0;
+	h.min_workers = 1;
+	h.max_workers = (uint32_t)px_job_max_replicas(j);
+	h.worker_res.gpus = 1;
+	h.batch = (uint64_t)j->spec->bsz;
+	return job_model_new((uint32_t)i, 0, &h, (time_t)j->spec->submit);
+}
+
 /*
- * Feed what the job reported (pre-run, then every configuration it ran
- * in) to its model and refit. A model that cannot be fitted predicts 0
- * steps/s, which the allocators read as "cannot run": such a job would
- * wait and the run end with the horizon error, never silently.
+ * Feed what the job reported (every configuration it ran in: the step
+ * time its own steps took there, accumulation included) to its model and
+ * refit. Predictions are the plugin's (job_model_speed): the job's own
+ * fit once its samples determine it, before that the prior shape scaled
+ * through the samples it has, and before its first run the prior alone.
  */
-static void fitted_update(ours_t *o, size_t i)
+static int fitted_update(ours_t *o, size_t i)
 {
 	const px_job_t *j = &o->sim->jobs[i];
 	ours_job_t *oj = &o->jobs[i];
 
-	if (!oj->model_ready) {
-		if (allreduce_speed_init(&oj->model, j->spec->bsz))
-			return;
-		oj->model_ready = 1;
-		for (size_t k = 0; k < sizeof(prerun) / sizeof(prerun[0]); k++)
-			if (prerun[k][0] <= px_job_max_replicas(j)) {
-				double f = true_speed(j, prerun[k][0]);
+	if (!oj->model) {
+		if (!(oj->model = fitted_new(j, i)))
+			return errmsg_set(o->sim->err, o->sim->errlen, -ENOMEM,
+					  "%s: no job record", j->spec->name);
+		for (size_t k = 0; o->prerun == PX_PRERUN_ORACLE && k < 5;
+		     k++)
+			if (px_prerun[k][0] <= px_job_max_replicas(j)) {
+				double f = true_speed(j, px_prerun[k][0]);
 				if (f > 0)
-					allreduce_speed_add_sample(
-						&oj->model, prerun[k][0],
-						prerun[k][1], f);
+					(void)job_model_speed_sample(
+						oj->model, px_prerun[k][1],
+						px_prerun[k][0], f);
 			}
 	}
 	for (; oj->nobs_fed < (size_t)j->nobs; oj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[oj->nobs_fed];
 		double t = ob->step + (ob->step - ob->sync) * ob->accum;
-		allreduce_speed_add_sample(&oj->model, ob->replicas,
-					   ob->nodes, 1.0 / t);
+		(void)job_model_speed_sample(oj->model, ob->nodes,
+					     ob->replicas, 1.0 / t);
 	}
-	(void)allreduce_speed_fit(&oj->model);
+	job_model_refit(oj->model);
+	for (int w = 0; w <= PX_GPUS; w++)
+		oj->speed[w] = NAN;
+	return 0;
 }
 
 static double ours_speed(void *ctx, int p, int w)
@@ -112,8 +144,13 @@ static double ours_speed(void *ctx, int p, int w)
 	(void)p;
 	if (c->o->kind == OURS_ORACLE)
 		return true_speed(j, w);
-	return allreduce_speed_predict(&c->o->jobs[c->i].model, w,
-				       nodes_for(w));
+	ours_job_t *oj = &c->o->jobs[c->i];
+	if (w < 1 || w > PX_GPUS)
+		return job_model_speed(oj->model, NULL, nodes_for(w), w);
+	if (isnan(oj->speed[w]))
+		oj->speed[w] = job_model_speed(oj->model, NULL, nodes_for(w),
+					       w);
+	return oj->speed[w];
 }
 
 /*
@@ -153,7 +190,13 @@ static double ours_loss_after(void *ctx, int units)
 /* Fixed at the submitted size: min = max = what the user asked for. */
 static bool fixed_size(ours_kind_t k)
 {
-	return k == OURS_DRF || k == OURS_FIFO || k == OURS_BACKFILL;
+	return k == OURS_DRF || k == OURS_FIFO;
+}
+
+/* Models fitted from what the jobs report. */
+static bool fitted(ours_kind_t k)
+{
+	return k == OURS_OPTIMUS || k == OURS_RATE || k == OURS_QUALITY;
 }
 
 static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
@@ -203,28 +246,9 @@ static bool may_grow(ours_t *o, size_t i, int cur, int want,
 	       (t_now - t_new - PX_RESTART) / t_now >= thr;
 }
 
-/* Slurm without time limits: in submission order, every job that fits
- * starts; no preemption. */
-static void backfill(const px_sim_t *s, const size_t *active, size_t n,
-		     const int *nnext, int *want)
-{
-	int left = PX_GPUS;
-
-	for (size_t k = 0; k < n; k++)
-		left -= nnext[active[k]];
-	for (size_t k = 0; k < n; k++) {
-		size_t i = active[k];
-		want[k] = nnext[i];
-		if (nnext[i] == 0 && s->jobs[i].spec->replicas <= left) {
-			want[k] = s->jobs[i].spec->replicas;
-			left -= want[k];
-		}
-	}
-}
-
 static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
-		     const int *pin, alloc_job_t *aj, speed_ctx_t *ctx,
-		     int *want)
+		     int gpus, const int *pin, alloc_job_t *aj,
+		     speed_ctx_t *ctx, int *want)
 {
 	alloc_params_t prm;
 	alloc_result_t res;
@@ -234,8 +258,8 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 		ctx[k] = (speed_ctx_t){ o, active[k] };
 		job_for_alloc(o, active[k], &ctx[k], pin[k], &aj[k]);
 	}
-	alloc_params_init(&prm, res_make(1e6, 0, PX_GPUS));
-	prm.total_units = PX_GPUS;
+	alloc_params_init(&prm, res_make(1e6, 0, gpus));
+	prm.total_units = gpus;
 	memset(&res, 0, sizeof(res));
 	switch (o->kind) {
 	case OURS_OPTIMUS:
@@ -269,15 +293,67 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 	return rc;
 }
 
+/*
+ * Charged pre-runs: in submission order, each job not yet pre-run and not
+ * running gets the largest pre-run configuration that its limit and the
+ * GPUs nobody holds allow (none free: it waits), and leaves the
+ * allocator. act[] is active[] with those jobs moved to the end, the
+ * others in their order; want[] set for them. Returns how many remain for
+ * the allocator and, in *taken, the GPUs the pre-runs take.
+ */
+static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
+			   size_t n, const int *nnext, size_t *act,
+			   int *want, int *taken)
+{
+	int free_ = PX_GPUS;
+	size_t na = 0, nt = n;
+
+	*taken = 0;
+	for (size_t k = 0; k < n; k++)
+		free_ -= nnext[active[k]];
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		if (o->prerun != PX_PRERUN_CHARGED || o->jobs[i].prerun_done ||
+		    nnext[i] > 0) {
+			act[na++] = i;
+			continue;
+		}
+		int g = 0, lim = px_job_max_replicas(&s->jobs[i]);
+		for (size_t c = 0; c < 5; c++)
+			if (px_prerun[c][0] <= lim && px_prerun[c][0] <= free_)
+				g = px_prerun[c][0];
+		act[--nt] = i;
+		want[nt] = g;
+		free_ -= g;
+		*taken += g;
+		if (g) {
+			o->jobs[i].prerun_done = true;
+			s->jobs[i].prerun = true;
+		}
+	}
+	/* The tail was filled from the end: back to submission order. */
+	for (size_t a = na, b = n; a + 1 < b; a++) {
+		size_t t = act[a];
+		int w = want[a];
+		b--;
+		act[a] = act[b];
+		act[b] = t;
+		want[a] = want[b];
+		want[b] = w;
+	}
+	return na;
+}
+
 static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		     size_t n, int (*next)[PX_GPUS], int *nnext)
 {
 	ours_t *o = p->state;
 	alloc_job_t *aj = calloc(n, sizeof(*aj));
 	speed_ctx_t *ctx = calloc(n, sizeof(*ctx));
-	int *want = calloc(n, sizeof(int)), rc = 0;
+	int *want = calloc(n, sizeof(int)), rc = 0, taken = 0;
 	int *pin = calloc(n, sizeof(int));
 	size_t *order = calloc(n, sizeof(size_t));
+	size_t *act = calloc(n, sizeof(size_t)), na = n;
 
 	if (!o->jobs) {
 		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
@@ -286,37 +362,40 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			o->jobs[i].last_resize = -1;
 	}
 	o->sim = s;
-	if (!aj || !ctx || !want || !pin || !order || !o->jobs) {
+	if (!aj || !ctx || !want || !pin || !order || !act || !o->jobs) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (o->kind != OURS_ORACLE && !fixed_size(o->kind))
-		for (size_t k = 0; k < n; k++)
-			fitted_update(o, active[k]);
-	if (o->kind == OURS_BACKFILL)
-		backfill(s, active, n, nnext, want);
+	for (size_t k = 0; k < n && fitted(o->kind); k++)
+		if ((rc = fitted_update(o, active[k])))
+			goto out;
+	if (fitted(o->kind))
+		na = prerun_grant(o, s, active, n, nnext, act, want, &taken);
+	else
+		memcpy(act, active, n * sizeof(*act));
 	/*
 	 * A job the stability rule keeps from growing is pinned at its size
 	 * and the allocator runs again, so that the GPUs it would have taken
 	 * go to the next best use instead of idling. Each pass pins at least
 	 * one more job, so this ends.
 	 */
-	for (bool again = o->kind != OURS_BACKFILL; again && !rc;) {
-		if ((rc = run_alloc(o, s, active, n, pin, aj, ctx, want)))
+	for (bool again = na > 0; again;) {
+		if ((rc = run_alloc(o, s, act, na, PX_GPUS - taken, pin, aj,
+				    ctx, want)))
 			goto out;
 		again = false;
-		for (size_t k = 0; k < n; k++) {
-			int cur = nnext[active[k]];
+		for (size_t k = 0; k < na; k++) {
+			int cur = nnext[act[k]];
 			if (cur > 0 && want[k] > cur && !pin[k] &&
 			    !fixed_size(o->kind) &&
-			    !may_grow(o, active[k], cur, want[k], &aj[k])) {
+			    !may_grow(o, act[k], cur, want[k], &aj[k])) {
 				pin[k] = cur;
 				again = true;
 			}
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
-		size_t i = active[k];
+		size_t i = act[k];
 		int cur = nnext[i];
 		if (want[k] != cur) {
 			nnext[i] = 0;
@@ -327,7 +406,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	/* Largest first, each on the fewest nodes (the speeds it was
 	 * allocated by assume so). */
 	px_order_by(want, n, true, order);
-	px_place_in_order(s, active, order, n, want, next, nnext,
+	px_place_in_order(s, act, order, n, want, next, nnext,
 			  px_place_fewest);
 out:
 	free(aj);
@@ -335,6 +414,7 @@ out:
 	free(want);
 	free(pin);
 	free(order);
+	free(act);
 	return rc;
 }
 
@@ -343,21 +423,29 @@ static void ours_free(px_policy_t *p)
 	ours_t *o = p->state;
 
 	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
-		if (o->jobs[i].model_ready)
-			speed_model_clear(&o->jobs[i].model);
+		job_model_free(o->jobs[i].model);
 	if (o)
 		free(o->jobs);
 	free(o);
 	free(p);
 }
 
-px_policy_t *px_ours_new(const char *name)
+px_policy_t *px_ours_new(const char *name, px_prerun_mode_t prerun)
 {
-	static const struct { const char *name; ours_kind_t kind; } k[] = {
-		{ "optimus", OURS_OPTIMUS }, { "optimus-rate", OURS_RATE },
-		{ "optimus-oracle", OURS_ORACLE },
-		{ "quality", OURS_QUALITY }, { "drf", OURS_DRF },
-		{ "fifo", OURS_FIFO }, { "slurm-backfill", OURS_BACKFILL },
+	/* A policy given a pre-run says which in its label. */
+	static const struct {
+		const char *name, *label[3];	/* by px_prerun_mode_t */
+		ours_kind_t kind;
+	} k[] = {
+		{ "optimus", { "optimus", "optimus+charged-prerun",
+			       "optimus+oracle-prerun" }, OURS_OPTIMUS },
+		{ "optimus-rate", { "optimus-rate",
+				    "optimus-rate+charged-prerun",
+				    "optimus-rate+oracle-prerun" }, OURS_RATE },
+		{ "optimus-oracle", { NULL }, OURS_ORACLE },
+		{ "quality", { "quality", "quality+charged-prerun",
+			       "quality+oracle-prerun" }, OURS_QUALITY },
+		{ "drf", { NULL }, OURS_DRF }, { "fifo", { NULL }, OURS_FIFO },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		if (strcmp(name, k[i].name))
@@ -370,24 +458,43 @@ px_policy_t *px_ours_new(const char *name)
 			return NULL;
 		}
 		o->kind = k[i].kind;
-		*p = (px_policy_t){ k[i].name, ours_plan, ours_free, o };
+		o->prerun = fitted(o->kind) ? prerun : PX_PRERUN_NONE;
+		*p = (px_policy_t){ o->prerun ? k[i].label[o->prerun] :
+				    k[i].name, ours_plan, ours_free, o,
+				    o->kind == OURS_ORACLE ?
+				    "true step times and remaining steps" :
+				    o->prerun == PX_PRERUN_ORACLE ? "true step "
+				    "times of the pre-run, before the job runs" :
+				    NULL };
 		return p;
 	}
 	return NULL;
 }
 
+const job_model_t *px_ours_job_model(const px_policy_t *p, size_t job)
+{
+	const ours_t *o = p && p->plan == ours_plan ? p->state : NULL;
+
+	return o && o->jobs && job < o->njobs ? o->jobs[job].model : NULL;
+}
+
 const char *const px_policy_names[] = {
 	"peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
 	"optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
+	"first-fit",
 };
 const size_t px_policy_count = sizeof(px_policy_names) /
 			       sizeof(px_policy_names[0]);
 
-px_policy_t *px_policy_new(const char *name)
+px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun)
 {
+	px_policy_t *p;
+
 	if (!strcmp(name, "peer-optimus-oracle"))
 		return px_peer_optimus_new();
 	if (!strcmp(name, "tiresias"))
 		return px_tiresias_new();
-	return px_ours_new(name);
+	if ((p = px_backfill_new(name)))
+		return p;
+	return px_ours_new(name, prerun);
 }

@@ -19,17 +19,10 @@ static void free_self(px_policy_t *p)
 
 /* ---- peer-optimus-oracle ---- */
 
-/* The peer keeps NCF on one GPU (it does not scale in their traces). */
-static int peer_max_replicas(const px_job_t *j)
-{
-	return strcmp(j->spec->app->name, "ncf") ?
-		       px_job_max_replicas(j) : 1;
-}
-
 /* Remaining-time drop of one more GPU; 0 when none may or can be had. */
 static double peer_gain(const px_job_t *j, int r, double remaining, int left)
 {
-	if (r + 1 > peer_max_replicas(j) || left < 1)
+	if (r + 1 > px_job_max_replicas(j) || left < 1)
 		return 0.0;
 	return (px_job_true_step(j, r) - px_job_true_step(j, r + 1)) *
 	       remaining;
@@ -95,7 +88,8 @@ px_policy_t *px_peer_optimus_new(void)
 
 	if (p)
 		*p = (px_policy_t){ "peer-optimus-oracle", peer_optimus_plan,
-				    free_self, NULL };
+				    free_self, NULL, "true step times and "
+				    "remaining steps" };
 	return p;
 }
 
@@ -221,6 +215,7 @@ px_policy_t *px_tiresias_new(void)
 		free(t);
 		return NULL;
 	}
-	*p = (px_policy_t){ "tiresias", tiresias_plan, tiresias_free, t };
+	*p = (px_policy_t){ "tiresias", tiresias_plan, tiresias_free, t,
+			    NULL };
 	return p;
 }

@@ -8,21 +8,34 @@
  * least-attained-service, jobs at their submitted size).
  *
  * Ours, through the project's core allocators (alloc.h) on all-reduce
- * jobs: `optimus` (Eqn. 9 on models fitted from what the jobs report),
- * `optimus-rate` (the same fitted models, greedy on the completion rate,
- * alloc/rate.c),
+ * jobs: `optimus` (Eqn. 9 on models fitted from what the jobs report of
+ * the configurations they ran in), `optimus-rate` (the same fitted
+ * models, greedy on the completion rate, alloc/rate.c),
  * `optimus-oracle` (Eqn. 9 on the true step times and remaining steps),
- * `quality`, `drf`, `fifo` (at submitted size, strict order) and
- * `slurm-backfill` (first come first served with backfill at the
- * submitted size: what a Slurm user gets today).
+ * `quality`, `drf`, `fifo` (at submitted size, strict order);
+ * `slurm-backfill` (Slurm's priority order with reservations and backfill
+ * under time limits, at the submitted size: what a Slurm user gets today)
+ * and `first-fit` (the same without reservations), pollux_backfill.c.
+ *
+ * The fitted ones (optimus, optimus-rate, quality) take a pre-run mode:
+ * none (the default), charged (labelled "+charged-prerun": the job's
+ * first round measures the pre-run configurations on its own GPUs, see
+ * px_prerun) or oracle (labelled "+oracle-prerun": true step times it
+ * never ran, for free).
  */
 #ifndef OPTIMUS_POLLUX_POLICY_H
 #define OPTIMUS_POLLUX_POLICY_H
 
+#include "plan/job_model.h"
 #include "pollux_sim.h"
 
-/* A new policy by name (its label), or NULL if unknown. */
-px_policy_t *px_policy_new(const char *name);
+typedef enum px_prerun_mode {
+	PX_PRERUN_NONE = 0, PX_PRERUN_CHARGED, PX_PRERUN_ORACLE,
+} px_prerun_mode_t;
+
+/* A new policy by name, or NULL if unknown; its label (p->name) names
+ * the pre-run when one applies to it. */
+px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun);
 /* Every label, in the experiment's order. */
 extern const char *const px_policy_names[];
 extern const size_t px_policy_count;
@@ -30,6 +43,14 @@ extern const size_t px_policy_count;
 /* Constructors (pollux_peer.c, pollux_ours.c). */
 px_policy_t *px_peer_optimus_new(void);
 px_policy_t *px_tiresias_new(void);
-px_policy_t *px_ours_new(const char *name);
+px_policy_t *px_ours_new(const char *name, px_prerun_mode_t prerun);
+px_policy_t *px_backfill_new(const char *name);
+
+/* For tests: the record a fitted policy keeps of job `job` (NULL if the
+ * policy fits none or the job has not been planned yet). */
+const job_model_t *px_ours_job_model(const px_policy_t *p, size_t job);
+/* For tests: slurm-backfill's time limit of job `job` in seconds (0 until
+ * the job is submitted, or for another policy). */
+double px_backfill_limit(const px_policy_t *p, size_t job);
 
 #endif

@@ -44,8 +44,6 @@ typedef struct px_obs {
 	double step, sync;	/* seconds */
 } px_obs_t;
 
-#define PX_MAX_OBS 32
-
 typedef struct px_job {
 	const px_spec_t *spec;
 	int alloc[PX_GPUS];	/* node of each GPU, in grant order */
@@ -61,13 +59,18 @@ typedef struct px_job {
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
 	double start;		/* first allocation, < 0: none yet */
-	px_obs_t obs[PX_MAX_OBS];	/* distinct configurations seen */
+	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
+	size_t obs_cap;
+	/* Set by a policy with a new allocation: the round after its restart
+	 * is a charged pre-run (px_prerun), then cleared. */
+	bool prerun;
 } px_job_t;
 
 typedef struct px_sim px_sim_t;
 
-/* A policy: next allocation of the active jobs (indices into s->jobs).
+/* A policy: next allocation of the active jobs (indices into s->jobs, in
+ * submission order).
  * next[j] / nnext[j]: node per GPU, as px_job_t.alloc; the engine starts
  * with every job's current allocation there. 0 or -errno (s->err). */
 typedef struct px_policy {
@@ -76,6 +79,9 @@ typedef struct px_policy {
 		    size_t nactive, int (*next)[PX_GPUS], int *nnext);
 	void (*destroy)(struct px_policy *p);
 	void *state;
+	/* What the policy reads from the truth at no cost (an oracle),
+	 * said beside its figures; NULL: nothing. */
+	const char *oracle;
 } px_policy_t;
 
 struct px_sim {
@@ -90,6 +96,7 @@ struct px_sim {
 
 typedef struct px_result {
 	char label[32];
+	const char *oracle;	/* the policy's, static */
 	size_t njobs, ndone;
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util;
 	size_t restarts;
@@ -104,13 +111,29 @@ int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
 	       char *err, size_t errlen);
 void px_result_free(px_result_t *r);
 
+/*
+ * The pre-run configurations, GPUs on the fewest nodes ({GPUs, nodes}):
+ * the Optimus paper's few short runs before a job is scheduled. Charged
+ * (px_job_t.prerun): the job spends the round after its restart running
+ * each one that its GPUs hold on the first of its GPUs (in grant order)
+ * and records its step time there, with no progress; the GPUs and the
+ * time are its own. Free (--oracle-prerun, pollux_ours.c): the truth.
+ */
+extern const int px_prerun[5][2];
+
 /* Step time (s) of job j on `replicas` GPUs packed on as few nodes as
  * possible at its batch size, accumulation included: the truth the oracles
  * use. -1 when out of the measured domain. */
 double px_job_true_step(const px_job_t *j, int replicas);
 /* Most GPUs a job may use: its batch over the smallest per-GPU batch
- * measured (within the cluster). */
+ * measured (within the cluster); NCF one (the artifact's rule). */
 int px_job_max_replicas(const px_job_t *j);
+/* Seconds from the first allocation to completion of `spec` alone on
+ * `replicas` GPUs packed on the fewest nodes, its first 30 s restart
+ * included: the truth, for rules that model what a user knows (a Slurm
+ * time limit). 0 or -errno with a message. */
+int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,
+			 char *err, size_t errlen);
 /* Steps left to its last counted epoch at its batch size (>= 1). */
 double px_job_remaining_steps(const px_job_t *j);
 

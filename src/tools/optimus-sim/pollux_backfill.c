@@ -1,0 +1,240 @@
+/*
+ * pollux_backfill.c - what a Slurm user gets today, on the measured
+ * workloads: every job at the GPUs it was submitted with, never resized,
+ * each placed on the fewest nodes the free GPUs allow, largest first.
+ *
+ * slurm-backfill: Slurm's scheduling as it behaves (sched/backfill with
+ * its main loop): jobs in priority order, which here is submission order
+ * (no fair share, no QOS, one partition). A job starts when its GPUs are
+ * free and starting it delays no job before it; every job that cannot
+ * start gets a reservation at the earliest time the expected ends of the
+ * jobs before it leave its GPUs free, and a later job starts now only if
+ * it fits beside every reservation made so far, for its whole time limit
+ * (Slurm's node_space map; bf_max_job_test is far above 160 jobs). So the
+ * first blocked job's reservation is never delayed by a later one, and
+ * neither is any other's. The expected end of a job is its start plus its
+ * time limit, which the rule below gives it; one that runs past its limit
+ * (Slurm would kill it; it never happens with this rule, doc/simulator.md)
+ * is expected to end within the round.
+ *
+ * first-fit: the earlier baseline under a name that says what it is: in
+ * submission order, every job that fits in the free GPUs starts, with no
+ * reservation (a large job waits until enough GPUs happen to be free at
+ * once); no Slurm configuration behaves so.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/errmsg.h"
+#include "pollux_policy.h"
+
+/*
+ * A job's time limit: this factor times its true run time alone at its
+ * submitted size (px_spec_true_runtime), rounded up to whole minutes as
+ * `--time` takes it. Fixed before the first run: a user who asks for
+ * twice what the job needs (users overestimate their run times, often by
+ * more; the workloads carry no limit of their own).
+ */
+#define BF_LIMIT_FACTOR 2.0
+#define BF_LIMIT_UNIT 60.0
+
+typedef struct bf {
+	bool reserve;		/* slurm-backfill; false: first-fit */
+	size_t njobs;
+	double *limit;		/* seconds per job, 0: not yet known */
+} bf_t;
+
+/* GPUs in use over time: used[b] from t[b] until t[b + 1] (the last for
+ * ever), t[0] = now. */
+typedef struct bf_profile {
+	double *t;
+	int *used;
+	size_t n;
+} bf_profile_t;
+
+/* The breakpoint at x (>= t[0]), inserted if missing. */
+static size_t profile_split(bf_profile_t *p, double x)
+{
+	size_t b = 0;
+
+	while (b + 1 < p->n && p->t[b + 1] <= x)
+		b++;
+	if (p->t[b] == x)
+		return b;
+	memmove(&p->t[b + 2], &p->t[b + 1], (p->n - b - 1) * sizeof(*p->t));
+	memmove(&p->used[b + 2], &p->used[b + 1],
+		(p->n - b - 1) * sizeof(*p->used));
+	p->t[b + 1] = x;
+	p->used[b + 1] = p->used[b];
+	p->n++;
+	return b + 1;
+}
+
+static void profile_add(bf_profile_t *p, double from, double to, int gpus)
+{
+	size_t a = profile_split(p, from), z = profile_split(p, to);
+
+	for (size_t b = a; b < z; b++)
+		p->used[b] += gpus;
+}
+
+/* Earliest breakpoint from which `gpus` more fit for `seconds`: the
+ * profile ends at 0 used, so there is one for gpus <= PX_GPUS. */
+static double profile_earliest(const bf_profile_t *p, int gpus,
+			       double seconds)
+{
+	for (size_t b = 0; b < p->n; b++) {
+		size_t e = b;
+		while (e < p->n && p->t[e] < p->t[b] + seconds &&
+		       p->used[e] + gpus <= PX_GPUS)
+			e++;
+		if (e == p->n || p->t[e] >= p->t[b] + seconds)
+			return p->t[b];
+		b = e;		/* no start before the segment that is full */
+	}
+	return INFINITY;
+}
+
+static int bf_limits(bf_t *b, px_sim_t *s)
+{
+	if (!b->limit) {
+		b->limit = calloc(s->njobs + 1, sizeof(double));
+		b->njobs = s->njobs;
+		if (!b->limit)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->njobs; i++) {
+		const px_spec_t *sp = s->jobs[i].spec;
+		double run;
+		int rc;
+		if (b->limit[i] > 0 || sp->submit > s->now)
+			continue;
+		if ((rc = px_spec_true_runtime(sp, sp->replicas, &run, s->err,
+					       s->errlen)))
+			return rc;
+		b->limit[i] = BF_LIMIT_UNIT *
+			      ceil(BF_LIMIT_FACTOR * run / BF_LIMIT_UNIT);
+	}
+	return 0;
+}
+
+/* Reservations, as described at the top; want[k] for active[k]. */
+static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
+		      size_t n, const int *nnext, int *want)
+{
+	/* Each job adds at most two breakpoints. */
+	bf_profile_t p = { calloc(2 * n + 1, sizeof(double)),
+			   calloc(2 * n + 1, sizeof(int)), 1 };
+	double now = s->now;
+
+	if (!p.t || !p.used) {
+		free(p.t);
+		free(p.used);
+		return -ENOMEM;
+	}
+	p.t[0] = now;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		if (!nnext[i])
+			continue;
+		double end = s->jobs[i].start + b->limit[i];
+		profile_add(&p, now, end > now ? end : now + PX_ROUND,
+			    nnext[i]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		want[k] = nnext[i];
+		if (nnext[i])
+			continue;
+		int g = s->jobs[i].spec->replicas;
+		double t = profile_earliest(&p, g, b->limit[i]);
+		if (t <= now)
+			want[k] = g;
+		profile_add(&p, t, t + b->limit[i], g);
+	}
+	free(p.t);
+	free(p.used);
+	return 0;
+}
+
+/* In submission order, every job that fits starts. */
+static void first_fit(const px_sim_t *s, const size_t *active, size_t n,
+		      const int *nnext, int *want)
+{
+	int left = PX_GPUS;
+
+	for (size_t k = 0; k < n; k++)
+		left -= nnext[active[k]];
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		want[k] = nnext[i];
+		if (nnext[i] == 0 && s->jobs[i].spec->replicas <= left) {
+			want[k] = s->jobs[i].spec->replicas;
+			left -= want[k];
+		}
+	}
+}
+
+static int bf_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
+		   size_t n, int (*next)[PX_GPUS], int *nnext)
+{
+	bf_t *b = p->state;
+	int *want = calloc(n, sizeof(int));
+	size_t *order = calloc(n, sizeof(size_t));
+	int rc = want && order ? 0 : -ENOMEM;
+
+	if (!rc && b->reserve) {
+		if (!(rc = bf_limits(b, s)))
+			rc = bf_reserve(b, s, active, n, nnext, want);
+	} else if (!rc) {
+		first_fit(s, active, n, nnext, want);
+	}
+	if (!rc) {
+		px_order_by(want, n, true, order);
+		px_place_in_order(s, active, order, n, want, next, nnext,
+				  px_place_fewest);
+	}
+	free(want);
+	free(order);
+	return rc;
+}
+
+static void bf_free(px_policy_t *p)
+{
+	bf_t *b = p->state;
+
+	if (b)
+		free(b->limit);
+	free(b);
+	free(p);
+}
+
+px_policy_t *px_backfill_new(const char *name)
+{
+	bool reserve = !strcmp(name, "slurm-backfill");
+	px_policy_t *p;
+	bf_t *b;
+
+	if (!reserve && strcmp(name, "first-fit"))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	b = calloc(1, sizeof(*b));
+	if (!p || !b) {
+		free(p);
+		free(b);
+		return NULL;
+	}
+	b->reserve = reserve;
+	*p = (px_policy_t){ reserve ? "slurm-backfill" : "first-fit",
+			    bf_plan, bf_free, b, NULL };
+	return p;
+}
+
+double px_backfill_limit(const px_policy_t *p, size_t job)
+{
+	const bf_t *b = p && p->plan == bf_plan ? p->state : NULL;
+
+	return b && b->limit && job < b->njobs ? b->limit[job] : 0.0;
+}
