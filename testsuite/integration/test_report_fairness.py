@@ -16,8 +16,8 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from attack_helpers import (GENUINE, genuine_reports, run_attack,  # noqa: E402
-                            wait_landed)
+from attack_helpers import (GENUINE, genuine_reports, job_of,  # noqa: E402
+                            run_attack, wait_landed)
 from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
@@ -99,12 +99,7 @@ def test_one_user_cannot_fill_the_replay_cache(cluster, env, attacker_user):
     """Item 2: valid reports of the attacker for its own job take replay
     slots, but only the attacker's own: past the table's size the user
     holding the most slots gives one up, never a user below its share."""
-    r = subprocess.run(["runuser", "-u", OTHER, "--", "sbatch", "--parsable",
-                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
-                       input="#!/bin/sh\nsleep 300\n", env=env,
-                       capture_output=True, text=True, timeout=30)
-    assert r.returncode == 0, r.stderr
-    own = int(r.stdout.strip().split(";")[0])
+    own = job_of(OTHER, env)
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
                          script="#!/bin/sh\nsleep 300\n")
     run_attack(cluster, env, OTHER, own, jid, 101, 2 * REPLAY_CAPACITY)

@@ -6,11 +6,10 @@ second) and the replay table is left at its default size, so the attacker's
 valid reports for its own job reach the queue instead of being refused
 earlier by its share of the replay table (test_report_fairness.py)."""
 import os
-import subprocess
 
 import pytest
 
-from attack_helpers import TOP, run_attack
+from attack_helpers import TOP, job_of, run_attack
 from report_helpers import client_env, open_to_every_user, unix_user
 
 OTHER = "optimus-attacker"
@@ -31,12 +30,7 @@ def test_one_user_cannot_fill_the_report_queue(cluster, env):
     fast as they go, many times the queue between two drains; the other
     user's 20 reports are all accepted and land."""
     unix_user(OTHER)
-    r = subprocess.run(["runuser", "-u", OTHER, "--", "sbatch", "--parsable",
-                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
-                       input="#!/bin/sh\nsleep 300\n", env=env,
-                       capture_output=True, text=True, timeout=30)
-    assert r.returncode == 0, r.stderr
-    own = int(r.stdout.strip().split(";")[0])
+    own = job_of(OTHER, env)
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
                          script="#!/bin/sh\nsleep 300\n")
     run_attack(cluster, env, OTHER, own, jid, 1, 20 * QUEUE, attackers=3)

@@ -274,29 +274,35 @@ static double conv_first_k(const convergence_t *c, double k_from)
 	return curve_k_near_asymptote(&c->coef, k_from, c->cfg.delta);
 }
 
-int convergence_remaining_steps(const convergence_t *c, double *steps)
+/* k of the last point: 0, -EINVAL or -ENODATA (not fitted). */
+static int conv_k_now(const convergence_t *c, const double *steps,
+		      double *k_now)
 {
-	double k_now;
-
 	if (!c || !steps)
 		return -EINVAL;
 	if (!c->fitted || !c->n)
 		return -ENODATA;
-	k_now = convergence_k(c, c->step[c->n - 1]);
-	*steps = conv_first_k(c, k_now) - k_now;
+	*k_now = convergence_k(c, c->step[c->n - 1]);
 	return 0;
+}
+
+int convergence_remaining_steps(const convergence_t *c, double *steps)
+{
+	double k_now;
+	int rc = conv_k_now(c, steps, &k_now);
+
+	if (!rc)
+		*steps = conv_first_k(c, k_now) - k_now;
+	return rc;
 }
 
 int convergence_overrun_steps(const convergence_t *c, double *steps)
 {
 	double k_now;
+	int rc = conv_k_now(c, steps, &k_now);
 
-	if (!c || !steps)
-		return -EINVAL;
-	if (!c->fitted || !c->n)
-		return -ENODATA;
-	k_now = convergence_k(c, c->step[c->n - 1]);
 	/* k = 1 is the segment's first step: the curve's own beginning */
-	*steps = fmax(k_now - conv_first_k(c, 1.0), 0.0);
-	return 0;
+	if (!rc)
+		*steps = fmax(k_now - conv_first_k(c, 1.0), 0.0);
+	return rc;
 }
