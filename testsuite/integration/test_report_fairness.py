@@ -17,6 +17,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
+from waiting import poll  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 OTHER = "optimus-attacker"
@@ -91,7 +92,7 @@ while True:
                     s.close()
                 conns.pop((a, k), None)
     print(len(conns), flush=True)
-    time.sleep(1)
+    time.sleep(1)       # the holder's pace, by design (above)
 """
 
 
@@ -160,9 +161,8 @@ def landed(jid):
 
 
 def wait_landed(jid, steps, timeout=15):
-    deadline = time.time() + timeout
-    while time.time() < deadline and not steps <= landed(jid):
-        time.sleep(0.3)
+    """The steps of `steps` not landed in jid's record within timeout."""
+    poll(lambda: steps <= landed(jid), timeout, interval=0.3)
     return steps - landed(jid)
 
 
