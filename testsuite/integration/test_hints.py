@@ -134,6 +134,25 @@ def test_accepted_and_sized(cluster, hints, want):
         cluster.run(["scancel", str(jid)], check=False)
 
 
+def test_uneven_split_is_not_pinned_at_submit(cluster):
+    """1 PS + 4 workers of 2 CPUs on 2 nodes (3 + 2 tasks): at submit the
+    fullest node's 6 CPUs on every node, so that either node can take the
+    larger share, but no tasks per node: this cluster has no sched/optimus
+    to set the batch script's task count, and with 3 per node Slurm would
+    count 6 (src/plugins/common/sized_request.c)."""
+    r = hh.sbatch(cluster, ["-H", "-o", "/dev/null",
+                            "--scheduler=optimus,workers=4,worker_cpus=2"],
+                  SCRIPT)
+    jid = hh.job_id(r)
+    try:
+        f = _fields(cluster, jid)
+        assert (f["NumNodes"], f["NumTasks"]) == ("2-2", "5"), f
+        assert f["NtasksPerN:B:S:C"].split(":")[0] in ("0", "*"), f
+        assert f["MinCPUsNode"] == "6", f
+    finally:
+        cluster.run(["scancel", str(jid)], check=False)
+
+
 def _assert_refused(r, needle):
     assert r.returncode != 0
     assert needle in r.stderr, r.stderr

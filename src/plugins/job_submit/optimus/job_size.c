@@ -51,7 +51,7 @@ extern int job_size_apply(const optimus_hints_t *h, job_desc_msg_t *job_desc,
 		*err_msg = xstrdup(err);
 		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 	}
-	sized_request_write(job_desc, &req);
+	sized_request_write(job_desc, &req, false);
 	info("job_submit/optimus: sized job (%u PS + %u workers) to %u node(s), %u tasks, %u CPUs/task, %"PRIu64" MB/node, %u GPUs/node",
 	     h->min_ps, h->min_workers, req.nodes, req.tasks,
 	     req.cpus_per_task, req.mem_per_node_mb, req.gpus_per_node);

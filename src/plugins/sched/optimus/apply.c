@@ -30,7 +30,7 @@ static int update_pending(action_t *a)
 	slurm_init_job_desc_msg(&desc);
 	slurm_msg_t_init(&msg);
 	desc.job_id = a->job_id;
-	sized_request_write(&desc, &a->req);
+	sized_request_write(&desc, &a->req, true);
 	desc.req_nodes = a->nodes;
 	msg.data = &desc;
 	rc = update_job(&msg, slurm_conf.slurm_user_id, false);
