@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-tests.sh - install dependencies, build, and run every test:
-# the Check unit tests (make check) and the pytest integration tests against
-# real slurmctld/slurmd/munged (and slurmdbd + MariaDB) on localhost.
+# the Check unit tests (make check), the pytest tests that need no cluster
+# (testsuite/offline) and the pytest integration tests against real
+# slurmctld/slurmd/munged (and slurmdbd + MariaDB) on localhost.
 # Run as root on Debian. Extra arguments go to pytest. With
 # OPTIMUS_TEST_PACKAGE=1 it also builds the Debian packages and installs them
 # into this system before the integration tests (CI's chroot lanes do).
@@ -25,6 +26,8 @@ if [ "${OPTIMUS_TEST_PACKAGE:-0}" = 1 ]; then
 	dpkg -i $debs
 	export OPTIMUS_TEST_PACKAGE
 fi
-echo "== integration tests (real localhost cluster)"
-# Debian's pytest, whatever python3 comes first on PATH.
-exec /usr/bin/python3 -m pytest -v -p no:cacheprovider testsuite/integration "$@"
+echo "== pytest: offline tests (no cluster), then integration tests (real localhost cluster)"
+# Debian's pytest, whatever python3 comes first on PATH. One run for both
+# folders, so that the pytest arguments (-k ...) apply to both.
+exec /usr/bin/python3 -m pytest -v -p no:cacheprovider testsuite/offline \
+	testsuite/integration "$@"

@@ -9,6 +9,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/munge_auth.h src/common/report/munge_auth.c \
 	src/common/report/service.h src/common/report/service.c \
 	src/common/report/metrics.h src/common/report/metrics.c \
+	src/common/report/conf.h src/common/report/conf.c \
 	src/common/report/client.h src/common/report/client.c
 src_common_liboptimus_core_la_LIBADD += $(MUNGE_LIBS)
 

@@ -9,6 +9,7 @@ import time
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
+from waiting import poll  # noqa: E402
 
 GENUINE = 20
 
@@ -90,9 +91,8 @@ def landed(jid):
 
 
 def wait_landed(jid, steps, timeout=15):
-    deadline = time.time() + timeout
-    while time.time() < deadline and not steps <= landed(jid):
-        time.sleep(0.3)
+    """The steps of `steps` not landed in jid's record within timeout."""
+    poll(lambda: steps <= landed(jid), timeout, interval=0.3)
     return steps - landed(jid)
 
 

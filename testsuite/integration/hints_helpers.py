@@ -11,7 +11,8 @@ import os
 import re
 import shutil
 import subprocess
-import time
+
+from waiting import wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -80,9 +81,8 @@ def job_id(result):
 
 
 def wait_files(paths, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if all(os.path.exists(p) and os.path.getsize(p) > 0 for p in paths):
-            return True
-        time.sleep(0.25)
-    return False
+    """Wait until every file of paths exists and is not empty."""
+    wait_for(lambda: all(os.path.exists(p) and os.path.getsize(p) > 0
+                         for p in paths), timeout,
+             "the files %s" % ", ".join(paths), interval=0.25)
+    return True

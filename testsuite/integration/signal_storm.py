@@ -33,7 +33,7 @@ def run_storm(code, args=(), env=None, signals=300, every=0.005):
             if not chunk:
                 break
             chunks.append(chunk)
-            time.sleep(0.01)
+            time.sleep(0.01)    # a slow reader is part of the storm
         err.append("".join(chunks))
     drain = threading.Thread(target=slow_reader)
     drain.start()
@@ -43,7 +43,7 @@ def run_storm(code, args=(), env=None, signals=300, every=0.005):
     while sent < signals and pr.poll() is None:
         pr.send_signal(signal.SIGUSR1)
         sent += 1
-        time.sleep(every)
+        time.sleep(every)       # the storm's pace: the thing under test
     out = pr.stdout.read()
     pr.wait(timeout=120)
     drain.join()

@@ -22,11 +22,9 @@ import time
 
 import pytest
 
-from waiting import wait_for
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import test_examples as ex  # noqa: E402
+import examples_helpers as ex
+from sched_helpers import cancel
+from waiting import wait_for, wait_plans
 
 CLUSTER_OPTIONS = {
     "nodes": 2, "cpus": 4, "cred_expire": 5,
@@ -138,9 +136,7 @@ def test_ddp_job_shrinks_and_grows_with_its_loss(cluster, tmp_path):
         log = cluster.logs("slurmctld")
         assert "JobId=%d resized to 0 PS" % ddp in log
     finally:
-        cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
-                                              else []), check=False)
-        time.sleep(1)
+        cancel(cluster, ddp, *([newcomer] if newcomer else []))
 
 
 def _model(cluster, job):
@@ -169,8 +165,7 @@ def test_ddp_job_started_by_the_planner_is_not_adopted(cluster, tmp_path):
         assert m["last_resize"] == 0 and m["restarts"] == 0, m
         assert (m["cur_ps"], m["cur_workers"]) == (0, first[2]), (m, first)
     finally:
-        cluster.run(["scancel", str(ddp)], check=False)
-        time.sleep(1)
+        cancel(cluster, ddp)
 
 
 def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
@@ -201,13 +196,16 @@ def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
         log = cluster.logs("slurmctld")
         assert "JobId=%d resized to 0 PS + %d workers" % (ddp, second[2]) \
             in log, [l for l in log.splitlines() if "JobId=%d " % ddp in l]
-        time.sleep(3)
+        # the shrunk run's reports taken in (the planner feeds them at
+        # every tick, before its plan): none refused
+        n = len(ex.curve(ex.output(workdir, ddp)))
+        wait_for(lambda: len(ex.curve(ex.output(workdir, ddp))) >= n + 2, 60,
+                 "progress of the shrunk run")
+        wait_plans(cluster, 2)
         assert "JobId=%d: report refused" % ddp not in \
             cluster.logs("slurmctld")
     finally:
-        cluster.run(["scancel", str(ddp)] + ([str(newcomer)] if newcomer
-                                              else []), check=False)
-        time.sleep(1)
+        cancel(cluster, ddp, *([newcomer] if newcomer else []))
 
 
 def test_ddp_remaining_time_moves_smoothly_past_its_fit(cluster, tmp_path):
@@ -242,7 +240,7 @@ def test_ddp_remaining_time_moves_smoothly_past_its_fit(cluster, tmp_path):
                     not m.group(5).startswith("none"):
                 samples.append((time.time(), m.group(1), m.group(6),
                                 int(m.group(4)), m.group(2) + m.group(3)))
-            time.sleep(0.5)
+            time.sleep(0.5)     # the sampling period itself
         assert len(samples) >= 10, (samples, f)
         for a, b in zip(samples, samples[1:]):
             if (a[1], a[2]) != (b[1], b[2]):
@@ -250,4 +248,4 @@ def test_ddp_remaining_time_moves_smoothly_past_its_fit(cluster, tmp_path):
             assert b[3] <= max(5 * a[3], a[3] + 60), \
                 ("remaining time jumped", a, b, samples)
     finally:
-        cluster.run(["scancel", str(job)], check=False)
+        cancel(cluster, job)

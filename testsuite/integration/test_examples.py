@@ -14,7 +14,6 @@ to change sizes behind the test's back) the manual resize flow: checkpoint
 signal, requeue, new size while pending; the next run resumes at the
 checkpoint's step with the new topology.
 """
-import importlib.util
 import json
 import os
 import re
@@ -27,30 +26,18 @@ import time
 import numpy as np
 import pytest
 
+from examples_helpers import (CKPT_RE, EXAMPLES, HAVE_TORCH, PYTHON,
+                              START_RE, TOP, curve, output, submit,
+                              wait_done)
 from signal_storm import run_storm
 from waiting import wait_for
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(os.path.dirname(HERE))
-EXAMPLES = os.path.join(TOP, "examples")
-PYTHON = "/usr/bin/python3"
 sys.path.insert(0, EXAMPLES)
 import trainer_util  # noqa: E402
 
 # two CPUs per node: 2 PS + 2 workers need both nodes, whatever the planner
 CLUSTER_OPTIONS = {"nodes": 2, "cpus": 2,
                    "optimus_conf": "PlanInterval=5\nMinResizeInterval=30\n"}
-HAVE_TORCH = importlib.util.find_spec("torch") is not None
-
-STEP_RE = re.compile(r"step (\d+) loss ([0-9.]+) epoch")
-START_RE = re.compile(r"starting at step (\d+): worker 0 of \((\d+) PS, "
-                      r"(\d+) workers\)")
-CKPT_RE = re.compile(r"checkpoint of step (\d+) written")
-
-
-def curve(text):
-    """[(step, loss)] the chief logged."""
-    return [(int(s), float(l)) for s, l in STEP_RE.findall(text)]
 
 
 # ------------------------------------------------------------- no cluster
@@ -141,8 +128,7 @@ def run_local(script, spec, extra, timeout=240, ckpt=None, signal_after=None):
             signalled = True
             p.send_signal(signal.SIGUSR1)
         if signal_after and "checkpoint of step" in line:
-            time.sleep(1)
-            p.terminate()
+            p.terminate()       # written (renamed into place) before logged
         if time.time() > deadline:
             p.kill()
     p.wait(timeout=60)
@@ -205,34 +191,6 @@ def test_torch_local_learns_and_resumes():
 
 
 # ------------------------------------------------------------ the cluster
-def submit(c, workdir, hints, args, sbatch_args=(), example="ps_trainer.sbatch"):
-    """sbatch the example script with these hints (the command line's
-    --scheduler overrides the script's); checkpoints in a fresh folder."""
-    ck = tempfile.mkdtemp(prefix="ck-", dir=workdir)
-    r = c.run(["sbatch", "--parsable", "-D", workdir, "--open-mode=append",
-               "-o", os.path.join(workdir, "job-%j.out"),
-               "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
-               "--scheduler=%s,ckpt_dir=%s" % (hints, ck)]
-              + list(sbatch_args)
-              + [os.path.join(EXAMPLES, example)] + list(args))
-    return int(r.stdout.strip().split(";")[0])
-
-
-def output(workdir, job):
-    try:
-        return open(os.path.join(workdir, "job-%d.out" % job)).read()
-    except OSError:
-        return ""
-
-
-def wait_done(c, workdir, job, timeout=300):
-    state = c.wait_job_state(job, ("COMPLETED", "FAILED", "CANCELLED",
-                                   "TIMEOUT", "NODE_FAIL"), timeout=timeout)
-    out = output(workdir, job)
-    assert state == "COMPLETED", out + c.logs("slurmctld")[-3000:]
-    return out
-
-
 @pytest.fixture(scope="module")
 def workdir():
     d = tempfile.mkdtemp(prefix="optimus-examples-")
@@ -338,6 +296,9 @@ def test_checkpoint_requeue_resize_resumes(backfill_cluster):
                  "the checkpoint")
     saved = int(m.group(1))
     before = curve(output(workdir, job))
+    # The thing under test: it pauses for the requeue instead of exiting.
+    # No event says "did not exit": a trainer that exited on the signal
+    # would have ended the job within these two seconds.
     time.sleep(2)
     assert c.job_fields(job)["JobState"] == "RUNNING"  # it did not exit
     c.run(["scontrol", "requeue", str(job)])

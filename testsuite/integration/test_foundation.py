@@ -1,8 +1,6 @@
 """The three plugins load in the real daemons; ordinary jobs keep backfill."""
-import os
-import time
-
 from cluster import ephemeral_ports
+from waiting import wait_for
 
 
 def test_sched_plugin_loaded_and_delegates_to_backfill(cluster):
@@ -30,13 +28,9 @@ def test_spank_option_in_sbatch_help(cluster):
 
 def test_spank_option_reaches_job_submit(cluster):
     jid = cluster.sbatch(["--scheduler=optimus", "-o", "/dev/null", "-t", "1"])
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        if "job_submit/optimus: job from uid 0 with --scheduler=optimus" \
-                in cluster.logs("slurmctld"):
-            break
-        time.sleep(0.2)
-    assert "--scheduler=optimus" in cluster.logs("slurmctld")
+    wait_for(lambda: "job_submit/optimus: job from uid 0 with "
+             "--scheduler=optimus" in cluster.logs("slurmctld"), 20,
+             "job_submit/optimus to log the job's --scheduler", interval=0.2)
     cluster.wait_job_state(jid, {"COMPLETED"}, timeout=60)
 
 

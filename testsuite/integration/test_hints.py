@@ -15,12 +15,11 @@ import os
 import sys
 import tempfile
 
-import time
-
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hints_helpers as hh  # noqa: E402
+from waiting import wait_for  # noqa: E402
 from cluster import Cluster, gpu_tres  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
@@ -135,6 +134,25 @@ def test_accepted_and_sized(cluster, hints, want):
         cluster.run(["scancel", str(jid)], check=False)
 
 
+def test_uneven_split_is_not_pinned_at_submit(cluster):
+    """1 PS + 4 workers of 2 CPUs on 2 nodes (3 + 2 tasks): at submit the
+    fullest node's 6 CPUs on every node, so that either node can take the
+    larger share, but no tasks per node: this cluster has no sched/optimus
+    to set the batch script's task count, and with 3 per node Slurm would
+    count 6 (src/plugins/common/sized_request.c)."""
+    r = hh.sbatch(cluster, ["-H", "-o", "/dev/null",
+                            "--scheduler=optimus,workers=4,worker_cpus=2"],
+                  SCRIPT)
+    jid = hh.job_id(r)
+    try:
+        f = _fields(cluster, jid)
+        assert (f["NumNodes"], f["NumTasks"]) == ("2-2", "5"), f
+        assert f["NtasksPerN:B:S:C"].split(":")[0] in ("0", "*"), f
+        assert f["MinCPUsNode"] == "6", f
+    finally:
+        cluster.run(["scancel", str(jid)], check=False)
+
+
 def _assert_refused(r, needle):
     assert r.returncode != 0
     assert needle in r.stderr, r.stderr
@@ -146,11 +164,15 @@ def test_no_forged_log_line(cluster):
     shows it escaped: no line of slurmctld.log starts with the forgery."""
     forged = "[2026-12-03T06:00:00.000] error: FORGED"
     conf = hh.nocheck_conf(cluster)
+    mark = len(cluster.logs("slurmctld"))
     r = hh.sbatch(cluster, ["-o", "/dev/null",
                             "--scheduler=optimus,ckpt_dir=/tmp/x\n" + forged],
                   SCRIPT, conf=conf, check=False)
     _assert_refused(r, "control character")
-    time.sleep(0.5)
+    # job_submit/optimus logged the job's hints (escaped) and its refusal
+    wait_for(lambda: "job_submit/optimus: refused job from uid" in
+             cluster.logs("slurmctld")[mark:], 20,
+             "the refusal in slurmctld.log")
     lines = cluster.logs("slurmctld").splitlines()
     assert not [ln for ln in lines if ln.startswith(forged)]
 

@@ -8,8 +8,12 @@ with free room: it must start within a few plan intervals.
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from test_sched import CLUSTER_OPTIONS, cancel  # noqa: F401
+import sched_helpers as sched
+from sched_helpers import cancel
 from waiting import wait_for
+
+# The cluster fixture reads the module's CLUSTER_OPTIONS.
+CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
 
 MASS = 500
 # PlanInterval=2: ten plans, far more than a start takes on an idle cluster.

@@ -10,11 +10,17 @@ import time
 
 import pytest
 
-from test_sched import CLUSTER_OPTIONS, cancel, plan_of, submit  # noqa: F401
-from waiting import wait_for
+import sched_helpers as sched
+from sched_helpers import (MIN_RESIZE_INTERVAL, OPTIMUS_REPORT, TRAINER,
+                           cancel, optimusctl, plan_of, runs, squeezed,
+                           submit, wait_progress)
+from waiting import wait_for, wait_plans
 
-# Several plan intervals (PlanInterval=2): long enough for any wrong start.
-SEVERAL_PLANS = 8
+# The cluster fixture reads the module's CLUSTER_OPTIONS.
+CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
+# Enough plans for any wrong start or resize (what 8 s of PlanInterval=2
+# used to stand for).
+SEVERAL_PLANS = 4
 
 
 def blocker(cluster, nodes=4, seconds=300):
@@ -22,6 +28,12 @@ def blocker(cluster, nodes=4, seconds=300):
                          "#!/bin/sh\nsleep %d\n" % seconds)
     cluster.wait_job_state(jid, {"RUNNING"})
     return jid
+
+
+def wait_waiting(cluster, jid):
+    """Wait until the planner has planned jid as waiting."""
+    wait_for(lambda: " waiting: " in cluster.job_fields(jid).get(
+        "SystemComment", ""), 30, "a plan for the waiting job %d" % jid)
 
 
 def state_reason(cluster, jid):
@@ -33,7 +45,7 @@ def held_while_room_frees(cluster, tmp_path, name, hold):
     """An optimus job waiting behind a blocker, then held with
     `scontrol HOLD`: its id."""
     jid, _ = submit(cluster, tmp_path, name, "optimus,max_workers=2", 30)
-    time.sleep(3)
+    wait_waiting(cluster, jid)
     cluster.run(["scontrol", hold, str(jid)])
     return jid
 
@@ -42,7 +54,7 @@ def check_held_while_room_frees(cluster, jid, block, reason):
     """The blocker ends: the job stays held, with Slurm's own reason, for
     several plans."""
     cancel(cluster, block)
-    time.sleep(SEVERAL_PLANS)
+    wait_plans(cluster, SEVERAL_PLANS)
     assert state_reason(cluster, jid) == ("PENDING", reason)
     assert "release hold on JobId=%d" % jid not in cluster.logs()
 
@@ -69,7 +81,7 @@ def test_sbatch_hold_is_kept(cluster, tmp_path):
     jid = cluster.sbatch(["--hold", "--scheduler=optimus,workers=1", "-o",
                           out], "#!/bin/sh\nsleep 1\n")
     try:
-        time.sleep(SEVERAL_PLANS)
+        wait_plans(cluster, SEVERAL_PLANS)
         assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
         released_and_planned(cluster, jid)
     finally:
@@ -84,7 +96,7 @@ def test_hold_of_a_waiting_job_survives_free_room(cluster, tmp_path):
         check_held_while_room_frees(cluster, jid, block, "JobHeldAdmin")
         # hold -> uhold -> release round trip
         cluster.run(["scontrol", "uhold", str(jid)])
-        time.sleep(3)
+        wait_plans(cluster, 2)
         assert state_reason(cluster, jid) == ("PENDING", "JobHeldUser")
         released_and_planned(cluster, jid)
     finally:
@@ -101,7 +113,7 @@ def test_dependency_and_begin_time_are_kept(cluster, tmp_path):
     late = cluster.sbatch(["--begin=now+15", "--scheduler=optimus,max_workers=2",
                            "-o", out], "#!/bin/sh\nsleep 1\n")
     try:
-        time.sleep(SEVERAL_PLANS)
+        wait_plans(cluster, SEVERAL_PLANS)
         assert state_reason(cluster, dep) == ("PENDING", "Dependency")
         assert cluster.job_fields(late)["JobState"] == "PENDING"
         cluster.wait_job_state(first, {"COMPLETED"}, timeout=60)
@@ -122,7 +134,8 @@ def test_top_and_nice_keep_their_meaning(cluster, tmp_path):
             jobs.append(cluster.sbatch(
                 ["--nice=%d" % nice, "--scheduler=optimus,max_workers=2",
                  "-o", "/dev/null"], "#!/bin/sh\nsleep 1\n"))
-        time.sleep(3)
+        for j in jobs:          # behind optimus' gate, as top finds them
+            wait_waiting(cluster, j)
         prio = [int(cluster.job_fields(j)["Priority"]) for j in jobs]
         assert prio[0] > prio[1] > 0, prio
         r = cluster.run(["scontrol", "top", str(jobs[1])], check=False)
@@ -161,7 +174,9 @@ def test_lost_state_file_resizes_nobody(cluster, tmp_path, how):
         _corrupt(path, how)
         mark = len(cluster.logs("slurmctld"))
         cluster._start_slurmctld(clean=False)
-        time.sleep(SEVERAL_PLANS + 6)   # past MinResizeInterval=5 too
+        # plans made once MinResizeInterval has passed since the restart
+        wait_plans(cluster, SEVERAL_PLANS,
+                   since=time.time() + MIN_RESIZE_INTERVAL)
         log = cluster.logs("slurmctld")[mark:]
         assert not re.search(r"JobId=%d: checkpoint signal" % jid, log), log
         f = cluster.job_fields(jid)
@@ -174,8 +189,7 @@ def test_lost_state_file_resizes_nobody(cluster, tmp_path, how):
 
 
 def test_restart_restores_extreme_but_accepted_values(cluster, tmp_path):
-    from test_sched import optimusctl, OPTIMUSCTL
-    report = os.path.join(os.path.dirname(OPTIMUSCTL), "optimus-report")
+    report = OPTIMUS_REPORT
     # Silent jobs: only the test's reports set their step.
     jobs = [cluster.sbatch(["--scheduler=optimus,max_workers=2", "-o",
                             "/dev/null"], "#!/bin/sh\nsleep 300\n")
@@ -209,7 +223,9 @@ def test_job_without_a_trap_is_never_killed_by_a_resize(cluster, tmp_path):
         cluster.wait_job_state(plain, {"RUNNING"}, timeout=60)
         newcomer, _ = submit(cluster, tmp_path, "room-please",
                              "optimus,max_ps=2,max_workers=6", 20)
-        time.sleep(SEVERAL_PLANS + 6)   # past MinResizeInterval=5
+        # plans made once MinResizeInterval has passed
+        wait_plans(cluster, SEVERAL_PLANS,
+                   since=time.time() + MIN_RESIZE_INTERVAL)
         f = cluster.job_fields(plain)
         assert f["JobState"] == "RUNNING", f
         assert "resizable=no: never confirmed a checkpoint" in \
@@ -226,8 +242,7 @@ def test_job_without_a_trap_is_never_killed_by_a_resize(cluster, tmp_path):
 def restarting_from_zero_script():
     """Declares a checkpoint at start, reports progress, ignores the
     checkpoint signal: every run starts again from step 0."""
-    from test_sched import OPTIMUSCTL
-    report = os.path.join(os.path.dirname(OPTIMUSCTL), "optimus-report")
+    report = OPTIMUS_REPORT
     return ("#!/bin/sh\ntrap '' USR1\n"
             "%s checkpoint --step 0\n"
             "i=0\nwhile [ $i -lt 300 ]; do i=$((i+1));"
@@ -244,12 +259,14 @@ def test_job_resuming_below_its_step_is_never_resized_again(cluster,
     other = None
     try:
         cluster.wait_job_state(stubborn, {"RUNNING"}, timeout=60)
-        time.sleep(5)                                   # some progress
+        wait_progress(cluster, stubborn, 4)             # some progress
         other, _ = submit(cluster, tmp_path, "other",
                           "optimus,max_ps=2,max_workers=6", 30)
         signalled = "JobId=%d: checkpoint signal" % stubborn
         wait_for(lambda: signalled in cluster.logs(), 60, "the signal")
-        time.sleep(5)       # within the grace: no restart happened yet
+        # Within the grace (12 s): plans made after the signal, none of
+        # which may restart a job that never confirmed its checkpoint.
+        wait_plans(cluster, 2)
         assert "restarts=0" in cluster.job_fields(stubborn)["SystemComment"]
         wait_for(lambda: cluster.job_fields(stubborn)["Restarts"] == "1",
                  60, "the requeue after the grace period")
@@ -260,7 +277,9 @@ def test_job_resuming_below_its_step_is_never_resized_again(cluster,
         assert "restarts=1" in f["SystemComment"], f["SystemComment"]
         mark = len(cluster.logs())
         cancel(cluster, other)
-        time.sleep(SEVERAL_PLANS + 6)   # room again, past the interval
+        # room again: plans made once MinResizeInterval has passed
+        wait_plans(cluster, SEVERAL_PLANS,
+                   since=time.time() + MIN_RESIZE_INTERVAL)
         assert signalled not in cluster.logs()[mark:]
         assert cluster.job_fields(stubborn)["Restarts"] == "1"
     finally:
@@ -271,7 +290,6 @@ def _grows_into_idle_room(cluster, tmp_path, hints, name):
     """Start a job of `hints` (1 PS + 1 worker at first) while the cluster is
     full, let it report for a while, free the other nodes: it must restart
     larger, from its checkpoint."""
-    from test_sched import TRAINER, runs
     blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
                                "#!/bin/sh\nsleep 300\n"),
                 cluster.sbatch(["-w", "n[2-4]", "-N3", "--exclusive", "-o",
@@ -289,7 +307,7 @@ def _grows_into_idle_room(cluster, tmp_path, hints, name):
         cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
         first = wait_for(lambda: runs(out), 30, "the first run")[0]
         assert first["ps"] + first["workers"] == 2, first
-        time.sleep(8)                   # reports: a loss curve to fit
+        wait_progress(cluster, jid, 7)  # reports: a loss curve to fit
         cancel(cluster, *blockers)
         second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart")[0]
         assert second["ps"] + second["workers"] > 2, second
@@ -341,7 +359,6 @@ def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
     requeue: after the restart the resize completes once, from the
     checkpoint, and the job is neither lost nor resized twice."""
     import signal as sig
-    from test_sched import squeezed, runs
     # The checkpoint takes 10 s to write, within the 20 s grace: the kill
     # comes before the confirmation and the requeue, whatever the load.
     big, big_out, first, small = squeezed(cluster, tmp_path, "killed", 20,
@@ -375,7 +392,7 @@ def test_kill_9_during_a_resize_finishes_the_resize(cluster, tmp_path):
         # restarted planner's new plan (seen under CI load: the full size
         # again once the newcomer's room was planned otherwise).
         assert second["resumed_from"] > 0
-        time.sleep(SEVERAL_PLANS)
+        wait_plans(cluster, SEVERAL_PLANS)
         f = cluster.job_fields(big)
         assert f["Restarts"] == "1", f
         assert "restarts=1" in f["SystemComment"], f["SystemComment"]
@@ -391,12 +408,12 @@ def test_begin_time_update_keeps_the_gate(cluster, tmp_path):
     try:
         jid, _ = submit(cluster, tmp_path, "later", "optimus,max_workers=2",
                         30)
-        time.sleep(3)
+        wait_waiting(cluster, jid)
         begin_at = time.time() + 15
         cluster.run(["scontrol", "update", "JobId=%d" % jid,
                      "StartTime=now+15"])
         cancel(cluster, block)
-        time.sleep(SEVERAL_PLANS)
+        wait_plans(cluster, SEVERAL_PLANS)
         assert cluster.job_fields(jid)["JobState"] == "PENDING"
         cluster.wait_job_state(jid, {"RUNNING", "COMPLETED"}, timeout=60)
         f = cluster.job_fields(jid)

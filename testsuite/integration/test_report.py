@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import as_user, client_env, open_to_every_user, unix_user  # noqa: E402
 from signal_storm import run_storm  # noqa: E402
+from waiting import poll  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 CTL = os.path.join(TOP, "src", "tools", "optimusctl")
@@ -71,23 +72,20 @@ def signed(cluster, kind, **fields):
 
 
 def wait_log(cluster, text, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if text in cluster.logs("slurmctld"):
-            return True
-        time.sleep(0.2)
-    return False
+    return bool(poll(lambda: text in cluster.logs("slurmctld"), timeout,
+                     interval=0.2))
 
 
 def wait_answer(jid, ok, timeout=10):
     """The job's query answer once ok(answer): reports reach the registry,
     their one home, when the planner drains them (every second)."""
-    deadline = time.time() + timeout
-    while True:
-        res = opr.query("job", jid)
-        if ok(res) or time.time() > deadline:
-            return res
-        time.sleep(0.2)
+    got = []
+
+    def answered():
+        got.append(opr.query("job", jid))
+        return ok(got[-1])
+    poll(answered, timeout, interval=0.2)
+    return got[-1]
 
 
 def wait_points(jid, n, timeout=10):
@@ -291,16 +289,19 @@ def test_slow_and_excess_connections(cluster, env):
     idle = [socket.create_connection(("127.0.0.1", cluster.ports["report"]))
             for _ in range(MAX_CONNS)]
     try:
-        time.sleep(0.5)
+        # No wait for the listener to take them in: it accepts in the
+        # order of connection, so the query below comes after them.
         rep = send_raw(cluster, opr.frame(*signed(cluster, "query",
                                                   query="status")))
         assert rep["ok"] is True, rep
         # ReportAuthTimeout=2: the strangers are closed, byte or no byte
         for s in idle[1::2]:
             s.sendall(b"\x00")
-        time.sleep(3.5)
+        # each closed (end of stream) as soon as it is; all within 4.5 s
+        # (the 2 s deadline and the listener's rounds)
+        deadline = time.time() + 4.5
         for s in idle[1:]:
-            s.settimeout(1)
+            s.settimeout(max(0.1, deadline - time.time()))
             assert s.recv(16) == b""
         with opr.Reporter(job_id=jid) as r:
             r.progress(3, 0.3)

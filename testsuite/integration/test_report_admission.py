@@ -40,6 +40,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import client_env  # noqa: E402
+from waiting import poll  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 ATTACK_CONNS = 1000
@@ -100,7 +101,7 @@ while True:
         t = time.monotonic()
         for i in range(k, n, 10):
             tend(i)
-        time.sleep(max(0.0, 0.1 - (time.monotonic() - t)))
+        time.sleep(max(0.0, 0.1 - (time.monotonic() - t)))  # the attack's pace
     sys.stdout.write("%d\n" % opened)
     sys.stdout.flush()
 """
@@ -186,7 +187,10 @@ def test_attacker_cannot_block_reports_or_slurmctld(cluster, env):
         for rnd in range(ROUNDS):
             for attack in (False, True):
                 attacker.send_signal(18 if attack else 19)  # CONT / STOP
-                # idle: the listener drops the frozen connections (3 s)
+                # Each phase's length is the experiment's (CPU and sbatch
+                # latency are compared per phase), not a wait: the attacker
+                # redials for 2 s; idle, the listener drops the frozen
+                # connections (3 s).
                 time.sleep(2 if attack else 4)
                 steps = range(phase * REPORTS_PER_PHASE,
                               (phase + 1) * REPORTS_PER_PHASE)
@@ -217,13 +221,12 @@ def test_attacker_cannot_block_reports_or_slurmctld(cluster, env):
            {10 * (i + 1) + 5 for i in range(n)}
     # Accepted reports reach the planner's history at its next drain (every
     # scheduling interval): the last phase's may still be queued.
-    deadline = time.time() + 20
-    while True:
-        got = {j: landed(j) for j in jobs}
-        n_landed = sum(len(want & got[j]) for j in jobs)
-        if n_landed == JOBS * len(want) or time.time() > deadline:
-            break
-        time.sleep(1)
+    def all_landed():
+        got.update({j: landed(j) for j in jobs})
+        return sum(len(want & got[j]) for j in jobs) == JOBS * len(want)
+    got = {}
+    poll(all_landed, 20, interval=1)
+    n_landed = sum(len(want & got[j]) for j in jobs)
     print("\nlistener closed %d strangers to make room, %d at their deadline"
           % (sum(c[0] for c in closed), sum(c[1] for c in closed)))
     print("\nattacker connections dialled: %d (held %d at a time)"

@@ -65,7 +65,7 @@ while True:
                     s.close()
                 conns.pop((a, k), None)
     print(len(conns), flush=True)
-    time.sleep(1)
+    time.sleep(1)       # the holder's pace, by design (above)
 """
 
 

@@ -12,6 +12,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import client_env, strict_json  # noqa: E402
+from waiting import poll, wait_for  # noqa: E402
 
 CTL = os.path.join(os.environ.get("TOOLS_DIR", os.path.join(TOP, "src",
                                                             "tools")),
@@ -39,17 +40,17 @@ def test_reply_of_a_job_with_100000_reports(cluster):
         assert r.returncode == 0, r.stderr
         landed = int(r.stdout.split("accepted")[1].split()[0])
         accepted += landed
-        if not landed:
-            time.sleep(1)
+        if not landed:     # the queue full: wait for the planner's drain
+            counted = opr.query("job", jid, points=1)["reports"]
+            poll(lambda: opr.query("job", jid, points=1)["reports"] >
+                 counted, 10)
     assert accepted == REPORTS
     # and 600 speed samples, as a job measuring each configuration would
     with opr.Reporter(job_id=jid) as rep:
         for i in range(600):
             rep.speed(ps=1 + i % 4, workers=1 + i % 8, steps_per_sec=1.0 + i)
-    deadline = time.time() + 60
-    while opr.query("job", jid, points=1)["reports"] < REPORTS:
-        assert time.time() < deadline, "the planner did not count them all"
-        time.sleep(1)
+    wait_for(lambda: opr.query("job", jid, points=1)["reports"] >= REPORTS,
+             60, "the planner to count them all", interval=1)
     r = subprocess.run([CTL, "--json", "show", "job", str(jid)], env=env,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr

@@ -7,10 +7,13 @@ even when an older set-aside copy exists; every set-aside copy is kept
 import glob
 import json
 import os
-import time
 
-from test_sched import CLUSTER_OPTIONS, cancel, optimusctl, plan_of, submit  # noqa: F401
+import sched_helpers as sched
+from sched_helpers import cancel, optimusctl, plan_of, submit
 from waiting import wait_for
+
+# The cluster fixture reads the module's CLUSTER_OPTIONS.
+CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
 
 
 def state_path(cluster):
@@ -74,12 +77,17 @@ def test_every_set_aside_copy_is_kept_up_to_five(cluster):
     clear_set_aside(cluster)
     cluster.restart_slurmctld()      # a valid file written on shutdown
     try:
+        kept = "corrupt state kept as"
         for i in range(7):
+            seen = cluster.logs("slurmctld").count(kept)
             cluster._kill("slurmctld", timeout=30)
             with open(path, "w") as f:
                 f.write('{"format": 1, "jobs": [ {"fault": %d' % i)
             cluster._start_slurmctld(clean=False)
-            time.sleep(1.1)     # distinct copies even within one second
+            # set aside before the next kill; copies made within one
+            # second get distinct names that still sort by age
+            wait_for(lambda: cluster.logs("slurmctld").count(kept) > seen,
+                     30, "fault %d set aside" % i)
         kept = [open(p).read() for p in set_aside(cluster)]
         faults = sorted(int(t.rsplit(" ", 1)[1]) for t in kept)
         print("set-aside copies kept:", set_aside(cluster))

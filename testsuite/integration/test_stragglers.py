@@ -13,8 +13,8 @@ import os
 import re
 import time
 
+from sched_helpers import cancel, runs
 from waiting import wait_for
-from test_sched import cancel, runs
 
 CLUSTER_OPTIONS = {
     "cred_expire": 5,

@@ -14,7 +14,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 
@@ -24,6 +23,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import client_env  # noqa: E402
+from waiting import wait_for, wait_plans  # noqa: E402
 
 CTL = os.path.join(os.environ.get("TOOLS_DIR", os.path.join(TOP, "src",
                                                             "tools")),
@@ -51,13 +51,6 @@ def ctld_log(cluster):
         return f.read()
 
 
-def wait_for(pred, timeout, what):
-    deadline = time.time() + timeout
-    while not pred():
-        assert time.time() < deadline, what
-        time.sleep(0.5)
-
-
 UNSAFE = [
     (b"/tmp/a\xc2\x9b31mC1", "control character \\u009b in the value of "
      "ckpt_dir"),                                   # C1 CSI, valid UTF-8
@@ -79,7 +72,7 @@ def test_unsafe_hint_refused_naming_the_key(cluster, value, needle, by):
     r = sbatch_bytes(cluster, b"optimus,ckpt_dir=" + value, conf)
     out = r.stdout.decode("utf-8", "replace").strip()
     try:
-        time.sleep(3)                  # a plan interval: tracked if accepted
+        wait_plans(cluster, 2)         # tracked by now if accepted
         log = ctld_log(cluster)
         raw = [ln for ln in log.splitlines() if value in ln]
         assert not raw, "raw in slurmctld.log: %r" % raw
@@ -187,7 +180,9 @@ def test_report_for_a_finished_job_refused_record_unchanged(cluster):
             rep.progress(99999, 0.01)
         except opr.ReportError as e:
             code, msg = e.code, str(e)
-    time.sleep(3)      # a plan interval: a queued report would have landed
+    # the planner feeds queued reports at every tick, before its plan: one
+    # queued would have landed by now
+    wait_plans(cluster, 2)
     r = subprocess.run([CTL, "--json", "show", "job", str(jid)], env=env,
                        capture_output=True, timeout=60)
     assert r.returncode == 0, r.stderr

@@ -17,6 +17,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
 from report_helpers import client_env, strict_json  # noqa: E402
+from waiting import wait_plans  # noqa: E402
 
 TOOLS = os.environ.get("TOOLS_DIR", os.path.join(TOP, "src", "tools"))
 CTL = os.path.join(TOOLS, "optimusctl")
@@ -47,6 +48,7 @@ def jobs(cluster, env):
             # Two progress reports of a run at least a second apart give
             # the scheduler a measured speed (planner_reports.c): made
             # certain here, where it used to depend on the machine's load.
+            # The time between them is what is measured, not a wait.
             if i == 12:
                 time.sleep(1.5)
             r.progress(100 * i, 2.0 / (1 + 0.3 * i) + 0.1,
@@ -62,7 +64,7 @@ def jobs(cluster, env):
     blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"], BLOCK)
     waiting = cluster.sbatch(["--scheduler=optimus,workers=2", "-o",
                               "/dev/null"], BLOCK)
-    time.sleep(6)   # a few plans (PlanInterval=2)
+    wait_plans(cluster, 3)      # a few plans: each job planned
     yield {"running": running, "waiting": waiting, "done": done,
            "plain": plain}
     cluster.run(["scancel", str(running), str(waiting), str(blocker),

@@ -464,6 +464,30 @@ START_TEST(test_run_history)
 }
 END_TEST
 
+/* A requeue ends the run of a running or checkpointing job and only
+ * theirs: pending, requeued and done records keep their phase. */
+START_TEST(test_requeued)
+{
+	job_model_t *m = new_job("optimus");
+
+	job_model_requeued(m, 90);
+	ck_assert_int_eq(m->phase, JM_PENDING);
+	job_model_started(m, 100, 1, 2, 1);
+	job_model_requeued(m, 150);
+	ck_assert_int_eq(m->phase, JM_REQUEUED);
+	ck_assert_int_eq(m->runs[0].end, 150);
+	job_model_started(m, 200, 1, 1, 1);
+	job_model_resizing(m, 210);
+	job_model_requeued(m, 220);
+	ck_assert_int_eq(m->phase, JM_REQUEUED);
+	ck_assert_int_eq(m->runs[1].end, 220);
+	job_model_done(m, 300);
+	job_model_requeued(m, 310);
+	ck_assert_int_eq(m->phase, JM_DONE);
+	job_model_free(m);
+}
+END_TEST
+
 static job_model_t *fed_job(void)
 {
 	job_model_t *m = new_job("optimus,model=vgg,max_ps=8,max_workers=16,"
@@ -739,6 +763,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_cost_sample);
 	tcase_add_test(tc, test_timing_and_summary);
 	tcase_add_test(tc, test_run_history);
+	tcase_add_test(tc, test_requeued);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);

@@ -84,6 +84,51 @@ START_TEST(test_endpoint_resolve)
 }
 END_TEST
 
+/* optimus.conf beside slurm.conf, and the listener's address and port as
+ * sched/optimus and the clients both read them (report/conf.h): defaults
+ * for a missing file or key, port 0 (listener off) kept, a bad port refused
+ * naming the file. */
+START_TEST(test_report_conf)
+{
+	char dir[] = "/tmp/optimus-conf-XXXXXX", conf[256], path[300];
+	char addr[64], err[256];
+	uint16_t port;
+
+	ck_assert_int_eq(report_conf_path("/etc/slurm/slurm.conf", path,
+					  sizeof(path)), 0);
+	ck_assert_str_eq(path, "/etc/slurm/optimus.conf");
+	ck_assert_int_eq(report_conf_path("slurm.conf", path, sizeof(path)), 0);
+	ck_assert_str_eq(path, "optimus.conf");
+	ck_assert_int_eq(report_conf_path("/a/slurm.conf", path, 10),
+			 -ENAMETOOLONG);
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/slurm.conf", dir);
+	ck_assert_int_eq(report_conf_path(conf, path, sizeof(path)), 0);
+	ck_assert_int_eq(report_conf_listener(path, addr, sizeof(addr), &port,
+					      err, sizeof(err)), 0);
+	ck_assert_str_eq(addr, REPORT_DEFAULT_ADDRESS);
+	ck_assert_int_eq(port, REPORT_DEFAULT_PORT);
+	write_file(conf, sizeof(conf), dir, "optimus.conf",
+		   "reportaddress = 0.0.0.0\nReportPort=0\n");
+	ck_assert_int_eq(report_conf_listener(path, addr, sizeof(addr), &port,
+					      err, sizeof(err)), 0);
+	ck_assert_str_eq(addr, "0.0.0.0");
+	ck_assert_int_eq(port, 0);
+	write_file(conf, sizeof(conf), dir, "optimus.conf",
+		   "ReportPort=65536\n");
+	ck_assert_int_eq(report_conf_listener(path, addr, sizeof(addr), &port,
+					      err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "optimus.conf: ReportPort=65536"));
+	write_file(conf, sizeof(conf), dir, "optimus.conf",
+		   "ReportAddress=a-name-longer-than-sixteen\n");
+	ck_assert_int_eq(report_conf_listener(path, addr, 16, &port, err,
+					      sizeof(err)), -ENAMETOOLONG);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 /* The refusal of an unknown type quotes it escaped: the reason is logged
  * by the listener and must not carry the sender's raw bytes (issue 16). */
 START_TEST(test_unknown_type_escaped)
@@ -664,6 +709,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_unknown_type_escaped);
 	tcase_add_test(tc, test_replay_cache_forget);
 	tcase_add_test(tc, test_endpoint_resolve);
+	tcase_add_test(tc, test_report_conf);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);
 	tcase_add_loop_test(tc, test_bad_messages, 0,

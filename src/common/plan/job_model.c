@@ -351,6 +351,14 @@ void job_model_stopped(job_model_t *m, time_t now)
 		r->end = now > r->start ? now : r->start + 1;
 }
 
+void job_model_requeued(job_model_t *m, time_t now)
+{
+	if (!m || (m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING))
+		return;
+	job_model_stopped(m, now);
+	m->phase = JM_REQUEUED;
+}
+
 void job_model_done(job_model_t *m, time_t now)
 {
 	if (!m)

@@ -205,6 +205,12 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 /* Record the end of the current run (resize, completion). */
 void job_model_stopped(job_model_t *m, time_t now);
 /*
+ * Back to pending after a requeue (a resize's, or an admin's): a running or
+ * checkpointing job's run ends at now and its phase becomes REQUEUED;
+ * a job in any other phase is left as it is.
+ */
+void job_model_requeued(job_model_t *m, time_t now);
+/*
  * Added: a resize decided by the plan begins (checkpoint signal sent):
  * phase CHECKPOINTING, last_resize = resize_began = now, resizes + 1.
  * The next job_model_started() adds the time lost to resize_seconds.

@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -18,6 +17,8 @@
 
 #include "report/munge_auth.h"
 #include "report/client.h"
+#include "report/conf.h"
+#include "util/errmsg.h"
 #include "util/conf_file.h"
 
 #define DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
@@ -37,28 +38,6 @@ static const char *slurm_conf_path(void)
 	return p && *p ? p : DEFAULT_SLURM_CONF;
 }
 
-/* dirname(slurm.conf)/optimus.conf */
-static void optimus_conf_path(char *out, size_t len)
-{
-	char copy[1024];
-
-	snprintf(copy, sizeof(copy), "%s", slurm_conf_path());
-	snprintf(out, len, "%s/optimus.conf", dirname(copy));
-}
-
-static int parse_port(const char *s, uint16_t *port)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > 65535)
-		return -EINVAL;
-	*port = (uint16_t)v;
-	return 0;
-}
-
 /* "host:port" (host may be "[v6]"). */
 static int parse_addr(const char *s, report_endpoint_t *ep)
 {
@@ -76,7 +55,9 @@ static int parse_addr(const char *s, report_endpoint_t *ep)
 		return -EINVAL;
 	memcpy(ep->hosts[0], s, hlen);
 	ep->hosts[0][hlen] = '\0';
-	return parse_port(colon + 1, &ep->port);
+	/* Port 0 turns the listener off: nothing to connect to. */
+	return report_conf_port(colon + 1, &ep->port) || !ep->port ?
+	       -EINVAL : 0;
 }
 
 typedef struct ctl_hosts {
@@ -127,7 +108,7 @@ static int controller_hosts(report_endpoint_t *ep, char *err, size_t errlen)
 static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 {
 	const char *env = getenv("OPTIMUS_REPORT_ADDR");
-	char path[1100], val[256];
+	char path[1100], addr[sizeof(ep->hosts[0])];
 	int rc;
 
 	ep->nhosts = 1;
@@ -139,24 +120,21 @@ static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	optimus_conf_path(path, sizeof(path));
-	snprintf(ep->hosts[0], sizeof(ep->hosts[0]), "%s",
-		 REPORT_DEFAULT_ADDRESS);
-	ep->port = REPORT_DEFAULT_PORT;
-	if ((rc = conf_file_get(path, "ReportAddress", val, sizeof(val), err,
-				errlen)) < 0)
+	if (report_conf_path(slurm_conf_path(), path, sizeof(path)))
+		return errmsg_set(err, errlen, -ENAMETOOLONG,
+				  "%s: too long a path for optimus.conf beside it",
+				  slurm_conf_path());
+	if ((rc = report_conf_listener(path, addr, sizeof(addr), &ep->port,
+				       err, errlen)))
 		return rc;
-	if (rc > 0 && strcmp(val, "0.0.0.0") && strcmp(val, "::"))
-		snprintf(ep->hosts[0], sizeof(ep->hosts[0]), "%s", val);
-	else if (rc > 0 && (rc = controller_hosts(ep, err, errlen)))
-		return rc;
-	if ((rc = conf_file_get(path, "ReportPort", val, sizeof(val), err,
-				errlen)) < 0)
-		return rc;
-	if (rc > 0 && parse_port(val, &ep->port)) {
-		snprintf(err, errlen, "%s: ReportPort=%s is not a port", path, val);
+	if (!ep->port) {
+		snprintf(err, errlen, "%s: ReportPort=0 is not a port", path);
 		return -EINVAL;
 	}
+	if (strcmp(addr, "0.0.0.0") && strcmp(addr, "::"))
+		snprintf(ep->hosts[0], sizeof(ep->hosts[0]), "%s", addr);
+	else if ((rc = controller_hosts(ep, err, errlen)))
+		return rc;
 	return 0;
 }
 

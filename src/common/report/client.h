@@ -4,8 +4,9 @@
  *
  * Where the listener is: $OPTIMUS_REPORT_ADDR ("host:port"), else
  * ReportAddress/ReportPort of optimus.conf beside slurm.conf
- * ($SLURM_CONF, else /etc/slurm/slurm.conf), both read with Slurm's
- * grammar (util/conf_file.h); ReportAddress 0.0.0.0 means slurmctld's
+ * ($SLURM_CONF, else /etc/slurm/slurm.conf), read by report/conf.h as
+ * sched/optimus reads them, with Slurm's grammar (util/conf_file.h);
+ * ReportAddress 0.0.0.0 means slurmctld's
  * hosts: every SlurmctldHost line, the primary first, then the backups.
  * munged's socket: $MUNGE_SOCKET, else AuthInfo=socket=... of slurm.conf,
  * else munge's default.
@@ -23,10 +24,8 @@
 
 #include <json-c/json.h>
 
+#include "report/conf.h"
 #include "report/protocol.h"
-
-#define REPORT_DEFAULT_PORT 6830
-#define REPORT_DEFAULT_ADDRESS "127.0.0.1"
 
 typedef struct report_client report_client_t;
 

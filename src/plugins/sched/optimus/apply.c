@@ -18,7 +18,7 @@
 #include "gate.h"
 #include "job_env.h"
 #include "lock_hold.h"
-#include "slurm_gpus.h"
+#include "sized_request.h"
 #include "roles/roles.h"
 
 static int update_pending(action_t *a)
@@ -30,28 +30,8 @@ static int update_pending(action_t *a)
 	slurm_init_job_desc_msg(&desc);
 	slurm_msg_t_init(&msg);
 	desc.job_id = a->job_id;
-	desc.min_nodes = desc.max_nodes = a->req.nodes;
-	desc.num_tasks = a->req.task_slots;
-	/* With num_tasks set, ntasks_per_node is a per-node maximum: the
-	 * largest share of an even split, or of the fullest node (an uneven
-	 * split; layout=separate, whose task slots are that many on every
-	 * node: hints_request_t); it replaces the old value. */
-	if (a->req.nodes)
-		desc.ntasks_per_node = (a->req.task_slots + a->req.nodes - 1) /
-				       a->req.nodes;
-	if (a->req.max_tasks_per_node > desc.ntasks_per_node)
-		desc.ntasks_per_node = a->req.max_tasks_per_node;
-	desc.cpus_per_task = a->req.cpus_per_task;
-	/* Slurm derives min_cpus from the job's per-node CPU minimum and the
-	 * new node count before it applies the new ntasks_per_node: a stale
-	 * minimum (the submitted size's) would ask for more CPUs per node
-	 * than planned, and the job would wait for room it does not need. */
-	if (a->req.nodes)
-		desc.pn_min_cpus = desc.ntasks_per_node * a->req.cpus_per_task;
-	desc.min_cpus = a->req.task_slots * a->req.cpus_per_task;
-	desc.pn_min_memory = a->req.mem_per_node_mb;
+	sized_request_write(&desc, &a->req, true);
 	desc.req_nodes = a->nodes;
-	desc.tres_per_node = gpus_tres_per_node(a->req.gpus_per_node);
 	msg.data = &desc;
 	rc = update_job(&msg, slurm_conf.slurm_user_id, false);
 	desc.req_nodes = NULL;		/* not ours to free */

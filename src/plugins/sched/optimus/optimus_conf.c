@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "slurm/slurm_errno.h"
@@ -15,11 +16,15 @@
 #include "optimus_conf.h"
 #include "slurm_compat.h"
 #include "plan/plan.h"
-#include "report/client.h"
+#include "report/conf.h"
 
 optimus_conf_t optimus_conf;
 
-/* Every key optimus.conf may hold; others add their rows here. */
+/*
+ * Every key optimus.conf may hold; others add their rows here. ReportAddress
+ * and ReportPort are listed for the strict parse to accept them; their
+ * values come from report_conf_listener(), the clients' reader too.
+ */
 static s_p_options_t optimus_conf_options[] = {
 	{ .key = "ReportAddress", .type = S_P_STRING },
 	{ .key = "ReportPort", .type = S_P_UINT16 },
@@ -70,17 +75,28 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 
 char *optimus_conf_path(void)
 {
-	char *path, *slash;
+	char path[PATH_MAX];
 
-	if (!slurm_conf.slurm_conf)
+	if (!slurm_conf.slurm_conf ||
+	    report_conf_path(slurm_conf.slurm_conf, path, sizeof(path)))
 		return get_extra_conf_path("optimus.conf");
-	path = xstrdup(slurm_conf.slurm_conf);
-	if ((slash = strrchr(path, '/')))
-		slash[1] = '\0';
-	else
-		path[0] = '\0';
-	xstrcat(path, "optimus.conf");
-	return path;
+	return xstrdup(path);
+}
+
+/* ReportAddress and ReportPort, read as the clients read them. */
+static int optimus_conf_listener(const char *path, optimus_conf_t *c)
+{
+	char addr[256], err[512];
+	int rc = report_conf_listener(path, addr, sizeof(addr),
+				      &c->report_port, err, sizeof(err));
+
+	if (rc) {
+		error("sched/optimus: %s", err);
+		return SLURM_ERROR;
+	}
+	xfree(c->report_address);
+	c->report_address = xstrdup(addr);
+	return SLURM_SUCCESS;
 }
 
 /* Copy the keys present in tbl over the defaults in c. */
@@ -88,11 +104,6 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 {
 	char *addr = NULL;
 
-	if (s_p_get_string(&addr, "ReportAddress", tbl)) {
-		xfree(c->report_address);
-		c->report_address = addr;
-	}
-	s_p_get_uint16(&c->report_port, "ReportPort", tbl);
 	s_p_get_uint32(&c->report_queue_size, "ReportQueueSize", tbl);
 	s_p_get_uint32(&c->report_max_connections, "ReportMaxConnections", tbl);
 	s_p_get_uint32(&c->report_timeout, "ReportTimeout", tbl);
@@ -189,7 +200,9 @@ int optimus_conf_load(void)
 			rc = SLURM_ERROR;
 		} else {
 			optimus_conf_apply(tbl, &c);
-			rc = optimus_conf_check(path, &c);
+			rc = optimus_conf_listener(path, &c);
+			if (rc == SLURM_SUCCESS)
+				rc = optimus_conf_check(path, &c);
 		}
 		s_p_hashtbl_destroy(tbl);
 	}

@@ -425,8 +425,7 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 	list->acts[list->n].job_id = m->job_id;
 	list->acts[list->n].kind = ACT_REQUEUE;
 	list->n++;
-	job_model_stopped(m, now);
-	m->phase = JM_REQUEUED;
+	job_model_requeued(m, now);
 	return 0;
 }
 

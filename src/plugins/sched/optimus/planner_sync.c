@@ -127,12 +127,7 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 /* Back to pending: a requeue (ours, or an admin's). */
 static void note_pending(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
-	job_model_t *m = rj->model;
-
-	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING) {
-		job_model_stopped(m, now);
-		m->phase = JM_REQUEUED;
-	}
+	job_model_requeued(rj->model, now);
 }
 
 static void note_finished(reg_job_t *rj, const snap_job_t *sj)

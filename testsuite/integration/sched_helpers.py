@@ -1,0 +1,117 @@
+"""Helpers shared by the planner tests (test_sched.py, test_promises.py,
+test_stragglers.py, test_state_faults.py, test_mass_cancel.py): the
+synthetic trainer as a batch job, its runs, the plan in its SystemComment,
+cancelling jobs until they hold no nodes."""
+import json
+import os
+import re
+
+from cluster import ClusterError
+from waiting import wait_for
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRAINER = os.path.join(HERE, "workloads", "synthetic_trainer.py")
+TOP = os.path.dirname(os.path.dirname(HERE))
+OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
+OPTIMUS_REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
+
+# The cluster of the planner tests (a test module sets its CLUSTER_OPTIONS
+# to it): plans every 2 s, resizes allowed 5 s after a start.
+CLUSTER_OPTIONS = {
+    "cred_expire": 5,
+    "optimus_conf": "PlanInterval=2\nMinResizeInterval=5\nRestartCost=2\n",
+}
+MIN_RESIZE_INTERVAL = 5
+
+
+def trainer_script(steps, ignore_signal=False, ckpt_seconds=0):
+    if ignore_signal:
+        # A job that says it can checkpoint (issue 15: else it is never
+        # resized) but ignores the signal: the shell and its child.
+        return ("#!/bin/sh\ntrap '' USR1\n"
+                "/usr/bin/python3 -c 'import signal,sys,time\n"
+                "sys.path.insert(0, \"%s\")\n"
+                "import optimus_report\n"
+                "signal.signal(signal.SIGUSR1, signal.SIG_IGN)\n"
+                "optimus_report.Reporter().checkpoint(0)\n"
+                "time.sleep(%d)'\n" % (os.path.join(TOP, "python"), steps))
+    return ("#!/bin/sh\nOPTIMUS_TEST_CKPT_SECONDS=%g exec /usr/bin/python3 "
+            "%s %d\n" % (ckpt_seconds, TRAINER, steps))
+
+
+def submit(cluster, tmp_path, name, hints, steps, **kw):
+    out = str(tmp_path / ("%s.out" % name))
+    # Own checkpoint folder: job ids repeat across test clusters.
+    hints += ",ckpt_dir=%s" % (tmp_path / ("ckpt-" + name))
+    # Append: Slurm truncates the output of a requeued job otherwise.
+    jid = cluster.sbatch(["--scheduler=" + hints, "-J", name,
+                          "--open-mode=append", "-D",
+                          str(tmp_path), "-o", out],
+                         trainer_script(steps, **kw))
+    return jid, out
+
+
+def plan_of(fields):
+    m = re.search(r"plan=(\d+)/(\d+)", fields.get("SystemComment", ""))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def runs(out):
+    """The trainer's start lines: one per run (restart, ps, workers, step)."""
+    try:
+        lines = open(out).read().splitlines()
+    except OSError:
+        return []
+    return [json.loads(l) for l in lines if l.startswith('{"restart"')]
+
+
+ENDED = {"CANCELLED", "COMPLETED", "FAILED", "TIMEOUT", "NODE_FAIL",
+         "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE"}
+
+
+def cancel(cluster, *jobs):
+    """scancel, and wait until the jobs hold no nodes: scancel returns at
+    once and a cancelled job keeps its resources while it completes, so the
+    next test (which may need the whole cluster) would find them taken."""
+    cluster.run(["scancel"] + [str(j) for j in jobs], check=False)
+    for j in jobs:
+        try:
+            cluster.wait_job_state(j, ENDED, timeout=60)
+        except ClusterError:
+            pass    # already purged, or reported by the test that follows
+
+
+def optimusctl(cluster, *args):
+    r = cluster.run([OPTIMUSCTL, "--json"] + list(args))
+    return json.loads(r.stdout)
+
+
+def wait_progress(cluster, jid, n, timeout=60):
+    """Wait until the planner's record of jid holds n progress reports
+    (the synthetic trainer sends one a second): "some progress" made and
+    seen, whatever the machine's load. Returns the record."""
+    return wait_for(lambda: (lambda j: j.get("reports", 0) >= n and j)(
+        optimusctl(cluster, "show", "job", str(jid))), timeout,
+        "%d progress reports of job %d" % (n, jid))
+
+
+def squeezed(cluster, tmp_path, name, grace, steps, newcomer_steps, **kw):
+    """An elastic job (trainer_script's `kw`) that takes the whole cluster,
+    then a newcomer it must make room for: (job, its output, its first run,
+    the newcomer)."""
+    # steps= caps the remaining work the model predicts; the small delta
+    # keeps the fitted curve from calling the job converged early.
+    big, big_out = submit(cluster, tmp_path, name,
+                          "optimus,max_ps=8,max_workers=24,ckpt_grace=%d,"
+                          "steps=%d,delta=0.00001" % (grace, steps), steps,
+                          **kw)
+    try:
+        cluster.wait_job_state(big, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(big_out), 30, "the first run")[0]
+        wait_progress(cluster, big, 5)             # some progress
+        small, _ = submit(cluster, tmp_path, name + "-newcomer",
+                          "optimus,max_ps=2,max_workers=6", newcomer_steps)
+    except Exception:
+        cancel(cluster, big)
+        raise
+    return big, big_out, first, small
