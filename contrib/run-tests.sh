@@ -28,6 +28,7 @@ if [ "${OPTIMUS_TEST_PACKAGE:-0}" = 1 ]; then
 fi
 echo "== pytest: offline tests (no cluster), then integration tests (real localhost cluster)"
 # Debian's pytest, whatever python3 comes first on PATH. One run for both
-# folders, so that the pytest arguments (-k ...) apply to both.
-exec /usr/bin/python3 -m pytest -v -p no:cacheprovider testsuite/offline \
-	testsuite/integration "$@"
+# folders, so that the pytest arguments (-k ...) apply to both. The 30
+# slowest tests are listed at the end: CI has 45 minutes for both lanes.
+exec /usr/bin/python3 -m pytest -v -p no:cacheprovider --durations=30 \
+	testsuite/offline testsuite/integration "$@"
