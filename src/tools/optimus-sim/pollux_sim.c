@@ -121,14 +121,14 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		return job_prerun(s, j);
 	}
 	while (seconds > 0 && j->completion < 0) {
-		double step, sync, sqr, var;
+		double step, sync, gain;
 		double bsz = (double)reps * j->atomic * (j->accum + 1);
 		int rc = px_app_step_time(a, j->place, (size_t)j->nplace,
 					  j->atomic, &step, &sync, s->err,
 					  s->errlen);
 		if (rc)
 			return rc;
-		if (px_app_grad_stats(a, bsz, j->epoch, &sqr, &var))
+		if (px_app_gain(a, bsz, j->epoch, &gain))
 			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
 					  "gradient statistics at batch %g, "
 					  "epoch %d", j->spec->name, bsz,
@@ -137,11 +137,6 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 				step, sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
-		double scale = bsz / a->init_bsz;
-		double gain = (var + sqr) / (var / scale + sqr);
-		/* No gradient signal at all (both 0): no efficiency loss. */
-		if (!isfinite(gain))
-			gain = 1.0;
 		double total = step + (step - sync) * j->accum;
 		double goodput = gain / total;
 		double next = px_app_progress(a, j->epoch + 1);
