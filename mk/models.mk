@@ -40,6 +40,7 @@ testsuite_unit_test_allreduce_speed_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += testsuite/unit/test_efficiency
 TESTS += testsuite/unit/test_efficiency
 testsuite_unit_test_efficiency_SOURCES = testsuite/unit/test_efficiency.c \
+	testsuite/unit/pollux_fixture.h \
 	src/tools/optimus-sim/pollux_csv.h src/tools/optimus-sim/pollux_csv.c \
 	src/tools/optimus-sim/pollux_nd.h src/tools/optimus-sim/pollux_nd.c \
 	src/tools/optimus-sim/pollux_app.h src/tools/optimus-sim/pollux_app.c

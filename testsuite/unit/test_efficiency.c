@@ -25,24 +25,7 @@
 #include "models/goodput.h"
 #include "pollux_app.h"
 #include "check_run.h"
-
-static px_app_t *apps;
-static size_t napps;
-
-static void load_apps(void)
-{
-	char err[512];
-
-	ck_assert_msg(px_apps_load(POLLUX_DATA_DIR "/traces", &apps, &napps,
-				   err, sizeof(err)) == 0, "%s", err);
-}
-
-static void unload_apps(void)
-{
-	px_apps_free(apps, napps);
-	apps = NULL;
-	napps = 0;
-}
+#include "pollux_fixture.h"
 
 START_TEST(test_formula)
 {
