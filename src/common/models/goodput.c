@@ -2,8 +2,12 @@
 #include <errno.h>
 #include <math.h>
 
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
 #include "models/allreduce_speed.h"
 #include "models/goodput.h"
+#include "models/nnls.h"
 
 /* The all-reduce part of a step: the form's terms without the batch. */
 static double sync_time(const speed_model_t *speed, int w, int n)
@@ -13,6 +17,67 @@ static double sync_time(const speed_model_t *speed, int w, int n)
 	allreduce_speed_features(1.0, w, n, phi);
 	return speed->theta[2] * phi[2] + speed->theta[3] * phi[3] +
 	       speed->theta[4] * phi[4];
+}
+
+/* The regressors of T for one sample (goodput.h). */
+static void sample_features(const goodput_sample_t *x, double *phi)
+{
+	allreduce_speed_features(1.0, x->w, x->n, phi);
+	phi[0] = (double)(x->accum + 1) * x->local;
+	phi[1] = x->accum + 1;
+}
+
+static int sample_valid(const goodput_sample_t *x)
+{
+	return x->w >= 1 && x->n >= 1 && x->n <= x->w && x->local >= 1 &&
+	       x->accum >= 0 && x->step > 0 && isfinite(x->step);
+}
+
+int goodput_fit(const goodput_sample_t *samples, size_t n,
+		speed_model_t *speed)
+{
+	double theta[ALLREDUCE_NTHETA] = { 0 }, phi[ALLREDUCE_NTHETA];
+	int rc = 0;
+
+	if (!speed || speed->mode != SPEED_ALLREDUCE || (n && !samples))
+		return -EINVAL;
+	if (!n)
+		return -ENODATA;
+	for (size_t i = 0; i < n; i++)
+		if (!sample_valid(&samples[i]))
+			return -EINVAL;
+	if (n < 3) {
+		for (size_t i = 0; i < n; i++) {
+			sample_features(&samples[i], phi);
+			theta[0] += samples[i].step / phi[0] / (double)n;
+		}
+		return speed_model_set_theta(speed, theta, ALLREDUCE_NTHETA);
+	}
+	gsl_matrix *A = gsl_matrix_alloc(n, ALLREDUCE_NTHETA);
+	gsl_vector *b = gsl_vector_alloc(n);
+	gsl_vector *x = gsl_vector_alloc(ALLREDUCE_NTHETA);
+	if (!A || !b || !x) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sample_features(&samples[i], phi);
+		for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
+			gsl_matrix_set(A, i, k, phi[k] / samples[i].step);
+		gsl_vector_set(b, i, 1.0);
+	}
+	if (!(rc = nnls_solve(A, b, x, NULL))) {
+		for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
+			theta[k] = gsl_vector_get(x, k);
+		rc = theta[0] > 0 || theta[1] > 0 ?
+			     speed_model_set_theta(speed, theta,
+						   ALLREDUCE_NTHETA) : -EDOM;
+	}
+out:
+	gsl_vector_free(x);
+	gsl_vector_free(b);
+	gsl_matrix_free(A);
+	return rc;
 }
 
 double goodput_step_time(const speed_model_t *speed, int w, int n,

@@ -46,6 +46,24 @@ typedef struct goodput_choice {
 	double goodput;		/* E(batch) * batch / step_time */
 } goodput_choice_t;
 
+/* One measured step: w workers on n nodes, per-GPU batch `local`, `accum`
+ * extra micro-steps, `step` seconds for all of them. */
+typedef struct goodput_sample {
+	int w, n, local, accum;
+	double step;
+} goodput_sample_t;
+
+/*
+ * Fit t0..t4 of T (formula above) to measured steps of any batches, by
+ * NNLS on T with rows weighted by 1/step (relative errors), into speed
+ * (initialised by allreduce_speed_init; its batch is not used here).
+ * With fewer than 3 samples the form is not determined: t0 alone (time
+ * proportional to the examples per GPU, perfect scaling) from their mean.
+ * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
+ */
+int goodput_fit(const goodput_sample_t *samples, size_t n,
+		speed_model_t *speed);
+
 /* Predicted seconds per step (formula above) from a fitted SPEED_ALLREDUCE
  * model; NAN if not fitted or outside w >= 1, 1 <= n <= w, local >= 1,
  * accum >= 0. */

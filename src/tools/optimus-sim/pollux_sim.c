@@ -29,10 +29,10 @@ static int job_replicas(const px_job_t *j)
  * (the peer's rule, part of the measured truth). */
 static void job_split(px_job_t *j)
 {
-	const px_spec_t *s = j->spec;
+	const px_app_t *a = j->spec->app;
 
-	px_app_split_batch(s->app, s->bsz, j->nalloc,
-			   s->bsz > s->app->init_bsz, &j->atomic, &j->accum);
+	px_app_split_batch(a, j->bsz, j->nalloc, j->bsz > a->init_bsz,
+			   &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -56,6 +56,20 @@ static int job_observe(px_sim_t *s, px_job_t *j, const px_obs_t *ob)
 	j->obs = v;
 	j->obs[j->nobs++] = *ob;
 	return 0;
+}
+
+/* The job reports its gradient statistics once per epoch and batch it
+ * runs in (the truth's, as a job measures them over its steps). */
+static void job_report_stats(px_job_t *j, double bsz)
+{
+	if (j->nstats && j->stats_epoch == j->epoch && j->stats_bsz == bsz)
+		return;
+	if (px_app_grad_stats(j->spec->app, bsz, j->epoch, &j->grad_sqr,
+			      &j->grad_var))
+		return;
+	j->stats_epoch = j->epoch;
+	j->stats_bsz = bsz;
+	j->nstats++;
 }
 
 /* Runs of equal consecutive nodes of alloc[0..n): GPUs per node. */
@@ -137,6 +151,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 				step, sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
+		job_report_stats(j, bsz);
 		double total = step + (step - sync) * j->accum;
 		double goodput = gain / total;
 		double next = px_app_progress(a, j->epoch + 1);
@@ -172,6 +187,8 @@ static void job_set_alloc(px_job_t *j, const int *alloc, int n)
 		j->atomic = j->accum = 0;
 		return;
 	}
+	if (j->next_bsz > 0)
+		j->bsz = j->next_bsz;
 	job_split(j);
 	j->rescale = PX_RESTART;
 	j->restarts++;
@@ -328,6 +345,7 @@ int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
 	rc = s.jobs ? 0 : -ENOMEM;
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		s.jobs[i].spec = &w->jobs[i];
+		s.jobs[i].bsz = w->jobs[i].bsz;
 		s.jobs[i].completion = -1;
 		s.jobs[i].restarts = -1;
 		s.jobs[i].start = -1;
@@ -393,7 +411,8 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,
 			 char *err, size_t errlen)
 {
 	px_sim_t s = { .njobs = 1, .err = err, .errlen = errlen };
-	px_job_t j = { .spec = spec, .completion = -1, .restarts = -1 };
+	px_job_t j = { .spec = spec, .bsz = spec->bsz, .completion = -1,
+		       .restarts = -1 };
 	int alloc[PX_GPUS], rc;
 
 	if (replicas < 1 || replicas > PX_GPUS)
