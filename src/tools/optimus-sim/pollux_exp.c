@@ -28,7 +28,7 @@
 
 #define NWL 8
 #define MAX_LOADS 4
-#define MAX_POL 10
+#define MAX_POL 16
 /* The peer's published policies, as named in published/<name>-<load>. */
 static const char *const pub_names[] = { "pollux", "optimus", "tiresias" };
 static const char *const pub_labels[] = { "Pollux", "Optimus+Oracle",

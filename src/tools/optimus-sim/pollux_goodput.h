@@ -15,7 +15,9 @@
 #include "pollux_sim.h"
 
 /* Distinct configurations a job must have run before its own step-time
- * fit is used (below it, the plugin's record with its prior). */
+ * fit (the full form of goodput.h) and batch choice are used; below it,
+ * the plugin's record with its prior, at the submitted batch and at most
+ * px_job_max_replicas GPUs. doc/simulator.md measures 1 against 3. */
 #define PX_GOODPUT_MIN_CONFIGS 3
 /* Most extra accumulation micro-steps the policy chooses. */
 #define PX_GOODPUT_MAX_ACCUM 15
@@ -39,5 +41,6 @@ int px_goodput_best(const px_goodput_job_t *g, int w, int n,
 /* Most GPUs a job can use at any batch in its range: the largest batch
  * over the smallest per-GPU batch (NCF one, the artifact's rule). */
 int px_goodput_max_replicas(const px_job_t *j);
+
 
 #endif
