@@ -65,6 +65,9 @@ typedef struct ours {
 	size_t njobs;
 	ours_job_t *jobs;
 	const px_sim_t *sim;
+	/* goodput: free GPUs per node when the plan starts (every active
+	 * job's current GPUs taken off): where a grant would land. */
+	int free0[PX_NODES];
 } ours_t;
 
 typedef struct speed_ctx {
@@ -148,19 +151,58 @@ static int fitted_update(ours_t *o, size_t i)
 	return 0;
 }
 
-/*
- * goodput: B0-steps of progress per second at w GPUs on the fewest nodes,
- * at the best batch for them once the job's own step-time fit exists;
- * before, the plugin's record at its batch times its efficiency gain.
- */
-static double goodput_rate(const ours_job_t *oj, const px_job_t *j, int w)
+/* Distinct nodes of an allocation. */
+static int alloc_nodes(const int *alloc, int n)
 {
+	bool seen[PX_NODES] = { false };
+	int k = 0;
+
+	for (int g = 0; g < n; g++)
+		if (!seen[alloc[g]]) {
+			seen[alloc[g]] = true;
+			k++;
+		}
+	return k;
+}
+
+/*
+ * goodput's placement-aware grant: the nodes job i would really span with
+ * w GPUs. Its current allocation if w is its size; else where the
+ * placement (px_place_fewest) would put w GPUs among the free ones and
+ * its own when the plan starts; the fewest nodes if they are not free
+ * (others would have to shrink first, and where is not known yet).
+ */
+static int goodput_nodes(const ours_t *o, size_t i, int w)
+{
+	const px_job_t *j = &o->sim->jobs[i];
+	int free_[PX_NODES], got[PX_GPUS], n = 0;
+
+	if (w == j->nalloc)
+		return alloc_nodes(j->alloc, j->nalloc);
+	memcpy(free_, o->free0, sizeof(free_));
+	for (int g = 0; g < j->nalloc; g++)
+		free_[j->alloc[g]]++;
+	px_place_fewest(free_, w, got, &n);
+	return n == w ? alloc_nodes(got, n) : nodes_for(w);
+}
+
+/*
+ * goodput: B0-steps of progress per second at w GPUs on the nodes it
+ * would span (goodput_nodes), at the best batch for them once the job's
+ * own step-time fit exists; before, the plugin's record at its batch
+ * times its efficiency gain.
+ */
+static double goodput_rate(const ours_t *o, size_t i, int w)
+{
+	const ours_job_t *oj = &o->jobs[i];
+	const px_job_t *j = &o->sim->jobs[i];
+	int n = w >= 1 && w <= PX_GPUS ? goodput_nodes(o, i, w) : nodes_for(w);
 	goodput_choice_t c;
 
 	if (oj->gp.fitted)
-		return px_goodput_best(&oj->gp, w, nodes_for(w), &c) ? 0.0 :
+		return px_goodput_best(&oj->gp, w, n, &c) ? 0.0 :
 		       c.goodput / oj->gp.eff.init_batch;
-	return job_model_speed(oj->model, NULL, nodes_for(w), w) *
+	return job_model_speed(oj->model, NULL, n, w) *
 	       efficiency_gain(&oj->gp.eff, j->bsz);
 }
 
@@ -169,7 +211,7 @@ static double ours_predict(ours_t *o, size_t i, int w)
 	const ours_job_t *oj = &o->jobs[i];
 
 	if (o->kind == OURS_GOODPUT)
-		return goodput_rate(oj, &o->sim->jobs[i], w);
+		return goodput_rate(o, i, w);
 	return job_model_speed(oj->model, NULL, nodes_for(w), w);
 }
 
@@ -400,20 +442,6 @@ static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
 	return na;
 }
 
-/* Distinct nodes of an allocation. */
-static int alloc_nodes(const int *alloc, int n)
-{
-	bool seen[PX_NODES] = { false };
-	int k = 0;
-
-	for (int g = 0; g < n; g++)
-		if (!seen[alloc[g]]) {
-			seen[alloc[g]] = true;
-			k++;
-		}
-	return k;
-}
-
 /*
  * goodput: each job with its own fit runs its next allocation at the best
  * batch for the nodes it was really placed on (the engine applies it with
@@ -455,6 +483,11 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		rc = -ENOMEM;
 		goto out;
 	}
+	for (int k = 0; k < PX_NODES; k++)
+		o->free0[k] = PX_NODE_GPUS;
+	for (size_t k = 0; k < n; k++)
+		for (int g = 0; g < nnext[active[k]]; g++)
+			o->free0[next[active[k]][g]]--;
 	for (size_t k = 0; k < n && fitted(o->kind); k++)
 		if ((rc = fitted_update(o, active[k])))
 			goto out;
