@@ -12,7 +12,8 @@
  *    deepspeech2), from a speed model fitted to measured step times and
  *    the statistics of one epoch, has at least 90% of the goodput of the
  *    true best batch (brute force over every per-GPU batch and
- *    accumulation count on the measured truth; measured: 0.906 to 1.0).
+ *    accumulation count on the measured truth; measured: 0.906 to 1.0);
+ *  - goodput_fit recovers a known step-time form from mixed batches.
  */
 #include <check.h>
 #include <errno.h>
@@ -284,6 +285,42 @@ START_TEST(test_best_batch)
 }
 END_TEST
 
+/* goodput_fit recovers a known T from steps at mixed batches, and with
+ * fewer than 3 samples takes the per-example time alone. */
+START_TEST(test_fit)
+{
+	static const double theta[ALLREDUCE_NTHETA] = { 0.002, 0.05, 0.1,
+							0.3, 0.004 };
+	static const int cfg[][4] = { { 1, 1, 32, 0 }, { 2, 1, 64, 0 },
+		{ 4, 1, 32, 1 }, { 8, 2, 16, 0 }, { 16, 4, 64, 3 },
+		{ 4, 2, 128, 0 }, { 8, 1, 8, 0 } };
+	goodput_sample_t x[7];
+	speed_model_t sm;
+
+	ck_assert_int_eq(allreduce_speed_init(&sm, 256), 0);
+	ck_assert_int_eq(speed_model_set_theta(&sm, theta, ALLREDUCE_NTHETA),
+			 0);
+	for (size_t i = 0; i < 7; i++)
+		x[i] = (goodput_sample_t){ cfg[i][0], cfg[i][1], cfg[i][2],
+			cfg[i][3], goodput_step_time(&sm, cfg[i][0], cfg[i][1],
+						     cfg[i][2], cfg[i][3]) };
+	speed_model_clear(&sm);
+	ck_assert_int_eq(allreduce_speed_init(&sm, 256), 0);
+	ck_assert_int_eq(goodput_fit(x, 7, &sm), 0);
+	for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
+		ck_assert_double_eq_tol(sm.theta[k], theta[k], 1e-6);
+	/* Two samples: t0 = mean of step / examples per GPU. */
+	ck_assert_int_eq(goodput_fit(x, 2, &sm), 0);
+	ck_assert_double_eq_tol(sm.theta[0], (x[0].step / 32 + x[1].step / 64)
+				/ 2, 1e-12);
+	ck_assert_double_eq_tol(sm.theta[1] + sm.theta[4], 0, 1e-12);
+	ck_assert_int_eq(goodput_fit(x, 0, &sm), -ENODATA);
+	x[0].step = -1;
+	ck_assert_int_eq(goodput_fit(x, 7, &sm), -EINVAL);
+	speed_model_clear(&sm);
+}
+END_TEST
+
 static Suite *efficiency_suite(void)
 {
 	Suite *s = suite_create("efficiency");
@@ -293,6 +330,7 @@ static Suite *efficiency_suite(void)
 	tcase_add_test(tc, test_truth_gain);
 	tcase_add_test(tc, test_artifact_progress);
 	tcase_add_test(tc, test_best_batch);
+	tcase_add_test(tc, test_fit);
 	suite_add_tcase(s, tc);
 	return s;
 }
