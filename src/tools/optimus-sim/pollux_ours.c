@@ -443,21 +443,57 @@ static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
 }
 
 /*
+ * goodput's re-batch of a kept allocation: worth its restart by the
+ * plugin's rule (as may_grow: the predicted remaining time drops by the
+ * plan's threshold after the restart, at most once per minimum interval).
+ */
+static bool goodput_rebatch(ours_t *o, size_t i, const goodput_choice_t *c)
+{
+	const px_job_t *j = &o->sim->jobs[i];
+	ours_job_t *oj = &o->jobs[i];
+	goodput_choice_t now;
+	int n = alloc_nodes(j->alloc, j->nalloc);
+
+	if ((oj->last_resize >= 0 && o->sim->now - oj->last_resize <
+	     PLAN_MIN_RESIZE_INTERVAL_DEFAULT) || c->batch == j->bsz ||
+	    goodput_eval(&oj->gp.speed, &oj->gp.eff, j->nalloc, n, j->atomic,
+			 j->accum, &now) || !(now.goodput > 0))
+		return false;
+	double left = goodput_remaining(j);
+	double t_now = left / now.goodput, t_new = left / c->goodput;
+	double thr = j->nalloc >= PLAN_LARGE_TASKS_DEFAULT ?
+			     PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT :
+			     PLAN_RESIZE_THRESHOLD_DEFAULT;
+	return (t_now - t_new - PX_RESTART) / t_now >= thr;
+}
+
+/*
  * goodput: each job with its own fit runs its next allocation at the best
- * batch for the nodes it was really placed on (the engine applies it with
- * a change of allocation; a kept one keeps its batch).
+ * batch for the nodes it was really placed on; a kept allocation changes
+ * its batch (a restart, applied by the engine) only when goodput_rebatch
+ * says it is worth it.
  */
 static void goodput_batches(ours_t *o, px_sim_t *s, const size_t *active,
 			    size_t n, int (*next)[PX_GPUS], const int *nnext)
 {
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
+		px_job_t *j = &s->jobs[i];
 		goodput_choice_t c;
-		s->jobs[i].next_bsz = 0;
-		if (nnext[i] > 0 && o->jobs[i].gp.fitted &&
-		    !px_goodput_best(&o->jobs[i].gp, nnext[i],
-				     alloc_nodes(next[i], nnext[i]), &c))
-			s->jobs[i].next_bsz = c.batch;
+		bool kept = nnext[i] == j->nalloc &&
+			    !memcmp(next[i], j->alloc,
+				    (size_t)nnext[i] * sizeof(int));
+		j->next_bsz = 0;
+		if (nnext[i] == 0 || !o->jobs[i].gp.fitted ||
+		    px_goodput_best(&o->jobs[i].gp, nnext[i],
+				    alloc_nodes(next[i], nnext[i]), &c))
+			continue;
+		if (!kept) {
+			j->next_bsz = c.batch;
+		} else if (goodput_rebatch(o, i, &c)) {
+			j->next_bsz = c.batch;
+			o->jobs[i].last_resize = s->now;
+		}
 	}
 }
 

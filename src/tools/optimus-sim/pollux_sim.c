@@ -239,7 +239,9 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		return rc;
 	for (size_t k = 0; k < n; k++) {
 		px_job_t *j = &s->jobs[active[k]];
-		if (same_alloc(j, next[active[k]], nnext[active[k]]))
+		/* A new batch on the same GPUs restarts the job too. */
+		if (same_alloc(j, next[active[k]], nnext[active[k]]) &&
+		    !(j->next_bsz > 0 && j->next_bsz != j->bsz))
 			continue;
 		job_set_alloc(j, next[active[k]], nnext[active[k]]);
 		if (j->start < 0 && j->nalloc)

@@ -53,7 +53,8 @@ typedef struct px_job {
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
 	double bsz;		/* global batch it runs at (spec's at first) */
 	/* Set by a policy that chooses batches: the global batch of the job's
-	 * next allocation, applied with it (within the validated range); 0:
+	 * next allocation, applied with it (within the validated range); a
+	 * different batch on the same GPUs restarts the job (PX_RESTART); 0:
 	 * keep its batch. */
 	double next_bsz;
 	/* What the job reports of its gradients (pollux_app.h units: the
