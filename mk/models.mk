@@ -7,6 +7,8 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/models/allreduce_speed.c src/common/models/allreduce_speed.h \
 	src/common/models/speed_profiles.c src/common/models/speed_profiles.h \
 	src/common/models/quality_model.c src/common/models/quality_model.h \
+	src/common/models/efficiency.c src/common/models/efficiency.h \
+	src/common/models/goodput.c src/common/models/goodput.h \
 	src/common/models/model_json.c src/common/models/model_json.h
 
 MODELS_TESTS = testsuite/unit/test_nnls testsuite/unit/test_convergence \
@@ -32,6 +34,20 @@ testsuite_unit_test_model_json_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_allreduce_speed_SOURCES = testsuite/unit/test_allreduce_speed.c
 testsuite_unit_test_allreduce_speed_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_allreduce_speed_LDADD = $(UNIT_LDADD)
+
+# The efficiency model and best batch against the Pollux artifact's numbers,
+# read through the simulator's truth (its own sources, not the whole sim).
+check_PROGRAMS += testsuite/unit/test_efficiency
+TESTS += testsuite/unit/test_efficiency
+testsuite_unit_test_efficiency_SOURCES = testsuite/unit/test_efficiency.c \
+	testsuite/unit/pollux_fixture.h \
+	src/tools/optimus-sim/pollux_csv.h src/tools/optimus-sim/pollux_csv.c \
+	src/tools/optimus-sim/pollux_nd.h src/tools/optimus-sim/pollux_nd.c \
+	src/tools/optimus-sim/pollux_app.h src/tools/optimus-sim/pollux_app.c
+testsuite_unit_test_efficiency_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
+	-I$(top_srcdir)/src/tools/optimus-sim
+testsuite_unit_test_efficiency_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
+testsuite_unit_test_efficiency_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
 
 noinst_PROGRAMS += bench/bench_models
 bench_bench_models_SOURCES = bench/bench_models.c bench/bench_allreduce.c \

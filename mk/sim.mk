@@ -27,6 +27,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/pollux_workload.c \
 	src/tools/optimus-sim/pollux_policy.h \
 	src/tools/optimus-sim/pollux_peer.c src/tools/optimus-sim/pollux_ours.c \
+	src/tools/optimus-sim/pollux_goodput.h \
+	src/tools/optimus-sim/pollux_goodput.c \
 	src/tools/optimus-sim/pollux_backfill.c \
 	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c \
 	src/tools/optimus-sim/sim_straggler.c \
@@ -58,7 +60,8 @@ testsuite_unit_test_sim_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
 # Unit tests of the measured-workload simulation (issue 20).
 check_PROGRAMS += testsuite/unit/test_pollux
 TESTS += testsuite/unit/test_pollux
-testsuite_unit_test_pollux_SOURCES = testsuite/unit/test_pollux.c $(SIM_SOURCES)
+testsuite_unit_test_pollux_SOURCES = testsuite/unit/test_pollux.c \
+	testsuite/unit/pollux_fixture.h $(SIM_SOURCES)
 testsuite_unit_test_pollux_CPPFLAGS = $(testsuite_unit_test_sim_CPPFLAGS)
 testsuite_unit_test_pollux_CFLAGS = $(testsuite_unit_test_sim_CFLAGS)
 testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)

@@ -3,7 +3,8 @@
  * CSV and workload readers' errors, the measured step times and their
  * interpolation, the peer's two baselines against their published
  * average JCTs on workload 6 (within 5%), that a fitted policy knows only
- * the configurations its jobs ran in (issue 28), and that slurm-backfill
+ * the configurations its jobs ran in (issue 28), that goodput chooses
+ * batches within the validated range (issue 28), and that slurm-backfill
  * never lets a later job delay the reservation of a blocked one.
  */
 #include <check.h>
@@ -17,24 +18,7 @@
 #include "pollux_policy.h"
 #include "pollux_csv.h"
 #include "check_run.h"
-
-static px_app_t *apps;
-static size_t napps;
-
-static void load_apps(void)
-{
-	char err[512];
-
-	ck_assert_msg(px_apps_load(POLLUX_DATA_DIR "/traces", &apps, &napps,
-				   err, sizeof(err)) == 0, "%s", err);
-}
-
-static void unload_apps(void)
-{
-	px_apps_free(apps, napps);
-	apps = NULL;
-	napps = 0;
-}
+#include "pollux_fixture.h"
 
 static const char *tmp_file(const char *text)
 {
@@ -246,6 +230,8 @@ typedef struct watch {
 					 * limit */
 	size_t ncf_rounds, ncf_over;	/* NCF jobs planned; given more
 					 * than one GPU */
+	size_t rebatched, off_range;	/* batches set other than the
+					 * submitted; outside the validated */
 	struct {		/* job 0 at the second plan */
 		int nalloc, nobs, ran[8][2];	/* (nodes, GPUs) run */
 		double steps, attained;
@@ -284,6 +270,14 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		bool ncf = !strcmp(j->spec->app->name, "ncf");
 		w->ncf_rounds += ncf;
 		w->ncf_over += ncf && nnext[active[k]] > 1;
+		const px_app_t *a = j->spec->app;
+		for (int q = 0; q < 2; q++) {
+			double b = q ? j->next_bsz : j->bsz;
+			if (q && b == 0)
+				continue;
+			w->rebatched += q && b != j->spec->bsz;
+			w->off_range += b < a->init_bsz || b > a->max_bsz;
+		}
 	}
 	for (size_t k = 0; k < n; k++) {
 		const job_model_t *m = px_ours_job_model(w->inner, active[k]);
@@ -341,10 +335,10 @@ START_TEST(test_fitted_sees_only_what_ran)
 {
 	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
 	static const char *const fitted[] = { "optimus", "optimus-rate",
-					      "quality" };
+					      "quality", "goodput" };
 
 	load_apps();
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		watch_t w = run_watched(wl, fitted[i], PX_PRERUN_NONE);
 		ck_assert_msg(w.samples > 1000, "%s: %zu samples", fitted[i],
 			      w.samples);
@@ -467,7 +461,7 @@ START_TEST(test_elastic_ncf_one_gpu)
 {
 	static const char *const elastic[] = {
 		"peer-optimus-oracle", "optimus", "optimus-rate",
-		"optimus-oracle", "quality" };
+		"optimus-oracle", "quality", "goodput" };
 
 	load_apps();
 	for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); i++) {
@@ -478,6 +472,23 @@ START_TEST(test_elastic_ncf_one_gpu)
 		ck_assert_msg(w.ncf_over == 0, "%s: %zu", elastic[i],
 			      w.ncf_over);
 	}
+	unload_apps();
+}
+END_TEST
+
+/* Issue 28: goodput chooses batches (within the validated range, where
+ * the truth has statistics); the other policies never do. */
+START_TEST(test_goodput_batches)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
+
+	load_apps();
+	watch_t w = run_watched(wl, "goodput", PX_PRERUN_NONE);
+	ck_assert_msg(w.rebatched > 10, "%zu batches chosen", w.rebatched);
+	ck_assert_uint_eq(w.off_range, 0);
+	w = run_watched(wl, "optimus-rate", PX_PRERUN_NONE);
+	ck_assert_uint_eq(w.rebatched, 0);
+	ck_assert_uint_eq(w.off_range, 0);
 	unload_apps();
 }
 END_TEST
@@ -510,6 +521,7 @@ int main(void)
 	tcase_add_test(tc, test_backfill_limits_hold);
 	tcase_add_test(tc, test_elastic_ncf_one_gpu);
 	tcase_add_test(tc, test_charged_prerun);
+	tcase_add_test(tc, test_goodput_batches);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

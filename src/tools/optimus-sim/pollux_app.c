@@ -568,6 +568,19 @@ int px_app_grad_stats(const px_app_t *a, double bsz, int epoch, double *sqr,
 	return 0;
 }
 
+int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain)
+{
+	double sqr, var, scale = bsz / a->init_bsz;
+
+	if (px_app_grad_stats(a, bsz, epoch, &sqr, &var))
+		return -EDOM;
+	*gain = (var + sqr) / (var / scale + sqr);
+	/* No gradient signal at all (both 0): no efficiency loss. */
+	if (!isfinite(*gain))
+		*gain = 1.0;
+	return 0;
+}
+
 double px_app_progress(const px_app_t *a, int epoch)
 {
 	double m = INFINITY;

@@ -68,6 +68,12 @@ int px_app_step_time(const px_app_t *a, const int *placement, size_t nnodes,
  * linear between the validated batch sizes around it: 0 or -EDOM. */
 int px_app_grad_stats(const px_app_t *a, double bsz, int epoch, double *sqr,
 		      double *var);
+/* The truth's gain of global batch bsz during `epoch` over the smallest
+ * validated batch B0 (steps of B0 one step is worth): with s = bsz/B0 and
+ * the epoch's statistics at bsz, (var + sqr) / (var/s + sqr), 1 if both
+ * are 0 (the artifact's reading, README "How the authors' simulator uses
+ * them"). 0 or -EDOM. */
+int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain);
 /* Progress at the start of `epoch` (the smallest over the runs). */
 double px_app_progress(const px_app_t *a, int epoch);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */

@@ -28,7 +28,7 @@
 
 #define NWL 8
 #define MAX_LOADS 4
-#define MAX_POL 10
+#define MAX_POL 16
 /* The peer's published policies, as named in published/<name>-<load>. */
 static const char *const pub_names[] = { "pollux", "optimus", "tiresias" };
 static const char *const pub_labels[] = { "Pollux", "Optimus+Oracle",
@@ -83,11 +83,10 @@ static void usage(FILE *f)
 	      "  --load X|all      0.5, 1, 1.5, 2 (default 1)\n"
 	      "  --realistic       sizes as users pick them (load 1 only)\n"
 	      "  --policy LIST     default: every policy\n"
-	      "  --charged-prerun  optimus, optimus-rate and quality run "
-	      "every job's first\n"
-	      "                    round as a pre-run at 1, 2, 4, 8, 16 GPUs "
-	      "on its own GPUs\n"
-	      "                    (labelled +charged-prerun)\n"
+	      "  --charged-prerun  optimus, optimus-rate, goodput and quality "
+	      "run every job's\n                    first "
+	      "round as a pre-run at 1, 2, 4, 8, 16 GPUs on its own\n"
+	      "                    GPUs (labelled +charged-prerun)\n"
 	      "  --oracle-prerun   an oracle: the same policies start every "
 	      "job with its\n"
 	      "                    true step times at 1, 2, 4, 8, 16 GPUs, "

@@ -29,13 +29,14 @@
 #include "plan/job_model.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
+#include "pollux_goodput.h"
 #include "pollux_policy.h"
 
 /* The quality policy's horizon: progress over the next plan interval. */
 #define QUALITY_HORIZON PX_ROUND
 
 typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
-	       OURS_FIFO } ours_kind_t;
+	       OURS_FIFO, OURS_GOODPUT } ours_kind_t;
 
 typedef struct ours_job {
 	job_model_t *model;	/* the plugin's record; NULL: not yet */
@@ -46,6 +47,8 @@ typedef struct ours_job {
 	double speed[PX_GPUS + 1];
 	size_t nobs_fed;	/* job observations added to the model */
 	double last_resize;	/* simulated time, < 0: never */
+	px_goodput_job_t gp;	/* goodput: efficiency and step-time fit */
+	bool gp_ready;
 } ours_job_t;
 
 typedef struct ours {
@@ -62,6 +65,9 @@ typedef struct ours {
 	size_t njobs;
 	ours_job_t *jobs;
 	const px_sim_t *sim;
+	/* goodput: free GPUs per node when the plan starts (every active
+	 * job's current GPUs taken off): where a grant would land. */
+	int free0[PX_NODES];
 } ours_t;
 
 typedef struct speed_ctx {
@@ -131,9 +137,82 @@ static int fitted_update(ours_t *o, size_t i)
 					     ob->replicas, 1.0 / t);
 	}
 	job_model_refit(oj->model);
+	if (o->kind == OURS_GOODPUT) {
+		int rc = oj->gp_ready ? 0 : px_goodput_init(&oj->gp, j);
+		oj->gp_ready = !rc;
+		if (!rc)
+			rc = px_goodput_update(&oj->gp, j);
+		if (rc)
+			return errmsg_set(o->sim->err, o->sim->errlen, rc,
+					  "%s: goodput model", j->spec->name);
+	}
 	for (int w = 0; w <= PX_GPUS; w++)
 		oj->speed[w] = NAN;
 	return 0;
+}
+
+/* Distinct nodes of an allocation. */
+static int alloc_nodes(const int *alloc, int n)
+{
+	bool seen[PX_NODES] = { false };
+	int k = 0;
+
+	for (int g = 0; g < n; g++)
+		if (!seen[alloc[g]]) {
+			seen[alloc[g]] = true;
+			k++;
+		}
+	return k;
+}
+
+/*
+ * goodput's placement-aware grant: the nodes job i would really span with
+ * w GPUs. Its current allocation if w is its size; else where the
+ * placement (px_place_fewest) would put w GPUs among the free ones and
+ * its own when the plan starts; the fewest nodes if they are not free
+ * (others would have to shrink first, and where is not known yet).
+ */
+static int goodput_nodes(const ours_t *o, size_t i, int w)
+{
+	const px_job_t *j = &o->sim->jobs[i];
+	int free_[PX_NODES], got[PX_GPUS], n = 0;
+
+	if (w == j->nalloc)
+		return alloc_nodes(j->alloc, j->nalloc);
+	memcpy(free_, o->free0, sizeof(free_));
+	for (int g = 0; g < j->nalloc; g++)
+		free_[j->alloc[g]]++;
+	px_place_fewest(free_, w, got, &n);
+	return n == w ? alloc_nodes(got, n) : nodes_for(w);
+}
+
+/*
+ * goodput: B0-steps of progress per second at w GPUs on the nodes it
+ * would span (goodput_nodes), at the best batch for them once the job's
+ * own step-time fit exists; before, the plugin's record at its batch
+ * times its efficiency gain.
+ */
+static double goodput_rate(const ours_t *o, size_t i, int w)
+{
+	const ours_job_t *oj = &o->jobs[i];
+	const px_job_t *j = &o->sim->jobs[i];
+	int n = w >= 1 && w <= PX_GPUS ? goodput_nodes(o, i, w) : nodes_for(w);
+	goodput_choice_t c;
+
+	if (oj->gp.fitted)
+		return px_goodput_best(&oj->gp, w, n, &c) ? 0.0 :
+		       c.goodput / oj->gp.eff.init_batch;
+	return job_model_speed(oj->model, NULL, n, w) *
+	       efficiency_gain(&oj->gp.eff, j->bsz);
+}
+
+static double ours_predict(ours_t *o, size_t i, int w)
+{
+	const ours_job_t *oj = &o->jobs[i];
+
+	if (o->kind == OURS_GOODPUT)
+		return goodput_rate(o, i, w);
+	return job_model_speed(oj->model, NULL, nodes_for(w), w);
 }
 
 static double ours_speed(void *ctx, int p, int w)
@@ -146,10 +225,9 @@ static double ours_speed(void *ctx, int p, int w)
 		return true_speed(j, w);
 	ours_job_t *oj = &c->o->jobs[c->i];
 	if (w < 1 || w > PX_GPUS)
-		return job_model_speed(oj->model, NULL, nodes_for(w), w);
+		return ours_predict(c->o, c->i, w);
 	if (isnan(oj->speed[w]))
-		oj->speed[w] = job_model_speed(oj->model, NULL, nodes_for(w),
-					       w);
+		oj->speed[w] = ours_predict(c->o, c->i, w);
 	return oj->speed[w];
 }
 
@@ -169,10 +247,25 @@ static double fitted_remaining(const px_job_t *j)
 	return fmax(left, 0.05 * per_epoch);
 }
 
+/*
+ * goodput: progress left in B0-steps (the unit of its rate), from the
+ * user's epoch count and the dataset over B0, less the progress the job
+ * counted from its own statistics; at least a twentieth of an epoch.
+ */
+static double goodput_remaining(const px_job_t *j)
+{
+	const px_app_t *a = j->spec->app;
+	double per_epoch = px_app_progress(a, 1);
+
+	return fmax(per_epoch * a->max_epochs - j->progress,
+		    0.05 * per_epoch);
+}
+
 static double remaining(const ours_t *o, const px_job_t *j)
 {
 	return o->kind == OURS_ORACLE ? px_job_remaining_steps(j) :
-					fitted_remaining(j);
+	       o->kind == OURS_GOODPUT ? goodput_remaining(j) :
+					 fitted_remaining(j);
 }
 
 /* Quality: the share of its work a job has left after one more interval
@@ -196,7 +289,8 @@ static bool fixed_size(ours_kind_t k)
 /* Models fitted from what the jobs report. */
 static bool fitted(ours_kind_t k)
 {
-	return k == OURS_OPTIMUS || k == OURS_RATE || k == OURS_QUALITY;
+	return k == OURS_OPTIMUS || k == OURS_RATE || k == OURS_QUALITY ||
+	       k == OURS_GOODPUT;
 }
 
 static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
@@ -214,14 +308,17 @@ static void job_for_alloc(ours_t *o, size_t i, speed_ctx_t *ctx, int pin,
 	aj->worker_demand = res_make(0, 0, 1);
 	aj->min_workers = 1;
 	aj->max_workers = px_job_max_replicas(j);
+	/* Its own fit lets it choose its batch, and so more GPUs. */
+	if (o->kind == OURS_GOODPUT && o->jobs[i].gp.fitted)
+		aj->max_workers = px_goodput_max_replicas(j);
 	if (fixed_size(o->kind))
 		aj->min_workers = aj->max_workers = aj->req_workers =
 			j->spec->replicas;
 	if (pin > 0)
 		aj->min_workers = aj->max_workers = pin;
 	/* Optimus damps jobs whose model rests on pre-runs only. */
-	aj->early_stage = (o->kind == OURS_OPTIMUS || o->kind == OURS_RATE) &&
-			  j->epoch == 0;
+	aj->early_stage = (o->kind == OURS_OPTIMUS || o->kind == OURS_RATE ||
+			   o->kind == OURS_GOODPUT) && j->epoch == 0;
 	aj->loss_after = ours_loss_after;
 	aj->loss_ctx = ctx;
 	aj->max_units = aj->max_workers;
@@ -267,6 +364,7 @@ static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
 		rc = alloc_optimus_run(aj, n, &prm, &res);
 		break;
 	case OURS_RATE:
+	case OURS_GOODPUT:
 		rc = alloc_rate_run(aj, n, &prm, &res);
 		break;
 	case OURS_QUALITY:
@@ -344,6 +442,61 @@ static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
 	return na;
 }
 
+/*
+ * goodput's re-batch of a kept allocation: worth its restart by the
+ * plugin's rule (as may_grow: the predicted remaining time drops by the
+ * plan's threshold after the restart, at most once per minimum interval).
+ */
+static bool goodput_rebatch(ours_t *o, size_t i, const goodput_choice_t *c)
+{
+	const px_job_t *j = &o->sim->jobs[i];
+	ours_job_t *oj = &o->jobs[i];
+	goodput_choice_t now;
+	int n = alloc_nodes(j->alloc, j->nalloc);
+
+	if ((oj->last_resize >= 0 && o->sim->now - oj->last_resize <
+	     PLAN_MIN_RESIZE_INTERVAL_DEFAULT) || c->batch == j->bsz ||
+	    goodput_eval(&oj->gp.speed, &oj->gp.eff, j->nalloc, n, j->atomic,
+			 j->accum, &now) || !(now.goodput > 0))
+		return false;
+	double left = goodput_remaining(j);
+	double t_now = left / now.goodput, t_new = left / c->goodput;
+	double thr = j->nalloc >= PLAN_LARGE_TASKS_DEFAULT ?
+			     PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT :
+			     PLAN_RESIZE_THRESHOLD_DEFAULT;
+	return (t_now - t_new - PX_RESTART) / t_now >= thr;
+}
+
+/*
+ * goodput: each job with its own fit runs its next allocation at the best
+ * batch for the nodes it was really placed on; a kept allocation changes
+ * its batch (a restart, applied by the engine) only when goodput_rebatch
+ * says it is worth it.
+ */
+static void goodput_batches(ours_t *o, px_sim_t *s, const size_t *active,
+			    size_t n, int (*next)[PX_GPUS], const int *nnext)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		px_job_t *j = &s->jobs[i];
+		goodput_choice_t c;
+		bool kept = nnext[i] == j->nalloc &&
+			    !memcmp(next[i], j->alloc,
+				    (size_t)nnext[i] * sizeof(int));
+		j->next_bsz = 0;
+		if (nnext[i] == 0 || !o->jobs[i].gp.fitted ||
+		    px_goodput_best(&o->jobs[i].gp, nnext[i],
+				    alloc_nodes(next[i], nnext[i]), &c))
+			continue;
+		if (!kept) {
+			j->next_bsz = c.batch;
+		} else if (goodput_rebatch(o, i, &c)) {
+			j->next_bsz = c.batch;
+			o->jobs[i].last_resize = s->now;
+		}
+	}
+}
+
 static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		     size_t n, int (*next)[PX_GPUS], int *nnext)
 {
@@ -366,6 +519,11 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		rc = -ENOMEM;
 		goto out;
 	}
+	for (int k = 0; k < PX_NODES; k++)
+		o->free0[k] = PX_NODE_GPUS;
+	for (size_t k = 0; k < n; k++)
+		for (int g = 0; g < nnext[active[k]]; g++)
+			o->free0[next[active[k]][g]]--;
 	for (size_t k = 0; k < n && fitted(o->kind); k++)
 		if ((rc = fitted_update(o, active[k])))
 			goto out;
@@ -408,6 +566,8 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	px_order_by(want, n, true, order);
 	px_place_in_order(s, act, order, n, want, next, nnext,
 			  px_place_fewest);
+	if (o->kind == OURS_GOODPUT)
+		goodput_batches(o, s, active, n, next, nnext);
 out:
 	free(aj);
 	free(ctx);
@@ -422,8 +582,11 @@ static void ours_free(px_policy_t *p)
 {
 	ours_t *o = p->state;
 
-	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
+	for (size_t i = 0; o && o->jobs && i < o->njobs; i++) {
 		job_model_free(o->jobs[i].model);
+		if (o->jobs[i].gp_ready)
+			px_goodput_clear(&o->jobs[i].gp);
+	}
 	if (o)
 		free(o->jobs);
 	free(o);
@@ -446,6 +609,8 @@ px_policy_t *px_ours_new(const char *name, px_prerun_mode_t prerun)
 		{ "quality", { "quality", "quality+charged-prerun",
 			       "quality+oracle-prerun" }, OURS_QUALITY },
 		{ "drf", { NULL }, OURS_DRF }, { "fifo", { NULL }, OURS_FIFO },
+		{ "goodput", { "goodput", "goodput+charged-prerun",
+			       "goodput+oracle-prerun" }, OURS_GOODPUT },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		if (strcmp(name, k[i].name))
@@ -480,7 +645,7 @@ const job_model_t *px_ours_job_model(const px_policy_t *p, size_t job)
 
 const char *const px_policy_names[] = {
 	"peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
-	"optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
+	"goodput", "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
 	"first-fit",
 };
 const size_t px_policy_count = sizeof(px_policy_names) /

@@ -10,14 +10,18 @@
  * Ours, through the project's core allocators (alloc.h) on all-reduce
  * jobs: `optimus` (Eqn. 9 on models fitted from what the jobs report of
  * the configurations they ran in), `optimus-rate` (the same fitted
- * models, greedy on the completion rate, alloc/rate.c),
+ * models, greedy on the completion rate, alloc/rate.c), `goodput` (the
+ * same greedy on progress per second at the best batch for each GPU
+ * count, each job's batch chosen with its GPUs, from the efficiency and
+ * step-time models it fitted, pollux_goodput.c),
  * `optimus-oracle` (Eqn. 9 on the true step times and remaining steps),
  * `quality`, `drf`, `fifo` (at submitted size, strict order);
  * `slurm-backfill` (Slurm's priority order with reservations and backfill
  * under time limits, at the submitted size: what a Slurm user gets today)
  * and `first-fit` (the same without reservations), pollux_backfill.c.
  *
- * The fitted ones (optimus, optimus-rate, quality) take a pre-run mode:
+ * The fitted ones (optimus, optimus-rate, goodput, quality) take a
+ * pre-run mode:
  * none (the default), charged (labelled "+charged-prerun": the job's
  * first round measures the pre-run configurations on its own GPUs, see
  * px_prerun) or oracle (labelled "+oracle-prerun": true step times it

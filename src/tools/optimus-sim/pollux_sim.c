@@ -29,10 +29,10 @@ static int job_replicas(const px_job_t *j)
  * (the peer's rule, part of the measured truth). */
 static void job_split(px_job_t *j)
 {
-	const px_spec_t *s = j->spec;
+	const px_app_t *a = j->spec->app;
 
-	px_app_split_batch(s->app, s->bsz, j->nalloc,
-			   s->bsz > s->app->init_bsz, &j->atomic, &j->accum);
+	px_app_split_batch(a, j->bsz, j->nalloc, j->bsz > a->init_bsz,
+			   &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -56,6 +56,20 @@ static int job_observe(px_sim_t *s, px_job_t *j, const px_obs_t *ob)
 	j->obs = v;
 	j->obs[j->nobs++] = *ob;
 	return 0;
+}
+
+/* The job reports its gradient statistics once per epoch and batch it
+ * runs in (the truth's, as a job measures them over its steps). */
+static void job_report_stats(px_job_t *j, double bsz)
+{
+	if (j->nstats && j->stats_epoch == j->epoch && j->stats_bsz == bsz)
+		return;
+	if (px_app_grad_stats(j->spec->app, bsz, j->epoch, &j->grad_sqr,
+			      &j->grad_var))
+		return;
+	j->stats_epoch = j->epoch;
+	j->stats_bsz = bsz;
+	j->nstats++;
 }
 
 /* Runs of equal consecutive nodes of alloc[0..n): GPUs per node. */
@@ -121,14 +135,14 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		return job_prerun(s, j);
 	}
 	while (seconds > 0 && j->completion < 0) {
-		double step, sync, sqr, var;
+		double step, sync, gain;
 		double bsz = (double)reps * j->atomic * (j->accum + 1);
 		int rc = px_app_step_time(a, j->place, (size_t)j->nplace,
 					  j->atomic, &step, &sync, s->err,
 					  s->errlen);
 		if (rc)
 			return rc;
-		if (px_app_grad_stats(a, bsz, j->epoch, &sqr, &var))
+		if (px_app_gain(a, bsz, j->epoch, &gain))
 			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
 					  "gradient statistics at batch %g, "
 					  "epoch %d", j->spec->name, bsz,
@@ -137,11 +151,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 				step, sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
-		double scale = bsz / a->init_bsz;
-		double gain = (var + sqr) / (var / scale + sqr);
-		/* No gradient signal at all (both 0): no efficiency loss. */
-		if (!isfinite(gain))
-			gain = 1.0;
+		job_report_stats(j, bsz);
 		double total = step + (step - sync) * j->accum;
 		double goodput = gain / total;
 		double next = px_app_progress(a, j->epoch + 1);
@@ -177,6 +187,8 @@ static void job_set_alloc(px_job_t *j, const int *alloc, int n)
 		j->atomic = j->accum = 0;
 		return;
 	}
+	if (j->next_bsz > 0)
+		j->bsz = j->next_bsz;
 	job_split(j);
 	j->rescale = PX_RESTART;
 	j->restarts++;
@@ -227,7 +239,9 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		return rc;
 	for (size_t k = 0; k < n; k++) {
 		px_job_t *j = &s->jobs[active[k]];
-		if (same_alloc(j, next[active[k]], nnext[active[k]]))
+		/* A new batch on the same GPUs restarts the job too. */
+		if (same_alloc(j, next[active[k]], nnext[active[k]]) &&
+		    !(j->next_bsz > 0 && j->next_bsz != j->bsz))
 			continue;
 		job_set_alloc(j, next[active[k]], nnext[active[k]]);
 		if (j->start < 0 && j->nalloc)
@@ -333,6 +347,7 @@ int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
 	rc = s.jobs ? 0 : -ENOMEM;
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		s.jobs[i].spec = &w->jobs[i];
+		s.jobs[i].bsz = w->jobs[i].bsz;
 		s.jobs[i].completion = -1;
 		s.jobs[i].restarts = -1;
 		s.jobs[i].start = -1;
@@ -398,7 +413,8 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,
 			 char *err, size_t errlen)
 {
 	px_sim_t s = { .njobs = 1, .err = err, .errlen = errlen };
-	px_job_t j = { .spec = spec, .completion = -1, .restarts = -1 };
+	px_job_t j = { .spec = spec, .bsz = spec->bsz, .completion = -1,
+		       .restarts = -1 };
 	int alloc[PX_GPUS], rc;
 
 	if (replicas < 1 || replicas > PX_GPUS)

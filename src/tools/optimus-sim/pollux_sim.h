@@ -51,6 +51,18 @@ typedef struct px_job {
 	int place[PX_NODES];	/* GPUs per node, runs of alloc */
 	int nplace;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
+	double bsz;		/* global batch it runs at (spec's at first) */
+	/* Set by a policy that chooses batches: the global batch of the job's
+	 * next allocation, applied with it (within the validated range); a
+	 * different batch on the same GPUs restarts the job (PX_RESTART); 0:
+	 * keep its batch. */
+	double next_bsz;
+	/* What the job reports of its gradients (pollux_app.h units: the
+	 * epoch's statistics at its batch, variance over B0 examples), one
+	 * report per epoch or batch it ran in; nstats counts them. */
+	double grad_sqr, grad_var;
+	int nstats, stats_epoch;
+	double stats_bsz;
 	double rescale;		/* seconds of restart left */
 	double progress;
 	int epoch;

@@ -1,0 +1,165 @@
+/* goodput.c - see goodput.h for the formulas. */
+#include <errno.h>
+#include <math.h>
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
+#include "models/allreduce_speed.h"
+#include "models/goodput.h"
+#include "models/nnls.h"
+
+/* The all-reduce part of a step: the form's terms without the batch. */
+static double sync_time(const speed_model_t *speed, int w, int n)
+{
+	double phi[ALLREDUCE_NTHETA];
+
+	allreduce_speed_features(1.0, w, n, phi);
+	return speed->theta[2] * phi[2] + speed->theta[3] * phi[3] +
+	       speed->theta[4] * phi[4];
+}
+
+/* The regressors of T for one sample (goodput.h). */
+static void sample_features(const goodput_sample_t *x, double *phi)
+{
+	allreduce_speed_features(1.0, x->w, x->n, phi);
+	phi[0] = (double)(x->accum + 1) * x->local;
+	phi[1] = x->accum + 1;
+}
+
+static int sample_valid(const goodput_sample_t *x)
+{
+	return x->w >= 1 && x->n >= 1 && x->n <= x->w && x->local >= 1 &&
+	       x->accum >= 0 && x->step > 0 && isfinite(x->step);
+}
+
+int goodput_fit(const goodput_sample_t *samples, size_t n,
+		speed_model_t *speed)
+{
+	double theta[ALLREDUCE_NTHETA] = { 0 }, phi[ALLREDUCE_NTHETA];
+	int rc = 0;
+
+	if (!speed || speed->mode != SPEED_ALLREDUCE || (n && !samples))
+		return -EINVAL;
+	if (!n)
+		return -ENODATA;
+	for (size_t i = 0; i < n; i++)
+		if (!sample_valid(&samples[i]))
+			return -EINVAL;
+	if (n < 3) {
+		for (size_t i = 0; i < n; i++) {
+			sample_features(&samples[i], phi);
+			theta[0] += samples[i].step / phi[0] / (double)n;
+		}
+		return speed_model_set_theta(speed, theta, ALLREDUCE_NTHETA);
+	}
+	gsl_matrix *A = gsl_matrix_alloc(n, ALLREDUCE_NTHETA);
+	gsl_vector *b = gsl_vector_alloc(n);
+	gsl_vector *x = gsl_vector_alloc(ALLREDUCE_NTHETA);
+	if (!A || !b || !x) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sample_features(&samples[i], phi);
+		for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
+			gsl_matrix_set(A, i, k, phi[k] / samples[i].step);
+		gsl_vector_set(b, i, 1.0);
+	}
+	if (!(rc = nnls_solve(A, b, x, NULL))) {
+		for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
+			theta[k] = gsl_vector_get(x, k);
+		rc = theta[0] > 0 || theta[1] > 0 ?
+			     speed_model_set_theta(speed, theta,
+						   ALLREDUCE_NTHETA) : -EDOM;
+	}
+out:
+	gsl_vector_free(x);
+	gsl_vector_free(b);
+	gsl_matrix_free(A);
+	return rc;
+}
+
+double goodput_step_time(const speed_model_t *speed, int w, int n,
+			 int local, int accum)
+{
+	if (!speed || speed->mode != SPEED_ALLREDUCE || !speed->fitted ||
+	    w < 1 || n < 1 || n > w || local < 1 || accum < 0)
+		return NAN;
+	return (accum + 1) * (speed->theta[0] * local + speed->theta[1]) +
+	       sync_time(speed, w, n);
+}
+
+int goodput_eval(const speed_model_t *speed, const efficiency_model_t *eff,
+		 int w, int n, int local, int accum, goodput_choice_t *c)
+{
+	if (!eff || !c)
+		return -EINVAL;
+	double t = goodput_step_time(speed, w, n, local, accum);
+	if (!(t > 0) || !isfinite(t))
+		return -EDOM;
+	c->local = local;
+	c->accum = accum;
+	c->batch = (double)local * w * (accum + 1);
+	c->step_time = t;
+	c->efficiency = efficiency_eval(eff, c->batch);
+	c->goodput = c->efficiency * c->batch / t;
+	return 0;
+}
+
+static int limits_valid(const goodput_limits_t *l)
+{
+	return l && l->min_batch > 0 && l->max_batch >= l->min_batch &&
+	       isfinite(l->max_batch) && l->min_local >= 1 &&
+	       l->max_local >= l->min_local && l->max_accum >= 0;
+}
+
+/* Keep c in best if its goodput is higher (ties: the smaller batch). */
+static void keep_better(goodput_choice_t *best, int *found,
+			const goodput_choice_t *c)
+{
+	if (!*found || c->goodput > best->goodput ||
+	    (c->goodput == best->goodput && c->batch < best->batch)) {
+		*best = *c;
+		*found = 1;
+	}
+}
+
+int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
+		 int w, int n, const goodput_limits_t *lim,
+		 goodput_choice_t *best)
+{
+	int found = 0;
+
+	if (!eff || !best || !limits_valid(lim) || w < 1 || n < 1 || n > w)
+		return -EINVAL;
+	double bn = efficiency_noise_scale(eff);
+	for (int k = 0; k <= lim->max_accum; k++) {
+		double per = (double)w * (k + 1);	/* examples per local */
+		double lo = fmax(lim->min_local, ceil(lim->min_batch / per -
+						      1e-9));
+		double hi = fmin(lim->max_local, floor(lim->max_batch / per +
+						       1e-9));
+		if (lo > hi)
+			continue;
+		double a = goodput_step_time(speed, w, n, 1, k) -
+			   (k + 1) * speed->theta[0];
+		double cpe = speed->theta[0] / w;
+		double bstar;
+		if (isinf(bn) || cpe <= 0)
+			bstar = hi * per;
+		else
+			bstar = sqrt(a * bn / cpe);
+		double at = bstar / per;
+		double cand[4] = { lo, hi, floor(at), ceil(at) };
+		for (int i = 0; i < 4; i++) {
+			goodput_choice_t c;
+			double b = fmin(hi, fmax(lo, cand[i]));
+			int rc = goodput_eval(speed, eff, w, n, (int)b, k, &c);
+			if (rc)
+				return rc;
+			keep_better(best, &found, &c);
+		}
+	}
+	return found ? 0 : -ERANGE;
+}

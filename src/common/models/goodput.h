@@ -1,0 +1,85 @@
+/* goodput.h - goodput of a data-parallel job and the best global batch for
+ * an allocation (Pollux, Qiao et al., OSDI 2021: goodput = throughput x
+ * statistical efficiency).
+ *
+ *   goodput(w, n, B) = E(B) * B / T(w, n, b, k)        examples/s at B0's
+ *                                                      worth per example
+ *
+ * E from efficiency.h; T the predicted seconds of one step of w workers
+ * on n nodes with per-GPU (atomic) batch b and k extra gradient-
+ * accumulation micro-steps, B = b * w * (k + 1), from the fitted
+ * all-reduce speed model (allreduce_speed.h, coefficients t0..t4):
+ *
+ *   T = (k + 1) * (t0 * b + t1)                          each micro-step
+ *     + t2 * (w-1)/w + t3 * (w-1)/w * [n > 1] + t4 * w   one all-reduce
+ *
+ * A micro-step repeats the forward/backward pass and its fixed cost; the
+ * gradients are reduced once per step. goodput / B0 is B0-steps of
+ * progress per second (efficiency_gain / T).
+ *
+ * Best batch: for each k = 0..max_accum, T is linear in B (T = a + c B,
+ * a = (k+1) t1 + sync, c = t0 / w) and E(B) B = (Bn + B0) B / (Bn + B),
+ * so goodput is unimodal in B with its maximum where
+ * d/dB [B / ((Bn + B)(a + c B))] = 0, i.e. B* = sqrt(a Bn / c) (closed
+ * form: no numerical search needed). B* is turned into whole per-GPU
+ * batches (the two around it and the ends of the range) within the
+ * limits; the best of all candidates is chosen.
+ */
+#ifndef OPTIMUS_GOODPUT_H
+#define OPTIMUS_GOODPUT_H
+
+#include "models/efficiency.h"
+#include "models/speed_model.h"
+
+typedef struct goodput_limits {
+	double min_batch, max_batch;	/* the user's global batch range */
+	int min_local, max_local;	/* per-GPU batch: >= 1, the largest
+					 * that fits in one GPU's memory */
+	int max_accum;			/* extra micro-steps allowed, >= 0 */
+} goodput_limits_t;
+
+typedef struct goodput_choice {
+	double batch;		/* global: local * workers * (accum + 1) */
+	int local, accum;
+	double step_time;	/* predicted seconds per step */
+	double efficiency;	/* E(batch) */
+	double goodput;		/* E(batch) * batch / step_time */
+} goodput_choice_t;
+
+/* One measured step: w workers on n nodes, per-GPU batch `local`, `accum`
+ * extra micro-steps, `step` seconds for all of them. */
+typedef struct goodput_sample {
+	int w, n, local, accum;
+	double step;
+} goodput_sample_t;
+
+/*
+ * Fit t0..t4 of T (formula above) to measured steps of any batches, by
+ * NNLS on T with rows weighted by 1/step (relative errors), into speed
+ * (initialised by allreduce_speed_init; its batch is not used here).
+ * With fewer than 3 samples the form is not determined: t0 alone (time
+ * proportional to the examples per GPU, perfect scaling) from their mean.
+ * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
+ */
+int goodput_fit(const goodput_sample_t *samples, size_t n,
+		speed_model_t *speed);
+
+/* Predicted seconds per step (formula above) from a fitted SPEED_ALLREDUCE
+ * model; NAN if not fitted or outside w >= 1, 1 <= n <= w, local >= 1,
+ * accum >= 0. */
+double goodput_step_time(const speed_model_t *speed, int w, int n,
+			 int local, int accum);
+
+/* The goodput of one choice (fills c from local and accum): 0, -EINVAL,
+ * -EDOM (no prediction). */
+int goodput_eval(const speed_model_t *speed, const efficiency_model_t *eff,
+		 int w, int n, int local, int accum, goodput_choice_t *c);
+
+/* The batch of w workers on n nodes with the highest goodput within lim:
+ * 0, -EINVAL (bad arguments or limits), -ERANGE (no per-GPU batch within
+ * the limits for w workers), -EDOM (the speed model predicts nothing). */
+int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
+		 int w, int n, const goodput_limits_t *lim,
+		 goodput_choice_t *best);
+
+#endif
