@@ -33,7 +33,7 @@ root=$(realpath -m "$root")	# as /proc/PID/root shows it
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "chroot-lane.sh: $*" >&2; exit 1; }
-say() { echo "== [$suite] $*"; }
+say() { echo "== [$suite] $(date -u +%H:%M:%S) $*"; }
 
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap, chroot, mount)"
 run=""

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 contrib/install-deps.sh
 contrib/build.sh
-echo "== unit tests (make check)"
+echo "== $(date -u +%H:%M:%S) unit tests (make check)"
 if ! make -j2 check; then
 	cat testsuite/unit/*.log 2>/dev/null | tail -n 100
 	exit 1
@@ -19,14 +19,14 @@ fi
 # OPTIMUS_TEST_PACKAGE=1 (CI's chroot lanes): build the Debian packages and
 # install them into this system, for test_install.py's package tests.
 if [ "${OPTIMUS_TEST_PACKAGE:-0}" = 1 ]; then
-	echo "== Debian packages (contrib/build-deb.sh), installed into this system"
+	echo "== $(date -u +%H:%M:%S) Debian packages (contrib/build-deb.sh), installed into this system"
 	debs=$(contrib/build-deb.sh "$top/debs")
 	echo "$debs"
 	# shellcheck disable=SC2086
 	dpkg -i $debs
 	export OPTIMUS_TEST_PACKAGE
 fi
-echo "== pytest: offline tests (no cluster), then integration tests (real localhost cluster)"
+echo "== $(date -u +%H:%M:%S) pytest: offline tests (no cluster), then integration tests (real localhost cluster)"
 # Debian's pytest, whatever python3 comes first on PATH. One run for both
 # folders, so that the pytest arguments (-k ...) apply to both. The 30
 # slowest tests are listed at the end: CI has 45 minutes for both lanes.
