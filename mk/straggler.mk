@@ -3,7 +3,7 @@
 # sched_optimus(8) "Stragglers").
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/models/straggler.c src/common/models/straggler.h \
-	src/common/plan/job_model_straggler.c src/common/plan/plan_straggler.c
+	src/common/job/job_model_straggler.c src/common/plan/plan_straggler.c
 
 check_PROGRAMS += testsuite/unit/test_straggler
 TESTS += testsuite/unit/test_straggler

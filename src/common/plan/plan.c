@@ -1,15 +1,9 @@
 /*
- * plan.c - one scheduling interval (see plan.h and doc/planning.md):
- *
- *   pass 1   allocate every job over the whole capacity (free room plus
- *            what the running jobs use) with the plan's policy;
- *   decide   each running job KEEPs its allocation and servers unless the
- *            resize passes the gain threshold and the minimum interval;
- *   pass 2   allocate the pending and resized jobs over the room the kept
- *            jobs leave, and place them; a resize that no longer pays or
- *            cannot be placed becomes KEEP and a pending job that cannot
- *            be placed WAITs; then pass 2 runs again without them. Each
- *            round fixes at least one job, so it ends within n + 1 rounds.
+ * plan.c - the checks, set-up and words of a plan: parameters and their
+ * defaults, the policy and action names, the checks of a plan's input,
+ * the per-plan context (plan_setup, plan_ctx_free), a running job's
+ * current size and usage, the order of the jobs, failure and reasons.
+ * The passes themselves: plan_run.c.
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
@@ -194,14 +188,6 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	c->out->ndecisions = c->n;
 	return 0;
-}
-
-res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k)
-{
-	const plan_job_t *j = &c->jobs[i];
-
-	return j->slot_usage ? j->slot_usage[k] :
-	       plan_need(&c->aj[i], j->slots[k].ps, j->slots[k].workers);
 }
 
 /* A running job's size and usage: from its slots, else from its model. */

@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "alloc/alloc.h"
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "alloc/placement.h"
 #include "alloc/resources.h"
 #include "models/speed_profiles.h"

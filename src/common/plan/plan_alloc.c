@@ -22,14 +22,6 @@
 
 #include "plan/plan_priv.h"
 
-double plan_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static double plan_speed_cb(void *ctx, int p, int w)
 {
 	const plan_cb_t *cb = ctx;
@@ -97,16 +89,6 @@ static double plan_loss_cb(void *ctx, int units)
 static res_vec_t plan_task_res(const hints_res_t *r)
 {
 	return res_make(r->cpus, (double)r->mem_mb, r->gpus);
-}
-
-res_vec_t plan_need(const alloc_job_t *j, int ps, int workers)
-{
-	return res_combo(j->ps_demand, ps, j->worker_demand, workers);
-}
-
-res_vec_t plan_min_need(const alloc_job_t *j)
-{
-	return plan_need(j, alloc_min_ps(j), alloc_min_workers(j));
 }
 
 /* One allocator job per plan job, built once: the models stay read-only. */

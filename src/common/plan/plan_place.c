@@ -12,12 +12,6 @@
 
 #include "plan/plan_priv.h"
 
-void plan_slots_clear(plan_slots_t *s)
-{
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
 /* Add one task to the job's slot on server s (slots kept per server). */
 static void plan_slots_add(plan_slots_t *s, uint32_t server, bool is_ps)
 {

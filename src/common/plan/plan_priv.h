@@ -1,7 +1,10 @@
 /*
- * plan_priv.h - what the parts of plan_run() share (plan.c: the passes and
- * decisions, plan_alloc.c: the allocation by policy, plan_place.c: the
- * placement). Not installed, not for callers of plan.h.
+ * plan_priv.h - what the parts of plan_run() share. From the top down:
+ * plan_run.c the passes and decisions of one interval; plan_straggler.c
+ * moving a kept job off its straggler's server; plan_alloc.c the
+ * allocation by policy; plan_place.c the placement; plan.c the checks,
+ * set-up and words of a plan; plan_slots.c, at the bottom, the helpers
+ * every part uses. Not installed, not for callers of plan.h.
  */
 #ifndef OPTIMUS_PLAN_PRIV_H
 #define OPTIMUS_PLAN_PRIV_H
@@ -60,7 +63,19 @@ typedef struct plan_ctx {
 	double alloc_s, place_s;
 } plan_ctx_t;
 
-/* plan.c */
+/* plan_slots.c: the bottom, used by every other part */
+double plan_clock(void);
+/* A job's resources at a size; at its minimum size. */
+res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
+res_vec_t plan_min_need(const alloc_job_t *j);
+/* What running job i uses on the server of its slot k. */
+res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
+/* Give running job i's servers back to room (what it uses on each slot). */
+void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i);
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
+void plan_slots_clear(plan_slots_t *s);
+
+/* plan.c: checks, set-up and words of a plan */
 int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
 	       size_t ns, const plan_params_t *prm, plan_t *out);
 int plan_setup(plan_ctx_t *c);
@@ -77,12 +92,8 @@ void plan_alloc_build(plan_ctx_t *c);
  * grants[i] answers job i (zeroed, status ALLOC_MIN_UNFIT when !in[i]). */
 int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 	       const res_vec_t *room, size_t nroom, alloc_grant_t *grants);
-res_vec_t plan_min_need(const alloc_job_t *j);
-/* What running job i uses on the server of its slot k (plan.c). */
-res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
 /* Is job i allocated by the quality-driven Algorithm 1 in this plan? */
 bool plan_is_quality(const plan_ctx_t *c, size_t i);
-res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
 /* The speed model's first coordinate of job i with ps PS, w workers. */
 int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers);
 /* Sets every all-reduce job's node_workers from the servers' sizes. */
@@ -92,21 +103,13 @@ void plan_node_workers(plan_ctx_t *c);
  * fills c->placed[i] (previous content freed). */
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 	       const res_vec_t *room);
-void plan_slots_clear(plan_slots_t *s);
 /* Job i with ps PS and workers as the placement sees it (its layout). */
 place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 			   int workers);
 
-double plan_clock(void);
-
-/* plan_run.c: give running job i's servers back to room (what it uses on
- * each of its slots). */
-void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i);
 
 /* plan_straggler.c: after the decisions, move the kept jobs that have a
  * straggler to servers without it, on the room the plan leaves. */
 int plan_move_stragglers(plan_ctx_t *c);
-/* plan_run.c */
-int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
 
 #endif

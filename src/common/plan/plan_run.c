@@ -1,6 +1,16 @@
 /*
- * plan_run.c - the two passes of a plan and the decisions (see plan.c for
- * the outline and doc/planning.md for the rules and their defaults).
+ * plan_run.c - one scheduling interval (plan_run; doc/planning.md has the
+ * rules and their defaults):
+ *
+ *   pass 1   allocate every job over the whole capacity (free room plus
+ *            what the running jobs use) with the plan's policy;
+ *   decide   each running job KEEPs its allocation and servers unless the
+ *            resize passes the gain threshold and the minimum interval;
+ *   pass 2   allocate the pending and resized jobs over the room the kept
+ *            jobs leave, and place them; a resize that no longer pays or
+ *            cannot be placed becomes KEEP and a pending job that cannot
+ *            be placed WAITs; then pass 2 runs again without them. Each
+ *            round fixes at least one job, so it ends within n + 1 rounds.
  */
 #include <errno.h>
 #include <math.h>
@@ -186,16 +196,6 @@ static void plan_decide_running(plan_ctx_t *c, size_t i)
 		plan_keep(c, i, why);
 	else
 		c->state[i] = PS_RESIZE;
-}
-
-/* Give running job i's servers back to room: what it uses on each. */
-void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
-{
-	const plan_job_t *j = &c->jobs[i];
-
-	for (size_t k = 0; k < j->nslots; k++)
-		room[j->slots[k].server] = res_add(room[j->slots[k].server],
-						   plan_slot_usage(c, i, k));
 }
 
 /* Room per server: the free room plus what the resized jobs use now. */
@@ -510,16 +510,6 @@ static int plan_pass2(plan_ctx_t *c, res_vec_t *cap)
 	}
 	free(which);
 	return rc;
-}
-
-int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n)
-{
-	d->slots = malloc((n ? n : 1) * sizeof(*d->slots));
-	if (!d->slots)
-		return -ENOMEM;
-	memcpy(d->slots, v, n * sizeof(*v));
-	d->nslots = n;
-	return 0;
 }
 
 /*

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "util/names.h"
 
 /*

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "models/model_json.h"
 #include "report/protocol.h"
 #include "util/json_num.h"

@@ -10,7 +10,7 @@
 
 #include "util/errmsg.h"
 
-#include "plan/job_model.h"
+#include "job/job_model.h"
 
 /* Synchronous PS training and all-reduce wait for the slowest worker. */
 static straggler_mode_t job_straggler_mode(const job_model_t *m)

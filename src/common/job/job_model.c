@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "models/allreduce_speed.h"
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "util/names.h"
 
 static const char *const phase_names[] = {

@@ -1,0 +1,13 @@
+# job: core sources and unit test (see HACKING.md)
+# The long-lived per-job record: its models, predictions with priors, phase
+# and JSON state (job/job_model.h), read by every scheduling interval
+# (plan/) and kept across them by sched/optimus and optimus-sim.
+src_common_liboptimus_core_la_SOURCES += \
+	src/common/job/job_model.h src/common/job/job_model.c \
+	src/common/job/job_model_predict.c src/common/job/job_model_json.c
+
+check_PROGRAMS += testsuite/unit/test_job_model
+TESTS += testsuite/unit/test_job_model
+testsuite_unit_test_job_model_SOURCES = testsuite/unit/test_job_model.c
+testsuite_unit_test_job_model_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_job_model_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,71 @@
+/*
+ * plan_slots.c - the bottom of plan/: what every part of one interval
+ * (plan.c, plan_alloc.c, plan_place.c, plan_run.c, plan_straggler.c) uses
+ * and none of them owns: a job's resource need at a size, what a running
+ * job uses on each of its servers, copying and clearing slot lists, the
+ * clock of the plan's own timings. It calls nothing else of plan/, so the
+ * other files only ever call down to it (plan_priv.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan/plan_priv.h"
+
+/* Monotonic seconds, for the plan's alloc_s/place_s timings. */
+double plan_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A job's resources with ps PS and workers workers. */
+res_vec_t plan_need(const alloc_job_t *j, int ps, int workers)
+{
+	return res_combo(j->ps_demand, ps, j->worker_demand, workers);
+}
+
+res_vec_t plan_min_need(const alloc_job_t *j)
+{
+	return plan_need(j, alloc_min_ps(j), alloc_min_workers(j));
+}
+
+/* What running job i uses on the server of its slot k: the adapter's
+ * measured usage when it gave one, else its need at the slot's size. */
+res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k)
+{
+	const plan_job_t *j = &c->jobs[i];
+
+	return j->slot_usage ? j->slot_usage[k] :
+	       plan_need(&c->aj[i], j->slots[k].ps, j->slots[k].workers);
+}
+
+/* Give running job i's servers back to room: what it uses on each. */
+void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
+{
+	const plan_job_t *j = &c->jobs[i];
+
+	for (size_t k = 0; k < j->nslots; k++)
+		room[j->slots[k].server] = res_add(room[j->slots[k].server],
+						   plan_slot_usage(c, i, k));
+}
+
+/* The decision's own copy of a placement's slots. */
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n)
+{
+	d->slots = malloc((n ? n : 1) * sizeof(*d->slots));
+	if (!d->slots)
+		return -ENOMEM;
+	memcpy(d->slots, v, n * sizeof(*v));
+	d->nslots = n;
+	return 0;
+}
+
+void plan_slots_clear(plan_slots_t *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
