@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "check_run.h"
 
 static job_model_t *new_job(const char *hints_text)

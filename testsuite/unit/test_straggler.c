@@ -8,7 +8,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "models/straggler.h"
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "check_run.h"
 
 /* Noise of real step times: lognormal, 15% spread, as seen on shared nodes. */

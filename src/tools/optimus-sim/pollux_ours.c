@@ -26,7 +26,7 @@
 
 #include "alloc/alloc.h"
 #include "models/allreduce_speed.h"
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "plan/plan.h"
 #include "util/errmsg.h"
 #include "pollux_goodput.h"

@@ -30,7 +30,7 @@
 #ifndef OPTIMUS_POLLUX_POLICY_H
 #define OPTIMUS_POLLUX_POLICY_H
 
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "pollux_sim.h"
 
 typedef enum px_prerun_mode {

@@ -8,7 +8,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "plan/plan_input.h"
 #include "sim_events.h"
 #include "sim_run.h"

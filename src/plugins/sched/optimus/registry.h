@@ -18,7 +18,7 @@
 
 #include <json-c/json.h>
 
-#include "plan/job_model.h"
+#include "job/job_model.h"
 #include "plan/plan.h"
 #include "models/speed_profiles.h"
 #include "report/history.h"
