@@ -6,10 +6,13 @@
  * rules choose who enters the plan (plan_input_collect), and the two plans
  * must be the same decision for decision.
  *
- * Both paths plan with the same plan_params_t (the input's policy, time and
- * the defaults) except the restart cost, which each path takes from its
- * own inputs: the parameters that differ on purpose (Slurm's uniform tasks,
- * the simulator's ablation switches) are not under test here.
+ * Both paths prepare the interval with the core's one entry
+ * (plan_interval_prepare) and their own node-name resolver
+ * (planner_input_server_of, sim_server_of), from the same plan_conf_t (the
+ * input's policy and restart cost, the defaults); the restart cost each
+ * path takes from its own inputs. The configuration values that differ on
+ * purpose (Slurm's uniform tasks, the simulator's ablation switches) are
+ * not under test here.
  */
 #include <check.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 
 #include "check_run.h"
 #include "plan/plan_input.h"
+#include "plan/plan_interval.h"
 #include "planner_input.h"
 #include "sim_state.h"
 
@@ -126,16 +130,20 @@ static void path_models(const replay_t *r, path_t *p)
 	}
 }
 
+/* Both paths prepare the interval through the core's one entry
+ * (plan_interval_prepare: collect, stragglers' servers, the parameters
+ * from one plan_conf_t), as planner_plan() and sim_apply_tick() do. */
 static void path_plan(const replay_t *r, path_t *p, size_t nin,
-		      size_t nservers)
+		      size_t nservers, plan_server_of_fn server_of, void *arg)
 {
-	p->n = plan_input_collect(p->in, nin, r->now, p->room, nservers,
-				  p->jobs, p->which);
-	plan_params_init(&p->prm);
-	p->prm.policy = r->policy;
-	p->prm.now = r->now;
-	p->prm.restart_cost = plan_input_restart_cost(p->in, nin,
-						      r->restart_cost);
+	plan_conf_t conf;
+
+	plan_conf_init(&conf);
+	conf.policy = r->policy;
+	conf.restart_cost = r->restart_cost;
+	p->n = plan_interval_prepare(p->in, nin, r->now, p->room, nservers,
+				     &conf, server_of, arg, p->jobs,
+				     p->which, &p->prm);
 	ck_assert_msg(!plan_run(p->jobs, p->n, p->room, nservers, &p->prm,
 				&p->plan), "%s", p->plan.err);
 }
@@ -189,7 +197,7 @@ static void plugin_path(const replay_t *r, path_t *p)
 		planner_input_job(&rj[i], planner_input_find(&snap,
 							     p->m[i]->job_id),
 				  slots[i], &p->in[i]);
-	path_plan(r, p, r->nj, r->ns);
+	path_plan(r, p, r->nj, r->ns, planner_input_server_of, &snap);
 }
 
 /* optimus-sim: the simulated jobs in the states the input names. */
@@ -226,7 +234,7 @@ static void sim_path(const replay_t *r, path_t *p)
 		sim_input_job(j, &p->in[i]);
 	}
 	sim_input_room(&s, p->room);
-	path_plan(r, p, r->nj, r->ns);
+	path_plan(r, p, r->nj, r->ns, sim_server_of, &s);
 }
 
 /* The plan's view of each job, as both paths gave it to plan_run. */

@@ -18,24 +18,20 @@ static bool is_active(const sim_job_t *j)
 	return j->st == SJ_PENDING || sim_job_holds(j);
 }
 
-static void plan_params(const sim_state_t *s, const plan_input_t *in,
-			plan_params_t *prm)
+/* What the simulator plans with, as optimus.conf's values are for
+ * sched/optimus (plan_interval.h builds the parameters from it). */
+static void sim_plan_conf(const sim_config_t *c, plan_conf_t *pc)
 {
-	const sim_config_t *c = s->cfg;
-
-	plan_params_init(prm);
-	prm->policy = c->policy;
-	prm->now = sim_time(s->now);
-	prm->interval = c->interval;
-	prm->damping = c->damping;
-	prm->min_resize_interval = c->min_resize_interval;
-	prm->restart_cost = plan_input_restart_cost(in, s->njobs,
-						    c->restart_base);
-	prm->placement = c->placement;
+	plan_conf_init(pc);
+	pc->policy = c->policy;
+	pc->interval = c->interval;
+	pc->damping = c->damping;
+	pc->min_resize_interval = c->min_resize_interval;
+	pc->restart_cost = c->restart_base;
+	pc->placement = c->placement;
 	if (c->resize_threshold >= 0.0)
-		prm->resize_threshold = prm->resize_threshold_large =
+		pc->resize_threshold = pc->resize_threshold_large =
 			c->resize_threshold;
-	prm->profiles = NULL;
 }
 
 static plan_input_state_t input_state(const sim_job_t *j)
@@ -136,6 +132,8 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 			do_start(s, act[i]);
 		else
 			rc = do_resize(s, act[i]);
+		if (d->moves_off_straggler)
+			sim_straggler_drain(s, act[i]);
 	}
 	return rc;
 }
@@ -148,6 +146,7 @@ int sim_apply_tick(sim_state_t *s)
 	size_t *which = calloc(cap, sizeof(*which));
 	sim_job_t **act = calloc(cap, sizeof(*act));
 	res_vec_t *room = calloc(s->cfg->nservers, sizeof(*room));
+	plan_conf_t conf;
 	plan_params_t prm;
 	plan_t plan;
 	int rc = -ENOMEM;
@@ -161,14 +160,13 @@ int sim_apply_tick(sim_state_t *s)
 	if (!active)
 		goto out;
 	sim_input_room(s, room);
-	n = plan_input_collect(in, s->njobs, sim_time(s->now), room,
-			       s->cfg->nservers, jobs, which);
-	for (size_t k = 0; k < n; k++) {
+	sim_plan_conf(s->cfg, &conf);
+	n = plan_interval_prepare(in, s->njobs, sim_time(s->now), room,
+				  s->cfg->nservers, &conf, sim_server_of,
+				  (void *) s, jobs, which, &prm);
+	for (size_t k = 0; k < n; k++)
 		act[k] = &s->jobs[which[k]];
-		sim_straggler_close(act[k], &jobs[k]);
-	}
 	sim_straggler_room(s, room);
-	plan_params(s, in, &prm);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = plan_run(jobs, n, room, s->cfg->nservers, &prm, &plan);

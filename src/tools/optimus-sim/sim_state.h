@@ -10,6 +10,7 @@
 
 #include "job/job_model.h"
 #include "plan/plan_input.h"
+#include "plan/plan_interval.h"
 #include "sim_events.h"
 #include "sim_run.h"
 #include "sim_truth.h"
@@ -132,8 +133,11 @@ int sim_straggler_init(sim_state_t *s);
 double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j);
 /* One worker report per rank (config.straggler_detect): 0 or -errno. */
 int sim_straggler_report(sim_state_t *s, sim_job_t *j);
-/* The server the job's model closed (its straggler's), into pj. */
-void sim_straggler_close(const sim_job_t *j, plan_job_t *pj);
+/* A server's index from its name "sN" (plan_server_of_fn). */
+int sim_server_of(void *arg, const char *node, uint32_t *server);
+/* config.straggler_drain: the job's straggler server is drained, as the
+ * job moves off it. */
+void sim_straggler_drain(sim_state_t *s, const sim_job_t *j);
 /* Drained servers take nothing: their room in the plan's input is 0. */
 void sim_straggler_room(const sim_state_t *s, res_vec_t *room);
 

@@ -11,7 +11,8 @@
  * each running job sends one worker report per rank at every plan (its
  * true per-worker step times with a 5% jitter), and the plan closes the
  * straggler's server to the job and moves it, as in slurmctld; with
- * config.straggler_drain the server also takes no new task (StragglerDrain).
+ * config.straggler_drain the server is drained when the job moves off it
+ * and takes no new task (StragglerDrain).
  */
 #include <errno.h>
 #include <math.h>
@@ -104,21 +105,31 @@ int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 		if (rc < 0)
 			return rc;
 		s->stragglers += rc == 1;
-		if (rc == 1 && s->cfg->straggler_drain)
-			s->drained[worker_server(j, j->jm->straggler.rank)] = true;
 	}
 	return 0;
 }
 
-void sim_straggler_close(const sim_job_t *j, plan_job_t *pj)
+int sim_server_of(void *arg, const char *node, uint32_t *server)
 {
+	const sim_state_t *s = arg;
 	unsigned sv;
 	char end;
 
-	if (sscanf(j->jm->avoid_node, "s%u%c", &sv, &end) == 1) {
-		pj->has_closed = true;
-		pj->closed_server = sv;
-	}
+	if (sscanf(node, "s%u%c", &sv, &end) != 1 || sv >= s->cfg->nservers)
+		return -1;
+	*server = sv;
+	return 0;
+}
+
+/* As sched/optimus with StragglerDrain=yes: the node is drained when its
+ * straggler's job is moved off it (planner_decide.c move_off_straggler). */
+void sim_straggler_drain(sim_state_t *s, const sim_job_t *j)
+{
+	uint32_t sv;
+
+	if (s->cfg->straggler_drain &&
+	    !sim_server_of(s, j->jm->avoid_node, &sv))
+		s->drained[sv] = true;
 }
 
 void sim_straggler_room(const sim_state_t *s, res_vec_t *room)

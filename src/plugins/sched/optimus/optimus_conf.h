@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "models/straggler.h"
+#include "plan/plan_interval.h"
 
 typedef struct optimus_conf {
 	/* Report listener (doc/reports.md). */
@@ -55,5 +56,9 @@ void optimus_conf_free(void);
  * included): logged at every (re)load, answered to `optimusctl show
  * config`. xfree() it. */
 char *optimus_conf_text(void);
+/* What an interval is planned with, from the configuration in force: the
+ * values of optimus.conf, one step of a job's tasks alike and spread by
+ * --ntasks-per-node as Slurm runs them, the shared speed profiles. */
+void optimus_conf_plan(plan_conf_t *pc, const speed_profiles_t *profiles);
 
 #endif

@@ -46,20 +46,6 @@ typedef struct decide_ctx {
 	res_vec_t *server_free;
 } decide_ctx_t;
 
-/* The node of the job's straggler, closed to it, as a server index. */
-static void close_straggler_node(const snapshot_t *snap, plan_job_t *pl)
-{
-	const job_model_t *m = pl->model;
-
-	if (!m->avoid_node[0])
-		return;
-	for (int i = 0; i < snap->nnodes; i++)
-		if (!xstrcmp(snap->nodes[i].name, m->avoid_node)) {
-			pl->has_closed = true;
-			pl->closed_server = (uint32_t) i;
-			return;
-		}
-}
 
 static int add_input(reg_job_t *rj, void *arg)
 {
@@ -105,24 +91,6 @@ static void ctx_free(decide_ctx_t *c)
 	xfree(c->server_free);
 }
 
-static void plan_params_from_conf(plan_params_t *prm, const decide_ctx_t *c,
-				 time_t now)
-{
-	plan_params_init(prm);
-	(void) plan_policy_parse(optimus_conf.policy, &prm->policy);
-	prm->now = now;
-	prm->interval = optimus_conf.plan_interval;
-	prm->damping = optimus_conf.damping;
-	prm->resize_threshold = optimus_conf.resize_threshold;
-	prm->resize_threshold_large = optimus_conf.resize_threshold_large;
-	prm->large_tasks = optimus_conf.large_job_tasks;
-	prm->min_resize_interval = optimus_conf.min_resize_interval;
-	prm->restart_cost = plan_input_restart_cost(
-		c->in, c->nrec, (double) optimus_conf.restart_cost);
-	prm->profiles = registry_profiles();
-	prm->uniform_task_cpus = true;	/* one srun step: uniform tasks */
-	prm->uniform_node_share = true;	/* --ntasks-per-node on each node */
-}
 
 static char *nodes_of(const snapshot_t *snap, const plan_decision_t *d)
 {
@@ -355,6 +323,7 @@ static void count_plan(metrics_sched_t *s, int rc, size_t njobs,
 extern void planner_plan(const snapshot_t *snap)
 {
 	decide_ctx_t c;
+	plan_conf_t conf;
 	plan_params_t prm;
 	plan_t plan = { 0 };
 	struct action_list list;
@@ -364,11 +333,12 @@ extern void planner_plan(const snapshot_t *snap)
 	registry_lock();
 	ctx_init(&c, snap);
 	registry_for_each(add_input, &c);
-	c.n = plan_input_collect(c.in, c.nrec, snap->taken, c.server_free,
-				 (size_t) snap->nnodes, c.jobs, c.which);
-	for (size_t k = 0; k < c.n; k++)
-		close_straggler_node(snap, &c.jobs[k]);
-	plan_params_from_conf(&prm, &c, snap->taken);
+	optimus_conf_plan(&conf, registry_profiles());
+	c.n = plan_interval_prepare(c.in, c.nrec, snap->taken, c.server_free,
+				    (size_t) snap->nnodes, &conf,
+				    planner_input_server_of,
+				    (void *) snap, c.jobs,
+				    c.which, &prm);
 	/* This thread is the registry's only writer (registry.h): the models
 	 * stay as collected while the plan reads them, and queries need not
 	 * wait for the plan. */

@@ -2,6 +2,8 @@
  * planner_input.c - slurmctld's view of a job as the plan's input (see
  * planner_input.h); the rules themselves are in plan/plan_input.c.
  */
+#include <string.h>
+
 #include "alloc/placement.h"
 #include "planner_input.h"
 
@@ -69,4 +71,17 @@ void planner_input_room(const snapshot_t *snap, res_vec_t *server_free)
 				f.v[r] = 0;
 		server_free[i] = f;
 	}
+}
+
+extern int planner_input_server_of(void *snapshot, const char *node,
+				   uint32_t *server)
+{
+	const snapshot_t *snap = snapshot;
+
+	for (int i = 0; i < snap->nnodes; i++)
+		if (!strcmp(snap->nodes[i].name, node)) {
+			*server = (uint32_t) i;
+			return 0;
+		}
+	return -1;
 }

@@ -28,5 +28,9 @@ void planner_input_job(const reg_job_t *rj, const snap_job_t *sj,
 /* Each node's room for optimus jobs: capacity less what other jobs use,
  * never negative (server_free has snap->nnodes entries). */
 void planner_input_room(const snapshot_t *snap, res_vec_t *server_free);
+/* The snapshot's index of a node name, for the core's interval
+ * (plan_server_of_fn; snapshot is a const snapshot_t *). */
+int planner_input_server_of(void *snapshot, const char *node,
+			    uint32_t *server);
 
 #endif
