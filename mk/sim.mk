@@ -31,6 +31,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/pollux_goodput.c \
 	src/tools/optimus-sim/pollux_backfill.c \
 	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c \
+	src/tools/optimus-sim/pollux_truth.h \
+	src/tools/optimus-sim/pollux_truth.c \
 	src/tools/optimus-sim/sim_straggler.c \
 	src/tools/optimus-sim/sim_exp_stragglers.c
 # The measured workloads (pollux_exp.c) are read from the source tree

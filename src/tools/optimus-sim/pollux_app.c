@@ -581,6 +581,11 @@ int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain)
 	return 0;
 }
 
+double px_app_iteration_time(double step, double sync, int accum)
+{
+	return step + (step - sync) * accum;
+}
+
 double px_app_progress(const px_app_t *a, int epoch)
 {
 	double m = INFINITY;

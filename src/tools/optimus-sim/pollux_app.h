@@ -72,8 +72,13 @@ int px_app_grad_stats(const px_app_t *a, double bsz, int epoch, double *sqr,
  * validated batch B0 (steps of B0 one step is worth): with s = bsz/B0 and
  * the epoch's statistics at bsz, (var + sqr) / (var/s + sqr), 1 if both
  * are 0 (the artifact's reading, README "How the authors' simulator uses
- * them"). 0 or -EDOM. */
+ * them"). 0 or -EDOM. The one home of this rule: the simulator
+ * (pollux_sim.c) and the replay trainer (optimus-sim truth,
+ * examples/replay_trainer.py) both use it. */
 int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain);
+/* Seconds of one iteration of `accum` extra micro-steps (each without the
+ * all-reduce) after a step of `step` seconds of which `sync` all-reduce. */
+double px_app_iteration_time(double step, double sync, int accum);
 /* Progress at the start of `epoch` (the smallest over the runs). */
 double px_app_progress(const px_app_t *a, int epoch);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */

@@ -152,7 +152,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
 		job_report_stats(j, bsz);
-		double total = step + (step - sync) * j->accum;
+		double total = px_app_iteration_time(step, sync, j->accum);
 		double goodput = gain / total;
 		double next = px_app_progress(a, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
@@ -389,7 +389,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
 	if (px_app_step_time(a, place, (size_t)n, atomic, &step, &sync, NULL,
 			     0))
 		return -1.0;
-	return step + (step - sync) * accum;
+	return px_app_iteration_time(step, sync, accum);
 }
 
 /*
