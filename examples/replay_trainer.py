@@ -122,6 +122,17 @@ def ckpt_save(ckpt_dir, state):
     os.replace(tmp, final)
 
 
+def report(call, *args, **kw):
+    """One report; a refusal or an unreachable listener is logged, not
+    fatal (under plain sched/backfill nobody listens). True if sent."""
+    try:
+        call(*args, **kw)
+        return True
+    except (optimus_report.ReportError, OSError) as e:
+        log("report failed: %s" % e)
+        return False
+
+
 class Replay:
     """The job's state: iterations run, epoch, progress within the
     measured progress scale; advanced one iteration at a time."""
@@ -201,7 +212,12 @@ def main(argv=None):
                        ",".join(map(str, place)), t["iteration_seconds"],
                        it_wall, a.compression, last))
 
-    rep = None if a.no_report else optimus_report.Reporter()
+    rep = None
+    if not a.no_report:
+        try:
+            rep = optimus_report.Reporter()
+        except (optimus_report.ReportError, OSError) as e:
+            log("no report channel: %s" % e)
     paused = {"at": None}
 
     def save():
@@ -211,14 +227,17 @@ def main(argv=None):
         paused["at"] = time.monotonic()
         return job.iterations
 
-    if rep is not None and ckpt_dir:
-        rep.handle_checkpoints(save, resumed_step=job.iterations)
+    if rep is not None and ckpt_dir and \
+            not report(rep.handle_checkpoints, save,
+                       resumed_step=job.iterations):
+        log("not reporting (no sched/optimus listening)")
+        rep = None
     start_it, t0 = job.iterations, time.monotonic()
     last_report, spoke = t0, False
     while not job.done:
         time.sleep(min(0.2, max(it_wall, 0.01)))
         if rep is not None:
-            rep.confirm_checkpoints()
+            report(rep.confirm_checkpoints)
         now = time.monotonic()
         if paused["at"] is not None:
             # The job is about to be requeued: no work after the checkpoint.
@@ -235,12 +254,10 @@ def main(argv=None):
             log("step %d loss %.6f epoch %d" % (job.iterations, job.loss(),
                                                  job.epoch))
             if rep is not None:
-                rep.progress(job.iterations, job.loss(),
-                             samples_per_sec=sps * t["run_batch"],
-                             epoch=job.epoch)
+                report(rep.progress, job.iterations, job.loss(),
+                       samples_per_sec=sps * t["run_batch"], epoch=job.epoch)
                 if not spoke and job.iterations > start_it:
-                    rep.speed(0, t["replicas"], sps)
-                    spoke = True
+                    spoke = report(rep.speed, 0, t["replicas"], sps)
             last_report = now
     log("done at step %d epoch %d" % (job.iterations, job.epoch))
     if rep is not None:

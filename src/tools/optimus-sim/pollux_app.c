@@ -586,6 +586,16 @@ double px_app_iteration_time(double step, double sync, int accum)
 	return step + (step - sync) * accum;
 }
 
+int px_app_max_replicas(const px_app_t *a, double bsz)
+{
+	int m = (int)(bsz / a->min_local);
+
+	if (!strcmp(a->name, "ncf"))
+		return 1;
+	return m < 1 ? 1 : m > PX_NODES * PX_NODE_GPUS ?
+		PX_NODES * PX_NODE_GPUS : m;
+}
+
 double px_app_progress(const px_app_t *a, int epoch)
 {
 	double m = INFINITY;

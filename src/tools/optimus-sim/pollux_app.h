@@ -79,6 +79,10 @@ int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain);
 /* Seconds of one iteration of `accum` extra micro-steps (each without the
  * all-reduce) after a step of `step` seconds of which `sync` all-reduce. */
 double px_app_iteration_time(double step, double sync, int accum);
+/* Most GPUs a job of batch bsz may use: bsz over the smallest per-GPU
+ * batch measured, within 1..PX_NODES * PX_NODE_GPUS; NCF one (the
+ * artifact's rule). */
+int px_app_max_replicas(const px_app_t *a, double bsz);
 /* Progress at the start of `epoch` (the smallest over the runs). */
 double px_app_progress(const px_app_t *a, int epoch);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */

@@ -402,11 +402,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
  */
 int px_job_max_replicas(const px_job_t *j)
 {
-	int m = (int)(j->spec->bsz / j->spec->app->min_local);
-
-	if (!strcmp(j->spec->app->name, "ncf"))
-		return 1;
-	return m < 1 ? 1 : m > PX_GPUS ? PX_GPUS : m;
+	return px_app_max_replicas(j->spec->app, j->spec->bsz);
 }
 
 int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,

@@ -143,6 +143,8 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 	json_object_object_add(root, "sync_seconds", json_num_new(sync));
 	json_object_object_add(root, "iteration_seconds", json_num_new(
 		px_app_iteration_time(step, sync, accum)));
+	json_object_object_add(root, "max_replicas", json_object_new_int(
+		px_app_max_replicas(a, o->bsz)));
 	json_object_object_add(root, "max_epochs",
 			       json_object_new_int(a->max_epochs));
 	for (int e = 0; e < a->max_epochs; e++) {
