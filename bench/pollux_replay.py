@@ -25,6 +25,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -130,6 +131,8 @@ def run_once(scheduler, jobs, a):
                 min(j["submitted"] for j in done)}
     finally:
         c.stop(keep=a.keep)
+        if not a.keep:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def summary(run):
