@@ -634,3 +634,10 @@ void px_app_split_batch(const px_app_t *a, double bsz, int replicas,
 	*atomic = at < cap ? at : cap;
 	*accum = acc;
 }
+
+void px_app_split_job(const px_app_t *a, double bsz, int replicas,
+		      int *atomic, int *accum)
+{
+	px_app_split_batch(a, bsz, replicas, bsz > a->init_bsz, atomic,
+			   accum);
+}

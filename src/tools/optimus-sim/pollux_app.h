@@ -96,4 +96,10 @@ double px_app_iteration(const px_app_t *a, double bsz, int epoch);
 void px_app_split_batch(const px_app_t *a, double bsz, int replicas,
 			bool force_accum, int *atomic, int *accum);
 
+/* The split a job runs: at a batch above the smallest validated one, at
+ * least one extra micro-step on one GPU (the peer's rule, part of the
+ * measured truth); the simulator's jobs and `optimus-sim truth` alike. */
+void px_app_split_job(const px_app_t *a, double bsz, int replicas,
+		      int *atomic, int *accum);
+
 #endif

@@ -31,8 +31,7 @@ static void job_split(px_job_t *j)
 {
 	const px_app_t *a = j->spec->app;
 
-	px_app_split_batch(a, j->bsz, j->nalloc, j->bsz > a->init_bsz,
-			   &j->atomic, &j->accum);
+	px_app_split_job(a, j->bsz, j->nalloc, &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -98,9 +97,7 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 		if (w > j->nalloc)
 			break;
 		ob.nodes = alloc_runs(j->alloc, w, place);
-		px_app_split_batch(sp->app, sp->bsz, w,
-				   sp->bsz > sp->app->init_bsz, &ob.atomic,
-				   &ob.accum);
+		px_app_split_job(sp->app, sp->bsz, w, &ob.atomic, &ob.accum);
 		if (!(rc = px_app_step_time(sp->app, place, (size_t)ob.nodes,
 					    ob.atomic, &ob.step, &ob.sync,
 					    s->err, s->errlen)))

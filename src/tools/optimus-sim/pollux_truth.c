@@ -118,9 +118,7 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 
 	for (size_t i = 0; i < o->nplace; i++)
 		reps += o->place[i];
-	/* As the simulator splits a job's batch (pollux_sim.c job_split). */
-	px_app_split_batch(a, o->bsz, reps, o->bsz > a->init_bsz, &atomic,
-			   &accum);
+	px_app_split_job(a, o->bsz, reps, &atomic, &accum);
 	if (px_app_step_time(a, o->place, o->nplace, atomic, &step, &sync,
 			     err, errlen))
 		return NULL;
