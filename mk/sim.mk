@@ -31,6 +31,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/pollux_goodput.c \
 	src/tools/optimus-sim/pollux_backfill.c \
 	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c \
+	src/tools/optimus-sim/pollux_truth.h \
+	src/tools/optimus-sim/pollux_truth.c \
 	src/tools/optimus-sim/sim_straggler.c \
 	src/tools/optimus-sim/sim_exp_stragglers.c
 # The measured workloads (pollux_exp.c) are read from the source tree
@@ -67,7 +69,7 @@ testsuite_unit_test_pollux_CFLAGS = $(testsuite_unit_test_sim_CFLAGS)
 testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
-	testsuite/offline/test_sim.py \
+	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \
 	testsuite/offline/test_quality_curves.py
 # quality-vs-fair's recorded curves, the script that made them and the
 # cluster benchmark that trains the same runs.

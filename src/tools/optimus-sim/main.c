@@ -12,6 +12,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "pollux_exp.h"
+#include "pollux_truth.h"
 #include "sim_exp.h"
 #include "sim_progress.h"
 #include "util/version.h"
@@ -32,6 +33,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: optimus-sim experiment NAME [--quick] [options]\n"
 	      "       optimus-sim run [--policy P,...] [options]\n"
+	      "       optimus-sim truth --app NAME --gpus-per-node N[,N...] "
+	      "--batch B\n"
 	      "       optimus-sim experiments | models | --help | --version\n"
 	      "\n"
 	      "experiments: optimus-vs-drf oracle-gap ablation damping pollux "
@@ -410,6 +413,9 @@ int main(int argc, char **argv)
 	/* The measured-workload experiment has options of its own. */
 	if (px_exp_wanted(argc, argv))
 		return px_exp_main(argc, argv);
+	/* The truth of one measured job, for the replay trainer. */
+	if (px_truth_wanted(argc, argv))
+		return px_truth_main(argc, argv);
 	cli_defaults(&c);
 	while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (o == 'h')

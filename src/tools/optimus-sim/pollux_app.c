@@ -581,6 +581,21 @@ int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain)
 	return 0;
 }
 
+double px_app_iteration_time(double step, double sync, int accum)
+{
+	return step + (step - sync) * accum;
+}
+
+int px_app_max_replicas(const px_app_t *a, double bsz)
+{
+	int m = (int)(bsz / a->min_local);
+
+	if (!strcmp(a->name, "ncf"))
+		return 1;
+	return m < 1 ? 1 : m > PX_NODES * PX_NODE_GPUS ?
+		PX_NODES * PX_NODE_GPUS : m;
+}
+
 double px_app_progress(const px_app_t *a, int epoch)
 {
 	double m = INFINITY;
@@ -618,4 +633,11 @@ void px_app_split_batch(const px_app_t *a, double bsz, int replicas,
 	int cap = (int)(a->max_bsz / (replicas * (acc + 1)));
 	*atomic = at < cap ? at : cap;
 	*accum = acc;
+}
+
+void px_app_split_job(const px_app_t *a, double bsz, int replicas,
+		      int *atomic, int *accum)
+{
+	px_app_split_batch(a, bsz, replicas, bsz > a->init_bsz, atomic,
+			   accum);
 }

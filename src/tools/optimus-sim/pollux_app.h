@@ -72,8 +72,17 @@ int px_app_grad_stats(const px_app_t *a, double bsz, int epoch, double *sqr,
  * validated batch B0 (steps of B0 one step is worth): with s = bsz/B0 and
  * the epoch's statistics at bsz, (var + sqr) / (var/s + sqr), 1 if both
  * are 0 (the artifact's reading, README "How the authors' simulator uses
- * them"). 0 or -EDOM. */
+ * them"). 0 or -EDOM. The one home of this rule: the simulator
+ * (pollux_sim.c) and the replay trainer (optimus-sim truth,
+ * examples/replay_trainer.py) both use it. */
 int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain);
+/* Seconds of one iteration of `accum` extra micro-steps (each without the
+ * all-reduce) after a step of `step` seconds of which `sync` all-reduce. */
+double px_app_iteration_time(double step, double sync, int accum);
+/* Most GPUs a job of batch bsz may use: bsz over the smallest per-GPU
+ * batch measured, within 1..PX_NODES * PX_NODE_GPUS; NCF one (the
+ * artifact's rule). */
+int px_app_max_replicas(const px_app_t *a, double bsz);
 /* Progress at the start of `epoch` (the smallest over the runs). */
 double px_app_progress(const px_app_t *a, int epoch);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */
@@ -86,5 +95,11 @@ double px_app_iteration(const px_app_t *a, double bsz, int epoch);
  */
 void px_app_split_batch(const px_app_t *a, double bsz, int replicas,
 			bool force_accum, int *atomic, int *accum);
+
+/* The split a job runs: at a batch above the smallest validated one, at
+ * least one extra micro-step on one GPU (the peer's rule, part of the
+ * measured truth); the simulator's jobs and `optimus-sim truth` alike. */
+void px_app_split_job(const px_app_t *a, double bsz, int replicas,
+		      int *atomic, int *accum);
 
 #endif

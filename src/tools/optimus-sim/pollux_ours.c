@@ -132,7 +132,8 @@ static int fitted_update(ours_t *o, size_t i)
 	}
 	for (; oj->nobs_fed < (size_t)j->nobs; oj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[oj->nobs_fed];
-		double t = ob->step + (ob->step - ob->sync) * ob->accum;
+		double t = px_app_iteration_time(ob->step, ob->sync,
+						  ob->accum);
 		(void)job_model_speed_sample(oj->model, ob->nodes,
 					     ob->replicas, 1.0 / t);
 	}

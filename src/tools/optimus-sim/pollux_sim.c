@@ -31,8 +31,7 @@ static void job_split(px_job_t *j)
 {
 	const px_app_t *a = j->spec->app;
 
-	px_app_split_batch(a, j->bsz, j->nalloc, j->bsz > a->init_bsz,
-			   &j->atomic, &j->accum);
+	px_app_split_job(a, j->bsz, j->nalloc, &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -98,9 +97,7 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 		if (w > j->nalloc)
 			break;
 		ob.nodes = alloc_runs(j->alloc, w, place);
-		px_app_split_batch(sp->app, sp->bsz, w,
-				   sp->bsz > sp->app->init_bsz, &ob.atomic,
-				   &ob.accum);
+		px_app_split_job(sp->app, sp->bsz, w, &ob.atomic, &ob.accum);
 		if (!(rc = px_app_step_time(sp->app, place, (size_t)ob.nodes,
 					    ob.atomic, &ob.step, &ob.sync,
 					    s->err, s->errlen)))
@@ -152,7 +149,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
 		job_report_stats(j, bsz);
-		double total = step + (step - sync) * j->accum;
+		double total = px_app_iteration_time(step, sync, j->accum);
 		double goodput = gain / total;
 		double next = px_app_progress(a, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
@@ -389,7 +386,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
 	if (px_app_step_time(a, place, (size_t)n, atomic, &step, &sync, NULL,
 			     0))
 		return -1.0;
-	return step + (step - sync) * accum;
+	return px_app_iteration_time(step, sync, accum);
 }
 
 /*
@@ -402,11 +399,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
  */
 int px_job_max_replicas(const px_job_t *j)
 {
-	int m = (int)(j->spec->bsz / j->spec->app->min_local);
-
-	if (!strcmp(j->spec->app->name, "ncf"))
-		return 1;
-	return m < 1 ? 1 : m > PX_GPUS ? PX_GPUS : m;
+	return px_app_max_replicas(j->spec->app, j->spec->bsz);
 }
 
 int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,

@@ -42,6 +42,11 @@ typedef struct reg_job {
 	res_vec_t *start_usage;
 	size_t nstart;
 	time_t started_at;
+	/* Arrival of the last progress report taken in, to the sub-second:
+	 * the model keeps whole seconds (last_report), and a step rate over
+	 * an interval that starts at a truncated second runs low by up to a
+	 * second per interval (planner_reports.c run_speed). */
+	double progress_received;
 } reg_job_t;
 
 extern void registry_init(void);

@@ -1,0 +1,198 @@
+/*
+ * pollux_truth.c - `optimus-sim truth --app NAME --gpus-per-node N[,N...]
+ * --batch B [--data DIR]`: prints, as JSON, the iteration time of the
+ * application on that placement at that global batch (the per-GPU batch
+ * and accumulation split as the simulator splits it) and, per epoch, the
+ * progress boundaries and the statistical efficiency of the batch
+ * (pollux_app.h). What pollux_sim.c runs a job by, for one placement.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "pollux_app.h"
+#include "pollux_truth.h"
+#include "util/json_num.h"
+#include "util/json_strict.h"
+
+#ifndef POLLUX_DATA_DIR
+#define POLLUX_DATA_DIR "testsuite/data/pollux-osdi21"
+#endif
+
+typedef struct truth_opts {
+	const char *app, *data;
+	int place[PX_MAX_NODES];
+	size_t nplace;
+	double bsz;
+} truth_opts_t;
+
+static void usage(FILE *f)
+{
+	fputs("usage: optimus-sim truth --app NAME --gpus-per-node N[,N...] "
+	      "--batch B [--data DIR]\n"
+	      "  the measured iteration time of NAME (bert cifar10 "
+	      "deepspeech2 imagenet ncf yolov3)\n"
+	      "  on N GPUs on each node at global batch B, and per epoch its "
+	      "progress bounds\n"
+	      "  and the batch's statistical efficiency, as JSON "
+	      "(doc/e2e.md)\n", f);
+}
+
+int px_truth_wanted(int argc, char **argv)
+{
+	return argc > 1 && !strcmp(argv[1], "truth");
+}
+
+/* "2,1,4": GPUs per node, each in 1..PX_NODE_GPUS: 0 or -EINVAL. */
+static int parse_place(const char *s, truth_opts_t *o)
+{
+	char *end;
+
+	o->nplace = 0;
+	for (const char *p = s; *p;) {
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > PX_NODE_GPUS ||
+		    o->nplace == PX_MAX_NODES || (*end && *end != ','))
+			return -EINVAL;
+		o->place[o->nplace++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return o->nplace ? 0 : -EINVAL;
+}
+
+static int parse(int argc, char **argv, truth_opts_t *o)
+{
+	static const struct option longopts[] = {
+		{ "app", 1, 0, 'a' }, { "gpus-per-node", 1, 0, 'g' },
+		{ "batch", 1, 0, 'b' }, { "data", 1, 0, 'd' },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	int c;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->data = getenv("OPTIMUS_POLLUX_DATA");
+	if (!o->data)
+		o->data = POLLUX_DATA_DIR;
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->app = optarg; break;
+		case 'd': o->data = optarg; break;
+		case 'g':
+			if (parse_place(optarg, o)) {
+				fprintf(stderr, "optimus-sim: truth: "
+					"--gpus-per-node: counts of 1..%d "
+					"separated by commas, got '%s'\n",
+					PX_NODE_GPUS, optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			o->bsz = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->bsz >= 1)) {
+				fprintf(stderr, "optimus-sim: truth: --batch: "
+					"a number >= 1, got '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!o->app || !o->nplace || !o->bsz || optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* The truth of app `a` on o's placement, or NULL with err. */
+static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
+			       char *err, size_t errlen)
+{
+	int reps = 0, atomic, accum;
+	double step, sync;
+
+	for (size_t i = 0; i < o->nplace; i++)
+		reps += o->place[i];
+	px_app_split_job(a, o->bsz, reps, &atomic, &accum);
+	if (px_app_step_time(a, o->place, o->nplace, atomic, &step, &sync,
+			     err, errlen))
+		return NULL;
+	/* The batch the job runs, as the simulator counts it. */
+	double bsz = (double)reps * atomic * (accum + 1);
+	json_object *root = json_object_new_object();
+	json_object *place = json_object_new_array();
+	json_object *epochs = json_object_new_array();
+
+	for (size_t i = 0; i < o->nplace; i++)
+		json_object_array_add(place, json_object_new_int(o->place[i]));
+	json_object_object_add(root, "app", json_object_new_string(a->name));
+	json_object_object_add(root, "gpus_per_node", place);
+	json_object_object_add(root, "replicas", json_object_new_int(reps));
+	json_object_object_add(root, "batch", json_num_new(o->bsz));
+	json_object_object_add(root, "run_batch", json_num_new(bsz));
+	json_object_object_add(root, "local_batch", json_object_new_int(atomic));
+	json_object_object_add(root, "accum_steps", json_object_new_int(accum));
+	json_object_object_add(root, "step_seconds", json_num_new(step));
+	json_object_object_add(root, "sync_seconds", json_num_new(sync));
+	json_object_object_add(root, "iteration_seconds", json_num_new(
+		px_app_iteration_time(step, sync, accum)));
+	json_object_object_add(root, "max_replicas", json_object_new_int(
+		px_app_max_replicas(a, o->bsz)));
+	json_object_object_add(root, "max_epochs",
+			       json_object_new_int(a->max_epochs));
+	for (int e = 0; e < a->max_epochs; e++) {
+		double gain;
+		if (px_app_gain(a, bsz, e, &gain)) {
+			snprintf(err, errlen, "%s: no gradient statistics at "
+				 "batch %g, epoch %d", a->name, bsz, e);
+			json_object_put(root);
+			json_object_put(epochs);
+			return NULL;
+		}
+		json_object *ep = json_object_new_object();
+		json_object_object_add(ep, "progress_start",
+				       json_num_new(px_app_progress(a, e)));
+		json_object_object_add(ep, "progress_end",
+				       json_num_new(px_app_progress(a, e + 1)));
+		json_object_object_add(ep, "efficiency", json_num_new(gain));
+		json_object_array_add(epochs, ep);
+	}
+	json_object_object_add(root, "epochs", epochs);
+	return root;
+}
+
+int px_truth_main(int argc, char **argv)
+{
+	truth_opts_t o;
+	px_app_t *apps = NULL;
+	size_t napps = 0;
+	char err[512] = "", traces[600];
+	json_object *root = NULL;
+	int rc;
+
+	if ((rc = parse(argc, argv, &o)))
+		return rc;
+	snprintf(traces, sizeof(traces), "%s/traces", o.data);
+	if (!(rc = px_apps_load(traces, &apps, &napps, err, sizeof(err)))) {
+		const px_app_t *a = px_app_find(apps, napps, o.app);
+		if (!a)
+			snprintf(err, sizeof(err), "unknown application '%s'",
+				 o.app);
+		else
+			root = truth_json(a, &o, err, sizeof(err));
+	}
+	if (root)
+		printf("%s\n", json_object_to_json_string_ext(
+			json_strict(root), JSON_C_TO_STRING_PRETTY |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+	else
+		fprintf(stderr, "optimus-sim: truth: %s\n", err);
+	json_object_put(root);
+	px_apps_free(apps, napps);
+	return root ? 0 : 1;
+}

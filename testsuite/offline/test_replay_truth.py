@@ -1,0 +1,80 @@
+"""`optimus-sim truth` and the replay trainer by hand (issue 29 item 1):
+the truth is the measured data where the data has a point, the trainer's
+steps follow it to the epoch count, and what is outside the measured
+domain or mistyped is refused. Needs no cluster."""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SIM = os.path.join(TOP, "src", "tools", "optimus-sim", "optimus-sim")
+TRAINER = os.path.join(TOP, "examples", "replay_trainer.py")
+TRACES = os.path.join(TOP, "testsuite", "data", "pollux-osdi21", "traces")
+
+pytestmark = pytest.mark.skipif(not os.access(SIM, os.X_OK),
+                                reason="optimus-sim not built")
+
+
+def truth(*args):
+    return subprocess.run([SIM, "truth"] + list(args), capture_output=True,
+                          text=True, timeout=120)
+
+
+def measured(app, placement, local_bsz):
+    with open(os.path.join(TRACES, app, "placements.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["placement"] == placement and \
+                    float(row["local_bsz"]) == local_bsz:
+                return float(row["step_time"]), float(row["sync_time"])
+    raise AssertionError("no measured row %s %s" % (placement, local_bsz))
+
+
+@pytest.mark.parametrize("place,digits", [("4", "4"), ("2,2", "22")])
+def test_a_measured_placement_is_its_row(place, digits):
+    """cifar10 at batch 256: 64 per GPU on 4 GPUs, a measured point."""
+    r = truth("--app", "cifar10", "--gpus-per-node", place, "--batch", "256")
+    assert r.returncode == 0, r.stderr
+    t = json.loads(r.stdout)
+    step, sync = measured("cifar10", digits, 64)
+    assert (t["local_batch"], t["accum_steps"], t["replicas"]) == (64, 0, 4)
+    assert t["step_seconds"] == pytest.approx(step, rel=1e-9)
+    assert t["sync_seconds"] == pytest.approx(sync, rel=1e-9)
+    assert t["iteration_seconds"] == pytest.approx(step, rel=1e-9)
+    assert t["max_epochs"] == 100 and len(t["epochs"]) == 100
+    ends = [e["progress_end"] for e in t["epochs"]]
+    assert ends == sorted(ends) and all(e["efficiency"] >= 1
+                                        for e in t["epochs"])
+
+
+def test_refusals():
+    r = truth("--app", "cifar10", "--gpus-per-node", "4,4", "--batch", "128")
+    assert r.returncode == 1 and "no step time measured" in r.stderr
+    r = truth("--app", "nope", "--gpus-per-node", "1", "--batch", "128")
+    assert r.returncode == 1 and "unknown application" in r.stderr
+    for bad in ("5", "0", "2,,1", "x"):
+        r = truth("--app", "cifar10", "--gpus-per-node", bad,
+                  "--batch", "128")
+        assert r.returncode == 2, (bad, r.stderr)
+
+
+def test_trainer_by_hand_ends_at_its_epochs_in_the_measured_steps():
+    """At the smallest validated batch one step is one step of progress:
+    the replay's steps are the measured iterations of validation-128.csv
+    (cumulative, per epoch), one more per epoch at most (its last step
+    is partial)."""
+    r = subprocess.run([sys.executable, TRAINER, "--app", "cifar10",
+                        "--batch", "128", "--gpus-per-node", "1",
+                        "--epochs", "2", "--compression", "1e6",
+                        "--no-report", "--optimus-sim", SIM],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(TRACES, "cifar10", "validation-128.csv")) as f:
+        want = int(float(list(csv.DictReader(f))[1]["iteration"]))
+    done = [l for l in r.stderr.splitlines() if "done at step" in l]
+    assert done, r.stderr
+    step, epoch = int(done[0].split()[4]), int(done[0].split()[6])
+    assert epoch == 2 and want <= step <= want + 2, (done, want)
