@@ -205,3 +205,73 @@ def test_drained_node_gets_no_job(cluster, tmp_path):
         cancel(cluster, *jids)
         cluster.run(["scontrol", "update", "nodename=" + node,
                      "state=resume"])
+
+
+def set_partition(cluster, state):
+    cluster.run(["scontrol", "update", "partitionname=debug",
+                 "state=" + state])
+
+
+def test_partition_down_plans_nothing_drain_keeps_the_queue(cluster,
+                                                           tmp_path):
+    """A partition DOWN starts none of its queued jobs (Slurm's rule): the
+    planner does not plan them (no start reserved for nothing) until it is
+    UP again. DRAIN (Slurm: no new submission, the queue still runs):
+    sbatch is refused, the queued job starts."""
+    jids = []
+    set_partition(cluster, "down")
+    try:
+        mark = len(cluster.logs())
+        jids.append(submit(cluster, tmp_path, "partdown",
+                           "optimus,max_ps=1,max_workers=1,steps=100000",
+                           100000)[0])
+        wait_plans(cluster, SEVERAL_PLANS)
+        assert not planned_nodes(cluster, mark), cluster.logs()[mark:]
+        assert cluster.job_fields(jids[0])["JobState"] == "PENDING"
+        set_partition(cluster, "drain")
+        r = cluster.run(["sbatch", "--wrap", "true"], check=False)
+        assert r.returncode != 0, r.stdout
+        cluster.wait_job_state(jids[0], {"RUNNING"}, timeout=90)
+        assert planned_nodes(cluster, mark)
+    finally:
+        set_partition(cluster, "up")
+        cancel(cluster, *jids)
+
+
+def test_a_node_back_in_service_is_room_to_grow_into(cluster, tmp_path):
+    """n4 dead and DOWN, the other nodes nearly full: the job starts at
+    1 PS + 1 worker; once n4 is back, the job grows into it (from its
+    checkpoint)."""
+    node = "n4"
+    kill_node(cluster, node, "issue31-test-grow")
+    blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
+                               "#!/bin/sh\nsleep 300\n"),
+                cluster.sbatch(["-w", "n[2-3]", "-N2", "--exclusive", "-o",
+                                "/dev/null"], "#!/bin/sh\nsleep 300\n")]
+    out = str(tmp_path / "back.out")
+    jid = None
+    revived = False
+    try:
+        for b in blockers:
+            cluster.wait_job_state(b, {"RUNNING"})
+        jid = cluster.sbatch(
+            ["--scheduler=optimus,max_ps=4,max_workers=12,steps=20000,"
+             "delta=0.5,ckpt_dir=%s" % (tmp_path / "ckpt-back"),
+             "--open-mode=append", "-o", out],
+            "#!/bin/sh\nexec /usr/bin/python3 %s 20000 0.01 0.005 0.0002 "
+            "0.0002\n" % sched.TRAINER)
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(out), 30, "the first run")[0]
+        assert first["ps"] + first["workers"] == 2, first
+        wait_progress(cluster, jid, 7)
+        revive_node(cluster, node)
+        revived = True
+        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart")[0]
+        assert second["ps"] + second["workers"] > 2, second
+        assert node in cluster.run(
+            ["scontrol", "show", "hostnames",
+             cluster.job_fields(jid)["NodeList"]]).stdout.split()
+    finally:
+        if not revived:
+            revive_node(cluster, node)
+        cancel(cluster, *blockers, *([jid] if jid else []))
