@@ -275,3 +275,27 @@ def test_a_node_back_in_service_is_room_to_grow_into(cluster, tmp_path):
         if not revived:
             revive_node(cluster, node)
         cancel(cluster, *blockers, *([jid] if jid else []))
+
+
+def test_reconfigure_with_a_bad_value_keeps_the_values_in_force(cluster):
+    """A value out of range in the edited optimus.conf: the re-read is
+    refused with the key named, and the values in force stay (not the
+    defaults: a typo must not turn a live scheduler's PlanInterval=2 into
+    600)."""
+    port = cluster.ports["report"]
+    path = os.path.join(cluster.etc, "optimus.conf")
+    before = open(path).read()
+    try:
+        mark = len(cluster.logs())
+        write_optimus_conf(cluster, "ReportPort=%d\nPlanInterval=0\n"
+                           "Policy=drf\n" % port)
+        cluster.run(["scontrol", "reconfigure"])
+        wait_for(lambda: "PlanInterval=0: expected" in cluster.logs()[mark:],
+                 30, "the refusal logged")
+        conf = config_in_force(cluster, port)
+        assert conf["PlanInterval"] == "2", conf
+        assert conf["Policy"] == "optimus", conf
+        assert conf["MinResizeInterval"] == str(sched.MIN_RESIZE_INTERVAL)
+    finally:
+        write_optimus_conf(cluster, before)
+        cluster.run(["scontrol", "reconfigure"], check=False)

@@ -113,8 +113,8 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
 	s_p_get_uint32(&c->report_replay_capacity, "ReportReplayCapacity", tbl);
 	if (s_p_get_string(&addr, "Policy", tbl)) {
-		/* A name too long for the buffer is no policy: refused by
-		 * the check, whole in its message (optimus_conf_check). */
+		/* A name too long for the buffer is no policy: left empty,
+		 * refused by the check as "(too long)". */
 		if (snprintf(c->policy, sizeof(c->policy), "%s", addr) >=
 		    (int) sizeof(c->policy))
 			c->policy[0] = '\0';
@@ -247,7 +247,7 @@ int optimus_conf_load(void)
 	} else {
 		tbl = s_p_hashtbl_create(optimus_conf_options);
 		if (s_p_parse_file(tbl, NULL, path, COMPAT_PARSE_STRICT, NULL) != SLURM_SUCCESS) {
-			error("sched/optimus: cannot parse %s, using defaults", path);
+			error("sched/optimus: cannot parse %s", path);
 			rc = SLURM_ERROR;
 		} else {
 			optimus_conf_apply(tbl, &c);
@@ -256,6 +256,18 @@ int optimus_conf_load(void)
 				rc = optimus_conf_check(path, &c);
 		}
 		s_p_hashtbl_destroy(tbl);
+	}
+	/* A re-read refused keeps what is in force: a typo made on a live
+	 * system must not put the defaults (PlanInterval=600, ...) in force
+	 * (issue 31, bad input stays bad input). */
+	if (rc != SLURM_SUCCESS && loaded) {
+		xfree(c.report_address);
+		text = optimus_conf_text();
+		error("sched/optimus: %s refused: the values in force are kept: %s",
+		      path, text);
+		xfree(text);
+		xfree(path);
+		return rc;
 	}
 	if (rc != SLURM_SUCCESS) {
 		xfree(c.report_address);

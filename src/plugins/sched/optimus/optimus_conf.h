@@ -51,7 +51,9 @@ extern optimus_conf_t optimus_conf;
 /* dirname(slurm.conf)/optimus.conf; xfree() it. */
 char *optimus_conf_path(void);
 /* (Re)read optimus.conf into optimus_conf; a missing file means defaults.
- * SLURM_SUCCESS or SLURM_ERROR (parse error: defaults kept, logged).
+ * SLURM_SUCCESS or SLURM_ERROR (parse error or a value out of range,
+ * logged: the defaults at the first read, the values in force at a
+ * re-read).
  * A re-read (`scontrol reconfigure`) applies the planner's keys at once;
  * the report listener's (Report*) are read only when slurmctld starts:
  * a changed one is logged as needing a restart and the value in force is
