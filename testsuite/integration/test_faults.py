@@ -299,3 +299,31 @@ def test_reconfigure_with_a_bad_value_keeps_the_values_in_force(cluster):
     finally:
         write_optimus_conf(cluster, before)
         cluster.run(["scontrol", "reconfigure"], check=False)
+
+
+def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
+    """The node a running job holds is set DRAIN: Slurm lets the job run
+    on (DRAINING); the planner, which no longer counts the node's room,
+    neither signals nor requeues the job for it."""
+    jid, out = submit(cluster, tmp_path, "draining",
+                      "optimus,max_ps=1,max_workers=2,steps=100000,"
+                      "delta=0.00001", 100000)
+    node = None
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_for(lambda: runs(out), 30, "the first run")
+        wait_progress(cluster, jid, 5)
+        node = cluster.job_fields(jid)["BatchHost"]
+        mark = len(cluster.logs())
+        cluster.run(["scontrol", "update", "nodename=" + node,
+                     "state=drain", "reason=issue31-test-draining"])
+        wait_plans(cluster, SEVERAL_PLANS + 4)
+        assert cluster.job_fields(jid)["JobState"] == "RUNNING"
+        assert len(runs(out)) == 1, runs(out)
+        assert not re.search(r"JobId=%d: checkpoint signal" % jid,
+                             cluster.logs()[mark:])
+    finally:
+        cancel(cluster, jid)
+        if node:
+            cluster.run(["scontrol", "update", "nodename=" + node,
+                         "state=resume"], check=False)
