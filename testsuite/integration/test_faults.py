@@ -1,5 +1,5 @@
 """The faults a production cluster has, with optimus jobs (issue 31): a
-node that dies under a job (items 1), the configuration changed on a live
+node that dies under a job (item 1), the configuration changed on a live
 system (item 3). Each scenario on a real localhost cluster."""
 import os
 import re
