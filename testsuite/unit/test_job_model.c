@@ -488,6 +488,54 @@ START_TEST(test_requeued)
 }
 END_TEST
 
+/* A run Slurm requeued itself (a node failed) is a fault's restart: not
+ * counted in restarts, not charged as a resize, resumed from the last
+ * confirmed checkpoint without the job being called not resumable; a
+ * resize under way is abandoned (issue 31). The count survives the state
+ * file. */
+START_TEST(test_lost_run_is_a_fault_not_a_resize)
+{
+	job_model_t *m = new_job("optimus"), *b;
+	json_object *o;
+	char err[256];
+
+	job_model_started(m, 100, 1, 2, 1);
+	ck_assert_int_eq(job_model_checkpoint(m, 101, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 110, 50, 1, 5, 0), 0);
+	job_model_lost_run(m, 120);
+	ck_assert_int_eq(m->phase, JM_REQUEUED);
+	job_model_started(m, 130, 1, 2, 1);
+	ck_assert_uint_eq(m->restarts, 0);
+	ck_assert_uint_eq(m->fault_restarts, 1);
+	ck_assert(m->resize_seconds == 0);
+	ck_assert_int_eq(job_model_report(m, 135, 5, 1, 5, 0), 0);
+	ck_assert_ptr_null(job_model_not_resizable(m));
+	/* dies while checkpointing for a resize */
+	job_model_resizing(m, 140);
+	job_model_lost_run(m, 145);
+	job_model_started(m, 150, 1, 1, 1);
+	ck_assert_uint_eq(m->restarts, 0);
+	ck_assert_uint_eq(m->fault_restarts, 2);
+	ck_assert(m->resize_seconds == 0);
+	ck_assert_uint_eq(m->resizes, 1);
+	/* a plan's resize still counts */
+	job_model_resizing(m, 160);
+	job_model_requeued(m, 165);
+	job_model_started(m, 170, 1, 2, 1);
+	ck_assert_uint_eq(m->restarts, 1);
+	ck_assert(m->resize_seconds == 10);
+	job_model_lost_run(m, 180);
+	o = job_model_to_json(m);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b, "%s", err);
+	ck_assert_uint_eq(b->fault_restarts, 2);
+	ck_assert(b->fault_requeue);
+	json_object_put(o);
+	job_model_free(b);
+	job_model_free(m);
+}
+END_TEST
+
 static job_model_t *fed_job(void)
 {
 	job_model_t *m = new_job("optimus,model=vgg,max_ps=8,max_workers=16,"
@@ -764,6 +812,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_timing_and_summary);
 	tcase_add_test(tc, test_run_history);
 	tcase_add_test(tc, test_requeued);
+	tcase_add_test(tc, test_lost_run_is_a_fault_not_a_resize);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);

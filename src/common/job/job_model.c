@@ -313,13 +313,23 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	if (!m)
 		return;
 	job_model_stopped(m, now);
-	if (m->nruns)
-		m->restarts++;	/* a restart that happened, not one begun */
-	/* Where this run must resume: the step reached, or the checkpoint
-	 * confirmed for the resize if lower (reports made after it are lost
-	 * by design). */
-	m->resume_floor = m->resize_ckpt && m->resize_ckpt_step < m->step ?
-			  m->resize_ckpt_step : m->step;
+	if (m->fault_requeue) {
+		/* A fault's restart: not the plan's, and the work since the
+		 * last confirmed checkpoint is the fault's loss, not the
+		 * job's failure to resume (issue 31). */
+		m->fault_restarts++;
+		m->resume_floor = m->ckpt_confirmed && m->ckpt_step < m->step ?
+				  m->ckpt_step : m->ckpt_confirmed ? m->step : 0;
+		m->fault_requeue = false;
+	} else {
+		if (m->nruns)
+			m->restarts++;	/* a restart that happened, not one begun */
+		/* Where this run must resume: the step reached, or the
+		 * checkpoint confirmed for the resize if lower (reports made
+		 * after it are lost by design). */
+		m->resume_floor = m->resize_ckpt && m->resize_ckpt_step < m->step ?
+				  m->resize_ckpt_step : m->step;
+	}
 	m->resize_ckpt = false;
 	if (m->resize_began && now >= m->resize_began) {
 		m->resize_seconds += difftime(now, m->resize_began);
@@ -356,6 +366,19 @@ void job_model_requeued(job_model_t *m, time_t now)
 	if (!m || (m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING))
 		return;
 	job_model_stopped(m, now);
+	m->phase = JM_REQUEUED;
+}
+
+void job_model_lost_run(job_model_t *m, time_t now)
+{
+	if (!m || (m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING))
+		return;
+	job_model_stopped(m, now);
+	/* A resize under way ends with the run: its restart is the fault's,
+	 * never charged as a resize. */
+	m->resize_began = 0;
+	m->resize_ckpt = false;
+	m->fault_requeue = true;
 	m->phase = JM_REQUEUED;
 }
 

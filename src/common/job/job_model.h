@@ -79,6 +79,14 @@ typedef struct job_model {
 	unsigned restarts;	/* completed restarts (a run after a run) */
 	unsigned resizes;	/* resizes begun (job_model_resizing) */
 	/*
+	 * Runs Slurm ended and requeued itself (a node failed under the job,
+	 * an admin's requeue): neither counted in restarts nor charged to
+	 * resize_seconds (issue 31). fault_requeue: such a requeue awaits
+	 * its next run.
+	 */
+	unsigned fault_restarts;
+	bool fault_requeue;
+	/*
 	 * Found running without a record (state file lost or unreadable):
 	 * taken at its real size, and not resized before it reported after
 	 * this time (issue 15). 0: not adopted.
@@ -210,6 +218,13 @@ void job_model_stopped(job_model_t *m, time_t now);
  * a job in any other phase is left as it is.
  */
 void job_model_requeued(job_model_t *m, time_t now);
+/*
+ * Slurm requeued the job itself, not for a plan's resize (a node failed
+ * under it, an admin's requeue), while it ran or checkpointed for a
+ * resize: the run is lost, a resize under way is abandoned, and the next
+ * run is a fault restart that resumes from the last confirmed checkpoint.
+ */
+void job_model_lost_run(job_model_t *m, time_t now);
 /*
  * Added: a resize decided by the plan begins (checkpoint signal sent):
  * phase CHECKPOINTING, last_resize = resize_began = now, resizes + 1.

@@ -135,6 +135,8 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	}
 	if (jm_add_int(o, "ckpt_confirmed", (int64_t)m->ckpt_confirmed) ||
 	    jm_add_int(o, "resizes", m->resizes) ||
+	    jm_add_int(o, "fault_restarts", m->fault_restarts) ||
+	    jm_add_int(o, "fault_requeue", m->fault_requeue) ||
 	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
 	    jm_add_int(o, "not_resumable", m->not_resumable) ||
 	    jm_add_num(o, "resume_floor", m->resume_floor) ||
@@ -260,7 +262,8 @@ enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
 
 /*
- * The checkpoint record (issue 15) and the resizes begun (issue 25):
+ * The checkpoint record (issue 15), the resizes begun (issue 25) and the
+ * fault restarts (issue 31):
  * optional, so that a state file written before them still loads (such a
  * job has no confirmed checkpoint yet, and counts its resizes from now).
  */
@@ -276,10 +279,12 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 		{ "resize_ckpt", 0, 1, true, NULL },
 		{ "resize_ckpt_step", 0, JM_STEP_MAX, false, NULL },
 		{ "resizes", 0, UINT32_MAX, true, NULL },
+		{ "fault_restarts", 0, UINT32_MAX, true, NULL },
+		{ "fault_requeue", 0, 1, true, NULL },
 	};
-	double v[8] = { 0 };
+	double v[10] = { 0 };
 
-	for (size_t i = 0; i < 8; i++) {
+	for (size_t i = 0; i < 10; i++) {
 		if (!json_object_object_get_ex(o, f[i].key, NULL))
 			continue;
 		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
@@ -295,6 +300,8 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->resize_ckpt = v[5] != 0.0;
 	m->resize_ckpt_step = v[6];
 	m->resizes = (unsigned)v[7];
+	m->fault_restarts = (unsigned)v[8];
+	m->fault_requeue = v[9] != 0.0;
 	return 0;
 }
 

@@ -354,13 +354,14 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 			 rem, how, eta);
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%s speed=%.3g/s model=%s "
-		     "%s fit=%s restarts=%u "
+		     "%s fit=%s restarts=%u faults=%u "
 		     "resize=%.0fs(%.1f%%)%s%s%s%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
 		     m->step, loss, m->steps_per_sec,
-		     job_speed_source_name(src), pred, fit, m->restarts, m->resize_seconds,
+		     job_speed_source_name(src), pred, fit, m->restarts,
+		     m->fault_restarts, m->resize_seconds,
 		     100.0 * job_model_resize_share(m), jct,
 		     no ? " resizable=no: " : "", no ? no : "",
 		     no ? job_model_not_resizable_help(m) : "",

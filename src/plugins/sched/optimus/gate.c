@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/list.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
 #include "gate.h"
+#include "slurm_compat.h"
 #include "job_env.h"
 #include "roles/spank_env.h"
 
@@ -35,8 +37,33 @@ extern time_t gate_user_begin(const job_record_t *job)
 	return env_time(job, OPTIMUS_SPANK_ENV_BEGIN);
 }
 
+/*
+ * Whether one of the job's partitions starts jobs: a partition DOWN or
+ * INACTIVE starts none of its queued jobs (Slurm's rule); DRAIN refuses
+ * new submissions but still starts the queued ones.
+ */
+static bool partition_starts_jobs(const job_record_t *job)
+{
+	part_record_t *part;
+	list_itr_t *it;
+	bool any = false;
+
+	if (!job->part_ptr_list)
+		return !job->part_ptr ||
+		       (job->part_ptr->state_up & PARTITION_SCHED);
+	it = list_iterator_create(job->part_ptr_list);
+	while (!any && (part = list_next(it)))
+		any = part->state_up & PARTITION_SCHED;
+	list_iterator_destroy(it);
+	return any;
+}
+
 extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
 {
+	/* Slurm would not start it: planning it would reserve room for a
+	 * start that cannot come (issue 31). */
+	if (!partition_starts_jobs(job))
+		return true;
 	if (job->priority == 0)
 		return true;	/* held by a user, an admin or Slurm */
 	if (job->state_reason == WAIT_DEPENDENCY ||

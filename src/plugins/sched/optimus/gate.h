@@ -21,8 +21,9 @@ extern time_t gate_user_begin(const job_record_t *job);
 
 /*
  * Something other than optimus keeps the job from starting: a hold
- * (priority 0, whoever set it), a dependency, or a begin time kept at the
- * gate still ahead.
+ * (priority 0, whoever set it), a dependency, a begin time kept at the
+ * gate still ahead, or none of its partitions starting jobs (DOWN or
+ * INACTIVE).
  * Such a job is not planned.
  */
 extern bool gate_blocked_by_others(const job_record_t *job, time_t now);

@@ -61,7 +61,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->report_max_peer_connections = 64;
 	c->report_replay_window = 300;
 	c->report_replay_capacity = 1 << 18;
-	c->policy = xstrdup("optimus");
+	snprintf(c->policy, sizeof(c->policy), "optimus");
 	c->plan_interval = PLAN_INTERVAL_DEFAULT;
 	c->damping = ALLOC_DAMPING_DEFAULT;
 	c->resize_threshold = PLAN_RESIZE_THRESHOLD_DEFAULT;
@@ -113,8 +113,12 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
 	s_p_get_uint32(&c->report_replay_capacity, "ReportReplayCapacity", tbl);
 	if (s_p_get_string(&addr, "Policy", tbl)) {
-		xfree(c->policy);
-		c->policy = addr;
+		/* A name too long for the buffer is no policy: left empty,
+		 * refused by the check as "(too long)". */
+		if (snprintf(c->policy, sizeof(c->policy), "%s", addr) >=
+		    (int) sizeof(c->policy))
+			c->policy[0] = '\0';
+		xfree(addr);
 	}
 	s_p_get_uint32(&c->plan_interval, "PlanInterval", tbl);
 	s_p_get_double(&c->damping, "Damping", tbl);
@@ -136,7 +140,7 @@ static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
 
 	if (plan_policy_parse(c->policy, &policy)) {
 		error("sched/optimus: %s: Policy=%s: expected optimus, quality, drf, tetris or fifo",
-		      path, c->policy);
+		      path, c->policy[0] ? c->policy : "(too long)");
 		return SLURM_ERROR;
 	}
 	if (c->plan_interval < 1 || c->plan_interval > 86400) {
@@ -181,8 +185,55 @@ static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 	return optimus_conf_check_planner(path, c);
 }
 
+/*
+ * A re-read keeps the report listener's keys in force: the listener binds
+ * its address and port and sizes its tables, queue and replay cache once,
+ * when slurmctld starts. Each changed key is named with the value in
+ * force, so that the admin knows a restart is needed. The address in force
+ * moves into next (never freed while the listener's thread may read it).
+ */
+static void optimus_conf_keep_listener(const char *path, optimus_conf_t *next)
+{
+	optimus_conf_t *cur = &optimus_conf;
+	const struct { const char *key; uint32_t *now, was; } keys[] = {
+		{ "ReportQueueSize", &next->report_queue_size,
+		  cur->report_queue_size },
+		{ "ReportMaxConnections", &next->report_max_connections,
+		  cur->report_max_connections },
+		{ "ReportTimeout", &next->report_timeout, cur->report_timeout },
+		{ "ReportAuthTimeout", &next->report_auth_timeout,
+		  cur->report_auth_timeout },
+		{ "ReportMaxPeerConnections",
+		  &next->report_max_peer_connections,
+		  cur->report_max_peer_connections },
+		{ "ReportReplayWindow", &next->report_replay_window,
+		  cur->report_replay_window },
+		{ "ReportReplayCapacity", &next->report_replay_capacity,
+		  cur->report_replay_capacity },
+	};
+
+	if (xstrcmp(next->report_address, cur->report_address))
+		info("sched/optimus: %s: ReportAddress=%s needs a restart of slurmctld; %s stays in force",
+		     path, next->report_address, cur->report_address);
+	xfree(next->report_address);
+	next->report_address = cur->report_address;
+	cur->report_address = NULL;
+	if (next->report_port != cur->report_port)
+		info("sched/optimus: %s: ReportPort=%u needs a restart of slurmctld; %u stays in force",
+		     path, next->report_port, cur->report_port);
+	next->report_port = cur->report_port;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (*keys[i].now != keys[i].was)
+			info("sched/optimus: %s: %s=%u needs a restart of slurmctld; %u stays in force",
+			     path, keys[i].key, *keys[i].now, keys[i].was);
+		*keys[i].now = keys[i].was;
+	}
+}
+
 int optimus_conf_load(void)
 {
+	static bool loaded;	/* read once: this is a re-read */
+
 	char *path = optimus_conf_path();
 	optimus_conf_t c = { 0 };
 	s_p_hashtbl_t *tbl;
@@ -196,7 +247,7 @@ int optimus_conf_load(void)
 	} else {
 		tbl = s_p_hashtbl_create(optimus_conf_options);
 		if (s_p_parse_file(tbl, NULL, path, COMPAT_PARSE_STRICT, NULL) != SLURM_SUCCESS) {
-			error("sched/optimus: cannot parse %s, using defaults", path);
+			error("sched/optimus: cannot parse %s", path);
 			rc = SLURM_ERROR;
 		} else {
 			optimus_conf_apply(tbl, &c);
@@ -206,14 +257,28 @@ int optimus_conf_load(void)
 		}
 		s_p_hashtbl_destroy(tbl);
 	}
+	/* A re-read refused keeps what is in force: a typo made on a live
+	 * system must not put the defaults (PlanInterval=600, ...) in force
+	 * (issue 31, bad input stays bad input). */
+	if (rc != SLURM_SUCCESS && loaded) {
+		xfree(c.report_address);
+		text = optimus_conf_text();
+		error("sched/optimus: %s refused: the values in force are kept: %s",
+		      path, text);
+		xfree(text);
+		xfree(path);
+		return rc;
+	}
 	if (rc != SLURM_SUCCESS) {
 		xfree(c.report_address);
-		xfree(c.policy);
 		c = (optimus_conf_t){ 0 };
 		optimus_conf_defaults(&c);
 	}
+	if (loaded)
+		optimus_conf_keep_listener(path, &c);
 	optimus_conf_free();
 	optimus_conf = c;
+	loaded = true;
 	/* What is in force after every (re)read: `scontrol reconfigure`
 	 * re-reads optimus.conf, and its defaults are not obvious. */
 	text = optimus_conf_text();
@@ -241,7 +306,7 @@ char *optimus_conf_text(void)
 		c->report_queue_size, c->report_max_connections,
 		c->report_timeout, c->report_auth_timeout,
 		c->report_max_peer_connections, c->report_replay_window,
-		c->policy ? c->policy : "", c->plan_interval, c->damping,
+		c->policy, c->plan_interval, c->damping,
 		c->resize_threshold, c->resize_threshold_large,
 		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
 		c->straggler.async_ratio, c->straggler.sync_factor,
@@ -251,7 +316,6 @@ char *optimus_conf_text(void)
 void optimus_conf_free(void)
 {
 	xfree(optimus_conf.report_address);
-	xfree(optimus_conf.policy);
 }
 
 extern void optimus_conf_plan(plan_conf_t *pc,

@@ -27,7 +27,10 @@ typedef struct optimus_conf {
 	uint32_t report_replay_capacity;/* ReportReplayCapacity, 262144 */
 
 	/* Planner (doc/planning.md). */
-	char *policy;			/* Policy, "optimus" */
+	/* A buffer, not a pointer: `scontrol reconfigure` rewrites it while
+	 * the planner and the listener read it, and must free nothing they
+	 * may hold. */
+	char policy[32];		/* Policy, "optimus" */
 	uint32_t plan_interval;		/* PlanInterval (s), 600 */
 	double damping;			/* Damping, 0.95 */
 	double resize_threshold;	/* ResizeThreshold, 0.10 */
@@ -49,7 +52,13 @@ extern optimus_conf_t optimus_conf;
 /* dirname(slurm.conf)/optimus.conf; xfree() it. */
 char *optimus_conf_path(void);
 /* (Re)read optimus.conf into optimus_conf; a missing file means defaults.
- * SLURM_SUCCESS or SLURM_ERROR (parse error: defaults kept, logged). */
+ * SLURM_SUCCESS or SLURM_ERROR (parse error or a value out of range,
+ * logged: the defaults at the first read, the values in force at a
+ * re-read).
+ * A re-read (`scontrol reconfigure`) applies the planner's keys at once;
+ * the report listener's (Report*) are read only when slurmctld starts:
+ * a changed one is logged as needing a restart and the value in force is
+ * kept (issue 31). */
 int optimus_conf_load(void);
 void optimus_conf_free(void);
 /* The configuration in force as optimus.conf's "Key=Value" pairs (defaults

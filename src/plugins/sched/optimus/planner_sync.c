@@ -124,10 +124,25 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 	rj->checkpoint_acked = false;
 }
 
-/* Back to pending: a requeue (ours, or an admin's). */
+/*
+ * Back to pending while the record says it runs or checkpoints: Slurm
+ * requeued it itself (ours set the record to requeued before the request,
+ * collect_requeue): a node failed under it, or an admin's requeue. A
+ * resize under way is abandoned, never requeued a second time, and the
+ * restart is not the plan's (issue 31).
+ */
 static void note_pending(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
-	job_model_requeued(rj->model, now);
+	job_model_t *m = rj->model;
+
+	if (m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING)
+		return;
+	info("sched/optimus: JobId=%u requeued by Slurm (restart %u, not a resize%s): resumes from its checkpoint of step %.0f",
+	     sj->job_id, sj->restart_cnt,
+	     m->phase == JM_CHECKPOINTING ? "; the resize under way is abandoned" : "",
+	     m->ckpt_confirmed ? m->ckpt_step : 0.0);
+	job_model_lost_run(m, now);
+	rj->checkpoint_acked = false;
 }
 
 static void note_finished(reg_job_t *rj, const snap_job_t *sj)

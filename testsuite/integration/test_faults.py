@@ -1,0 +1,329 @@
+"""The faults a production cluster has, with optimus jobs (issue 31): a
+node that dies under a job (item 1), the configuration changed on a live
+system (item 3). Each scenario on a real localhost cluster."""
+import os
+import re
+import time
+
+import sched_helpers as sched
+from sched_helpers import cancel, optimusctl, runs, submit, wait_progress
+from waiting import wait_for, wait_plans
+
+CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
+SEVERAL_PLANS = 4
+
+
+def node_state(cluster, node):
+    r = cluster.run(["sinfo", "-h", "-n", node, "-N", "-o", "%T"])
+    return r.stdout.strip()
+
+
+def kill_node(cluster, node, reason):
+    """The node's slurmd killed, then marked DOWN as an admin would."""
+    cluster._kill("slurmd-" + node)
+    cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
+                 "reason=" + reason])
+
+
+def revive_node(cluster, node):
+    cluster._start_slurmd(node)
+    # ReturnToService=2 may have returned it already at registration:
+    # Slurm then refuses the resume of a node that is not down.
+    cluster.run(["scontrol", "update", "nodename=" + node, "state=resume"],
+                check=False)
+    wait_for(lambda: node_state(cluster, node) == "idle", 90,
+             "%s idle again" % node)
+
+
+def planned_nodes(cluster, since):
+    """The nodes of every start the planner applied after log offset
+    `since` ("JobId=N planned: ... on HOSTLIST (...)")."""
+    nodes = set()
+    for hl in re.findall(r"JobId=\d+ planned: \S+ on (\S+) \(",
+                         cluster.logs()[since:]):
+        nodes |= set(cluster.run(["scontrol", "show", "hostnames",
+                                  hl]).stdout.split())
+    return nodes
+
+
+def test_node_death_requeues_from_the_checkpoint_not_as_a_resize(
+        cluster, tmp_path):
+    """slurmd of the job's node killed and the node set DOWN: Slurm
+    requeues the job (JobRequeue=1); it runs again elsewhere from its last
+    confirmed checkpoint; the planner counts no resize and charges no
+    resize time; no plan places anything on the dead node; back, it is
+    usable again."""
+    jid, out = submit(cluster, tmp_path, "dies",
+                      "optimus,max_ps=1,max_workers=1,steps=100000,"
+                      "delta=0.00001", 100000)
+    node = None
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(out), 30, "the first run")[0]
+        wait_progress(cluster, jid, 5)
+        node = cluster.job_fields(jid)["BatchHost"]
+        mark = len(cluster.logs())
+        kill_node(cluster, node, "issue31-test")
+        second = wait_for(lambda: runs(out)[1:2], 120,
+                          "the run after the node failed")[0]
+        f = cluster.job_fields(jid)
+        # Slurm's own handling: the job was requeued, away from the node
+        assert f["Restarts"] == "1", f
+        assert node not in cluster.run(
+            ["scontrol", "show", "hostnames", f["NodeList"]]).stdout.split()
+        # from its last confirmed checkpoint (declared at start: step 0)
+        assert second["resumed_from"] == first["resumed_from"] == 0
+        wait_progress(cluster, jid, 12)
+        wait_plans(cluster, SEVERAL_PLANS)
+        job = optimusctl(cluster, "show", "job", str(jid))
+        assert job["restarts"] == 0, job
+        assert job["resize_seconds"] == 0, job
+        assert job["fault_restarts"] == 1, job
+        # the loss is the fault's, not the job's failure to resume
+        assert job["resizable"], job.get("not_resizable_because")
+        assert "faults=1" in cluster.job_fields(jid)["SystemComment"]
+        assert re.search(r"JobId=%d requeued by Slurm \(restart \d+, not a "
+                         r"resize\)" % jid, cluster.logs())
+        # The plan placed its restart, and nothing else, off the DOWN node.
+        placed = planned_nodes(cluster, mark)
+        assert placed and node not in placed, placed
+    finally:
+        if node:
+            revive_node(cluster, node)
+        cancel(cluster, jid)
+
+
+def test_node_death_while_checkpointing_for_a_resize(cluster, tmp_path):
+    """The node dies between the checkpoint signal and the requeue: Slurm
+    requeues the job once, the planner abandons the resize (no second
+    requeue), counts a fault restart and no resize restart."""
+    # The checkpoint takes 30 s to write, longer than any node kill here.
+    big, big_out, first, small = sched.squeezed(
+        cluster, tmp_path, "ckdies", 60, 900, 30, ckpt_seconds=30)
+    node = None
+    try:
+        signalled = "JobId=%d: checkpoint signal" % big
+        wait_for(lambda: signalled in cluster.logs(), 90, "the signal")
+        node = cluster.job_fields(big)["BatchHost"]
+        kill_node(cluster, node, "issue31-test-ckpt")
+        wait_for(lambda: runs(big_out)[1:2], 120, "the run after the fault")
+        wait_plans(cluster, SEVERAL_PLANS)
+        f = cluster.job_fields(big)
+        assert f["Restarts"] == "1", f     # requeued once, by Slurm
+        job = optimusctl(cluster, "show", "job", str(big))
+        assert (job["restarts"], job["resize_seconds"],
+                job.get("fault_restarts")) == (0, 0, 1), job
+        assert "abandoned" in cluster.logs()
+        assert len(re.findall(r"JobId=%d requeued \(held\) for a resize" % big,
+                              cluster.logs())) == 0
+    finally:
+        if node:
+            revive_node(cluster, node)
+        cancel(cluster, big, small)
+
+
+def write_optimus_conf(cluster, text):
+    path = os.path.join(cluster.etc, "optimus.conf")
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def config_in_force(cluster, port):
+    """optimusctl show config, asked at the port the listener runs on."""
+    return optimusctl(cluster, "--addr", "127.0.0.1:%d" % port,
+                      "show", "config")
+
+
+def test_reconfigure_applies_the_planner_keys_and_names_the_listener_ones(
+        cluster, tmp_path):
+    """optimus.conf edited, `scontrol reconfigure`: Policy, PlanInterval
+    and the thresholds are in force at once; a new ReportPort is logged as
+    needing a restart and the port in force stays (and is what show config
+    says); the running job is not resized by the change."""
+    port = cluster.ports["report"]
+    path = os.path.join(cluster.etc, "optimus.conf")
+    before = open(path).read()
+    jid, out = submit(cluster, tmp_path, "reconf",
+                      "optimus,max_ps=2,max_workers=4,steps=100000,"
+                      "delta=0.00001", 100000)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_progress(cluster, jid, 5)
+        mark = len(cluster.logs())
+        write_optimus_conf(cluster,
+                           "ReportPort=%d\nPlanInterval=3\nPolicy=drf\n"
+                           "ResizeThreshold=0.3\nMinResizeInterval=3600\n"
+                           "RestartCost=2\n" % (port + 1))
+        cluster.run(["scontrol", "reconfigure"])
+        wait_for(lambda: "needs a restart" in cluster.logs()[mark:], 30,
+                 "the reconfigure logged")
+        log = cluster.logs()[mark:]
+        assert "ReportPort=%d needs a restart of slurmctld; %d stays in " \
+            "force" % (port + 1, port) in log, log[-2000:]
+        conf = config_in_force(cluster, port)
+        assert conf["PlanInterval"] == "3", conf
+        assert conf["Policy"] == "drf", conf
+        assert conf["ResizeThreshold"] == "0.3", conf
+        assert conf["MinResizeInterval"] == "3600", conf
+        assert conf["ReportPort"] == str(port), conf
+        wait_plans(cluster, SEVERAL_PLANS)
+        assert len(runs(out)) == 1, runs(out)
+        assert not re.search(r"JobId=%d: checkpoint signal" % jid,
+                             cluster.logs()[mark:])
+    finally:
+        write_optimus_conf(cluster, before)
+        cluster.run(["scontrol", "reconfigure"], check=False)
+        cancel(cluster, jid)
+
+
+def test_drained_node_gets_no_job(cluster, tmp_path):
+    """A node set DRAIN: no plan places a job there; the jobs start on the
+    other nodes."""
+    node = "n1"
+    mark = len(cluster.logs())
+    cluster.run(["scontrol", "update", "nodename=" + node, "state=drain",
+                 "reason=issue31-test"])
+    jids = []
+    try:
+        # One job per node of the cluster.
+        for k in range(cluster.nodes):
+            jids.append(submit(cluster, tmp_path, "drain%d" % k,
+                               "optimus,max_ps=1,max_workers=1,"
+                               "steps=100000", 100000)[0])
+        # They all fit on the three other nodes, and run there.
+        for j in jids:
+            cluster.wait_job_state(j, {"RUNNING"}, timeout=90)
+        wait_plans(cluster, SEVERAL_PLANS)
+        placed = planned_nodes(cluster, mark)
+        assert placed and node not in placed, placed
+        for j in jids:
+            f = cluster.job_fields(j)
+            assert node not in cluster.run(
+                ["scontrol", "show", "hostnames",
+                 f["NodeList"]]).stdout.split(), f
+    finally:
+        cancel(cluster, *jids)
+        cluster.run(["scontrol", "update", "nodename=" + node,
+                     "state=resume"])
+
+
+def set_partition(cluster, state):
+    cluster.run(["scontrol", "update", "partitionname=debug",
+                 "state=" + state])
+
+
+def test_partition_down_plans_nothing_drain_keeps_the_queue(cluster,
+                                                           tmp_path):
+    """A partition DOWN starts none of its queued jobs (Slurm's rule): the
+    planner does not plan them (no start reserved for nothing) until it is
+    UP again. DRAIN (Slurm: no new submission, the queue still runs):
+    sbatch is refused, the queued job starts."""
+    jids = []
+    set_partition(cluster, "down")
+    try:
+        mark = len(cluster.logs())
+        jids.append(submit(cluster, tmp_path, "partdown",
+                           "optimus,max_ps=1,max_workers=1,steps=100000",
+                           100000)[0])
+        wait_plans(cluster, SEVERAL_PLANS)
+        assert not planned_nodes(cluster, mark), cluster.logs()[mark:]
+        assert cluster.job_fields(jids[0])["JobState"] == "PENDING"
+        set_partition(cluster, "drain")
+        r = cluster.run(["sbatch", "--wrap", "true"], check=False)
+        assert r.returncode != 0, r.stdout
+        cluster.wait_job_state(jids[0], {"RUNNING"}, timeout=90)
+        assert planned_nodes(cluster, mark)
+    finally:
+        set_partition(cluster, "up")
+        cancel(cluster, *jids)
+
+
+def test_a_node_back_in_service_is_room_to_grow_into(cluster, tmp_path):
+    """n4 dead and DOWN, the other nodes nearly full: the job starts at
+    1 PS + 1 worker; once n4 is back, the job grows into it (from its
+    checkpoint)."""
+    node = "n4"
+    kill_node(cluster, node, "issue31-test-grow")
+    blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
+                               "#!/bin/sh\nsleep 300\n"),
+                cluster.sbatch(["-w", "n[2-3]", "-N2", "--exclusive", "-o",
+                                "/dev/null"], "#!/bin/sh\nsleep 300\n")]
+    out = str(tmp_path / "back.out")
+    jid = None
+    revived = False
+    try:
+        for b in blockers:
+            cluster.wait_job_state(b, {"RUNNING"})
+        jid = cluster.sbatch(
+            ["--scheduler=optimus,max_ps=4,max_workers=12,steps=20000,"
+             "delta=0.5,ckpt_dir=%s" % (tmp_path / "ckpt-back"),
+             "--open-mode=append", "-o", out],
+            "#!/bin/sh\nexec /usr/bin/python3 %s 20000 0.01 0.005 0.0002 "
+            "0.0002\n" % sched.TRAINER)
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        first = wait_for(lambda: runs(out), 30, "the first run")[0]
+        assert first["ps"] + first["workers"] == 2, first
+        wait_progress(cluster, jid, 7)
+        revive_node(cluster, node)
+        revived = True
+        second = wait_for(lambda: runs(out)[1:2], 90, "a grown restart")[0]
+        assert second["ps"] + second["workers"] > 2, second
+        assert node in cluster.run(
+            ["scontrol", "show", "hostnames",
+             cluster.job_fields(jid)["NodeList"]]).stdout.split()
+    finally:
+        if not revived:
+            revive_node(cluster, node)
+        cancel(cluster, *blockers, *([jid] if jid else []))
+
+
+def test_reconfigure_with_a_bad_value_keeps_the_values_in_force(cluster):
+    """A value out of range in the edited optimus.conf: the re-read is
+    refused with the key named, and the values in force stay (not the
+    defaults: a typo must not turn a live scheduler's PlanInterval=2 into
+    600)."""
+    port = cluster.ports["report"]
+    path = os.path.join(cluster.etc, "optimus.conf")
+    before = open(path).read()
+    try:
+        mark = len(cluster.logs())
+        write_optimus_conf(cluster, "ReportPort=%d\nPlanInterval=0\n"
+                           "Policy=drf\n" % port)
+        cluster.run(["scontrol", "reconfigure"])
+        wait_for(lambda: "PlanInterval=0: expected" in cluster.logs()[mark:],
+                 30, "the refusal logged")
+        conf = config_in_force(cluster, port)
+        assert conf["PlanInterval"] == "2", conf
+        assert conf["Policy"] == "optimus", conf
+        assert conf["MinResizeInterval"] == str(sched.MIN_RESIZE_INTERVAL)
+    finally:
+        write_optimus_conf(cluster, before)
+        cluster.run(["scontrol", "reconfigure"], check=False)
+
+
+def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
+    """The node a running job holds is set DRAIN: Slurm lets the job run
+    on (DRAINING); the planner, which no longer counts the node's room,
+    neither signals nor requeues the job for it."""
+    jid, out = submit(cluster, tmp_path, "draining",
+                      "optimus,max_ps=1,max_workers=2,steps=100000,"
+                      "delta=0.00001", 100000)
+    node = None
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_for(lambda: runs(out), 30, "the first run")
+        wait_progress(cluster, jid, 5)
+        node = cluster.job_fields(jid)["BatchHost"]
+        mark = len(cluster.logs())
+        cluster.run(["scontrol", "update", "nodename=" + node,
+                     "state=drain", "reason=issue31-test-draining"])
+        wait_plans(cluster, SEVERAL_PLANS + 4)
+        assert cluster.job_fields(jid)["JobState"] == "RUNNING"
+        assert len(runs(out)) == 1, runs(out)
+        assert not re.search(r"JobId=%d: checkpoint signal" % jid,
+                             cluster.logs()[mark:])
+    finally:
+        cancel(cluster, jid)
+        if node:
+            cluster.run(["scontrol", "update", "nodename=" + node,
+                         "state=resume"], check=False)
