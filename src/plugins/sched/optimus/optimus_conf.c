@@ -73,7 +73,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->straggler_drain = false;
 }
 
-char *optimus_conf_path(void)
+extern char *optimus_conf_path(void)
 {
 	char path[PATH_MAX];
 
@@ -181,7 +181,7 @@ static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 	return optimus_conf_check_planner(path, c);
 }
 
-int optimus_conf_load(void)
+extern int optimus_conf_load(void)
 {
 	char *path = optimus_conf_path();
 	optimus_conf_t c = { 0 };
@@ -225,7 +225,7 @@ int optimus_conf_load(void)
 	return rc;
 }
 
-char *optimus_conf_text(void)
+extern char *optimus_conf_text(void)
 {
 	const optimus_conf_t *c = &optimus_conf;
 
@@ -248,7 +248,7 @@ char *optimus_conf_text(void)
 		c->straggler.consecutive, c->straggler_drain ? "yes" : "no");
 }
 
-void optimus_conf_free(void)
+extern void optimus_conf_free(void)
 {
 	xfree(optimus_conf.report_address);
 	xfree(optimus_conf.policy);

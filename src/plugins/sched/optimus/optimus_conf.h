@@ -46,14 +46,14 @@ typedef struct optimus_conf {
 extern optimus_conf_t optimus_conf;
 
 /* dirname(slurm.conf)/optimus.conf; xfree() it. */
-char *optimus_conf_path(void);
+extern char *optimus_conf_path(void);
 /* (Re)read optimus.conf into optimus_conf; a missing file means defaults.
  * SLURM_SUCCESS or SLURM_ERROR (parse error: defaults kept, logged). */
-int optimus_conf_load(void);
-void optimus_conf_free(void);
+extern int optimus_conf_load(void);
+extern void optimus_conf_free(void);
 /* The configuration in force as optimus.conf's "Key=Value" pairs (defaults
  * included): logged at every (re)load, answered to `optimusctl show
  * config`. xfree() it. */
-char *optimus_conf_text(void);
+extern char *optimus_conf_text(void);
 
 #endif
