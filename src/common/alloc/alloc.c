@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "util/errmsg.h"
 
 void alloc_params_init(alloc_params_t *prm, res_vec_t capacity)
 {
@@ -22,10 +23,9 @@ int alloc_result_init(alloc_result_t *out, const alloc_job_t *jobs, size_t n)
 {
 	memset(out, 0, sizeof(*out));
 	out->grants = calloc(n ? n : 1, sizeof(*out->grants));
-	if (!out->grants) {
-		snprintf(out->err, sizeof(out->err), "out of memory for %zu jobs", n);
-		return -ENOMEM;
-	}
+	if (!out->grants)
+		return errmsg_set(out->err, sizeof(out->err), -ENOMEM,
+				  "out of memory for %zu jobs", n);
 	out->njobs = n;
 	for (size_t i = 0; i < n; i++)
 		out->grants[i].id = jobs[i].id;
@@ -75,17 +75,16 @@ static int alloc_check_job(const alloc_job_t *j, alloc_result_t *out)
 		why = "max workers below min workers";
 	if (!why)
 		return 0;
-	snprintf(out->err, sizeof(out->err), "job %u: %s", j->id, why);
-	return -EINVAL;
+	return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+			  "job %u: %s", j->id, why);
 }
 
 int alloc_check_task_jobs(const alloc_job_t *jobs, size_t n,
 			  const alloc_params_t *prm, alloc_result_t *out)
 {
-	if ((n && !jobs) || !prm || !res_is_valid(prm->capacity)) {
-		snprintf(out->err, sizeof(out->err), "invalid jobs or capacity");
-		return -EINVAL;
-	}
+	if ((n && !jobs) || !prm || !res_is_valid(prm->capacity))
+		return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+				  "invalid jobs or capacity");
 	for (size_t i = 0; i < n; i++) {
 		int rc = alloc_check_job(&jobs[i], out);
 		if (rc)

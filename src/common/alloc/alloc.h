@@ -68,7 +68,10 @@ typedef struct alloc_result {
 	long units_used;
 	size_t nleft_out;          /* grants with status != ALLOC_OK */
 	size_t steps;              /* greedy increments made after minimums */
-	char err[160];             /* why an allocator returned an error */
+	/* Why an allocator returned an error, written with errmsg_set: a result carries its
+	 * own message because its callers (plan_run's passes, the plugin's
+	 * log, the simulator) read it after the result, not at the call. */
+	char err[160];
 } alloc_result_t;
 
 #define ALLOC_DAMPING_DEFAULT 0.95

@@ -22,6 +22,7 @@
 
 #include "util/heap.h"
 #include "alloc/placement.h"
+#include "util/errmsg.h"
 
 typedef struct placer {
 	const place_job_t *jobs;
@@ -270,25 +271,21 @@ static int placer_check(const res_vec_t *server_free, size_t nservers,
 			place_result_t *out)
 {
 	if ((nservers && !server_free) || (njobs && !jobs) ||
-	    nservers > UINT32_MAX) {
-		snprintf(out->err, sizeof(out->err), "invalid servers or jobs");
-		return -EINVAL;
-	}
+	    nservers > UINT32_MAX)
+		return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+				  "invalid servers or jobs");
 	for (size_t s = 0; s < nservers; s++)
-		if (!res_is_valid(server_free[s])) {
-			snprintf(out->err, sizeof(out->err),
-				 "server %zu: invalid free capacity", s);
-			return -EINVAL;
-		}
+		if (!res_is_valid(server_free[s]))
+			return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+					  "server %zu: invalid free capacity",
+					  s);
 	for (size_t j = 0; j < njobs; j++)
 		if (jobs[j].ps < 0 || jobs[j].workers < 0 ||
 		    !res_is_valid(jobs[j].ps_demand) ||
-		    !res_is_valid(jobs[j].worker_demand)) {
-			snprintf(out->err, sizeof(out->err),
-				 "job %u: invalid task counts or demands",
-				 jobs[j].id);
-			return -EINVAL;
-		}
+		    !res_is_valid(jobs[j].worker_demand))
+			return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+					  "job %u: invalid task counts or "
+					  "demands", jobs[j].id);
 	return 0;
 }
 
@@ -345,7 +342,7 @@ int placement_run(const res_vec_t *server_free, size_t nservers,
 			placer_place(&pl, order[j].job);
 	}
 	if (rc == -ENOMEM)
-		snprintf(out->err, sizeof(out->err), "out of memory");
+		errmsg_set(out->err, sizeof(out->err), 0, "out of memory");
 	free(order);
 	free(pl.taken);
 	free(pl.skipped);

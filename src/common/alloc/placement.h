@@ -61,6 +61,9 @@ typedef struct place_result {
 	size_t nunfit;
 	res_vec_t *free_after;     /* each server's room after placement */
 	size_t nservers;
+	/* Why the run failed, written with errmsg_set: a result carries its
+	 * own message because its callers (plan_run's passes, the plugin's
+	 * log, the simulator) read it after the result, not at the call. */
 	char err[160];
 } place_result_t;
 

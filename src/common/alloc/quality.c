@@ -15,6 +15,7 @@
 
 #include "alloc/alloc.h"
 #include "util/heap.h"
+#include "util/errmsg.h"
 
 static double quality_weight(const alloc_job_t *job)
 {
@@ -41,17 +42,16 @@ static void quality_refresh(heap_t *h, const alloc_job_t *job, uint32_t i,
 static int quality_check(const alloc_job_t *jobs, size_t n,
 			 const alloc_params_t *prm, alloc_result_t *out)
 {
-	if ((n && !jobs) || !prm || prm->total_units < 0) {
-		snprintf(out->err, sizeof(out->err), "invalid jobs or units");
-		return -EINVAL;
-	}
+	if ((n && !jobs) || !prm || prm->total_units < 0)
+		return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+				  "invalid jobs or units");
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].loss_after && jobs[i].weight >= 0.0 &&
 		    isfinite(jobs[i].weight))
 			continue;
-		snprintf(out->err, sizeof(out->err),
-			 "job %u: no loss function or bad weight", jobs[i].id);
-		return -EINVAL;
+		return errmsg_set(out->err, sizeof(out->err), -EINVAL,
+				  "job %u: no loss function or bad weight",
+				  jobs[i].id);
 	}
 	return 0;
 }

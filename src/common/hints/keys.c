@@ -303,10 +303,10 @@ int hints_key_set(const hints_keydef_t *k, const char *value,
 
 	if (!key_store(k, value, base + k->off, k->off2 ? base + k->off2 : NULL))
 		return 0;
-	if (err && errlen) {
-		hints_key_range(k, range, sizeof(range));
-		snprintf(err, errlen, "invalid --scheduler value %s=%s: %s must "
-			 "be %s", k->name, value, k->name, range);
-	}
-	return -EINVAL;
+	if (!err || !errlen)
+		return -EINVAL;
+	hints_key_range(k, range, sizeof(range));
+	return errmsg_set(err, errlen, -EINVAL, "invalid --scheduler value "
+			  "%s=%s: %s must be %s", k->name, value, k->name,
+			  range);
 }

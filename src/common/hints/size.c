@@ -5,6 +5,7 @@
 
 #include "hints/hints.h"
 #include "alloc/placement.h"
+#include "util/errmsg.h"
 
 /* What one node holding ps PS and w workers needs. */
 typedef struct node_need {
@@ -140,35 +141,34 @@ int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
 		rc = size_separate(h, cpt, p, w, cap, want_nodes, &k, &need);
 	else
 		rc = size_colocated(h, cpt, p, w, cap, want_nodes, &k, &need);
-	if (rc && ar) {
-		if (err && errlen)
-			snprintf(err, errlen, "--scheduler: %u all-reduce "
-				 "workers (%u CPUs, %llu MB, %u GPUs each) do "
-				 "not fit on %s%u node(s) of %u CPUs, %llu MB "
-				 "and %u GPUs", w, cpt,
-				 (unsigned long long)h->worker_res.mem_mb,
-				 h->worker_res.gpus, want_nodes ? "" : "up to ",
-				 want_nodes ? want_nodes : w, cap->cpus,
-				 (unsigned long long)cap->mem_mb, cap->gpus);
-		return -ERANGE;
-	}
-	if (rc) {
-		if (err && errlen)
-			snprintf(err, errlen, "--scheduler: %u PS (%u CPUs, "
-				 "%llu MB, %u GPUs each) and %u workers (%u CPUs, "
-				 "%llu MB, %u GPUs each) do not fit on %s%u "
-				 "node(s) of %u CPUs, %llu MB and %u GPUs%s",
-				 p, cpt, (unsigned long long)h->ps_res.mem_mb,
-				 h->ps_res.gpus, w, cpt,
-				 (unsigned long long)h->worker_res.mem_mb,
-				 h->worker_res.gpus, want_nodes ? "" : "up to ",
-				 want_nodes ? want_nodes : p + w, cap->cpus,
-				 (unsigned long long)cap->mem_mb, cap->gpus,
-				 cpt > h->ps_res.cpus || cpt > h->worker_res.cpus
-				 ? " (every task gets the larger CPU count: Slurm "
-				   "steps are uniform)" : "");
-		return -ERANGE;
-	}
+	if (rc && ar)
+		return errmsg_set(err, errlen, -ERANGE,
+				  "--scheduler: %u all-reduce workers (%u "
+				  "CPUs, %llu MB, %u GPUs each) do not fit on "
+				  "%s%u node(s) of %u CPUs, %llu MB and %u "
+				  "GPUs", w, cpt,
+				  (unsigned long long)h->worker_res.mem_mb,
+				  h->worker_res.gpus,
+				  want_nodes ? "" : "up to ",
+				  want_nodes ? want_nodes : w, cap->cpus,
+				  (unsigned long long)cap->mem_mb, cap->gpus);
+	if (rc)
+		return errmsg_set(err, errlen, -ERANGE,
+				  "--scheduler: %u PS (%u CPUs, %llu MB, %u "
+				  "GPUs each) and %u workers (%u CPUs, %llu "
+				  "MB, %u GPUs each) do not fit on %s%u "
+				  "node(s) of %u CPUs, %llu MB and %u GPUs%s",
+				  p, cpt, (unsigned long long)h->ps_res.mem_mb,
+				  h->ps_res.gpus, w, cpt,
+				  (unsigned long long)h->worker_res.mem_mb,
+				  h->worker_res.gpus,
+				  want_nodes ? "" : "up to ",
+				  want_nodes ? want_nodes : p + w, cap->cpus,
+				  (unsigned long long)cap->mem_mb, cap->gpus,
+				  cpt > h->ps_res.cpus ||
+				  cpt > h->worker_res.cpus ?
+				  " (every task gets the larger CPU count: "
+				  "Slurm steps are uniform)" : "");
 	out->nodes = k;
 	out->tasks = p + w;
 	out->max_tasks_per_node = (uint32_t)need.tasks;

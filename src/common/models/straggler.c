@@ -8,6 +8,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "models/straggler.h"
+#include "util/errmsg.h"
 
 void straggler_params_init(straggler_params_t *p)
 {
@@ -19,21 +20,18 @@ void straggler_params_init(straggler_params_t *p)
 int straggler_params_check(const straggler_params_t *p, char *err,
 			   size_t errlen)
 {
-	if (!(p->async_ratio > 0 && p->async_ratio < 1)) {
-		snprintf(err, errlen, "async ratio %g is not in (0, 1)",
-			 p->async_ratio);
-		return -EINVAL;
-	}
-	if (!(p->sync_factor > 1 && isfinite(p->sync_factor))) {
-		snprintf(err, errlen, "sync factor %g is not a finite number "
-			 "above 1", p->sync_factor);
-		return -EINVAL;
-	}
-	if (p->consecutive < 1 || p->consecutive > 1000) {
-		snprintf(err, errlen, "consecutive reports %u is not in 1..1000",
-			 p->consecutive);
-		return -EINVAL;
-	}
+	if (!(p->async_ratio > 0 && p->async_ratio < 1))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "async ratio %g is not in (0, 1)",
+				  p->async_ratio);
+	if (!(p->sync_factor > 1 && isfinite(p->sync_factor)))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sync factor %g is not a finite number "
+				  "above 1", p->sync_factor);
+	if (p->consecutive < 1 || p->consecutive > 1000)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "consecutive reports %u is not in 1..1000",
+				  p->consecutive);
 	return 0;
 }
 

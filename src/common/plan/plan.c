@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "plan/plan_priv.h"
+#include "util/errmsg.h"
 #include "util/names.h"
 
 static const char *const policy_names[] = {
@@ -87,7 +88,7 @@ int plan_fail(plan_t *out, int rc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(out->err, sizeof(out->err), fmt, ap);
+	errmsg_vset(out->err, sizeof(out->err), rc, fmt, ap);
 	va_end(ap);
 	return rc;
 }

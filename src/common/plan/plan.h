@@ -132,6 +132,9 @@ typedef struct plan {
 	plan_decision_t *decisions;	/* decisions[i] answers jobs[i] */
 	size_t nstart, nresize, nkeep, nwait;
 	double alloc_seconds, place_seconds;	/* time spent planning */
+	/* Why the run failed, written with errmsg_set: a result carries its
+	 * own message because its callers (plan_run's passes, the plugin's
+	 * log, the simulator) read it after the result, not at the call. */
 	char err[160];
 } plan_t;
 

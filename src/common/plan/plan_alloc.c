@@ -384,8 +384,7 @@ static int plan_alloc_group(plan_ctx_t *c, const size_t *idx, size_t k,
 		for (size_t j = 0; j < k; j++)
 			grants[idx[j]] = res.grants[j];
 	else
-		snprintf(c->out->err, sizeof(c->out->err), "allocation: %.140s",
-			 res.err);
+		plan_fail(c->out, rc, "allocation: %.140s", res.err);
 	alloc_result_free(&res);
 	free(jobs);
 	return rc;

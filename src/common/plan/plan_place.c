@@ -135,8 +135,7 @@ static int plan_place_theorem1(plan_ctx_t *c, const bool *which,
 	}
 	rc = placement_run(room, c->nservers, pl, k, &res);
 	if (rc)
-		snprintf(c->out->err, sizeof(c->out->err), "placement: %.140s",
-			 res.err);
+		plan_fail(c->out, rc, "placement: %.140s", res.err);
 	for (size_t j = 0; !rc && j < k; j++)
 		rc = plan_copy_assign(&c->placed[idx[j]], &res.jobs[j]);
 	placement_result_free(&res);

@@ -29,6 +29,13 @@ struct report_client {
 	report_endpoint_t ep;
 };
 
+/*
+ * The small API (optimus_report_*, optimus_query) returns only a code, so
+ * its message waits here for optimus_report_error() (doc/reports.md's C
+ * API; an interface cannot change under its callers). Kept per thread so that two reporting threads do
+ * not overwrite each other's message; it is written only through the
+ * (err, errlen) functions below, that is, through errmsg_set.
+ */
 static _Thread_local char last_error[512];
 
 static const char *slurm_conf_path(void)
@@ -113,11 +120,10 @@ static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 
 	ep->nhosts = 1;
 	if (env && *env) {
-		if (parse_addr(env, ep)) {
-			snprintf(err, errlen, "OPTIMUS_REPORT_ADDR=%s is not "
-				 "host:port", env);
-			return -EINVAL;
-		}
+		if (parse_addr(env, ep))
+			return errmsg_set(err, errlen, -EINVAL,
+					  "OPTIMUS_REPORT_ADDR=%s is not "
+					  "host:port", env);
 		return 0;
 	}
 	if (report_conf_path(slurm_conf_path(), path, sizeof(path)))
@@ -127,10 +133,9 @@ static int resolve_listener(report_endpoint_t *ep, char *err, size_t errlen)
 	if ((rc = report_conf_listener(path, addr, sizeof(addr), &ep->port,
 				       err, errlen)))
 		return rc;
-	if (!ep->port) {
-		snprintf(err, errlen, "%s: ReportPort=0 is not a port", path);
-		return -EINVAL;
-	}
+	if (!ep->port)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%s: ReportPort=0 is not a port", path);
 	if (strcmp(addr, "0.0.0.0") && strcmp(addr, "::"))
 		snprintf(ep->hosts[0], sizeof(ep->hosts[0]), "%s", addr);
 	else if ((rc = controller_hosts(ep, err, errlen)))
@@ -207,10 +212,9 @@ static int connect_host(const char *host, uint16_t port, int timeout_ms,
 	int fd = -1, rc = -ENOENT, gai;
 
 	snprintf(sport, sizeof(sport), "%u", port);
-	if ((gai = getaddrinfo(host, sport, &hints, &res))) {
-		snprintf(err, errlen, "%s: %s", host, gai_strerror(gai));
-		return -EHOSTUNREACH;
-	}
+	if ((gai = getaddrinfo(host, sport, &hints, &res)))
+		return errmsg_set(err, errlen, -EHOSTUNREACH,
+				  "%s: %s", host, gai_strerror(gai));
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
 		if (fd < 0)
@@ -223,8 +227,9 @@ static int connect_host(const char *host, uint16_t port, int timeout_ms,
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		snprintf(err, errlen, "cannot connect to the optimus listener "
-			 "at %s:%u: %s", host, port, strerror(-rc));
+		errmsg_set(err, errlen, 0,
+			   "cannot connect to the optimus listener "
+			   "at %s:%u: %s", host, port, strerror(-rc));
 	return fd < 0 ? rc : fd;
 }
 
@@ -244,7 +249,7 @@ report_client_t *report_client_connect(const report_endpoint_t *ep,
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		close(fd);
-		snprintf(err, errlen, "out of memory");
+		errmsg_set(err, errlen, 0, "out of memory");
 		return NULL;
 	}
 	c->fd = fd;
@@ -354,7 +359,7 @@ char *report_client_sign(const report_endpoint_t *ep, message_t *m,
 	stamp(m);
 	payload = protocol_message_build(m);
 	if (!payload) {
-		snprintf(err, errlen, "out of memory");
+		errmsg_set(err, errlen, 0, "out of memory");
 		return NULL;
 	}
 	if (munge_auth_encode(ep->munge_socket[0] ? ep->munge_socket : NULL,
@@ -362,7 +367,7 @@ char *report_client_sign(const report_endpoint_t *ep, message_t *m,
 			      errlen) == 0) {
 		body = protocol_envelope_build(payload, cred);
 		if (!body)
-			snprintf(err, errlen, "out of memory");
+			errmsg_set(err, errlen, 0, "out of memory");
 	}
 	free(payload);
 	free(cred);
@@ -383,11 +388,10 @@ int report_client_request(report_client_t *c, message_t *m,
 	free(body);
 	if (rc == 0)
 		rc = report_client_recv_frame(c, &reply, &len);
-	if (rc) {
-		snprintf(err, errlen, "talking to the optimus listener on "
-			 "port %u: %s", c->ep.port, strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		return errmsg_set(err, errlen, rc,
+				  "talking to the optimus listener on "
+				  "port %u: %s", c->ep.port, strerror(-rc));
 	rc = protocol_reply_parse(reply, len, result, err, errlen);
 	free(reply);
 	return rc;

@@ -10,19 +10,20 @@
 #include <munge.h>
 
 #include "report/munge_auth.h"
+#include "util/errmsg.h"
 
 static munge_ctx_t ctx_open(const char *socket, char *err, size_t errlen)
 {
 	munge_ctx_t ctx = munge_ctx_create();
 
 	if (!ctx) {
-		snprintf(err, errlen, "munge_ctx_create failed");
+		errmsg_set(err, errlen, 0, "munge_ctx_create failed");
 		return NULL;
 	}
 	if (socket && *socket &&
 	    munge_ctx_set(ctx, MUNGE_OPT_SOCKET, socket) != EMUNGE_SUCCESS) {
-		snprintf(err, errlen, "munge socket %s: %s", socket,
-			 munge_ctx_strerror(ctx));
+		errmsg_set(err, errlen, 0, "munge socket %s: %s", socket,
+			   munge_ctx_strerror(ctx));
 		munge_ctx_destroy(ctx);
 		return NULL;
 	}
@@ -42,7 +43,8 @@ int munge_auth_encode(const char *socket, const void *data, size_t len,
 		munge_ctx_set(ctx, MUNGE_OPT_TTL, ttl);
 	e = munge_encode(cred, ctx, data, (int)len);
 	if (e != EMUNGE_SUCCESS) {
-		snprintf(err, errlen, "munge_encode: %s", munge_ctx_strerror(ctx));
+		errmsg_set(err, errlen, 0,
+			   "munge_encode: %s", munge_ctx_strerror(ctx));
 		free(*cred);
 		*cred = NULL;
 	}
@@ -86,12 +88,14 @@ munge_auth_status_t munge_auth_verify(const char *socket, const char *cred,
 	e = munge_decode(cred, ctx, &data, &dlen, uid, &gid);
 	st = status_of(e);
 	if (st != MUNGE_AUTH_OK)
-		snprintf(err, errlen, "credential %s: %s",
-			 munge_auth_status_name(st), munge_ctx_strerror(ctx));
+		errmsg_set(err, errlen, 0, "credential %s: %s",
+			   munge_auth_status_name(st), munge_ctx_strerror(ctx));
 	else if (dlen < 0 || (size_t)dlen != len || memcmp(data, payload, len)) {
 		st = MUNGE_AUTH_MISMATCH;
-		snprintf(err, errlen, "payload does not match its credential "
-			 "(%d credential bytes, %zu payload bytes)", dlen, len);
+		errmsg_set(err, errlen, 0,
+			   "payload does not match its credential "
+			   "(%d credential bytes, %zu payload bytes)", dlen,
+			   len);
 	}
 	free(data);
 	munge_ctx_destroy(ctx);

@@ -491,9 +491,7 @@ int protocol_reply_parse(const char *text, size_t len, json_object **result,
 	} else if (!json_object_get_boolean(ok)) {
 		get_string(obj, "code", &code);
 		get_string(obj, "error", &msg);
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", code, msg);
-		rc = -EPROTO;
+		rc = errmsg_set(err, errlen, -EPROTO, "%s: %s", code, msg);
 	} else if (json_object_object_get_ex(obj, "result", &res)) {
 		*result = json_object_get(res);
 	}

@@ -11,6 +11,7 @@
 
 #include "util/grow.h"
 #include "roles/roles.h"
+#include "util/errmsg.h"
 
 void roles_env_init(roles_env_t *e)
 {
@@ -311,13 +312,11 @@ int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 	roles_task_t t;
 	int rc;
 
-	if (roles_task_at(nodes, nnodes, node, local_id, job->job_id, &t)) {
-		if (err && errlen)
-			snprintf(err, errlen, "no task %u on node %u of %zu "
-				 "(at most %d tasks per node)", local_id, node,
-				 nnodes, ROLES_MAX_LOCAL_TASKS);
-		return -ERANGE;
-	}
+	if (roles_task_at(nodes, nnodes, node, local_id, job->job_id, &t))
+		return errmsg_set(err, errlen, -ERANGE,
+				  "no task %u on node %u of %zu "
+				  "(at most %d tasks per node)", local_id, node,
+				  nnodes, ROLES_MAX_LOCAL_TASKS);
 	rc = roles_env_job(job, env);
 	rc |= env_setf(env, "OPTIMUS_ROLE", "%s",
 		       t.role == ROLE_PS ? "ps" : "worker");
@@ -333,6 +332,7 @@ int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 	rc |= env_frameworks(job, nodes, nnodes, &t, env);
 	rc |= env_torch_node(nodes, node, &t, env);
 	if (rc && err && errlen)
-		snprintf(err, errlen, "out of memory building the environment");
+		errmsg_set(err, errlen, 0,
+			   "out of memory building the environment");
 	return rc ? -ENOMEM : 0;
 }

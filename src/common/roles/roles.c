@@ -7,6 +7,7 @@
 
 #include "alloc/placement.h"
 #include "roles/roles.h"
+#include "util/errmsg.h"
 
 static int topo_field(const char *item, size_t len, roles_topology_t *t,
 		      unsigned *seen)
@@ -52,13 +53,11 @@ int roles_topology_parse(const char *text, roles_topology_t *t, char *err,
 	if (p && !*p && p == text)
 		p = NULL;	/* "" is caught by seen != 3 */
 	/* a trailing comma leaves p at an empty item: refused as well */
-	if (!text || p || seen != 3 || out.workers < 1) {
-		if (err && errlen)
-			snprintf(err, errlen, "invalid %s '%s': expected "
-				 "ps=P,workers=W with P >= 0 and W >= 1",
-				 ROLES_TOPOLOGY_ENV, text ? text : "(null)");
-		return -EINVAL;
-	}
+	if (!text || p || seen != 3 || out.workers < 1)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "invalid %s '%s': expected "
+				  "ps=P,workers=W with P >= 0 and W >= 1",
+				  ROLES_TOPOLOGY_ENV, text ? text : "(null)");
 	*t = out;
 	return 0;
 }
@@ -137,13 +136,11 @@ int roles_assign(const roles_topology_t *t, hints_layout_t layout,
 {
 	uint32_t total = nodes_tasks(nodes, nnodes);
 
-	if (!nnodes || total != t->ps + t->workers) {
-		if (err && errlen)
-			snprintf(err, errlen, "the step runs %u tasks on %zu "
-				 "nodes but the topology has %u PS and %u "
-				 "workers", total, nnodes, t->ps, t->workers);
-		return -ERANGE;
-	}
+	if (!nnodes || total != t->ps + t->workers)
+		return errmsg_set(err, errlen, -ERANGE,
+				  "the step runs %u tasks on %zu "
+				  "nodes but the topology has %u PS and %u "
+				  "workers", total, nnodes, t->ps, t->workers);
 	if (layout == HINTS_LAYOUT_SEPARATE)
 		assign_separate(t->ps, nodes, nnodes);
 	else

@@ -242,7 +242,7 @@ int conf_file_read(const char *path, conf_file_fn fn, void *arg, char *err,
 	int rc = read_file(&r, path, 0);
 
 	if (rc == -ENOENT && err && errlen && !err[0])
-		snprintf(err, errlen, "%s: no such file", path);
+		errmsg_set(err, errlen, 0, "%s: no such file", path);
 	return rc;
 }
 

@@ -7,10 +7,15 @@
 #ifndef OPTIMUS_ERRMSG_H
 #define OPTIMUS_ERRMSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Format the message into err (if err and len) and return code. */
 int errmsg_set(char *err, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* errmsg_set for a formatter of its own (plan_fail): ap is consumed. */
+int errmsg_vset(char *err, size_t len, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 #endif

@@ -15,6 +15,7 @@
 #include "pollux_truth.h"
 #include "sim_exp.h"
 #include "sim_progress.h"
+#include "util/errmsg.h"
 #include "util/version.h"
 #include "util/json_strict.h"
 
@@ -268,7 +269,7 @@ static int cmd_run(cli_t *c, sim_report_t *r, sim_exp_t *e)
 			/* run_command prints it: the policy first */
 			char why[200];
 			snprintf(why, sizeof(why), "%s", e->err);
-			snprintf(e->err, e->errlen, "%s: %s", p, why);
+			errmsg_set(e->err, e->errlen, 0, "%s: %s", p, why);
 		}
 	}
 	sim_workload_free(&trace);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "sim_state.h"
+#include "util/errmsg.h"
 
 static bool is_active(const sim_job_t *j)
 {
@@ -76,11 +77,10 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 			int rc = sim_job_report(s, j);
 			if (!rc)
 				rc = sim_straggler_report(s, j);
-			if (rc) {
-				snprintf(s->err, s->errlen,
-					 "job %u: report: %d", j->id, rc);
-				return rc;
-			}
+			if (rc)
+				return errmsg_set(s->err, s->errlen, rc,
+						  "job %u: report: %d", j->id,
+						  rc);
 		}
 		sim_input_job(j, &in[i]);
 	}
@@ -175,7 +175,7 @@ int sim_apply_tick(sim_state_t *s)
 							  t0.tv_nsec);
 	s->plans++;
 	if (rc)
-		snprintf(s->err, s->errlen, "plan_run: %s", plan.err);
+		errmsg_set(s->err, s->errlen, 0, "plan_run: %s", plan.err);
 	else
 		rc = apply(s, &plan, act);
 	plan_free(&plan);

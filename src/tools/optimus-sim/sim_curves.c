@@ -13,6 +13,7 @@
 #include "sim_catalog.h"
 #include "sim_curves.h"
 #include "sim_truth.h"
+#include "util/errmsg.h"
 
 typedef struct curve_row {
 	char name[64], family[32];
@@ -124,8 +125,7 @@ static void curves_normalise_groups(sim_curveset_t *set)
 static int curves_fail(char *err, size_t errlen, const char *path,
 		       size_t line, const char *why, int rc)
 {
-	snprintf(err, errlen, "%s:%zu: %s", path, line, why);
-	return rc;
+	return errmsg_set(err, errlen, rc, "%s:%zu: %s", path, line, why);
 }
 
 int sim_curves_read(const char *path, sim_curveset_t *out, char *err,
@@ -249,11 +249,10 @@ int sim_curves_workload(const sim_curveset_t *set, size_t njobs,
 	double t = 0.0;
 
 	memset(out, 0, sizeof(*out));
-	if (!set->n || !(mean_gap > 0.0) || !(cost_scale > 0.0)) {
-		snprintf(err, errlen, "curves workload: no curves or bad "
-			 "gap/scale");
-		return -EINVAL;
-	}
+	if (!set->n || !(mean_gap > 0.0) || !(cost_scale > 0.0))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "curves workload: no curves or bad "
+				  "gap/scale");
 	out->jobs = calloc(njobs ? njobs : 1, sizeof(*out->jobs));
 	if (!out->jobs)
 		return -ENOMEM;
@@ -264,9 +263,9 @@ int sim_curves_workload(const sim_curveset_t *set, size_t njobs,
 		sim_job_spec_t *j = &out->jobs[out->n];
 
 		if (!m || m->family != SIM_FAMILY_MLLIB || c->n < 2) {
-			snprintf(err, errlen, "curve %s: family %s has no "
-				 "MLlib catalogue entry or < 2 iterations",
-				 c->name, c->family);
+			errmsg_set(err, errlen, 0, "curve %s: family %s has no "
+				   "MLlib catalogue entry or < 2 iterations",
+				   c->name, c->family);
 			sim_workload_free(out);
 			return -EINVAL;
 		}

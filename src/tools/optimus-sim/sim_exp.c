@@ -12,6 +12,7 @@
 
 #include "sim_curves.h"
 #include "sim_exp.h"
+#include "util/errmsg.h"
 
 static const sim_exp_def_t experiments[] = {
 	{ "optimus-vs-drf", "Optimus against DRF, Tetris and FIFO "
@@ -217,7 +218,8 @@ static int one_seed(sim_exp_t *e, const sim_config_t *cfg,
 					 gp->cost_scale, rng, &w, e->err,
 					 e->errlen);
 	else if ((rc = sim_workload_generate(gp, rng, &w)))
-		snprintf(e->err, e->errlen, "cannot generate the workload");
+		errmsg_set(e->err, e->errlen, 0,
+			   "cannot generate the workload");
 	if (!rc)
 		rc = sim_run(&c, trace ? trace : &w, variant_progress, e, out,
 			     e->err, e->errlen);

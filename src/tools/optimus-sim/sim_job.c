@@ -12,6 +12,7 @@
 
 #include "sim_curves.h"
 #include "sim_state.h"
+#include "util/errmsg.h"
 
 /* Pre-run (p, w) combinations (the paper uses 5-10). */
 static const int prerun[][2] = { { 1, 1 }, { 1, 2 }, { 2, 2 }, { 2, 4 },
@@ -185,10 +186,9 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 
 	job_hints(s, j, &h);
 	j->jm = job_model_new(j->id, 1000, &h, sim_time(s->now));
-	if (!j->jm) {
-		snprintf(s->err, s->errlen, "job %u: invalid hints", j->id);
-		return -EINVAL;
-	}
+	if (!j->jm)
+		return errmsg_set(s->err, s->errlen, -EINVAL,
+				  "job %u: invalid hints", j->id);
 	j->st = SJ_PENDING;
 	j->t_step = s->now;
 	int rc = prerun_samples(s, j);
@@ -196,7 +196,8 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 		rc = job_model_report(j->jm, sim_time(s->now), 0.0,
 				      j->res.loss0, 0.0, 0.0);
 	if (rc)
-		snprintf(s->err, s->errlen, "job %u: pre-run: %d", j->id, rc);
+		errmsg_set(s->err, s->errlen, 0,
+			   "job %u: pre-run: %d", j->id, rc);
 	return rc;
 }
 
@@ -290,12 +291,10 @@ int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 		res_vec_t need = res_combo(m->ps, sl->ps, m->worker,
 					   sl->workers);
 		if (sl->server >= s->cfg->nservers ||
-		    !res_fits(need, s->free[sl->server])) {
-			snprintf(s->err, s->errlen,
-				 "plan placed job %u beyond server %u's room",
-				 j->id, sl->server);
-			return -ENOSPC;
-		}
+		    !res_fits(need, s->free[sl->server]))
+			return errmsg_set(s->err, s->errlen, -ENOSPC,
+					  "plan placed job %u beyond server "
+					  "%u's room", j->id, sl->server);
 		s->free[sl->server] = res_sub(s->free[sl->server], need);
 		j->slots[j->nslots] = *sl;
 		j->usage[j->nslots++] = need;

@@ -6,6 +6,7 @@
 #include "sim_report.h"
 #include "util/svg.h"
 #include "util/json_num.h"
+#include "util/errmsg.h"
 
 void sim_report_compare(sim_report_t *r, const char *name, double sim,
 			double paper, const char *unit, const char *note)
@@ -207,7 +208,7 @@ FILE *sim_report_open_svg(const char *dir, const char *exp,
 
 	snprintf(path, sizeof(path), "%s/%s-%s.svg", dir, exp, what);
 	if (!(f = fopen(path, "w")))
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg_set(err, errlen, 0, "%s: %s", path, strerror(errno));
 	return f;
 }
 

@@ -10,6 +10,7 @@
 
 #include "util/grow.h"
 #include "sim_state.h"
+#include "util/errmsg.h"
 
 void sim_config_init(sim_config_t *c)
 {
@@ -220,20 +221,20 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 	for (size_t i = 0; i < w->n; i++) {
 		int rc = sim_job_init(s, &s->jobs[i], (uint32_t)i,
 				      &w->jobs[i]);
-		if (rc == -EDOM) {
-			snprintf(s->err, s->errlen, "job %zu (%s): size %g is "
-				 "beyond its truth model (at most %.3g at delta "
-				 "%g: larger would converge sooner)", i,
-				 w->jobs[i].model->name, w->jobs[i].size,
-				 sim_truth_max_size(w->jobs[i].model,
-						    c->delta), c->delta);
-			return rc;
-		}
-		if (rc) {
-			snprintf(s->err, s->errlen, "job %zu (%s): bad truth",
-				 i, w->jobs[i].model->name);
-			return rc;
-		}
+		if (rc == -EDOM)
+			return errmsg_set(s->err, s->errlen, rc,
+					  "job %zu (%s): size %g is beyond its "
+					  "truth model (at most %.3g at delta "
+					  "%g: larger would converge sooner)",
+					  i, w->jobs[i].model->name,
+					  w->jobs[i].size,
+					  sim_truth_max_size(w->jobs[i].model,
+							     c->delta),
+					  c->delta);
+		if (rc)
+			return errmsg_set(s->err, s->errlen, rc,
+					  "job %zu (%s): bad truth",
+					  i, w->jobs[i].model->name);
 		rc = sim_events_push(&s->q, w->jobs[i].arrival,
 				     SIM_EV_ARRIVAL, (uint32_t)i, 0);
 		if (rc)
@@ -315,10 +316,9 @@ int sim_run(const sim_config_t *c, const sim_workload_t *w,
 	s.err = err;
 	s.errlen = errlen;
 	err[0] = '\0';
-	if (!c->nservers || !(c->interval > 0) || !(c->sample_every > 0)) {
-		snprintf(err, errlen, "invalid configuration");
-		return -EINVAL;
-	}
+	if (!c->nservers || !(c->interval > 0) || !(c->sample_every > 0))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "invalid configuration");
 	rc = state_init(&s, c, w);
 	while (!rc && sim_events_pop(&s.q, &ev)) {
 		if ((rc = advance(&s, ev.time)))
@@ -330,7 +330,7 @@ int sim_run(const sim_config_t *c, const sim_workload_t *w,
 	if (!rc)
 		rc = state_result(&s, out);
 	if (rc && !err[0])
-		snprintf(err, errlen, "simulation failed: %d", rc);
+		errmsg_set(err, errlen, 0, "simulation failed: %d", rc);
 	state_free(&s);
 	return rc;
 }

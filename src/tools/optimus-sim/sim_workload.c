@@ -12,6 +12,7 @@
 #include "sim_truth.h"
 #include "util/grow.h"
 #include "sim_workload.h"
+#include "util/errmsg.h"
 
 #define LINE_MAX_LEN 512
 /* Google-like spikes: probability an arrival opens a spike, mean size. */
@@ -209,8 +210,9 @@ int sim_workload_parse(FILE *f, const char *name, sim_workload_t *out,
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		if (!strchr(line, '\n') && !feof(f)) {
-			snprintf(err, errlen, "%s:%zu: line too long", name,
-				 lineno);
+			errmsg_set(err, errlen, 0,
+				   "%s:%zu: line too long", name,
+				   lineno);
 			goto fail;
 		}
 		char *s = trim(line);
@@ -221,18 +223,19 @@ int sim_workload_parse(FILE *f, const char *name, sim_workload_t *out,
 		if (header)
 			continue;
 		if (workload_grow(out, &cap)) {
-			snprintf(err, errlen, "%s: out of memory", name);
+			errmsg_set(err, errlen, 0, "%s: out of memory", name);
 			goto fail;
 		}
 		const char *why = parse_fields(s, &out->jobs[out->n]);
 		if (why) {
-			snprintf(err, errlen, "%s:%zu: %s", name, lineno, why);
+			errmsg_set(err, errlen, 0,
+				   "%s:%zu: %s", name, lineno, why);
 			goto fail;
 		}
 		out->n++;
 	}
 	if (!out->n) {
-		snprintf(err, errlen, "%s: no job in the trace", name);
+		errmsg_set(err, errlen, 0, "%s: no job in the trace", name);
 		goto fail;
 	}
 	/* Insertion sort: stable (equal arrivals keep file order), and
@@ -259,7 +262,7 @@ int sim_workload_read(const char *path, sim_workload_t *out, char *err,
 
 	if (!f) {
 		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		errmsg_set(err, errlen, 0, "%s: %s", path, strerror(e));
 		memset(out, 0, sizeof(*out));
 		return -e;
 	}

@@ -542,7 +542,7 @@ static int service_create(void)
 	return SLURM_SUCCESS;
 }
 
-int listener_start(void)
+extern int listener_start(void)
 {
 	optimus_conf_load();
 	if (listener.running || optimus_conf.report_port == 0)
@@ -571,7 +571,7 @@ int listener_start(void)
 	return SLURM_SUCCESS;
 }
 
-void listener_stop(void)
+extern void listener_stop(void)
 {
 	if (!listener.running)
 		return;
@@ -589,26 +589,27 @@ void listener_stop(void)
 	listener.running = false;
 }
 
-report_queue_t *listener_attach_consumer(void)
+extern report_queue_t *listener_attach_consumer(void)
 {
 	return listener.service ?
 		       report_service_attach_consumer(listener.service) :
 		       NULL;
 }
 
-void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid))
+extern void listener_set_query(json_object *(*query)(const query_t *q,
+						     uid_t uid))
 {
 	if (listener.service)
 		report_service_set_query(listener.service, query);
 }
 
-void listener_set_metrics(int (*fn)(metrics_t *m))
+extern void listener_set_metrics(int (*fn)(metrics_t *m))
 {
 	if (listener.service)
 		report_service_set_metrics(listener.service, fn);
 }
 
-report_history_t *listener_history(void)
+extern report_history_t *listener_history(void)
 {
 	return listener.service ? report_service_history(listener.service) : NULL;
 }

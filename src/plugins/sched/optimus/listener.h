@@ -19,17 +19,18 @@
 
 /* Read optimus.conf and start the thread: SLURM_SUCCESS or SLURM_ERROR
  * (logged; slurmctld goes on without reports). */
-int listener_start(void);
-void listener_stop(void);
+extern int listener_start(void);
+extern void listener_stop(void);
 
 /* For the planner: the queue of validated reports to drain every interval
  * (report_queue_drain); NULL when the listener is not running. */
-report_queue_t *listener_attach_consumer(void);
+extern report_queue_t *listener_attach_consumer(void);
 /* For the planner: answer queries (status, job N, plan) from now on. */
-void listener_set_query(json_object *(*query)(const query_t *q, uid_t uid));
+extern void listener_set_query(json_object *(*query)(const query_t *q,
+						     uid_t uid));
 /* For the planner: its figures for the metrics query from now on. */
-void listener_set_metrics(int (*fn)(metrics_t *m));
+extern void listener_set_metrics(int (*fn)(metrics_t *m));
 /* The per-job report history (also what queries fall back to). */
-report_history_t *listener_history(void);
+extern report_history_t *listener_history(void);
 
 #endif

@@ -73,7 +73,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->straggler_drain = false;
 }
 
-char *optimus_conf_path(void)
+extern char *optimus_conf_path(void)
 {
 	char path[PATH_MAX];
 
@@ -230,7 +230,7 @@ static void optimus_conf_keep_listener(const char *path, optimus_conf_t *next)
 	}
 }
 
-int optimus_conf_load(void)
+extern int optimus_conf_load(void)
 {
 	static bool loaded;	/* read once: this is a re-read */
 
@@ -290,7 +290,7 @@ int optimus_conf_load(void)
 	return rc;
 }
 
-char *optimus_conf_text(void)
+extern char *optimus_conf_text(void)
 {
 	const optimus_conf_t *c = &optimus_conf;
 
@@ -313,7 +313,7 @@ char *optimus_conf_text(void)
 		c->straggler.consecutive, c->straggler_drain ? "yes" : "no");
 }
 
-void optimus_conf_free(void)
+extern void optimus_conf_free(void)
 {
 	xfree(optimus_conf.report_address);
 }

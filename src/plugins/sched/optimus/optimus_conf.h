@@ -50,7 +50,7 @@ typedef struct optimus_conf {
 extern optimus_conf_t optimus_conf;
 
 /* dirname(slurm.conf)/optimus.conf; xfree() it. */
-char *optimus_conf_path(void);
+extern char *optimus_conf_path(void);
 /* (Re)read optimus.conf into optimus_conf; a missing file means defaults.
  * SLURM_SUCCESS or SLURM_ERROR (parse error or a value out of range,
  * logged: the defaults at the first read, the values in force at a
@@ -59,15 +59,16 @@ char *optimus_conf_path(void);
  * the report listener's (Report*) are read only when slurmctld starts:
  * a changed one is logged as needing a restart and the value in force is
  * kept (issue 31). */
-int optimus_conf_load(void);
-void optimus_conf_free(void);
+extern int optimus_conf_load(void);
+extern void optimus_conf_free(void);
 /* The configuration in force as optimus.conf's "Key=Value" pairs (defaults
  * included): logged at every (re)load, answered to `optimusctl show
  * config`. xfree() it. */
-char *optimus_conf_text(void);
+extern char *optimus_conf_text(void);
 /* What an interval is planned with, from the configuration in force: the
  * values of optimus.conf, one step of a job's tasks alike and spread by
  * --ntasks-per-node as Slurm runs them, the shared speed profiles. */
-void optimus_conf_plan(plan_conf_t *pc, const speed_profiles_t *profiles);
+extern void optimus_conf_plan(plan_conf_t *pc,
+			      const speed_profiles_t *profiles);
 
 #endif

@@ -7,7 +7,8 @@
 #include "alloc/placement.h"
 #include "planner_input.h"
 
-const snap_job_t *planner_input_find(const snapshot_t *snap, uint32_t job_id)
+extern const snap_job_t *planner_input_find(const snapshot_t *snap,
+					    uint32_t job_id)
 {
 	for (int i = 0; i < snap->njobs; i++)
 		if (snap->jobs[i].job_id == job_id)
@@ -41,8 +42,8 @@ static plan_input_state_t input_state(const snap_job_t *sj)
 	}
 }
 
-void planner_input_job(const reg_job_t *rj, const snap_job_t *sj,
-		       place_slot_t *slots, plan_input_t *in)
+extern void planner_input_job(const reg_job_t *rj, const snap_job_t *sj,
+			      place_slot_t *slots, plan_input_t *in)
 {
 	*in = (plan_input_t){ .model = rj->model,
 			      .state = input_state(sj),
@@ -60,7 +61,8 @@ void planner_input_job(const reg_job_t *rj, const snap_job_t *sj,
 	}
 }
 
-void planner_input_room(const snapshot_t *snap, res_vec_t *server_free)
+extern void planner_input_room(const snapshot_t *snap,
+			       res_vec_t *server_free)
 {
 	for (int i = 0; i < snap->nnodes; i++) {
 		res_vec_t f = res_sub(snap->nodes[i].capacity,

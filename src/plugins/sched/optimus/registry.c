@@ -15,6 +15,7 @@
 #include "lock_hold.h"
 #include "registry.h"
 #include "slurm_compat.h"
+#include "util/errmsg.h"
 
 #define REGISTRY_FORMAT 1	/* version of the JSON written by to_json */
 
@@ -227,11 +228,10 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 	    !json_object_object_get_ex(o, "format", &fmt) ||
 	    json_object_get_int(fmt) != REGISTRY_FORMAT ||
 	    !json_object_object_get_ex(o, "jobs", &arr) ||
-	    !json_object_is_type(arr, json_type_array)) {
-		snprintf(err, len, "not an optimus state (format %d with a jobs array expected)",
-			 REGISTRY_FORMAT);
-		return -EINVAL;
-	}
+	    !json_object_is_type(arr, json_type_array))
+		return errmsg_set(err, len, -EINVAL, "not an optimus state "
+				  "(format %d with a jobs array expected)",
+				  REGISTRY_FORMAT);
 	n = json_object_array_length(arr);
 	for (size_t i = 0; i < n; i++) {
 		json_object *jo = json_object_array_get_idx(arr, i);
@@ -257,6 +257,7 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 			      rj->job_id, why);
 	}
 	if (bad)
-		snprintf(err, len, "%zu of %zu job records ignored", bad, n);
+		errmsg_set(err, len, 0, "%zu of %zu job records ignored", bad,
+			   n);
 	return bad ? -EINVAL : 0;
 }

@@ -13,6 +13,7 @@
 #include <slurm/slurm.h>
 
 #include "spank_optimus.h"
+#include "util/errmsg.h"
 
 #define TOPOLOGY_TASK_ENV "SLURM_SPANK_" ROLES_TOPOLOGY_ENV
 #define HINTS_TASK_ENV "SLURM_SPANK_" HINTS_SPANK_ENV
@@ -223,10 +224,9 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 	job.topology = t;
 	roles_env_init(&env);
 	if (derived < 0) {
-		rc = derived;
-		snprintf(err, sizeof(err),
-			 "no PS/worker topology for %u tasks: %s", total,
-			 strerror(-derived));
+		rc = errmsg_set(err, sizeof(err), derived,
+				"no PS/worker topology for %u tasks: %s", total,
+				strerror(-derived));
 	} else {
 		rc = roles_assign(&t, in->hints.layout, nodes, n, err,
 				  sizeof(err));
