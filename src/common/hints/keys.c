@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "hints/keys.h"
+#include "util/errmsg.h"
 
 #define OFF(f) offsetof(optimus_hints_t, f)
 
