@@ -119,12 +119,3 @@ def run_attack(cluster, env, user, attack_job, genuine_job, first_step,
 
 
 
-
-def job_of(user, env):
-    """A job of `user` (sleeping 300 s): its id."""
-    r = subprocess.run(["runuser", "-u", user, "--", "sbatch", "--parsable",
-                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
-                       input="#!/bin/sh\nsleep 300\n", env=env,
-                       capture_output=True, text=True, timeout=30)
-    assert r.returncode == 0, r.stderr
-    return int(r.stdout.strip().split(";")[0])

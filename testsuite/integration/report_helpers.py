@@ -2,6 +2,7 @@
 test_tools.py)."""
 import json
 import os
+import subprocess
 
 
 def client_env(cluster):
@@ -49,3 +50,13 @@ def open_to_every_user(cluster):
     must reach optimus.conf and munged's socket, as on a real cluster."""
     for d in (cluster.root, cluster.etc, cluster.run_dir):
         os.chmod(d, 0o755)
+
+
+def job_of(user, env):
+    """A job of another Unix user `user` (sleeping 300 s): its id."""
+    r = subprocess.run(["runuser", "-u", user, "--", "sbatch", "--parsable",
+                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
+                       input="#!/bin/sh\nsleep 300\n", env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    return int(r.stdout.strip().split(";")[0])

@@ -14,7 +14,8 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from report_helpers import as_user, client_env, open_to_every_user, unix_user  # noqa: E402
+from report_helpers import (as_user, client_env, job_of,  # noqa: E402
+                            open_to_every_user, unix_user)
 from signal_storm import run_storm  # noqa: E402
 from waiting import poll  # noqa: E402
 
@@ -40,15 +41,6 @@ def env(cluster):
     for tool in (REPORT, CTL):
         assert os.access(tool, os.X_OK), "run make first: %s" % tool
     return client_env(cluster)
-
-
-def sbatch_as(cluster, user, env):
-    r = subprocess.run(["runuser", "-u", user, "--", "sbatch", "--parsable",
-                        "-o", "/dev/null", "--chdir=/tmp", "-t", "10"],
-                       input="#!/bin/sh\nsleep 300\n", env=env,
-                       capture_output=True, text=True, timeout=30)
-    assert r.returncode == 0, r.stderr
-    return int(r.stdout.strip().split(";")[0])
 
 
 def send_raw(cluster, data, read=True, timeout=5):
@@ -163,7 +155,7 @@ def test_other_user_cannot_report_or_query(cluster, env, other_user):
     assert wait_log(cluster, "(uid %d, job %d): forbidden"
                     % (other_user.pw_uid, jid))
     # ... but may report for its own job, which root may then read
-    own = sbatch_as(cluster, OTHER, env)
+    own = job_of(OTHER, env)
     r = as_user(OTHER, [REPORT, "progress", "--job", str(own), "--step", "5",
                         "--loss", "0.5"], env)
     assert r.returncode == 0, r.stderr

@@ -16,9 +16,10 @@ import pytest
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "python"))
 import optimus_report as opr  # noqa: E402
-from attack_helpers import (GENUINE, genuine_reports, job_of,  # noqa: E402
+from attack_helpers import (GENUINE, genuine_reports,  # noqa: E402
                             run_attack, wait_landed)
-from report_helpers import client_env, open_to_every_user, unix_user  # noqa: E402
+from report_helpers import (client_env, job_of, open_to_every_user,
+                            unix_user)  # noqa: E402
 
 REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 OTHER = "optimus-attacker"

@@ -9,8 +9,9 @@ import os
 
 import pytest
 
-from attack_helpers import TOP, job_of, run_attack
-from report_helpers import client_env, open_to_every_user, unix_user
+from attack_helpers import TOP, run_attack
+from report_helpers import (client_env, job_of, open_to_every_user,
+                            unix_user)
 
 OTHER = "optimus-attacker"
 QUEUE = 32
