@@ -139,5 +139,8 @@ int sim_exp_quality_vs_fair(sim_exp_t *e);
 int sim_exp_quality_synthetic(sim_exp_t *e);
 int sim_exp_quality_sweep(sim_exp_t *e);
 int sim_exp_stragglers(sim_exp_t *e);
+/* The prediction for one run of bench/quality_fair.py, its set-up and
+ * jobs read from the JSON file `path` (sim_exp_qbench.c). */
+int sim_exp_quality_bench(sim_exp_t *e, const char *path);
 
 #endif
