@@ -46,14 +46,6 @@ static const sim_model_t *bench_model(sim_model_t *models, size_t *n,
 	return &models[(*n)++];
 }
 
-static double series_at(const sim_result_t *r, double t)
-{
-	for (size_t i = 0; i < r->nseries; i++)
-		if (fabs(r->series_t[i] - t) < 1e-6)
-			return r->series_loss[i];
-	return NAN;
-}
-
 int sim_exp_quality_bench(sim_exp_t *e, const char *path)
 {
 	json_object *o = json_object_from_file(path), *jobs, *times;
@@ -137,7 +129,8 @@ int sim_exp_quality_bench(sim_exp_t *e, const char *path)
 	for (size_t i = 0; i < nt; i++) {
 		double t = json_object_get_double(json_object_array_get_idx(
 			times, i));
-		double lq = series_at(q, t), ld = series_at(d, t);
+		double lq = sim_exp_loss_series(q, &t);
+		double ld = sim_exp_loss_series(d, &t);
 		char name[64], note[96];
 		snprintf(name, sizeof(name), "loss at %.0f s, quality/fair", t);
 		snprintf(note, sizeof(note), "quality %.4f, fair %.4f", lq, ld);
