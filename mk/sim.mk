@@ -18,6 +18,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_exp_optimus.c \
 	src/tools/optimus-sim/sim_exp_quality.c \
 	src/tools/optimus-sim/sim_exp_sweep.c \
+	src/tools/optimus-sim/sim_exp_qbench.c \
 	src/tools/optimus-sim/sim_progress.h \
 	src/tools/optimus-sim/sim_progress.c \
 	src/tools/optimus-sim/pollux_csv.h src/tools/optimus-sim/pollux_csv.c \

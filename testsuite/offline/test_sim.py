@@ -383,3 +383,45 @@ def test_quality_sweep(tmp_path):
     p = subprocess.run([SIM, "experiment", "quality-sweep", "--gap", "5"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "does not use --gap" in p.stderr
+
+
+def bench_setup(tmp_path, jobs, **kw):
+    setup = dict({"nodes": 2, "cpus": 4, "max_workers": 3, "interval": 20,
+                  "restart": 8, "cost_scale": 600.0,
+                  "times": [30, 60, 90, 120]}, **kw)
+    setup["jobs"] = [{"arrival": a, "curve": c} for a, c in jobs]
+    path = tmp_path / "setup.json"
+    path.write_text(json.dumps(setup))
+    return str(path)
+
+
+def test_quality_bench_predicts_the_bench_run(tmp_path):
+    """quality-bench runs the bench's own jobs on its cluster: one job
+    alone gets the same workers under both policies (equal losses); more
+    jobs than the cluster runs at once make them differ; a slower
+    iteration (cost) leaves a higher loss."""
+    def series(path):
+        r = json.loads(run("quality-bench", path, "--json", "-").stdout)
+        assert [x["label"] for x in r["runs"]] == ["quality", "fair (drf)"]
+        return [dict((round(t), l) for t, l in x["loss_series"])
+                for x in r["runs"]]
+    alone = series(bench_setup(tmp_path, [(0, "gbt-8000-0.03")]))
+    assert all(alone[0][t] == alone[1][t] for t in (30, 60, 90, 120))
+    slow = series(bench_setup(tmp_path, [(0, "gbt-8000-0.03")],
+                              cost_scale=2400.0))
+    assert slow[0][120] > alone[0][120]
+    many = [(5 * i, c) for i, c in enumerate(
+        ["gbt-8000-0.03", "lda-1000-250", "mlp-1000-0.1", "gbt-1000-0.5",
+         "gbt-1000-0.03", "mlp-1000-0.003"])]
+    crowd = series(bench_setup(tmp_path, many))
+    assert any(crowd[0][t] != crowd[1][t] for t in (30, 60, 90, 120))
+
+
+def test_quality_bench_errors(tmp_path):
+    p = subprocess.run([SIM, "quality-bench", bench_setup(
+        tmp_path, [(0, "no-such-curve")])], capture_output=True, text=True)
+    assert p.returncode == 1 and "unknown curve" in p.stderr
+    p = subprocess.run([SIM, "quality-bench", bench_setup(
+        tmp_path, [(0, "gbt-8000-0.03")]), "--jobs", "3"],
+        capture_output=True, text=True)
+    assert p.returncode == 2 and "takes its set-up from the file" in p.stderr

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 	      "       optimus-sim run [--policy P,...] [options]\n"
 	      "       optimus-sim truth --app NAME --gpus-per-node N[,N...] "
 	      "--batch B\n"
+	      "       optimus-sim quality-bench SETUP.json [--json FILE]\n"
+	      "                  (the prediction for a bench/quality_fair.py run)\n"
 	      "       optimus-sim experiments | models | --help | --version\n"
 	      "\n"
 	      "experiments: optimus-vs-drf oracle-gap ablation damping pollux "
@@ -360,10 +362,25 @@ static int run_command(cli_t *c, const char *cmd, const char *name)
 			return 2;
 		}
 		snprintf(what, sizeof(what), "experiment %s", d->name);
+	} else if (!strcmp(cmd, "quality-bench")) {
+		if (!name) {
+			fprintf(stderr, "optimus-sim: quality-bench needs the "
+				"bench's set-up file\n");
+			return 2;
+		}
+		snprintf(what, sizeof(what), "quality-bench");
 	} else {
 		snprintf(what, sizeof(what), "run");
 	}
-	if (options_check(c, d, what))
+	/* quality-bench takes its set-up from the file: the common options
+	 * only. */
+	if (!strcmp(cmd, "quality-bench") &&
+	    (c->given & ~OPTS_COMMON)) {
+		fprintf(stderr, "optimus-sim: quality-bench takes its set-up "
+			"from the file (only --json, --timing, --progress)\n");
+		return 2;
+	}
+	if (strcmp(cmd, "quality-bench") && options_check(c, d, what))
 		return 2;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	sim_progress_init(&pb, c->progress, name ? name : cmd);
@@ -371,6 +388,15 @@ static int run_command(cli_t *c, const char *cmd, const char *name)
 	c->eo.progress_ctx = &pb;
 	if (d) {
 		rc = sim_exp_run(d, &c->eo, &r, err, sizeof(err));
+	} else if (!strcmp(cmd, "quality-bench")) {
+		sim_exp_t e = { .opts = &c->eo, .seeds = 1, .report = &r,
+				.err = err, .errlen = sizeof(err),
+				.runs_total = 2 };
+		memset(&r, 0, sizeof(r));
+		r.experiment = "quality-bench";
+		r.seed = c->eo.seed;
+		r.seeds = 1;
+		rc = sim_exp_quality_bench(&e, name);
 	} else {
 		unsigned seeds = c->eo.seeds ? c->eo.seeds : 1;
 		sim_exp_t e = { .opts = &c->eo, .seeds = seeds,
@@ -439,7 +465,8 @@ int main(int argc, char **argv)
 		list_models();
 		return 0;
 	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "experiment")) {
+	if (strcmp(cmd, "run") && strcmp(cmd, "experiment") &&
+	    strcmp(cmd, "quality-bench")) {
 		fprintf(stderr, "optimus-sim: unknown command '%s'\n", cmd);
 		usage(stderr);
 		return 2;

@@ -125,6 +125,9 @@ int sim_exp_quality_faithful(sim_exp_t *e, const struct sim_curveset *set,
 double sim_exp_mean_jct(const sim_result_t *r, const void *arg);
 /* Mean loss at 14 minutes of the jobs submitted by then (arg unused). */
 double sim_exp_window_loss(const sim_result_t *r, const void *arg);
+/* The loss series (mean over the jobs submitted by then) at time
+ * *(const double *)arg; NAN if not sampled then. */
+double sim_exp_loss_series(const sim_result_t *r, const void *arg);
 /* quality/fair of fig seed by seed: mean ratio, s.d., seeds q < fair. */
 double sim_exp_seed_ratio(const sim_result_t *q, const sim_result_t *d,
 			  sim_exp_figure_fn fig, double *sd,
@@ -139,5 +142,8 @@ int sim_exp_quality_vs_fair(sim_exp_t *e);
 int sim_exp_quality_synthetic(sim_exp_t *e);
 int sim_exp_quality_sweep(sim_exp_t *e);
 int sim_exp_stragglers(sim_exp_t *e);
+/* The prediction for one run of bench/quality_fair.py, its set-up and
+ * jobs read from the JSON file `path` (sim_exp_qbench.c). */
+int sim_exp_quality_bench(sim_exp_t *e, const char *path);
 
 #endif

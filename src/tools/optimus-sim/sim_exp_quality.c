@@ -274,7 +274,7 @@ static double fig_level_reached(const sim_result_t *r, const void *arg)
 }
 
 /* The loss series (mean over the submitted jobs) at time *arg. */
-static double fig_series(const sim_result_t *r, const void *arg)
+double sim_exp_loss_series(const sim_result_t *r, const void *arg)
 {
 	double t = *(const double *)arg;
 
@@ -434,13 +434,13 @@ static void print_fig2(sim_exp_t *e, const sim_result_t *q,
 	for (int m = 2; m <= 14; m += 2) {
 		char name[64], note[200];
 		double t = 60.0 * m, sd;
-		double f = sim_exp_seed_stat(d, fig_series, &t, &sd);
+		double f = sim_exp_seed_stat(d, sim_exp_loss_series, &t, &sd);
 
 		/* The paper prints only the start (0.2) and 14 minutes. */
 		snprintf(name, sizeof(name), "fig2 loss at %2d min, quality", m);
 		snprintf(note, sizeof(note), "fair %.4f%s%s", f, spread(sd),
 			 m == 14 ? " (paper 0.09)" : "");
-		cmp_stat(e, name, q, fig_series, &t, m == 14 ? 0.045 : NAN, "",
+		cmp_stat(e, name, q, sim_exp_loss_series, &t, m == 14 ? 0.045 : NAN, "",
 			 note);
 	}
 }
