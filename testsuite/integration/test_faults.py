@@ -6,6 +6,7 @@ import re
 import time
 
 import sched_helpers as sched
+from cluster import slurm_version
 from sched_helpers import cancel, optimusctl, runs, submit, wait_progress
 from waiting import wait_for, wait_plans
 
@@ -134,12 +135,26 @@ def config_in_force(cluster, port):
                       "show", "config")
 
 
+# Slurm 23.11 and later restart slurmctld for `scontrol reconfigure`.
+RECONFIGURE_RESTARTS = slurm_version() >= (23, 11)
+
+
+def config_in_force_or_none(cluster, port):
+    """config_in_force, or None while the listener is not up (a restart)."""
+    try:
+        return config_in_force(cluster, port)
+    except Exception:
+        return None
+
+
 def test_reconfigure_applies_the_planner_keys_and_names_the_listener_ones(
         cluster, tmp_path):
     """optimus.conf edited, `scontrol reconfigure`: Policy, PlanInterval
     and the thresholds are in force at once; a new ReportPort is logged as
     needing a restart and the port in force stays (and is what show config
-    says); the running job is not resized by the change."""
+    says); the running job is not resized by the change. Slurm 23.11 and
+    later run `scontrol reconfigure` as a restart of slurmctld: there every
+    key is read anew, the listener's too, and the new port is in force."""
     port = cluster.ports["report"]
     path = os.path.join(cluster.etc, "optimus.conf")
     before = open(path).read()
@@ -155,17 +170,23 @@ def test_reconfigure_applies_the_planner_keys_and_names_the_listener_ones(
                            "ResizeThreshold=0.3\nMinResizeInterval=3600\n"
                            "RestartCost=2\n" % (port + 1))
         cluster.run(["scontrol", "reconfigure"])
-        wait_for(lambda: "needs a restart" in cluster.logs()[mark:], 30,
-                 "the reconfigure logged")
-        log = cluster.logs()[mark:]
-        assert "ReportPort=%d needs a restart of slurmctld; %d stays in " \
-            "force" % (port + 1, port) in log, log[-2000:]
-        conf = config_in_force(cluster, port)
+        if RECONFIGURE_RESTARTS:
+            in_force = port + 1
+            wait_for(lambda: "report listener on 127.0.0.1:%d" % in_force
+                     in cluster.logs()[mark:], 30, "the restarted listener")
+        else:
+            in_force = port
+            wait_for(lambda: "needs a restart" in cluster.logs()[mark:], 30,
+                     "the reconfigure logged")
+            log = cluster.logs()[mark:]
+            assert "ReportPort=%d needs a restart of slurmctld; %d stays " \
+                "in force" % (port + 1, port) in log, log[-2000:]
+        conf = config_in_force(cluster, in_force)
         assert conf["PlanInterval"] == "3", conf
         assert conf["Policy"] == "drf", conf
         assert conf["ResizeThreshold"] == "0.3", conf
         assert conf["MinResizeInterval"] == "3600", conf
-        assert conf["ReportPort"] == str(port), conf
+        assert conf["ReportPort"] == str(in_force), conf
         wait_plans(cluster, SEVERAL_PLANS)
         assert len(runs(out)) == 1, runs(out)
         assert not re.search(r"JobId=%d: checkpoint signal" % jid,
@@ -281,7 +302,9 @@ def test_reconfigure_with_a_bad_value_keeps_the_values_in_force(cluster):
     """A value out of range in the edited optimus.conf: the re-read is
     refused with the key named, and the values in force stay (not the
     defaults: a typo must not turn a live scheduler's PlanInterval=2 into
-    600)."""
+    600). On Slurm 23.11 and later the reconfigure restarts slurmctld: the
+    configuration last in force, kept in StateSaveLocation, is used (before:
+    the defaults, and the listener moved to the default port)."""
     port = cluster.ports["report"]
     path = os.path.join(cluster.etc, "optimus.conf")
     before = open(path).read()
@@ -292,7 +315,11 @@ def test_reconfigure_with_a_bad_value_keeps_the_values_in_force(cluster):
         cluster.run(["scontrol", "reconfigure"])
         wait_for(lambda: "PlanInterval=0: expected" in cluster.logs()[mark:],
                  30, "the refusal logged")
-        conf = config_in_force(cluster, port)
+        if RECONFIGURE_RESTARTS:
+            wait_for(lambda: "the configuration last in force (kept in" in
+                     cluster.logs()[mark:], 30, "the kept configuration used")
+        conf = wait_for(lambda: config_in_force_or_none(cluster, port), 30,
+                        "the listener after the reconfigure")
         assert conf["PlanInterval"] == "2", conf
         assert conf["Policy"] == "optimus", conf
         assert conf["MinResizeInterval"] == str(sched.MIN_RESIZE_INTERVAL)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "slurm/slurm_errno.h"
@@ -230,33 +231,97 @@ static void optimus_conf_keep_listener(const char *path, optimus_conf_t *next)
 	}
 }
 
+/* Read and check the file at path into c (defaults first). */
+static int optimus_conf_read(const char *path, optimus_conf_t *c)
+{
+	s_p_hashtbl_t *tbl = s_p_hashtbl_create(optimus_conf_options);
+	int rc;
+
+	if (s_p_parse_file(tbl, NULL, (char *) path, COMPAT_PARSE_STRICT,
+			   NULL) != SLURM_SUCCESS) {
+		error("sched/optimus: cannot parse %s", path);
+		rc = SLURM_ERROR;
+	} else {
+		optimus_conf_apply(tbl, c);
+		rc = optimus_conf_listener(path, c);
+		if (rc == SLURM_SUCCESS)
+			rc = optimus_conf_check(path, c);
+	}
+	s_p_hashtbl_destroy(tbl);
+	return rc;
+}
+
+/* Where the configuration last in force is kept, beside the state file. */
+static char *optimus_conf_saved_path(void)
+{
+	return xstrdup_printf("%s/optimus_conf.in_force",
+			      slurm_conf.state_save_location);
+}
+
+/*
+ * The configuration in force, one Key=Value a line, kept in
+ * StateSaveLocation after every accepted read. Slurm 23.11 and later run
+ * `scontrol reconfigure` as a restart of slurmctld: the plugin then reads
+ * optimus.conf as at a first start, and a typo would put the defaults in
+ * force (PlanInterval=600, the listener on the default port). A refused
+ * first read uses this copy instead (issue 31, bad input stays bad input).
+ */
+static void optimus_conf_save_in_force(void)
+{
+	char *path = optimus_conf_saved_path();
+	char *tmp = xstrdup_printf("%s.new", path);
+	char *text = optimus_conf_text();
+	FILE *f;
+
+	for (char *p = text; *p; p++)
+		if (*p == ' ')
+			*p = '\n';
+	if (!(f = fopen(tmp, "w")) || fprintf(f, "%s\n", text) < 0 ||
+	    fclose(f) || rename(tmp, path))
+		error("sched/optimus: cannot keep the configuration in force in %s: %m",
+		      path);
+	xfree(text);
+	xfree(tmp);
+	xfree(path);
+}
+
+/* A refused first read: the configuration last in force, if kept. */
+static int optimus_conf_read_saved(const char *path, optimus_conf_t *c)
+{
+	char *saved = optimus_conf_saved_path();
+	struct stat st;
+	int rc = SLURM_ERROR;
+
+	optimus_conf_defaults(c);
+	if (!stat(saved, &st) && optimus_conf_read(saved, c) == SLURM_SUCCESS) {
+		error("sched/optimus: %s refused: the configuration last in force (kept in %s) is used",
+		      path, saved);
+		rc = SLURM_SUCCESS;
+	} else {
+		xfree(c->report_address);
+		*c = (optimus_conf_t){ 0 };
+		optimus_conf_defaults(c);
+	}
+	xfree(saved);
+	return rc;
+}
+
 extern int optimus_conf_load(void)
 {
 	static bool loaded;	/* read once: this is a re-read */
 
 	char *path = optimus_conf_path();
 	optimus_conf_t c = { 0 };
-	s_p_hashtbl_t *tbl;
 	struct stat st;
 	int rc = SLURM_SUCCESS;
+	bool from_saved = false;
 	char *text;
 
 	optimus_conf_defaults(&c);
-	if (stat(path, &st) != 0) {
+	if (stat(path, &st) != 0)
 		info("sched/optimus: no %s, using defaults", path);
-	} else {
-		tbl = s_p_hashtbl_create(optimus_conf_options);
-		if (s_p_parse_file(tbl, NULL, path, COMPAT_PARSE_STRICT, NULL) != SLURM_SUCCESS) {
-			error("sched/optimus: cannot parse %s", path);
-			rc = SLURM_ERROR;
-		} else {
-			optimus_conf_apply(tbl, &c);
-			rc = optimus_conf_listener(path, &c);
-			if (rc == SLURM_SUCCESS)
-				rc = optimus_conf_check(path, &c);
-		}
-		s_p_hashtbl_destroy(tbl);
-	}
+	else
+		rc = optimus_conf_read(path, &c);
 	/* A re-read refused keeps what is in force: a typo made on a live
 	 * system must not put the defaults (PlanInterval=600, ...) in force
 	 * (issue 31, bad input stays bad input). */
@@ -272,17 +337,20 @@ extern int optimus_conf_load(void)
 	if (rc != SLURM_SUCCESS) {
 		xfree(c.report_address);
 		c = (optimus_conf_t){ 0 };
-		optimus_conf_defaults(&c);
+		from_saved = optimus_conf_read_saved(path, &c) == SLURM_SUCCESS;
 	}
 	if (loaded)
 		optimus_conf_keep_listener(path, &c);
 	optimus_conf_free();
 	optimus_conf = c;
 	loaded = true;
+	if (rc == SLURM_SUCCESS)
+		optimus_conf_save_in_force();
 	/* What is in force after every (re)read: `scontrol reconfigure`
 	 * re-reads optimus.conf, and its defaults are not obvious. */
 	text = optimus_conf_text();
 	info("sched/optimus: read %s%s: %s", path,
+	     from_saved ? " (refused: the configuration last in force)" :
 	     rc != SLURM_SUCCESS ? " (refused: defaults)" :
 	     stat(path, &st) ? " (missing: defaults)" : "", text);
 	xfree(text);
