@@ -8,7 +8,7 @@
  *
  * Both paths prepare the interval with the core's one entry
  * (plan_interval_prepare) and their own node-name resolver
- * (planner_input_server_of, sim_server_of), from the same plan_conf_t (the
+ * (planner_input_server_of, sim_server_of), from the same configuration (the
  * input's policy and restart cost, the defaults); the restart cost each
  * path takes from its own inputs. The configuration values that differ on
  * purpose (Slurm's uniform tasks, the simulator's ablation switches) are
@@ -132,13 +132,13 @@ static void path_models(const replay_t *r, path_t *p)
 
 /* Both paths prepare the interval through the core's one entry
  * (plan_interval_prepare: collect, stragglers' servers, the parameters
- * from one plan_conf_t), as planner_plan() and sim_apply_tick() do. */
+ * from one configuration), as planner_plan() and sim_apply_tick() do. */
 static void path_plan(const replay_t *r, path_t *p, size_t nin,
 		      size_t nservers, plan_server_of_fn server_of, void *arg)
 {
-	plan_conf_t conf;
+	plan_params_t conf;
 
-	plan_conf_init(&conf);
+	plan_params_init(&conf);
 	conf.policy = r->policy;
 	conf.restart_cost = r->restart_cost;
 	p->n = plan_interval_prepare(p->in, nin, r->now, p->room, nservers,

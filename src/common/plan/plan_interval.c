@@ -4,44 +4,12 @@
  */
 #include "plan/plan_interval.h"
 
-void plan_conf_init(plan_conf_t *conf)
+void plan_params_for(plan_params_t *prm, const plan_params_t *conf,
+		     const plan_input_t *in, size_t n, time_t now)
 {
-	plan_params_t d;
-
-	plan_params_init(&d);
-	*conf = (plan_conf_t){
-		.policy = d.policy,
-		.interval = d.interval,
-		.damping = d.damping,
-		.resize_threshold = d.resize_threshold,
-		.resize_threshold_large = d.resize_threshold_large,
-		.large_tasks = d.large_tasks,
-		.min_resize_interval = d.min_resize_interval,
-		.restart_cost = d.restart_cost,
-		.placement = d.placement,
-		.uniform_task_cpus = d.uniform_task_cpus,
-		.uniform_node_share = d.uniform_node_share,
-		.profiles = d.profiles,
-	};
-}
-
-void plan_params_from_conf(plan_params_t *prm, const plan_conf_t *conf,
-			   const plan_input_t *in, size_t n, time_t now)
-{
-	plan_params_init(prm);
-	prm->policy = conf->policy;
+	*prm = *conf;
 	prm->now = now;
-	prm->interval = conf->interval;
-	prm->damping = conf->damping;
-	prm->resize_threshold = conf->resize_threshold;
-	prm->resize_threshold_large = conf->resize_threshold_large;
-	prm->large_tasks = conf->large_tasks;
-	prm->min_resize_interval = conf->min_resize_interval;
 	prm->restart_cost = plan_input_restart_cost(in, n, conf->restart_cost);
-	prm->placement = conf->placement;
-	prm->uniform_task_cpus = conf->uniform_task_cpus;
-	prm->uniform_node_share = conf->uniform_node_share;
-	prm->profiles = conf->profiles;
 }
 
 /* The straggler's server is closed to its job at every placement; moving
@@ -60,7 +28,7 @@ static void close_straggler_server(plan_job_t *job,
 
 size_t plan_interval_prepare(const plan_input_t *in, size_t n, time_t now,
 			     res_vec_t *server_free, size_t nservers,
-			     const plan_conf_t *conf,
+			     const plan_params_t *conf,
 			     plan_server_of_fn server_of, void *arg,
 			     plan_job_t *jobs, size_t *which,
 			     plan_params_t *prm)
@@ -70,6 +38,6 @@ size_t plan_interval_prepare(const plan_input_t *in, size_t n, time_t now,
 
 	for (size_t k = 0; k < njobs; k++)
 		close_straggler_server(&jobs[k], server_of, arg);
-	plan_params_from_conf(prm, conf, in, n, now);
+	plan_params_for(prm, conf, in, n, now);
 	return njobs;
 }

@@ -20,10 +20,11 @@ static bool is_active(const sim_job_t *j)
 }
 
 /* What the simulator plans with, as optimus.conf's values are for
- * sched/optimus (plan_interval.h builds the parameters from it). */
-static void sim_plan_conf(const sim_config_t *c, plan_conf_t *pc)
+ * sched/optimus (plan_interval.h's plan_params_for builds each plan's
+ * parameters from it). */
+static void sim_plan_conf(const sim_config_t *c, plan_params_t *pc)
 {
-	plan_conf_init(pc);
+	plan_params_init(pc);
 	pc->policy = c->policy;
 	pc->interval = c->interval;
 	pc->damping = c->damping;
@@ -146,8 +147,7 @@ int sim_apply_tick(sim_state_t *s)
 	size_t *which = calloc(cap, sizeof(*which));
 	sim_job_t **act = calloc(cap, sizeof(*act));
 	res_vec_t *room = calloc(s->cfg->nservers, sizeof(*room));
-	plan_conf_t conf;
-	plan_params_t prm;
+	plan_params_t conf, prm;
 	plan_t plan;
 	int rc = -ENOMEM;
 

@@ -386,17 +386,17 @@ extern void optimus_conf_free(void)
 	xfree(optimus_conf.report_address);
 }
 
-extern void optimus_conf_plan(plan_conf_t *pc,
+extern void optimus_conf_plan(plan_params_t *pc,
 			      const speed_profiles_t *profiles)
 {
-	plan_conf_init(pc);
+	plan_params_init(pc);
 	/* validated when the file was read: Policy= is one of plan's names */
 	(void) plan_policy_parse(optimus_conf.policy, &pc->policy);
 	pc->interval = optimus_conf.plan_interval;
 	pc->damping = optimus_conf.damping;
 	pc->resize_threshold = optimus_conf.resize_threshold;
 	pc->resize_threshold_large = optimus_conf.resize_threshold_large;
-	pc->large_tasks = optimus_conf.large_job_tasks;
+	pc->large_tasks = (int) optimus_conf.large_job_tasks;
 	pc->min_resize_interval = optimus_conf.min_resize_interval;
 	pc->restart_cost = optimus_conf.restart_cost;
 	pc->uniform_task_cpus = true;	/* one srun step: uniform tasks */

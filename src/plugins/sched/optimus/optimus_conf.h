@@ -68,7 +68,7 @@ extern char *optimus_conf_text(void);
 /* What an interval is planned with, from the configuration in force: the
  * values of optimus.conf, one step of a job's tasks alike and spread by
  * --ntasks-per-node as Slurm runs them, the shared speed profiles. */
-extern void optimus_conf_plan(plan_conf_t *pc,
+extern void optimus_conf_plan(plan_params_t *pc,
 			      const speed_profiles_t *profiles);
 
 #endif

@@ -323,8 +323,7 @@ static void count_plan(metrics_sched_t *s, int rc, size_t njobs,
 extern void planner_plan(const snapshot_t *snap)
 {
 	decide_ctx_t c;
-	plan_conf_t conf;
-	plan_params_t prm;
+	plan_params_t conf, prm;
 	plan_t plan = { 0 };
 	struct action_list list;
 	action_t *acts;
