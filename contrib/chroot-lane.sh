@@ -169,7 +169,8 @@ in_chroot() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
 		OPTIMUS_TEST_FIRST_JOB_ID="${OPTIMUS_TEST_FIRST_JOB_ID:-1}" \
-		OPTIMUS_TEST_PACKAGE="${OPTIMUS_TEST_PACKAGE:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
+		OPTIMUS_TEST_PACKAGE="${OPTIMUS_TEST_PACKAGE:-1}" \
+		OPTIMUS_TEST_RPM="${OPTIMUS_TEST_RPM:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
 	child=$!
 	wait "$child"
 }
