@@ -63,7 +63,11 @@ def _replay(cluster, workdir):
                      "steps=1000,delta=0.00001",
                      ["--app", APP, "--batch", str(BATCH),
                       "--epochs", str(EPOCHS), "--compression",
-                      str(COMPRESSION), "--report-every", str(REPORT_EVERY)],
+                      str(COMPRESSION), "--report-every", str(REPORT_EVERY),
+                      # the build tree's, not an installed one from PATH
+                      # (CI's lanes install the packages; theirs was built
+                      # in a folder that is gone, with its default data)
+                      "--optimus-sim", SIM],
                      example="replay_trainer.sbatch")
 
 
