@@ -35,11 +35,15 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/pollux_truth.h \
 	src/tools/optimus-sim/pollux_truth.c \
 	src/tools/optimus-sim/sim_straggler.c \
-	src/tools/optimus-sim/sim_exp_stragglers.c
-# The measured workloads (pollux_exp.c) are read from the source tree
-# unless --data or OPTIMUS_POLLUX_DATA says otherwise.
+	src/tools/optimus-sim/sim_exp_stragglers.c \
+	src/tools/optimus-sim/sim_data.h src/tools/optimus-sim/sim_data.c
+# The measured workloads (pollux_exp.c) and the quality curves are read
+# from the source tree, else from the copy installed in $(pkgdatadir)
+# (sim_data.c), unless --data or OPTIMUS_POLLUX_DATA says otherwise.
 SIM_CPPFLAGS = -DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"' \
-	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"'
+	-DPOLLUX_DATA_INSTALLED='"$(pkgdatadir)/pollux-osdi21"' \
+	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"' \
+	-DSIM_CURVES_INSTALLED='"$(pkgdatadir)/quality-curves/curves.csv"'
 SIM_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) \
 	$(QHULL_LIBS) -lm
 
@@ -93,3 +97,16 @@ testsuite_unit_test_replay_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
 testsuite_unit_test_replay_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
 testsuite_unit_test_replay_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
 EXTRA_DIST += testsuite/data/replay_plan.json
+
+# The data an installed optimus-sim reads by default (sim_data.c).
+install-data-local: install-sim-data
+install-sim-data:
+	$(MKDIR_P) $(DESTDIR)$(pkgdatadir)
+	cp -R $(srcdir)/testsuite/data/pollux-osdi21 \
+		$(srcdir)/testsuite/data/quality-curves $(DESTDIR)$(pkgdatadir)/
+	chmod -R u+w,go+rX $(DESTDIR)$(pkgdatadir)
+uninstall-local: uninstall-sim-data
+uninstall-sim-data:
+	rm -rf $(DESTDIR)$(pkgdatadir)/pollux-osdi21 \
+		$(DESTDIR)$(pkgdatadir)/quality-curves
+.PHONY: install-sim-data uninstall-sim-data

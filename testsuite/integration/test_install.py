@@ -122,6 +122,13 @@ def test_packages_install_every_part():
         r = subprocess.run(["/usr/bin/" + tool, "--help"],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, (tool, r.stderr)
+    # the installed simulator finds its installed data, from any folder
+    # (its build folder is gone after a package build)
+    r = subprocess.run(["/usr/bin/optimus-sim", "truth", "--app", "cifar10",
+                        "--gpus-per-node", "4", "--batch", "512"], cwd="/",
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and '"step_seconds"' in r.stdout, r.stderr
+    assert "/usr/share/slurm-optimus/pollux-osdi21" in listed
     # the module imports from the package's folder, with no PYTHONPATH
     r = subprocess.run([PYTHON, "-c", "import optimus_report as o; "
                         "print(o.__file__)"], capture_output=True, text=True,

@@ -15,6 +15,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "sim_data.h"
 #include "util/json_num.h"
 #include <json-c/json.h>
 
@@ -180,7 +181,8 @@ static int parse(int argc, char **argv, px_opts_t *o)
 	memset(o, 0, sizeof(*o));
 	o->data = getenv("OPTIMUS_POLLUX_DATA");
 	if (!o->data)
-		o->data = POLLUX_DATA_DIR;
+		o->data = sim_data_default(POLLUX_DATA_DIR,
+					   POLLUX_DATA_INSTALLED);
 	o->loads[0] = 1.0;
 	o->nloads = 1;
 	o->workloads[0] = 6;

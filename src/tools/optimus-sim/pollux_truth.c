@@ -13,6 +13,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "sim_data.h"
 #include "pollux_app.h"
 #include "pollux_truth.h"
 #include "util/json_num.h"
@@ -75,7 +76,8 @@ static int parse(int argc, char **argv, truth_opts_t *o)
 	memset(o, 0, sizeof(*o));
 	o->data = getenv("OPTIMUS_POLLUX_DATA");
 	if (!o->data)
-		o->data = POLLUX_DATA_DIR;
+		o->data = sim_data_default(POLLUX_DATA_DIR,
+					   POLLUX_DATA_INSTALLED);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_data.h"
 #include "sim_curves.h"
 #include "sim_exp.h"
 #include "sim_rank.h"
@@ -537,7 +538,8 @@ int sim_exp_quality_curves(sim_curveset_t *set, char *err, size_t errlen)
 	const char *path = getenv("OPTIMUS_SIM_CURVES");
 
 	if (!path || !*path)
-		path = SIM_CURVES_DEFAULT;
+		path = sim_data_default(SIM_CURVES_DEFAULT,
+					SIM_CURVES_INSTALLED);
 	return sim_curves_read(path, set, err, errlen);
 }
 

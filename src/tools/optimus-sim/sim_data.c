@@ -1,0 +1,13 @@
+/*
+ * sim_data.c - the default data paths of optimus-sim (sim_data.h).
+ */
+#include <sys/stat.h>
+
+#include "sim_data.h"
+
+const char *sim_data_default(const char *built, const char *installed)
+{
+	struct stat st;
+
+	return stat(built, &st) == 0 ? built : installed;
+}
