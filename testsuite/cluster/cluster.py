@@ -116,12 +116,27 @@ def _port_free(port):
 
 
 def _pid_alive(pid):
+    """True while pid runs. A zombie has ended: MariaDB is this process's
+    own child (started without daemonizing) and stays a zombie until it is
+    reaped, which made every stop of an accounting cluster wait the whole
+    30 s of its timeout."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            # pid (comm) state ...: comm may hold spaces and parentheses.
+            if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+                return False
+    except (OSError, IndexError):
+        pass
     return True
 
 
@@ -459,16 +474,19 @@ StorageLoc=slurm_acct_db
     def stop(self, keep=True):
         """Stop every daemon by its pid file; remove the folder unless keep."""
         if self.ports and self._daemon_alive("slurmctld"):
-            # Jobs' processes outlive slurmd: end them through Slurm first.
+            # Jobs' processes outlive slurmd: end them through Slurm first
+            # (those it misses carry OPTIMUS_CLUSTER: _kill_leftovers).
+            # Pending jobs have no processes: the daemons' end is theirs.
             self.run(["scancel", "--full", "--state=RUNNING"], check=False,
-                     timeout=20)
-            self.run(["scancel", "--state=PENDING"], check=False, timeout=20)
-        for n in reversed(self._node_names()):
-            self._kill("slurmd-" + n)
-        self._kill("slurmctld")
-        self._kill("slurmdbd")
-        self._kill("mariadb", timeout=30)
-        self._kill("munged")
+                     timeout=10)
+        # Every daemon takes about 2 s to exit on SIGTERM, so the daemons
+        # of one kind are told at once (one after the other, a stop took
+        # 12 s: ~4 minutes of each CI lane). The order stays: slurmctld
+        # told with its slurmds waits for the jobs it just cancelled until
+        # it is killed (30 s, measured); munged last, the others need it.
+        self._kill_all(["slurmd-" + n for n in self._node_names()])
+        self._kill_all(["slurmctld", "slurmdbd", "mariadb"], timeout=30)
+        self._kill_all(["munged"])
         self._kill_leftovers()
         if not keep:
             shutil.rmtree(self.root, ignore_errors=True)
@@ -492,24 +510,36 @@ StorageLoc=slurm_acct_db
                     pass
 
     def _kill(self, name, timeout=15):
-        path = self._pidfile(name)
-        try:
-            pid = int(open(path).read().strip())
-        except (OSError, ValueError):
-            return
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
+        self._kill_all([name], timeout)
+
+    def _kill_all(self, names, timeout=15):
+        """SIGTERM the daemons named (by pid file) at once, wait for all of
+        them up to `timeout` s, SIGKILL those still alive."""
+        pids = []
+        for name in names:
+            path = self._pidfile(name)
+            try:
+                pid = int(open(path).read().strip())
+            except (OSError, ValueError):
+                continue
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            pids.append(pid)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
         deadline = time.time() + timeout
-        while time.time() < deadline and _pid_alive(pid):
+        while time.time() < deadline and any(_pid_alive(p) for p in pids):
             time.sleep(0.1)
-        if _pid_alive(pid):
-            os.kill(pid, signal.SIGKILL)
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        for pid in pids:
+            if _pid_alive(pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
     # -------------------------------------------------------------- helpers
     def _port_open(self, port):

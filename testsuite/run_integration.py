@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""run_integration.py - run the integration modules on several workers.
+
+Usage: testsuite/run_integration.py [pytest arguments, e.g. -k name]
+
+The integration tests mostly wait: for daemons, for plan intervals, for
+jobs to checkpoint and requeue (a lane's load average stays under 1 on 2
+cores). One after the other they took 34 minutes of CI's 45 in each
+lane, so the modules are run by OPTIMUS_TEST_WORKERS (default 2)
+workers at once, each module in its own pytest process with its own
+module-scoped cluster (testsuite/integration/conftest.py). Two clusters
+never disturb each other (testsuite/cluster/cluster.py: a random block
+of free ports, its own folder, kills only its own processes); the one
+shared number is the job id, which picks a job's task ports (roles.h: id
+modulo ROLES_PORT_BLOCKS = 320), so worker w's clusters number their
+jobs from OPTIMUS_TEST_FIRST_JOB_ID + 80 * w (.ci/run puts its second
+lane 160 further: four streams 80 ids apart).
+
+A worker takes the next module from one queue, the long ones first (the
+list below, from CI's --durations: ordering only, a module missing from
+it just runs later), so that neither worker is left with a long module
+at the end. Each module's output is printed whole when it ends, then the
+wall time of every module and one pytest-style summary line for all of
+them, which .ci/run reads. Exit status 0 only if every module passed
+(a module whose tests all were deselected by -k counts as passed).
+"""
+import glob
+import os
+import queue
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEGRATION = os.path.join(HERE, "integration")
+
+# The modules that take longest (CI lane logs, --durations), longest first.
+LONG_FIRST = [
+    "test_promises.py", "test_sched.py", "test_faults.py",
+    "test_stragglers.py", "test_examples.py", "test_replay_trainer.py",
+    "test_ddp.py", "test_mass_cancel.py", "test_report_replies.py",
+    "test_report_admission.py", "test_install.py", "test_report_endpoint.py",
+    "test_checkpoint_identity.py",
+]
+
+# Job ids between two workers' clusters (see above).
+JOB_ID_STRIDE = 80
+
+# pytest's exit status when -k deselected every test of a module.
+PYTEST_NO_TESTS = 5
+
+COUNT_RE = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|"
+                      r"xpassed|deselected|warnings?)")
+SUMMARY_RE = re.compile(r"^=+ .* in [0-9.]+s.* =+$")
+
+
+def modules_ordered():
+    found = sorted(os.path.basename(p) for p in
+                   glob.glob(os.path.join(INTEGRATION, "test_*.py")))
+    first = [m for m in LONG_FIRST if m in found]
+    return first + [m for m in found if m not in first]
+
+
+def module_counts(output):
+    """The counts of the module's pytest summary line, {} if none."""
+    counts = {}
+    lines = [l for l in output.splitlines() if SUMMARY_RE.match(l)]
+    if lines:
+        for n, what in COUNT_RE.findall(lines[-1]):
+            what = {"error": "errors", "warning": "warnings"}.get(what, what)
+            counts[what] = counts.get(what, 0) + int(n)
+    return counts
+
+
+def run_module(module, worker, args, logdir):
+    env = dict(os.environ)
+    base = int(env.get("OPTIMUS_TEST_FIRST_JOB_ID", "1"))
+    env["OPTIMUS_TEST_FIRST_JOB_ID"] = str(base + JOB_ID_STRIDE * worker)
+    log = os.path.join(logdir, module + ".log")
+    t0 = time.monotonic()
+    with open(log, "w") as out:
+        rc = subprocess.call(
+            [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider",
+             "--durations=5", os.path.join(INTEGRATION, module)] + args,
+            stdout=out, stderr=subprocess.STDOUT, env=env, cwd=os.path.dirname(HERE))
+    with open(log) as f:
+        output = f.read()
+    return rc, time.monotonic() - t0, output
+
+
+def main():
+    args = sys.argv[1:]
+    nworkers = max(1, int(os.environ.get("OPTIMUS_TEST_WORKERS", "2")))
+    todo = queue.Queue()
+    for m in modules_ordered():
+        todo.put(m)
+    results = {}
+    lock = threading.Lock()
+    logdir = tempfile.mkdtemp(prefix="optimus-integration-")
+
+    def worker(w):
+        while True:
+            try:
+                module = todo.get_nowait()
+            except queue.Empty:
+                return
+            rc, secs, output = run_module(module, w, args, logdir)
+            with lock:
+                results[module] = (rc, secs, module_counts(output))
+                if rc != PYTEST_NO_TESTS:
+                    sys.stdout.write(output)
+                print("== %s: exit %d after %.0f s (worker %d)"
+                      % (module, rc, secs, w), flush=True)
+
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=worker, args=(w,))
+               for w in range(nworkers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - t0
+
+    total, failed_modules = {}, []
+    print("== integration modules by wall time (%d workers)" % nworkers)
+    for module, (rc, secs, counts) in sorted(results.items(),
+                                             key=lambda r: -r[1][1]):
+        print("%8.0f s  %s%s" % (secs, module,
+                                 "" if rc in (0, PYTEST_NO_TESTS)
+                                 else "  (exit %d)" % rc))
+        if rc not in (0, PYTEST_NO_TESTS):
+            failed_modules.append(module)
+        for what, n in counts.items():
+            total[what] = total.get(what, 0) + n
+    order = ["failed", "passed", "errors", "skipped", "deselected",
+             "xfailed", "xpassed", "warnings"]
+    words = ["%d %s" % (total[w], w) for w in order if total.get(w)]
+    if failed_modules and not total.get("failed") and not total.get("errors"):
+        words.insert(0, "%d modules failed" % len(failed_modules))
+    print("%s %s in %.2fs (%d modules on %d workers) %s"
+          % ("=" * 18, ", ".join(words) or "no tests ran", wall,
+             len(results), nworkers, "=" * 18))
+    if failed_modules:
+        print("failed modules: " + " ".join(failed_modules))
+    return 1 if failed_modules else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
