@@ -159,6 +159,9 @@ class Cluster:
         # .ci/run starts the second lane's ids half the blocks further.
         self.first_job_id = int(os.environ.get("OPTIMUS_TEST_FIRST_JOB_ID",
                                                "1"))
+        # The nodes in slurm.conf when change_nodes() changed them (None:
+        # n1..n<nodes>, on one NodeName line).
+        self.node_set = None
 
     # ------------------------------------------------------------------ env
     def env(self, extra=None):
@@ -193,7 +196,22 @@ class Cluster:
         return "n[1-%d]" % self.nodes if self.nodes > 1 else "n1"
 
     def _node_names(self):
+        if self.node_set is not None:
+            return list(self.node_set)
         return ["n%d" % i for i in range(1, self.nodes + 1)]
+
+    def _node_lines(self, gres):
+        """slurm.conf's NodeName lines. Node nK listens on slurmd's port
+        + K - 1 whatever nodes the file has (change_nodes)."""
+        p = self.ports
+        common = ("NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=%d "
+                  "RealMemory=%d %s" % (self.cpus, self.memory, gres))
+        if self.node_set is None:
+            return "NodeName=%s %sPort=%d-%d State=UNKNOWN" % (
+                self._nodelist(), common, p["slurmd"],
+                p["slurmd"] + self.nodes - 1)
+        return "\n".join("NodeName=%s %sPort=%d State=UNKNOWN" % (
+            n, common, p["slurmd"] + int(n[1:]) - 1) for n in self.node_set)
 
     def _layout(self):
         for d in (self.etc, self.log, self.run_dir, self.state_dir,
@@ -205,7 +223,6 @@ class Cluster:
 
     def _slurm_conf(self):
         p = self.ports
-        nodes = self._nodelist()
         plugindir = ":".join(list(self.plugin_dirs) + [DEBIAN_PLUGINDIR])
         gres = "Gres=%s " % (self.node_gres or "gpu:%d" % self.gpus) \
             if self.gpus else ""
@@ -265,7 +282,7 @@ Waittime=0
 SlurmctldTimeout=30
 SlurmdTimeout=60
 {acct}
-NodeName={nodes} NodeHostname=localhost NodeAddr=127.0.0.1 CPUs={self.cpus} RealMemory={self.memory} {gres}Port={p["slurmd"]}-{p["slurmd"] + self.nodes - 1} State=UNKNOWN
+{self._node_lines(gres)}
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 {self.extra_conf}
 """
@@ -456,6 +473,26 @@ StorageLoc=slurm_acct_db
         self._kill("slurmctld", timeout=30)
         self._start_slurmctld(clean=False)
 
+    def change_nodes(self, names, after_slurmctld_stop=None):
+        """Nodes added to or removed from slurm.conf on a live cluster, as
+        Slurm (22.05 to 24.11) requires: every slurmd and slurmctld
+        restarted with the new file. Running jobs keep running (their
+        slurmstepd outlive slurmd); names are nK within the first
+        `nodes` (their ports). after_slurmctld_stop() runs while every
+        daemon is down."""
+        old = self._node_names()
+        for n in reversed(old):
+            self._kill("slurmd-" + n)
+        self._kill("slurmctld", timeout=30)
+        if after_slurmctld_stop:
+            after_slurmctld_stop()
+        self.node_set = sorted(names, key=lambda n: int(n[1:]))
+        self.nodes = len(self.node_set)
+        self._write(self.conf, self._slurm_conf())
+        self._start_slurmctld(clean=False)
+        for n in self._node_names():
+            self._start_slurmd(n)
+
     def stop(self, keep=True):
         """Stop every daemon by its pid file; remove the folder unless keep."""
         if self.ports and self._daemon_alive("slurmctld"):
@@ -475,8 +512,11 @@ StorageLoc=slurm_acct_db
 
     def _kill_leftovers(self):
         """Kill processes still running with this cluster's environment
-        (slurmstepd and job tasks inherit OPTIMUS_CLUSTER from slurmd)."""
-        tag = ("OPTIMUS_CLUSTER=%s" % self.root).encode()
+        (slurmstepd inherits OPTIMUS_CLUSTER from slurmd; the tasks of an
+        optimus job have the cluster's name there, set by spank/optimus,
+        and are known by their SLURM_CONF)."""
+        tags = (("OPTIMUS_CLUSTER=%s" % self.root).encode(),
+                ("SLURM_CONF=%s" % self.conf).encode())
         for pid in os.listdir("/proc"):
             if not pid.isdigit() or int(pid) == os.getpid():
                 continue
@@ -485,7 +525,7 @@ StorageLoc=slurm_acct_db
                     env = f.read().split(b"\0")
             except OSError:
                 continue
-            if tag in env:
+            if any(t in env for t in tags):
                 try:
                     os.kill(int(pid), signal.SIGKILL)
                 except OSError:
