@@ -542,13 +542,38 @@ static int service_create(void)
 	return SLURM_SUCCESS;
 }
 
+/*
+ * Where to listen: ReportAddress, but a wildcard one (0.0.0.0, ::) under
+ * CommunicationParameters=NoCtldInAddrAny is this controller's own address,
+ * the one slurmctld binds its own port to (slurm_setup_addr: the address
+ * its host name resolves to). Controllers that share a host on addresses of
+ * their own (SlurmctldHost=name(addr)) then each listen on their own, and a
+ * client, trying SlurmctldHost's addresses in order, finds the one in
+ * charge (issue 31); bound to every address, the first one would reach
+ * whichever listens.
+ */
+static const char *listen_address(char *host, size_t len)
+{
+	const char *a = optimus_conf.report_address;
+
+	if ((strcmp(a, "0.0.0.0") && strcmp(a, "::")) ||
+	    !xstrcasestr(slurm_conf.comm_params, "NoCtldInAddrAny") ||
+	    gethostname(host, len))
+		return a;
+	host[len - 1] = '\0';
+	return host;
+}
+
 extern int listener_start(void)
 {
+	char host[256];
+	const char *addr;
+
 	optimus_conf_load();
 	if (listener.running || optimus_conf.report_port == 0)
 		return SLURM_SUCCESS;
-	listener.lfd = listen_socket(optimus_conf.report_address,
-				     optimus_conf.report_port);
+	addr = listen_address(host, sizeof(host));
+	listener.lfd = listen_socket(addr, optimus_conf.report_port);
 	if (listener.lfd < 0)
 		return SLURM_ERROR;
 	if (service_create() != SLURM_SUCCESS || pipe2(listener.wake, O_CLOEXEC)) {
@@ -566,8 +591,8 @@ extern int listener_start(void)
 				       sizeof(*listener.scope_index));
 	slurm_thread_create(&listener.thread, listener_thread, NULL);
 	listener.running = true;
-	info("sched/optimus: report listener on %s:%u",
-	     optimus_conf.report_address, optimus_conf.report_port);
+	info("sched/optimus: report listener on %s:%u", addr,
+	     optimus_conf.report_port);
 	return SLURM_SUCCESS;
 }
 
