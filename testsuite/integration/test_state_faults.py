@@ -257,8 +257,9 @@ def test_a_state_file_cut_short_mid_save(cluster, tmp_path):
         lines = [l for l in log.splitlines() if "cannot parse state" in l]
         print("\n".join(lines))
         assert len(lines) == 1 and re.search(
-            r"recovered model state of \d+ jobs from the previous save",
-            lines[0]), lines
+            r"corrupt state kept as \S+; recovered model state of \d+ jobs "
+            r"from the previous save", lines[0]), lines
+        assert log.count("corrupt state kept as") == 1, log
         assert "JobId=%d found running without a record" % jid not in log
         job = optimusctl(cluster, "show", "job", str(jid))
         assert job["progress"][0]["step"] == before["progress"][0]["step"]

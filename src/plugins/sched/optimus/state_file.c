@@ -113,8 +113,12 @@ out:
 	xfree(dir_path);
 }
 
-/* Keep a corrupt file (or whatever took the path) for the admin. */
-static int set_aside(const char *path)
+/*
+ * Keep a corrupt file (or whatever took the path) for the admin. Logged
+ * here, unless kept is given: it then receives the copy's name (to free)
+ * for the caller's one line.
+ */
+static int set_aside_as(const char *path, char **kept)
 {
 	char stamp[32];
 	time_t now = time(NULL);
@@ -136,12 +140,21 @@ static int set_aside(const char *path)
 	if (rename(path, aside)) {
 		error("sched/optimus: cannot rename %s to %s: %m", path, aside);
 	} else {
-		error("sched/optimus: corrupt state kept as %s", aside);
+		if (!kept)
+			error("sched/optimus: corrupt state kept as %s", aside);
 		rc = 0;
 		prune_aside(path);
 	}
-	xfree(aside);
+	if (kept && !rc)
+		*kept = aside;
+	else
+		xfree(aside);
 	return rc;
+}
+
+static int set_aside(const char *path)
+{
+	return set_aside_as(path, NULL);
 }
 
 /*
@@ -242,13 +255,15 @@ extern void state_file_load(void)
 	}
 	root = json_object_from_file(path);
 	if (!root) {
-		char *why = xstrdup(json_util_get_last_err());
+		char *why = xstrdup(json_util_get_last_err()), *kept = NULL;
 
 		/* json-c's message ends with a newline */
 		why[strcspn(why, "\n")] = '\0';
-		set_aside(path);
-		error("sched/optimus: cannot parse state file %s (%s; cut short mid-save?): %s",
-		      path, why, load_previous(path));
+		set_aside_as(path, &kept);
+		error("sched/optimus: cannot parse state file %s (%s; cut short mid-save?): corrupt state kept as %s; %s",
+		      path, why, kept ? kept : "(cannot rename it)",
+		      load_previous(path));
+		xfree(kept);
 		xfree(why);
 	} else if (registry_from_json(root, err, sizeof(err))) {
 		error("sched/optimus: state file %s: %s", path, err);
