@@ -115,10 +115,12 @@ def _free_port_block(count):
 
 
 def _port_free(port):
+    """Free at every address: a backup cluster's second controller listens
+    at 127.0.0.2 (BACKUP), which a probe of 127.0.0.1 alone would miss."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            s.bind(("127.0.0.1", port))
+            s.bind(("0.0.0.0", port))
         except OSError:
             return False
     return True
