@@ -24,6 +24,13 @@ def listening(cluster, log, addr, since):
         in cluster.logs(log)[since:]
 
 
+def recovered(cluster, log, since):
+    """sched/optimus of controller `log` read the state file (after its
+    listener started)."""
+    return re.search(r"recovered model state of \d+ jobs",
+                     cluster.logs(log)[since:])
+
+
 def refused(out):
     """Reports the trainer gave up on (after the client's retries)."""
     try:
@@ -58,9 +65,10 @@ def test_backup_takes_over_and_gives_control_back(cluster, tmp_path):
         wait_for(lambda: listening(cluster, "slurmctld2", "127.0.0.2",
                                    mark2), 60, "the backup's listener")
         took = time.time() - t0
+        wait_for(lambda: recovered(cluster, "slurmctld2", mark2), 10,
+                 "the backup's sched/optimus reading the state")
         log2 = cluster.logs("slurmctld2")[mark2:]
         assert "taking over" in log2
-        assert re.search(r"recovered model state of \d+ jobs", log2), log2
         assert "JobId=%d found running without a record" % jid not in log2
         # optimusctl: 127.0.0.1 refuses, 127.0.0.2 answers
         taken = optimusctl(cluster, "show", "job", str(jid))
@@ -83,8 +91,9 @@ def test_backup_takes_over_and_gives_control_back(cluster, tmp_path):
         took_back = time.time() - t1
         # the backup gave up control: its sched/optimus stopped
         assert "sched/optimus: unloaded" in cluster.logs("slurmctld2")[mark2:]
+        wait_for(lambda: recovered(cluster, "slurmctld", mark1), 10,
+                 "the primary's sched/optimus reading the state")
         log1 = cluster.logs()[mark1:]
-        assert re.search(r"recovered model state of \d+ jobs", log1), log1
         assert "JobId=%d found running without a record" % jid not in log1
         at = optimusctl(cluster, "show", "job", str(jid))["reports"]
         wait_for(lambda: optimusctl(cluster, "show", "job", str(jid))[
