@@ -35,6 +35,15 @@ PLUGIN_BUILD_DIRS = [
 ]
 
 
+# Cluster(backup=True): a primary and a backup slurmctld on this machine,
+# each at its own loopback address (all of 127/8 is the loopback here),
+# "name" of the pid file in CONTROLLERS for each.
+BACKUP = (("ctl1", "127.0.0.1"), ("ctl2", "127.0.0.2"))
+CONTROLLERS = {"slurmctld": "ctl1", "slurmctld2": "ctl2"}
+# The backup takes over after the primary has not answered this long (s).
+BACKUP_TIMEOUT = 5
+
+
 class ClusterError(RuntimeError):
     pass
 
@@ -106,10 +115,12 @@ def _free_port_block(count):
 
 
 def _port_free(port):
+    """Free at every address: a backup cluster's second controller listens
+    at 127.0.0.2 (BACKUP), which a probe of 127.0.0.1 alone would miss."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            s.bind(("127.0.0.1", port))
+            s.bind(("0.0.0.0", port))
         except OSError:
             return False
     return True
@@ -144,7 +155,7 @@ class Cluster:
     def __init__(self, root, nodes=4, cpus=8, memory=16000, gpus=4,
                  accounting=False, scheduler="sched/optimus",
                  plugin_dirs=None, cred_expire=10, extra_conf="",
-                 optimus_conf="", node_gres=None):
+                 optimus_conf="", node_gres=None, backup=False):
         self.root = os.path.abspath(root)
         self.nodes = nodes
         self.cpus = cpus
@@ -153,6 +164,9 @@ class Cluster:
         # Gres= of the NodeName line; default "gpu:<gpus>" ("gpu" alone is
         # one GPU to Slurm)
         self.node_gres = node_gres
+        # A backup controller (see BACKUP below): two SlurmctldHost lines,
+        # one StateSaveLocation.
+        self.backup = backup
         self.accounting = accounting
         self.scheduler = scheduler
         self.plugin_dirs = plugin_dirs if plugin_dirs is not None else PLUGIN_BUILD_DIRS
@@ -172,6 +186,9 @@ class Cluster:
         # .ci/run starts the second lane's ids half the blocks further.
         self.first_job_id = int(os.environ.get("OPTIMUS_TEST_FIRST_JOB_ID",
                                                "1"))
+        # The nodes in slurm.conf when change_nodes() changed them (None:
+        # n1..n<nodes>, on one NodeName line).
+        self.node_set = None
 
     # ------------------------------------------------------------------ env
     def env(self, extra=None):
@@ -195,7 +212,25 @@ class Cluster:
 
     # ---------------------------------------------------------------- files
     def _pidfile(self, name):
+        if self.backup and name in CONTROLLERS:
+            return os.path.join(self.root, CONTROLLERS[name], "slurmctld.pid")
         return os.path.join(self.run_dir, name + ".pid")
+
+    def _controllers_conf(self):
+        """slurm.conf's controller lines: one host, or BACKUP's two."""
+        if not self.backup:
+            return ("SlurmctldHost=localhost\n"
+                    "SlurmctldPidFile=%s\nSlurmctldLogFile=%s/slurmctld.log\n"
+                    "SlurmctldTimeout=30\n"
+                    % (self._pidfile("slurmctld"), self.log))
+        # Each controller's own pid and log file: the same path in slurm.conf,
+        # its own folder mounted there in its namespace (_start_slurmctld).
+        ctld = os.path.join(self.root, "ctld")
+        return ("".join("SlurmctldHost=%s(%s)\n" % h for h in BACKUP) +
+                "CommunicationParameters=NoCtldInAddrAny\n"
+                "SlurmctldPidFile=%s/slurmctld.pid\n"
+                "SlurmctldLogFile=%s/slurmctld.log\n"
+                "SlurmctldTimeout=%d\n" % (ctld, ctld, BACKUP_TIMEOUT))
 
     def _write(self, path, text, mode=0o644):
         with open(path, "w") as f:
@@ -206,7 +241,22 @@ class Cluster:
         return "n[1-%d]" % self.nodes if self.nodes > 1 else "n1"
 
     def _node_names(self):
+        if self.node_set is not None:
+            return list(self.node_set)
         return ["n%d" % i for i in range(1, self.nodes + 1)]
+
+    def _node_lines(self, gres):
+        """slurm.conf's NodeName lines. Node nK listens on slurmd's port
+        + K - 1 whatever nodes the file has (change_nodes)."""
+        p = self.ports
+        common = ("NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=%d "
+                  "RealMemory=%d %s" % (self.cpus, self.memory, gres))
+        if self.node_set is None:
+            return "NodeName=%s %sPort=%d-%d State=UNKNOWN" % (
+                self._nodelist(), common, p["slurmd"],
+                p["slurmd"] + self.nodes - 1)
+        return "\n".join("NodeName=%s %sPort=%d State=UNKNOWN" % (
+            n, common, p["slurmd"] + int(n[1:]) - 1) for n in self.node_set)
 
     def _layout(self):
         for d in (self.etc, self.log, self.run_dir, self.state_dir,
@@ -218,7 +268,6 @@ class Cluster:
 
     def _slurm_conf(self):
         p = self.ports
-        nodes = self._nodelist()
         plugindir = ":".join(list(self.plugin_dirs) + [DEBIAN_PLUGINDIR])
         gres = "Gres=%s " % (self.node_gres or "gpu:%d" % self.gpus) \
             if self.gpus else ""
@@ -234,8 +283,7 @@ class Cluster:
                     "JobAcctGatherFrequency=5\n" % (p["slurmdbd"], self.munge_socket))
         return f"""# Generated by testsuite/cluster/cluster.py
 ClusterName=optimus
-SlurmctldHost=localhost
-SlurmctldPort={p["slurmctld"]}
+{self._controllers_conf()}SlurmctldPort={p["slurmctld"]}
 SlurmdPort={p["slurmd"]}
 SlurmUser=root
 SlurmdUser=root
@@ -246,9 +294,7 @@ PluginDir={plugindir}
 PlugStackConfig={self.etc}/plugstack.conf
 StateSaveLocation={self.state_dir}
 SlurmdSpoolDir={self.root}/spool/%n
-SlurmctldPidFile={self._pidfile("slurmctld")}
 SlurmdPidFile={self.run_dir}/slurmd-%n.pid
-SlurmctldLogFile={self.log}/slurmctld.log
 SlurmdLogFile={self.log}/slurmd-%n.log
 SlurmctldDebug=debug
 SlurmdDebug=debug
@@ -275,10 +321,9 @@ MinJobAge=300
 FirstJobId={self.first_job_id}
 InactiveLimit=0
 Waittime=0
-SlurmctldTimeout=30
 SlurmdTimeout=60
 {acct}
-NodeName={nodes} NodeHostname=localhost NodeAddr=127.0.0.1 CPUs={self.cpus} RealMemory={self.memory} {gres}Port={p["slurmd"]}-{p["slurmd"] + self.nodes - 1} State=UNKNOWN
+{self._node_lines(gres)}
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 {self.extra_conf}
 """
@@ -401,25 +446,50 @@ StorageLoc=slurm_acct_db
         self.run(["sacctmgr", "-i", "add", "user", user, "account=optimus"], check=False)
 
     # ---------------------------------------------------------------- slurm
-    def _start_slurmctld(self, clean=True):
+    def _start_slurmctld(self, clean=True, name="slurmctld"):
         argv = ["slurmctld", "-f", self.conf] + (["-i"] if clean else [])
+        if self.backup:
+            argv = self._in_namespace(name, argv)
         # A pid file left by a killed slurmctld (kill -9 tests) names a dead
         # process until the new daemon rewrites it, which 24.11 does later
         # than 22.05: _daemon_alive would take the new one for dead.
         try:
-            if not _pid_alive(int(open(self._pidfile("slurmctld")).read())):
-                os.unlink(self._pidfile("slurmctld"))
+            if not _pid_alive(int(open(self._pidfile(name)).read())):
+                os.unlink(self._pidfile(name))
         except (OSError, ValueError):
             pass
         subprocess.run(argv, check=True, env=self.env(), capture_output=True)
-        self._wait(self._slurmctld_up, 60, "slurmctld")
+        self._wait(lambda: self._slurmctld_up(name), 60, name)
 
-    def _slurmctld_up(self):
-        if not self._daemon_alive("slurmctld"):
-            tail = self.logs("slurmctld").splitlines()[-5:]
-            raise ClusterError("slurmctld exited:\n" + "\n".join(tail))
+    def _in_namespace(self, name, argv):
+        """argv run as controller `name` of BACKUP: in UTS and mount
+        namespaces of its own, with its host name, a hosts file naming
+        both controllers' addresses (slurmctld binds its port to its host
+        name's address: NoCtldInAddrAny), and its own folder on the
+        pid and log files' path. Two controllers on one machine."""
+        host, addr = BACKUP[list(CONTROLLERS).index(name)]
+        own = os.path.join(self.root, CONTROLLERS[name])
+        ctld = os.path.join(self.root, "ctld")
+        hosts = os.path.join(self.etc, "hosts")
+        for d in (own, ctld):
+            os.makedirs(d, exist_ok=True)
+        self._write(hosts, "".join("%s %s\n" % (a, h) for h, a in BACKUP) +
+                    "127.0.0.1 localhost\n")
+        script = ("hostname %s && mount --bind %s %s && "
+                  "mount --bind %s /etc/hosts && exec \"$@\"" % (
+                      host, own, ctld, hosts))
+        return ["unshare", "--uts", "--mount", "sh", "-c", script,
+                "sh"] + argv
+
+    def _slurmctld_up(self, name="slurmctld"):
+        if not self._daemon_alive(name):
+            tail = self.logs(name).splitlines()[-5:]
+            raise ClusterError("%s exited:\n%s" % (name, "\n".join(tail)))
         r = self.run(["scontrol", "ping"], check=False, timeout=10)
-        return "UP" in r.stdout
+        if not self.backup:
+            return "UP" in r.stdout
+        host = BACKUP[list(CONTROLLERS).index(name)][0]
+        return "at %s is UP" % host in r.stdout
 
     def _daemon_alive(self, name):
         """False only once the daemon wrote its pid file and then died."""
@@ -456,6 +526,8 @@ StorageLoc=slurm_acct_db
                 self._start_slurmdbd()
                 self._register_cluster()
             self._start_slurmctld()
+            if self.backup:
+                self._start_slurmctld(clean=False, name="slurmctld2")
             for n in self._node_names():
                 self._start_slurmd(n)
             self._wait(self.nodes_idle, 90, "all nodes idle")
@@ -468,6 +540,26 @@ StorageLoc=slurm_acct_db
         """Stop slurmctld by its pid file and start it again (state kept)."""
         self._kill("slurmctld", timeout=30)
         self._start_slurmctld(clean=False)
+
+    def change_nodes(self, names, after_slurmctld_stop=None):
+        """Nodes added to or removed from slurm.conf on a live cluster, as
+        Slurm (22.05 to 24.11) requires: every slurmd and slurmctld
+        restarted with the new file. Running jobs keep running (their
+        slurmstepd outlive slurmd); names are nK within the first
+        `nodes` (their ports). after_slurmctld_stop() runs while every
+        daemon is down."""
+        old = self._node_names()
+        for n in reversed(old):
+            self._kill("slurmd-" + n)
+        self._kill("slurmctld", timeout=30)
+        if after_slurmctld_stop:
+            after_slurmctld_stop()
+        self.node_set = sorted(names, key=lambda n: int(n[1:]))
+        self.nodes = len(self.node_set)
+        self._write(self.conf, self._slurm_conf())
+        self._start_slurmctld(clean=False)
+        for n in self._node_names():
+            self._start_slurmd(n)
 
     def stop(self, keep=True):
         """Stop every daemon by its pid file; remove the folder unless keep."""
@@ -483,7 +575,8 @@ StorageLoc=slurm_acct_db
         # told with its slurmds waits for the jobs it just cancelled until
         # it is killed (30 s, measured); munged last, the others need it.
         self._kill_all(["slurmd-" + n for n in self._node_names()])
-        self._kill_all(["slurmctld", "slurmdbd", "mariadb"], timeout=30)
+        self._kill_all(["slurmctld"] + (["slurmctld2"] if self.backup else [])
+                       + ["slurmdbd", "mariadb"], timeout=30)
         self._kill_all(["munged"])
         self._kill_leftovers()
         if not keep:
@@ -491,8 +584,11 @@ StorageLoc=slurm_acct_db
 
     def _kill_leftovers(self):
         """Kill processes still running with this cluster's environment
-        (slurmstepd and job tasks inherit OPTIMUS_CLUSTER from slurmd)."""
-        tag = ("OPTIMUS_CLUSTER=%s" % self.root).encode()
+        (slurmstepd inherits OPTIMUS_CLUSTER from slurmd; the tasks of an
+        optimus job have the cluster's name there, set by spank/optimus,
+        and are known by their SLURM_CONF)."""
+        tags = (("OPTIMUS_CLUSTER=%s" % self.root).encode(),
+                ("SLURM_CONF=%s" % self.conf).encode())
         for pid in os.listdir("/proc"):
             if not pid.isdigit() or int(pid) == os.getpid():
                 continue
@@ -501,7 +597,7 @@ StorageLoc=slurm_acct_db
                     env = f.read().split(b"\0")
             except OSError:
                 continue
-            if tag in env:
+            if any(t in env for t in tags):
                 try:
                     os.kill(int(pid), signal.SIGKILL)
                 except OSError:
@@ -558,8 +654,11 @@ StorageLoc=slurm_acct_db
                            % (timeout, what, self.log))
 
     def logs(self, name="slurmctld"):
+        path = os.path.join(self.log, name + ".log")
+        if self.backup and name in CONTROLLERS:
+            path = os.path.join(self.root, CONTROLLERS[name], "slurmctld.log")
         try:
-            return open(os.path.join(self.log, name + ".log")).read()
+            return open(path).read()
         except OSError:
             return ""
 

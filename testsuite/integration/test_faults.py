@@ -1,6 +1,7 @@
 """The faults a production cluster has, with optimus jobs (issue 31): a
 node that dies under a job (item 1), the configuration changed on a live
-system (item 3). Each scenario on a real localhost cluster."""
+system (item 3: optimus.conf, nodes drained, nodes removed from and added
+to slurm.conf). Each scenario on a real localhost cluster."""
 import os
 import re
 import time
@@ -354,3 +355,57 @@ def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
         if node:
             cluster.run(["scontrol", "update", "nodename=" + node,
                          "state=resume"], check=False)
+
+
+def set_nodes(cluster, nodes, state):
+    cluster.run(["scontrol", "update", "nodename=" + ",".join(nodes),
+                 "state=" + state] + (["reason=issue31-test"]
+                                      if state == "drain" else []))
+
+
+def test_a_node_removed_from_and_added_to_slurm_conf(cluster, tmp_path):
+    """A node removed from slurm.conf on a live cluster, then added back
+    (every daemon restarted, as Slurm requires): plans never place a job on
+    it while it is out (the other nodes drained, a new job waits), and do
+    once it is back; the running job is resized by neither change."""
+    names = cluster._node_names()
+    jid, out = submit(cluster, tmp_path, "nodeset",
+                      "optimus,max_ps=1,max_workers=1,steps=100000,"
+                      "delta=0.00001", 100000)
+    newcomer = None
+    others = []
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_for(lambda: runs(out), 30, "the first run")
+        wait_progress(cluster, jid, 3)
+        held = cluster.run(["scontrol", "show", "hostnames",
+                            cluster.job_fields(jid)["NodeList"]]).stdout
+        gone = [n for n in names if n not in held.split()][-1]
+        others = [n for n in names if n != gone]
+        mark = len(cluster.logs())
+        cluster.change_nodes(others)
+        assert gone not in cluster.run(["sinfo", "-h", "-N", "-o",
+                                        "%N"]).stdout.split()
+        set_nodes(cluster, others, "drain")
+        newcomer = submit(cluster, tmp_path, "newcomer",
+                          "optimus,max_ps=1,max_workers=1", 600)[0]
+        wait_plans(cluster, SEVERAL_PLANS)
+        assert cluster.job_fields(newcomer)["JobState"] == "PENDING"
+        assert gone not in planned_nodes(cluster, mark)
+        back = len(cluster.logs())
+        cluster.change_nodes(names)
+        cluster.wait_job_state(newcomer, {"RUNNING"}, timeout=60)
+        assert planned_nodes(cluster, back) == {gone}
+        assert cluster.job_fields(newcomer)["NodeList"] == gone
+        f = cluster.job_fields(jid)
+        assert (f["JobState"], f["Restarts"]) == ("RUNNING", "0"), f
+        assert len(runs(out)) == 1, runs(out)
+        assert not re.search(r"JobId=%d: checkpoint signal" % jid,
+                             cluster.logs()[mark:])
+        assert optimusctl(cluster, "show", "job", str(jid))["restarts"] == 0
+    finally:
+        if cluster._node_names() != names:
+            cluster.change_nodes(names)
+        if others:
+            set_nodes(cluster, others, "resume")
+        cancel(cluster, jid, *([newcomer] if newcomer else []))

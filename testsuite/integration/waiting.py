@@ -39,14 +39,15 @@ def _log_time(stamp):
             float("0." + (frac or "0")))
 
 
-def plans_since(cluster, since):
+def plans_since(cluster, since, log="slurmctld"):
     """How many plans sched/optimus finished at or after `since`
-    (time.time())."""
-    return sum(1 for m in _PLAN_LINE.finditer(cluster.logs("slurmctld"))
+    (time.time()), in the log of controller `log` (slurmctld2: the
+    backup)."""
+    return sum(1 for m in _PLAN_LINE.finditer(cluster.logs(log))
                if _log_time(m.group(1)) >= since)
 
 
-def wait_plans(cluster, n, since=None, timeout=60):
+def wait_plans(cluster, n, since=None, timeout=60, log="slurmctld"):
     """Wait until sched/optimus has finished n plans from `since` (default:
     now; a time ahead waits for it first): a test that checks that the
     planner did NOT do something waits for the plans that could have done
@@ -54,6 +55,6 @@ def wait_plans(cluster, n, since=None, timeout=60):
     plan counted may have read the cluster just before `since`: ask for
     one more than the plans that must have seen it."""
     since = time.time() if since is None else since
-    wait_for(lambda: plans_since(cluster, since) >= n,
+    wait_for(lambda: plans_since(cluster, since, log) >= n,
              max(0.0, since - time.time()) + timeout,
              "%d plans of sched/optimus" % n)

@@ -480,7 +480,9 @@ static void *listener_thread(void *arg)
 	return NULL;
 }
 
-static int listen_socket(const char *addr, uint16_t port)
+/* A listening socket at addr:port; bound: the address taken, numeric. */
+static int listen_socket(const char *addr, uint16_t port, char *bound,
+			 size_t len)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
@@ -493,6 +495,9 @@ static int listen_socket(const char *addr, uint16_t port)
 		error("sched/optimus: ReportAddress %s: %s", addr, gai_strerror(gai));
 		return -1;
 	}
+	if (getnameinfo(res->ai_addr, res->ai_addrlen, bound, len, NULL, 0,
+			NI_NUMERICHOST))
+		snprintf(bound, len, "%s", addr);
 	fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd >= 0) {
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -542,13 +547,39 @@ static int service_create(void)
 	return SLURM_SUCCESS;
 }
 
+/*
+ * Where to listen: ReportAddress, but a wildcard one (0.0.0.0, ::) under
+ * CommunicationParameters=NoCtldInAddrAny is this controller's own address,
+ * the one slurmctld binds its own port to (slurm_setup_addr: the address
+ * its host name resolves to). Controllers that share a host on addresses of
+ * their own (SlurmctldHost=name(addr)) then each listen on their own, and a
+ * client, trying SlurmctldHost's addresses in order, finds the one in
+ * charge (issue 31); bound to every address, the first one would reach
+ * whichever listens.
+ */
+static const char *listen_address(char *host, size_t len)
+{
+	const char *a = optimus_conf.report_address;
+
+	if ((strcmp(a, "0.0.0.0") && strcmp(a, "::")) ||
+	    !xstrcasestr(slurm_conf.comm_params, "NoCtldInAddrAny") ||
+	    gethostname(host, len))
+		return a;
+	host[len - 1] = '\0';
+	return host;
+}
+
 extern int listener_start(void)
 {
+	char host[256], bound[NI_MAXHOST];
+	const char *addr;
+
 	optimus_conf_load();
 	if (listener.running || optimus_conf.report_port == 0)
 		return SLURM_SUCCESS;
-	listener.lfd = listen_socket(optimus_conf.report_address,
-				     optimus_conf.report_port);
+	addr = listen_address(host, sizeof(host));
+	listener.lfd = listen_socket(addr, optimus_conf.report_port, bound,
+				     sizeof(bound));
 	if (listener.lfd < 0)
 		return SLURM_ERROR;
 	if (service_create() != SLURM_SUCCESS || pipe2(listener.wake, O_CLOEXEC)) {
@@ -566,8 +597,8 @@ extern int listener_start(void)
 				       sizeof(*listener.scope_index));
 	slurm_thread_create(&listener.thread, listener_thread, NULL);
 	listener.running = true;
-	info("sched/optimus: report listener on %s:%u",
-	     optimus_conf.report_address, optimus_conf.report_port);
+	info("sched/optimus: report listener on %s:%u", bound,
+	     optimus_conf.report_port);
 	return SLURM_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include "src/common/xmalloc.h"
 
 #include "planner.h"
+#include "planner_input.h"
 #include "registry.h"
 #include "roles/roles.h"
 #include "util/escape.h"
@@ -165,8 +166,27 @@ static void note_finished(reg_job_t *rj, const snap_job_t *sj)
 	     m->resize_seconds);
 }
 
+/*
+ * The straggler's node a record names (from the saved state), gone from
+ * slurm.conf: a node removed while slurmctld was down. Nothing to close to
+ * the job or drain any more; said once, the rest of the record kept.
+ */
+static void forget_vanished_node(reg_job_t *rj, const snapshot_t *snap)
+{
+	job_model_t *m = rj->model;
+	uint32_t server;
+
+	if (!m->avoid_node[0] ||
+	    !planner_input_server_of((void *) snap, m->avoid_node, &server))
+		return;
+	error("sched/optimus: JobId=%u: its straggler's node %s is not in slurm.conf (removed?): forgotten, the rest of the record kept",
+	      rj->job_id, m->avoid_node);
+	m->avoid_node[0] = '\0';
+	m->avoid_slowdown = 0;
+}
+
 /* Follow one job; true when the change calls for a plan now. */
-static bool sync_job(const snap_job_t *sj, time_t now)
+static bool sync_job(const snap_job_t *sj, const snapshot_t *snap, time_t now)
 {
 	reg_job_t *rj = registry_find(sj->job_id);
 	job_phase_t before;
@@ -179,6 +199,7 @@ static bool sync_job(const snap_job_t *sj, time_t now)
 	}
 	before = rj->model->phase;
 	rj->last_seen = now;
+	forget_vanished_node(rj, snap);
 	switch (sj->state) {
 	case SNAP_RUNNING:
 		note_running(rj, sj, now);
@@ -225,7 +246,7 @@ extern bool planner_sync(const snapshot_t *snap)
 	bool changed = false;
 
 	for (int i = 0; i < snap->njobs; i++)
-		changed |= sync_job(&snap->jobs[i], snap->taken);
+		changed |= sync_job(&snap->jobs[i], snap, snap->taken);
 
 	f.ids = xcalloc(registry_count() + 1, sizeof(uint32_t));
 	registry_for_each(collect_forgotten, &f);

@@ -113,8 +113,12 @@ out:
 	xfree(dir_path);
 }
 
-/* Keep a corrupt file (or whatever took the path) for the admin. */
-static int set_aside(const char *path)
+/*
+ * Keep a corrupt file (or whatever took the path) for the admin. Logged
+ * here, unless kept is given: it then receives the copy's name (to free)
+ * for the caller's one line.
+ */
+static int set_aside_as(const char *path, char **kept)
 {
 	char stamp[32];
 	time_t now = time(NULL);
@@ -136,12 +140,38 @@ static int set_aside(const char *path)
 	if (rename(path, aside)) {
 		error("sched/optimus: cannot rename %s to %s: %m", path, aside);
 	} else {
-		error("sched/optimus: corrupt state kept as %s", aside);
+		if (!kept)
+			error("sched/optimus: corrupt state kept as %s", aside);
 		rc = 0;
 		prune_aside(path);
 	}
-	xfree(aside);
+	if (kept && !rc)
+		*kept = aside;
+	else
+		xfree(aside);
 	return rc;
+}
+
+static int set_aside(const char *path)
+{
+	return set_aside_as(path, NULL);
+}
+
+/*
+ * The last whole save stays as "<path>.prev" (a hard link, so that the
+ * path itself is never missing): a state file cut short, by a controller
+ * stopped mid-save on a shared StateSaveLocation that does not rename
+ * atomically, is then replaced by it instead of by nothing (issue 31).
+ */
+static void keep_previous(const char *path)
+{
+	char *prev = xstrdup_printf("%s.prev", path);
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
+	    ((unlink(prev) && errno != ENOENT) || link(path, prev)))
+		debug("sched/optimus: cannot keep %s as %s: %m", path, prev);
+	xfree(prev);
 }
 
 static int save_to(const char *path, const char *text)
@@ -158,7 +188,7 @@ static int save_to(const char *path, const char *text)
 		close(fd);
 	} else if (close(fd)) {
 		error("sched/optimus: cannot write %s: %m", tmp);
-	} else if (!rename(tmp, path)) {
+	} else if (keep_previous(path), !rename(tmp, path)) {
 		rc = SLURM_SUCCESS;
 	} else if (!lstat(path, &st) && S_ISDIR(st.st_mode) &&
 		   !set_aside(path) && !rename(tmp, path)) {
@@ -187,6 +217,30 @@ extern int state_file_save(void)
 	return rc;
 }
 
+/* After an unreadable state file: the last whole save, if any (the
+ * registry is empty); what was recovered, for the one log line. */
+static const char *load_previous(const char *path)
+{
+	static char said[300];
+	char *prev = xstrdup_printf("%s.prev", path);
+	char err[160] = "";
+	json_object *root = json_object_from_file(prev);
+
+	if (!root)
+		snprintf(said, sizeof(said), "no previous save (%s) to recover from; starting without saved model state",
+			 prev);
+	else if (registry_from_json(root, err, sizeof(err)))
+		snprintf(said, sizeof(said), "recovered %d jobs from the previous save %s (%s)",
+			 registry_count(), prev, err);
+	else
+		snprintf(said, sizeof(said), "recovered model state of %d jobs from the previous save %s",
+			 registry_count(), prev);
+	if (root)
+		json_object_put(root);
+	xfree(prev);
+	return said;
+}
+
 extern void state_file_load(void)
 {
 	char *path = state_file_path();
@@ -201,9 +255,16 @@ extern void state_file_load(void)
 	}
 	root = json_object_from_file(path);
 	if (!root) {
-		error("sched/optimus: cannot parse state file %s: %s; starting without saved model state",
-		      path, json_util_get_last_err());
-		set_aside(path);
+		char *why = xstrdup(json_util_get_last_err()), *kept = NULL;
+
+		/* json-c's message ends with a newline */
+		why[strcspn(why, "\n")] = '\0';
+		set_aside_as(path, &kept);
+		error("sched/optimus: cannot parse state file %s (%s; cut short mid-save?): corrupt state kept as %s; %s",
+		      path, why, kept ? kept : "(cannot rename it)",
+		      load_previous(path));
+		xfree(kept);
+		xfree(why);
 	} else if (registry_from_json(root, err, sizeof(err))) {
 		error("sched/optimus: state file %s: %s", path, err);
 		set_aside(path);
