@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,13 +217,40 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 	return rc;
 }
 
+enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
+       O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
+       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT };
+
+/* The shape's seconds (of the trace): option, range, field. */
+static const struct {
+	int opt;
+	const char *name;
+	double lo, hi;
+	size_t off;
+} shape_secs[] = {
+	{ O_ROUND, "round", 1e-3, 86400, offsetof(px_shape_t, round) },
+	{ O_START, "start", 0, 86400, offsetof(px_shape_t, start) },
+	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart) },
+	{ O_MIN_RESIZE, "min-resize", 0, 1e7,
+	  offsetof(px_shape_t, min_resize) },
+	{ O_LIMIT_UNIT, "limit-unit", 1e-3, 1e6,
+	  offsetof(px_shape_t, limit_unit) },
+};
+
+/* One of shape_secs into o->shape: 0, 2 (bad value) or -1 (not one). */
+static int parse_shape_secs(px_opts_t *o, int opt, const char *a)
+{
+	for (size_t i = 0; i < sizeof(shape_secs) / sizeof(shape_secs[0]); i++)
+		if (shape_secs[i].opt == opt)
+			return parse_num(shape_secs[i].name, a, shape_secs[i].lo,
+					 shape_secs[i].hi,
+					 (double *)((char *)&o->shape +
+						    shape_secs[i].off));
+	return -1;
+}
+
 static int parse(int argc, char **argv, px_opts_t *o)
 {
-	enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG,
-	       O_DETAIL, O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP,
-	       O_JOBS, O_EPOCHS, O_NODES, O_ROUND, O_START, O_RESTART,
-	       O_MIN_RESIZE,
-	       O_LIMIT_UNIT };
 	static const struct option lo[] = {
 		{ "workload", 1, 0, O_WL }, { "load", 1, 0, O_LOAD },
 		{ "realistic", 0, 0, O_REAL }, { "policy", 1, 0, O_POL },
@@ -283,28 +311,12 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			rc = parse_int("nodes", optarg, 1, PX_NODES,
 				       &o->shape.nodes);
 			break;
-		case O_ROUND:
-			rc = parse_num("round", optarg, 1e-3, 86400,
-				       &o->shape.round);
-			break;
-		case O_START:
-			rc = parse_num("start", optarg, 0, 86400,
-				       &o->shape.start);
-			break;
-		case O_RESTART:
-			rc = parse_num("restart", optarg, 0, 86400,
-				       &o->shape.restart);
-			break;
-		case O_MIN_RESIZE:
-			rc = parse_num("min-resize", optarg, 0, 1e7,
-				       &o->shape.min_resize);
-			break;
-		case O_LIMIT_UNIT:
-			rc = parse_num("limit-unit", optarg, 1e-3, 1e6,
-				       &o->shape.limit_unit);
-			break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
-		default: usage(stderr); return 2;
+		default:
+			if ((rc = parse_shape_secs(o, c, optarg)) < 0) {
+				usage(stderr);
+				return 2;
+			}
 		}
 	}
 	/* Positional words: "experiment pollux" only. */
