@@ -81,6 +81,8 @@ SIM_POLICY = {"optimus": "optimus", "quality": "quality",
               "goodput": "goodput", "backfill": "slurm-backfill"}
 STAMP = r", at=([0-9.]+)"
 START_RE = re.compile(r"replay: starting at step \d+ .*" + STAMP)
+PLACE_RE = re.compile(r"replay: starting at step \d+ .* on ([\d,]+) GPUs per "
+                      r"node")
 CKPT_RE = re.compile(r"replay: checkpoint of step \d+ written .*" + STAMP)
 DONE_RE = re.compile(r"replay: done at step \d+ epoch \d+" + STAMP)
 
@@ -153,8 +155,10 @@ def stamps(path):
             out = f.read()
     except OSError:
         out = ""
-    return {k: [float(x) for x in r.findall(out)] for k, r in
-            (("start", START_RE), ("ckpt", CKPT_RE), ("done", DONE_RE))}
+    got = {k: [float(x) for x in r.findall(out)] for k, r in
+           (("start", START_RE), ("ckpt", CKPT_RE), ("done", DONE_RE))}
+    got["gpus"] = PLACE_RE.findall(out)
+    return got
 
 
 def run_once(policy, jobs, a, limits):
@@ -202,7 +206,7 @@ def run_once(policy, jobs, a, limits):
                      first_step=(s["start"][0] - j["submitted"]
                                  if s["start"] else None),
                      jct=jct if jct is not None else row["end"] - j["submitted"],
-                     runs=len(s["start"]),
+                     runs=len(s["start"]), gpus_per_node=s["gpus"],
                      restarts=int(model.get("restarts") or 0),
                      resize_seconds=float(model.get("resize_seconds") or 0))
             # A job that ran once: its seconds without progress.
@@ -299,6 +303,10 @@ def report(a, path, jobs, runs, real, sims, costs, limits, limit_check):
                                            sj["jct"] / a.compression))
         print("%-16s %s   %s" % (job["name"], "".join(cells),
                                  "limit %d min" % limits[k]))
+    print("GPUs per node of each run (real): " + "; ".join(
+        "%s: %s" % (r["policy"], " ".join(
+            "/".join(j.get("gpus_per_node") or ["?"]) for j in r["jobs"]))
+        for r in runs))
     print("\n%-10s %9s %9s %6s %9s %9s %6s %8s %8s %6s" % (
         "scheduler", "avg JCT", "sim", "ratio", "median", "sim", "ratio",
         "p99", "sim", "ratio"))

@@ -221,26 +221,31 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT };
 
-/* The shape's seconds (of the trace): option, range, field. */
+/* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
 	int opt;
 	const char *name;
 	double lo, hi;
 	size_t off;
+	const char *key;
 } shape_secs[] = {
-	{ O_ROUND, "round", 1e-3, 86400, offsetof(px_shape_t, round) },
-	{ O_START, "start", 0, 86400, offsetof(px_shape_t, start) },
-	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart) },
+	{ O_ROUND, "round", 1e-3, 86400, offsetof(px_shape_t, round),
+	  "round_s" },
+	{ O_START, "start", 0, 86400, offsetof(px_shape_t, start),
+	  "start_s" },
+	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart),
+	  "restart_s" },
 	{ O_MIN_RESIZE, "min-resize", 0, 1e7,
-	  offsetof(px_shape_t, min_resize) },
+	  offsetof(px_shape_t, min_resize), "min_resize_s" },
 	{ O_LIMIT_UNIT, "limit-unit", 1e-3, 1e6,
-	  offsetof(px_shape_t, limit_unit) },
+	  offsetof(px_shape_t, limit_unit), "limit_unit_s" },
 };
+#define NSHAPE_SECS (sizeof(shape_secs) / sizeof(shape_secs[0]))
 
 /* One of shape_secs into o->shape: 0, 2 (bad value) or -1 (not one). */
 static int parse_shape_secs(px_opts_t *o, int opt, const char *a)
 {
-	for (size_t i = 0; i < sizeof(shape_secs) / sizeof(shape_secs[0]); i++)
+	for (size_t i = 0; i < NSHAPE_SECS; i++)
 		if (shape_secs[i].opt == opt)
 			return parse_num(shape_secs[i].name, a, shape_secs[i].lo,
 					 shape_secs[i].hi,
@@ -618,14 +623,10 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 			       json_object_new_int(o->shape.nodes));
 	json_object_object_add(cl, "gpus_per_node",
 			       json_object_new_int(PX_NODE_GPUS));
-	json_object_object_add(cl, "round_s", json_num_new(o->shape.round));
-	json_object_object_add(cl, "start_s", json_num_new(o->shape.start));
-	json_object_object_add(cl, "restart_s",
-			       json_num_new(o->shape.restart));
-	json_object_object_add(cl, "min_resize_s",
-			       json_num_new(o->shape.min_resize));
-	json_object_object_add(cl, "limit_unit_s",
-			       json_num_new(o->shape.limit_unit));
+	for (size_t i = 0; i < NSHAPE_SECS; i++)
+		json_object_object_add(cl, shape_secs[i].key, json_num_new(
+			*(const double *)((const char *)&o->shape +
+					  shape_secs[i].off)));
 	json_object_object_add(cl, "jobs",
 			       json_object_new_int64((int64_t)o->jobs));
 	json_object_object_add(cl, "epochs", json_object_new_int(o->epochs));
