@@ -1,32 +1,49 @@
 #!/usr/bin/python3
 """Measured Pollux jobs replayed on the real cluster: sched/optimus
-against plain sched/backfill (issue 29 item 2, its --quick smoke part).
+against plain sched/backfill, and the simulator's prediction of the same
+slice beside each run (issue 29 items 2 and 3).
 
 The first N jobs (arrival order) of one workload file of
 testsuite/data/pollux-osdi21 (workloads-realistic by default: sizes as
 users chose them; --tuned: the tuned ones) run as replayed jobs
 (examples/replay_trainer.py, doc/e2e.md "Replayed jobs") on a localhost
-cluster of 4 nodes of 4 fake GPUs with accounting, twice: under
-sched/optimus, each job elastic (1 up to its application's largest size,
-optimus-sim truth's max_replicas, within the cluster), and under plain
-sched/backfill, each job at its submitted num_replicas. Arrivals and the
-jobs' own time are compressed by the same factor (--compression); each
-job runs the first --epochs epochs of its application (a slice). It prints
-every job's JCT (from its first submission, as bench/e2e_jct.py counts it),
-the average, median and makespan side by side, and the resizes. No figure
-is asserted.
+cluster of 4 nodes of 4 fake GPUs with accounting: under sched/optimus
+once per policy (--policies; each job elastic from 1 GPU up to its
+application's largest size within the cluster, as the simulator sizes
+it), and under plain sched/backfill, each job at its submitted
+num_replicas with a time limit (the simulator's slurm-backfill rule: twice
+its run time alone, in whole minutes). Arrivals and the jobs' own time are
+compressed by the same factor (--compression); each job runs the first
+--epochs epochs of its application (a slice).
 
-    bench/pollux_replay.py --quick          # 3 jobs, one epoch each: a smoke test
-    bench/pollux_replay.py --jobs 8 --epochs 2 --json out.json
+Then `optimus-sim experiment pollux` runs the same slice on the same
+shape (4 nodes of 4 GPUs, --jobs, --epochs) with the cluster's timing
+in the trace's seconds (compression times the wall seconds: the plan
+interval, the minimum resize interval, a minute of time limit) and the
+costs measured on the cluster in this run: a start (the seconds of a
+single-run job without progress: End - Start less its trainer's time
+between its first step and its end) and a resize (a checkpoint to the
+next run's start, from the trainers' stamps).
+
+It prints every job's JCT, then per scheduler: average, median, p99 JCT
+and makespan from sacct, resizes and their cost, jobs not COMPLETED, the
+simulator's prediction (divided by the compression) and the ratio
+simulator / real; the ratios to backfill and the ranking both ways. No
+figure is asserted; the exit status is 1 if a job did not complete.
+
+    bench/pollux_replay.py                  # 11 jobs, 3 epochs (doc/e2e.md)
+    bench/pollux_replay.py --tuned
+    bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test
 
 Needs root (the cluster's daemons), a built tree, MariaDB and slurmdbd.
 """
 import argparse
 import csv
 import json
+import math
 import os
+import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,6 +60,31 @@ DATA = os.path.join(TOP, "testsuite", "data", "pollux-osdi21")
 SIM = os.path.join(TOP, "src", "tools", "optimus-sim", "optimus-sim")
 PYTHON = "/usr/bin/python3"
 NODES, GPUS = 4, 4
+# The cluster's timing, chosen before any run (bench/e2e_jct.py's: a plan
+# every 5 s and at once on arrivals and ends, resizes 30 s apart at least,
+# a resize estimated at 10 s until resizes are measured, cred_expire 5).
+PLAN_INTERVAL, MIN_RESIZE, RESTART_COST = 5, 30, 10
+# The simulator's round (wall seconds): the cluster plans at once on an
+# arrival, an end and a requeue (sched/optimus; Slurm's main scheduler on
+# submissions and ends, sched_interval=2, bf_interval=2), not only every
+# PlanInterval, so the simulator plans every wall second (Slurm's times
+# are whole seconds) rather than every PlanInterval, whose rounds would
+# delay every start by half a round on average. Chosen before the first
+# full run, after the --quick smoke run (doc/e2e.md).
+SIM_ROUND = 1.0
+# The start cost the backfill jobs' time limits are computed with, before
+# any start is measured (wall seconds; chosen before the first run).
+START_ESTIMATE = 3.0
+# sched/optimus's policies whose counterpart in the simulator has the
+# same name; sched/backfill's is slurm-backfill.
+SIM_POLICY = {"optimus": "optimus", "quality": "quality",
+              "goodput": "goodput", "backfill": "slurm-backfill"}
+STAMP = r", at=([0-9.]+)"
+START_RE = re.compile(r"replay: starting at step \d+ .*" + STAMP)
+PLACE_RE = re.compile(r"replay: starting at step \d+ .* on ([\d,]+) GPUs per "
+                      r"node")
+CKPT_RE = re.compile(r"replay: checkpoint of step \d+ written .*" + STAMP)
+DONE_RE = re.compile(r"replay: done at step \d+ epoch \d+" + STAMP)
 
 
 def workload(path, n):
@@ -52,63 +94,99 @@ def workload(path, n):
     return rows[:n]
 
 
-def max_replicas(app, batch):
+def truth_max_replicas(app, batch):
+    """The simulator's largest size of a job, within the cluster."""
     r = subprocess.run([SIM, "truth", "--app", app, "--gpus-per-node", "1",
                         "--batch", str(batch)], capture_output=True,
                        text=True, check=True)
     return min(json.loads(r.stdout)["max_replicas"], NODES * GPUS)
 
 
-def hints(job, scheduler):
-    """Elastic under sched/optimus; the submitted size under backfill."""
+def simulate(a, policies, start, restart):
+    """optimus-sim's slice: {label: run with its jobs}; costs in wall
+    seconds, turned into the trace's by the compression."""
+    c = a.compression
+    cmd = [SIM, "experiment", "pollux", "--workload", str(a.workload),
+           "--jobs", str(a.jobs), "--epochs", str(a.epochs),
+           "--nodes", str(NODES), "--round", str(SIM_ROUND * c),
+           "--start", str(start * c), "--restart", str(restart * c),
+           "--min-resize", str(MIN_RESIZE * c), "--limit-unit", str(60 * c),
+           "--policy", ",".join(policies), "--detail", "--json", "-"]
+    if not a.tuned:
+        cmd.append("--realistic")
+    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return {run["label"]: run for run in json.loads(r.stdout)["runs"]}, cmd
+
+
+def hints(job, policy, a):
+    """Elastic under sched/optimus (1 up to the simulator's largest size);
+    the submitted size under backfill."""
     n = int(job["num_replicas"])
-    lo, hi = (1, max(n, max_replicas(job["application"],
-                                     job["batch_size"]))) \
-        if scheduler == "sched/optimus" else (n, n)
-    return ("optimus,mode=allreduce,min_workers=%d,max_workers=%d,"
-            "worker_gpus=1,worker_mem=256M,ckpt_grace=20" % (lo, hi))
+    lo, hi = (n, n) if policy == "backfill" else \
+        (1, truth_max_replicas(job["application"], job["batch_size"]))
+    return ("%s,mode=allreduce,min_workers=%d,max_workers=%d,"
+            "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d"
+            % ("optimus" if policy == "backfill" else policy, lo, hi,
+               a.epochs))
 
 
-def submit(c, workdir, job, scheduler, a):
+def submit(c, workdir, job, policy, a, limit_min):
     name = job["name"]
     r = c.run(["sbatch", "--parsable", "-J", name, "-D", workdir,
                "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
                "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
                "--scheduler=%s,ckpt_dir=%s" % (
-                   hints(job, scheduler), os.path.join(workdir, "ck-" + name)),
-               os.path.join(EXAMPLES, "replay_trainer.sbatch"),
+                   hints(job, policy, a), os.path.join(workdir, "ck-" + name))]
+              + (["--time=%d" % limit_min] if limit_min else []) +
+              [os.path.join(EXAMPLES, "replay_trainer.sbatch"),
                "--app", job["application"], "--batch", job["batch_size"],
                "--compression", str(a.compression), "--epochs",
-               str(a.epochs)] +
+               str(a.epochs), "--optimus-sim", SIM] +
               # nobody listens under plain backfill: no report retries
-              ([] if scheduler == "sched/optimus" else ["--no-report"]))
+              (["--no-report"] if policy == "backfill" else []))
     return int(r.stdout.strip().split(";")[0])
 
 
-def run_once(scheduler, jobs, a):
-    root = tempfile.mkdtemp(prefix="optimus-replay-%s-" %
-                            scheduler.split("/")[1])
+def stamps(path):
+    """The trainer's wall-clock stamps of a job: starts, checkpoints,
+    done, each a list of seconds."""
+    try:
+        with open(path, errors="replace") as f:
+            out = f.read()
+    except OSError:
+        out = ""
+    got = {k: [float(x) for x in r.findall(out)] for k, r in
+           (("start", START_RE), ("ckpt", CKPT_RE), ("done", DONE_RE))}
+    got["gpus"] = PLACE_RE.findall(out)
+    return got
+
+
+def run_once(policy, jobs, a, limits):
+    """One cluster, one scheduler: every job's figures and the costs."""
+    scheduler = "sched/backfill" if policy == "backfill" else "sched/optimus"
+    root = tempfile.mkdtemp(prefix="optimus-replay-%s-" % policy)
     workdir = os.path.join(root, "jobs")
     os.makedirs(workdir)
     os.chmod(workdir, 0o777)
-    # The cluster of bench/e2e_jct.py, with GPUs: plans every 5 s, the
-    # restart estimate until resizes are measured.
     c = Cluster(os.path.join(root, "cluster"), nodes=NODES, cpus=8,
                 gpus=GPUS, accounting=True, scheduler=scheduler,
-                cred_expire=5, optimus_conf="PlanInterval=5\n"
-                "MinResizeInterval=30\nRestartCost=10\n")
-    log("%s: starting the cluster in %s" % (scheduler, root))
+                cred_expire=5, optimus_conf="Policy=%s\nPlanInterval=%d\n"
+                "MinResizeInterval=%d\nRestartCost=%d\n" % (
+                    "optimus" if policy == "backfill" else policy,
+                    PLAN_INTERVAL, MIN_RESIZE, RESTART_COST))
+    log("%s: starting the cluster in %s" % (policy, root))
     c.start()
     try:
         t0, done = time.time(), []
         first = float(jobs[0]["time"])
-        for job in jobs:
+        for k, job in enumerate(jobs):
             at = t0 + (float(job["time"]) - first) / a.compression
             time.sleep(max(0.0, at - time.time()))
-            jid = submit(c, workdir, job, scheduler, a)
+            jid = submit(c, workdir, job, policy, a,
+                         limits[k] if policy == "backfill" else 0)
             done.append({"id": jid, "name": job["name"],
                          "submitted": time.time()})
-            log("%s: submitted %s as job %d" % (scheduler, job["name"], jid))
+            log("%s: submitted %s as job %d" % (policy, job["name"], jid))
         ids = [j["id"] for j in done]
         deadline = time.time() + a.timeout
         while unfinished(c, ids):
@@ -117,32 +195,153 @@ def run_once(scheduler, jobs, a):
                                    % a.timeout)
             time.sleep(2)
         rows = sacct(c, ids, scheduler == "sched/optimus")
+        starts, resizes = [], []
         for j in done:
             row = rows[j["id"]]
             model = model_of(c, j["id"]) if scheduler == "sched/optimus" \
                 else {}
             jct = comment_value(row["comment"], "jct")
+            s = stamps(os.path.join(workdir, j["name"] + ".out"))
             j.update(state=row["state"], end=row["end"],
+                     first_step=(s["start"][0] - j["submitted"]
+                                 if s["start"] else None),
                      jct=jct if jct is not None else row["end"] - j["submitted"],
+                     runs=len(s["start"]), gpus_per_node=s["gpus"],
                      restarts=int(model.get("restarts") or 0),
                      resize_seconds=float(model.get("resize_seconds") or 0))
-        return {"scheduler": scheduler, "jobs": done,
+            # A job that ran once: its seconds without progress.
+            if len(s["start"]) == 1 and s["done"] and row["start"]:
+                starts.append((row["end"] - row["start"]) -
+                              (s["done"][-1] - s["start"][0]))
+            # Each checkpoint followed by a run: a resize's cost.
+            for ck in s["ckpt"]:
+                nxt = [t for t in s["start"] if t > ck]
+                if nxt:
+                    resizes.append(min(nxt) - ck)
+        return {"policy": policy, "scheduler": scheduler, "jobs": done,
                 "makespan": max(j["end"] for j in done) -
-                min(j["submitted"] for j in done)}
+                min(j["submitted"] for j in done),
+                "start_costs": starts, "resize_costs": resizes,
+                "load_average": os.getloadavg()}
     finally:
         c.stop(keep=a.keep)
         if not a.keep:
             shutil.rmtree(root, ignore_errors=True)
 
 
-def summary(run):
-    jcts = [j["jct"] for j in run["jobs"]]
-    return {"avg_jct": statistics.mean(jcts),
-            "median_jct": statistics.median(jcts),
-            "makespan": run["makespan"],
-            "resizes": sum(j["restarts"] for j in run["jobs"]),
-            "resize_seconds": sum(j["resize_seconds"] for j in run["jobs"]),
-            "failed": sum(j["state"] != "COMPLETED" for j in run["jobs"])}
+def quantile(values, q):
+    """GSL's quantile of sorted data (linear between order statistics), as
+    the simulator computes its median and p99."""
+    v = sorted(values)
+    x = (len(v) - 1) * q
+    lo = int(math.floor(x))
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (x - lo)
+
+
+def figures(jcts, makespan):
+    return {"avg_jct": sum(jcts) / len(jcts),
+            "median_jct": quantile(jcts, 0.5),
+            "p99_jct": quantile(jcts, 0.99), "makespan": makespan}
+
+
+def real_summary(run):
+    f = figures([j["jct"] for j in run["jobs"]], run["makespan"])
+    first = [j["first_step"] for j in run["jobs"]
+             if j["first_step"] is not None]
+    f["to_first_step"] = sum(first) / len(first) if first else float("nan")
+    f.update(resizes=sum(j["restarts"] for j in run["jobs"]),
+             resize_seconds=sum(j["resize_seconds"] for j in run["jobs"]),
+             not_completed=sum(j["state"] != "COMPLETED"
+                               for j in run["jobs"]))
+    return f
+
+
+def sim_summary(sim, compression, start):
+    """The simulator's figures in wall seconds (divided by the
+    compression); makespan from the first submission, as the real one."""
+    jobs = sim["jobs"]
+    first = min(j["submit"] for j in jobs)
+    f = figures([j["jct"] / compression for j in jobs],
+                (max(j["submit"] + j["jct"] for j in jobs) - first) /
+                compression)
+    f.update(resizes=sum(j["restarts"] for j in jobs),
+             to_first_step=sum(j["wait"] for j in jobs) / len(jobs) /
+             compression + start)
+    return f
+
+
+def mean(v, default):
+    return (sum(v) / len(v), "measured, %d samples" % len(v)) if v else \
+        (default, "none measured: the estimate")
+
+
+def ranking(rows, key):
+    return " < ".join(p for p, _ in sorted(rows.items(),
+                                          key=lambda kv: kv[1][key]))
+
+
+def report(a, path, jobs, runs, real, sims, costs, limits, limit_check):
+    pols = [r["policy"] for r in runs]
+    print("%d jobs of %s, %d epoch(s) each, compression %g (wall second = "
+          "%g s of the trace), %d nodes of %d GPUs" % (
+              len(jobs), os.path.relpath(path, TOP), a.epochs,
+              a.compression, a.compression, NODES, GPUS))
+    print("costs given to the simulator (wall s): start %.2f (%s), resize "
+          "%.2f (%s)" % (costs["start"], costs["start_how"],
+                         costs["restart"], costs["restart_how"]))
+    print("load average after each run: %s" % ", ".join(
+        "%s %.2f/%.2f/%.2f" % ((r["policy"],) + tuple(r["load_average"]))
+        for r in runs))
+    print("\nJCT (s, wall)     " + "".join("%11s %9s" % (p, "sim")
+                                           for p in pols))
+    for k, job in enumerate(jobs):
+        cells = []
+        for r in runs:
+            sj = sims[r["policy"]]["jobs"][k]
+            cells.append("%11.1f %9.1f" % (r["jobs"][k]["jct"],
+                                           sj["jct"] / a.compression))
+        print("%-16s %s   %s" % (job["name"], "".join(cells),
+                                 "limit %d min" % limits[k]))
+    print("GPUs per node of each run (real): " + "; ".join(
+        "%s: %s" % (r["policy"], " ".join(
+            "/".join(j.get("gpus_per_node") or ["?"]) for j in r["jobs"]))
+        for r in runs))
+    print("\n%-10s %9s %9s %6s %9s %9s %6s %8s %8s %6s" % (
+        "scheduler", "avg JCT", "sim", "ratio", "median", "sim", "ratio",
+        "p99", "sim", "ratio"))
+    for p in pols:
+        r, s = real[p], sims[p]["summary"]
+        print("%-10s %9.1f %9.1f %6.2f %9.1f %9.1f %6.2f %8.1f %8.1f %6.2f"
+              % (p, r["avg_jct"], s["avg_jct"], s["avg_jct"] / r["avg_jct"],
+                 r["median_jct"], s["median_jct"],
+                 s["median_jct"] / r["median_jct"], r["p99_jct"],
+                 s["p99_jct"], s["p99_jct"] / r["p99_jct"]))
+    print("\n%-10s %9s %9s %6s %8s %8s %10s %7s %7s %14s" % (
+        "scheduler", "makespan", "sim", "ratio", "resizes", "sim",
+        "resize s", "1st step", "sim", "not completed"))
+    for p in pols:
+        r, s = real[p], sims[p]["summary"]
+        print("%-10s %9.1f %9.1f %6.2f %8d %8d %10.1f %7.1f %7.1f %14d" % (
+            p, r["makespan"], s["makespan"], s["makespan"] / r["makespan"],
+            r["resizes"], s["resizes"], r["resize_seconds"],
+            r["to_first_step"], s["to_first_step"], r["not_completed"]))
+    print("(1st step: mean seconds from submission to a job's first step; "
+          "the simulator's wait plus the start cost)")
+    if "backfill" in real:
+        print()
+        for p in pols:
+            if p != "backfill":
+                print("avg JCT %s/backfill: real %.2f, simulator %.2f" % (
+                    p, real[p]["avg_jct"] / real["backfill"]["avg_jct"],
+                    sims[p]["summary"]["avg_jct"] /
+                    sims["backfill"]["summary"]["avg_jct"]))
+    print("ranking by avg JCT: real %s; simulator %s" % (
+        ranking(real, "avg_jct"),
+        ranking({p: sims[p]["summary"] for p in pols}, "avg_jct")))
+    if limit_check:
+        print("time limits the simulator gives with the measured costs "
+              "differ from those used (min): %s" % limit_check)
 
 
 def main():
@@ -151,43 +350,77 @@ def main():
     ap.add_argument("--tuned", action="store_true",
                     help="the tuned sizes (workloads/), not the users' "
                     "(workloads-realistic/)")
-    ap.add_argument("--jobs", type=int, default=6)
-    ap.add_argument("--epochs", type=int, default=1,
+    ap.add_argument("--jobs", type=int, default=11,
+                    help="the first N jobs (default 11: the most of "
+                    "workload 1 whose tuned sizes fit 16 GPUs)")
+    ap.add_argument("--epochs", type=int, default=3,
                     help="epochs of each job's application replayed")
     ap.add_argument("--compression", type=float, default=20.0,
                     help="measured seconds per wall-clock second, for the "
                     "arrivals and the jobs alike")
+    ap.add_argument("--policies", default="optimus,quality",
+                    help="sched/optimus policies run (Policy=), each beside "
+                    "the simulator's policy of that name")
     ap.add_argument("--quick", action="store_true",
-                    help="3 jobs, one epoch: a smoke test")
+                    help="3 jobs, one epoch, optimus only: a smoke test")
     ap.add_argument("--timeout", type=int, default=1200)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     if a.quick:
-        a.jobs, a.epochs = 3, 1
+        a.jobs, a.epochs, a.policies = 3, 1, "optimus"
+    pols = [p for p in a.policies.split(",") if p] + ["backfill"]
+    for p in pols:
+        if p not in SIM_POLICY:
+            ap.error("--policies: %s has no counterpart in the simulator "
+                     "(%s)" % (p, ", ".join(SIM_POLICY)))
     path = os.path.join(DATA, "workloads" if a.tuned else
                         "workloads-realistic", "workload-%d.csv" % a.workload)
     jobs = workload(path, a.jobs)
-    runs = [run_once(s, jobs, a) for s in ("sched/optimus", "sched/backfill")]
-    sums = [summary(r) for r in runs]
-    print("%d jobs of %s, %d epoch(s) each, compression %g, %d nodes of %d "
-          "GPUs" % (len(jobs), os.path.relpath(path, TOP), a.epochs,
-                    a.compression, NODES, GPUS))
-    print("%-16s %12s %12s" % ("job", "optimus JCT", "backfill JCT"))
-    for k, job in enumerate(jobs):
-        print("%-16s %12.1f %12.1f" % (job["name"], runs[0]["jobs"][k]["jct"],
-                                       runs[1]["jobs"][k]["jct"]))
-    for key in ("avg_jct", "median_jct", "makespan", "resizes",
-                "resize_seconds", "failed"):
-        print("%-16s %12.1f %12.1f" % (key, sums[0][key], sums[1][key]))
-    print("avg JCT optimus/backfill: %.2f" % (sums[0]["avg_jct"] /
-                                              sums[1]["avg_jct"]))
+    if len(jobs) < a.jobs:
+        ap.error("%s has %d jobs" % (path, len(jobs)))
+    # The backfill jobs' time limits, before any run: the simulator's
+    # rule with the estimated costs, in whole wall minutes.
+    pre, _ = simulate(a, ["slurm-backfill"], START_ESTIMATE, RESTART_COST)
+    limits = [int(round(j["time_limit"] / a.compression / 60))
+              for j in pre["slurm-backfill"]["jobs"]]
+    t0 = time.time()
+    runs = [run_once(p, jobs, a, limits) for p in pols]
+    took = time.time() - t0
+    start, start_how = mean([s for r in runs for s in r["start_costs"]],
+                            START_ESTIMATE)
+    restart, restart_how = mean([s for r in runs for s in r["resize_costs"]],
+                                RESTART_COST)
+    costs = {"start": start, "start_how": start_how, "restart": restart,
+             "restart_how": restart_how}
+    by_label, cmd = simulate(a, [SIM_POLICY[p] for p in pols], start,
+                             restart)
+    sims = {p: by_label[SIM_POLICY[p]] for p in pols}
+    for p in pols:
+        sims[p]["summary"] = sim_summary(sims[p], a.compression, start)
+    real = {r["policy"]: real_summary(r) for r in runs}
+    now_limits = [int(round(j["time_limit"] / a.compression / 60))
+                  for j in sims["backfill"]["jobs"]]
+    limit_check = ", ".join("%s %d->%d" % (jobs[k]["name"], limits[k], m)
+                            for k, m in enumerate(now_limits)
+                            if m != limits[k])
+    report(a, path, jobs, runs, real, sims, costs, limits, limit_check)
+    print("cluster runs took %.0f s in all" % took)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"workload": os.path.relpath(path, TOP),
-                       "epochs": a.epochs, "compression": a.compression,
-                       "runs": runs, "summary": sums}, f, indent=1)
-    return 0 if not any(s["failed"] for s in sums) else 1
+                       "jobs": a.jobs, "epochs": a.epochs,
+                       "compression": a.compression,
+                       "plan_interval": PLAN_INTERVAL,
+                       "simulator_round": SIM_ROUND,
+                       "min_resize_interval": MIN_RESIZE,
+                       "restart_cost_configured": RESTART_COST,
+                       "costs": costs, "limits_min": limits,
+                       "simulator_command": cmd, "runs": runs,
+                       "real": real,
+                       "simulator": {p: sims[p] for p in pols},
+                       "cluster_seconds": took}, f, indent=1)
+    return 0 if not any(r["not_completed"] for r in real.values()) else 1
 
 
 if __name__ == "__main__":

@@ -206,11 +206,15 @@ def main(argv=None):
     ckpt_dir = os.environ.get("OPTIMUS_CHECKPOINT_DIR")
     job = Replay(t, last, ckpt_load(ckpt_dir))
     it_wall = t["iteration_seconds"] / a.compression
+    # The wall-clock stamps (at=) of this line, a checkpoint's and the
+    # end's let bench/pollux_replay.py measure what a start and a resize
+    # cost on the cluster (time without progress).
     log("starting at step %d epoch %d: %s batch %g on %s GPUs per node, "
         "iteration %.6f s measured, %.6f s wall (compression %g), "
-        "%d epochs" % (job.iterations, job.epoch, a.app, t["run_batch"],
-                       ",".join(map(str, place)), t["iteration_seconds"],
-                       it_wall, a.compression, last))
+        "%d epochs, at=%.3f" % (job.iterations, job.epoch, a.app,
+                                t["run_batch"], ",".join(map(str, place)),
+                                t["iteration_seconds"], it_wall,
+                                a.compression, last, time.time()))
 
     rep = None
     if not a.no_report:
@@ -222,8 +226,8 @@ def main(argv=None):
 
     def save():
         ckpt_save(ckpt_dir, job.state())
-        log("checkpoint of step %d written (epoch %d)"
-            % (job.iterations, job.epoch))
+        log("checkpoint of step %d written (epoch %d), at=%.3f"
+            % (job.iterations, job.epoch, time.time()))
         paused["at"] = time.monotonic()
         return job.iterations
 
@@ -259,7 +263,8 @@ def main(argv=None):
                 if not spoke and job.iterations > start_it:
                     spoke = report(rep.speed, 0, t["replicas"], sps)
             last_report = now
-    log("done at step %d epoch %d" % (job.iterations, job.epoch))
+    log("done at step %d epoch %d, at=%.3f" % (job.iterations, job.epoch,
+                                                time.time()))
     if rep is not None:
         rep.close()
     return 0

@@ -5,6 +5,7 @@ domain or mistyped is refused. Needs no cluster."""
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -76,5 +77,7 @@ def test_trainer_by_hand_ends_at_its_epochs_in_the_measured_steps():
         want = int(float(list(csv.DictReader(f))[1]["iteration"]))
     done = [l for l in r.stderr.splitlines() if "done at step" in l]
     assert done, r.stderr
-    step, epoch = int(done[0].split()[4]), int(done[0].split()[6])
+    # "replay: done at step S epoch E, at=<wall clock>"
+    step, epoch = map(int, re.search(r"done at step (\d+) epoch (\d+)",
+                                     done[0]).groups())
     assert epoch == 2 and want <= step <= want + 2, (done, want)

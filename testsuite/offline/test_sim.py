@@ -425,3 +425,55 @@ def test_quality_bench_errors(tmp_path):
         tmp_path, [(0, "gbt-8000-0.03")]), "--jobs", "3"],
         capture_output=True, text=True)
     assert p.returncode == 2 and "takes its set-up from the file" in p.stderr
+
+
+# ---- a slice on another cluster (issue 29 item 3, bench/pollux_replay.py) --
+
+SLICE = ["experiment", "pollux", "--realistic", "--workload", "1",
+         "--jobs", "5", "--epochs", "1", "--nodes", "4", "--round", "20",
+         "--restart", "120", "--min-resize", "600", "--limit-unit", "1200",
+         "--policy", "optimus,slurm-backfill", "--detail", "--json", "-"]
+
+
+def slice_runs(*extra):
+    r = json.loads(run(*(SLICE + list(extra))).stdout)
+    return r, {x["label"]: x for x in r["runs"]}
+
+
+def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
+    r, runs = slice_runs("--start", "40")
+    assert r["cluster"] == {"nodes": 4, "gpus_per_node": 4, "round_s": 20,
+                            "start_s": 40, "restart_s": 120,
+                            "min_resize_s": 600, "limit_unit_s": 1200,
+                            "jobs": 5, "epochs": 1}
+    # No published figure is for a slice.
+    assert all(v["1.0"] is None for v in r["published"].values())
+    for x in runs.values():
+        assert len(x["jobs"]) == 5 and x["done"] == 5  # --detail: each job
+        assert [j["name"] for j in x["jobs"]] == [
+            "cifar10-0", "deepspeech2-1", "ncf-2", "deepspeech2-3",
+            "cifar10-4"]
+        assert all(j["epochs"] == 1 for j in x["jobs"])
+    for j in runs["slurm-backfill"]["jobs"]:
+        # twice its run alone (its 40 s start included), whole units
+        assert j["time_limit"] % 1200 == 0, j
+        assert j["time_limit"] >= 2 * (j["jct"] - j["wait"]), j
+    assert all("time_limit" not in j for j in runs["optimus"]["jobs"])
+    # The first start costs --start: the first job, alone, ends 40 s later
+    # than with a free start.
+    _, free = slice_runs("--start", "0")
+    a, b = runs["slurm-backfill"]["jobs"][0], free["slurm-backfill"]["jobs"][0]
+    assert a["jct"] - b["jct"] == pytest.approx(40)
+
+
+def test_pollux_slice_errors():
+    p = subprocess.run([SIM, "experiment", "pollux", "--workload", "1",
+                        "--jobs", "12", "--nodes", "4"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "imagenet-11: 32 GPUs asked, the cluster has 16" in p.stderr
+    for bad in (["--nodes", "17"], ["--nodes", "2.5"], ["--epochs", "0"],
+                ["--jobs", "x"], ["--round", "0"], ["--restart", "-1"]):
+        p = subprocess.run([SIM, "experiment", "pollux"] + bad,
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and "optimus-sim: --" in p.stderr, bad

@@ -185,7 +185,8 @@ static double run_policy(const char *wl, const char *policy)
 
 	ck_assert_msg(px_workload_read(wl, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, PX_PRERUN_NONE), &r, err,
+	ck_assert_msg(px_sim_run(&w, NULL,
+				 px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
 	double avg = r.avg_jct;
@@ -321,7 +322,7 @@ static watch_t run_watched(const char *wl, const char *policy,
 			    w.inner->oracle };
 	ck_assert_msg(px_workload_read(wl, apps, napps, &work, err,
 				       sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(px_sim_run(&work, p, &r, err, sizeof(err)) == 0, "%s",
+	ck_assert_msg(px_sim_run(&work, NULL, p, &r, err, sizeof(err)) == 0, "%s",
 		      err);
 	ck_assert_uint_eq(r.ndone, work.n);
 	px_result_free(&r);
@@ -370,7 +371,8 @@ static px_result_t run_csv(const char *csv, const char *policy)
 	ck_assert_msg(px_workload_read(p, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
 	unlink(p);
-	ck_assert_msg(px_sim_run(&w, px_policy_new(policy, PX_PRERUN_NONE), &r, err,
+	ck_assert_msg(px_sim_run(&w, NULL,
+				 px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
 	px_workload_free(&w);
@@ -402,7 +404,7 @@ START_TEST(test_backfill_keeps_reservation)
 	unlink(p);
 	for (int i = 0; i < 4; i++)
 		ck_assert_msg(px_spec_true_runtime(&w.jobs[i],
-			      w.jobs[i].replicas, &run[i], err,
+			      w.jobs[i].replicas, NULL, &run[i], err,
 			      sizeof(err)) == 0, "%s", err);
 	px_workload_free(&w);
 	ck_assert_msg(run[2] > 2 * run[0] + 120 && 2 * run[3] + 120 < run[0],

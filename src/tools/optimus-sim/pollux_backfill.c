@@ -33,12 +33,12 @@
 /*
  * A job's time limit: this factor times its true run time alone at its
  * submitted size (px_spec_true_runtime), rounded up to whole minutes as
- * `--time` takes it. Fixed before the first run: a user who asks for
+ * `--time` takes it (px_shape_t.limit_unit: a minute of the cluster's
+ * clock, compressed or not). Fixed before the first run: a user who asks for
  * twice what the job needs (users overestimate their run times, often by
  * more; the workloads carry no limit of their own).
  */
 #define BF_LIMIT_FACTOR 2.0
-#define BF_LIMIT_UNIT 60.0
 
 typedef struct bf {
 	bool reserve;		/* slurm-backfill; false: first-fit */
@@ -80,15 +80,16 @@ static void profile_add(bf_profile_t *p, double from, double to, int gpus)
 		p->used[b] += gpus;
 }
 
-/* Earliest breakpoint from which `gpus` more fit for `seconds`: the
- * profile ends at 0 used, so there is one for gpus <= PX_GPUS. */
+/* Earliest breakpoint from which `gpus` more fit for `seconds` on a
+ * cluster of `total`: the profile ends at 0 used, so there is one for
+ * gpus <= total. */
 static double profile_earliest(const bf_profile_t *p, int gpus,
-			       double seconds)
+			       double seconds, int total)
 {
 	for (size_t b = 0; b < p->n; b++) {
 		size_t e = b;
 		while (e < p->n && p->t[e] < p->t[b] + seconds &&
-		       p->used[e] + gpus <= PX_GPUS)
+		       p->used[e] + gpus <= total)
 			e++;
 		if (e == p->n || p->t[e] >= p->t[b] + seconds)
 			return p->t[b];
@@ -111,11 +112,11 @@ static int bf_limits(bf_t *b, px_sim_t *s)
 		int rc;
 		if (b->limit[i] > 0 || sp->submit > s->now)
 			continue;
-		if ((rc = px_spec_true_runtime(sp, sp->replicas, &run, s->err,
-					       s->errlen)))
+		if ((rc = px_spec_true_runtime(sp, sp->replicas, &s->shape,
+					       &run, s->err, s->errlen)))
 			return rc;
-		b->limit[i] = BF_LIMIT_UNIT *
-			      ceil(BF_LIMIT_FACTOR * run / BF_LIMIT_UNIT);
+		b->limit[i] = s->shape.limit_unit *
+			      ceil(BF_LIMIT_FACTOR * run / s->shape.limit_unit);
 	}
 	return 0;
 }
@@ -140,7 +141,7 @@ static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
 		if (!nnext[i])
 			continue;
 		double end = s->jobs[i].start + b->limit[i];
-		profile_add(&p, now, end > now ? end : now + PX_ROUND,
+		profile_add(&p, now, end > now ? end : now + s->shape.round,
 			    nnext[i]);
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -149,7 +150,8 @@ static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
 		if (nnext[i])
 			continue;
 		int g = s->jobs[i].spec->replicas;
-		double t = profile_earliest(&p, g, b->limit[i]);
+		double t = profile_earliest(&p, g, b->limit[i],
+					    px_sim_gpus(s));
 		if (t <= now)
 			want[k] = g;
 		profile_add(&p, t, t + b->limit[i], g);
@@ -163,7 +165,7 @@ static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
 static void first_fit(const px_sim_t *s, const size_t *active, size_t n,
 		      const int *nnext, int *want)
 {
-	int left = PX_GPUS;
+	int left = px_sim_gpus(s);
 
 	for (size_t k = 0; k < n; k++)
 		left -= nnext[active[k]];

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,12 @@ typedef struct px_opts {
 	const char *pols[MAX_POL];
 	size_t npols;
 	char polbuf[256];
+	/* A slice on another cluster (bench/pollux_replay.py): the first
+	 * `jobs` jobs (0: all), each job's first `epochs` epochs (0: its
+	 * application's count), the cluster's shape and timing. */
+	size_t jobs;
+	int epochs;
+	px_shape_t shape;
 } px_opts_t;
 
 /* Seconds the runs took: on the clock, and of this process' CPU (what
@@ -94,7 +101,21 @@ static void usage(FILE *f)
 	      "free\n"
 	      "                    (labelled +oracle-prerun)\n"
 	      "  --data DIR        the measured data (default "
-	      POLLUX_DATA_DIR ")\n", f);
+	      POLLUX_DATA_DIR ")\n"
+	      "A slice on another cluster (bench/pollux_replay.py; seconds "
+	      "of the trace):\n"
+	      "  --jobs N          the first N jobs of each workload\n"
+	      "  --epochs E        each job's first E epochs\n"
+	      "  --nodes N         nodes of 4 GPUs (default 16)\n"
+	      "  --round S         seconds between plans (default 60)\n"
+	      "  --start S         seconds lost at a job's first start "
+	      "(default 30)\n"
+	      "  --restart S       seconds lost per re-allocation "
+	      "(default 30)\n"
+	      "  --min-resize S    seconds between two resizes of a job "
+	      "(default 1800)\n"
+	      "  --limit-unit S    slurm-backfill's time limits in whole "
+	      "units (default 60)\n", f);
 }
 
 static int parse_loads(px_opts_t *o, const char *a)
@@ -164,10 +185,77 @@ static int parse_policies(px_opts_t *o, const char *a)
 	return 0;
 }
 
+/* A number of the slice's options within [lo, hi]: 0 or 2. */
+static int parse_num(const char *name, const char *a, double lo, double hi,
+		     double *out)
+{
+	char *end;
+	double v = strtod(a, &end);
+
+	if (end == a || *end || !(v >= lo && v <= hi)) {
+		fprintf(stderr, "optimus-sim: --%s: a number in [%g, %g], got "
+			"'%s'\n", name, lo, hi, a);
+		return 2;
+	}
+	*out = v;
+	return 0;
+}
+
+/* --jobs, --epochs, --nodes: whole numbers. */
+static int parse_int(const char *name, const char *a, int lo, int hi,
+		     int *out)
+{
+	double v;
+	int rc = parse_num(name, a, lo, hi, &v);
+
+	if (!rc && v != floor(v)) {
+		fprintf(stderr, "optimus-sim: --%s: a whole number, got '%s'\n",
+			name, a);
+		rc = 2;
+	}
+	*out = (int)v;
+	return rc;
+}
+
+enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
+       O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
+       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT };
+
+/* The shape's seconds (of the trace): option, range, field, JSON key. */
+static const struct {
+	int opt;
+	const char *name;
+	double lo, hi;
+	size_t off;
+	const char *key;
+} shape_secs[] = {
+	{ O_ROUND, "round", 1e-3, 86400, offsetof(px_shape_t, round),
+	  "round_s" },
+	{ O_START, "start", 0, 86400, offsetof(px_shape_t, start),
+	  "start_s" },
+	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart),
+	  "restart_s" },
+	{ O_MIN_RESIZE, "min-resize", 0, 1e7,
+	  offsetof(px_shape_t, min_resize), "min_resize_s" },
+	{ O_LIMIT_UNIT, "limit-unit", 1e-3, 1e6,
+	  offsetof(px_shape_t, limit_unit), "limit_unit_s" },
+};
+#define NSHAPE_SECS (sizeof(shape_secs) / sizeof(shape_secs[0]))
+
+/* One of shape_secs into o->shape: 0, 2 (bad value) or -1 (not one). */
+static int parse_shape_secs(px_opts_t *o, int opt, const char *a)
+{
+	for (size_t i = 0; i < NSHAPE_SECS; i++)
+		if (shape_secs[i].opt == opt)
+			return parse_num(shape_secs[i].name, a, shape_secs[i].lo,
+					 shape_secs[i].hi,
+					 (double *)((char *)&o->shape +
+						    shape_secs[i].off));
+	return -1;
+}
+
 static int parse(int argc, char **argv, px_opts_t *o)
 {
-	enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG,
-	       O_DETAIL, O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP };
 	static const struct option lo[] = {
 		{ "workload", 1, 0, O_WL }, { "load", 1, 0, O_LOAD },
 		{ "realistic", 0, 0, O_REAL }, { "policy", 1, 0, O_POL },
@@ -175,10 +263,16 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "svg", 1, 0, O_SVG }, { "detail", 0, 0, O_DETAIL },
 		{ "charged-prerun", 0, 0, O_CHARGED_PRERUN },
 		{ "oracle-prerun", 0, 0, O_ORACLE_PRERUN },
+		{ "jobs", 1, 0, O_JOBS }, { "epochs", 1, 0, O_EPOCHS },
+		{ "nodes", 1, 0, O_NODES }, { "round", 1, 0, O_ROUND },
+		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
+		{ "min-resize", 1, 0, O_MIN_RESIZE },
+		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
-	int c, rc = 0;
+	int c, rc = 0, jobs = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->shape = px_shape_default();
 	o->data = getenv("OPTIMUS_POLLUX_DATA");
 	if (!o->data)
 		o->data = sim_data_default(POLLUX_DATA_DIR,
@@ -211,8 +305,23 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			o->prerun = c == O_ORACLE_PRERUN ? PX_PRERUN_ORACLE :
 							   PX_PRERUN_CHARGED;
 			break;
+		case O_JOBS:
+			rc = parse_int("jobs", optarg, 1, 1000000, &jobs);
+			o->jobs = (size_t)jobs;
+			break;
+		case O_EPOCHS:
+			rc = parse_int("epochs", optarg, 1, 1000, &o->epochs);
+			break;
+		case O_NODES:
+			rc = parse_int("nodes", optarg, 1, PX_NODES,
+				       &o->shape.nodes);
+			break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
-		default: usage(stderr); return 2;
+		default:
+			if ((rc = parse_shape_secs(o, c, optarg)) < 0) {
+				usage(stderr);
+				return 2;
+			}
 		}
 	}
 	/* Positional words: "experiment pollux" only. */
@@ -245,12 +354,26 @@ static void wl_path(const px_opts_t *o, double load, int n, char *buf,
 
 /* The published average JCT of `pub` at `load` over the selected
  * workloads (their own mean when all 8): NAN if not published. */
+static bool sliced(const px_opts_t *o)
+{
+	px_shape_t d = px_shape_default();
+	const px_shape_t *h = &o->shape;
+
+	return o->jobs || o->epochs || h->nodes != d.nodes ||
+	       h->round != d.round || h->start != d.start ||
+	       h->restart != d.restart || h->min_resize != d.min_resize ||
+	       h->limit_unit != d.limit_unit;
+}
+
 static double published(const px_opts_t *o, size_t pub, double load)
 {
 	char path[600];
 	double sum = 0;
 	size_t n = 0;
 
+	/* Published for the whole workloads on 16 nodes only. */
+	if (sliced(o))
+		return NAN;
 	if (o->realistic)
 		return o->nworkloads == 1 && o->workloads[0] == 6 ?
 			       (pub == 1 ? REAL6_OPTIMUS :
@@ -327,6 +450,11 @@ static void row_detail(px_row_t *r, const px_workload_t *w, int n,
 		json_object_object_add(o, "gpu_seconds",
 				       json_object_new_double(
 					       x->gpu_seconds[i]));
+		json_object_object_add(o, "epochs",
+				       json_object_new_int(j->epochs));
+		if (x->limit[i] > 0)
+			json_object_object_add(o, "time_limit",
+					       json_num_new(x->limit[i]));
 		json_object_array_add(r->detail, o);
 	}
 }
@@ -344,6 +472,16 @@ static void row_finish(px_row_t *r, size_t nwl)
 		r->jcts, 1, r->njcts, 0.99) : NAN;
 }
 
+/* The first --jobs jobs, each to its --epochs epochs at most. */
+static void slice(const px_opts_t *o, px_workload_t *w)
+{
+	if (o->jobs && o->jobs < w->n)
+		w->n = o->jobs;
+	for (size_t i = 0; o->epochs && i < w->n; i++)
+		if (o->epochs < w->jobs[i].epochs)
+			w->jobs[i].epochs = o->epochs;
+}
+
 static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 		   px_row_t *rows, size_t *nrows, char *err, size_t errlen)
 {
@@ -359,6 +497,8 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 				sizeof(path));
 			rc = px_workload_read(path, apps, napps, &wl[w], err,
 					      errlen);
+			if (!rc)
+				slice(o, &wl[w]);
 		}
 		for (size_t p = 0; p < o->npols && !rc; p++) {
 			px_row_t *r = &rows[(*nrows)++];
@@ -373,7 +513,8 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 					rc = -ENOMEM;
 					break;
 				}
-				rc = px_sim_run(&wl[w], pol, &x, err, errlen);
+				rc = px_sim_run(&wl[w], &o->shape, pol, &x,
+						err, errlen);
 				if (!rc)
 					rc = row_add(r, &x, w);
 				if (!rc && o->detail)
@@ -407,9 +548,17 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 	for (size_t w = 0; w < o->nworkloads; w++)
 		snprintf(wls + strlen(wls), sizeof(wls) - strlen(wls), "%s%d",
 			 w ? "," : "", o->workloads[w]);
-	fprintf(f, "experiment pollux: %s workload %s, 16 nodes x 4 GPUs, "
-		"plan every 60 s, 30 s per re-allocation\n",
-		o->realistic ? "realistic" : "tuned", wls);
+	fprintf(f, "experiment pollux: %s workload %s, %d nodes x %d GPUs, "
+		"plan every %g s, %g s per start, %g s per re-allocation",
+		o->realistic ? "realistic" : "tuned", wls, o->shape.nodes,
+		PX_NODE_GPUS, o->shape.round, o->shape.start,
+		o->shape.restart);
+	if (sliced(o))
+		fprintf(f, "; a slice: the first %zu jobs, %d epochs at most, "
+			"resizes %g s apart at least, limits in units of %g s",
+			o->jobs, o->epochs, o->shape.min_resize,
+			o->shape.limit_unit);
+	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		const px_row_t *r = &rows[i];
 		if (i == 0 || rows[i - 1].load != r->load) {
@@ -469,6 +618,19 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	json_object_object_add(root, "workloads", wls);
 	json_object_object_add(root, "wall_s", json_num_new(took.wall));
 	json_object_object_add(root, "cpu_s", json_num_new(took.cpu));
+	json_object *cl = json_object_new_object();
+	json_object_object_add(cl, "nodes",
+			       json_object_new_int(o->shape.nodes));
+	json_object_object_add(cl, "gpus_per_node",
+			       json_object_new_int(PX_NODE_GPUS));
+	for (size_t i = 0; i < NSHAPE_SECS; i++)
+		json_object_object_add(cl, shape_secs[i].key, json_num_new(
+			*(const double *)((const char *)&o->shape +
+					  shape_secs[i].off)));
+	json_object_object_add(cl, "jobs",
+			       json_object_new_int64((int64_t)o->jobs));
+	json_object_object_add(cl, "epochs", json_object_new_int(o->epochs));
+	json_object_object_add(root, "cluster", cl);
 	json_object_object_add(root, "prerun", json_object_new_string(
 		o->prerun == PX_PRERUN_ORACLE ? "oracle" :
 		o->prerun == PX_PRERUN_CHARGED ? "charged" : "none"));

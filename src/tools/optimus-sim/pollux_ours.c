@@ -32,8 +32,6 @@
 #include "pollux_goodput.h"
 #include "pollux_policy.h"
 
-/* The quality policy's horizon: progress over the next plan interval. */
-#define QUALITY_HORIZON PX_ROUND
 
 typedef enum { OURS_OPTIMUS, OURS_RATE, OURS_ORACLE, OURS_QUALITY, OURS_DRF,
 	       OURS_FIFO, OURS_GOODPUT } ours_kind_t;
@@ -243,7 +241,7 @@ static double fitted_remaining(const px_job_t *j)
 	const px_app_t *a = j->spec->app;
 	double per_epoch = j->epoch > 0 ? j->steps / j->epoch :
 			   px_app_progress(a, 1) * a->init_bsz / j->spec->bsz;
-	double left = per_epoch * a->max_epochs - j->steps;
+	double left = per_epoch * j->spec->epochs - j->steps;
 
 	return fmax(left, 0.05 * per_epoch);
 }
@@ -258,7 +256,7 @@ static double goodput_remaining(const px_job_t *j)
 	const px_app_t *a = j->spec->app;
 	double per_epoch = px_app_progress(a, 1);
 
-	return fmax(per_epoch * a->max_epochs - j->progress,
+	return fmax(per_epoch * j->spec->epochs - j->progress,
 		    0.05 * per_epoch);
 }
 
@@ -278,7 +276,9 @@ static double ours_loss_after(void *ctx, int units)
 	double total = j->steps + fitted_remaining(j);
 	double f = units > 0 ? ours_speed(ctx, 1, units) : 0.0;
 
-	return fmax(0.0, (total - j->steps - f * QUALITY_HORIZON) / total);
+	/* The horizon: progress over the next plan interval. */
+	return fmax(0.0, (total - j->steps - f * c->o->sim->shape.round) /
+			 total);
 }
 
 /* Fixed at the submitted size: min = max = what the user asked for. */
@@ -338,10 +338,10 @@ static bool may_grow(ours_t *o, size_t i, int cur, int want,
 			     PLAN_RESIZE_THRESHOLD_DEFAULT;
 
 	if (oj->last_resize >= 0 &&
-	    now - oj->last_resize < PLAN_MIN_RESIZE_INTERVAL_DEFAULT)
+	    now - oj->last_resize < o->sim->shape.min_resize)
 		return false;
 	return isfinite(t_now) &&
-	       (t_now - t_new - PX_RESTART) / t_now >= thr;
+	       (t_now - t_new - o->sim->shape.restart) / t_now >= thr;
 }
 
 static int run_alloc(ours_t *o, px_sim_t *s, const size_t *active, size_t n,
@@ -404,7 +404,7 @@ static size_t prerun_grant(ours_t *o, px_sim_t *s, const size_t *active,
 			   size_t n, const int *nnext, size_t *act,
 			   int *want, int *taken)
 {
-	int free_ = PX_GPUS;
+	int free_ = px_sim_gpus(s);
 	size_t na = 0, nt = n;
 
 	*taken = 0;
@@ -456,7 +456,7 @@ static bool goodput_rebatch(ours_t *o, size_t i, const goodput_choice_t *c)
 	int n = alloc_nodes(j->alloc, j->nalloc);
 
 	if ((oj->last_resize >= 0 && o->sim->now - oj->last_resize <
-	     PLAN_MIN_RESIZE_INTERVAL_DEFAULT) || c->batch == j->bsz ||
+	     o->sim->shape.min_resize) || c->batch == j->bsz ||
 	    goodput_eval(&oj->gp.speed, &oj->gp.eff, j->nalloc, n, j->atomic,
 			 j->accum, &now) || !(now.goodput > 0))
 		return false;
@@ -465,7 +465,7 @@ static bool goodput_rebatch(ours_t *o, size_t i, const goodput_choice_t *c)
 	double thr = j->nalloc >= PLAN_LARGE_TASKS_DEFAULT ?
 			     PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT :
 			     PLAN_RESIZE_THRESHOLD_DEFAULT;
-	return (t_now - t_new - PX_RESTART) / t_now >= thr;
+	return (t_now - t_new - o->sim->shape.restart) / t_now >= thr;
 }
 
 /*
@@ -521,7 +521,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		goto out;
 	}
 	for (int k = 0; k < PX_NODES; k++)
-		o->free0[k] = PX_NODE_GPUS;
+		o->free0[k] = k < s->shape.nodes ? PX_NODE_GPUS : 0;
 	for (size_t k = 0; k < n; k++)
 		for (int g = 0; g < nnext[active[k]]; g++)
 			o->free0[next[active[k]][g]]--;
@@ -539,7 +539,7 @@ static int ours_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	 * one more job, so this ends.
 	 */
 	for (bool again = na > 0; again;) {
-		if ((rc = run_alloc(o, s, act, na, PX_GPUS - taken, pin, aj,
+		if ((rc = run_alloc(o, s, act, na, px_sim_gpus(s) - taken, pin, aj,
 				    ctx, want)))
 			goto out;
 		again = false;

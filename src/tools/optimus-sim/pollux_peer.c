@@ -33,7 +33,7 @@ static int peer_optimus_plan(px_policy_t *p, px_sim_t *s,
 			     int (*next)[PX_GPUS], int *nnext)
 {
 	double *rem = calloc(n, sizeof(double)), *gain = calloc(n, sizeof(double));
-	int *reps = calloc(n, sizeof(int)), left = PX_GPUS;
+	int *reps = calloc(n, sizeof(int)), left = px_sim_gpus(s);
 	size_t *order = calloc(n, sizeof(size_t));
 
 	(void)p;
@@ -148,7 +148,7 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 {
 	tiresias_t *t = p->state;
 	double now = floor(s->now);
-	int left = PX_GPUS;
+	int left = px_sim_gpus(s);
 	size_t *order = calloc(n, sizeof(size_t));
 	int *want = calloc(n, sizeof(int));
 

@@ -12,13 +12,25 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "plan/plan.h"
 #include "util/errmsg.h"
 #include "util/grow.h"
-#include "pollux_sim.h"
+#include "pollux_policy.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
  * a job forever is reported, not waited for. */
 #define PX_HORIZON (60.0 * 86400.0)
+
+px_shape_t px_shape_default(void)
+{
+	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, PX_RESTART,
+			     PLAN_MIN_RESIZE_INTERVAL_DEFAULT, 60.0 };
+}
+
+int px_sim_gpus(const px_sim_t *s)
+{
+	return s->shape.nodes * PX_NODE_GPUS;
+}
 
 static int job_replicas(const px_job_t *j)
 {
@@ -165,7 +177,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		j->steps += (next - j->progress) / goodput / total;
 		j->epoch++;
 		j->progress = next;
-		if (j->epoch >= a->max_epochs)
+		if (j->epoch >= j->spec->epochs)
 			j->completion = t + delta;
 		j->attained += delta * reps;
 		t += delta;
@@ -174,8 +186,11 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	return 0;
 }
 
-/* Runs of equal consecutive nodes: the placement of an allocation. */
-static void job_set_alloc(px_job_t *j, const int *alloc, int n)
+/* Runs of equal consecutive nodes: the placement of an allocation, after
+ * the shape's seconds without progress (a first start's, or a
+ * re-allocation's). */
+static void job_set_alloc(px_job_t *j, const int *alloc, int n,
+			  const px_shape_t *shape)
 {
 	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
 	j->nalloc = n;
@@ -187,7 +202,7 @@ static void job_set_alloc(px_job_t *j, const int *alloc, int n)
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = PX_RESTART;
+	j->rescale = j->restarts < 0 ? shape->start : shape->restart;
 	j->restarts++;
 }
 
@@ -205,7 +220,7 @@ static int check_alloc(px_sim_t *s, int (*next)[PX_GPUS], const int *nnext)
 	for (size_t i = 0; i < s->njobs; i++)
 		for (int k = 0; k < nnext[i]; k++) {
 			int node = next[i][k];
-			if (node < 0 || node >= PX_NODES ||
+			if (node < 0 || node >= s->shape.nodes ||
 			    ++used[node] > PX_NODE_GPUS)
 				return errmsg_set(s->err, s->errlen, -ENOSPC,
 						  "policy placed job %s on "
@@ -240,7 +255,8 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		if (same_alloc(j, next[active[k]], nnext[active[k]]) &&
 		    !(j->next_bsz > 0 && j->next_bsz != j->bsz))
 			continue;
-		job_set_alloc(j, next[active[k]], nnext[active[k]]);
+		job_set_alloc(j, next[active[k]], nnext[active[k]],
+			      &s->shape);
 		if (j->start < 0 && j->nalloc)
 			j->start = s->now;
 	}
@@ -271,16 +287,17 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 			px_job_t *j = &s->jobs[i];
 			bool was = j->completion >= 0;
 			s->gpu_seconds += (double)j->nalloc *
-					  (was ? 0 : PX_ROUND);
-			rc = job_run(s, j, PX_ROUND);
+					  (was ? 0 : s->shape.round);
+			rc = job_run(s, j, s->shape.round);
 			if (!was && j->completion >= 0) {
 				s->ndone++;
 				/* Held until it ended, not the whole round. */
 				s->gpu_seconds -= j->nalloc *
-					(s->now + PX_ROUND - j->completion);
+					(s->now + s->shape.round -
+					 j->completion);
 			}
 		}
-		s->now += PX_ROUND;
+		s->now += s->shape.round;
 		if (!rc)
 			rc = round_plan(s, p, active, next, nnext);
 	}
@@ -299,8 +316,9 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 	out->wait = calloc(s->njobs + 1, sizeof(double));
 	out->job_restarts = calloc(s->njobs + 1, sizeof(int));
 	out->gpu_seconds = calloc(s->njobs + 1, sizeof(double));
+	out->limit = calloc(s->njobs + 1, sizeof(double));
 	if (!v || !out->jct || !out->wait || !out->job_restarts ||
-	    !out->gpu_seconds) {
+	    !out->gpu_seconds || !out->limit) {
 		free(v);
 		return -ENOMEM;
 	}
@@ -326,33 +344,62 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 	out->p99_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
 							       0.99) : NAN;
 	out->gpu_util = out->makespan > 0 ?
-		s->gpu_seconds / (PX_GPUS * out->makespan) : 0.0;
+		s->gpu_seconds / (px_sim_gpus(s) * out->makespan) : 0.0;
 	free(v);
 	return 0;
 }
 
-int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
-	       char *err, size_t errlen)
+/* A shape the engine can run, and every job within it. */
+static int shape_check(const px_sim_t *s, const px_workload_t *w)
 {
-	px_sim_t s = { .njobs = w->n, .err = err, .errlen = errlen };
+	const px_shape_t *h = &s->shape;
+
+	if (h->nodes < 1 || h->nodes > PX_NODES || !(h->round > 0) ||
+	    !(h->start >= 0) || !(h->restart >= 0) || !(h->min_resize >= 0) ||
+	    !(h->limit_unit > 0))
+		return errmsg_set(s->err, s->errlen, -EINVAL, "cluster: %d "
+				  "nodes (1..%d), plan every %g s, start %g s, "
+				  "restart %g s, resize interval %g s, limit "
+				  "unit %g s", h->nodes, PX_NODES, h->round,
+				  h->start, h->restart,
+				  h->min_resize, h->limit_unit);
+	for (size_t i = 0; i < w->n; i++)
+		if (w->jobs[i].replicas > px_sim_gpus(s))
+			return errmsg_set(s->err, s->errlen, -EINVAL, "%s: %d "
+					  "GPUs asked, the cluster has %d",
+					  w->jobs[i].name, w->jobs[i].replicas,
+					  px_sim_gpus(s));
+	return 0;
+}
+
+int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
+	       px_policy_t *p, px_result_t *out, char *err, size_t errlen)
+{
+	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
+		       .njobs = w->n, .err = err, .errlen = errlen };
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->label, sizeof(out->label), "%s", p->name);
 	out->oracle = p->oracle;
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
-	rc = s.jobs ? 0 : -ENOMEM;
+	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
 	for (size_t i = 0; !rc && i < w->n; i++) {
+		int m = px_app_max_replicas(w->jobs[i].app, w->jobs[i].bsz);
 		s.jobs[i].spec = &w->jobs[i];
 		s.jobs[i].bsz = w->jobs[i].bsz;
 		s.jobs[i].completion = -1;
 		s.jobs[i].restarts = -1;
 		s.jobs[i].start = -1;
+		s.jobs[i].max_replicas = m < px_sim_gpus(&s) ? m :
+					 px_sim_gpus(&s);
 	}
 	if (!rc)
 		rc = sim_loop(&s, p);
 	if (!rc)
 		rc = sim_result(&s, out);
+	for (size_t i = 0; !rc && i < w->n; i++)
+		out->limit[i] = px_backfill_limit(p, i);
 	if (p->destroy)
 		p->destroy(p);
 	for (size_t i = 0; s.jobs && i < w->n; i++)
@@ -367,7 +414,8 @@ void px_result_free(px_result_t *r)
 	free(r->wait);
 	free(r->job_restarts);
 	free(r->gpu_seconds);
-	r->jct = r->wait = r->gpu_seconds = NULL;
+	free(r->limit);
+	r->jct = r->wait = r->gpu_seconds = r->limit = NULL;
 	r->job_restarts = NULL;
 }
 
@@ -399,23 +447,26 @@ double px_job_true_step(const px_job_t *j, int replicas)
  */
 int px_job_max_replicas(const px_job_t *j)
 {
-	return px_app_max_replicas(j->spec->app, j->spec->bsz);
+	return j->max_replicas > 0 ? j->max_replicas :
+	       px_app_max_replicas(j->spec->app, j->spec->bsz);
 }
 
-int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,
-			 char *err, size_t errlen)
+int px_spec_true_runtime(const px_spec_t *spec, int replicas,
+			 const px_shape_t *shape, double *out, char *err,
+			 size_t errlen)
 {
-	px_sim_t s = { .njobs = 1, .err = err, .errlen = errlen };
+	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
+		       .njobs = 1, .err = err, .errlen = errlen };
 	px_job_t j = { .spec = spec, .bsz = spec->bsz, .completion = -1,
 		       .restarts = -1 };
 	int alloc[PX_GPUS], rc;
 
-	if (replicas < 1 || replicas > PX_GPUS)
+	if (replicas < 1 || replicas > px_sim_gpus(&s))
 		return errmsg_set(err, errlen, -EINVAL, "%s: %d GPUs",
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	job_set_alloc(&j, alloc, replicas);
+	job_set_alloc(&j, alloc, replicas, &s.shape);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	rc = job_run(&s, &j, PX_HORIZON);
 	free(j.obs);
@@ -432,7 +483,7 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,
 double px_job_remaining_steps(const px_job_t *j)
 {
 	const px_app_t *a = j->spec->app;
-	int last = a->max_epochs - 1;
+	int last = j->spec->epochs - 1;
 
 	if (last <= j->epoch)
 		return 1.0;
@@ -480,8 +531,9 @@ void px_place_in_order(const px_sim_t *s, const size_t *active,
 {
 	int free_[PX_NODES];
 
+	/* Nodes beyond the cluster's have no GPU to give. */
 	for (int k = 0; k < PX_NODES; k++)
-		free_[k] = PX_NODE_GPUS;
+		free_[k] = k < s->shape.nodes ? PX_NODE_GPUS : 0;
 	for (size_t i = 0; i < s->njobs; i++)
 		for (int g = 0; g < nnext[i]; g++)
 			free_[next[i][g]]--;

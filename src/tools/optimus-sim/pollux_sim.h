@@ -14,9 +14,28 @@
 
 #include "pollux_app.h"
 
-#define PX_GPUS (PX_NODES * PX_NODE_GPUS)
+#define PX_GPUS (PX_NODES * PX_NODE_GPUS)	/* the most a cluster has */
 #define PX_ROUND 60.0		/* seconds between plans */
 #define PX_RESTART 30.0		/* seconds lost per re-allocation */
+
+/*
+ * The simulated cluster and its timing: the artifact's by default
+ * (px_shape_default: 16 nodes, PX_ROUND, PX_RESTART for a first start and
+ * a re-allocation alike, the plugin's minimum
+ * resize interval, time limits in whole minutes); `experiment pollux
+ * --nodes ...` sets another, e.g. the localhost cluster of
+ * bench/pollux_replay.py with its compression (doc/e2e.md).
+ */
+typedef struct px_shape {
+	int nodes;		/* of PX_NODE_GPUS GPUs, 1..PX_NODES */
+	double round;		/* seconds between plans */
+	double start;		/* seconds lost at a job's first allocation */
+	double restart;		/* seconds lost per re-allocation */
+	double min_resize;	/* stability rule: seconds between resizes */
+	double limit_unit;	/* slurm-backfill's limits are whole units */
+} px_shape_t;
+
+px_shape_t px_shape_default(void);
 
 typedef struct px_spec {
 	char name[48];
@@ -24,6 +43,9 @@ typedef struct px_spec {
 	double submit;		/* seconds */
 	int replicas;		/* GPUs the user asked for */
 	double bsz;		/* global batch size */
+	int epochs;		/* counted until done: the application's, or
+				 * fewer (a slice, `experiment pollux
+				 * --epochs`) */
 } px_spec_t;
 
 typedef struct px_workload {
@@ -70,6 +92,7 @@ typedef struct px_job {
 	double steps;		/* steps run */
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
+	int max_replicas;	/* px_job_max_replicas, within the cluster */
 	double start;		/* first allocation, < 0: none yet */
 	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
@@ -97,6 +120,7 @@ typedef struct px_policy {
 } px_policy_t;
 
 struct px_sim {
+	px_shape_t shape;
 	px_job_t *jobs;
 	size_t njobs, ndone;
 	double now;
@@ -116,11 +140,16 @@ typedef struct px_result {
 	double *wait;		/* per job: first allocation - submission */
 	int *job_restarts;	/* per job */
 	double *gpu_seconds;	/* per job, held (restarts included) */
+	double *limit;		/* per job: slurm-backfill's time limit (s),
+				 * 0 under other policies */
 } px_result_t;
 
-/* Run w under policy p (p->destroy is called): 0 or -errno + message. */
-int px_sim_run(const px_workload_t *w, px_policy_t *p, px_result_t *out,
-	       char *err, size_t errlen);
+/* Run w under policy p (p->destroy is called) on `shape` (NULL: the
+ * default): 0 or -errno + message. */
+int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
+	       px_policy_t *p, px_result_t *out, char *err, size_t errlen);
+/* GPUs of the simulated cluster. */
+int px_sim_gpus(const px_sim_t *s);
 void px_result_free(px_result_t *r);
 
 /*
@@ -138,14 +167,15 @@ extern const int px_prerun[5][2];
  * use. -1 when out of the measured domain. */
 double px_job_true_step(const px_job_t *j, int replicas);
 /* Most GPUs a job may use: its batch over the smallest per-GPU batch
- * measured (within the cluster); NCF one (the artifact's rule). */
+ * measured, within the simulated cluster; NCF one (the artifact's rule). */
 int px_job_max_replicas(const px_job_t *j);
 /* Seconds from the first allocation to completion of `spec` alone on
- * `replicas` GPUs packed on the fewest nodes, its first 30 s restart
- * included: the truth, for rules that model what a user knows (a Slurm
- * time limit). 0 or -errno with a message. */
-int px_spec_true_runtime(const px_spec_t *spec, int replicas, double *out,
-			 char *err, size_t errlen);
+ * `replicas` GPUs packed on the fewest nodes, its first restart (the
+ * shape's; NULL: the default) included: the truth, for rules that model
+ * what a user knows (a Slurm time limit). 0 or -errno with a message. */
+int px_spec_true_runtime(const px_spec_t *spec, int replicas,
+			 const px_shape_t *shape, double *out, char *err,
+			 size_t errlen);
 /* Steps left to its last counted epoch at its batch size (>= 1). */
 double px_job_remaining_steps(const px_job_t *j);
 

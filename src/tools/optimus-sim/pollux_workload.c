@@ -40,6 +40,7 @@ static int row_read(const px_csv_t *t, size_t r, const int *c,
 				  "num_replicas and batch_size are integers",
 				  t->path, r + 1);
 	j->replicas = (int)reps;
+	j->epochs = j->app->max_epochs;
 	/* Fewer samples per GPU than measured has no step time. */
 	if (j->bsz / j->replicas < j->app->min_local - 1e-9)
 		return errmsg_set(err, errlen, -EDOM, "%s: row %zu: batch %g "
