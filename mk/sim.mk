@@ -28,8 +28,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/pollux_workload.c \
 	src/tools/optimus-sim/pollux_policy.h \
 	src/tools/optimus-sim/pollux_peer.c src/tools/optimus-sim/pollux_ours.c \
-	src/tools/optimus-sim/pollux_goodput.h \
-	src/tools/optimus-sim/pollux_goodput.c \
+	src/tools/optimus-sim/pollux_plan.c \
 	src/tools/optimus-sim/pollux_backfill.c \
 	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c \
 	src/tools/optimus-sim/pollux_truth.h \

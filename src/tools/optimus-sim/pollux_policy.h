@@ -7,15 +7,17 @@
  * batch fixed at submission) and `tiresias` (two-queue discretised
  * least-attained-service, jobs at their submitted size).
  *
- * Ours, through the project's core allocators (alloc.h) on all-reduce
- * jobs: `optimus` (Eqn. 9 on models fitted from what the jobs report of
- * the configurations they ran in), `optimus-rate` (the same fitted
- * models, greedy on the completion rate, alloc/rate.c), `goodput` (the
- * same greedy on progress per second at the best batch for each GPU
- * count, each job's batch chosen with its GPUs, from the efficiency and
- * step-time models it fitted, pollux_goodput.c),
- * `optimus-oracle` (Eqn. 9 on the true step times and remaining steps),
- * `quality`, `drf`, `fifo` (at submitted size, strict order);
+ * Ours, through the plan itself (plan_run, pollux_plan.c: the plugin's
+ * records and rules) on all-reduce jobs: `optimus` (Policy=optimus, Eqn.
+ * 9 on models fitted from what the jobs report of the configurations they
+ * ran in), `optimus-rate` (the completion-rate greedy, alloc/rate.c, at
+ * the submitted batch), `goodput` (Policy=goodput: the same greedy on
+ * progress per second at the best batch for the GPUs and nodes, each
+ * job's batch chosen with its GPUs from its efficiency and step-time
+ * models), `quality` (Algorithm 1), `optimus-oracle` (Eqn. 9 on records
+ * given the true step times and remaining steps); through the
+ * allocators (pollux_ours.c) `drf`, `fifo` (at submitted size, strict
+ * order);
  * `slurm-backfill` (Slurm's priority order with reservations and backfill
  * under time limits, at the submitted size: what a Slurm user gets today)
  * and `first-fit` (the same without reservations), pollux_backfill.c.
@@ -47,12 +49,15 @@ extern const size_t px_policy_count;
 /* Constructors (pollux_peer.c, pollux_ours.c). */
 px_policy_t *px_peer_optimus_new(void);
 px_policy_t *px_tiresias_new(void);
-px_policy_t *px_ours_new(const char *name, px_prerun_mode_t prerun);
+px_policy_t *px_ours_new(const char *name);
 px_policy_t *px_backfill_new(const char *name);
+/* optimus, optimus-rate, goodput, quality, optimus-oracle through
+ * plan_run (pollux_plan.c); NULL for another name. */
+px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
+/* For tests: the record a policy of pollux_plan.c keeps of job `job`
+ * (NULL for another policy or before the job was first planned). */
+const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job);
 
-/* For tests: the record a fitted policy keeps of job `job` (NULL if the
- * policy fits none or the job has not been planned yet). */
-const job_model_t *px_ours_job_model(const px_policy_t *p, size_t job);
 /* For tests: slurm-backfill's time limit of job `job` in seconds (0 until
  * the job is submitted, or for another policy). */
 double px_backfill_limit(const px_policy_t *p, size_t job);
