@@ -74,6 +74,9 @@ typedef struct pp {
 	px_prerun_mode_t prerun;
 	pp_job_t *jobs;
 	size_t njobs;
+	/* The last round's plan, decisions[k] for job last_job[k] (tests). */
+	plan_t last;
+	size_t *last_job;
 } pp_t;
 
 static bool pp_adaptive(const pp_t *o)
@@ -336,7 +339,6 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	res_vec_t room[PX_NODES];
 	int free_[PX_NODES];
 	plan_params_t conf, prm;
-	plan_t plan = { 0 };
 	size_t nin = 0, njobs;
 	int rc = 0;
 
@@ -385,14 +387,19 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.restart_cost = PX_RESTART;
 	njobs = plan_interval_prepare(in, nin, (time_t)s->now, room, PX_NODES,
 				      &conf, NULL, NULL, jobs, which, &prm);
-	if ((rc = plan_run(jobs, njobs, room, PX_NODES, &prm, &plan))) {
-		errmsg_set(s->err, s->errlen, rc, "plan: %s", plan.err);
+	plan_free(&o->last);
+	if ((rc = plan_run(jobs, njobs, room, PX_NODES, &prm, &o->last))) {
+		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
 		goto out;
 	}
-	for (size_t k = 0; k < njobs; k++)
-		pp_apply(o, s, idx[which[k]], &plan.decisions[k], next, nnext);
+	for (size_t k = 0; k < njobs; k++) {
+		which[k] = idx[which[k]];
+		pp_apply(o, s, which[k], &o->last.decisions[k], next, nnext);
+	}
+	free(o->last_job);
+	o->last_job = which;
+	which = NULL;
 out:
-	plan_free(&plan);
 	free(in);
 	free(jobs);
 	free(which);
@@ -406,8 +413,11 @@ static void pp_free(px_policy_t *p)
 
 	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
 		job_model_free(o->jobs[i].m);
-	if (o)
+	if (o) {
 		free(o->jobs);
+		plan_free(&o->last);
+		free(o->last_job);
+	}
 	free(o);
 	free(p);
 }
@@ -459,4 +469,14 @@ const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job)
 	const pp_t *o = p && p->plan == pp_plan ? p->state : NULL;
 
 	return o && o->jobs && job < o->njobs ? o->jobs[job].m : NULL;
+}
+
+const plan_t *px_plan_last(const px_policy_t *p, const size_t **job)
+{
+	const pp_t *o = p && p->plan == pp_plan ? p->state : NULL;
+
+	if (!o || !o->last_job)
+		return NULL;
+	*job = o->last_job;
+	return &o->last;
 }

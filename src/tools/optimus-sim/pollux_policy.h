@@ -33,6 +33,7 @@
 #define OPTIMUS_POLLUX_POLICY_H
 
 #include "job/job_model.h"
+#include "plan/plan.h"
 #include "pollux_sim.h"
 
 typedef enum px_prerun_mode {
@@ -57,6 +58,9 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
 /* For tests: the record a policy of pollux_plan.c keeps of job `job`
  * (NULL for another policy or before the job was first planned). */
 const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job);
+/* For tests: the plan of its last round (decisions[k] answers job
+ * (*job)[k] of the engine), or NULL before the first. */
+const plan_t *px_plan_last(const px_policy_t *p, const size_t **job);
 
 /* For tests: slurm-backfill's time limit of job `job` in seconds (0 until
  * the job is submitted, or for another policy). */
