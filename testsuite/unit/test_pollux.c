@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pollux_policy.h"
-#include "pollux_csv.h"
+#include "measured/policy.h"
+#include "measured/csv.h"
 #include "check_run.h"
 #include "pollux_fixture.h"
 

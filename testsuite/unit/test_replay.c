@@ -14,7 +14,7 @@
  * purpose (Slurm's uniform tasks, the simulator's ablation switches) are
  * not under test here.
  *
- * The third adapter, the measured workloads' (pollux_plan.c), is replayed
+ * The third adapter, the measured workloads' (measured/plan_adapter.c), is replayed
  * on workload 6 of the Pollux artifact under optimus, optimus-rate,
  * goodput and quality: every round, the GPUs the engine gives each job are
  * the plan's decision (a START/RESIZE on its slots' servers, a KEEP on
@@ -36,7 +36,7 @@
 #include "planner_input.h"
 #include "sim_state.h"
 #include "pollux_fixture.h"
-#include "pollux_policy.h"
+#include "measured/policy.h"
 
 #define MAXJ 16
 #define MAXS 8
@@ -329,7 +329,7 @@ START_TEST(test_replay_rules)
 }
 END_TEST
 
-/* Wraps a policy of pollux_plan.c and checks each round against its plan. */
+/* Wraps a policy of measured/plan_adapter.c and checks each round against its plan. */
 typedef struct measured {
 	px_policy_t *inner;
 	double *changed;	/* per job: when its GPUs last changed, < 0 */

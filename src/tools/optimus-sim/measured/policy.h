@@ -1,5 +1,5 @@
 /*
- * pollux_policy.h - the policies of the measured-workload experiment.
+ * measured/policy.h - the policies of the measured-workload experiment.
  *
  * The peer's rules, as the Pollux paper's artifact describes them and
  * labelled as theirs: `peer-optimus-oracle` (one GPU at a time to the job
@@ -7,7 +7,7 @@
  * batch fixed at submission) and `tiresias` (two-queue discretised
  * least-attained-service, jobs at their submitted size).
  *
- * Ours, through the plan itself (plan_run, pollux_plan.c: the plugin's
+ * Ours, through the plan itself (plan_run, measured/plan_adapter.c: the plugin's
  * records and rules) on all-reduce jobs: `optimus` (Policy=optimus, Eqn.
  * 9 on models fitted from what the jobs report of the configurations they
  * ran in), `optimus-rate` (the completion-rate greedy, alloc/rate.c, at
@@ -16,11 +16,11 @@
  * job's batch chosen with its GPUs from its efficiency and step-time
  * models), `quality` (Algorithm 1), `optimus-oracle` (Eqn. 9 on records
  * given the true step times and remaining steps); through the
- * allocators (pollux_ours.c) `drf`, `fifo` (at submitted size, strict
+ * allocators (measured/fixed_size.c) `drf`, `fifo` (at submitted size, strict
  * order);
  * `slurm-backfill` (Slurm's priority order with reservations and backfill
  * under time limits, at the submitted size: what a Slurm user gets today)
- * and `first-fit` (the same without reservations), pollux_backfill.c.
+ * and `first-fit` (the same without reservations), measured/slurm_backfill.c.
  *
  * The fitted ones (optimus, optimus-rate, goodput, quality) take a
  * pre-run mode:
@@ -34,7 +34,7 @@
 
 #include "job/job_model.h"
 #include "plan/plan.h"
-#include "pollux_sim.h"
+#include "measured/engine.h"
 
 typedef enum px_prerun_mode {
 	PX_PRERUN_NONE = 0, PX_PRERUN_CHARGED, PX_PRERUN_ORACLE,
@@ -47,15 +47,15 @@ px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun);
 extern const char *const px_policy_names[];
 extern const size_t px_policy_count;
 
-/* Constructors (pollux_peer.c, pollux_ours.c). */
+/* Constructors (measured/peer_baselines.c, measured/fixed_size.c). */
 px_policy_t *px_peer_optimus_new(void);
 px_policy_t *px_tiresias_new(void);
 px_policy_t *px_ours_new(const char *name);
 px_policy_t *px_backfill_new(const char *name);
 /* optimus, optimus-rate, goodput, quality, optimus-oracle through
- * plan_run (pollux_plan.c); NULL for another name. */
+ * plan_run (measured/plan_adapter.c); NULL for another name. */
 px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
-/* For tests: the record a policy of pollux_plan.c keeps of job `job`
+/* For tests: the record a policy of measured/plan_adapter.c keeps of job `job`
  * (NULL for another policy or before the job was first planned). */
 const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job);
 /* For tests: the plan of its last round (decisions[k] answers job

@@ -1,5 +1,5 @@
 /*
- * pollux_plan.c - our policies on the measured workloads through the plan
+ * measured/plan_adapter.c - our policies on the measured workloads through the plan
  * itself: the third adapter of plan_run(), beside sched/optimus and
  * sim_apply.c (doc/simulator.md, "Our policies on the same jobs").
  *
@@ -45,7 +45,7 @@
 #include "plan/plan.h"
 #include "plan/plan_interval.h"
 #include "util/errmsg.h"
-#include "pollux_policy.h"
+#include "measured/policy.h"
 
 /* Most extra accumulation micro-steps a goodput job accepts (fixed before
  * the first run, doc/simulator.md). */
@@ -267,7 +267,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 }
 
 /*
- * Charged pre-runs (pollux_policy.h): a job not pre-run yet and holding
+ * Charged pre-runs (measured/policy.h): a job not pre-run yet and holding
  * nothing gets the largest pre-run configuration its limit and the free
  * GPUs allow, placed on the fewest nodes, and stays out of this plan.
  * Returns whether job i was given one (or waits for free GPUs).

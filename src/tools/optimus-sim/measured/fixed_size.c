@@ -1,11 +1,11 @@
 /*
- * pollux_ours.c - the fixed-size baselines of this project on the
+ * measured/fixed_size.c - the fixed-size baselines of this project on the
  * measured workloads, through the core's allocators (alloc.h) on
  * all-reduce jobs: `drf` (fair sharing) and `fifo` (strict order), each
  * job at the GPUs it was submitted with, never resized, placed on the
  * fewest nodes. The policies that size jobs (optimus, optimus-rate,
  * goodput, quality, optimus-oracle) go through the plan itself
- * (pollux_plan.c); the peer's through their rules (pollux_peer.c).
+ * (measured/plan_adapter.c); the peer's through their rules (measured/peer_baselines.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 #include "alloc/alloc.h"
 #include "util/errmsg.h"
-#include "pollux_policy.h"
+#include "measured/policy.h"
 
 typedef enum { OURS_DRF, OURS_FIFO } ours_kind_t;
 
