@@ -309,6 +309,57 @@ START_TEST(test_plan_mixed)
 END_TEST
 
 /*
+ * Placement-aware grants: on servers of 4 GPUs with 2 held by a running
+ * job of the plan, a start of 4 GPUs (the job's limit) is planned at the
+ * speed of the 2 nodes it really spans, not of the 1 node of 4 GPUs the
+ * fewest-node grant assumes.
+ */
+START_TEST(test_plan_placement_aware)
+{
+	job_model_t *m = fitted_job(100);
+	job_model_t *f = new_job(101, "optimus,mode=allreduce,min_workers=8,"
+				 "max_workers=8,worker_gpus=1,steps=100000");
+	place_slot_t sl[4] = { { 0, 0, 2 }, { 1, 0, 2 }, { 2, 0, 2 },
+			       { 3, 0, 2 } };
+	plan_job_t j[2] = { { .model = f, .running = true, .slots = sl,
+			      .nslots = 4 }, { .model = m } };
+	res_vec_t fr[4];
+	plan_params_t prm;
+	plan_t p;
+	const plan_decision_t *d;
+	double rate;
+	int nodes = 0;
+
+	m->hints.max_workers = 4;
+	job_model_started(f, 1000, 0, 8, 4);
+	for (int s = 0; s < 4; s++)
+		fr[s] = res_make(64, 1e6, 2);
+	plan_params_init(&prm);
+	prm.policy = PLAN_GOODPUT;
+	prm.now = 100000;
+	ck_assert_int_eq(plan_run(j, 2, fr, 4, &prm, &p), 0);
+	ck_assert_int_eq(p.decisions[0].action, PLAN_KEEP);
+	d = &p.decisions[1];
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_int_gt(d->workers, 2);
+	for (size_t k = 0; k < d->nslots; k++)
+		nodes += d->slots[k].workers > 0;
+	ck_assert_int_eq(nodes, (d->workers + 1) / 2);
+	rate = job_model_batch_rate(m, NULL, d->workers, nodes);
+	ck_assert_double_eq_tol(d->remaining_planned,
+				job_model_batch_remaining(m) / rate,
+				1e-9 * d->remaining_planned);
+	/* The form tells one node from several: at 4 GPUs, 2 nodes are
+	 * slower than the 1 the fewest-node grant assumed. */
+	ck_assert_int_eq(d->workers, 4);
+	ck_assert(job_model_batch_rate(m, NULL, 4, 1) > 1.01 * rate);
+	plan_free(&p);
+	job_model_free(m);
+	job_model_free(f);
+}
+END_TEST
+
+/*
  * A kept adaptive job running far from its best batch is re-batched on
  * its own slots; once at the best batch, or before the minimum interval,
  * it is kept.
@@ -372,6 +423,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_plan_mixed);
 	tcase_add_test(tc, test_plan_rebatch);
+	tcase_add_test(tc, test_plan_placement_aware);
 	suite_add_tcase(s, tc);
 	return s;
 }
