@@ -276,6 +276,11 @@ class BackgroundReporter:
         requeue the job at once instead of waiting out the grace period."""
         self._put(("checkpoint", (step,), {}))
 
+    def gradients(self, grad_sqr, grad_var, var_batch):
+        """Gradient statistics (optimus_report.GradientStats sends them
+        here from rank 0)."""
+        self._put(("gradients", (grad_sqr, grad_var, var_batch), {}))
+
     def pace(self, seconds, rank, every=10.0, node=None, key=None):
         """A worker's own time for one step (compute only, without the
         wait for the others; or, from a PS, the time its gradient took to

@@ -216,8 +216,8 @@ static const struct { const char *text, *needle; } bad[] = {
 	  "max_local_batch=" },
 	{ "optimus,mode=allreduce,workers=2,batch=100,max_local_batch=10,"
 	  "max_accum=3", "raise min_workers to 3" },
-	{ "optimus,mode=allreduce,batch=32,max_accum=1025,max_local_batch=1",
-	  "max_accum must be an integer from 0 to 1024" },
+	{ "optimus,mode=allreduce,batch=32,max_accum=65,max_local_batch=1",
+	  "max_accum must be an integer from 0 to 64" },
 };
 
 START_TEST(test_refused)

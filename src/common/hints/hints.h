@@ -31,7 +31,7 @@
 #define HINTS_MAX_MEM_MB (16ULL << 20)	/* per task: 16 TiB */
 #define HINTS_MAX_GPUS 64		/* per task */
 #define HINTS_MAX_GRACE 3600		/* seconds */
-#define HINTS_MAX_ACCUM 1024		/* extra accumulation micro-steps */
+#define HINTS_MAX_ACCUM 64		/* extra accumulation micro-steps */
 
 typedef enum hints_policy {
 	HINTS_POLICY_OPTIMUS = 0,	/* Optimus: minimise completion time */
