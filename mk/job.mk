@@ -4,10 +4,19 @@
 # (plan/) and kept across them by sched/optimus and optimus-sim.
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/job/job_model.h src/common/job/job_model.c \
-	src/common/job/job_model_predict.c src/common/job/job_model_json.c
+	src/common/job/job_model_predict.c src/common/job/job_model_json.c \
+	src/common/job/job_batch.c
 
 check_PROGRAMS += testsuite/unit/test_job_model
 TESTS += testsuite/unit/test_job_model
 testsuite_unit_test_job_model_SOURCES = testsuite/unit/test_job_model.c
 testsuite_unit_test_job_model_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_job_model_LDADD = $(UNIT_LDADD)
+
+# The adaptive batch of a record and the goodput policy of the plan
+# (job/job_batch.c, plan/plan_batch.c; issue 28).
+check_PROGRAMS += testsuite/unit/test_job_batch
+TESTS += testsuite/unit/test_job_batch
+testsuite_unit_test_job_batch_SOURCES = testsuite/unit/test_job_batch.c
+testsuite_unit_test_job_batch_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_job_batch_LDADD = $(UNIT_LDADD)

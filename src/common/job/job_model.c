@@ -95,6 +95,7 @@ void job_model_free(job_model_t *m)
 	convergence_free(m->conv);
 	speed_model_clear(&m->speed);
 	quality_model_clear(&m->quality);
+	speed_model_clear(&m->batch.speed);
 	straggler_clear(&m->straggler);
 	free(m);
 }
@@ -109,6 +110,7 @@ job_model_t *job_model_clone(const job_model_t *m)
 	c->conv = convergence_clone(m->conv);
 	c->speed.samples = NULL;
 	c->quality.iter = NULL;
+	c->batch.speed.samples = NULL;
 	/* The straggler detector's ranks are the copy's own too: a shared
 	 * array would be freed with either record. */
 	c->straggler.ranks = NULL;
@@ -121,6 +123,7 @@ job_model_t *job_model_clone(const job_model_t *m)
 	}
 	if (!c->conv || (m->straggler.ranks && !c->straggler.ranks) ||
 	    speed_model_copy(&c->speed, &m->speed) ||
+	    speed_model_copy(&c->batch.speed, &m->batch.speed) ||
 	    quality_model_copy(&c->quality, &m->quality)) {
 		job_model_free(c);
 		return NULL;
@@ -219,8 +222,14 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 	    !isfinite(epoch) || epoch < 0.0)
 		return -EINVAL;
 	job_model_feed_loss(m, step, loss);
+	if (job_model_running_topology(m))
+		job_model_batch_progress(m, step > m->step ? step - m->step :
+					 0.0, steps_per_sec);
 	if (steps_per_sec > 0.0) {
+		/* An adaptive job's steps at another batch are other steps:
+		 * its own step-time model of any batch takes them. */
 		if (job_model_running_topology(m) &&
+		    job_model_batch_at_submitted(m) &&
 		    !speed_model_add_sample(&m->speed,
 					    hints_is_allreduce(&m->hints) ?
 					    m->cur_nodes : m->cur_ps,
@@ -286,6 +295,8 @@ void job_model_refit(job_model_t *m)
 		(void)speed_model_fit(&m->speed);
 	if (m->dirty & JOB_MODEL_DIRTY_QUALITY)
 		(void)quality_model_fit(&m->quality);
+	if (m->dirty & JOB_MODEL_DIRTY_BATCH)
+		job_model_batch_refit(m);
 	m->dirty = 0;
 }
 
@@ -344,6 +355,9 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	m->cur_workers = workers;
 	m->cur_nodes = nodes;
 	m->phase = JM_RUNNING;
+	/* A new run uses the submitted batch unless its adapter says which
+	 * the plan chose (job_model_batch_run, after this). */
+	(void)job_model_batch_run(m, 0, 0, 0);
 	/* A new run has new workers on new nodes: detect afresh. */
 	straggler_clear(&m->straggler);
 }

@@ -23,6 +23,8 @@
 #include <json-c/json.h>
 
 #include "models/convergence.h"
+#include "models/efficiency.h"
+#include "models/goodput.h"
 #include "hints/hints.h"
 #include "models/quality_model.h"
 #include "models/speed_model.h"
@@ -47,6 +49,44 @@ typedef struct job_run {
 } job_run_t;
 
 #define JOB_MODEL_MAX_RUNS 64	/* history kept (oldest dropped) */
+
+/* Distinct step-time configurations (workers, nodes, local batch,
+ * accumulation) an adaptive job keeps, the oldest dropped. */
+#define JOB_BATCH_SAMPLES_MAX 32
+/* Distinct configurations before the job's own step-time fit of any batch
+ * (goodput.h) is used: the full form has 5 coefficients, and below 3
+ * configurations it is not determined (doc/simulator.md measures 1
+ * against 3). Before, the job runs at its submitted batch. */
+#define JOB_BATCH_MIN_CONFIGS 3
+/* Most extra gradient-accumulation micro-steps a limit may allow. */
+#define JOB_BATCH_MAX_ACCUM 64
+
+/*
+ * Adaptive batch (issue 28; job/job_batch.c): what the record knows to
+ * choose a job's global batch with its GPUs. Set up by
+ * job_model_batch_limits(); a record without it (adaptive false) keeps
+ * its submitted batch and is planned as before.
+ */
+typedef struct job_batch {
+	bool adaptive;
+	double submitted;	/* the global batch the user submitted */
+	goodput_limits_t limits;	/* the range the job accepts */
+	/* Efficiency relative to B0 = limits.min_batch, the smallest batch
+	 * the job accepts (Pollux's initial batch). */
+	efficiency_model_t eff;
+	/* The batch the current (or last) run uses; 0: the submitted. */
+	double global;
+	int local, accum;
+	/* Progress in B0-steps (one step at B0 is 1): each reported step
+	 * counts its batch's gain (efficiency_gain) at the time. */
+	double progress;
+	/* Measured steps at any batch (one per configuration, the latest)
+	 * and the step-time model fitted to them (goodput_fit). */
+	goodput_sample_t samples[JOB_BATCH_SAMPLES_MAX];
+	size_t nsamples;
+	speed_model_t speed;
+	bool fitted;
+} job_batch_t;
 
 typedef struct job_model {
 	uint32_t job_id;
@@ -127,6 +167,8 @@ typedef struct job_model {
 	 * ends (plan_job_t.closed_server); "" when none. */
 	char avoid_node[STRAGGLER_NODE_LEN];
 	double avoid_slowdown;	/* that straggler's step time over the median */
+
+	job_batch_t batch;	/* adaptive batch (issue 28) */
 } job_model_t;
 
 /* Bits of job_model_t.dirty. */
@@ -134,6 +176,7 @@ enum {
 	JOB_MODEL_DIRTY_CONV = 1u << 0,
 	JOB_MODEL_DIRTY_SPEED = 1u << 1,
 	JOB_MODEL_DIRTY_QUALITY = 1u << 2,
+	JOB_MODEL_DIRTY_BATCH = 1u << 3,
 };
 
 /*
@@ -320,6 +363,94 @@ double job_model_resize_share(const job_model_t *m);
 /* A one-line summary for Slurm's SystemComment (at most len bytes). */
 int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		      char *buf, size_t len);
+
+/*
+ * Adaptive batch (issue 28, job/job_batch.c). The statistical efficiency
+ * of a batch and the goodput are models/efficiency.h and models/goodput.h;
+ * the record feeds them with what the job reports and answers for an
+ * allocation.
+ */
+/*
+ * Enable adaptive batch for the job: `submitted` is its global batch,
+ * lim the range it accepts (min_batch <= submitted <= max_batch, per-GPU
+ * batch min_local..max_local with min_local >= 1, max_accum in
+ * 0..JOB_BATCH_MAX_ACCUM). The efficiency is relative to lim->min_batch.
+ * Called again with other limits, it keeps the statistics and samples.
+ * 0, or -EINVAL with a message in err (nothing changed).
+ */
+int job_model_batch_limits(job_model_t *m, double submitted,
+			   const goodput_limits_t *lim, char *err,
+			   size_t errlen);
+/*
+ * One report of gradient statistics (efficiency.h: grad_sqr = |G|^2,
+ * grad_var the variance of a gradient averaged over var_batch examples).
+ * Accepted for any job (a job not adaptive keeps them for show).
+ * 0, or -EINVAL with a message in err (a bad value: nothing stored).
+ */
+int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
+			double var_batch, char *err, size_t errlen);
+/*
+ * One measured step of w workers on n nodes at per-GPU batch `local` with
+ * `accum` extra micro-steps, `seconds` for the whole step. A progress
+ * report of an adaptive job adds one itself at its current batch
+ * (job_model_report); the simulator's and pre-runs' measurements come
+ * here. 0 or -EINVAL.
+ */
+int job_model_batch_sample(job_model_t *m, int w, int n, int local,
+			   int accum, double seconds);
+/*
+ * The batch the run starting now uses (global = local * w * (accum + 1)
+ * is not checked against w here); global 0: the submitted batch. Call
+ * after job_model_started() with what the plan decided (plan_decision_t
+ * batch, local_batch, accum). 0 or -EINVAL.
+ */
+int job_model_batch_run(job_model_t *m, double global, int local,
+			int accum);
+/*
+ * The best batch for `workers` GPUs on `nodes` nodes: the highest goodput
+ * within the limits (goodput_best) once the job's step-time fit exists;
+ * before it, and for a job not adaptive, its submitted batch (local =
+ * ceil(submitted / workers), accum 0; step_time, efficiency, goodput from
+ * the record's speed model, or NAN when it has none). 0, -EINVAL, or
+ * goodput_best's error.
+ */
+int job_model_batch_for(const job_model_t *m, int workers, int nodes,
+			goodput_choice_t *out);
+/*
+ * Progress rate at `workers` on `nodes` in B0-steps per second at the
+ * batch job_model_batch_for() chooses (its goodput / B0); before the fit,
+ * the record's speed at the submitted batch times that batch's gain.
+ * 0 when unknown. Only for an adaptive job.
+ */
+double job_model_batch_rate(const job_model_t *m,
+			    const speed_profiles_t *profiles, int workers,
+			    int nodes);
+/* The same rate at a given batch (the current one: local, accum). */
+double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,
+			       int local, int accum);
+/*
+ * Progress left in B0-steps: the target (job_model_target_steps, steps at
+ * the submitted batch) as examples over B0 less the progress counted, or
+ * the remaining steps (job_model_remaining_steps) at the submitted batch
+ * as examples over B0 when no target is known; at least 1.
+ */
+double job_model_batch_remaining(const job_model_t *m);
+
+/* Called by job_model_report(): `steps` new steps at the current batch
+ * (progress), and the step time of the current run as a sample. */
+void job_model_batch_progress(job_model_t *m, double steps,
+			      double steps_per_sec);
+/* Does the current run use the submitted batch (or is the job not
+ * adaptive)? Only such speeds are samples of the record's speed model. */
+bool job_model_batch_at_submitted(const job_model_t *m);
+/* Refit the step-time model of any batch (job_model_refit calls it). */
+void job_model_batch_refit(job_model_t *m);
+
+/* The adaptive batch in the record's JSON ("batch": {...}, absent when
+ * not adaptive): 0 or -ENOMEM; from: absent leaves it off; 0 or -EINVAL. */
+int job_model_batch_to_json(json_object *o, const job_model_t *m);
+int job_model_batch_from_json(const json_object *o, job_model_t *m,
+			      char *err, size_t len);
 
 /* The whole record as JSON (state file, optimusctl); NULL on no memory. */
 json_object *job_model_to_json(const job_model_t *m);

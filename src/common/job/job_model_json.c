@@ -167,7 +167,8 @@ json_object *job_model_to_json(const job_model_t *m)
 	    !jm_add(o, "speed", speed_model_to_json(&m->speed)) &&
 	    !jm_add(o, "quality", quality_model_to_json(&m->quality)) &&
 	    !jm_add(o, "runs", jm_runs_to(m)) &&
-	    !job_model_straggler_to_json(o, m))
+	    !job_model_straggler_to_json(o, m) &&
+	    !job_model_batch_to_json(o, m))
 		return o;
 	json_object_put(o);
 	return NULL;
@@ -412,7 +413,8 @@ job_model_t *job_model_from_json(const json_object *o, char *err, size_t len)
 	if (jm_hints_from(o, &m->hints, err, len) ||
 	    jm_scalars_from(o, m, err, len) || jm_runs_from(o, m, err, len) ||
 	    jm_models_from(o, m, err, len) ||
-	    job_model_straggler_from_json(o, m, err, len)) {
+	    job_model_straggler_from_json(o, m, err, len) ||
+	    job_model_batch_from_json(o, m, err, len)) {
 		job_model_free(m);
 		return NULL;
 	}

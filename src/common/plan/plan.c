@@ -18,7 +18,7 @@
 #include "util/names.h"
 
 static const char *const policy_names[] = {
-	"optimus", "quality", "drf", "tetris", "fifo",
+	"optimus", "quality", "drf", "tetris", "fifo", "goodput",
 };
 
 static const char *const action_names[] = {
@@ -95,7 +95,7 @@ int plan_fail(plan_t *out, int rc, const char *fmt, ...)
 
 static int plan_check_prm(const plan_params_t *p, plan_t *out)
 {
-	if ((unsigned)p->policy > PLAN_FIFO)
+	if ((unsigned)p->policy > PLAN_GOODPUT)
 		return plan_fail(out, -EINVAL, "unknown policy %d", p->policy);
 	if (!(p->interval > 0.0) || !isfinite(p->interval) ||
 	    !(p->damping > 0.0 && p->damping <= 1.0) ||
@@ -159,6 +159,7 @@ void plan_ctx_free(plan_ctx_t *c)
 	free(c->placed);
 	free(c->room);
 	free(c->free0);
+	plan_goodput_free(c);
 }
 
 static int plan_ctx_alloc(plan_ctx_t *c)
@@ -273,6 +274,8 @@ int plan_setup(plan_ctx_t *c)
 		c->out->decisions[i].job_id = c->jobs[i].model->job_id;
 	}
 	plan_node_workers(c);
+	if ((rc = plan_goodput_setup(c)))
+		return rc;
 	plan_order(c);
 	return 0;
 }

@@ -35,6 +35,12 @@ typedef enum plan_policy {
 	PLAN_DRF,
 	PLAN_TETRIS,
 	PLAN_FIFO,
+	/* Adaptive-batch jobs (job_model_batch_limits) sized by goodput, GPUs
+	 * and batch together, with the completion-rate objective
+	 * (alloc/rate.c) and the nodes they would really get; the others as
+	 * under optimus' task allocator, by the same objective (plan_batch.c,
+	 * doc/planning.md "Goodput"). */
+	PLAN_GOODPUT,
 } plan_policy_t;
 
 typedef struct plan_params {
@@ -75,7 +81,8 @@ typedef struct plan_params {
 
 void plan_params_init(plan_params_t *prm);
 const char *plan_policy_name(plan_policy_t p);
-/* "optimus", "quality", "drf", "tetris", "fifo": 0, or -EINVAL. */
+/* "optimus", "quality", "drf", "tetris", "fifo", "goodput": 0, or
+ * -EINVAL. */
 int plan_policy_parse(const char *name, plan_policy_t *out);
 
 /* One job as the plan sees it. */
@@ -124,6 +131,16 @@ typedef struct plan_decision {
 	double remaining_planned;	/* predicted s with the decision */
 	double gain;			/* relative gain of a resize */
 	bool moves_off_straggler;	/* RESIZE at the same size, elsewhere */
+	/*
+	 * The batch of the run a START/RESIZE begins (Policy=goodput, an
+	 * adaptive job with its step-time fit): global = local_batch *
+	 * workers * (accum + 1). 0: the job keeps its submitted batch. A
+	 * RESIZE at the same size on the same slots changes only the batch
+	 * (rebatch).
+	 */
+	double batch;
+	int local_batch, accum;
+	bool rebatch;
 	char reason[128];		/* why (WAIT, KEEP): for users */
 } plan_decision_t;
 

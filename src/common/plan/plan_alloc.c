@@ -101,7 +101,7 @@ void plan_alloc_build(plan_ctx_t *c)
 		bool fitted;
 
 		c->cb[i] = (plan_cb_t){ m, c->prm->profiles, c->prm->interval,
-					0 };
+					0, NULL, i };
 		memset(a, 0, sizeof(*a));
 		a->id = m->job_id;
 		a->speed = plan_speed_cb;
@@ -150,6 +150,8 @@ static alloc_run_fn plan_task_allocator(plan_policy_t p)
 		return alloc_tetris_run;
 	case PLAN_FIFO:
 		return alloc_fifo_run;
+	case PLAN_GOODPUT:
+		return alloc_rate_run;
 	default:
 		return alloc_optimus_run;
 	}

@@ -46,6 +46,17 @@ json_object *plan_decision_to_json(const plan_decision_t *d)
 	json_object_object_add(o, "remaining_planned",
 			       json_num_new(d->remaining_planned));
 	json_object_object_add(o, "gain", json_num_new(d->gain));
+	/* The batch a START/RESIZE chose (Policy=goodput); absent: the job
+	 * keeps its submitted batch. */
+	if (d->batch > 0) {
+		json_object_object_add(o, "batch", json_num_new(d->batch));
+		json_object_object_add(o, "local_batch",
+				       json_object_new_int(d->local_batch));
+		json_object_object_add(o, "accum",
+				       json_object_new_int(d->accum));
+		json_object_object_add(o, "rebatch",
+				       json_object_new_boolean(d->rebatch));
+	}
 	json_object_object_add(o, "reason", json_object_new_string(d->reason));
 	return o;
 }

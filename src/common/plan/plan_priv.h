@@ -19,6 +19,8 @@ typedef enum plan_state {
 	PS_RESIZE,	/* running, (re)allocated and placed in pass 2 */
 } plan_state_t;
 
+struct plan_ctx;
+
 /* Callback context of one job for the allocators' function pointers. */
 typedef struct plan_cb {
 	const job_model_t *model;
@@ -27,6 +29,10 @@ typedef struct plan_cb {
 	/* All-reduce jobs: workers the largest server holds (their speed
 	 * depends on the nodes they span: job_model_speed_p). */
 	int node_workers;
+	/* Policy=goodput, an adaptive job: the plan and the job's index
+	 * (the nodes it would get depend on the plan's room). */
+	const struct plan_ctx *ctx;
+	size_t i;
 } plan_cb_t;
 
 /* A placement of one job: slots, or ok false. */
@@ -61,6 +67,12 @@ typedef struct plan_ctx {
 	plan_slots_t *placed;	/* pass 2 placements */
 	res_vec_t *room;	/* per server, pass 2 */
 	double alloc_s, place_s;
+	/* Policy=goodput, per adaptive job (NULL otherwise): workers the
+	 * servers it could use hold, fullest first, added up (held[k]: the
+	 * k+1 fullest), and its rates by workers (NAN: not asked yet). */
+	int **gp_held;
+	double **gp_rate;
+	int *gp_nrate;
 } plan_ctx_t;
 
 /* plan_slots.c: the bottom, used by every other part */
@@ -107,6 +119,24 @@ int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 			   int workers);
 
+
+/* plan_batch.c: the goodput policy (Policy=goodput, adaptive jobs) */
+bool plan_is_goodput(const plan_ctx_t *c, size_t i);
+/* Per adaptive job: the room it could use, its speed callback, its
+ * remaining progress and size limit. 0 or -ENOMEM (message set). */
+int plan_goodput_setup(plan_ctx_t *c);
+void plan_goodput_free(plan_ctx_t *c);
+/* Nodes adaptive job i would span with w workers (placement-aware). */
+int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w);
+/* Remaining seconds of adaptive job i with w workers (its current size:
+ * at its current batch; else at the best batch for the nodes). */
+double plan_goodput_time(const plan_ctx_t *c, size_t i, int w);
+/* After the decisions: the batch of every adaptive START/RESIZE, and a
+ * KEEP re-batched when that pays its restart. */
+int plan_batches(plan_ctx_t *c);
+
+/* plan_run.c: the resize threshold of job i going to ps/w. */
+double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w);
 
 /* plan_straggler.c: after the decisions, move the kept jobs that have a
  * straggler to servers without it, on the room the plan leaves. */

@@ -29,6 +29,8 @@ static bool plan_granted(const alloc_grant_t *g)
 
 static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
 {
+	if (plan_is_goodput(c, i))
+		return plan_goodput_time(c, i, w);
 	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles,
 					plan_speed_p(c, i, ps, w), w);
 }
@@ -47,7 +49,7 @@ static double plan_gain(const plan_ctx_t *c, size_t i, int ps, int w,
 }
 
 /* The threshold is smaller for large jobs (Optimus open problem 3). */
-static double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
+double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
 {
 	int tasks = c->cur_ps[i] + c->cur_w[i];
 
@@ -674,6 +676,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 		rc = plan_decide(&c, i, cap);
 	if (!rc)
 		rc = plan_move_stragglers(&c);
+	if (!rc)
+		rc = plan_batches(&c);
 	if (rc)
 		plan_fail(out, rc, "out of memory");
 done:

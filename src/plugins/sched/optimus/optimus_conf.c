@@ -140,7 +140,7 @@ static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
 	plan_policy_t policy;
 
 	if (plan_policy_parse(c->policy, &policy)) {
-		error("sched/optimus: %s: Policy=%s: expected optimus, quality, drf, tetris or fifo",
+		error("sched/optimus: %s: Policy=%s: expected optimus, quality, drf, tetris, fifo or goodput",
 		      path, c->policy[0] ? c->policy : "(too long)");
 		return SLURM_ERROR;
 	}

@@ -1,0 +1,461 @@
+/*
+ * job_batch.c - the adaptive batch of a job record (issue 28): its limits,
+ * the gradient statistics and step times it reported, and the batch it
+ * should run at with an allocation (see job_model.h, "Adaptive batch").
+ *
+ * The models are models/efficiency.h (statistical efficiency of a batch)
+ * and models/goodput.h (step time of any batch, best batch); this file
+ * only keeps what feeds them and answers in the record's terms.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "job/job_model.h"
+#include "models/allreduce_speed.h"
+#include "report/protocol.h"
+#include "util/errmsg.h"
+#include "util/json_num.h"
+
+int job_model_batch_limits(job_model_t *m, double submitted,
+			   const goodput_limits_t *lim, char *err,
+			   size_t errlen)
+{
+	job_batch_t *b;
+	int rc;
+
+	if (!m || !lim)
+		return errmsg_set(err, errlen, -EINVAL, "batch: no record");
+	if (!(lim->min_batch > 0) || !isfinite(lim->max_batch) ||
+	    !(lim->max_batch >= lim->min_batch))
+		return errmsg_set(err, errlen, -EINVAL, "batch range %g..%g: "
+				  "needs 0 < min <= max, finite",
+				  lim->min_batch, lim->max_batch);
+	if (!(submitted >= lim->min_batch && submitted <= lim->max_batch))
+		return errmsg_set(err, errlen, -EINVAL, "submitted batch %g "
+				  "outside the range %g..%g", submitted,
+				  lim->min_batch, lim->max_batch);
+	if (lim->min_local < 1 || lim->max_local < lim->min_local)
+		return errmsg_set(err, errlen, -EINVAL, "per-GPU batch %d..%d: "
+				  "needs 1 <= min <= max", lim->min_local,
+				  lim->max_local);
+	if (lim->max_accum < 0 || lim->max_accum > JOB_BATCH_MAX_ACCUM)
+		return errmsg_set(err, errlen, -EINVAL, "accumulation steps "
+				  "%d: needs 0..%d", lim->max_accum,
+				  JOB_BATCH_MAX_ACCUM);
+	/* The largest per-GPU batch must hold the smallest global batch's
+	 * share on some count of GPUs: min_local * 1 * 1 <= max_batch. */
+	if ((double)lim->min_local > lim->max_batch)
+		return errmsg_set(err, errlen, -EINVAL, "per-GPU batch %d above "
+				  "the largest global batch %g",
+				  lim->min_local, lim->max_batch);
+	b = &m->batch;
+	if (b->speed.mode != SPEED_ALLREDUCE &&
+	    (rc = allreduce_speed_init(&b->speed, submitted)))
+		return errmsg_set(err, errlen, rc, "batch: step-time model");
+	/* |G|^2 and tr(Sigma) do not depend on B0: kept across limits. */
+	b->eff.init_batch = lim->min_batch;
+	if (!(b->eff.smoothing > 0))
+		b->eff.smoothing = EFFICIENCY_SMOOTHING_DEFAULT;
+	b->adaptive = true;
+	b->submitted = submitted;
+	b->limits = *lim;
+	m->dirty |= JOB_MODEL_DIRTY_BATCH;
+	return 0;
+}
+
+int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
+			double var_batch, char *err, size_t errlen)
+{
+	efficiency_model_t *e;
+
+	if (!m)
+		return errmsg_set(err, errlen, -EINVAL, "gradients: no record");
+	if (!(grad_sqr >= 0) || !isfinite(grad_sqr))
+		return errmsg_set(err, errlen, -EINVAL, "grad_sqr %g: needs a "
+				  "finite number >= 0", grad_sqr);
+	if (!(grad_var >= 0) || !isfinite(grad_var))
+		return errmsg_set(err, errlen, -EINVAL, "grad_var %g: needs a "
+				  "finite number >= 0", grad_var);
+	if (!(var_batch > 0) || !isfinite(var_batch) ||
+	    var_batch > PROTOCOL_MAX_COUNT)
+		return errmsg_set(err, errlen, -EINVAL, "var_batch %g: needs a "
+				  "finite number > 0", var_batch);
+	e = &m->batch.eff;
+	/* A job not adaptive (yet): B0 is its batch, else the examples the
+	 * statistics were measured over; job_model_batch_limits sets it. */
+	if (!(e->init_batch > 0) &&
+	    efficiency_init(e, m->hints.batch > 0 ? (double)m->hints.batch :
+				       var_batch, EFFICIENCY_SMOOTHING_DEFAULT))
+		return errmsg_set(err, errlen, -EINVAL, "gradients: no B0");
+	return efficiency_report(e, grad_sqr, grad_var, var_batch) ?
+	       errmsg_set(err, errlen, -EINVAL, "gradients refused") : 0;
+}
+
+static bool batch_sample_valid(int w, int n, int local, int accum,
+			       double seconds)
+{
+	return w >= 1 && (double)w <= (double)PROTOCOL_MAX_COUNT && n >= 1 && n <= w &&
+	       local >= 1 && accum >= 0 && accum <= JOB_BATCH_MAX_ACCUM &&
+	       seconds > 0 && isfinite(seconds);
+}
+
+int job_model_batch_sample(job_model_t *m, int w, int n, int local,
+			   int accum, double seconds)
+{
+	job_batch_t *b;
+	size_t k;
+
+	if (!m || !batch_sample_valid(w, n, local, accum, seconds))
+		return -EINVAL;
+	b = &m->batch;
+	/* One sample per configuration, the latest: a configuration's step
+	 * time drifts (data pipeline, neighbours) and the newest is what a
+	 * run there would see. */
+	for (k = 0; k < b->nsamples; k++)
+		if (b->samples[k].w == w && b->samples[k].n == n &&
+		    b->samples[k].local == local &&
+		    b->samples[k].accum == accum)
+			break;
+	if (k == JOB_BATCH_SAMPLES_MAX) {
+		memmove(b->samples, b->samples + 1,
+			(JOB_BATCH_SAMPLES_MAX - 1) * sizeof(b->samples[0]));
+		k--;
+	} else if (k == b->nsamples) {
+		b->nsamples++;
+	}
+	b->samples[k] = (goodput_sample_t){ w, n, local, accum, seconds };
+	m->dirty |= JOB_MODEL_DIRTY_BATCH;
+	return 0;
+}
+
+int job_model_batch_run(job_model_t *m, double global, int local, int accum)
+{
+	if (!m || !(global >= 0) || !isfinite(global) || local < 0 ||
+	    accum < 0 || accum > JOB_BATCH_MAX_ACCUM ||
+	    (global > 0 && local < 1))
+		return -EINVAL;
+	m->batch.global = global;
+	m->batch.local = global > 0 ? local : 0;
+	m->batch.accum = global > 0 ? accum : 0;
+	return 0;
+}
+
+/* The global batch the current run uses. */
+static double batch_current(const job_batch_t *b, double submitted)
+{
+	return b->global > 0 ? b->global : submitted;
+}
+
+void job_model_batch_progress(job_model_t *m, double steps,
+			      double steps_per_sec)
+{
+	job_batch_t *b = &m->batch;
+	double g;
+
+	if (!b->adaptive)
+		return;
+	g = efficiency_gain(&b->eff, batch_current(b, b->submitted));
+	if (steps > 0 && g > 0 && isfinite(g))
+		b->progress += steps * g;
+	/* The step time of the running configuration at its batch. */
+	if (steps_per_sec > 0 && m->cur_workers > 0) {
+		int w = m->cur_workers, n = m->cur_nodes > 0 ? m->cur_nodes : 1;
+		int local = b->local, accum = b->accum;
+		if (!(b->global > 0)) {
+			local = (int)ceil(b->submitted / w - 1e-9);
+			accum = 0;
+		}
+		(void)job_model_batch_sample(m, w, n > w ? w : n, local, accum,
+					     1.0 / steps_per_sec);
+	}
+}
+
+bool job_model_batch_at_submitted(const job_model_t *m)
+{
+	const job_batch_t *b = &m->batch;
+
+	return !b->adaptive || !(b->global > 0) || b->global == b->submitted;
+}
+
+void job_model_batch_refit(job_model_t *m)
+{
+	job_batch_t *b = &m->batch;
+	int rc;
+
+	if (!b->adaptive || b->nsamples < JOB_BATCH_MIN_CONFIGS)
+		return;
+	rc = goodput_fit(b->samples, b->nsamples, &b->speed);
+	/* A fit the numbers do not determine keeps the previous one. */
+	if (!rc)
+		b->fitted = true;
+}
+
+/* The submitted batch for w workers, predicted from the record's speed. */
+static int batch_submitted(const job_model_t *m, int workers, int nodes,
+			   goodput_choice_t *out)
+{
+	const job_batch_t *b = &m->batch;
+	double B = b->adaptive ? b->submitted : (double)m->hints.batch;
+	double f;
+
+	if (!(B > 0))
+		B = 1;
+	*out = (goodput_choice_t){ .batch = B,
+		.local = (int)ceil(B / workers - 1e-9), .accum = 0,
+		.step_time = NAN, .efficiency = NAN, .goodput = NAN };
+	f = job_model_speed(m, NULL, hints_is_allreduce(&m->hints) ? nodes :
+			    (int)m->hints.min_ps, workers);
+	if (f > 0 && isfinite(f)) {
+		out->step_time = 1.0 / f;
+		if (b->eff.init_batch > 0) {
+			out->efficiency = efficiency_eval(&b->eff, B);
+			out->goodput = out->efficiency * B * f;
+		}
+	}
+	return 0;
+}
+
+int job_model_batch_for(const job_model_t *m, int workers, int nodes,
+			goodput_choice_t *out)
+{
+	if (!m || !out || workers < 1 || nodes < 1 || nodes > workers)
+		return -EINVAL;
+	if (!m->batch.adaptive || !m->batch.fitted)
+		return batch_submitted(m, workers, nodes, out);
+	return goodput_best(&m->batch.speed, &m->batch.eff, workers, nodes,
+			    &m->batch.limits, out);
+}
+
+double job_model_batch_rate(const job_model_t *m,
+			    const speed_profiles_t *profiles, int workers,
+			    int nodes)
+{
+	const job_batch_t *b = &m->batch;
+	goodput_choice_t c;
+	double f;
+
+	if (!b->adaptive || workers < 1 || nodes < 1 || nodes > workers)
+		return 0.0;
+	if (b->fitted)
+		return job_model_batch_for(m, workers, nodes, &c) ? 0.0 :
+		       c.goodput / b->eff.init_batch;
+	f = job_model_speed(m, profiles, nodes, workers);
+	return f * efficiency_gain(&b->eff, b->submitted);
+}
+
+double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,
+			       int local, int accum)
+{
+	const job_batch_t *b = &m->batch;
+	goodput_choice_t c;
+
+	if (!b->adaptive || !b->fitted ||
+	    goodput_eval(&b->speed, &b->eff, workers, nodes, local, accum, &c))
+		return 0.0;
+	return c.goodput / b->eff.init_batch;
+}
+
+double job_model_batch_remaining(const job_model_t *m)
+{
+	const job_batch_t *b = &m->batch;
+	double target = job_model_target_steps(m), per, left;
+
+	if (!b->adaptive)
+		return job_model_remaining_steps(m, NULL);
+	/* A step at the submitted batch holds submitted / B0 B0-steps of
+	 * examples: the target's examples, at B0's efficiency of 1. */
+	per = b->submitted / b->eff.init_batch;
+	if (target > 0)
+		left = target * per - b->progress;
+	else
+		left = job_model_remaining_steps(m, NULL) * per;
+	return fmax(left, 1.0);
+}
+
+/* ---- JSON ---- */
+
+static int batch_add_num(json_object *o, const char *key, double d)
+{
+	json_object *v = json_num_new(d);
+
+	if (!v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static json_object *batch_samples_to(const job_batch_t *b)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t k = 0; a && k < b->nsamples; k++) {
+		const goodput_sample_t *s = &b->samples[k];
+		json_object *r = json_object_new_array();
+		if (!r || json_object_array_add(a, r) ||
+		    json_object_array_add(r, json_object_new_int(s->w)) ||
+		    json_object_array_add(r, json_object_new_int(s->n)) ||
+		    json_object_array_add(r, json_object_new_int(s->local)) ||
+		    json_object_array_add(r, json_object_new_int(s->accum)) ||
+		    json_object_array_add(r, json_num_new(s->step))) {
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+int job_model_batch_to_json(json_object *o, const job_model_t *m)
+{
+	const job_batch_t *b = &m->batch;
+	const goodput_limits_t *l = &b->limits;
+	json_object *j, *s;
+
+	if (!b->adaptive && !b->eff.reports)
+		return 0;
+	j = json_object_new_object();
+	if (!j || json_object_object_add(o, "batch", j)) {
+		json_object_put(j);
+		return -ENOMEM;
+	}
+	json_object_object_add(j, "adaptive", json_object_new_boolean(
+				       b->adaptive));
+	s = batch_samples_to(b);
+	if (!s || json_object_object_add(j, "samples", s) ||
+	    batch_add_num(j, "submitted", b->submitted) ||
+	    batch_add_num(j, "min_batch", l->min_batch) ||
+	    batch_add_num(j, "max_batch", l->max_batch) ||
+	    batch_add_num(j, "min_local", l->min_local) ||
+	    batch_add_num(j, "max_local", l->max_local) ||
+	    batch_add_num(j, "max_accum", l->max_accum) ||
+	    batch_add_num(j, "global", b->global) ||
+	    batch_add_num(j, "local", b->local) ||
+	    batch_add_num(j, "accum", b->accum) ||
+	    batch_add_num(j, "progress", b->progress) ||
+	    batch_add_num(j, "init_batch", b->eff.init_batch) ||
+	    batch_add_num(j, "smoothing", b->eff.smoothing) ||
+	    batch_add_num(j, "grad_sqr", b->eff.sqr) ||
+	    batch_add_num(j, "grad_trace", b->eff.trace) ||
+	    batch_add_num(j, "grad_reports", b->eff.reports) ||
+	    batch_add_num(j, "noise_scale", efficiency_noise_scale(&b->eff)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Whole number in [lo, hi] under key. */
+static int batch_int(const json_object *o, const char *key, double lo,
+		     double hi, int *out, char *err, size_t len)
+{
+	double x;
+	int rc = json_num_get(o, key, lo, hi, &x, err, len);
+
+	if (rc)
+		return rc;
+	if (x != floor(x))
+		return errmsg_set(err, len, -EINVAL, "'batch.%s': %g is not "
+				  "an integer", key, x);
+	*out = (int)x;
+	return 0;
+}
+
+static int batch_samples_from(const json_object *j, job_batch_t *b,
+			      char *err, size_t len)
+{
+	json_object *a;
+	size_t n;
+
+	if (!json_object_object_get_ex(j, "samples", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return errmsg_set(err, len, -EINVAL, "'batch.samples': missing "
+				  "or not an array");
+	n = json_object_array_length(a);
+	if (n > JOB_BATCH_SAMPLES_MAX)
+		return errmsg_set(err, len, -EINVAL, "'batch.samples': %zu, "
+				  "at most %d", n, JOB_BATCH_SAMPLES_MAX);
+	for (size_t k = 0; k < n; k++) {
+		json_object *r = json_object_array_get_idx(a, k);
+		double v[5];
+		if (!json_object_is_type(r, json_type_array) ||
+		    json_object_array_length(r) != 5)
+			return errmsg_set(err, len, -EINVAL, "'batch.samples'"
+					  "[%zu]: needs [w, n, local, accum, "
+					  "seconds]", k);
+		for (size_t i = 0; i < 5; i++) {
+			json_object *x = json_object_array_get_idx(r, i);
+			v[i] = json_object_is_type(x, json_type_int) ||
+			       json_object_is_type(x, json_type_double) ?
+			       json_object_get_double(x) : NAN;
+			if (i < 4 && (v[i] != floor(v[i]) || fabs(v[i]) > 1e9))
+				v[i] = NAN;
+		}
+		if (!(v[0] == v[0] && v[1] == v[1] && v[2] == v[2] &&
+		      v[3] == v[3]) || !batch_sample_valid((int)v[0], (int)v[1],
+							  (int)v[2], (int)v[3],
+							  v[4]))
+			return errmsg_set(err, len, -EINVAL, "'batch.samples'"
+					  "[%zu]: out of range", k);
+		b->samples[k] = (goodput_sample_t){ (int)v[0], (int)v[1],
+			(int)v[2], (int)v[3], v[4] };
+	}
+	b->nsamples = n;
+	return 0;
+}
+
+int job_model_batch_from_json(const json_object *o, job_model_t *m,
+			      char *err, size_t len)
+{
+	json_object *j, *ad;
+	goodput_limits_t l;
+	double submitted, sqr, trace, reports, init, smooth;
+	double glob, prog;
+	int local, accum, rc;
+	job_batch_t *b = &m->batch;
+
+	/* A state file written before issue 28: not adaptive. */
+	if (!json_object_object_get_ex(o, "batch", &j))
+		return 0;
+	if (!json_object_is_type(j, json_type_object) ||
+	    !json_object_object_get_ex(j, "adaptive", &ad) ||
+	    !json_object_is_type(ad, json_type_boolean))
+		return errmsg_set(err, len, -EINVAL, "'batch': needs an object "
+				  "with a boolean 'adaptive'");
+	if ((rc = json_num_get(j, "submitted", 0, 1e12, &submitted, err,
+			       len)) ||
+	    (rc = json_num_get(j, "min_batch", 0, 1e12, &l.min_batch, err,
+			       len)) ||
+	    (rc = json_num_get(j, "max_batch", 0, 1e12, &l.max_batch, err,
+			       len)) ||
+	    (rc = batch_int(j, "min_local", 0, 1e9, &l.min_local, err, len)) ||
+	    (rc = batch_int(j, "max_local", 0, 1e9, &l.max_local, err, len)) ||
+	    (rc = batch_int(j, "max_accum", 0, JOB_BATCH_MAX_ACCUM,
+			    &l.max_accum, err, len)) ||
+	    (rc = json_num_get(j, "global", 0, 1e12, &glob, err, len)) ||
+	    (rc = batch_int(j, "local", 0, 1e9, &local, err, len)) ||
+	    (rc = batch_int(j, "accum", 0, JOB_BATCH_MAX_ACCUM, &accum, err,
+			    len)) ||
+	    (rc = json_num_get(j, "progress", 0, 1e15, &prog, err, len)) ||
+	    (rc = json_num_get(j, "init_batch", 0, 1e12, &init, err, len)) ||
+	    (rc = json_num_get(j, "smoothing", 0, 1, &smooth, err, len)) ||
+	    (rc = json_num_get(j, "grad_sqr", 0, 1e300, &sqr, err, len)) ||
+	    (rc = json_num_get(j, "grad_trace", 0, 1e300, &trace, err,
+			       len)) ||
+	    (rc = json_num_get(j, "grad_reports", 0, 4e9, &reports, err,
+			       len)) ||
+	    (rc = batch_samples_from(j, b, err, len)))
+		return rc;
+	if (json_object_get_boolean(ad) &&
+	    (rc = job_model_batch_limits(m, submitted, &l, err, len)))
+		return rc;
+	if (reports > 0 && (!(init > 0) || !(smooth > 0)))
+		return errmsg_set(err, len, -EINVAL, "'batch': statistics "
+				  "without B0 or smoothing");
+	b->eff = (efficiency_model_t){ init, smooth, sqr, trace,
+				       (unsigned)reports };
+	if (job_model_batch_run(m, glob, local, accum))
+		return errmsg_set(err, len, -EINVAL, "'batch': bad current "
+				  "batch %g (%d x %d)", glob, local, accum);
+	b->progress = prog;
+	m->dirty |= JOB_MODEL_DIRTY_BATCH;
+	return 0;
+}

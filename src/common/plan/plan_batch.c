@@ -1,0 +1,315 @@
+/*
+ * plan_batch.c - the goodput policy's part of a plan (Policy=goodput,
+ * issue 28; doc/planning.md "Goodput").
+ *
+ * An adaptive job (job_model_batch_limits) of an all-reduce mode is sized
+ * by its progress rate in B0-steps per second at the best batch for the
+ * GPUs and nodes (job_model_batch_rate: goodput / B0), against the
+ * progress it has left in B0-steps (job_model_batch_remaining), with the
+ * completion-rate greedy (alloc/rate.c) every job of the plan shares.
+ *
+ * Placement-aware grants: the rate of w workers is the rate on the nodes
+ * the job would really span, not on the fewest that could hold them. At
+ * its current size that is where it runs; else the fullest servers of the
+ * room it could use (the free room plus its own servers), which is what
+ * the placement (Theorem 1, fewest servers first) gives a job alone; when
+ * that room cannot hold w, others must shrink first and where is not
+ * known: the fewest nodes. Other jobs (not adaptive, PS jobs) are
+ * allocated as they would be under optimus' task allocator, by the same
+ * objective, side by side.
+ *
+ * After the decisions, each adaptive START/RESIZE gets the best batch for
+ * the nodes it was placed on, and a KEEP that is resizable changes its
+ * batch alone (a RESIZE on its own slots) when the predicted remaining
+ * time drops by the plan's threshold after the restart cost, as a resize
+ * must (plan_run.c, plan_gain).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/allreduce_speed.h"
+#include "plan/plan_priv.h"
+
+/* Rates cached per job up to this many workers (beyond: computed). */
+#define PLAN_GOODPUT_CACHE 1024
+
+bool plan_is_goodput(const plan_ctx_t *c, size_t i)
+{
+	const job_model_t *m = c->jobs[i].model;
+
+	return c->prm->policy == PLAN_GOODPUT && m->batch.adaptive &&
+	       hints_is_allreduce(&m->hints);
+}
+
+/* Workers of demand d that room r holds. */
+static int plan_workers_in(res_vec_t r, res_vec_t d)
+{
+	double n = INFINITY;
+
+	for (int k = 0; k < RES_NUM; k++)
+		if (d.v[k] > 0.0)
+			n = fmin(n, floor(r.v[k] / d.v[k] + 1e-9));
+	return isfinite(n) && n > 0 ? (n > 1e6 ? 1000000 : (int)n) : 0;
+}
+
+static int plan_int_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Job i's held[]: its servers' room and the free room, fullest first,
+ * the server closed to it left out. */
+static int plan_goodput_room(plan_ctx_t *c, size_t i)
+{
+	const plan_job_t *j = &c->jobs[i];
+	res_vec_t *room = malloc((c->nservers + 1) * sizeof(*room));
+	int *held = calloc(c->nservers + 1, sizeof(*held));
+
+	if (!room || !held) {
+		free(room);
+		free(held);
+		return -ENOMEM;
+	}
+	memcpy(room, c->free0, c->nservers * sizeof(*room));
+	if (j->running)
+		plan_add_servers(c, room, i);
+	for (size_t s = 0; s < c->nservers; s++)
+		held[s] = j->has_closed && s == j->closed_server ? 0 :
+			  plan_workers_in(room[s], c->aj[i].worker_demand);
+	qsort(held, c->nservers, sizeof(*held), plan_int_desc);
+	for (size_t s = 1; s < c->nservers; s++)
+		held[s] += held[s - 1];
+	free(room);
+	c->gp_held[i] = held;
+	return 0;
+}
+
+int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
+{
+	const plan_job_t *j = &c->jobs[i];
+	const int *held = c->gp_held ? c->gp_held[i] : NULL;
+	int nodes = 0;
+
+	if (w < 1)
+		return 1;
+	if (j->running && w == c->cur_w[i] && j->nslots) {
+		for (size_t k = 0; k < j->nslots; k++)
+			nodes += j->slots[k].workers > 0;
+		return nodes > 0 && nodes <= w ? nodes : 1;
+	}
+	for (size_t s = 0; held && s < c->nservers; s++)
+		if (held[s] >= w)
+			return (int)s + 1 <= w ? (int)s + 1 : w;
+	nodes = allreduce_min_nodes(w, c->cb[i].node_workers > 0 ?
+				       c->cb[i].node_workers : 1);
+	return nodes > w ? w : nodes < 1 ? 1 : nodes;
+}
+
+static double plan_goodput_rate(const plan_ctx_t *c, size_t i, int w)
+{
+	const job_model_t *m = c->jobs[i].model;
+	double *cache = c->gp_rate ? c->gp_rate[i] : NULL;
+	double r;
+
+	if (w < 1)
+		return 0.0;
+	if (cache && w < c->gp_nrate[i] && !isnan(cache[w]))
+		return cache[w];
+	r = job_model_batch_rate(m, c->prm->profiles, w,
+				 plan_goodput_nodes(c, i, w));
+	if (!(r > 0) || !isfinite(r))
+		r = 0.0;
+	if (cache && w < c->gp_nrate[i])
+		cache[w] = r;
+	return r;
+}
+
+static double plan_goodput_speed_cb(void *ctx, int p, int w)
+{
+	const plan_cb_t *cb = ctx;
+
+	(void)p;
+	return plan_goodput_rate(cb->ctx, cb->i, w);
+}
+
+/* The rate of job i's current run: at the batch it runs at. */
+static double plan_goodput_rate_now(const plan_ctx_t *c, size_t i)
+{
+	const job_model_t *m = c->jobs[i].model;
+	const job_batch_t *b = &m->batch;
+	int w = c->cur_w[i], n = plan_goodput_nodes(c, i, w);
+
+	if (!b->fitted)
+		return plan_goodput_rate(c, i, w);
+	if (b->global > 0)
+		return job_model_batch_rate_at(m, w, n, b->local, b->accum);
+	return job_model_batch_rate_at(m, w, n,
+				       (int)ceil(b->submitted / w - 1e-9), 0);
+}
+
+double plan_goodput_time(const plan_ctx_t *c, size_t i, int w)
+{
+	double r = c->jobs[i].running && w == c->cur_w[i] ?
+		   plan_goodput_rate_now(c, i) : plan_goodput_rate(c, i, w);
+
+	return r > 0 ? job_model_batch_remaining(c->jobs[i].model) / r :
+		       INFINITY;
+}
+
+/* Most GPUs the job can use: with its fit, its largest batch over its
+ * smallest per-GPU batch; before, its submitted batch's. */
+static int plan_goodput_max_workers(const job_model_t *m)
+{
+	const job_batch_t *b = &m->batch;
+	double most = (b->fitted ? b->limits.max_batch : b->submitted) /
+		      b->limits.min_local;
+	int hint = (int)m->hints.max_workers;
+
+	most = floor(most + 1e-9);
+	if (most < 1)
+		most = 1;
+	return hint > 0 && hint < most ? hint : (int)most;
+}
+
+int plan_goodput_setup(plan_ctx_t *c)
+{
+	size_t n = c->n + 1;
+
+	if (c->prm->policy != PLAN_GOODPUT)
+		return 0;
+	c->gp_held = calloc(n, sizeof(*c->gp_held));
+	c->gp_rate = calloc(n, sizeof(*c->gp_rate));
+	c->gp_nrate = calloc(n, sizeof(*c->gp_nrate));
+	if (!c->gp_held || !c->gp_rate || !c->gp_nrate)
+		return plan_fail(c->out, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->n; i++) {
+		alloc_job_t *a = &c->aj[i];
+		int most;
+
+		if (!plan_is_goodput(c, i))
+			continue;
+		if (plan_goodput_room(c, i))
+			return plan_fail(c->out, -ENOMEM, "out of memory");
+		most = plan_goodput_max_workers(c->jobs[i].model);
+		if (most < alloc_min_workers(a))
+			most = alloc_min_workers(a);
+		a->max_workers = a->max_units = most;
+		c->gp_nrate[i] = most < PLAN_GOODPUT_CACHE ? most + 1 :
+			PLAN_GOODPUT_CACHE;
+		if (!(c->gp_rate[i] = malloc(c->gp_nrate[i] *
+					     sizeof(double))))
+			return plan_fail(c->out, -ENOMEM, "out of memory");
+		for (int w = 0; w < c->gp_nrate[i]; w++)
+			c->gp_rate[i][w] = NAN;
+		c->cb[i].ctx = c;
+		c->cb[i].i = i;
+		a->speed = plan_goodput_speed_cb;
+		a->remaining_steps = job_model_batch_remaining(
+			c->jobs[i].model);
+	}
+	return 0;
+}
+
+void plan_goodput_free(plan_ctx_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->gp_held)
+			free(c->gp_held[i]);
+		if (c->gp_rate)
+			free(c->gp_rate[i]);
+	}
+	free(c->gp_held);
+	free(c->gp_rate);
+	free(c->gp_nrate);
+	c->gp_held = NULL;
+	c->gp_rate = NULL;
+	c->gp_nrate = NULL;
+}
+
+/* Nodes with workers among a decision's slots. */
+static int plan_decision_nodes(const plan_decision_t *d)
+{
+	int n = 0;
+
+	for (size_t k = 0; k < d->nslots; k++)
+		n += d->slots[k].workers > 0;
+	return n < 1 ? 1 : n > d->workers ? d->workers : n;
+}
+
+static void plan_set_batch(plan_decision_t *d, const goodput_choice_t *g)
+{
+	d->batch = g->batch;
+	d->local_batch = g->local;
+	d->accum = g->accum;
+}
+
+/*
+ * A kept adaptive job whose best batch at its size differs from the one
+ * it runs at: re-batched (a RESIZE on its slots) when the gain beats the
+ * threshold after the restart cost and the job may be resized now.
+ */
+static void plan_rebatch(plan_ctx_t *c, size_t i, plan_decision_t *d)
+{
+	const job_model_t *m = c->jobs[i].model;
+	const job_batch_t *b = &m->batch;
+	double cur = b->global > 0 ? b->global : b->submitted, left, now, thr;
+	goodput_choice_t g;
+	char why[96];
+
+	if (!b->fitted || c->jobs[i].starting || m->phase != JM_RUNNING ||
+	    d->workers < 1 ||
+	    job_model_batch_for(m, d->workers, plan_decision_nodes(d), &g) ||
+	    g.batch == cur || !(g.goodput > 0) ||
+	    job_model_why_not_resizable(m, c->prm->now,
+					c->prm->min_resize_interval, why,
+					sizeof(why)))
+		return;
+	now = plan_goodput_rate_now(c, i);
+	left = job_model_batch_remaining(m);
+	if (!(now > 0))
+		return;
+	d->remaining_now = left / now;
+	d->remaining_planned = left / (g.goodput / b->eff.init_batch);
+	d->gain = (d->remaining_now - d->remaining_planned -
+		   c->prm->restart_cost) / d->remaining_now;
+	thr = plan_threshold(c, i, d->ps, d->workers);
+	if (!(d->gain > thr)) {
+		d->remaining_planned = d->remaining_now;
+		d->gain = 0.0;
+		return;
+	}
+	d->action = PLAN_RESIZE;
+	d->rebatch = true;
+	plan_set_batch(d, &g);
+	c->out->nkeep--;
+	c->out->nresize++;
+	plan_reason(d, "optimus: re-batches to %.0f (%d x %d GPUs x %d) "
+		    "(gain %.1f%%)", g.batch, g.local, d->workers, g.accum + 1,
+		    100.0 * d->gain);
+}
+
+int plan_batches(plan_ctx_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		plan_decision_t *d = &c->out->decisions[i];
+		goodput_choice_t g;
+
+		if (!plan_is_goodput(c, i))
+			continue;
+		if (d->action == PLAN_KEEP) {
+			plan_rebatch(c, i, d);
+			continue;
+		}
+		if ((d->action != PLAN_START && d->action != PLAN_RESIZE) ||
+		    !c->jobs[i].model->batch.fitted || d->workers < 1 ||
+		    job_model_batch_for(c->jobs[i].model, d->workers,
+					plan_decision_nodes(d), &g))
+			continue;
+		plan_set_batch(d, &g);
+	}
+	return 0;
+}

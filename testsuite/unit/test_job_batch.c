@@ -1,0 +1,382 @@
+/*
+ * test_job_batch.c - a job record's adaptive batch (job/job_batch.c) and
+ * the goodput policy of the plan (plan/plan_batch.c, Policy=goodput):
+ *  - limits and gradient statistics are validated, a refused value
+ *    stores nothing;
+ *  - the record's best batch for an allocation is goodput_best on its
+ *    own fit of the steps it reported, grows with the noise scale, and a
+ *    job not adaptive answers its submitted batch;
+ *  - the adaptive state survives the record's JSON (and a record
+ *    without it still loads, not adaptive);
+ *  - a plan with adaptive and fixed jobs under Policy=goodput gives the
+ *    adaptive ones a batch for the nodes they are placed on and leaves
+ *    the fixed ones at theirs; a kept job is re-batched only when it pays.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/job_model.h"
+#include "models/allreduce_speed.h"
+#include "plan/plan.h"
+#include "check_run.h"
+
+/* A step-time form (goodput.h) the reports follow exactly. */
+static const double T0 = 0.002, T1 = 0.05, T2 = 0.04, T3 = 0.1, T4 = 0.001;
+
+static double true_step(int w, int n, int local, int accum)
+{
+	return (accum + 1) * (T0 * local + T1) + T2 * (w - 1.0) / w +
+	       (n > 1 ? T3 * (w - 1.0) / w : 0.0) + T4 * w;
+}
+
+static job_model_t *new_job(uint32_t id, const char *text)
+{
+	optimus_hints_t h;
+	char err[256];
+	job_model_t *m;
+
+	ck_assert_msg(!hints_parse(text, &h, err, sizeof(err)), "%s", err);
+	m = job_model_new(id, 0, &h, 10);
+	ck_assert_ptr_nonnull(m);
+	return m;
+}
+
+static const goodput_limits_t LIM = { 128, 4096, 1, 256, 3 };
+
+/* An adaptive job with 6 configurations measured and statistics of noise
+ * scale trace/sqr = 1000 over B0 = 128. */
+static job_model_t *fitted_job(uint32_t id)
+{
+	job_model_t *m = new_job(id, "optimus,mode=allreduce,max_workers=16,"
+				 "batch=256,steps=100000,worker_gpus=1");
+	static const int cfg[6][4] = { { 1, 1, 128, 0 }, { 2, 1, 64, 0 },
+				       { 4, 1, 64, 1 }, { 8, 2, 32, 0 },
+				       { 16, 4, 16, 0 }, { 4, 2, 128, 0 } };
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	for (int k = 0; k < 6; k++)
+		ck_assert_int_eq(job_model_batch_sample(m, cfg[k][0], cfg[k][1],
+			cfg[k][2], cfg[k][3], true_step(cfg[k][0], cfg[k][1],
+							cfg[k][2], cfg[k][3])), 0);
+	/* grad_var over 128 examples: tr = 1000, |G|^2 = 1. */
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	job_model_refit(m);
+	ck_assert(m->batch.fitted);
+	return m;
+}
+
+START_TEST(test_limits_refused)
+{
+	job_model_t *m = new_job(1, "optimus,mode=allreduce,batch=256");
+	goodput_limits_t l = LIM;
+	char err[160] = "";
+
+	l.min_batch = 512;	/* submitted below the range */
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &l, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "outside the range"));
+	l = LIM;
+	l.min_local = 0;
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &l, err, sizeof(err)),
+			 -EINVAL);
+	l = LIM;
+	l.max_accum = JOB_BATCH_MAX_ACCUM + 1;
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &l, err, sizeof(err)),
+			 -EINVAL);
+	l = LIM;
+	l.max_batch = INFINITY;
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &l, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert(!m->batch.adaptive);
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, err,
+						sizeof(err)), 0);
+	ck_assert(m->batch.adaptive);
+	ck_assert_double_eq(m->batch.eff.init_batch, 128);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_gradients_refused)
+{
+	job_model_t *m = new_job(1, "optimus,mode=allreduce,batch=256");
+	char err[160] = "";
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, -1, 1, 1, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "grad_sqr"));
+	ck_assert_int_eq(job_model_gradients(m, 1, NAN, 1, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "grad_var"));
+	ck_assert_int_eq(job_model_gradients(m, 1, 1, 0, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_int_eq(job_model_gradients(m, INFINITY, 1, 1, err,
+					     sizeof(err)), -EINVAL);
+	ck_assert_uint_eq(m->batch.eff.reports, 0);
+	ck_assert_int_eq(job_model_gradients(m, 2, 3, 50, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(m->batch.eff.reports, 1);
+	ck_assert_double_eq_tol(efficiency_noise_scale(&m->batch.eff), 75,
+				1e-12);
+	job_model_free(m);
+}
+END_TEST
+
+/* The record's answer is goodput_best on its fit; the fit recovers the
+ * form; a larger noise scale asks for a larger batch; before the fit and
+ * for a fixed job, the submitted batch. */
+START_TEST(test_best_batch)
+{
+	job_model_t *m = fitted_job(1);
+	job_model_t *f = new_job(2, "optimus,mode=allreduce,max_workers=16,"
+				 "batch=256");
+	goodput_choice_t c, d, e;
+	double small;
+
+	for (int w = 1; w <= 16; w *= 2) {
+		int n = w > 8 ? 2 : 1;
+		ck_assert_int_eq(job_model_batch_for(m, w, n, &c), 0);
+		ck_assert_int_eq(goodput_best(&m->batch.speed, &m->batch.eff, w,
+					      n, &LIM, &d), 0);
+		ck_assert_double_eq(c.batch, d.batch);
+		ck_assert_double_eq(c.batch, (double)c.local * w *
+				    (c.accum + 1));
+		ck_assert(c.batch >= LIM.min_batch && c.batch <= LIM.max_batch);
+		ck_assert_double_eq_tol(c.step_time,
+					true_step(w, n, c.local, c.accum),
+					1e-6 * c.step_time);
+	}
+	ck_assert_int_eq(job_model_batch_for(m, 8, 1, &c), 0);
+	small = c.batch;
+	/* Noise scale 10x: the gradient is noisier, larger batches pay. */
+	for (int k = 0; k < 20; k++)
+		ck_assert_int_eq(job_model_gradients(m, 0.1, 1000.0 / 128, 128,
+						     NULL, 0), 0);
+	ck_assert_int_eq(job_model_batch_for(m, 8, 1, &e), 0);
+	ck_assert(e.batch > small);
+	/* Not adaptive: its submitted batch on any allocation. */
+	ck_assert_int_eq(job_model_batch_for(f, 8, 1, &c), 0);
+	ck_assert_double_eq(c.batch, 256);
+	ck_assert_int_eq(c.local, 32);
+	ck_assert_int_eq(c.accum, 0);
+	ck_assert_int_eq(job_model_batch_for(f, 0, 1, &c), -EINVAL);
+	job_model_free(m);
+	job_model_free(f);
+}
+END_TEST
+
+/* A running job's reports are samples at the batch it runs at, and
+ * progress counts each step's gain. */
+START_TEST(test_reports_feed)
+{
+	job_model_t *m = new_job(1, "optimus,mode=allreduce,max_workers=16,"
+				 "batch=256,steps=1000");
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	job_model_started(m, 100, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
+	ck_assert_int_eq(job_model_report(m, 110, 10, 1.0, 2.0, 0), 0);
+	ck_assert_uint_eq(m->batch.nsamples, 1);
+	ck_assert_int_eq(m->batch.samples[0].local, 64);
+	ck_assert_int_eq(m->batch.samples[0].accum, 1);
+	ck_assert_double_eq_tol(m->batch.samples[0].step, 0.5, 1e-12);
+	/* Not at the submitted batch: not a sample of the record's speed. */
+	ck_assert_uint_eq(m->speed.nsamples, 0);
+	ck_assert_double_eq_tol(m->batch.progress,
+				10 * efficiency_gain(&m->batch.eff, 512),
+				1e-9);
+	/* Target 1000 steps of 256 = 2000 B0-steps, less the progress. */
+	ck_assert_double_eq_tol(job_model_batch_remaining(m),
+				2000 - m->batch.progress, 1e-9);
+	/* A new run is at the submitted batch until told otherwise. */
+	job_model_started(m, 200, 0, 8, 1);
+	ck_assert_double_eq(m->batch.global, 0);
+	ck_assert_int_eq(job_model_report(m, 210, 20, 1.0, 4.0, 0), 0);
+	ck_assert_uint_eq(m->speed.nsamples, 1);
+	ck_assert_int_eq(m->batch.samples[1].local, 32);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_json_round_trip)
+{
+	job_model_t *m = fitted_job(7), *b;
+	json_object *o, *batch;
+	goodput_choice_t c1, c2;
+	char err[160] = "";
+
+	job_model_started(m, 100, 0, 8, 2);
+	ck_assert_int_eq(job_model_batch_run(m, 768, 48, 1), 0);
+	m->batch.progress = 1234.5;
+	o = job_model_to_json(m);
+	ck_assert_ptr_nonnull(o);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert(b->batch.adaptive);
+	ck_assert_double_eq(b->batch.submitted, 256);
+	ck_assert_double_eq(b->batch.limits.min_batch, LIM.min_batch);
+	ck_assert_double_eq(b->batch.limits.max_batch, LIM.max_batch);
+	ck_assert_int_eq(b->batch.limits.min_local, LIM.min_local);
+	ck_assert_int_eq(b->batch.limits.max_local, LIM.max_local);
+	ck_assert_int_eq(b->batch.limits.max_accum, LIM.max_accum);
+	ck_assert_double_eq(b->batch.global, 768);
+	ck_assert_int_eq(b->batch.local, 48);
+	ck_assert_int_eq(b->batch.accum, 1);
+	ck_assert_double_eq(b->batch.progress, 1234.5);
+	ck_assert_uint_eq(b->batch.eff.reports, m->batch.eff.reports);
+	ck_assert_double_eq_tol(efficiency_noise_scale(&b->batch.eff),
+				efficiency_noise_scale(&m->batch.eff), 1e-12);
+	ck_assert_uint_eq(b->batch.nsamples, m->batch.nsamples);
+	job_model_refit(b);
+	ck_assert_int_eq(job_model_batch_for(m, 16, 2, &c1), 0);
+	ck_assert_int_eq(job_model_batch_for(b, 16, 2, &c2), 0);
+	ck_assert_double_eq(c1.batch, c2.batch);
+	job_model_free(b);
+	/* A bad sample is refused by name. */
+	json_object_object_get_ex(o, "batch", &batch);
+	json_object_object_add(batch, "max_accum", json_object_new_int(999));
+	ck_assert_ptr_null(job_model_from_json(o, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "max_accum"));
+	/* A state file from before: no "batch", not adaptive. */
+	json_object_object_del(o, "batch");
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert(!b->batch.adaptive);
+	job_model_free(b);
+	json_object_put(o);
+	job_model_free(m);
+}
+END_TEST
+
+/* Four 4-GPU servers; two adaptive jobs and a fixed one, all pending. */
+START_TEST(test_plan_mixed)
+{
+	job_model_t *m[3] = { fitted_job(100), fitted_job(101),
+			      new_job(102, "optimus,mode=allreduce,"
+				      "max_workers=16,batch=256,steps=100000,"
+				      "worker_gpus=1") };
+	plan_job_t j[3] = { { .model = m[0] }, { .model = m[1] },
+			    { .model = m[2] } };
+	res_vec_t fr[4];
+	plan_params_t prm;
+	plan_t p;
+	plan_policy_t pol;
+
+	ck_assert_int_eq(plan_policy_parse("goodput", &pol), 0);
+	ck_assert_int_eq(pol, PLAN_GOODPUT);
+	ck_assert_str_eq(plan_policy_name(PLAN_GOODPUT), "goodput");
+	for (int s = 0; s < 4; s++)
+		fr[s] = res_make(64, 1e6, 4);
+	plan_params_init(&prm);
+	prm.now = 100000;
+	prm.policy = pol;
+	ck_assert_int_eq(plan_run(j, 3, fr, 4, &prm, &p), 0);
+	for (int i = 0; i < 2; i++) {
+		const plan_decision_t *d = &p.decisions[i];
+		goodput_choice_t c;
+		int nodes = 0;
+
+		ck_assert_int_eq(d->action, PLAN_START);
+		for (size_t k = 0; k < d->nslots; k++)
+			nodes += d->slots[k].workers > 0;
+		ck_assert_int_eq(job_model_batch_for(m[i], d->workers, nodes,
+						     &c), 0);
+		ck_assert_double_eq(d->batch, c.batch);
+		ck_assert_int_eq(d->local_batch, c.local);
+		ck_assert_int_eq(d->accum, c.accum);
+		ck_assert_double_eq(d->batch, (double)d->local_batch *
+				    d->workers * (d->accum + 1));
+	}
+	/* The fixed job keeps its batch: 0 in its decision. */
+	ck_assert_double_eq(p.decisions[2].batch, 0);
+	plan_free(&p);
+	/* Under optimus the adaptive jobs keep their batch too. */
+	prm.policy = PLAN_OPTIMUS;
+	ck_assert_int_eq(plan_run(j, 3, fr, 4, &prm, &p), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_double_eq(p.decisions[i].batch, 0);
+	plan_free(&p);
+	for (int i = 0; i < 3; i++)
+		job_model_free(m[i]);
+}
+END_TEST
+
+/*
+ * A kept adaptive job running far from its best batch is re-batched on
+ * its own slots; once at the best batch, or before the minimum interval,
+ * it is kept.
+ */
+START_TEST(test_plan_rebatch)
+{
+	job_model_t *m = fitted_job(100);
+	place_slot_t sl[1] = { { 0, 0, 4 } };
+	plan_job_t j = { .model = m, .running = true, .slots = sl,
+			 .nslots = 1 };
+	res_vec_t fr[1] = { res_make(64, 1e6, 0) };
+	plan_params_t prm;
+	goodput_choice_t best;
+	plan_t p;
+
+	m->hints.max_workers = 4;	/* only the batch can change */
+	job_model_resizing(m, 1000);	/* its last resize began at 1000 */
+	job_model_started(m, 1000, 0, 4, 1);
+	ck_assert_int_eq(job_model_checkpoint(m, 1000, 0), 0);
+	ck_assert_int_eq(job_model_batch_run(m, 4096, 256, 3), 0);
+	ck_assert_int_eq(job_model_report(m, 1100, 10, 1.0, 1.0, 0), 0);
+	job_model_refit(m);
+	plan_params_init(&prm);
+	prm.policy = PLAN_GOODPUT;
+	prm.now = 1000 + 3600;
+	prm.restart_cost = 10;
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	ck_assert_int_eq(p.decisions[0].action, PLAN_RESIZE);
+	ck_assert(p.decisions[0].rebatch);
+	ck_assert_int_eq(p.decisions[0].workers, 4);
+	ck_assert_int_eq(job_model_batch_for(m, 4, 1, &best), 0);
+	ck_assert_double_eq(p.decisions[0].batch, best.batch);
+	ck_assert_uint_eq(p.nresize, 1);
+	ck_assert_uint_eq(p.nkeep, 0);
+	plan_free(&p);
+	/* At its best batch: kept. */
+	ck_assert_int_eq(job_model_batch_run(m, best.batch, best.local,
+					     best.accum), 0);
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	ck_assert_int_eq(p.decisions[0].action, PLAN_KEEP);
+	plan_free(&p);
+	/* Within the minimum interval: kept. */
+	ck_assert_int_eq(job_model_batch_run(m, 4096, 256, 3), 0);
+	prm.now = 1000 + 60;
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	ck_assert_int_eq(p.decisions[0].action, PLAN_KEEP);
+	plan_free(&p);
+	job_model_free(m);
+}
+END_TEST
+
+static Suite *job_batch_suite(void)
+{
+	Suite *s = suite_create("job_batch");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_limits_refused);
+	tcase_add_test(tc, test_gradients_refused);
+	tcase_add_test(tc, test_best_batch);
+	tcase_add_test(tc, test_reports_feed);
+	tcase_add_test(tc, test_json_round_trip);
+	tcase_add_test(tc, test_plan_mixed);
+	tcase_add_test(tc, test_plan_rebatch);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(job_batch_suite());
+}
