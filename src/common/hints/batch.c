@@ -1,5 +1,6 @@
-/* hints/batch.c - the submitted batch of a job split over its workers
- * (hints_batch_split, hints.h). */
+/* hints/batch.c - the batch hints in use: the submitted batch of a job
+ * split over its workers (hints_batch_split), the limits of an adaptive
+ * job's batch (hints_batch_limits); see hints.h. */
 #include <errno.h>
 
 #include "hints/hints.h"
@@ -29,5 +30,21 @@ int hints_batch_split(const optimus_hints_t *h, uint32_t workers,
 	out->local = (uint32_t)local;
 	out->accum = (uint32_t)accum;
 	out->batch = local * workers * (accum + 1);
+	return 0;
+}
+
+int hints_batch_limits(const optimus_hints_t *h, goodput_limits_t *lim)
+{
+	double lo, hi;
+
+	if (!h->batch)
+		return -EINVAL;
+	lo = (double)(h->min_batch ? h->min_batch : h->batch);
+	hi = (double)(h->max_batch ? h->max_batch : h->batch);
+	*lim = (goodput_limits_t){
+		.min_batch = lo, .max_batch = hi, .min_local = 1,
+		.max_local = h->max_local_batch ? (int)h->max_local_batch :
+			     (int)(hi < 2147483647.0 ? hi : 2147483647.0),
+		.max_accum = (int)h->max_accum };
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "models/curve_fit.h"
+#include "models/goodput.h"
 
 /* Name of the job's SPANK environment entry holding the raw hints. */
 #define HINTS_SPANK_ENV "OPTIMUS_SCHEDULER"
@@ -192,6 +193,14 @@ typedef struct hints_batch {
 
 int hints_batch_split(const optimus_hints_t *h, uint32_t workers,
 		      hints_batch_t *out, char *err, size_t errlen);
+
+/*
+ * The limits of an adaptive job's batch for the goodput model
+ * (models/goodput.h): min_batch..max_batch; a per-GPU batch from 1 to
+ * max_local_batch (no limit: max_batch); max_accum extra micro-steps.
+ * 0, or -EINVAL when h has no batch.
+ */
+int hints_batch_limits(const optimus_hints_t *h, goodput_limits_t *lim);
 
 /* The GPUs that ps PS and w workers take (their ps_gpus=/worker_gpus=). */
 uint64_t hints_gpus(const optimus_hints_t *h, uint32_t ps, uint32_t w);

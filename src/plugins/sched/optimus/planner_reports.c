@@ -86,6 +86,21 @@ static int worker_reported(reg_job_t *rj, const report_t *r)
 	return rc < 0 ? rc : 0;
 }
 
+/* Gradient statistics into the job's efficiency model. The listener
+ * checked every value; the record says why it would refuse one. */
+static int gradients_reported(reg_job_t *rj, const report_t *r)
+{
+	const report_gradients_t *g = &r->gradients;
+	char err[256];
+	int rc = job_model_gradients(rj->model, g->grad_sqr, g->grad_var,
+				     g->var_batch, err, sizeof(err));
+
+	if (rc)
+		info("sched/optimus: JobId=%u: gradient statistics refused: %s",
+		     r->job_id, err);
+	return rc;
+}
+
 static void feed_one(const report_t *r)
 {
 	reg_job_t *rj = registry_find(r->job_id);
@@ -138,6 +153,9 @@ static void feed_one(const report_t *r)
 		break;
 	case REPORT_WORKER:
 		rc = worker_reported(rj, r);
+		break;
+	case REPORT_GRADIENTS:
+		rc = gradients_reported(rj, r);
 		break;
 	default:
 		rc = -1;
