@@ -268,8 +268,9 @@ class BackgroundReporter:
         self._put(("progress", (step, loss), dict(
             samples_per_sec=samples_per_sec, epoch=epoch)))
 
-    def speed(self, ps, workers, steps_per_sec):
-        self._put(("speed", (ps, workers, steps_per_sec), {}))
+    def speed(self, ps, workers, steps_per_sec, local_batch=None, accum=None):
+        self._put(("speed", (ps, workers, steps_per_sec),
+                   dict(local_batch=local_batch, accum=accum)))
 
     def checkpoint(self, step):
         """Confirm the checkpoint the signal asked for: the scheduler can

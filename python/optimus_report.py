@@ -446,12 +446,18 @@ class Reporter:
             sps=float(samples_per_sec),
             epoch=None if epoch is None else int(epoch)))
 
-    def speed(self, ps, workers, steps_per_sec, job_id=None):
-        """Report a training speed measured with ps servers and workers."""
+    def speed(self, ps, workers, steps_per_sec, job_id=None,
+              local_batch=None, accum=None):
+        """Report a training speed measured with ps servers and workers;
+        with local_batch (and accum), measured at that per-worker batch
+        and extra micro-steps instead of the run's own batch (a step time
+        for the scheduler's goodput model, adaptive_batch=yes)."""
         job = self._job(job_id)
         return self.request(lambda: message(
             "speed", job=job, ps=int(ps), workers=int(workers),
-            steps_per_sec=float(steps_per_sec)))
+            steps_per_sec=float(steps_per_sec),
+            local_batch=None if local_batch is None else int(local_batch),
+            accum=None if local_batch is None else int(accum or 0)))
 
     def checkpoint(self, step, job_id=None):
         """Confirm that the checkpoint the checkpoint signal asked for is

@@ -246,8 +246,9 @@ static const char *build(const args_t *a, message_t *m)
 			       "--steps-per-sec >= 0";
 		m->type = MSG_SPEED;
 		m->report.kind = REPORT_SPEED;
-		m->report.speed = (report_speed_t){ (uint32_t)a->ps,
-			(uint32_t)a->workers, a->steps_per_sec };
+		m->report.speed = (report_speed_t){ .ps = (uint32_t)a->ps,
+			.workers = (uint32_t)a->workers,
+			.steps_per_sec = a->steps_per_sec };
 		return NULL;
 	}
 	if (!strcmp(a->kind, "checkpoint")) {

@@ -257,6 +257,10 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":NaN,\"grad_var\":1,\"var_batch\":8}",
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":Infinity,\"var_batch\":8}",
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":-Infinity}",
+	/* speed at a batch: local_batch 0, accum without local_batch */
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":0}",
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"accum\":1}",
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":4,\"accum\":65}",
 	/* unknown type, unknown query, job query without job */
 	"{" HEAD "\"type\":\"delete\",\"job\":1}",
 	"{" HEAD "\"type\":\"query\",\"query\":\"secrets\"}",
@@ -287,7 +291,7 @@ START_TEST(test_build_roundtrip)
 	char *text;
 
 	in.report = (report_t){ .kind = REPORT_SPEED, .job_id = 77 };
-	in.report.speed = (report_speed_t){ 2, 6, 3.75 };
+	in.report.speed = (report_speed_t){ .ps = 2, .workers = 6, .steps_per_sec = 3.75 };
 	text = protocol_message_build(&in);
 	ck_assert_int_eq(parse(text, &out), 0);
 	ck_assert_int_eq(out.type, MSG_SPEED);
@@ -308,6 +312,16 @@ START_TEST(test_build_roundtrip)
 	ck_assert_int_eq(out.report.kind, REPORT_CHECKPOINT);
 	ck_assert_uint_eq(out.report.job_id, 78);
 	ck_assert_uint_eq(out.report.checkpoint.step, 4321);
+	free(text);
+
+	/* a speed measured at a batch of its own */
+	in = (message_t){ .type = MSG_SPEED, .nonce = 9, .sent = 10 };
+	in.report = (report_t){ .kind = REPORT_SPEED, .job_id = 80 };
+	in.report.speed = (report_speed_t){ 0, 4, 2.5, 16, 3 };
+	text = protocol_message_build(&in);
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_uint_eq(out.report.speed.local_batch, 16);
+	ck_assert_uint_eq(out.report.speed.accum, 3);
 	free(text);
 
 	in = (message_t){ .type = MSG_GRADIENTS, .nonce = 7, .sent = 8 };
@@ -680,7 +694,7 @@ START_TEST(test_history_restore_round_trip)
 	}
 	r = (report_t){ .kind = REPORT_SPEED, .job_id = 10, .uid = 5,
 			.received = 6 };
-	r.speed = (report_speed_t){ 1, 2, 0.5 };
+	r.speed = (report_speed_t){ .ps = 1, .workers = 2, .steps_per_sec = 0.5 };
 	report_history_add(h, &r);
 	r = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = 10, .uid = 5,
 			.received = 7 };

@@ -490,7 +490,8 @@ int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 	int rc;
 
 	m.report = (report_t){ .kind = REPORT_SPEED, .job_id = job_id };
-	m.report.speed = (report_speed_t){ ps, workers, steps_per_sec };
+	m.report.speed = (report_speed_t){ .ps = ps, .workers = workers,
+					    .steps_per_sec = steps_per_sec };
 	rc = one_shot(&m, &res);
 	json_object_put(res);
 	return rc;

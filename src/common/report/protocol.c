@@ -230,7 +230,8 @@ static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 
 static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 {
-	int64_t ps, workers;
+	int64_t ps, workers, local = 0, accum = 0;
+	json_object *v;
 
 	r->kind = REPORT_SPEED;
 	if (get_int(o, "ps", 0, 1 << 20, &ps) ||
@@ -241,8 +242,18 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 		       &r->speed.steps_per_sec, NULL, 0))
 		return fail(err, errlen, "speed needs a finite "
 			    "\"steps_per_sec\" >= 0");
+	if (json_object_object_get_ex(o, "local_batch", &v) &&
+	    get_int(o, "local_batch", 1, UINT32_MAX, &local))
+		return fail(err, errlen, "\"local_batch\" must be an integer "
+			    ">= 1");
+	if (json_object_object_get_ex(o, "accum", &v) &&
+	    (!local || get_int(o, "accum", 0, 64, &accum)))
+		return fail(err, errlen, "\"accum\" must be an integer from 0 "
+			    "to 64, with \"local_batch\"");
 	r->speed.ps = (uint32_t)ps;
 	r->speed.workers = (uint32_t)workers;
+	r->speed.local_batch = (uint32_t)local;
+	r->speed.accum = (uint32_t)accum;
 	return 0;
 }
 
@@ -454,6 +465,14 @@ static void add_report_fields(json_object *o, const report_t *r)
 				       json_object_new_int64(r->speed.workers));
 		json_object_object_add(o, "steps_per_sec",
 				       json_object_new_double(r->speed.steps_per_sec));
+		if (r->speed.local_batch) {
+			json_object_object_add(o, "local_batch",
+					       json_object_new_int64(
+						       r->speed.local_batch));
+			json_object_object_add(o, "accum",
+					       json_object_new_int64(
+						       r->speed.accum));
+		}
 	}
 }
 

@@ -13,7 +13,8 @@
  * Messages (the payload):
  *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E],
  *      "nonce":"<16 hex>","time":T}
- *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X,...}
+ *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X
+ *      [,"local_batch":L,"accum":K],...}
  *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
  *     {"v":1,"type":"worker","job":N,"rank":R,"node":"<name>",
  *      "step_time":T[,"lag":L],...}
@@ -93,6 +94,11 @@ typedef struct report_speed {
 	uint32_t ps;		/* parameter servers p */
 	uint32_t workers;	/* workers w (> 0) */
 	double steps_per_sec;	/* measured training speed f(p, w) */
+	/* Optional: the per-worker batch and extra accumulation micro-steps
+	 * the speed was measured at (a step time of any batch, for the
+	 * goodput model; 0: the run's own batch, not given). */
+	uint32_t local_batch;
+	uint32_t accum;
 } report_speed_t;
 
 /*
