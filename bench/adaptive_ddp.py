@@ -5,9 +5,12 @@ once with adaptive_batch=yes (the scheduler chooses its batch with its
 workers: Policy=goodput) and once at its submitted batch, the same job
 otherwise, each on a fresh cluster (testsuite/cluster/cluster.py: 2 nodes
 of 4 CPUs, Policy=goodput, plans every 2 s). Mid-run (MIDRUN_S after the
-submission) a PS job that needs both nodes arrives, so that the planner
-resizes the DDP job (checkpoint, requeue, restart at another size, and
-for the adaptive job another batch). Printed: the seconds from submission
+submission) a PS job of 6 tasks arrives, which the planner may make room
+for by resizing the DDP job (checkpoint, requeue, restart at another
+size, and for the adaptive job another batch); the adaptive job may also
+be re-batched at its size. The runs printed say what happened (measured
+once here: the adaptive job re-batched 32 -> 132 on 4 workers, the fixed
+one never resized). Printed: the seconds from submission
 until the job reached its target loss (its completion: the trainer stops
 there), its runs and their batches, and the ratio fixed / adaptive.
 

@@ -80,6 +80,15 @@ def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
                     rep.gradients(*bad)
                 assert e.value.code == "bad_request", e.value
                 assert field in e.value.message, e.value
+        # and from the shell: the listener's reason, exit status 1
+        r = cluster.run([os.path.join(ex.TOP, "src", "tools",
+                                      "optimus-report"), "gradients",
+                         "--job", str(job), "--grad-sqr", "1",
+                         "--grad-var", "1", "--var-batch", "0"],
+                        check=False)
+        assert r.returncode == 1, (r.stdout, r.stderr)
+        assert "refused: bad_request" in r.stderr and \
+            '"var_batch"' in r.stderr, r.stderr
         # the job's own statistics reach its record
         m = wait_for(lambda: (lambda j: j.get("batch_now", {}).get(
             "grad_reports") and j)(_model(cluster, job)), 90,
