@@ -8,7 +8,7 @@ measured for its application on the GPUs per node Slurm gave it, at its
 batch; each iteration advances its progress by the batch's measured
 statistical efficiency in the current epoch; it ends after its epochs.
 All of that truth comes from `optimus-sim truth` (the simulator's own code,
-src/tools/optimus-sim/pollux_app.c), asked once per run for the run's
+src/tools/optimus-sim/measured/app.c), asked once per run for the run's
 placement: nothing of it is computed here.
 
 Time compression: the trainer runs `--compression C` measured seconds per
@@ -153,7 +153,7 @@ class Replay:
     def step(self):
         """One iteration: progress by the epoch's efficiency; at the
         epoch's end the next epoch starts from its boundary (as the
-        simulator, pollux_sim.c job_run)."""
+        simulator, measured/engine.c job_run)."""
         ep = self.t["epochs"][self.epoch]
         self.iterations += 1
         self.progress += ep["efficiency"]

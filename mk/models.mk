@@ -41,9 +41,9 @@ check_PROGRAMS += testsuite/unit/test_efficiency
 TESTS += testsuite/unit/test_efficiency
 testsuite_unit_test_efficiency_SOURCES = testsuite/unit/test_efficiency.c \
 	testsuite/unit/pollux_fixture.h \
-	src/tools/optimus-sim/pollux_csv.h src/tools/optimus-sim/pollux_csv.c \
-	src/tools/optimus-sim/pollux_nd.h src/tools/optimus-sim/pollux_nd.c \
-	src/tools/optimus-sim/pollux_app.h src/tools/optimus-sim/pollux_app.c
+	src/tools/optimus-sim/measured/csv.h src/tools/optimus-sim/measured/csv.c \
+	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
+	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c
 testsuite_unit_test_efficiency_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
 	-I$(top_srcdir)/src/tools/optimus-sim
 testsuite_unit_test_efficiency_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)

@@ -21,26 +21,26 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_exp_qbench.c \
 	src/tools/optimus-sim/sim_progress.h \
 	src/tools/optimus-sim/sim_progress.c \
-	src/tools/optimus-sim/pollux_csv.h src/tools/optimus-sim/pollux_csv.c \
-	src/tools/optimus-sim/pollux_nd.h src/tools/optimus-sim/pollux_nd.c \
-	src/tools/optimus-sim/pollux_app.h src/tools/optimus-sim/pollux_app.c \
-	src/tools/optimus-sim/pollux_sim.h src/tools/optimus-sim/pollux_sim.c \
-	src/tools/optimus-sim/pollux_workload.c \
-	src/tools/optimus-sim/pollux_policy.h \
-	src/tools/optimus-sim/pollux_peer.c src/tools/optimus-sim/pollux_ours.c \
-	src/tools/optimus-sim/pollux_goodput.h \
-	src/tools/optimus-sim/pollux_goodput.c \
-	src/tools/optimus-sim/pollux_backfill.c \
-	src/tools/optimus-sim/pollux_exp.h src/tools/optimus-sim/pollux_exp.c \
-	src/tools/optimus-sim/pollux_truth.h \
-	src/tools/optimus-sim/pollux_truth.c \
+	src/tools/optimus-sim/measured/csv.h src/tools/optimus-sim/measured/csv.c \
+	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
+	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c \
+	src/tools/optimus-sim/measured/engine.h src/tools/optimus-sim/measured/engine.c \
+	src/tools/optimus-sim/measured/workload.c \
+	src/tools/optimus-sim/measured/policy.h \
+	src/tools/optimus-sim/measured/peer_baselines.c src/tools/optimus-sim/measured/fixed_size.c \
+	src/tools/optimus-sim/measured/plan_adapter.c \
+	src/tools/optimus-sim/measured/slurm_backfill.c \
+	src/tools/optimus-sim/measured/experiment.h src/tools/optimus-sim/measured/experiment.c \
+	src/tools/optimus-sim/measured/truth.h \
+	src/tools/optimus-sim/measured/truth.c \
 	src/tools/optimus-sim/sim_straggler.c \
 	src/tools/optimus-sim/sim_exp_stragglers.c \
 	src/tools/optimus-sim/sim_data.h src/tools/optimus-sim/sim_data.c
 # The measured workloads (pollux_exp.c) and the quality curves are read
 # from the source tree, else from the copy installed in $(pkgdatadir)
 # (sim_data.c), unless --data or OPTIMUS_POLLUX_DATA says otherwise.
-SIM_CPPFLAGS = -DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"' \
+SIM_CPPFLAGS = -I$(top_srcdir)/src/tools/optimus-sim \
+	-DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"' \
 	-DPOLLUX_DATA_INSTALLED='"$(pkgdatadir)/pollux-osdi21"' \
 	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"' \
 	-DSIM_CURVES_INSTALLED='"$(pkgdatadir)/quality-curves/curves.csv"'

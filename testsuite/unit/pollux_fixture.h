@@ -6,7 +6,7 @@
 #include <check.h>
 #include <stddef.h>
 
-#include "pollux_app.h"
+#include "measured/app.h"
 
 static px_app_t *apps;
 static size_t napps;

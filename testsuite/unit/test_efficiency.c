@@ -24,7 +24,7 @@
 #include "models/allreduce_speed.h"
 #include "models/efficiency.h"
 #include "models/goodput.h"
-#include "pollux_app.h"
+#include "measured/app.h"
 #include "check_run.h"
 #include "pollux_fixture.h"
 

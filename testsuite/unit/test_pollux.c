@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pollux_policy.h"
-#include "pollux_csv.h"
+#include "measured/policy.h"
+#include "measured/csv.h"
 #include "check_run.h"
 #include "pollux_fixture.h"
 
@@ -280,7 +280,7 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
-		const job_model_t *m = px_ours_job_model(w->inner, active[k]);
+		const job_model_t *m = px_plan_job_model(w->inner, active[k]);
 		for (size_t q = 0; m && q < m->speed.nsamples; q++) {
 			const speed_sample_t *x = &m->speed.samples[q];
 			w->samples++;

@@ -13,6 +13,15 @@
  * path takes from its own inputs. The configuration values that differ on
  * purpose (Slurm's uniform tasks, the simulator's ablation switches) are
  * not under test here.
+ *
+ * The third adapter, the measured workloads' (measured/plan_adapter.c), is replayed
+ * on workload 6 of the Pollux artifact under optimus, optimus-rate,
+ * goodput and quality: every round, the GPUs the engine gives each job are
+ * the plan's decision (a START/RESIZE on its slots' servers, a KEEP on
+ * its GPUs, a WAIT on none; a re-batch on its GPUs with the new batch),
+ * and the plan's rules hold in the engine: no job changes its GPUs twice
+ * within the minimum resize interval, every grow of a running job gained
+ * its threshold after the restart cost.
  */
 #include <check.h>
 #include <stdio.h>
@@ -26,6 +35,8 @@
 #include "plan/plan_interval.h"
 #include "planner_input.h"
 #include "sim_state.h"
+#include "pollux_fixture.h"
+#include "measured/policy.h"
 
 #define MAXJ 16
 #define MAXS 8
@@ -318,6 +329,121 @@ START_TEST(test_replay_rules)
 }
 END_TEST
 
+/* Wraps a policy of measured/plan_adapter.c and checks each round against its plan. */
+typedef struct measured {
+	px_policy_t *inner;
+	double *changed;	/* per job: when its GPUs last changed, < 0 */
+	size_t rounds, starts, resizes, rebatches;
+} measured_t;
+
+static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
+			 size_t n, int (*next)[PX_GPUS], int *nnext)
+{
+	measured_t *m = p->state;
+	const size_t *job;
+	const plan_t *plan;
+	int rc;
+
+	if (!m->changed) {
+		m->changed = malloc(s->njobs * sizeof(double));
+		ck_assert_ptr_nonnull(m->changed);
+		for (size_t i = 0; i < s->njobs; i++)
+			m->changed[i] = -1;
+	}
+	if ((rc = m->inner->plan(m->inner, s, active, n, next, nnext)))
+		return rc;
+	plan = px_plan_last(m->inner, &job);
+	ck_assert_ptr_nonnull(plan);
+	m->rounds++;
+	for (size_t k = 0; k < plan->ndecisions; k++) {
+		const plan_decision_t *d = &plan->decisions[k];
+		const px_job_t *j = &s->jobs[job[k]];
+		int per[PX_NODES] = { 0 }, want[PX_NODES] = { 0 };
+		bool moved = d->action == PLAN_START ||
+			     (d->action == PLAN_RESIZE && !d->rebatch);
+
+		for (int g = 0; g < nnext[job[k]]; g++)
+			per[next[job[k]][g]]++;
+		if (moved)
+			for (size_t q = 0; q < d->nslots; q++)
+				want[d->slots[q].server] += d->slots[q].workers;
+		else if (d->action != PLAN_WAIT)
+			for (int g = 0; g < j->nalloc; g++)
+				want[j->alloc[g]]++;
+		ck_assert_int_eq(memcmp(per, want, sizeof(per)), 0);
+		if (d->rebatch) {
+			ck_assert(d->batch > 0);
+			ck_assert_double_eq(j->next_bsz, d->batch);
+			m->rebatches++;
+		}
+		if (d->action == PLAN_START)
+			m->starts++;
+		if (d->action != PLAN_RESIZE)
+			continue;
+		m->resizes++;
+		/* The plan's minimum interval, in the engine. */
+		ck_assert_msg(m->changed[job[k]] < 0 ||
+			      s->now - m->changed[job[k]] >=
+			      PLAN_MIN_RESIZE_INTERVAL_DEFAULT,
+			      "job %zu resized at %.0f and %.0f", job[k],
+			      m->changed[job[k]], s->now);
+		if (d->workers > j->nalloc)
+			ck_assert(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT);
+	}
+	for (size_t k = 0; k < plan->ndecisions; k++)
+		if (plan->decisions[k].action == PLAN_RESIZE ||
+		    (plan->decisions[k].action == PLAN_START &&
+		     s->jobs[job[k]].nalloc))
+			m->changed[job[k]] = s->now;
+	return 0;
+}
+
+static void measured_destroy(px_policy_t *p)
+{
+	measured_t *m = p->state;
+
+	m->inner->destroy(m->inner);
+	free(m->changed);
+	free(p);
+}
+
+START_TEST(test_replay_measured)
+{
+	static const char *const pol[] = { "optimus", "optimus-rate",
+					   "goodput", "quality" };
+	px_workload_t work;
+	char err[512];
+
+	load_apps();
+	ck_assert_msg(px_workload_read(POLLUX_DATA_DIR
+				       "/workloads/workload-6.csv", apps,
+				       napps, &work, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (size_t i = 0; i < 4; i++) {
+		measured_t m = { .inner = px_policy_new(pol[i],
+							PX_PRERUN_NONE) };
+		px_policy_t *p = calloc(1, sizeof(*p));
+		px_result_t r;
+
+		ck_assert_ptr_nonnull(m.inner);
+		ck_assert_ptr_nonnull(p);
+		*p = (px_policy_t){ m.inner->name, measured_plan,
+				    measured_destroy, &m, NULL };
+		ck_assert_msg(px_sim_run(&work, p, &r, err, sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_uint_eq(r.ndone, work.n);
+		/* Every job started through a plan; some were resized. */
+		ck_assert_uint_ge(m.starts, work.n);
+		ck_assert_uint_gt(m.resizes, 0);
+		if (!strcmp(pol[i], "goodput"))
+			ck_assert_uint_gt(m.rebatches, 0);
+		px_result_free(&r);
+	}
+	px_workload_free(&work);
+	unload_apps();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("replay");
@@ -326,6 +452,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_replay_same_decisions);
 	tcase_add_test(tc, test_replay_rules);
+	tcase_add_test(tc, test_replay_measured);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -214,6 +214,23 @@ static void job_model_check_resume(job_model_t *m, double step)
 		m->not_resumable = true;
 }
 
+/* What every report records: the step (the run's progress, the resume
+ * check, the adaptive batch's progress), the epoch and when. */
+static void job_model_reported(job_model_t *m, time_t now, double step,
+			       double steps_per_sec, double epoch)
+{
+	if (job_model_running_topology(m))
+		job_model_batch_progress(m, step > m->step ? step - m->step :
+					 0.0, steps_per_sec);
+	job_model_check_resume(m, step);
+	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
+		m->runs[m->nruns - 1].steps_done += step - m->step;
+	m->step = step;
+	m->epoch = epoch;
+	m->last_report = now;
+	m->reports++;
+}
+
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch)
 {
@@ -222,9 +239,6 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 	    !isfinite(epoch) || epoch < 0.0)
 		return -EINVAL;
 	job_model_feed_loss(m, step, loss);
-	if (job_model_running_topology(m))
-		job_model_batch_progress(m, step > m->step ? step - m->step :
-					 0.0, steps_per_sec);
 	if (steps_per_sec > 0.0) {
 		/* An adaptive job's steps at another batch are other steps:
 		 * its own step-time model of any batch takes them. */
@@ -238,14 +252,17 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		job_model_derived_cost(m, steps_per_sec);
 		m->steps_per_sec = steps_per_sec;
 	}
-	job_model_check_resume(m, step);
-	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
-		m->runs[m->nruns - 1].steps_done += step - m->step;
-	m->step = step;
+	job_model_reported(m, now, step, steps_per_sec, epoch);
 	m->loss = loss;
-	m->epoch = epoch;
-	m->last_report = now;
-	m->reports++;
+	return 0;
+}
+
+int job_model_progress(job_model_t *m, time_t now, double step, double epoch)
+{
+	if (!m || !isfinite(step) || step < 0.0 || !isfinite(epoch) ||
+	    epoch < 0.0)
+		return -EINVAL;
+	job_model_reported(m, now, step, 0.0, epoch);
 	return 0;
 }
 

@@ -229,6 +229,15 @@ job_model_t *job_model_clone(const job_model_t *m);
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch);
 
+/*
+ * A progress report without a loss (a job that reports its steps and
+ * epochs only, as the measured workloads' jobs do): what
+ * job_model_report() records but the loss models are not fed and the
+ * last loss is kept. 0 or -EINVAL.
+ */
+int job_model_progress(job_model_t *m, time_t now, double step,
+		       double epoch);
+
 /* An explicit speed sample (pre-run or measured): 0 or -EINVAL. For an
  * all-reduce job `ps` is the number of nodes (job_model_speed_p). */
 int job_model_speed_sample(job_model_t *m, int ps, int workers,

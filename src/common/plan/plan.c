@@ -141,6 +141,8 @@ int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
 
 void plan_ctx_free(plan_ctx_t *c)
 {
+	for (size_t i = 0; c->cb && i < c->n; i++)
+		free(c->cb[i].cache);
 	for (size_t i = 0; c->placed && i < c->n; i++)
 		plan_slots_clear(&c->placed[i]);
 	free(c->order);
@@ -274,7 +276,7 @@ int plan_setup(plan_ctx_t *c)
 		c->out->decisions[i].job_id = c->jobs[i].model->job_id;
 	}
 	plan_node_workers(c);
-	if ((rc = plan_goodput_setup(c)))
+	if ((rc = plan_goodput_setup(c)) || (rc = plan_speed_cache(c)))
 		return rc;
 	plan_order(c);
 	return 0;

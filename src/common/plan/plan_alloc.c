@@ -78,6 +78,45 @@ void plan_node_workers(plan_ctx_t *c)
 	free(size);
 }
 
+/* Speeds cached up to this many workers (beyond: computed). */
+#define PLAN_SPEED_CACHE 1024
+
+static double plan_cached_speed_cb(void *ctx, int p, int w)
+{
+	plan_cb_t *cb = ctx;
+
+	if (w < 0 || w >= cb->ncache)
+		return cb->speed(ctx, p, w);
+	if (isnan(cb->cache[w]))
+		cb->cache[w] = cb->speed(ctx, p, w);
+	return cb->cache[w];
+}
+
+/* An all-reduce job's speed depends on its workers only (the nodes follow
+ * from them): one evaluation per count in a plan. */
+int plan_speed_cache(plan_ctx_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		alloc_job_t *a = &c->aj[i];
+		plan_cb_t *cb = &c->cb[i];
+		int most = a->max_workers > 0 ? a->max_workers :
+			   PLAN_SPEED_CACHE - 1;
+
+		if (!a->no_ps)
+			continue;
+		cb->ncache = most < PLAN_SPEED_CACHE ? most + 1 :
+			     PLAN_SPEED_CACHE;
+		cb->cache = malloc((size_t)cb->ncache * sizeof(double));
+		if (!cb->cache)
+			return plan_fail(c->out, -ENOMEM, "out of memory");
+		for (int w = 0; w < cb->ncache; w++)
+			cb->cache[w] = NAN;
+		cb->speed = a->speed;
+		a->speed = plan_cached_speed_cb;
+	}
+	return 0;
+}
+
 static double plan_loss_cb(void *ctx, int units)
 {
 	const plan_cb_t *cb = ctx;
@@ -101,7 +140,7 @@ void plan_alloc_build(plan_ctx_t *c)
 		bool fitted;
 
 		c->cb[i] = (plan_cb_t){ m, c->prm->profiles, c->prm->interval,
-					0, NULL, i };
+					0, NULL, i, NULL, 0, NULL };
 		memset(a, 0, sizeof(*a));
 		a->id = m->job_id;
 		a->speed = plan_speed_cb;

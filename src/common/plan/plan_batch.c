@@ -32,9 +32,6 @@
 #include "models/allreduce_speed.h"
 #include "plan/plan_priv.h"
 
-/* Rates cached per job up to this many workers (beyond: computed). */
-#define PLAN_GOODPUT_CACHE 1024
-
 bool plan_is_goodput(const plan_ctx_t *c, size_t i)
 {
 	const job_model_t *m = c->jobs[i].model;
@@ -112,20 +109,13 @@ int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
 static double plan_goodput_rate(const plan_ctx_t *c, size_t i, int w)
 {
 	const job_model_t *m = c->jobs[i].model;
-	double *cache = c->gp_rate ? c->gp_rate[i] : NULL;
 	double r;
 
 	if (w < 1)
 		return 0.0;
-	if (cache && w < c->gp_nrate[i] && !isnan(cache[w]))
-		return cache[w];
 	r = job_model_batch_rate(m, c->prm->profiles, w,
 				 plan_goodput_nodes(c, i, w));
-	if (!(r > 0) || !isfinite(r))
-		r = 0.0;
-	if (cache && w < c->gp_nrate[i])
-		cache[w] = r;
-	return r;
+	return r > 0 && isfinite(r) ? r : 0.0;
 }
 
 static double plan_goodput_speed_cb(void *ctx, int p, int w)
@@ -182,9 +172,7 @@ int plan_goodput_setup(plan_ctx_t *c)
 	if (c->prm->policy != PLAN_GOODPUT)
 		return 0;
 	c->gp_held = calloc(n, sizeof(*c->gp_held));
-	c->gp_rate = calloc(n, sizeof(*c->gp_rate));
-	c->gp_nrate = calloc(n, sizeof(*c->gp_nrate));
-	if (!c->gp_held || !c->gp_rate || !c->gp_nrate)
+	if (!c->gp_held)
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->n; i++) {
 		alloc_job_t *a = &c->aj[i];
@@ -198,13 +186,6 @@ int plan_goodput_setup(plan_ctx_t *c)
 		if (most < alloc_min_workers(a))
 			most = alloc_min_workers(a);
 		a->max_workers = a->max_units = most;
-		c->gp_nrate[i] = most < PLAN_GOODPUT_CACHE ? most + 1 :
-			PLAN_GOODPUT_CACHE;
-		if (!(c->gp_rate[i] = malloc(c->gp_nrate[i] *
-					     sizeof(double))))
-			return plan_fail(c->out, -ENOMEM, "out of memory");
-		for (int w = 0; w < c->gp_nrate[i]; w++)
-			c->gp_rate[i][w] = NAN;
 		c->cb[i].ctx = c;
 		c->cb[i].i = i;
 		a->speed = plan_goodput_speed_cb;
@@ -216,18 +197,10 @@ int plan_goodput_setup(plan_ctx_t *c)
 
 void plan_goodput_free(plan_ctx_t *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		if (c->gp_held)
-			free(c->gp_held[i]);
-		if (c->gp_rate)
-			free(c->gp_rate[i]);
-	}
+	for (size_t i = 0; c->gp_held && i < c->n; i++)
+		free(c->gp_held[i]);
 	free(c->gp_held);
-	free(c->gp_rate);
-	free(c->gp_nrate);
 	c->gp_held = NULL;
-	c->gp_rate = NULL;
-	c->gp_nrate = NULL;
 }
 
 /* Nodes with workers among a decision's slots. */

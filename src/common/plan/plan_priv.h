@@ -33,6 +33,11 @@ typedef struct plan_cb {
 	 * (the nodes it would get depend on the plan's room). */
 	const struct plan_ctx *ctx;
 	size_t i;
+	/* All-reduce jobs: speeds by workers asked in this plan (NAN: not
+	 * yet), the allocators ask the same ones many times; NULL: none. */
+	double *cache;
+	int ncache;
+	double (*speed)(void *ctx, int p, int w);	/* uncached */
 } plan_cb_t;
 
 /* A placement of one job: slots, or ok false. */
@@ -71,8 +76,6 @@ typedef struct plan_ctx {
 	 * servers it could use hold, fullest first, added up (held[k]: the
 	 * k+1 fullest), and its rates by workers (NAN: not asked yet). */
 	int **gp_held;
-	double **gp_rate;
-	int *gp_nrate;
 } plan_ctx_t;
 
 /* plan_slots.c: the bottom, used by every other part */
@@ -110,6 +113,9 @@ bool plan_is_quality(const plan_ctx_t *c, size_t i);
 int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers);
 /* Sets every all-reduce job's node_workers from the servers' sizes. */
 void plan_node_workers(plan_ctx_t *c);
+/* A speed cache for every all-reduce job (after its speed callback is
+ * final): 0 or -ENOMEM (message set). */
+int plan_speed_cache(plan_ctx_t *c);
 
 /* plan_place.c: place the jobs i with which[i] and grants g[i] on room;
  * fills c->placed[i] (previous content freed). */

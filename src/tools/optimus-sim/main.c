@@ -11,8 +11,8 @@
 #include <time.h>
 #include <gsl/gsl_errno.h>
 
-#include "pollux_exp.h"
-#include "pollux_truth.h"
+#include "measured/experiment.h"
+#include "measured/truth.h"
 #include "sim_exp.h"
 #include "sim_progress.h"
 #include "util/errmsg.h"

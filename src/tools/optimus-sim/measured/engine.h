@@ -1,9 +1,9 @@
 /*
- * pollux_sim.h - optimus-sim on the measured workloads of the Pollux
+ * measured/engine.h - optimus-sim on the measured workloads of the Pollux
  * artifact: 16 nodes of 4 GPUs, every job data-parallel with all-reduce,
  * a plan every 60 s, 30 s without progress after every change of a job's
  * GPUs, and each job's progress drawn from its model's measurements
- * (pollux_app.h). A policy (pollux_policy.h) maps the active jobs to GPUs
+ * (measured/app.h). A policy (measured/policy.h) maps the active jobs to GPUs
  * at every round. doc/simulator.md, "Measured workloads".
  */
 #ifndef OPTIMUS_POLLUX_SIM_H
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pollux_app.h"
+#include "measured/app.h"
 
 #define PX_GPUS (PX_NODES * PX_NODE_GPUS)
 #define PX_ROUND 60.0		/* seconds between plans */
@@ -57,7 +57,7 @@ typedef struct px_job {
 	 * different batch on the same GPUs restarts the job (PX_RESTART); 0:
 	 * keep its batch. */
 	double next_bsz;
-	/* What the job reports of its gradients (pollux_app.h units: the
+	/* What the job reports of its gradients (measured/app.h units: the
 	 * epoch's statistics at its batch, variance over B0 examples), one
 	 * report per epoch or batch it ran in; nstats counts them. */
 	double grad_sqr, grad_var;
@@ -129,7 +129,7 @@ void px_result_free(px_result_t *r);
  * (px_job_t.prerun): the job spends the round after its restart running
  * each one that its GPUs hold on the first of its GPUs (in grant order)
  * and records its step time there, with no progress; the GPUs and the
- * time are its own. Free (--oracle-prerun, pollux_ours.c): the truth.
+ * time are its own. Free (--oracle-prerun, measured/fixed_size.c): the truth.
  */
 extern const int px_prerun[5][2];
 

@@ -1,5 +1,5 @@
 /*
- * pollux_peer.c - the peer's two baselines, written from their
+ * measured/peer_baselines.c - the peer's two baselines, written from their
  * description (doc/simulator.md, "Measured workloads"): these are the
  * Pollux artifact's rules, not this project's, and are labelled so.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pollux_policy.h"
+#include "measured/policy.h"
 
 static void free_self(px_policy_t *p)
 {

@@ -1,5 +1,5 @@
 /*
- * pollux_app.h - the ground truth of one measured model ("application") of
+ * measured/app.h - the ground truth of one measured model ("application") of
  * the Pollux artifact (testsuite/data/pollux-osdi21/traces/<name>): its
  * step time for a GPU placement and per-GPU batch, its gradient
  * statistics and epoch boundaries per global batch size. The semantics
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pollux_nd.h"
+#include "measured/interp_nd.h"
 
 /* Nodes of the simulated cluster (GPUs per node: PX_NODE_GPUS). */
 #define PX_NODES 16
@@ -73,7 +73,7 @@ int px_app_grad_stats(const px_app_t *a, double bsz, int epoch, double *sqr,
  * the epoch's statistics at bsz, (var + sqr) / (var/s + sqr), 1 if both
  * are 0 (the artifact's reading, README "How the authors' simulator uses
  * them"). 0 or -EDOM. The one home of this rule: the simulator
- * (pollux_sim.c) and the replay trainer (optimus-sim truth,
+ * (measured/engine.c) and the replay trainer (optimus-sim truth,
  * examples/replay_trainer.py) both use it. */
 int px_app_gain(const px_app_t *a, double bsz, int epoch, double *gain);
 /* Seconds of one iteration of `accum` extra micro-steps (each without the

@@ -1,6 +1,6 @@
 /*
- * pollux_app.c - reading a measured model's traces and the truth drawn
- * from them (see pollux_app.h).
+ * measured/app.c - reading a measured model's traces and the truth drawn
+ * from them (see measured/app.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "util/errmsg.h"
-#include "pollux_app.h"
-#include "pollux_csv.h"
+#include "measured/app.h"
+#include "measured/csv.h"
 
 typedef struct app_def {
 	const char *name;

@@ -1,8 +1,8 @@
 /*
- * pollux_workload.c - the measured workloads' job lists
+ * measured/workload.c - the measured workloads' job lists
  * (testsuite/data/pollux-osdi21/workloads*), checked against the domain of
  * the measurements so that a bad row is an error, never a job that
- * finishes at once (see pollux_sim.h).
+ * finishes at once (see measured/engine.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "util/errmsg.h"
-#include "pollux_csv.h"
-#include "pollux_sim.h"
+#include "measured/csv.h"
+#include "measured/engine.h"
 
 static int row_read(const px_csv_t *t, size_t r, const int *c,
 		    const px_app_t *apps, size_t napps, px_spec_t *j,

@@ -1,5 +1,5 @@
 /*
- * pollux_exp.c - `optimus-sim experiment pollux` (see pollux_exp.h): the
+ * measured/experiment.c - `optimus-sim experiment pollux` (see measured/experiment.h): the
  * runs, one per (load, policy, workload), aggregated per (load, policy)
  * and printed as a table, JSON and SVG beside the published figures.
  */
@@ -19,8 +19,8 @@
 #include "util/json_num.h"
 #include <json-c/json.h>
 
-#include "pollux_policy.h"
-#include "pollux_exp.h"
+#include "measured/policy.h"
+#include "measured/experiment.h"
 #include "util/svg.h"
 
 #ifndef POLLUX_DATA_DIR

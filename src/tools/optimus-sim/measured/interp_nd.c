@@ -1,6 +1,6 @@
 /*
- * pollux_nd.c - Delaunay (Qhull) linear interpolation with SciPy's simplex
- * search, see pollux_nd.h.
+ * measured/interp_nd.c - Delaunay (Qhull) linear interpolation with SciPy's simplex
+ * search, see measured/interp_nd.h.
  */
 #include <errno.h>
 #include <float.h>
@@ -12,7 +12,7 @@
 #include <libqhull_r/qhull_ra.h>
 
 #include "util/errmsg.h"
-#include "pollux_nd.h"
+#include "measured/interp_nd.h"
 
 #define D PX_ND_DIM
 /* SciPy's tolerances: barycentric weights, the broad one beside a flat

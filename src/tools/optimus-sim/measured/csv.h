@@ -1,5 +1,5 @@
 /*
- * pollux_csv.h - a small reader of the comma-separated tables of the
+ * measured/csv.h - a small reader of the comma-separated tables of the
  * measured workloads (testsuite/data/pollux-osdi21): a header line naming
  * the columns, then rows of fields without quoting. Columns are found by
  * name, so that a file with its columns in another order still reads, and

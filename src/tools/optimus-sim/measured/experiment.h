@@ -1,5 +1,5 @@
 /*
- * pollux_exp.h - `optimus-sim experiment pollux`: the measured workloads
+ * measured/experiment.h - `optimus-sim experiment pollux`: the measured workloads
  * of the Pollux artifact under the peer's baselines and this project's
  * policies, beside the peer's published average JCTs (optimus-sim(1),
  * doc/simulator.md "Measured workloads").

@@ -1,6 +1,6 @@
 /*
- * pollux_truth.h - `optimus-sim truth`: the measured truth of one job of
- * the Pollux artifact (pollux_app.h) for a placement and a batch, as JSON,
+ * measured/truth.h - `optimus-sim truth`: the measured truth of one job of
+ * the Pollux artifact (measured/app.h) for a placement and a batch, as JSON,
  * for the replay trainer (examples/replay_trainer.py) that plays such a
  * job on a real cluster: one implementation of the step time and the
  * statistical efficiency, the simulator's. doc/e2e.md, "Replayed jobs".

@@ -1,4 +1,4 @@
-/* pollux_csv.c - the measured tables' CSV reader (see pollux_csv.h). */
+/* measured/csv.c - the measured tables' CSV reader (see measured/csv.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
-#include "pollux_csv.h"
+#include "measured/csv.h"
 
 #define PX_LINE_MAX 4096
 

@@ -1,5 +1,5 @@
 /*
- * pollux_backfill.c - what a Slurm user gets today, on the measured
+ * measured/slurm_backfill.c - what a Slurm user gets today, on the measured
  * workloads: every job at the GPUs it was submitted with, never resized,
  * each placed on the fewest nodes the free GPUs allow, largest first.
  *
@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
-#include "pollux_policy.h"
+#include "measured/policy.h"
 
 /*
  * A job's time limit: this factor times its true run time alone at its

@@ -1,10 +1,10 @@
 /*
- * pollux_truth.c - `optimus-sim truth --app NAME --gpus-per-node N[,N...]
+ * measured/truth.c - `optimus-sim truth --app NAME --gpus-per-node N[,N...]
  * --batch B [--data DIR]`: prints, as JSON, the iteration time of the
  * application on that placement at that global batch (the per-GPU batch
  * and accumulation split as the simulator splits it) and, per epoch, the
  * progress boundaries and the statistical efficiency of the batch
- * (pollux_app.h). What pollux_sim.c runs a job by, for one placement.
+ * (measured/app.h). What measured/engine.c runs a job by, for one placement.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,8 +14,8 @@
 #include <json-c/json.h>
 
 #include "sim_data.h"
-#include "pollux_app.h"
-#include "pollux_truth.h"
+#include "measured/app.h"
+#include "measured/truth.h"
 #include "util/json_num.h"
 #include "util/json_strict.h"
 

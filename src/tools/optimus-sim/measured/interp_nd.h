@@ -1,5 +1,5 @@
 /*
- * pollux_nd.h - piecewise-linear interpolation over scattered points in
+ * measured/interp_nd.h - piecewise-linear interpolation over scattered points in
  * three dimensions, as the peer's simulator does it (SciPy's
  * LinearNDInterpolator): the Delaunay tetrahedra of the points (Qhull with
  * SciPy's options, "Qbb Qc Qz Q12 Qt"), then barycentric weights inside

@@ -1,7 +1,7 @@
 /*
- * pollux_sim.c - the rounds of the measured-workload simulation: every job
+ * measured/engine.c - the rounds of the measured-workload simulation: every job
  * runs 60 s on what it holds (its restart first), then the policy plans
- * and every job whose GPUs changed restarts (see pollux_sim.h).
+ * and every job whose GPUs changed restarts (see measured/engine.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 
 #include "util/errmsg.h"
 #include "util/grow.h"
-#include "pollux_sim.h"
+#include "measured/engine.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
  * a job forever is reported, not waited for. */
@@ -84,7 +84,7 @@ static int alloc_runs(const int *alloc, int n, int *place)
 	return nplace;
 }
 
-/* The charged pre-run (pollux_sim.h): each configuration on the first of
+/* The charged pre-run (measured/engine.h): each configuration on the first of
  * the job's GPUs, its step time recorded as a run there. */
 static int job_prerun(px_sim_t *s, px_job_t *j)
 {

@@ -1,0 +1,482 @@
+/*
+ * measured/plan_adapter.c - our policies on the measured workloads through the plan
+ * itself: the third adapter of plan_run(), beside sched/optimus and
+ * sim_apply.c (doc/simulator.md, "Our policies on the same jobs").
+ *
+ * Every round, each active job's record (the plugin's job_model_t: an
+ * all-reduce job, its GPUs the workers) is fed what the job reported
+ * since the last round (the step time of every configuration it ran in,
+ * its steps and epochs, its gradient statistics), its run is recorded as
+ * the plugin records one (job_model_started when its GPUs or batch
+ * changed, job_model_resizing when a plan resized it), and the jobs go
+ * through plan_interval_prepare() and plan_run() as plan_input_t on 16
+ * servers of 4 GPUs. The decisions are applied as the engine's next
+ * allocations: a START/RESIZE on the GPUs of its slots, with its batch
+ * (Policy=goodput), a KEEP on its GPUs, a WAIT on none. So the gain
+ * threshold, the minimum interval, the measured restart cost, shrinking
+ * only for a job that would wait, resizability and placement are the
+ * plan's code, not restated here.
+ *
+ *   optimus       Policy=optimus (Eqn. 9)
+ *   optimus-rate  Policy=goodput with no adaptive job: the completion-rate
+ *                 greedy at the submitted batch
+ *   goodput       Policy=goodput, every job adaptive (batch range: the
+ *                 artifact's validated range, per-GPU batch as measured,
+ *                 at most PX_PLAN_MAX_ACCUM extra micro-steps)
+ *   quality       Policy=quality, every job --scheduler=quality; its loss
+ *                 is the share of its work left (1 at submission)
+ *   optimus-oracle  Policy=optimus on records given the truth (an oracle):
+ *                 the true step time of every GPU count on the fewest
+ *                 nodes, and the true remaining steps every round
+ *
+ * What a job reports: its steps and epochs; steps per epoch are the
+ * dataset over its batch until it ran an epoch, then the steps its epochs
+ * took (a training script knows its loader's length); the target is the
+ * user's epoch count. An adaptive job's epoch is the dataset over its
+ * submitted batch (its progress is counted in B0-steps, job_batch.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/job_model.h"
+#include "models/allreduce_speed.h"
+#include "plan/plan.h"
+#include "plan/plan_interval.h"
+#include "util/errmsg.h"
+#include "measured/policy.h"
+
+/* Most extra accumulation micro-steps a goodput job accepts (fixed before
+ * the first run, doc/simulator.md). */
+#define PX_PLAN_MAX_ACCUM 15
+
+typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
+	       PP_ORACLE } pp_kind_t;
+
+typedef struct pp_job {
+	job_model_t *m;		/* NULL until the job is first planned */
+	size_t nobs_fed;
+	int nstats_fed;
+	bool prerun_done;
+	/* The run the record knows of: its GPUs and batch. */
+	int alloc[PX_GPUS];
+	int nalloc;
+	double bsz;
+	double applied;		/* when the plan's last start was applied */
+	place_slot_t slots[PX_NODES];
+	res_vec_t usage[PX_NODES];
+	size_t nslots;
+} pp_job_t;
+
+typedef struct pp {
+	pp_kind_t kind;
+	px_prerun_mode_t prerun;
+	pp_job_t *jobs;
+	size_t njobs;
+	/* The last round's plan, decisions[k] for job last_job[k] (tests). */
+	plan_t last;
+	size_t *last_job;
+} pp_t;
+
+static bool pp_adaptive(const pp_t *o)
+{
+	return o->kind == PP_GOODPUT;
+}
+
+/* Most GPUs an adaptive job can use at any batch in its range: the
+ * largest batch over the smallest per-GPU batch (NCF one, the artifact's
+ * rule), within the cluster. */
+static int pp_max_replicas_any_batch(const px_job_t *j)
+{
+	const px_app_t *a = j->spec->app;
+	int m = (int)(a->max_bsz / ceil(a->min_local - 1e-9));
+
+	if (!strcmp(a->name, "ncf"))
+		return 1;
+	return m < 1 ? 1 : m > PX_GPUS ? PX_GPUS : m;
+}
+
+/* The job's loader length before it ran an epoch: dataset over batch. */
+static double pp_epoch_steps(const px_job_t *j)
+{
+	const px_app_t *a = j->spec->app;
+
+	return px_app_progress(a, 1) * a->init_bsz / j->spec->bsz;
+}
+
+static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
+{
+	const px_job_t *j = &s->jobs[i];
+	const px_app_t *a = j->spec->app;
+	optimus_hints_t h;
+	job_model_t *m;
+	char err[160];
+
+	hints_init(&h, o->kind == PP_QUALITY ? HINTS_POLICY_QUALITY :
+					      HINTS_POLICY_OPTIMUS);
+	h.mode = HINTS_MODE_ALLREDUCE;
+	h.min_ps = h.max_ps = 0;
+	h.min_workers = 1;
+	h.max_workers = (uint32_t)(pp_adaptive(o) ? pp_max_replicas_any_batch(j) :
+				   px_job_max_replicas(j));
+	h.worker_res.gpus = 1;
+	h.worker_res.cpus = 1;
+	h.worker_res.mem_mb = 1;
+	h.batch = (uint64_t)j->spec->bsz;
+	h.epochs = (uint64_t)a->max_epochs;
+	h.epoch_steps = (uint64_t)fmax(1.0, round(pp_epoch_steps(j)));
+	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
+	if (!m)
+		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
+				  "record", j->spec->name);
+	o->jobs[i].m = m;
+	if (pp_adaptive(o)) {
+		goodput_limits_t lim = { a->init_bsz, a->max_bsz,
+					 (int)ceil(a->min_local - 1e-9),
+					 (int)floor(a->max_local + 1e-9),
+					 PX_PLAN_MAX_ACCUM };
+		int rc = job_model_batch_limits(m, j->spec->bsz, &lim, err,
+						sizeof(err));
+		if (rc)
+			return errmsg_set(s->err, s->errlen, rc, "%s: %s",
+					  j->spec->name, err);
+	}
+	/* Pre-runs for free (an oracle), or the oracle's every size. */
+	for (int w = 1; w <= (int)h.max_workers &&
+	     (o->prerun == PX_PRERUN_ORACLE || o->kind == PP_ORACLE); w++) {
+		bool listed = false;
+		int n = allreduce_min_nodes(w, PX_NODE_GPUS);
+		for (size_t k = 0; k < 5; k++)
+			listed |= px_prerun[k][0] == w;
+		double t = (listed || o->kind == PP_ORACLE) ?
+			   px_job_true_step(j, w) : -1;
+		if (t > 0)
+			(void)job_model_speed_sample(m, n, w, 1.0 / t);
+	}
+	return 0;
+}
+
+/* Distinct nodes of an allocation. */
+static int pp_nodes(const int *alloc, int n)
+{
+	bool seen[PX_NODES] = { false };
+	int k = 0;
+
+	for (int g = 0; g < n; g++)
+		if (!seen[alloc[g]]) {
+			seen[alloc[g]] = true;
+			k++;
+		}
+	return k;
+}
+
+/* The job's GPUs as slots (one per node) and their usage. */
+static void pp_slots(pp_job_t *pj, const int *alloc, int n)
+{
+	int per[PX_NODES] = { 0 };
+
+	for (int g = 0; g < n; g++)
+		per[alloc[g]]++;
+	pj->nslots = 0;
+	for (int k = 0; k < PX_NODES; k++)
+		if (per[k]) {
+			pj->slots[pj->nslots] = (place_slot_t){ .server =
+				(uint32_t)k, .ps = 0, .workers = per[k] };
+			pj->usage[pj->nslots++] = res_make(per[k], per[k],
+							   per[k]);
+		}
+}
+
+/* The share of its work the job has left: its loss for quality. */
+static double pp_share_left(const px_job_t *j)
+{
+	double per = j->epoch > 0 ? j->steps / j->epoch : pp_epoch_steps(j);
+	double total = per * j->spec->app->max_epochs;
+
+	return total > 0 ? fmax(0.0, 1.0 - j->steps / total) : 1.0;
+}
+
+/* Feed what job i reported since the last round and record its run. */
+static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
+{
+	px_job_t *j = &s->jobs[i];
+	pp_job_t *pj = &o->jobs[i];
+	job_model_t *m;
+	time_t now = (time_t)s->now;
+	int rc;
+
+	if (!pj->m && (rc = pp_record_new(o, s, i)))
+		return rc;
+	m = pj->m;
+	/* A new run: its GPUs or batch changed when the plan was applied;
+	 * it began when its restart was over. */
+	if (j->nalloc && (j->nalloc != pj->nalloc || j->bsz != pj->bsz ||
+			  m->phase != JM_RUNNING ||
+			  memcmp(j->alloc, pj->alloc,
+				 (size_t)j->nalloc * sizeof(int)))) {
+		time_t began = (time_t)(pj->applied + PX_RESTART);
+		job_model_started(m, began, 0, j->nalloc,
+				  pp_nodes(j->alloc, j->nalloc));
+		/* The measured jobs checkpoint whenever asked. */
+		(void)job_model_checkpoint(m, began, m->step);
+		if (pp_adaptive(o))
+			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
+						  0 : j->bsz, j->atomic,
+						  j->accum);
+		memcpy(pj->alloc, j->alloc, (size_t)j->nalloc * sizeof(int));
+		pj->nalloc = j->nalloc;
+		pj->bsz = j->bsz;
+	}
+	pp_slots(pj, pj->alloc, j->nalloc ? pj->nalloc : 0);
+	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
+		const px_obs_t *ob = &j->obs[pj->nobs_fed];
+		double t = px_app_iteration_time(ob->step, ob->sync,
+						  ob->accum);
+		if (o->kind != PP_ORACLE)
+			(void)job_model_speed_sample(m, ob->nodes,
+						     ob->replicas, 1.0 / t);
+		if (pp_adaptive(o))
+			(void)job_model_batch_sample(m, ob->replicas,
+						     ob->nodes, ob->atomic,
+						     ob->accum, t);
+	}
+	if (j->nstats != pj->nstats_fed) {
+		/* The latest statistics of an epoch and batch. */
+		(void)job_model_gradients(m, j->grad_sqr, j->grad_var,
+					  j->spec->app->init_bsz, NULL, 0);
+		pj->nstats_fed = j->nstats;
+	}
+	if (!pp_adaptive(o) && j->epoch > 0)
+		m->hints.epoch_steps = (uint64_t)fmax(1.0,
+						      round(j->steps / j->epoch));
+	if (o->kind == PP_ORACLE)
+		m->hints.steps = (uint64_t)ceil(j->steps +
+						px_job_remaining_steps(j));
+	if (j->nalloc || m->reports) {
+		/* Only quality plans on a loss: the share of work left. */
+		rc = o->kind == PP_QUALITY ?
+		     job_model_report(m, now, j->steps, pp_share_left(j), 0,
+				      j->epoch) :
+		     job_model_progress(m, now, j->steps, j->epoch);
+		if (rc)
+			return errmsg_set(s->err, s->errlen, rc, "%s: report "
+					  "refused", j->spec->name);
+	}
+	return 0;
+}
+
+/*
+ * Charged pre-runs (measured/policy.h): a job not pre-run yet and holding
+ * nothing gets the largest pre-run configuration its limit and the free
+ * GPUs allow, placed on the fewest nodes, and stays out of this plan.
+ * Returns whether job i was given one (or waits for free GPUs).
+ */
+static bool pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
+		      int (*next)[PX_GPUS], int *nnext)
+{
+	pp_job_t *pj = &o->jobs[i];
+	int g = 0, lim, total = 0;
+
+	if (o->prerun != PX_PRERUN_CHARGED || pj->prerun_done || nnext[i])
+		return false;
+	lim = px_job_max_replicas(&s->jobs[i]);
+	for (int k = 0; k < PX_NODES; k++)
+		total += free_[k];
+	for (size_t c = 0; c < 5; c++)
+		if (px_prerun[c][0] <= lim && px_prerun[c][0] <= total)
+			g = px_prerun[c][0];
+	if (g) {
+		px_place_fewest(free_, g, next[i], &nnext[i]);
+		pj->prerun_done = true;
+		s->jobs[i].prerun = true;
+		pj->applied = s->now;
+	}
+	return true;
+}
+
+/* A decision as the job's next GPUs (and batch). */
+static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
+		     const plan_decision_t *d, int (*next)[PX_GPUS],
+		     int *nnext)
+{
+	px_job_t *j = &s->jobs[i];
+	pp_job_t *pj = &o->jobs[i];
+
+	switch (d->action) {
+	case PLAN_WAIT:
+		nnext[i] = 0;
+		return;
+	case PLAN_KEEP:
+		return;
+	case PLAN_RESIZE:
+		job_model_resizing(pj->m, (time_t)s->now);
+		/* fall through */
+	case PLAN_START:
+		pj->applied = s->now;
+		if (d->batch > 0)
+			j->next_bsz = d->batch;
+		else if (j->bsz != j->spec->bsz)
+			j->next_bsz = j->spec->bsz;
+		if (d->rebatch)
+			return;
+		nnext[i] = 0;
+		for (size_t k = 0; k < d->nslots; k++)
+			for (int w = 0; w < d->slots[k].workers; w++)
+				next[i][nnext[i]++] = (int)d->slots[k].server;
+		return;
+	}
+}
+
+static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
+		   size_t n, int (*next)[PX_GPUS], int *nnext)
+{
+	pp_t *o = p->state;
+	plan_input_t *in = calloc(n + 1, sizeof(*in));
+	plan_job_t *jobs = calloc(n + 1, sizeof(*jobs));
+	size_t *which = calloc(n + 1, sizeof(*which));
+	size_t *idx = calloc(n + 1, sizeof(*idx));
+	res_vec_t room[PX_NODES];
+	int free_[PX_NODES];
+	plan_params_t conf, prm;
+	size_t nin = 0, njobs;
+	int rc = 0;
+
+	if (!o->jobs) {
+		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
+		o->njobs = s->njobs;
+	}
+	if (!in || !jobs || !which || !idx || !o->jobs) {
+		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int k = 0; k < PX_NODES; k++) {
+		room[k] = res_make(PX_NODE_GPUS, PX_NODE_GPUS, PX_NODE_GPUS);
+		free_[k] = PX_NODE_GPUS;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		for (int g = 0; g < nnext[i]; g++)
+			free_[next[i][g]]--;
+		s->jobs[i].next_bsz = 0;
+		if ((rc = pp_sync(o, s, i)))
+			goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		pp_job_t *pj = &o->jobs[i];
+		if (pp_prerun(o, s, i, free_, next, nnext)) {
+			/* Its pre-run GPUs are nobody else's this round. */
+			for (int g = 0; g < nnext[i]; g++)
+				room[next[i][g]] = res_sub(room[next[i][g]],
+					res_make(1, 1, 1));
+			continue;
+		}
+		in[nin] = (plan_input_t){ .model = pj->m,
+			.state = s->jobs[i].nalloc ? PLAN_INPUT_RUNNING :
+						     PLAN_INPUT_QUEUED,
+			.held = !s->jobs[i].nalloc, .slots = pj->slots,
+			.usage = pj->usage, .nslots = pj->nslots };
+		idx[nin++] = i;
+	}
+	plan_params_init(&conf);
+	conf.policy = o->kind == PP_QUALITY ? PLAN_QUALITY :
+		      o->kind == PP_RATE || o->kind == PP_GOODPUT ?
+		      PLAN_GOODPUT : PLAN_OPTIMUS;
+	conf.interval = PX_ROUND;
+	conf.restart_cost = PX_RESTART;
+	njobs = plan_interval_prepare(in, nin, (time_t)s->now, room, PX_NODES,
+				      &conf, NULL, NULL, jobs, which, &prm);
+	plan_free(&o->last);
+	if ((rc = plan_run(jobs, njobs, room, PX_NODES, &prm, &o->last))) {
+		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
+		goto out;
+	}
+	for (size_t k = 0; k < njobs; k++) {
+		which[k] = idx[which[k]];
+		pp_apply(o, s, which[k], &o->last.decisions[k], next, nnext);
+	}
+	free(o->last_job);
+	o->last_job = which;
+	which = NULL;
+out:
+	free(in);
+	free(jobs);
+	free(which);
+	free(idx);
+	return rc;
+}
+
+static void pp_free(px_policy_t *p)
+{
+	pp_t *o = p->state;
+
+	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
+		job_model_free(o->jobs[i].m);
+	if (o) {
+		free(o->jobs);
+		plan_free(&o->last);
+		free(o->last_job);
+	}
+	free(o);
+	free(p);
+}
+
+px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
+{
+	static const struct {
+		const char *name, *label[3];	/* by px_prerun_mode_t */
+		pp_kind_t kind;
+	} k[] = {
+		{ "optimus", { "optimus", "optimus+charged-prerun",
+			       "optimus+oracle-prerun" }, PP_OPTIMUS },
+		{ "optimus-rate", { "optimus-rate",
+				    "optimus-rate+charged-prerun",
+				    "optimus-rate+oracle-prerun" }, PP_RATE },
+		{ "goodput", { "goodput", "goodput+charged-prerun",
+			       "goodput+oracle-prerun" }, PP_GOODPUT },
+		{ "quality", { "quality", "quality+charged-prerun",
+			       "quality+oracle-prerun" }, PP_QUALITY },
+		{ "optimus-oracle", { "optimus-oracle", "optimus-oracle",
+				      "optimus-oracle" }, PP_ORACLE },
+	};
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		if (strcmp(name, k[i].name))
+			continue;
+		px_policy_t *p = calloc(1, sizeof(*p));
+		pp_t *o = calloc(1, sizeof(*o));
+		if (!p || !o) {
+			free(p);
+			free(o);
+			return NULL;
+		}
+		o->kind = k[i].kind;
+		o->prerun = o->kind == PP_ORACLE ? PX_PRERUN_NONE : prerun;
+		*p = (px_policy_t){ k[i].label[o->prerun], pp_plan, pp_free, o,
+				    o->kind == PP_ORACLE ?
+				    "true step times and remaining steps" :
+				    o->prerun == PX_PRERUN_ORACLE ? "true step "
+				    "times of the pre-run, before the job runs" :
+				    NULL };
+		return p;
+	}
+	return NULL;
+}
+
+const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job)
+{
+	const pp_t *o = p && p->plan == pp_plan ? p->state : NULL;
+
+	return o && o->jobs && job < o->njobs ? o->jobs[job].m : NULL;
+}
+
+const plan_t *px_plan_last(const px_policy_t *p, const size_t **job)
+{
+	const pp_t *o = p && p->plan == pp_plan ? p->state : NULL;
+
+	if (!o || !o->last_job)
+		return NULL;
+	*job = o->last_job;
+	return &o->last;
+}

@@ -1,0 +1,69 @@
+/*
+ * measured/policy.h - the policies of the measured-workload experiment.
+ *
+ * The peer's rules, as the Pollux paper's artifact describes them and
+ * labelled as theirs: `peer-optimus-oracle` (one GPU at a time to the job
+ * whose remaining time drops most, true step times and remaining steps,
+ * batch fixed at submission) and `tiresias` (two-queue discretised
+ * least-attained-service, jobs at their submitted size).
+ *
+ * Ours, through the plan itself (plan_run, measured/plan_adapter.c: the plugin's
+ * records and rules) on all-reduce jobs: `optimus` (Policy=optimus, Eqn.
+ * 9 on models fitted from what the jobs report of the configurations they
+ * ran in), `optimus-rate` (the completion-rate greedy, alloc/rate.c, at
+ * the submitted batch), `goodput` (Policy=goodput: the same greedy on
+ * progress per second at the best batch for the GPUs and nodes, each
+ * job's batch chosen with its GPUs from its efficiency and step-time
+ * models), `quality` (Algorithm 1), `optimus-oracle` (Eqn. 9 on records
+ * given the true step times and remaining steps); through the
+ * allocators (measured/fixed_size.c) `drf`, `fifo` (at submitted size, strict
+ * order);
+ * `slurm-backfill` (Slurm's priority order with reservations and backfill
+ * under time limits, at the submitted size: what a Slurm user gets today)
+ * and `first-fit` (the same without reservations), measured/slurm_backfill.c.
+ *
+ * The fitted ones (optimus, optimus-rate, goodput, quality) take a
+ * pre-run mode:
+ * none (the default), charged (labelled "+charged-prerun": the job's
+ * first round measures the pre-run configurations on its own GPUs, see
+ * px_prerun) or oracle (labelled "+oracle-prerun": true step times it
+ * never ran, for free).
+ */
+#ifndef OPTIMUS_POLLUX_POLICY_H
+#define OPTIMUS_POLLUX_POLICY_H
+
+#include "job/job_model.h"
+#include "plan/plan.h"
+#include "measured/engine.h"
+
+typedef enum px_prerun_mode {
+	PX_PRERUN_NONE = 0, PX_PRERUN_CHARGED, PX_PRERUN_ORACLE,
+} px_prerun_mode_t;
+
+/* A new policy by name, or NULL if unknown; its label (p->name) names
+ * the pre-run when one applies to it. */
+px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun);
+/* Every label, in the experiment's order. */
+extern const char *const px_policy_names[];
+extern const size_t px_policy_count;
+
+/* Constructors (measured/peer_baselines.c, measured/fixed_size.c). */
+px_policy_t *px_peer_optimus_new(void);
+px_policy_t *px_tiresias_new(void);
+px_policy_t *px_ours_new(const char *name);
+px_policy_t *px_backfill_new(const char *name);
+/* optimus, optimus-rate, goodput, quality, optimus-oracle through
+ * plan_run (measured/plan_adapter.c); NULL for another name. */
+px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
+/* For tests: the record a policy of measured/plan_adapter.c keeps of job `job`
+ * (NULL for another policy or before the job was first planned). */
+const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job);
+/* For tests: the plan of its last round (decisions[k] answers job
+ * (*job)[k] of the engine), or NULL before the first. */
+const plan_t *px_plan_last(const px_policy_t *p, const size_t **job);
+
+/* For tests: slurm-backfill's time limit of job `job` in seconds (0 until
+ * the job is submitted, or for another policy). */
+double px_backfill_limit(const px_policy_t *p, size_t job);
+
+#endif
