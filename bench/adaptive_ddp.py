@@ -9,7 +9,7 @@ submission) a PS job of 6 tasks arrives, which the planner may make room
 for by resizing the DDP job (checkpoint, requeue, restart at another
 size, and for the adaptive job another batch); the adaptive job may also
 be re-batched at its size. The runs printed say what happened (measured
-once here: the adaptive job re-batched 32 -> 132 on 4 workers, the fixed
+here: the adaptive job re-batched to 80-132 on 3-4 workers, the fixed
 one never resized). Printed: the seconds from submission
 until the job reached its target loss (its completion: the trainer stops
 there), its runs and their batches, and the ratio fixed / adaptive.
@@ -104,8 +104,10 @@ def main():
     if times[True] and times[False]:
         ad = sum(times[True]) / len(times[True])
         fx = sum(times[False]) / len(times[False])
-        print("time to loss %.2f, resized mid-run: adaptive %.1f s, fixed "
-              "batch %.1f s, fixed/adaptive %.2f (%d run(s) each)"
+        print("time to loss %.2f, a PS job arriving mid-run: adaptive %.1f "
+              "s, fixed "
+              "batch %.1f s, fixed/adaptive %.2f (%d run(s) each; the "
+              "runs above say which were resized)"
               % (TARGET, ad, fx, fx / ad, len(times[True])))
     else:
         print("no comparison: a job did not complete")
