@@ -18,12 +18,30 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   (epoch, pos); a run resumed with another W re-shards the same permutation
   and each rank skips the positions before pos (ResumableSampler): no
   sample is seen twice or missed in the epoch.
-- Batch and learning rate: `--batch B` is the global batch, kept whatever
-  W (each worker takes ceil(B/W) samples, LR unchanged), so a resized job
-  follows the same optimisation path. With `--scale-lr`, B is the batch of
-  each worker instead: the global batch is B*W and the LR is scaled by W
-  (the linear scaling rule of Goyal et al., 2017), so more workers mean
-  bigger, faster steps.
+- Batch and learning rate: under sched/optimus with a batch= hint, each
+  run's batch is in the environment (OPTIMUS_GLOBAL_BATCH, _LOCAL_BATCH,
+  _ACCUM_STEPS; optimus_report.batch_env()): each worker takes LOCAL
+  samples per forward/backward pass, ACCUM_STEPS + 1 passes per update
+  (the gradients of all but the last accumulate without an all-reduce,
+  DDP's no_sync), GLOBAL in all. With adaptive_batch=yes the scheduler
+  chooses it with the workers at every restart, and the LR tuned at
+  `--batch` (the submitted batch) is scaled by `--lr-rule` (default
+  adascale: AdaScale's gain from the measured gradient statistics,
+  optimus_report.lr_scale; sqrt; linear). Without the environment,
+  `--batch B` is the global batch, kept whatever W (each worker takes
+  ceil(B/W) samples, LR unchanged), so a resized job follows the same
+  optimisation path. With `--scale-lr`, B is the batch of each worker
+  instead: the global batch is B*W and the LR is scaled by W (the linear
+  scaling rule of Goyal et al., 2017).
+- Gradient statistics: optimus_report.GradientStats measures the gradient
+  noise across the workers (a DDP communication hook, one tiny all-reduce
+  per `--stats-every` steps) and worker 0 reports it (the scheduler's
+  efficiency model); the estimates are kept in the checkpoint so that the
+  LR rule has them at the next start. `--profile-batches 0.5,2` times a
+  few steps (forward, backward, all-reduce; no update) at those multiples
+  of the local batch at the start of every run and reports them as speeds
+  at those batches: the scheduler's step-time model of any batch needs
+  three configurations.
 - Checkpoint signal (SIGUSR1 unless ckpt_signal=): a worker blocked in an
   all-reduce cannot run its Python signal handler, so every step begins
   with a tiny all-reduce of (checkpoint wanted, stop) flags and all workers
@@ -39,6 +57,7 @@ runs W workers on this machine.
 """
 
 import argparse
+import contextlib
 import datetime
 import math
 import os
@@ -51,6 +70,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import optimus_task  # noqa: E402
+from trainer_util import _import_reporter  # noqa: E402
 from trainer_util import (MLP, BackgroundReporter, CkptSignal,  # noqa: E402
                           ckpt_load, ckpt_save, load_digits, log)
 
@@ -58,6 +78,8 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 from torch.nn.parallel import DistributedDataParallel  # noqa: E402
 from torch.utils.data import DistributedSampler, TensorDataset  # noqa: E402
+
+opr = _import_reporter()
 
 
 class Net(torch.nn.Module):
@@ -131,6 +153,49 @@ def batches(sampler, per_worker, epoch, pos):
         epoch, pos = epoch + 1, 0
 
 
+def run_batch(args, W):
+    """(global, local, accum, base batch) of this run: the environment's
+    (sched/optimus), else --batch over W workers (or per worker with
+    --scale-lr)."""
+    plan = opr.batch_env()
+    if plan is not None and not args.scale_lr:
+        return plan.global_batch, plan.local_batch, plan.accum_steps, \
+            args.batch
+    if args.scale_lr:
+        return args.batch * W, args.batch, 0, args.batch
+    local = max(1, math.ceil(args.batch / W))
+    return local * W, local, 0, local * W
+
+
+def profile_batches(ddp, X_t, y_t, sampler, local, factors, reporter, task,
+                    stats, work_ms):
+    """Time `steps` forward/backward passes (with DDP's all-reduce, no
+    update) at each multiple of the local batch, and report them as
+    speeds at those batches. Every worker runs it (the all-reduce needs
+    all); worker 0 reports."""
+    W = task.num_workers
+    for f in factors:
+        b = max(1, int(round(local * f)))
+        if b == local:
+            continue
+        idx = list(sampler)[:b] or [0]
+        t0 = None
+        for i in range(4):              # the first one warms up
+            if i == 1:
+                t0 = time.time()
+            ddp.zero_grad()
+            loss = torch.nn.functional.cross_entropy(ddp(X_t[idx]), y_t[idx])
+            loss.backward()
+            if work_ms:
+                time.sleep(work_ms * len(idx) / 1000.0)
+            stats.step(len(idx))
+        dt = (time.time() - t0) / 3
+        ddp.zero_grad()
+        if task.is_chief:
+            reporter.speed(task.num_ps, W, 1.0 / dt, local_batch=b, accum=0)
+            log("profile: batch %d per worker: %.4f s per step" % (b, dt))
+
+
 def train(task, args):
     torch.manual_seed(args.seed)
     mlp = MLP(hidden=args.hidden)
@@ -138,9 +203,12 @@ def train(task, args):
     ck = ckpt_load(task.ckpt_dir)
     step, epoch, pos = 0, 0, 0
     net.load_flat(ck[0] if ck else mlp.init(args.seed), mlp)
+    grad = (None, None)
     if ck:
         step = ck[1]
         epoch, pos = int(ck[2].get("epoch", 0)), int(ck[2].get("pos", 0))
+        if "grad_sqr" in ck[2]:
+            grad = (float(ck[2]["grad_sqr"]), float(ck[2]["grad_trace"]))
     init_group(task)
     ddp = DistributedDataParallel(net)
     X_all, y_all = load_digits()
@@ -148,10 +216,9 @@ def train(task, args):
     y_t = torch.tensor(y_all)
     data = TensorDataset(X_t, y_t)
     W = task.num_workers
-    if args.scale_lr:
-        per_worker, lr = args.batch, args.lr * W
-    else:
-        per_worker, lr = max(1, math.ceil(args.batch / W)), args.lr
+    glob, per_worker, accum, base = run_batch(args, W)
+    scale = lr_scale_for(args, glob, base, *grad)
+    lr = args.lr * (W if args.scale_lr else scale)
     sampler = ResumableSampler(data, W, task.rank, args.seed)
     opt = torch.optim.SGD(ddp.parameters(), lr=lr)
     ckpt = CkptSignal(task.ckpt_signal, None,
@@ -159,15 +226,30 @@ def train(task, args):
     reporter = BackgroundReporter(task.is_chief and not args.no_report)
     # Every worker reports its own pace (stragglers, sched_optimus(8)).
     pace = reporter if task.is_chief else BackgroundReporter(not args.no_report)
+    # Gradient noise across the workers; worker 0 reports it.
+    stats = opr.GradientStats(ddp, reporter if task.is_chief else None,
+                              every=args.stats_every)
+    if grad[0] is not None:
+        stats.grad_sqr, stats.trace = grad
     if task.is_chief:
         log("starting at step %d: %s, epoch %d position %d, batch %d per "
-            "worker (global %d), lr %g"
-            % (step, task.describe(), epoch, pos, per_worker, per_worker * W,
-               lr))
+            "worker x %d micro-steps (global %d), lr %g"
+            % (step, task.describe(), epoch, pos, per_worker, accum + 1,
+               glob, lr))
         # Checkpoints on the signal: declared with the step it resumed
         # from (sched/optimus resizes only a job that confirmed one).
         if task.ckpt_dir:
             reporter.checkpoint(step)
+    if args.profile_batches:
+        profile_batches(ddp, X_t, y_t, sampler, per_worker,
+                        [float(f) for f in args.profile_batches.split(",")],
+                        reporter, task, stats, args.work_ms_per_sample)
+
+    def meta():
+        extra = {} if stats.grad_sqr is None else dict(
+            grad_sqr=stats.grad_sqr, grad_trace=stats.trace)
+        return dict(mode="allreduce", num_workers=W, epoch=epoch, pos=pos,
+                    global_batch=glob, **extra)
     stop, start = False, step
     win_t, win_step, next_report = time.time(), step, 0.0
     feed = batches(sampler, per_worker, epoch, pos)
@@ -177,9 +259,7 @@ def train(task, args):
         if flags[0] > 0:
             ckpt.acknowledge()
             if task.is_chief:
-                path = ckpt_save(task.ckpt_dir, net.flat(), step,
-                                 mode="allreduce", num_workers=W,
-                                 epoch=epoch, pos=pos)
+                path = ckpt_save(task.ckpt_dir, net.flat(), step, **meta())
                 log("checkpoint of step %d written to %s" % (step, path))
                 reporter.checkpoint(step)
             ckpt.pause()
@@ -188,18 +268,33 @@ def train(task, args):
         if flags[1] > 0:
             break
         t_compute = time.time()
-        epoch_next, pos_next, idx = next(feed)
         opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(ddp(X_t[idx]), y_t[idx])
-        # This worker's own pace (stragglers): data and forward pass, and
-        # the stand-in compute below; not the all-reduce in backward().
-        own = time.time() - t_compute
-        loss.backward()  # DDP all-reduces (averages) the gradients here
-        if args.work_ms_per_sample:
-            time.sleep(args.work_ms_per_sample * len(idx) / 1000.0)
-            own += args.work_ms_per_sample * len(idx) / 1000.0
+        own, n = 0.0, 0
+        for micro in range(accum + 1):
+            epoch_next, pos_next, idx = next(feed)
+            n += len(idx)
+            last = micro == accum
+            # the gradients of all but the last micro-step accumulate
+            # locally; DDP all-reduces (averages) them with the last
+            with contextlib.nullcontext() if last else ddp.no_sync():
+                loss = torch.nn.functional.cross_entropy(
+                    ddp(X_t[idx]), y_t[idx]) / (accum + 1)
+                # This worker's own pace (stragglers): data and forward
+                # pass, and the stand-in compute; not the all-reduce.
+                own += time.time() - t_compute
+                loss.backward()
+            if args.work_ms_per_sample:
+                time.sleep(args.work_ms_per_sample * len(idx) / 1000.0)
+                own += args.work_ms_per_sample * len(idx) / 1000.0
+            t_compute = time.time()
         pace.pace(own, task.rank)
         opt.step()
+        if stats.step(n) and args.lr_rule == "adascale" and \
+                not args.scale_lr:
+            # AdaScale: the gain follows the measured noise
+            for g in opt.param_groups:
+                g["lr"] = args.lr * lr_scale_for(args, glob, base,
+                                                 stats.grad_sqr, stats.trace)
         step, epoch, pos = step + 1, epoch_next, pos_next
         if task.is_chief and time.time() >= next_report:
             next_report = time.time() + args.report_every
@@ -207,19 +302,25 @@ def train(task, args):
                 full = float(torch.nn.functional.cross_entropy(net(X_t), y_t))
             rate = (step - win_step) / max(time.time() - win_t, 1e-6)
             if step > win_step:
-                reporter.progress(step, full, rate * per_worker * W, epoch)
+                reporter.progress(step, full, rate * glob, epoch)
                 reporter.speed(task.num_ps, W, rate)
             log("step %d loss %.4f epoch %d %.1f samples/s"
-                % (step, full, epoch, rate * per_worker * W))
+                % (step, full, epoch, rate * glob))
             win_t, win_step = time.time(), step
             stop = full <= args.target_loss or step >= args.max_steps
     if task.is_chief:
-        ckpt_save(task.ckpt_dir, net.flat(), step, mode="allreduce",
-                  num_workers=W, epoch=epoch, pos=pos)
+        ckpt_save(task.ckpt_dir, net.flat(), step, **meta())
     reporter.flush()
     dist.destroy_process_group()
     log("done: steps %d..%d" % (start, step))
     return 0
+
+
+def lr_scale_for(args, batch, base, grad_sqr=None, trace=None):
+    """The LR factor of this run's batch over the submitted one."""
+    if batch == base:
+        return 1.0
+    return opr.lr_scale(batch, base, args.lr_rule, grad_sqr, trace)
 
 
 def main(argv):
@@ -228,7 +329,15 @@ def main(argv):
                     help="global batch (per worker with --scale-lr)")
     ap.add_argument("--scale-lr", action="store_true",
                     help="keep the per-worker batch and scale the LR by W")
-    ap.add_argument("--lr", type=float, default=0.2)
+    ap.add_argument("--lr", type=float, default=0.2,
+                    help="learning rate at --batch")
+    ap.add_argument("--lr-rule", choices=("adascale", "sqrt", "linear"),
+                    default="adascale",
+                    help="LR scaling when the scheduler changes the batch")
+    ap.add_argument("--stats-every", type=int, default=10,
+                    help="steps per gradient-statistics estimate")
+    ap.add_argument("--profile-batches", default="",
+                    help="time these multiples of the local batch at start")
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target-loss", type=float, default=0.1)

@@ -268,13 +268,19 @@ class BackgroundReporter:
         self._put(("progress", (step, loss), dict(
             samples_per_sec=samples_per_sec, epoch=epoch)))
 
-    def speed(self, ps, workers, steps_per_sec):
-        self._put(("speed", (ps, workers, steps_per_sec), {}))
+    def speed(self, ps, workers, steps_per_sec, local_batch=None, accum=None):
+        self._put(("speed", (ps, workers, steps_per_sec),
+                   dict(local_batch=local_batch, accum=accum)))
 
     def checkpoint(self, step):
         """Confirm the checkpoint the signal asked for: the scheduler can
         requeue the job at once instead of waiting out the grace period."""
         self._put(("checkpoint", (step,), {}))
+
+    def gradients(self, grad_sqr, grad_var, var_batch):
+        """Gradient statistics (optimus_report.GradientStats sends them
+        here from rank 0)."""
+        self._put(("gradients", (grad_sqr, grad_var, var_batch), {}))
 
     def pace(self, seconds, rank, every=10.0, node=None, key=None):
         """A worker's own time for one step (compute only, without the

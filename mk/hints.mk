@@ -5,6 +5,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/hints/hints.h src/common/hints/hints.c \
 	src/common/hints/keys.h src/common/hints/keys.c \
 	src/common/hints/format.c src/common/hints/size.c \
+	src/common/hints/batch.c \
 	src/common/hints/script.h src/common/hints/script.c
 
 check_PROGRAMS += testsuite/unit/test_hints

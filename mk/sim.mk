@@ -75,13 +75,15 @@ testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
 	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \
-	testsuite/offline/test_quality_curves.py
+	testsuite/offline/test_quality_curves.py \
+	testsuite/offline/test_gradient_stats.py
 # quality-vs-fair's recorded curves, the script that made them and the
 # cluster benchmark that trains the same runs.
 EXTRA_DIST += testsuite/data/quality-curves/README.md \
 	testsuite/data/quality-curves/curves.csv \
 	testsuite/data/quality-curves/dl.csv \
 	contrib/record_quality_curves.py bench/quality_fair.py \
+	bench/adaptive_ddp.py \
 	bench/quality_job.py bench/quality_job.sh
 
 # The replay test: one recorded planning input through sched/optimus'

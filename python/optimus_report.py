@@ -22,6 +22,7 @@ in $(pythondir)), or set PYTHONPATH to the source tree's python/ folder.
 import ctypes
 import ctypes.util
 import json
+import math
 import os
 import signal
 import random
@@ -32,7 +33,8 @@ import time
 
 __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
            "endpoints", "conf_read", "conf_get", "sign", "frame",
-           "job_identity", "resume_refusal"]
+           "job_identity", "resume_refusal", "BatchPlan", "batch_env",
+           "GradientStats", "gradient_estimates", "lr_scale"]
 
 MAX_FRAME = 64 * 1024         # requests (the listener's bound)
 MAX_REPLY = 64 * 1024 * 1024  # replies (PROTOCOL_MAX_REPLY)
@@ -444,12 +446,18 @@ class Reporter:
             sps=float(samples_per_sec),
             epoch=None if epoch is None else int(epoch)))
 
-    def speed(self, ps, workers, steps_per_sec, job_id=None):
-        """Report a training speed measured with ps servers and workers."""
+    def speed(self, ps, workers, steps_per_sec, job_id=None,
+              local_batch=None, accum=None):
+        """Report a training speed measured with ps servers and workers;
+        with local_batch (and accum), measured at that per-worker batch
+        and extra micro-steps instead of the run's own batch (a step time
+        for the scheduler's goodput model, adaptive_batch=yes)."""
         job = self._job(job_id)
         return self.request(lambda: message(
             "speed", job=job, ps=int(ps), workers=int(workers),
-            steps_per_sec=float(steps_per_sec)))
+            steps_per_sec=float(steps_per_sec),
+            local_batch=None if local_batch is None else int(local_batch),
+            accum=None if local_batch is None else int(accum or 0)))
 
     def checkpoint(self, step, job_id=None):
         """Confirm that the checkpoint the checkpoint signal asked for is
@@ -471,6 +479,16 @@ class Reporter:
                                     rank=rank, node=node,
                                     step_time=float(step_time),
                                     lag=None if lag is None else float(lag)))
+
+    def gradients(self, grad_sqr, grad_var, var_batch, job_id=None):
+        """Report the job's gradient statistics: the squared norm of its
+        gradient, the variance of a gradient averaged over var_batch
+        examples (GradientStats measures both in a DDP job). The listener
+        refuses a value out of range (doc/reports.md) with the reason."""
+        job = self._job(job_id)
+        return self.request(lambda: message(
+            "gradients", job=job, grad_sqr=float(grad_sqr),
+            grad_var=float(grad_var), var_batch=float(var_batch)))
 
     def query(self, what="status", job_id=None, points=None):
         """Ask 'status', 'plan', 'metrics' (Prometheus text as
@@ -586,3 +604,188 @@ def resume_refusal(recorded, env=None):
         return "written by %s, this is %s" % (_describe_identity(theirs),
                                               _describe_identity(mine))
     return None
+
+
+# ------------------------------------------------------- the batch of a run
+# sched/optimus gives every task of a job submitted with batch= its batch
+# for this run (optimus_hints(5)): the global batch, the batch of each
+# worker in one forward/backward pass and the extra micro-steps whose
+# gradients it accumulates, global = local * workers * (accum + 1). With
+# adaptive_batch=yes the scheduler chooses it with the workers (it may
+# differ at every restart); otherwise it is the submitted batch split over
+# this run's workers.
+class BatchPlan:
+    """The batch of this run: global_batch, local_batch, accum_steps."""
+
+    def __init__(self, global_batch, local_batch, accum_steps=0):
+        self.global_batch = int(global_batch)
+        self.local_batch = int(local_batch)
+        self.accum_steps = int(accum_steps)
+
+    @property
+    def micro_steps(self):
+        """Forward/backward passes per update: accum_steps + 1."""
+        return self.accum_steps + 1
+
+    def __repr__(self):
+        return "BatchPlan(global=%d, local=%d, accum=%d)" % (
+            self.global_batch, self.local_batch, self.accum_steps)
+
+
+def batch_env(env=None):
+    """The BatchPlan of this run from OPTIMUS_GLOBAL_BATCH,
+    OPTIMUS_LOCAL_BATCH and OPTIMUS_ACCUM_STEPS, or None when the job has
+    none (no batch= hint, or not under sched/optimus)."""
+    env = os.environ if env is None else env
+    try:
+        return BatchPlan(env["OPTIMUS_GLOBAL_BATCH"],
+                         env["OPTIMUS_LOCAL_BATCH"],
+                         env.get("OPTIMUS_ACCUM_STEPS", 0))
+    except (KeyError, ValueError):
+        return None
+
+
+# ---------------------------------------------------- gradient statistics
+def gradient_estimates(small_sqr, big_sqr, small_batch, big_batch):
+    """Unbiased estimates of |G|^2 and tr(Sigma) from the mean squared
+    norm of gradients over small_batch examples (each replica's own,
+    before the all-reduce) and the squared norm of a gradient over
+    big_batch examples (the all-reduced one): E|g_b|^2 = |G|^2 +
+    tr(Sigma)/b, solved for the two batches (McCandlish, Kaplan, Amodei
+    et al., "An Empirical Model of Large-Batch Training", 2018, App. A.1).
+    Returns (grad_sqr, trace), each at least 0 (a noisy window may make an
+    estimate negative: 0 is the value it stands for)."""
+    if not big_batch > small_batch > 0:
+        raise ValueError("needs 0 < small_batch < big_batch")
+    sqr = (big_batch * big_sqr - small_batch * small_sqr) / \
+        (big_batch - small_batch)
+    trace = (small_sqr - big_sqr) / (1.0 / small_batch - 1.0 / big_batch)
+    return max(sqr, 0.0), max(trace, 0.0)
+
+
+class GradientStats:
+    """Gradient statistics of a PyTorch DistributedDataParallel job,
+    measured across its replicas and reported to the scheduler.
+
+        ddp = DistributedDataParallel(net)
+        stats = GradientStats(ddp, reporter)      # before the first step
+        ...  loss.backward()  ...                 # DDP all-reduces
+        stats.step(examples)                      # after every update
+
+    How: a DDP communication hook (the default all-reduce, plus one sum of
+    squares of each gradient bucket before and after it) gives each
+    replica's own squared gradient norm and the all-reduced one: a few
+    vector operations per bucket, no extra pass over the data. Every
+    `every` steps (the same step on all replicas) one all-reduce of two
+    numbers averages them across the replicas, and rank 0 reports the
+    estimates over those steps (gradient_estimates: replica gradients of
+    `examples` each against their average over workers x examples):
+    grad_sqr = |G|^2, grad_var = tr(Sigma) / var_batch with var_batch the
+    global batch. `examples` is what each replica's gradient averages
+    over in one update (local batch x micro-steps). A job of one worker
+    has no second gradient to compare with: it measures nothing (its
+    scheduler then sees no gain in a larger batch).
+
+    grad_sqr, trace and var_batch hold the last estimates (None before)."""
+
+    def __init__(self, ddp, reporter=None, every=10, process_group=None):
+        import torch.distributed as dist
+        self._dist = dist
+        self._group = process_group
+        self.world = dist.get_world_size(process_group)
+        self.rank = dist.get_rank(process_group)
+        self.reporter = reporter
+        self.every = max(1, int(every))
+        self.grad_sqr = self.trace = self.var_batch = None
+        self.reports = 0
+        self._steps = 0
+        self._small = 0.0   # sum over steps of this replica's |g_i|^2
+        self._big = 0.0     # sum over steps of |mean g|^2
+        self._examples = 0.0
+        self._local = []    # this step's per-bucket sums (tensors)
+        self._reduced = []
+        ddp.register_comm_hook(None, self._hook)
+
+    def _hook(self, state, bucket):
+        dist = self._dist
+        buf = bucket.buffer()
+        self._local.append(buf.detach().double().pow(2).sum())
+        buf.div_(self.world)
+        fut = dist.all_reduce(buf, group=self._group,
+                              async_op=True).get_future()
+
+        def done(f):
+            out = f.value()[0]
+            self._reduced.append(out.detach().double().pow(2).sum())
+            return out
+        return fut.then(done)
+
+    def step(self, examples):
+        """After an update whose gradient averaged `examples` examples on
+        each replica. Every `every` calls (all replicas at once): the
+        estimates, reported by rank 0. Returns True when it estimated."""
+        if self._local:
+            self._small += float(sum(self._local))
+            self._big += float(sum(self._reduced))
+            self._examples += float(examples)
+            self._steps += 1
+        self._local, self._reduced = [], []
+        if self._steps < self.every or self.world < 2:
+            return False
+        import torch
+        sums = torch.tensor([self._small, self._examples],
+                            dtype=torch.float64)
+        self._dist.all_reduce(sums, group=self._group)
+        n = self._steps
+        small = float(sums[0]) / self.world / n
+        b = float(sums[1]) / self.world / n
+        big = self._big / n
+        self._small = self._big = self._examples = 0.0
+        self._steps = 0
+        self.grad_sqr, self.trace = gradient_estimates(
+            small, big, b, b * self.world)
+        self.var_batch = b * self.world
+        if self.rank == 0 and self.reporter is not None:
+            try:
+                self.reporter.gradients(self.grad_sqr,
+                                        self.trace / self.var_batch,
+                                        self.var_batch)
+                self.reports += 1
+            except ReportError:
+                pass    # training never stops for a report
+        return True
+
+    def gain(self, batch, base_batch):
+        """AdaScale's gain of `batch` over `base_batch` from the last
+        estimates (lr_scale), or None before any."""
+        if self.grad_sqr is None:
+            return None
+        return lr_scale(batch, base_batch, "adascale", self.grad_sqr,
+                        self.trace)
+
+
+def lr_scale(batch, base_batch, rule="adascale", grad_sqr=None, trace=None):
+    """The factor for a learning rate tuned at base_batch when training at
+    batch (s = batch / base_batch):
+
+    - "adascale" (default; Johnson et al., "AdaScale SGD", ICML 2020):
+      the gain r = (var + sqr) / (var / s + sqr), with sqr = |G|^2 and
+      var = tr(Sigma) / base_batch the variance of a base-batch gradient:
+      one step at batch is worth r steps at base_batch, r between 1 (no
+      noise: a larger batch adds nothing) and s (all noise). The same
+      gain the scheduler plans with (models/efficiency.h). Without
+      statistics yet (grad_sqr None), the square-root rule.
+    - "sqrt": sqrt(s) (Krizhevsky 2014; Hoffer et al. 2017; for Adam);
+    - "linear": s (Goyal et al. 2017, SGD with warm-up).
+    """
+    s = float(batch) / float(base_batch)
+    if rule == "linear":
+        return s
+    if rule == "sqrt" or (rule == "adascale" and grad_sqr is None):
+        return math.sqrt(s)
+    if rule != "adascale":
+        raise ValueError("rule is adascale, sqrt or linear")
+    var = float(trace) / float(base_batch)
+    if var + grad_sqr <= 0:
+        return 1.0
+    return (var + grad_sqr) / (var / s + grad_sqr)

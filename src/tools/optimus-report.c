@@ -20,6 +20,8 @@ static void usage(FILE *f)
 "       optimus-report checkpoint [--job N] --step S\n"
 "       optimus-report worker [--job N] [--rank R] [--node NAME] --step-time T\n"
 "                      [--lag L]\n"
+"       optimus-report gradients [--job N] --grad-sqr G --grad-var V\n"
+"                      --var-batch B\n"
 "\n"
 "Send a munge-authenticated report to the sched/optimus listener.\n"
 "'checkpoint' confirms that the job wrote the checkpoint its checkpoint\n"
@@ -37,6 +39,9 @@ static void usage(FILE *f)
 "Python: Reporter.handle_checkpoints(save, resumed_step) does 1 and 3.\n"
 "'worker' reports one worker's own seconds per step, for\n"
 "straggler detection (send it every few seconds at most).\n"
+"'gradients' reports the job's gradient statistics, for its statistical\n"
+"efficiency at other batch sizes (adaptive_batch=yes, optimus_hints(5)):\n"
+"the listener refuses a value out of range with the reason.\n"
 "\n"
 "  --job N            job id (default: $SLURM_JOB_ID)\n"
 "  --step S           training steps done so far (checkpoint: the step\n"
@@ -52,6 +57,10 @@ static void usage(FILE *f)
 "  --node NAME        the node it runs on (default: $SLURMD_NODENAME)\n"
 "  --step-time T      its own seconds per step (> 0)\n"
 "  --lag L            gradient arrival lag a PS saw for it (seconds)\n"
+"  --grad-sqr G       squared norm of the gradient (>= 0)\n"
+"  --grad-var V       variance of a gradient averaged over B examples\n"
+"                     (>= 0)\n"
+"  --var-batch B      the examples B of that gradient (>= 1)\n"
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
 "                     $SLURM_CONF)\n"
@@ -66,6 +75,7 @@ typedef struct args {
 	const char *kind;
 	long long job, step, epoch, ps, workers, rank;
 	double loss, sps, steps_per_sec, step_time, lag;
+	double grad_sqr, grad_var, var_batch;
 	const char *node;
 	const char *addr;
 	int timeout_ms;
@@ -90,7 +100,8 @@ static int integer(const char *s, long long *out)
 }
 
 enum { O_JOB = 256, O_STEP, O_LOSS, O_SPS, O_EPOCH, O_PS, O_WORKERS,
-       O_SPEED, O_ADDR, O_TIMEOUT, O_RANK, O_NODE, O_STEP_TIME, O_LAG };
+       O_SPEED, O_ADDR, O_TIMEOUT, O_RANK, O_NODE, O_STEP_TIME, O_LAG,
+       O_GRAD_SQR, O_GRAD_VAR, O_VAR_BATCH };
 
 static int parse_opt(int c, const char *v, args_t *a)
 {
@@ -110,6 +121,9 @@ static int parse_opt(int c, const char *v, args_t *a)
 	case O_NODE: a->node = v; return 0;
 	case O_STEP_TIME: return num(v, &a->step_time);
 	case O_LAG: return num(v, &a->lag);
+	case O_GRAD_SQR: return num(v, &a->grad_sqr);
+	case O_GRAD_VAR: return num(v, &a->grad_var);
+	case O_VAR_BATCH: return num(v, &a->var_batch);
 	case O_TIMEOUT:
 		if (integer(v, &t) || t < 1 || t > 600000)
 			return -1;
@@ -130,6 +144,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{ "addr", 1, NULL, O_ADDR }, { "timeout", 1, NULL, O_TIMEOUT },
 		{ "rank", 1, NULL, O_RANK }, { "node", 1, NULL, O_NODE },
 		{ "step-time", 1, NULL, O_STEP_TIME }, { "lag", 1, NULL, O_LAG },
+		{ "grad-sqr", 1, NULL, O_GRAD_SQR },
+		{ "grad-var", 1, NULL, O_GRAD_VAR },
+		{ "var-batch", 1, NULL, O_VAR_BATCH },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("SLURM_JOB_ID");
@@ -140,7 +157,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		       .ps = -1, .workers = -1, .loss = NAN, .sps = 0,
 		       .steps_per_sec = NAN, .timeout_ms = 5000,
 		       .rank = rank ? atoll(rank) : -1,
-		       .node = getenv("SLURMD_NODENAME"), .step_time = NAN };
+		       .node = getenv("SLURMD_NODENAME"), .step_time = NAN,
+		       .grad_sqr = NAN, .grad_var = NAN, .var_batch = NAN };
 	opterr = 0;	/* one line of our own instead of getopt's */
 	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		if (c == 'h') {
@@ -157,14 +175,17 @@ static int parse_args(int argc, char **argv, args_t *a)
 			fprintf(stderr, "optimus-report: --%s '%s': expected %s\n",
 				opts[idx].name, optarg, c == O_TIMEOUT ?
 				"milliseconds from 1 to 600000" :
-				c == O_LOSS || c == O_SPS || c == O_SPEED ?
+				c == O_LOSS || c == O_SPS || c == O_SPEED ||
+				c == O_STEP_TIME || c == O_LAG ||
+				c == O_GRAD_SQR || c == O_GRAD_VAR ||
+				c == O_VAR_BATCH ?
 				"a finite number" : "an integer");
 			return -1;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "optimus-report: say 'progress', 'speed', "
-			"'checkpoint' or 'worker' (see --help)\n");
+			"'checkpoint', 'worker' or 'gradients' (see --help)\n");
 		return -1;
 	}
 	a->kind = argv[optind];
@@ -186,6 +207,19 @@ static const char *build_worker(const args_t *a, message_t *m)
 		 a->node);
 	m->report.worker.step_time = a->step_time;
 	m->report.worker.lag = a->lag;
+	return NULL;
+}
+
+/* The values go as given: the listener is the one judge of their range
+ * (protocol.c) and says what is wrong. */
+static const char *build_gradients(const args_t *a, message_t *m)
+{
+	if (isnan(a->grad_sqr) || isnan(a->grad_var) || isnan(a->var_batch))
+		return "gradients needs --grad-sqr, --grad-var and --var-batch";
+	m->type = MSG_GRADIENTS;
+	m->report.kind = REPORT_GRADIENTS;
+	m->report.gradients = (report_gradients_t){ a->grad_sqr, a->grad_var,
+						    a->var_batch };
 	return NULL;
 }
 
@@ -212,8 +246,9 @@ static const char *build(const args_t *a, message_t *m)
 			       "--steps-per-sec >= 0";
 		m->type = MSG_SPEED;
 		m->report.kind = REPORT_SPEED;
-		m->report.speed = (report_speed_t){ (uint32_t)a->ps,
-			(uint32_t)a->workers, a->steps_per_sec };
+		m->report.speed = (report_speed_t){ .ps = (uint32_t)a->ps,
+			.workers = (uint32_t)a->workers,
+			.steps_per_sec = a->steps_per_sec };
 		return NULL;
 	}
 	if (!strcmp(a->kind, "checkpoint")) {
@@ -226,8 +261,10 @@ static const char *build(const args_t *a, message_t *m)
 	}
 	if (!strcmp(a->kind, "worker"))
 		return build_worker(a, m);
-	return "the report kind is 'progress', 'speed', 'checkpoint' or "
-	       "'worker'";
+	if (!strcmp(a->kind, "gradients"))
+		return build_gradients(a, m);
+	return "the report kind is 'progress', 'speed', 'checkpoint', "
+	       "'worker' or 'gradients'";
 }
 
 int main(int argc, char **argv)

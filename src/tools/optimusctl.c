@@ -18,6 +18,7 @@
 #include "hints/hints.h"
 #include "models/curve_fit.h"
 #include "report/client.h"
+#include "util/json_num.h"
 #include "util/json_strict.h"
 #include "util/svg.h"
 
@@ -289,7 +290,7 @@ static void print_speed(json_object *res)
 static void print_rest(json_object *res)
 {
 	static const char *const shown[] = { "job", "job_id", "uid", "reports",
-		"progress", "speed_samples", NULL };
+		"progress", "speed_samples", "batch_now", NULL };
 
 	json_object_object_foreach(res, key, val) {
 		int skip = 0;
@@ -302,6 +303,31 @@ static void print_rest(json_object *res)
 	}
 }
 
+/* The job's batch, efficiency and goodput (query.c add_batch_now). */
+static void print_batch(json_object *res)
+{
+	json_object *b = get(res, "batch_now"), *v;
+	char eff[32] = "unknown", good[48] = "unknown", noise[32] = "unknown";
+
+	if (!b)
+		return;
+	if ((v = get(b, "efficiency")) && json_num_is(v))
+		snprintf(eff, sizeof(eff), "%.3g", json_object_get_double(v));
+	if ((v = get(b, "goodput")) && json_num_is(v))
+		snprintf(good, sizeof(good), "%.4g examples/s",
+			 json_object_get_double(v));
+	if ((v = get(b, "noise_scale")) && json_num_is(v))
+		snprintf(noise, sizeof(noise), "%.4g", json_object_get_double(v));
+	printf("\nBatch: %.0f = %d per worker x %d workers x %d micro-steps "
+	       "(%s)\nEfficiency: %s  Goodput: %s  Noise scale: %s "
+	       "(%lld gradient reports)\n", num(b, "batch"),
+	       (int)num(b, "local_batch"), (int)num(b, "workers"),
+	       (int)num(b, "accum") + 1,
+	       json_object_get_boolean(get(b, "adaptive")) ?
+	       "adaptive: chosen by the scheduler" : "as submitted", eff, good,
+	       noise, (long long)num(b, "grad_reports"));
+}
+
 static void print_job(json_object *res, const opts_t *o)
 {
 	/* A tracked job's answer is its model (job_id); any other job's is
@@ -311,6 +337,7 @@ static void print_job(json_object *res, const opts_t *o)
 	       (long long)num(res, "uid"), (long long)num(res, "reports"));
 	print_points(res, o);
 	print_speed(res);
+	print_batch(res);
 	print_rest(res);
 }
 

@@ -192,6 +192,32 @@ static const struct { const char *text, *needle; } bad[] = {
 	{ "optimus,mode=allreduce,workers=8,batch=4", "smaller than "
 	  "min_workers=8" },
 	{ "optimus,mode=allreduce,ps=257", "from 1 to 256" },
+	/* the batch the job accepts (issue 28) */
+	{ "optimus,mode=allreduce,max_batch=64", "max_batch= needs batch=" },
+	{ "optimus,mode=allreduce,adaptive_batch=yes", "adaptive_batch= "
+	  "needs batch=" },
+	{ "optimus,mode=allreduce,max_local_batch=8", "needs batch=" },
+	{ "optimus,mode=allreduce,batch=32,adaptive_batch=maybe", "yes or no" },
+	{ "optimus,mode=allreduce,batch=32,min_batch=64,max_batch=128,"
+	  "adaptive_batch=yes", "outside min_batch=64..max_batch=128" },
+	{ "optimus,mode=allreduce,batch=32,min_batch=16,max_batch=8,"
+	  "adaptive_batch=yes", "min_batch <= max_batch" },
+	{ "optimus,mode=allreduce,batch=32,max_batch=256", "add "
+	  "adaptive_batch=yes" },
+	{ "optimus,mode=allreduce,batch=32,adaptive_batch=yes", "needs a "
+	  "range" },
+	{ "optimus,mode=sync,batch=32,max_batch=64,adaptive_batch=yes",
+	  "adaptive_batch=yes is for mode=allreduce" },
+	{ "optimus,mode=allreduce,workers=4,batch=32,min_batch=2,max_batch=64,"
+	  "adaptive_batch=yes", "min_batch=2 is smaller than min_workers=4" },
+	{ "optimus,mode=allreduce,max_workers=8,batch=4,max_batch=6,"
+	  "adaptive_batch=yes", "max_batch=6 is smaller than max_workers=8" },
+	{ "optimus,mode=allreduce,batch=32,max_accum=2", "max_accum= needs "
+	  "max_local_batch=" },
+	{ "optimus,mode=allreduce,workers=2,batch=100,max_local_batch=10,"
+	  "max_accum=3", "raise min_workers to 3" },
+	{ "optimus,mode=allreduce,batch=32,max_accum=65,max_local_batch=1",
+	  "max_accum must be an integer from 0 to 64" },
 };
 
 START_TEST(test_refused)
@@ -237,6 +263,12 @@ static const char *const roundtrip[] = {
 	"quality,layout=separate,form=inverse,max_ps=9,ckpt_grace=0",
 	"optimus,mode=allreduce,min_workers=2,max_workers=16,batch=512",
 	"quality,workers=3,ps=0,mode=allreduce,worker_gpus=2",
+	"optimus,mode=allreduce,max_workers=8,batch=32,max_batch=512,"
+	"max_local_batch=64,max_accum=3,adaptive_batch=yes",
+	"optimus,mode=allreduce,workers=2,batch=32,min_batch=8,max_batch=32,"
+	"adaptive_batch=yes",
+	"optimus,mode=sync,batch=32,max_local_batch=32,max_accum=0,"
+	"adaptive_batch=no",
 };
 
 START_TEST(test_format_roundtrip)
@@ -272,6 +304,81 @@ START_TEST(test_format_small_buffer)
 	ck_assert_int_eq(parse("optimus,model=longish_model_name"), 0);
 	ck_assert_int_eq(hints_format(&h, text, sizeof(text)), -ENOSPC);
 	ck_assert_uint_eq(strlen(text), sizeof(text) - 1);
+}
+END_TEST
+
+/* The batch keys: the range defaults to the submitted batch, and only the
+ * keys that differ from their defaults are in the canonical text. */
+START_TEST(test_batch_keys)
+{
+	char text[HINTS_TEXT_MAX];
+
+	ck_assert_msg(!parse("optimus,mode=allreduce,max_workers=8,batch=32,"
+			     "max_batch=512,max_local_batch=64,max_accum=3,"
+			     "adaptive_batch=yes"), "%s", err);
+	ck_assert_uint_eq(h.batch, 32);
+	ck_assert_uint_eq(h.min_batch, 32);
+	ck_assert_uint_eq(h.max_batch, 512);
+	ck_assert_uint_eq(h.max_local_batch, 64);
+	ck_assert_uint_eq(h.max_accum, 3);
+	ck_assert(h.adaptive_batch);
+	ck_assert_msg(!parse("optimus,mode=allreduce,batch=48"), "%s", err);
+	ck_assert_uint_eq(h.min_batch, 48);
+	ck_assert_uint_eq(h.max_batch, 48);
+	ck_assert(!h.adaptive_batch);
+	ck_assert_int_gt(hints_format(&h, text, sizeof(text)), 0);
+	ck_assert_ptr_null(strstr(text, "min_batch"));
+	ck_assert_ptr_null(strstr(text, "max_batch"));
+	ck_assert_ptr_null(strstr(text, "adaptive_batch"));
+	/* no batch at all: nothing about it */
+	ck_assert_msg(!parse("optimus,mode=allreduce,adaptive_batch=no"), "%s",
+		      err);
+	ck_assert_uint_eq(h.min_batch, 0);
+	ck_assert_uint_eq(h.max_batch, 0);
+	/* hints built by hand (the simulator) leave the range 0: = batch */
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	h.mode = HINTS_MODE_SYNC;
+	h.batch = 64;
+	ck_assert_msg(!hints_validate(&h, err, sizeof(err)), "%s", err);
+}
+END_TEST
+
+/* The submitted batch over w workers: ceil(B/w) each, in the fewest
+ * micro-steps that keep the per-GPU batch within max_local_batch. */
+START_TEST(test_batch_split)
+{
+	hints_batch_t b;
+
+	ck_assert_msg(!parse("optimus,mode=allreduce,max_workers=8,batch=32"),
+		      "%s", err);
+	ck_assert_int_eq(hints_batch_split(&h, 4, &b, err, sizeof(err)), 0);
+	ck_assert_uint_eq(b.batch, 32);
+	ck_assert_uint_eq(b.local, 8);
+	ck_assert_uint_eq(b.accum, 0);
+	/* 32 on 3: 11 each, 33 trained */
+	ck_assert_int_eq(hints_batch_split(&h, 3, &b, err, sizeof(err)), 0);
+	ck_assert_uint_eq(b.local, 11);
+	ck_assert_uint_eq(b.batch, 33);
+	ck_assert_int_eq(hints_batch_split(&h, 0, &b, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(!parse("optimus,mode=allreduce,min_workers=2,max_workers=8,batch=100,"
+			     "max_local_batch=10,max_accum=4"), "%s", err);
+	/* 100 on 1: 100 samples, 10 micro-steps needed, 5 allowed */
+	ck_assert_int_eq(hints_batch_split(&h, 1, &b, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "max_accum=4"));
+	/* 100 on 3: 34 each in 4 micro-steps of 9 (36 each, 108 trained) */
+	ck_assert_int_eq(hints_batch_split(&h, 3, &b, err, sizeof(err)), 0);
+	ck_assert_uint_eq(b.accum, 3);
+	ck_assert_uint_eq(b.local, 9);
+	ck_assert_uint_eq(b.batch, 108);
+	/* 100 on 5: 20 each, 2 micro-steps of 10 */
+	ck_assert_int_eq(hints_batch_split(&h, 5, &b, err, sizeof(err)), 0);
+	ck_assert_uint_eq(b.accum, 1);
+	ck_assert_uint_eq(b.local, 10);
+	ck_assert_uint_eq(b.batch, 100);
+	ck_assert_msg(!parse("optimus,mode=allreduce"), "%s", err);
+	ck_assert_int_eq(hints_batch_split(&h, 2, &b, NULL, 0), -ENOENT);
 }
 END_TEST
 
@@ -482,6 +589,8 @@ static Suite *hints_suite(void)
 	tcase_add_test(tc, test_utf8_letters_accepted);
 	tcase_add_loop_test(tc, test_format_roundtrip, 0, nrt);
 	tcase_add_test(tc, test_format_small_buffer);
+	tcase_add_test(tc, test_batch_keys);
+	tcase_add_test(tc, test_batch_split);
 	tcase_add_loop_test(tc, test_size_fewest_nodes, 0, 24);
 	tcase_add_test(tc, test_size_given_nodes_and_unfit);
 	tcase_add_test(tc, test_size_separate);

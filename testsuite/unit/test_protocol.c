@@ -244,6 +244,23 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":0}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":1e9}",
 	"{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,\"node\":\"n1\",\"step_time\":1,\"lag\":-1}",
+	/* gradients: negative, missing, string, zero or fractional var_batch,
+	 * beyond the bound (no JSON text holds NaN or Infinity: json-c's
+	 * tokenizer takes them, the strict parse refuses them) */
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":-1,\"grad_var\":1,\"var_batch\":8}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":-0.5,\"var_batch\":8}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":\"1\",\"grad_var\":1,\"var_batch\":8}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":0}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":0.5}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1e31,\"grad_var\":1,\"var_batch\":8}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":NaN,\"grad_var\":1,\"var_batch\":8}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":Infinity,\"var_batch\":8}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":-Infinity}",
+	/* speed at a batch: local_batch 0, accum without local_batch */
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":0}",
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"accum\":1}",
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":4,\"accum\":65}",
 	/* unknown type, unknown query, job query without job */
 	"{" HEAD "\"type\":\"delete\",\"job\":1}",
 	"{" HEAD "\"type\":\"query\",\"query\":\"secrets\"}",
@@ -274,7 +291,7 @@ START_TEST(test_build_roundtrip)
 	char *text;
 
 	in.report = (report_t){ .kind = REPORT_SPEED, .job_id = 77 };
-	in.report.speed = (report_speed_t){ 2, 6, 3.75 };
+	in.report.speed = (report_speed_t){ .ps = 2, .workers = 6, .steps_per_sec = 3.75 };
 	text = protocol_message_build(&in);
 	ck_assert_int_eq(parse(text, &out), 0);
 	ck_assert_int_eq(out.type, MSG_SPEED);
@@ -296,6 +313,39 @@ START_TEST(test_build_roundtrip)
 	ck_assert_uint_eq(out.report.job_id, 78);
 	ck_assert_uint_eq(out.report.checkpoint.step, 4321);
 	free(text);
+
+	/* a speed measured at a batch of its own */
+	in = (message_t){ .type = MSG_SPEED, .nonce = 9, .sent = 10 };
+	in.report = (report_t){ .kind = REPORT_SPEED, .job_id = 80 };
+	in.report.speed = (report_speed_t){ 0, 4, 2.5, 16, 3 };
+	text = protocol_message_build(&in);
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_uint_eq(out.report.speed.local_batch, 16);
+	ck_assert_uint_eq(out.report.speed.accum, 3);
+	free(text);
+
+	in = (message_t){ .type = MSG_GRADIENTS, .nonce = 7, .sent = 8 };
+	in.report = (report_t){ .kind = REPORT_GRADIENTS, .job_id = 79 };
+	in.report.gradients = (report_gradients_t){ 0.125, 3.5, 64 };
+	text = protocol_message_build(&in);
+	ck_assert_ptr_nonnull(strstr(text, "\"type\":\"gradients\""));
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_int_eq(out.type, MSG_GRADIENTS);
+	ck_assert_int_eq(out.report.kind, REPORT_GRADIENTS);
+	ck_assert_uint_eq(out.report.job_id, 79);
+	ck_assert_double_eq(out.report.gradients.grad_sqr, 0.125);
+	ck_assert_double_eq(out.report.gradients.grad_var, 3.5);
+	ck_assert_double_eq(out.report.gradients.var_batch, 64);
+	free(text);
+	/* the reason names the field and its range */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"gradients\",\"job\":1,"
+			       "\"grad_sqr\":1,\"grad_var\":1,"
+			       "\"var_batch\":0}", &out), -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(err, "\"var_batch\""));
+	/* zero statistics are a report like any other (no signal yet) */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"gradients\",\"job\":1,"
+			       "\"grad_sqr\":0,\"grad_var\":0,"
+			       "\"var_batch\":1}", &out), 0);
 
 	in = (message_t){ .type = MSG_WORKER, .nonce = 5, .sent = 6 };
 	in.report = (report_t){ .kind = REPORT_WORKER, .job_id = 79 };
@@ -644,7 +694,7 @@ START_TEST(test_history_restore_round_trip)
 	}
 	r = (report_t){ .kind = REPORT_SPEED, .job_id = 10, .uid = 5,
 			.received = 6 };
-	r.speed = (report_speed_t){ 1, 2, 0.5 };
+	r.speed = (report_speed_t){ .ps = 1, .workers = 2, .steps_per_sec = 0.5 };
 	report_history_add(h, &r);
 	r = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = 10, .uid = 5,
 			.received = 7 };

@@ -30,6 +30,66 @@ START_TEST(test_topology_string)
 	ck_assert_int_eq(roles_topology_parse(buf, &u, NULL, 0), 0);
 	ck_assert_int_eq(memcmp(&t, &u, sizeof(t)), 0);
 	ck_assert_int_eq(roles_topology_format(&t, buf, 5), -ENOSPC);
+	/* the scheduler's batch for the run */
+	ck_assert_int_eq(roles_topology_parse("ps=0,workers=4,batch=96,"
+					      "local_batch=12,accum=1", &t,
+					      NULL, 0), 0);
+	ck_assert_uint_eq(t.batch, 96);
+	ck_assert_uint_eq(t.local_batch, 12);
+	ck_assert_uint_eq(t.accum, 1);
+	ck_assert_int_gt(roles_topology_format(&t, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "ps=0,workers=4,batch=96,local_batch=12,accum=1");
+	ck_assert_int_eq(roles_topology_parse(buf, &u, NULL, 0), 0);
+	ck_assert_int_eq(memcmp(&t, &u, sizeof(t)), 0);
+}
+END_TEST
+
+/* Each task's batch: the scheduler's (topology) at every start, else the
+ * submitted batch split over the run's workers; none without batch=. */
+START_TEST(test_env_batch)
+{
+	optimus_hints_t h;
+	roles_job_t job = { .job_id = 9, .submit_dir = "/w", .hints = &h };
+	roles_env_t env;
+	char err[256];
+
+	ck_assert_msg(!hints_parse("optimus,mode=allreduce,max_workers=8,"
+				   "batch=32,max_batch=256,max_local_batch=16,"
+				   "max_accum=3,adaptive_batch=yes", &h, err,
+				   sizeof(err)), "%s", err);
+	/* 32 on 1 worker: 2 micro-steps of 16 */
+	job.topology = (roles_topology_t){ .ps = 0, .workers = 1 };
+	roles_env_init(&env);
+	ck_assert_int_eq(roles_env_job(&job, &env), 0);
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_GLOBAL_BATCH"), "32");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_LOCAL_BATCH"), "16");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_ACCUM_STEPS"), "1");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_TOPOLOGY"),
+			 "ps=0,workers=1");
+	roles_env_free(&env);
+	/* the scheduler chose 192 for 4 workers: 12 each in 4 micro-steps */
+	ck_assert_int_eq(roles_topology_parse("ps=0,workers=4,batch=192,"
+					      "local_batch=12,accum=3",
+					      &job.topology, err, sizeof(err)),
+			 0);
+	roles_env_init(&env);
+	ck_assert_int_eq(roles_env_job(&job, &env), 0);
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_GLOBAL_BATCH"), "192");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_LOCAL_BATCH"), "12");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_ACCUM_STEPS"), "3");
+	/* srun steps read the batch back from the topology */
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_TOPOLOGY"),
+			 "ps=0,workers=4,batch=192,local_batch=12,accum=3");
+	roles_env_free(&env);
+	/* no batch= hint: no batch variables */
+	ck_assert(!hints_parse("optimus,mode=allreduce,workers=2", &h, err,
+			       sizeof(err)));
+	job.topology = (roles_topology_t){ .ps = 0, .workers = 2 };
+	roles_env_init(&env);
+	ck_assert_int_eq(roles_env_job(&job, &env), 0);
+	ck_assert_ptr_null(roles_env_get(&env, "OPTIMUS_GLOBAL_BATCH"));
+	ck_assert_ptr_null(roles_env_get(&env, "OPTIMUS_LOCAL_BATCH"));
+	roles_env_free(&env);
 }
 END_TEST
 
@@ -37,11 +97,17 @@ static const char *const bad_topo[] = {
 	"", "ps=1", "workers=2", "ps=1,workers=0", "ps=1,workers=2,ps=1",
 	"ps=-1,workers=2", "ps=1,workers=2x", "ps=1;workers=2", "gpus=1,ps=1",
 	"ps=,workers=1", "ps=1,workers=2,",
+	/* the batch: all three fields or none, and consistent */
+	"ps=0,workers=4,batch=32", "ps=0,workers=4,batch=32,local_batch=8",
+	"ps=0,workers=4,batch=32,local_batch=4,accum=0",
+	"ps=0,workers=4,batch=0,local_batch=0,accum=0",
+	"ps=0,workers=4,batch=64,local_batch=8,accum=65",
+	"ps=0,workers=4,batch=32,local_batch=8,accum=0,batch=32",
 };
 
 START_TEST(test_topology_refused)
 {
-	roles_topology_t t = { 7, 7 };
+	roles_topology_t t = { .ps = 7, .workers = 7 };
 	char err[128] = "";
 
 	ck_assert_int_eq(roles_topology_parse(bad_topo[_i], &t, err,
@@ -54,7 +120,7 @@ END_TEST
 START_TEST(test_topology_for_step)
 {
 	optimus_hints_t h;
-	roles_topology_t given = { 2, 6 }, t;
+	roles_topology_t given = { .ps = 2, .workers = 6 }, t;
 
 	hints_init(&h, HINTS_POLICY_OPTIMUS);
 	h.min_ps = 3;
@@ -159,7 +225,7 @@ START_TEST(test_colocated_theorem1)
 {
 	/* p PS, w workers over k nodes with the Theorem 1 split */
 	uint32_t k = 1 + _i % 4, p = 1 + _i % 5, w = 1 + (_i * 7) % 11;
-	roles_topology_t t = { p, w };
+	roles_topology_t t = { .ps = p, .workers = w };
 	roles_node_t nodes[MAXN];
 	uint32_t tasks[MAXN];
 	char err[160];
@@ -182,7 +248,7 @@ START_TEST(test_colocated_uneven_steps)
 {
 	/* a step laid out unlike Theorem 1 still gets every PS placed */
 	static const uint32_t tasks[] = { 1, 1, 6 };
-	roles_topology_t t = { 5, 3 };
+	roles_topology_t t = { .ps = 5, .workers = 3 };
 	roles_node_t nodes[3];
 
 	make_nodes(nodes, 3, tasks);
@@ -199,7 +265,7 @@ START_TEST(test_separate_and_mismatch)
 {
 	/* `srun -n2 ps : -n4 worker` on 1 + 2 nodes */
 	static const uint32_t tasks[] = { 2, 2, 2 };
-	roles_topology_t t = { 2, 4 }, bad = { 2, 5 };
+	roles_topology_t t = { .ps = 2, .workers = 4 }, bad = { .ps = 2, .workers = 5 };
 	roles_node_t nodes[3];
 	char err[160];
 
@@ -438,6 +504,7 @@ static Suite *roles_suite(void)
 
 	tcase_add_test(tc, test_ports_unique_per_address);
 	tcase_add_test(tc, test_topology_string);
+	tcase_add_test(tc, test_env_batch);
 	tcase_add_loop_test(tc, test_topology_refused, 0,
 			    sizeof(bad_topo) / sizeof(bad_topo[0]));
 	tcase_add_test(tc, test_topology_for_step);

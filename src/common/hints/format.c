@@ -1,6 +1,7 @@
 /* hints/format.c - the canonical text of a set of hints. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,10 @@ static void key_text(const hints_keydef_t *k, const optimus_hints_t *h,
 	case HKIND_PATH:
 		snprintf(v, len, "%s", f);
 		break;
+	case HKIND_BOOL:
+		if (*(const bool *)f)
+			snprintf(v, len, "yes");
+		break;
 	case HKIND_SIGNAL:
 		name = hints_signal_name(*(const int *)f);
 		if (name)
@@ -87,6 +92,11 @@ int hints_format(const optimus_hints_t *h, char *buf, size_t len)
 		if (k->off2 || (k->id == HK_WEIGHT &&
 				h->policy != HINTS_POLICY_QUALITY) ||
 		    (hints_is_allreduce(h) && hints_key_is_ps(k->id)))
+			continue;
+		/* an end of the batch range equal to batch is its default */
+		if ((k->id == HK_MIN_BATCH && h->min_batch == h->batch) ||
+		    (k->id == HK_MAX_BATCH && h->max_batch == h->batch) ||
+		    (k->id == HK_ADAPTIVE_BATCH && !h->adaptive_batch))
 			continue;
 		key_text(k, h, v, sizeof(v));
 		if (v[0])

@@ -68,6 +68,11 @@ static void hints_fill_ranges(optimus_hints_t *h)
 	if ((h->set & BIT(HK_MIN_WORKERS)) && !(h->set & BIT(HK_MAX_WORKERS)) &&
 	    h->max_workers < h->min_workers)
 		h->max_workers = h->min_workers;
+	/* the batch range defaults to the submitted batch alone */
+	if (!(h->set & BIT(HK_MIN_BATCH)))
+		h->min_batch = h->batch;
+	if (!(h->set & BIT(HK_MAX_BATCH)))
+		h->max_batch = h->batch;
 	/* all-reduce jobs have no PS: "no ps key" means ps=0 */
 	if (hints_is_allreduce(h) &&
 	    !(h->set & (BIT(HK_PS) | BIT(HK_MIN_PS) | BIT(HK_MAX_PS))))
@@ -301,6 +306,87 @@ static int validate_res(const char *role, const hints_res_t *r, char *err,
 	return 0;
 }
 
+/* The first key describing the batch beside batch= itself that holds
+ * a value, for messages; NULL if none. */
+static const char *batch_key(const optimus_hints_t *h)
+{
+	return h->min_batch ? "min_batch" : h->max_batch ? "max_batch" :
+	       h->max_local_batch ? "max_local_batch" :
+	       h->max_accum ? "max_accum" :
+	       h->adaptive_batch ? "adaptive_batch" : NULL;
+}
+
+/*
+ * The batch range, the per-GPU limit and the opt-in (hints.h): all need
+ * the submitted batch, which efficiency is measured against; the
+ * submitted batch must fit the fewest workers; a range other than the
+ * submitted batch alone is for a job that lets the scheduler choose.
+ */
+static int validate_batch(const optimus_hints_t *h, char *err, size_t errlen)
+{
+	unsigned long long b = h->batch;
+	/* hints built without hints_parse (the simulator) leave them 0 */
+	unsigned long long lo = h->min_batch ? h->min_batch : b;
+	unsigned long long hi = h->max_batch ? h->max_batch : b;
+	unsigned long long cap = h->max_local_batch * (h->max_accum + 1);
+	unsigned long long per = b ? (b + h->min_workers - 1) / h->min_workers
+				   : 0;
+
+	if (!b && batch_key(h))
+		return fail(err, errlen, "invalid --scheduler: %s= needs "
+			    "batch=, the global batch the job is submitted with",
+			    batch_key(h));
+	if (!b)
+		return 0;
+	if (lo > hi)
+		return fail(err, errlen, "invalid --scheduler: min_batch=%llu "
+			    "and max_batch=%llu must satisfy min_batch <= "
+			    "max_batch", lo, hi);
+	if (b < lo || b > hi)
+		return fail(err, errlen, "invalid --scheduler: batch=%llu is "
+			    "outside min_batch=%llu..max_batch=%llu (the range "
+			    "must hold the submitted batch)", b, lo, hi);
+	if (lo < h->min_workers)
+		return fail(err, errlen, "invalid --scheduler: min_batch=%llu "
+			    "is smaller than min_workers=%u (each worker needs "
+			    "at least one sample per step)", lo, h->min_workers);
+	if (h->max_accum && !h->max_local_batch)
+		return fail(err, errlen, "invalid --scheduler: max_accum= "
+			    "needs max_local_batch= (gradient accumulation is "
+			    "for a GPU that cannot hold its share of the batch)");
+	if (h->max_local_batch && per > cap)
+		return fail(err, errlen, "invalid --scheduler: batch=%llu on "
+			    "min_workers=%u takes %llu samples per worker and "
+			    "step, more than max_local_batch=%llu x (max_accum="
+			    "%llu + 1) = %llu: raise min_workers to %llu, "
+			    "max_accum or max_local_batch", b, h->min_workers,
+			    per, (unsigned long long)h->max_local_batch,
+			    (unsigned long long)h->max_accum, cap,
+			    (b + cap - 1) / cap);
+	if (!h->adaptive_batch) {
+		if (lo < b || hi > b)
+			return fail(err, errlen, "invalid --scheduler: "
+				    "min_batch..max_batch is the range the "
+				    "scheduler chooses the batch from: add "
+				    "adaptive_batch=yes, or leave them out to "
+				    "keep batch=%llu", b);
+		return 0;
+	}
+	if (!hints_is_allreduce(h))
+		return fail(err, errlen, "invalid --scheduler: adaptive_batch="
+			    "yes is for mode=allreduce (the goodput model is "
+			    "that of an all-reduce job)");
+	if (lo == hi)
+		return fail(err, errlen, "invalid --scheduler: adaptive_batch="
+			    "yes needs a range to choose from: give max_batch= "
+			    "above batch=%llu (and/or min_batch= below it)", b);
+	if (hi < h->max_workers)
+		return fail(err, errlen, "invalid --scheduler: max_batch=%llu "
+			    "is smaller than max_workers=%u (each worker needs "
+			    "at least one sample per step)", hi, h->max_workers);
+	return 0;
+}
+
 /* Keys whose meaning depends on the policy or the mode. */
 static int validate_combination(const optimus_hints_t *h, char *err,
 				size_t errlen)
@@ -341,5 +427,6 @@ int hints_validate(const optimus_hints_t *h, char *err, size_t errlen)
 	     validate_res("ps", &h->ps_res, err, errlen)) ||
 	    validate_res("worker", &h->worker_res, err, errlen))
 		return -EINVAL;
-	return validate_combination(h, err, errlen);
+	return validate_combination(h, err, errlen) ||
+	       validate_batch(h, err, errlen) ? -EINVAL : 0;
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "models/curve_fit.h"
+#include "models/goodput.h"
 
 /* Name of the job's SPANK environment entry holding the raw hints. */
 #define HINTS_SPANK_ENV "OPTIMUS_SCHEDULER"
@@ -31,6 +32,7 @@
 #define HINTS_MAX_MEM_MB (16ULL << 20)	/* per task: 16 TiB */
 #define HINTS_MAX_GPUS 64		/* per task */
 #define HINTS_MAX_GRACE 3600		/* seconds */
+#define HINTS_MAX_ACCUM 64		/* extra accumulation micro-steps */
 
 typedef enum hints_policy {
 	HINTS_POLICY_OPTIMUS = 0,	/* Optimus: minimise completion time */
@@ -61,7 +63,8 @@ enum hints_key {
 	HK_MAX_WORKERS, HK_PS_CPUS, HK_PS_MEM, HK_PS_GPUS, HK_WORKER_CPUS,
 	HK_WORKER_MEM, HK_WORKER_GPUS, HK_BATCH, HK_DELTA, HK_MODEL, HK_FORM,
 	HK_STEPS, HK_EPOCHS, HK_EPOCH_STEPS, HK_CKPT_SIGNAL, HK_CKPT_GRACE,
-	HK_CKPT_DIR, HK_LAYOUT, HK_WEIGHT,
+	HK_CKPT_DIR, HK_LAYOUT, HK_WEIGHT, HK_MIN_BATCH, HK_MAX_BATCH,
+	HK_MAX_LOCAL_BATCH, HK_MAX_ACCUM, HK_ADAPTIVE_BATCH,
 	HK_COUNT
 };
 
@@ -73,6 +76,16 @@ typedef struct optimus_hints {
 	hints_res_t ps_res;		/* 1 CPU, 1024 MB, 0 GPU */
 	hints_res_t worker_res;		/* 1 CPU, 1024 MB, 0 GPU */
 	uint64_t batch;			/* global batch (sync, allreduce), 0: unknown */
+	/* The batch the job accepts (hints/batch.c; doc/man/optimus_hints.5):
+	 * min_batch..max_batch, both = batch unless given (hints_parse fills
+	 * them; 0 in hints built without it means batch), 0 without batch;
+	 * the largest per-GPU batch (0: no limit) and the most extra
+	 * gradient-accumulation micro-steps (0: none); adaptive_batch lets
+	 * the scheduler choose the batch within the range (mode=allreduce). */
+	uint64_t min_batch, max_batch;
+	uint64_t max_local_batch;
+	uint64_t max_accum;
+	bool adaptive_batch;		/* no */
 	double delta;			/* convergence threshold, 0.001 */
 	char model[HINTS_MODEL_MAX];	/* shared speed profile, "": none */
 	curve_form_t form;		/* inverse (optimus) / power (quality) */
@@ -160,6 +173,34 @@ typedef struct hints_request {
 int hints_size(const optimus_hints_t *h, uint32_t p, uint32_t w,
 	       const hints_res_t *node, uint32_t want_nodes,
 	       hints_request_t *out, char *err, size_t errlen);
+
+/*
+ * The submitted batch of a job on w workers (every job whose batch the
+ * scheduler does not choose, and an adaptive job before it does): each
+ * worker takes per = ceil(batch / w) samples a step, in accum + 1
+ * micro-steps of `local` samples, accum the fewest that keep local within
+ * max_local_batch: accum = ceil(per / max_local_batch) - 1, local =
+ * ceil(per / (accum + 1)). The batch trained is local * w * (accum + 1),
+ * the submitted one rounded up to a whole share per worker and micro-step.
+ * 0; -ENOENT (no batch= hint), -EINVAL (w = 0), -ERANGE with a message
+ * (more than max_accum micro-steps needed).
+ */
+typedef struct hints_batch {
+	uint64_t batch;		/* global: local * workers * (accum + 1) */
+	uint32_t local;		/* per worker (per GPU) and micro-step */
+	uint32_t accum;		/* extra micro-steps (0: none) */
+} hints_batch_t;
+
+int hints_batch_split(const optimus_hints_t *h, uint32_t workers,
+		      hints_batch_t *out, char *err, size_t errlen);
+
+/*
+ * The limits of an adaptive job's batch for the goodput model
+ * (models/goodput.h): min_batch..max_batch; a per-GPU batch from 1 to
+ * max_local_batch (no limit: max_batch); max_accum extra micro-steps.
+ * 0, or -EINVAL when h has no batch.
+ */
+int hints_batch_limits(const optimus_hints_t *h, goodput_limits_t *lim);
 
 /* The GPUs that ps PS and w workers take (their ps_gpus=/worker_gpus=). */
 uint64_t hints_gpus(const optimus_hints_t *h, uint32_t ps, uint32_t w);

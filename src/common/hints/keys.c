@@ -40,6 +40,16 @@ const hints_keydef_t hints_keys[] = {
 	{ "worker_gpus", HK_WORKER_GPUS, HKIND_U32, OFF(worker_res.gpus), 0,
 	  0, HINTS_MAX_GPUS, NULL },
 	{ "batch", HK_BATCH, HKIND_U64, OFF(batch), 0, 1, 1e12, NULL },
+	{ "min_batch", HK_MIN_BATCH, HKIND_U64, OFF(min_batch), 0, 1, 1e12,
+	  NULL },
+	{ "max_batch", HK_MAX_BATCH, HKIND_U64, OFF(max_batch), 0, 1, 1e12,
+	  NULL },
+	{ "max_local_batch", HK_MAX_LOCAL_BATCH, HKIND_U64,
+	  OFF(max_local_batch), 0, 1, 1e9, NULL },
+	{ "max_accum", HK_MAX_ACCUM, HKIND_U64, OFF(max_accum), 0, 0,
+	  HINTS_MAX_ACCUM, NULL },
+	{ "adaptive_batch", HK_ADAPTIVE_BATCH, HKIND_BOOL, OFF(adaptive_batch),
+	  0, 0, 0, NULL },
 	{ "delta", HK_DELTA, HKIND_REAL, OFF(delta), 0, 0, 1, NULL },
 	{ "model", HK_MODEL, HKIND_NAME, OFF(model), 0, 1, HINTS_MODEL_MAX - 1,
 	  NULL },
@@ -129,6 +139,9 @@ void hints_key_range(const hints_keydef_t *k, char *buf, size_t len)
 	case HKIND_PATH:
 		snprintf(buf, len, "an absolute path (starting with /) of at most "
 			 "%.0f characters", k->max);
+		break;
+	case HKIND_BOOL:
+		snprintf(buf, len, "yes or no");
 		break;
 	case HKIND_SIGNAL:
 		snprintf(buf, len, "a signal name or its number, one of HUP, "
@@ -292,6 +305,11 @@ static int key_store(const hints_keydef_t *k, const char *s, char *field,
 		return parse_path(k, s, field);
 	case HKIND_SIGNAL:
 		return parse_signal(s, (int *)field);
+	case HKIND_BOOL:
+		if (strcmp(s, "yes") && strcmp(s, "no"))
+			return -EINVAL;
+		*(bool *)field = !strcmp(s, "yes");
+		return 0;
 	}
 	return rc;
 }

@@ -23,6 +23,7 @@ typedef enum hints_kind {
 	HKIND_NAME,	/* [A-Za-z0-9_.-]{1,63} */
 	HKIND_PATH,	/* absolute path */
 	HKIND_SIGNAL,	/* USR1, SIGUSR1 or a number */
+	HKIND_BOOL,	/* yes or no, stored as bool */
 } hints_kind_t;
 
 typedef struct hints_keydef {

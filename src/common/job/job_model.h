@@ -374,6 +374,25 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		      char *buf, size_t len);
 
 /*
+ * What a job with a batch= hint runs at now (SystemComment, optimusctl
+ * show job): the global batch of its current or last run, split into
+ * local x workers x (accum + 1) (the submitted batch over `workers` when
+ * the run had none of its own); its statistical efficiency against B0
+ * from the gradient statistics reported (models/efficiency.h), the noise
+ * scale, and the measured goodput, efficiency x batch x the measured step
+ * rate (B0-worth examples per second); NAN before a figure exists.
+ * 0, or -ENOENT for a job without a batch.
+ */
+typedef struct job_batch_now {
+	double global;
+	int local, accum;
+	double efficiency, goodput, noise_scale;
+} job_batch_now_t;
+
+int job_model_batch_now(const job_model_t *m, int workers,
+			job_batch_now_t *out);
+
+/*
  * Adaptive batch (issue 28, job/job_batch.c). The statistical efficiency
  * of a batch and the goodput are models/efficiency.h and models/goodput.h;
  * the record feeds them with what the job reports and answers for an

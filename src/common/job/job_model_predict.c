@@ -306,6 +306,57 @@ double job_model_resize_share(const job_model_t *m)
 			    : 0.0;
 }
 
+int job_model_batch_now(const job_model_t *m, int workers,
+			job_batch_now_t *out)
+{
+	const job_batch_t *b = &m->batch;
+
+	*out = (job_batch_now_t){ .global = b->global, .local = b->local,
+				  .accum = b->accum, .efficiency = NAN,
+				  .goodput = NAN,
+				  .noise_scale = NAN };
+	if (!m->hints.batch)
+		return -ENOENT;
+	if (!(out->global > 0)) {
+		hints_batch_t split;
+
+		if (workers < 1 || hints_batch_split(&m->hints, (uint32_t)workers,
+						     &split, NULL, 0))
+			return -ENOENT;
+		out->global = (double)split.batch;
+		out->local = (int)split.local;
+		out->accum = (int)split.accum;
+	}
+	if (b->eff.reports && b->eff.init_batch > 0) {
+		out->efficiency = efficiency_eval(&b->eff, out->global);
+		out->noise_scale = efficiency_noise_scale(&b->eff);
+	}
+	if (isfinite(out->efficiency) && m->steps_per_sec > 0)
+		out->goodput = out->efficiency * out->global * m->steps_per_sec;
+	return 0;
+}
+
+/* " batch=B local=L accum=K[(adaptive)] eff=E goodput=G/s" (see
+ * job_model_batch_now; "unknown" before a figure exists), "" without a
+ * batch. */
+static void batch_text(const job_model_t *m, int workers, char *buf,
+		       size_t len)
+{
+	job_batch_now_t now;
+	char e[32] = "unknown", g[32] = "unknown";
+
+	buf[0] = '\0';
+	if (job_model_batch_now(m, workers, &now))
+		return;
+	if (isfinite(now.efficiency))
+		snprintf(e, sizeof(e), "%.3g", now.efficiency);
+	if (isfinite(now.goodput))
+		snprintf(g, sizeof(g), "%.4g/s", now.goodput);
+	snprintf(buf, len, " batch=%.0f local=%d accum=%d%s eff=%s goodput=%s",
+		 now.global, now.local, now.accum,
+		 m->batch.adaptive ? "(adaptive)" : "", e, g);
+}
+
 int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		      char *buf, size_t len)
 {
@@ -314,6 +365,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	int p, w;
 	double rem, f, eta;
 	char fit[96], jct[32] = "", loss[32], pred[96], strag[STRAGGLER_NODE_LEN + 32];
+	char batch[128];
 	const char *no;
 	const job_run_t *last;
 	const char *how;
@@ -339,6 +391,8 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 			 difftime(m->end_time, m->first_submit));
 	/* A job between runs or done shows the topology it last ran with. */
 	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	batch_text(m, m->cur_workers || !last ? m->cur_workers : last->workers,
+		   batch, sizeof(batch));
 	/* Why the planner will not resize it (issue 15). */
 	no = m->phase == JM_DONE ? NULL : job_model_not_resizable(m);
 	/* Before any report the loss is unknown: 0 would read as perfect. */
@@ -355,7 +409,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%s speed=%.3g/s model=%s "
 		     "%s fit=%s restarts=%u faults=%u "
-		     "resize=%.0fs(%.1f%%)%s%s%s%s%s",
+		     "resize=%.0fs(%.1f%%)%s%s%s%s%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
@@ -365,6 +419,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		     100.0 * job_model_resize_share(m), jct,
 		     no ? " resizable=no: " : "", no ? no : "",
 		     no ? job_model_not_resizable_help(m) : "",
-		     job_model_straggler_text(m, strag, sizeof(strag)));
+		     job_model_straggler_text(m, strag, sizeof(strag)),
+		     batch);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

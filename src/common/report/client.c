@@ -490,7 +490,8 @@ int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 	int rc;
 
 	m.report = (report_t){ .kind = REPORT_SPEED, .job_id = job_id };
-	m.report.speed = (report_speed_t){ ps, workers, steps_per_sec };
+	m.report.speed = (report_speed_t){ .ps = ps, .workers = workers,
+					    .steps_per_sec = steps_per_sec };
 	rc = one_shot(&m, &res);
 	json_object_put(res);
 	return rc;
@@ -504,6 +505,22 @@ int optimus_report_checkpoint(uint32_t job_id, uint64_t step)
 
 	m.report = (report_t){ .kind = REPORT_CHECKPOINT, .job_id = job_id };
 	m.report.checkpoint.step = step;
+	rc = one_shot(&m, &res);
+	json_object_put(res);
+	return rc;
+}
+
+int optimus_report_gradients(uint32_t job_id, double grad_sqr,
+			     double grad_var, double var_batch)
+{
+	message_t m = { .type = MSG_GRADIENTS };
+	json_object *res;
+	int rc;
+
+	m.report = (report_t){ .kind = REPORT_GRADIENTS, .job_id = job_id };
+	m.report.gradients.grad_sqr = grad_sqr;
+	m.report.gradients.grad_var = grad_var;
+	m.report.gradients.var_batch = var_batch;
 	rc = one_shot(&m, &res);
 	json_object_put(res);
 	return rc;

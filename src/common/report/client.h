@@ -87,6 +87,11 @@ int optimus_report_checkpoint(uint32_t job_id, uint64_t step);
  * PS saw, else 0). Call it every few seconds at most. */
 int optimus_report_worker(uint32_t job_id, uint32_t rank, const char *node,
 			  double step_time, double lag);
+/* Gradient statistics (protocol.h, report_gradients_t): the squared
+ * gradient norm, the variance of a gradient averaged over var_batch
+ * examples. */
+int optimus_report_gradients(uint32_t job_id, double grad_sqr,
+			     double grad_var, double var_batch);
 /* The query's result (caller puts it), NULL on failure. */
 json_object *optimus_query(const query_t *q);
 const char *optimus_report_error(void);

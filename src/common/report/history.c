@@ -132,9 +132,9 @@ int report_history_add(report_history_t *h, const report_t *r)
 	if (r->kind == REPORT_CHECKPOINT) {
 		j->checkpoint = *r;
 		j->has_checkpoint = true;
-	} else if (r->kind == REPORT_WORKER) {
-		/* Counted only: the job's detector (job_model_t.straggler)
-		 * holds what worker reports tell. */
+	} else if (r->kind == REPORT_WORKER || r->kind == REPORT_GRADIENTS) {
+		/* Counted only: the job's record holds what they tell (its
+		 * straggler detector, its efficiency model). */
 	} else {
 		rc = ring_add(r->kind == REPORT_PROGRESS ? &j->progress :
 			      &j->speed, h->per_job, r);

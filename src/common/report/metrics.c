@@ -65,7 +65,8 @@ static int render_channel(FILE *f, const metrics_channel_t *c)
 		      "0 when slurmctld restarts.", c->start_time) ||
 	       labelled(f, "optimus_reports_accepted_total", PROM_COUNTER,
 			"Requests the report listener served, by message type "
-			"(progress, speed, checkpoint, worker, query).", "type",
+			"(progress, speed, checkpoint, worker, gradients, "
+			"query).", "type",
 			c->accepted, c->naccepted) ||
 	       labelled(f, "optimus_reports_refused_total", PROM_COUNTER,
 			"Requests the report listener refused, by reason (the "

@@ -34,6 +34,7 @@ static const char *const report_names[] = {
 	[REPORT_SPEED] = "speed",
 	[REPORT_CHECKPOINT] = "checkpoint",
 	[REPORT_WORKER] = "worker",
+	[REPORT_GRADIENTS] = "gradients",
 };
 
 void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN])
@@ -229,7 +230,8 @@ static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 
 static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 {
-	int64_t ps, workers;
+	int64_t ps, workers, local = 0, accum = 0;
+	json_object *v;
 
 	r->kind = REPORT_SPEED;
 	if (get_int(o, "ps", 0, 1 << 20, &ps) ||
@@ -240,8 +242,18 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 		       &r->speed.steps_per_sec, NULL, 0))
 		return fail(err, errlen, "speed needs a finite "
 			    "\"steps_per_sec\" >= 0");
+	if (json_object_object_get_ex(o, "local_batch", &v) &&
+	    get_int(o, "local_batch", 1, UINT32_MAX, &local))
+		return fail(err, errlen, "\"local_batch\" must be an integer "
+			    ">= 1");
+	if (json_object_object_get_ex(o, "accum", &v) &&
+	    (!local || get_int(o, "accum", 0, 64, &accum)))
+		return fail(err, errlen, "\"accum\" must be an integer from 0 "
+			    "to 64, with \"local_batch\"");
 	r->speed.ps = (uint32_t)ps;
 	r->speed.workers = (uint32_t)workers;
+	r->speed.local_batch = (uint32_t)local;
+	r->speed.accum = (uint32_t)accum;
 	return 0;
 }
 
@@ -297,6 +309,38 @@ static int parse_worker(json_object *o, report_t *r, char *err, size_t errlen)
 	    json_num_get(o, "lag", 0.0, 3600.0, &r->worker.lag, NULL, 0))
 		return fail(err, errlen, "\"lag\" must be seconds from 0 to 3600");
 	r->worker.rank = (uint32_t)rank;
+	return 0;
+}
+
+/*
+ * The bound of a gradient statistic: far above any real value (a squared
+ * norm of 1e30 has overflowed float32 long before), low enough that their
+ * products in the efficiency model stay finite.
+ */
+#define GRADIENT_STAT_MAX 1e30
+
+static int parse_gradients(json_object *o, report_t *r, char *err,
+			   size_t errlen)
+{
+	report_gradients_t *g = &r->gradients;
+
+	r->kind = REPORT_GRADIENTS;
+	if (json_num_get(o, "grad_sqr", 0.0, GRADIENT_STAT_MAX, &g->grad_sqr,
+			 NULL, 0))
+		return fail(err, errlen, "gradients needs a finite \"grad_sqr\" "
+			    "(squared gradient norm) from 0 to %g",
+			    GRADIENT_STAT_MAX);
+	if (json_num_get(o, "grad_var", 0.0, GRADIENT_STAT_MAX, &g->grad_var,
+			 NULL, 0))
+		return fail(err, errlen, "gradients needs a finite \"grad_var\" "
+			    "(gradient variance) from 0 to %g",
+			    GRADIENT_STAT_MAX);
+	/* var_batch divides: 0 is refused, as is anything not a count's
+	 * worth of examples (below one example) */
+	if (json_num_get(o, "var_batch", 1.0, 1e12, &g->var_batch, NULL, 0))
+		return fail(err, errlen, "gradients needs a finite "
+			    "\"var_batch\" (the examples grad_var is of) from 1 "
+			    "to 1e12");
 	return 0;
 }
 
@@ -358,6 +402,10 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 		m->type = MSG_WORKER;
 		return parse_worker(o, &m->report, err, errlen);
 	}
+	if (!strcmp(type, "gradients")) {
+		m->type = MSG_GRADIENTS;
+		return parse_gradients(o, &m->report, err, errlen);
+	}
 	/* quoted escaped and cut: the sender's text reaches the log */
 	return fail(err, errlen, "unknown message type \"%s\"",
 		    str_escape(type, strlen(type), shown, sizeof(shown)));
@@ -404,12 +452,27 @@ static void add_report_fields(json_object *o, const report_t *r)
 		if (r->worker.lag > 0)
 			json_object_object_add(o, "lag",
 					       json_object_new_double(r->worker.lag));
+	} else if (r->kind == REPORT_GRADIENTS) {
+		json_object_object_add(o, "grad_sqr", json_object_new_double(
+					       r->gradients.grad_sqr));
+		json_object_object_add(o, "grad_var", json_object_new_double(
+					       r->gradients.grad_var));
+		json_object_object_add(o, "var_batch", json_object_new_double(
+					       r->gradients.var_batch));
 	} else {
 		json_object_object_add(o, "ps", json_object_new_int64(r->speed.ps));
 		json_object_object_add(o, "workers",
 				       json_object_new_int64(r->speed.workers));
 		json_object_object_add(o, "steps_per_sec",
 				       json_object_new_double(r->speed.steps_per_sec));
+		if (r->speed.local_batch) {
+			json_object_object_add(o, "local_batch",
+					       json_object_new_int64(
+						       r->speed.local_batch));
+			json_object_object_add(o, "accum",
+					       json_object_new_int64(
+						       r->speed.accum));
+		}
 	}
 }
 
@@ -566,6 +629,8 @@ int protocol_report_from_json(json_object *o, report_t *r, char *err,
 		rc = parse_checkpoint(o, r, err, errlen);
 	else if (!strcmp(type, "worker"))
 		rc = parse_worker(o, r, err, errlen);
+	else if (!strcmp(type, "gradients"))
+		rc = parse_gradients(o, r, err, errlen);
 	else
 		return fail(err, errlen, "unknown report type");
 	r->job_id = (uint32_t)job;
@@ -575,7 +640,7 @@ int protocol_report_from_json(json_object *o, report_t *r, char *err,
 
 const char *protocol_report_name(report_kind_t kind)
 {
-	if (kind < REPORT_PROGRESS || kind > REPORT_WORKER)
+	if (kind < REPORT_PROGRESS || kind > REPORT_GRADIENTS)
 		return "unknown";
 	return report_names[kind];
 }

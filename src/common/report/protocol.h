@@ -13,10 +13,13 @@
  * Messages (the payload):
  *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E],
  *      "nonce":"<16 hex>","time":T}
- *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X,...}
+ *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X
+ *      [,"local_batch":L,"accum":K],...}
  *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
  *     {"v":1,"type":"worker","job":N,"rank":R,"node":"<name>",
  *      "step_time":T[,"lag":L],...}
+ *     {"v":1,"type":"gradients","job":N,"grad_sqr":G,"grad_var":V,
+ *      "var_batch":B,...}
  *     {"v":1,"type":"query","query":"status"|"job"|"plan"|"metrics"[,"job":N],...}
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
@@ -55,6 +58,7 @@ typedef enum msg_type {
 	MSG_QUERY = 3,
 	MSG_CHECKPOINT = 4,
 	MSG_WORKER = 5,
+	MSG_GRADIENTS = 6,
 } msg_type_t;
 
 typedef enum query_kind {
@@ -76,6 +80,7 @@ typedef enum report_kind {
 	REPORT_SPEED = 2,
 	REPORT_CHECKPOINT = 3,
 	REPORT_WORKER = 4,
+	REPORT_GRADIENTS = 5,
 } report_kind_t;
 
 typedef struct report_progress {
@@ -89,6 +94,11 @@ typedef struct report_speed {
 	uint32_t ps;		/* parameter servers p */
 	uint32_t workers;	/* workers w (> 0) */
 	double steps_per_sec;	/* measured training speed f(p, w) */
+	/* Optional: the per-worker batch and extra accumulation micro-steps
+	 * the speed was measured at (a step time of any batch, for the
+	 * goodput model; 0: the run's own batch, not given). */
+	uint32_t local_batch;
+	uint32_t accum;
 } report_speed_t;
 
 /*
@@ -113,6 +123,18 @@ typedef struct report_worker {
 	double lag;		/* gradient arrival lag seen by a PS, >= 0 */
 } report_worker_t;
 
+/*
+ * Gradient statistics of a data-parallel job, for its statistical
+ * efficiency (models/efficiency.h): the squared norm of the true gradient
+ * and the variance of a gradient averaged over var_batch examples, as the
+ * Python module's GradientStats estimates them across the replicas.
+ */
+typedef struct report_gradients {
+	double grad_sqr;	/* |G|^2, finite, >= 0 */
+	double grad_var;	/* tr(Sigma) / var_batch, finite, >= 0 */
+	double var_batch;	/* examples grad_var is of, finite, > 0 */
+} report_gradients_t;
+
 typedef struct report {
 	report_kind_t kind;
 	uint32_t job_id;
@@ -123,6 +145,7 @@ typedef struct report {
 		report_speed_t speed;		/* REPORT_SPEED */
 		report_checkpoint_t checkpoint;	/* REPORT_CHECKPOINT */
 		report_worker_t worker;		/* REPORT_WORKER */
+		report_gradients_t gradients;	/* REPORT_GRADIENTS */
 	};
 } report_t;
 
@@ -130,8 +153,8 @@ typedef struct message {
 	msg_type_t type;
 	uint64_t nonce;		/* random per message: replay detection */
 	int64_t sent;		/* sender's clock, seconds since epoch */
-	report_t report;	/* MSG_PROGRESS, _SPEED, _CHECKPOINT, _WORKER
-				 * (no uid, received) */
+	report_t report;	/* MSG_PROGRESS, _SPEED, _CHECKPOINT, _WORKER,
+				 * _GRADIENTS (no uid, received) */
 	query_t query;		/* MSG_QUERY */
 } message_t;
 

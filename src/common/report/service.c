@@ -24,7 +24,7 @@ typedef int (*metrics_fn)(metrics_t *);
 static const char *const type_names[] = {
 	[MSG_PROGRESS] = "progress", [MSG_SPEED] = "speed",
 	[MSG_QUERY] = "query", [MSG_CHECKPOINT] = "checkpoint",
-	[MSG_WORKER] = "worker",
+	[MSG_WORKER] = "worker", [MSG_GRADIENTS] = "gradients",
 };
 #define NTYPES NAMES_COUNT(type_names)
 

@@ -132,10 +132,32 @@ int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
 }
 
+/*
+ * The run's batch: the scheduler's (the topology's) for an adaptive job,
+ * else the submitted one over this run's workers. 0 when set, 1 when
+ * the job has none (or it does not fit: job_submit refused hints that
+ * cannot fit min_workers, and a derived topology may have fewer).
+ */
+static int env_batch(const roles_job_t *job, roles_env_t *env)
+{
+	const roles_topology_t *t = &job->topology;
+	hints_batch_t b = { t->batch, t->local_batch, t->accum };
+	int rc = 0;
+
+	if (!b.batch && (!job->hints ||
+			 hints_batch_split(job->hints, t->workers, &b, NULL, 0)))
+		return 1;
+	rc |= env_setf(env, "OPTIMUS_GLOBAL_BATCH", "%llu",
+		       (unsigned long long)b.batch);
+	rc |= env_setf(env, "OPTIMUS_LOCAL_BATCH", "%u", b.local);
+	rc |= env_setf(env, "OPTIMUS_ACCUM_STEPS", "%u", b.accum);
+	return rc;
+}
+
 int roles_env_job(const roles_job_t *job, roles_env_t *env)
 {
 	const optimus_hints_t *h = job->hints;
-	char ckpt[HINTS_PATH_MAX + 64];
+	char ckpt[HINTS_PATH_MAX + 64], topo[160];
 	int rc = 0;
 
 	rc |= env_setf(env, "OPTIMUS_JOB_ID", "%u", job->job_id);
@@ -144,8 +166,11 @@ int roles_env_job(const roles_job_t *job, roles_env_t *env)
 	if (stamp_valid(job->submit_time))
 		rc |= env_setf(env, "OPTIMUS_SUBMIT_TIME", "%s",
 			       job->submit_time);
-	rc |= env_setf(env, "OPTIMUS_TOPOLOGY", "ps=%u,workers=%u",
-		       job->topology.ps, job->topology.workers);
+	if (roles_topology_format(&job->topology, topo, sizeof(topo)) < 0)
+		return -EINVAL;
+	rc |= env_setf(env, "OPTIMUS_TOPOLOGY", "%s", topo);
+	if (env_batch(job, env) < 0)
+		rc = -ENOMEM;
 	rc |= env_setf(env, "OPTIMUS_NUM_PS", "%u", job->topology.ps);
 	rc |= env_setf(env, "OPTIMUS_NUM_WORKERS", "%u", job->topology.workers);
 	rc |= env_setf(env, "SLURM_RESTART_COUNT", "%u", job->restart_count);

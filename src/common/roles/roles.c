@@ -1,5 +1,6 @@
 /* roles.c - topology string, PS/worker assignment and a task's place. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,62 +10,91 @@
 #include "roles/roles.h"
 #include "util/errmsg.h"
 
-static int topo_field(const char *item, size_t len, roles_topology_t *t,
+#define TOPO_FIELDS 5
+
+static int topo_field(const char *item, size_t len, uint64_t *values,
 		      unsigned *seen)
 {
-	static const char *const names[] = { "ps", "workers" };
-	uint32_t *fields[] = { &t->ps, &t->workers };
+	static const char *const names[TOPO_FIELDS] = {
+		"ps", "workers", "batch", "local_batch", "accum" };
+	static const uint64_t max[TOPO_FIELDS] = {
+		HINTS_MAX_WORKERS, HINTS_MAX_WORKERS, 1000000000000ULL,
+		UINT32_MAX, HINTS_MAX_ACCUM };
 	const char *eq = memchr(item, '=', len);
 	char *end;
-	unsigned long v;
+	unsigned long long v;
 
 	if (!eq)
 		return -EINVAL;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < TOPO_FIELDS; i++) {
 		if (strlen(names[i]) != (size_t)(eq - item) ||
 		    strncmp(item, names[i], eq - item))
 			continue;
 		if (*seen & (1u << i) || !isdigit((unsigned char)eq[1]))
 			return -EINVAL;
-		v = strtoul(eq + 1, &end, 10);
-		if (end != item + len || v > HINTS_MAX_WORKERS)
+		errno = 0;
+		v = strtoull(eq + 1, &end, 10);
+		if (errno || end != item + len || v > max[i])
 			return -EINVAL;
-		*fields[i] = (uint32_t)v;
+		values[i] = v;
 		*seen |= 1u << i;
 		return 0;
 	}
 	return -EINVAL;
 }
 
+/* The batch fields: all three or none; global = local * workers *
+ * (accum + 1), as every task computes its share from them. */
+static bool topo_batch_valid(const uint64_t *v, unsigned seen)
+{
+	unsigned batch = 0x1cu;
+
+	if (!(seen & batch))
+		return true;
+	return (seen & batch) == batch && v[3] >= 1 &&
+	       v[2] == v[3] * v[1] * (v[4] + 1);
+}
+
 int roles_topology_parse(const char *text, roles_topology_t *t, char *err,
 			 size_t errlen)
 {
-	roles_topology_t out = { 0, 0 };
+	uint64_t v[TOPO_FIELDS] = { 0 };
 	unsigned seen = 0;
 	const char *p = text, *comma;
 
 	while (p && *p) {
 		comma = strchr(p, ',');
-		if (topo_field(p, comma ? (size_t)(comma - p) : strlen(p), &out,
+		if (topo_field(p, comma ? (size_t)(comma - p) : strlen(p), v,
 			       &seen))
 			break;
 		p = comma ? comma + 1 : NULL;
 	}
 	if (p && !*p && p == text)
-		p = NULL;	/* "" is caught by seen != 3 */
+		p = NULL;	/* "" is caught by the seen bits */
 	/* a trailing comma leaves p at an empty item: refused as well */
-	if (!text || p || seen != 3 || out.workers < 1)
+	if (!text || p || (seen & 3u) != 3u || v[1] < 1 ||
+	    !topo_batch_valid(v, seen))
 		return errmsg_set(err, errlen, -EINVAL,
 				  "invalid %s '%s': expected "
-				  "ps=P,workers=W with P >= 0 and W >= 1",
+				  "ps=P,workers=W with P >= 0 and W >= 1, then "
+				  "optionally batch=B,local_batch=L,accum=K "
+				  "with B = L x W x (K + 1)",
 				  ROLES_TOPOLOGY_ENV, text ? text : "(null)");
-	*t = out;
+	*t = (roles_topology_t){ .ps = (uint32_t)v[0],
+				 .workers = (uint32_t)v[1], .batch = v[2],
+				 .local_batch = (uint32_t)v[3],
+				 .accum = (uint32_t)v[4] };
 	return 0;
 }
 
 int roles_topology_format(const roles_topology_t *t, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "ps=%u,workers=%u", t->ps, t->workers);
+	int n = t->batch ?
+		snprintf(buf, len, "ps=%u,workers=%u,batch=%llu,"
+			 "local_batch=%u,accum=%u", t->ps, t->workers,
+			 (unsigned long long)t->batch, t->local_batch,
+			 t->accum) :
+		snprintf(buf, len, "ps=%u,workers=%u", t->ps, t->workers);
 
 	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
 }
@@ -85,8 +115,8 @@ int roles_topology_for_step(const optimus_hints_t *h,
 	ps = h ? h->min_ps : 1;
 	if (ps > tasks - 1)
 		ps = tasks - 1;
-	out->ps = ps;
-	out->workers = tasks - ps;
+	/* a batch the scheduler chose is for its topology only */
+	*out = (roles_topology_t){ .ps = ps, .workers = tasks - ps };
 	return 1;
 }
 

@@ -47,9 +47,17 @@
 typedef struct roles_topology {
 	uint32_t ps;
 	uint32_t workers;
+	/* The batch the scheduler chose for this run (adaptive_batch=yes):
+	 * global = local_batch * workers * (accum + 1); batch 0: none (the
+	 * submitted batch, hints_batch_split). */
+	uint64_t batch;
+	uint32_t local_batch;
+	uint32_t accum;
 } roles_topology_t;
 
-/* "ps=P,workers=W" (either order, both required, P >= 0, W >= 1). */
+/* "ps=P,workers=W[,batch=B,local_batch=L,accum=K]" (any order; ps and
+ * workers required, P >= 0, W >= 1; the batch fields all or none, with
+ * B = L * W * (K + 1), L >= 1, K <= HINTS_MAX_ACCUM). */
 int roles_topology_parse(const char *text, roles_topology_t *t, char *err,
 			 size_t errlen);
 /* Length written, or -ENOSPC. */
@@ -137,6 +145,9 @@ int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len);
 /*
  * Job-level variables (the batch script's): OPTIMUS_JOB_ID,
  * OPTIMUS_CLUSTER and OPTIMUS_SUBMIT_TIME (when known), OPTIMUS_TOPOLOGY, OPTIMUS_NUM_PS, OPTIMUS_NUM_WORKERS, OPTIMUS_MODE,
+ * OPTIMUS_GLOBAL_BATCH, OPTIMUS_LOCAL_BATCH and OPTIMUS_ACCUM_STEPS (the
+ * topology's batch, else the batch= hint split over the workers; none
+ * without either, or when the hint does not fit them),
  * OPTIMUS_CHECKPOINT_DIR, OPTIMUS_CKPT_SIGNAL, OPTIMUS_CKPT_GRACE,
  * SLURM_RESTART_COUNT. 0 or -ENOMEM / -EINVAL.
  */

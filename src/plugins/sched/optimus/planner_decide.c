@@ -138,12 +138,13 @@ static void reserve_start(reg_job_t *rj, const plan_decision_t *d,
 		rj->start_usage[k] = per_node;
 	}
 	rj->started_at = now;
+	rj->start_batch = d->batch;
 }
 
 /* Was the START applied last on the nodes of decision d? */
 static bool started_on_nodes_of(const reg_job_t *rj, const plan_decision_t *d)
 {
-	if (rj->nstart != d->nslots)
+	if (rj->nstart != d->nslots || rj->start_batch != d->batch)
 		return false;
 	for (size_t k = 0; k < d->nslots; k++)
 		if (rj->start_slots[k].server != d->slots[k].server)
@@ -156,8 +157,14 @@ static void build_start(action_t *a, const decide_ctx_t *c, size_t i,
 {
 	job_model_t *m = c->regs[i]->model;
 	hints_res_t shape = node_shape(c->snap, d);
-	roles_topology_t topo = { .ps = d->ps, .workers = d->workers };
-	char text[64], err[256];
+	/* the batch the plan chose (adaptive jobs under Policy=goodput), for
+	 * the tasks' environment (roles_env_job); 0: the submitted one */
+	roles_topology_t topo = {
+		.ps = d->ps, .workers = d->workers,
+		.batch = d->batch > 0 ? (uint64_t) llround(d->batch) : 0,
+		.local_batch = d->batch > 0 ? (uint32_t) d->local_batch : 0,
+		.accum = d->batch > 0 ? (uint32_t) d->accum : 0 };
+	char text[160], err[256];
 
 	if (hints_size(&m->hints, d->ps, d->workers, &shape, d->nslots,
 		       &a->req, err, sizeof(err))) {
@@ -166,7 +173,15 @@ static void build_start(action_t *a, const decide_ctx_t *c, size_t i,
 		a->kind = ACT_NONE;
 		return;
 	}
-	roles_topology_format(&topo, text, sizeof(text));
+	if (roles_topology_format(&topo, text, sizeof(text)) < 0 ||
+	    roles_topology_parse(text, &topo, err, sizeof(err))) {
+		/* the tasks would refuse it: never start a run on it */
+		error("sched/optimus: JobId=%u: planned batch %.0f (%d x %d workers x %d) is not a whole split: %s",
+		      m->job_id, d->batch, d->local_batch, d->workers,
+		      d->accum + 1, err);
+		a->kind = ACT_NONE;
+		return;
+	}
 	a->nodes = nodes_of(c->snap, d);
 	if (!c->snaps[i]->held && m->plan_ps == d->ps &&
 	    m->plan_workers == d->workers &&
@@ -210,9 +225,17 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 		move_off_straggler(a, m);
 		return;
 	}
-	info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d (predicted %.0fs -> %.0fs, gain %.0f%%)",
-	     m->job_id, m->cur_ps, m->cur_workers, d->ps, d->workers,
-	     d->remaining_now, d->remaining_planned, 100.0 * d->gain);
+	if (d->batch > 0)
+		info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d at batch %.0f -> %.0f (%d x %d x %d; predicted %.0fs -> %.0fs, gain %.0f%%)",
+		     m->job_id, m->cur_ps, m->cur_workers, d->ps, d->workers,
+		     m->batch.global > 0 ? m->batch.global : m->batch.submitted,
+		     d->batch, d->local_batch,
+		     d->workers, d->accum + 1, d->remaining_now,
+		     d->remaining_planned, 100.0 * d->gain);
+	else
+		info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d (predicted %.0fs -> %.0fs, gain %.0f%%)",
+		     m->job_id, m->cur_ps, m->cur_workers, d->ps, d->workers,
+		     d->remaining_now, d->remaining_planned, 100.0 * d->gain);
 }
 
 static void build_action(action_t *a, decide_ctx_t *c, size_t i,

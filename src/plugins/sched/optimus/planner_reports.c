@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 
 #include "src/common/log.h"
@@ -86,6 +87,46 @@ static int worker_reported(reg_job_t *rj, const report_t *r)
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * A speed sample. At the run's own batch it is a sample of the speed
+ * model (all-reduce jobs: the nodes of the run, job_model_speed_p); at a
+ * batch of its own (local_batch given: the trainer timed other per-worker
+ * batches) it is a step time of the goodput model (job_model_batch_sample)
+ * only, on the run's nodes.
+ */
+static int speed_reported(reg_job_t *rj, const report_t *r)
+{
+	job_model_t *m = rj->model;
+	const report_speed_t *s = &r->speed;
+	int w = (int) s->workers;
+	int n = job_model_speed_p(m, s->ps, s->workers, 0);
+
+	if (!s->local_batch)
+		return job_model_speed_sample(m, n, w, s->steps_per_sec);
+	if (w == m->cur_workers && m->cur_nodes >= 1)
+		n = m->cur_nodes;
+	if (!(s->steps_per_sec > 0))
+		return -EINVAL;
+	return job_model_batch_sample(m, w, n < 1 ? 1 : n > w ? w : n,
+				      (int) s->local_batch, (int) s->accum,
+				      1.0 / s->steps_per_sec);
+}
+
+/* Gradient statistics into the job's efficiency model. The listener
+ * checked every value; the record says why it would refuse one. */
+static int gradients_reported(reg_job_t *rj, const report_t *r)
+{
+	const report_gradients_t *g = &r->gradients;
+	char err[256];
+	int rc = job_model_gradients(rj->model, g->grad_sqr, g->grad_var,
+				     g->var_batch, err, sizeof(err));
+
+	if (rc)
+		info("sched/optimus: JobId=%u: gradient statistics refused: %s",
+		     r->job_id, err);
+	return rc;
+}
+
 static void feed_one(const report_t *r)
 {
 	reg_job_t *rj = registry_find(r->job_id);
@@ -128,16 +169,16 @@ static void feed_one(const report_t *r)
 			rj->progress_received = r->received;
 		break;
 	case REPORT_SPEED:
-		/* all-reduce jobs: the nodes of the run (job_model_speed_p) */
-		rc = job_model_speed_sample(m, job_model_speed_p(m, r->speed.ps,
-					    r->speed.workers, 0), r->speed.workers,
-					    r->speed.steps_per_sec);
+		rc = speed_reported(rj, r);
 		break;
 	case REPORT_CHECKPOINT:
 		rc = checkpoint_confirmed(rj, r);
 		break;
 	case REPORT_WORKER:
 		rc = worker_reported(rj, r);
+		break;
+	case REPORT_GRADIENTS:
+		rc = gradients_reported(rj, r);
 		break;
 	default:
 		rc = -1;

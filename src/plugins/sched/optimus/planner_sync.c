@@ -18,6 +18,21 @@
 /* A job missing from slurmctld this long is forgotten (purged by Slurm). */
 #define FORGET_AFTER 600
 
+/* adaptive_batch=yes: the record chooses the batch within the hints'
+ * limits (job/job_batch.c). */
+static void enable_adaptive_batch(job_model_t *m)
+{
+	goodput_limits_t lim;
+	char err[256];
+
+	if (!m->hints.adaptive_batch || hints_batch_limits(&m->hints, &lim))
+		return;
+	if (job_model_batch_limits(m, (double) m->hints.batch, &lim, err,
+				   sizeof(err)))
+		error("sched/optimus: JobId=%u: batch kept as submitted: %s",
+		      m->job_id, err);
+}
+
 static void track_new_job(const snap_job_t *sj, time_t now)
 {
 	optimus_hints_t hints;
@@ -42,6 +57,7 @@ static void track_new_job(const snap_job_t *sj, time_t now)
 		job_model_free(m);
 		return;
 	}
+	enable_adaptive_batch(m);
 	rj->restart_cnt = sj->restart_cnt;
 	rj->blocked = sj->blocked;
 	rj->last_seen = now;
@@ -79,6 +95,24 @@ static roles_topology_t run_topology(const job_model_t *m,
 }
 
 /*
+ * The batch the run's tasks were given (roles_env_job): the topology's,
+ * else the submitted batch over its workers. The record's step samples
+ * are taken at it.
+ */
+static void note_run_batch(job_model_t *m, const roles_topology_t *t)
+{
+	hints_batch_t b = { t->batch, t->local_batch, t->accum };
+
+	if (!b.batch && hints_batch_split(&m->hints, t->workers, &b, NULL, 0))
+		return;
+	if (job_model_batch_run(m, (double) b.batch, (int) b.local,
+				(int) b.accum))
+		error("sched/optimus: JobId=%u: run batch %llu (%u x %u) refused by the record",
+		      m->job_id, (unsigned long long) b.batch, b.local,
+		      b.accum);
+}
+
+/*
  * A running job found without a record (the state file was lost, corrupt
  * or unreadable): its real size is the topology the planner gave it at
  * start, never the minimum of its hints, and it is not resized before it
@@ -90,6 +124,7 @@ static void adopt_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 	roles_topology_t t = run_topology(m, sj);
 
 	job_model_adopted(m, sj->start, now, t.ps, t.workers, sj->nnodes);
+	note_run_batch(m, &t);
 	m->plan_ps = t.ps;
 	m->plan_workers = t.workers;
 	info("sched/optimus: JobId=%u found running without a record: adopted at %u PS + %u workers, no resize before it reports",
@@ -117,11 +152,13 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 	}
 	t = run_topology(m, sj);
 	if (m->resize_began)
-		info("sched/optimus: JobId=%u resized to %u PS + %u workers in %.0fs (checkpoint signal to restart)",
+		info("sched/optimus: JobId=%u resized to %u PS + %u workers%s in %.0fs (checkpoint signal to restart)",
 		     sj->job_id, t.ps, t.workers,
+		     t.batch ? " at its planned batch" : "",
 		     difftime(sj->start, m->resize_began));
 	/* Adds the time since resize_began to resize_seconds. */
 	job_model_started(m, sj->start, t.ps, t.workers, sj->nnodes);
+	note_run_batch(m, &t);
 	rj->checkpoint_acked = false;
 }
 

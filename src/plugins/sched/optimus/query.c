@@ -15,6 +15,7 @@
 #include "optimus_conf.h"
 #include "query.h"
 #include "registry.h"
+#include "util/json_num.h"
 
 #define SUMMARY_MAX 1024
 
@@ -83,6 +84,32 @@ static json_object *answer_status(void)
 	return o;
 }
 
+/* "batch_now": what the job runs at (job_model_batch_now), for
+ * optimusctl show job; absent for a job without a batch. */
+static void add_batch_now(json_object *o, const job_model_t *m)
+{
+	const job_run_t *last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	int w = m->cur_workers || !last ? m->cur_workers : last->workers;
+	json_object *b;
+	job_batch_now_t now;
+
+	if (job_model_batch_now(m, w, &now) ||
+	    !(b = json_object_new_object()))
+		return;
+	json_object_object_add(b, "batch", json_num_new(now.global));
+	json_object_object_add(b, "local_batch", json_object_new_int(now.local));
+	json_object_object_add(b, "accum", json_object_new_int(now.accum));
+	json_object_object_add(b, "workers", json_object_new_int(w));
+	json_object_object_add(b, "adaptive",
+			       json_object_new_boolean(m->batch.adaptive));
+	json_object_object_add(b, "efficiency", json_num_new(now.efficiency));
+	json_object_object_add(b, "goodput", json_num_new(now.goodput));
+	json_object_object_add(b, "noise_scale", json_num_new(now.noise_scale));
+	json_object_object_add(b, "grad_reports",
+			       json_object_new_int64(m->batch.eff.reports));
+	json_object_object_add(o, "batch_now", b);
+}
+
 /*
  * A job the planner tracks: its model, decision and recent reports; any
  * other job that reported: its recent reports; else just its id.
@@ -118,6 +145,7 @@ static json_object *answer_job(uint32_t job_id)
 		job_phase_name(rj->model->phase)));
 	json_object_object_add(o, "summary", json_object_new_string(summary));
 	json_object_object_add(o, "decision", plan_decision_to_json(&rj->last));
+	add_batch_now(o, rj->model);
 	return o;
 }
 

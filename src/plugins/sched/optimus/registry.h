@@ -42,6 +42,7 @@ typedef struct reg_job {
 	res_vec_t *start_usage;
 	size_t nstart;
 	time_t started_at;
+	double start_batch;	/* the batch of that START (0: submitted) */
 	/* Arrival of the last progress report taken in, to the sub-second:
 	 * the model keeps whole seconds (last_report), and a step rate over
 	 * an interval that starts at a truncated second runs low by up to a

@@ -1,0 +1,131 @@
+"""An adaptive DDP job under Policy=goodput on a real cluster (issue 28
+items 4 and 5): examples/torch_trainer.py submitted with
+adaptive_batch=yes reads its batch from its environment at every start,
+measures and reports its gradient statistics (they reach the job's
+record: optimusctl and SystemComment show batch, efficiency and goodput),
+times other per-worker batches at its start (--profile-batches: the
+step-time model of any batch needs three configurations), and the
+planner re-batches it: it comes back from its checkpoint with another
+global batch in its tasks' environment and keeps converging. Bad
+statistics are refused by the listener with the reason.
+
+Cluster: 2 nodes of 4 CPUs. Each worker sleeps --work-ms-per-sample per
+sample (the compute of a larger model), so a step has a per-sample cost
+and a fixed one (the all-reduce, Python), as on real hardware.
+"""
+import json
+import os
+import re
+import sys
+
+import pytest
+
+import examples_helpers as ex
+from report_helpers import client_env
+from sched_helpers import cancel
+from waiting import wait_for
+
+CLUSTER_OPTIONS = {
+    "nodes": 2, "cpus": 4, "cred_expire": 5,
+    "optimus_conf": "Policy=goodput\nPlanInterval=2\nMinResizeInterval=5\n"
+                    "RestartCost=2\n",
+}
+
+pytestmark = pytest.mark.skipif(not ex.HAVE_TORCH,
+                                reason="python3-torch is not installed")
+
+RUN_RE = re.compile(r"run (\d+): 0 PS \+ (\d+) workers on \S+, batch (\d+) "
+                    r"\((\d+) per worker x (\d+) micro-steps\)")
+
+
+def _runs(out):
+    """[(run, workers, global, local, micro-steps)] of the batch script."""
+    return [tuple(int(x) for x in m) for m in RUN_RE.findall(out)]
+
+
+def _model(cluster, job):
+    r = cluster.run([os.path.join(ex.TOP, "src", "tools", "optimusctl"),
+                     "--json", "show", "job", str(job)])
+    return json.loads(r.stdout)
+
+
+def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    job = ex.submit(cluster, workdir,
+                    "optimus,mode=allreduce,min_workers=2,max_workers=4,"
+                    "worker_mem=256M,batch=32,max_batch=512,"
+                    "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
+                    "steps=3000,delta=0.00001",
+                    ["--target-loss", "0", "--max-steps", "3000",
+                     "--work-ms-per-sample", "0.5", "--report-every", "1.2",
+                     "--stats-every", "5", "--profile-batches", "0.5,2,4"],
+                    example="torch_trainer.sbatch")
+    try:
+        first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
+                         "the first run's batch")[0]
+        # the submitted batch over the run's workers
+        w = first[1]
+        local = -(-32 // w)
+        assert first[2:] == (local * w, local, 1), first
+        # bad statistics: refused with the reason, nothing queued
+        client_env(cluster)
+        sys.path.insert(0, os.path.join(ex.TOP, "python"))
+        import optimus_report as opr
+        with opr.Reporter(job_id=job) as rep:
+            for bad, field in (((-1.0, 1.0, 8.0), "grad_sqr"),
+                               ((1.0, float("nan"), 8.0), "grad_var"),
+                               ((1.0, 1.0, 0.0), "var_batch")):
+                with pytest.raises(opr.ReportError) as e:
+                    rep.gradients(*bad)
+                assert e.value.code == "bad_request", e.value
+                assert field in e.value.message, e.value
+        # and from the shell: the listener's reason, exit status 1
+        r = cluster.run([os.path.join(ex.TOP, "src", "tools",
+                                      "optimus-report"), "gradients",
+                         "--job", str(job), "--grad-sqr", "1",
+                         "--grad-var", "1", "--var-batch", "0"],
+                        check=False)
+        assert r.returncode == 1, (r.stdout, r.stderr)
+        assert "refused: bad_request" in r.stderr and \
+            '"var_batch"' in r.stderr, r.stderr
+        # the job's own statistics reach its record
+        m = wait_for(lambda: (lambda j: j.get("batch_now", {}).get(
+            "grad_reports") and j)(_model(cluster, job)), 90,
+            "gradient statistics in the record")
+        now = m["batch_now"]
+        assert now["adaptive"] and now["batch"] == local * w, now
+        assert now["efficiency"] is not None and now["efficiency"] > 0, now
+        f = wait_for(lambda: (lambda c: "eff=unknown" not in c and
+                              "goodput=unknown" not in c and c)(
+            cluster.job_fields(job).get("SystemComment", "")), 60,
+            "efficiency and goodput in SystemComment")
+        assert "batch=%d local=%d accum=0(adaptive)" % (local * w, local) \
+            in f, f
+        # re-batched: a new run with another global batch, from the
+        # checkpoint, in every task's environment
+        second = wait_for(lambda: _runs(ex.output(workdir, job))[1:2], 180,
+                          "a run at another batch")[0]
+        out = ex.output(workdir, job)
+        assert second[2] != first[2], (first, second)
+        assert second[2] == second[1] * second[3] * second[4], second
+        ckpts = [int(s) for s in ex.CKPT_RE.findall(out)]
+        assert ckpts, out
+        # it keeps converging: a loss after the restart below the last one
+        # before it
+        pts = ex.curve(out)
+        before = [p for p in pts if p[0] <= ckpts[0]]
+        wait_for(lambda: [p for p in ex.curve(ex.output(workdir, job))
+                          if p[0] > ckpts[0] and p[1] < before[-1][1]], 120,
+                 "a lower loss after the restart")
+        # the planner said so: a resize that changes the batch, and the
+        # start of the run at the batch its tasks found
+        log = cluster.logs("slurmctld")
+        mine = [l for l in log.splitlines() if "JobId=%d" % job in l]
+        assert re.search(r"JobId=%d: resize 0\+\d+ -> 0\+\d+ at batch "
+                         r"%d -> \d+ " % (job, first[2]), log), mine
+        assert "JobId=%d planned: ps=0,workers=%d,batch=%d,local_batch=%d,"\
+            "accum=%d " % (job, second[1], second[2], second[3],
+                           second[4] - 1) in log, mine
+    finally:
+        cancel(cluster, job)
