@@ -606,23 +606,52 @@ StorageLoc=slurm_acct_db
     def _kill(self, name, timeout=15):
         self._kill_all([name], timeout)
 
+    def _daemon_pids(self, name):
+        """The pids of a daemon: its pid file's, and for slurmd (and the
+        one slurmctld of a cluster without a backup) every process running
+        it with this cluster's slurm.conf. Slurm 23.11+ answers scontrol
+        reconfigure with a new process that takes over from the old one,
+        whose exit can remove the pid file the new one wrote (CI, Debian
+        13: a slurmd 'stopped' by its pid file kept running and registered
+        a node that was no longer in slurm.conf)."""
+        pids = set()
+        try:
+            pids.add(int(open(self._pidfile(name)).read().strip()))
+        except (OSError, ValueError):
+            pass
+        if name.startswith("slurmd-"):
+            want = ["slurmd", "-N", name[len("slurmd-"):]]
+        elif name == "slurmctld" and not self.backup:
+            want = ["slurmctld"]
+        else:
+            return pids
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    argv = f.read().decode(errors="replace").split("\0")
+            except OSError:
+                continue
+            if argv and os.path.basename(argv[0]) == want[0] and \
+                    self.conf in argv and \
+                    all(w in argv for w in want[1:]):
+                pids.add(int(pid))
+        return pids
+
     def _kill_all(self, names, timeout=15):
         """SIGTERM the daemons named (by pid file) at once, wait for all of
         them up to `timeout` s, SIGKILL those still alive."""
         pids = []
         for name in names:
-            path = self._pidfile(name)
+            for pid in self._daemon_pids(name):
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+                pids.append(pid)
             try:
-                pid = int(open(path).read().strip())
-            except (OSError, ValueError):
-                continue
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            pids.append(pid)
-            try:
-                os.unlink(path)
+                os.unlink(self._pidfile(name))
             except OSError:
                 pass
         deadline = time.time() + timeout
