@@ -29,10 +29,20 @@ static bool plan_granted(const alloc_grant_t *g)
 
 static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
 {
+	const job_model_t *m = c->jobs[i].model;
+	int n;
+	double f;
+
 	if (plan_is_goodput(c, i))
 		return plan_goodput_time(c, i, w);
-	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles,
-					plan_speed_p(c, i, ps, w), w);
+	n = plan_speed_p(c, i, ps, w);
+	if (!c->cb[i].exploring)
+		return job_model_remaining_time(m, c->prm->profiles, n, w);
+	/* The gain of a resize with the speed the allocator granted by. */
+	f = plan_explore_speed(&c->cb[i], w, n,
+			       job_model_speed(m, c->prm->profiles, n, w));
+	return f > 0.0 && isfinite(f) ? job_model_remaining_steps(m, NULL) / f :
+	       INFINITY;
 }
 
 /* (remaining_now - remaining_planned - restart_cost) / remaining_now. */
