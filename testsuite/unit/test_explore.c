@@ -49,6 +49,12 @@ START_TEST(test_extent_and_cap)
 	ck_assert_int_eq(w, 4);
 	ck_assert_int_eq(n, 2);
 	ck_assert_int_eq(job_model_explore_cap(m), 8);
+	/* A measured speed (a pre-run) is a configuration measured too. */
+	ck_assert_int_eq(job_model_speed_sample(m, 3, 12, 5.0), 0);
+	job_model_explored(m, &w, &n);
+	ck_assert_int_eq(w, 12);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(job_model_explore_cap(m), 24);
 	job_model_free(m);
 }
 END_TEST

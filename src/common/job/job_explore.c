@@ -13,23 +13,51 @@
 
 #include "job/job_model.h"
 
+/* fn on (workers, nodes), nodes within 1..workers. */
+static void explore_visit(int w, int n, job_explore_fn fn, void *ctx)
+{
+	if (w < 1)
+		return;
+	/* A run recorded without its nodes spanned at least one. */
+	fn(ctx, w, n < 1 ? 1 : n > w ? w : n);
+}
+
+/*
+ * What the job measured: its runs (the plan's starts and resizes), the
+ * configurations of its speed samples (an all-reduce job's p is its
+ * nodes, job_model_speed_p), pre-runs included, and of its step times at
+ * any batch (an adaptive job).
+ */
+void job_model_explored_each(const job_model_t *m, job_explore_fn fn,
+			     void *ctx)
+{
+	for (size_t k = 0; m && k < m->nruns; k++)
+		explore_visit(m->runs[k].workers, m->runs[k].nodes, fn, ctx);
+	for (size_t k = 0; m && k < m->speed.nsamples; k++)
+		explore_visit(m->speed.samples[k].w, m->speed.samples[k].p, fn,
+			      ctx);
+	for (size_t k = 0; m && k < m->batch.nsamples; k++)
+		explore_visit(m->batch.samples[k].w, m->batch.samples[k].n, fn,
+			      ctx);
+}
+
+static void explore_most(void *ctx, int w, int n)
+{
+	int *most = ctx;
+
+	if (w > most[0])
+		most[0] = w;
+	if (n > most[1])
+		most[1] = n;
+}
+
 void job_model_explored(const job_model_t *m, int *workers, int *nodes)
 {
-	int w = 0, n = 0;
+	int most[2] = { 0, 0 };
 
-	for (size_t k = 0; m && k < m->nruns; k++) {
-		const job_run_t *r = &m->runs[k];
-
-		if (r->workers > w)
-			w = r->workers;
-		if (r->nodes > n)
-			n = r->nodes;
-	}
-	/* A run recorded without its nodes spanned at least one. */
-	if (w > 0 && n < 1)
-		n = 1;
-	*workers = w;
-	*nodes = n;
+	job_model_explored_each(m, explore_most, most);
+	*workers = most[0];
+	*nodes = most[1];
 }
 
 int job_model_explore_cap(const job_model_t *m)

@@ -22,30 +22,36 @@ static double plan_model_rate(const plan_ctx_t *c, size_t i, int w, int n)
 	return job_model_speed(m, c->prm->profiles, n, w);
 }
 
+typedef struct plan_explore_best {
+	const plan_ctx_t *c;
+	size_t i;
+	double per_gpu;
+} plan_explore_best_t;
+
+static void plan_explore_per_gpu(void *ctx, int w, int n)
+{
+	plan_explore_best_t *b = ctx;
+	double r = plan_model_rate(b->c, b->i, w, n) / w;
+
+	if (r > b->per_gpu && isfinite(r))
+		b->per_gpu = r;
+}
+
 void plan_explore_setup(plan_ctx_t *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const job_model_t *m = c->jobs[i].model;
 		alloc_job_t *a = &c->aj[i];
 		plan_cb_t *cb = &c->cb[i];
+		plan_explore_best_t best = { c, i, 0.0 };
 		int cap;
 
 		if (!c->prm->explore_scaling || !hints_is_allreduce(&m->hints))
 			continue;
 		job_model_explored(m, &cb->explore.workers,
 				   &cb->explore.nodes);
-		cb->explore.per_gpu = 0.0;
-		for (size_t k = 0; k < m->nruns; k++) {
-			int w = m->runs[k].workers, n = m->runs[k].nodes;
-			double r;
-
-			if (w < 1)
-				continue;
-			n = n < 1 ? 1 : n > w ? w : n;
-			r = plan_model_rate(c, i, w, n) / w;
-			if (r > cb->explore.per_gpu && isfinite(r))
-				cb->explore.per_gpu = r;
-		}
+		job_model_explored_each(m, plan_explore_per_gpu, &best);
+		cb->explore.per_gpu = best.per_gpu;
 		cb->exploring = true;
 		cap = job_model_explore_cap(m);
 		if (cap < alloc_min_workers(a))
