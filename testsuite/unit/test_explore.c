@@ -18,25 +18,14 @@
 #include "job/job_model.h"
 #include "plan/plan.h"
 #include "check_run.h"
-
-static job_model_t *new_job(uint32_t id, const char *text)
-{
-	optimus_hints_t h;
-	char err[256];
-	job_model_t *m;
-
-	ck_assert_msg(!hints_parse(text, &h, err, sizeof(err)), "%s", err);
-	m = job_model_new(id, 0, &h, 10);
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
+#include "job_fixture.h"
 
 #define HINTS "optimus,mode=allreduce,max_workers=16,worker_gpus=1," \
 	      "steps=1000000"
 
 START_TEST(test_extent_and_cap)
 {
-	job_model_t *m = new_job(1, HINTS);
+	job_model_t *m = job_fixture_new(1, HINTS);
 	int w, n;
 
 	job_model_explored(m, &w, &n);
@@ -81,7 +70,7 @@ END_TEST
 /* One running job on server 0 (4 GPUs, 1 node), three free servers. */
 static job_model_t *ran_on_one_node(void)
 {
-	job_model_t *m = new_job(7, HINTS);
+	job_model_t *m = job_fixture_new(7, HINTS);
 
 	job_model_started(m, 1000, 0, 4, 1);
 	ck_assert_int_eq(job_model_checkpoint(m, 1000, 0), 0);
@@ -110,6 +99,18 @@ static void plan_one(job_model_t *m, bool explore, plan_policy_t pol,
 	ck_assert_int_eq(plan_run(&j, 1, fr, 4, &prm, p), 0);
 }
 
+/* The plan's decision for m alone: its action and workers. */
+static void expect(job_model_t *m, bool explore, plan_action_t action,
+		   int workers)
+{
+	plan_t p;
+
+	plan_one(m, explore, PLAN_OPTIMUS, &p);
+	ck_assert_int_eq(p.decisions[0].action, action);
+	ck_assert_int_eq(p.decisions[0].workers, workers);
+	plan_free(&p);
+}
+
 START_TEST(test_plan_grows_across_nodes)
 {
 	job_model_t *m = ran_on_one_node();
@@ -120,10 +121,7 @@ START_TEST(test_plan_grows_across_nodes)
 	 * nodes is predicted faster, so it is kept. */
 	ck_assert(job_model_speed(m, NULL, 2, 8) <
 		  job_model_speed(m, NULL, 1, 4));
-	plan_one(m, false, PLAN_OPTIMUS, &p);
-	ck_assert_int_eq(p.decisions[0].action, PLAN_KEEP);
-	ck_assert_int_eq(p.decisions[0].workers, 4);
-	plan_free(&p);
+	expect(m, false, PLAN_KEEP, 4);
 	/* Exploring: grown to twice its GPUs, across nodes, not beyond. */
 	plan_one(m, true, PLAN_OPTIMUS, &p);
 	ck_assert_int_eq(p.decisions[0].action, PLAN_RESIZE);
@@ -142,22 +140,17 @@ END_TEST
 
 START_TEST(test_plan_first_start_capped)
 {
-	job_model_t *m = new_job(8, HINTS);
+	job_model_t *m = job_fixture_new(8, HINTS);
 	plan_t p;
 
 	plan_one(m, false, PLAN_OPTIMUS, &p);
 	ck_assert_int_eq(p.decisions[0].action, PLAN_START);
 	ck_assert_int_gt(p.decisions[0].workers, 1);
 	plan_free(&p);
-	plan_one(m, true, PLAN_OPTIMUS, &p);
-	ck_assert_int_eq(p.decisions[0].action, PLAN_START);
-	ck_assert_int_eq(p.decisions[0].workers, 1);
-	plan_free(&p);
+	expect(m, true, PLAN_START, 1);
 	/* Never below the job's minimum. */
 	m->hints.min_workers = 2;
-	plan_one(m, true, PLAN_OPTIMUS, &p);
-	ck_assert_int_eq(p.decisions[0].workers, 2);
-	plan_free(&p);
+	expect(m, true, PLAN_START, 2);
 	job_model_free(m);
 }
 END_TEST

@@ -270,6 +270,11 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		return true;
 	}
 	thr = plan_threshold(c, i, g->ps, g->workers);
+	/* Pass 1's shrink for pending jobs excuses the gain only if pass 2
+	 * still shrinks it: a pass-2 grant above its size is a growth and
+	 * must pay like one (test_replay: 5 -> 6 workers for a 3% gain). */
+	if (c->shrink[i] && !plan_is_shrink(c, i, g))
+		c->shrink[i] = false;
 	if (plan_gain(c, i, g->ps, g->workers, d) > thr || c->shrink[i])
 		return false;
 	snprintf(why, sizeof(why), "gain %.1f%% of %d/%d below %.1f%%",
