@@ -111,6 +111,8 @@ def simulate(a, policies, start, restart):
            "--nodes", str(NODES), "--round", str(SIM_ROUND * c),
            "--start", str(start * c), "--restart", str(restart * c),
            "--min-resize", str(MIN_RESIZE * c), "--limit-unit", str(60 * c),
+           # the cluster's optimus.conf leaves ExploreScaling at its default
+           "--explore-scaling", "no",
            "--policy", ",".join(policies), "--detail", "--json", "-"]
     if not a.tuned:
         cmd.append("--realistic")

@@ -5,7 +5,7 @@
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/job/job_model.h src/common/job/job_model.c \
 	src/common/job/job_model_predict.c src/common/job/job_model_json.c \
-	src/common/job/job_batch.c
+	src/common/job/job_batch.c src/common/job/job_explore.c
 
 check_PROGRAMS += testsuite/unit/test_job_model
 TESTS += testsuite/unit/test_job_model
@@ -20,3 +20,11 @@ TESTS += testsuite/unit/test_job_batch
 testsuite_unit_test_job_batch_SOURCES = testsuite/unit/test_job_batch.c
 testsuite_unit_test_job_batch_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_job_batch_LDADD = $(UNIT_LDADD)
+
+# Exploring how a job scales: ExploreScaling (job/job_explore.c,
+# plan/plan_explore.c; issue 28).
+check_PROGRAMS += testsuite/unit/test_explore
+TESTS += testsuite/unit/test_explore
+testsuite_unit_test_explore_SOURCES = testsuite/unit/test_explore.c
+testsuite_unit_test_explore_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_explore_LDADD = $(UNIT_LDADD)

@@ -6,6 +6,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan_alloc.c src/common/plan/plan_place.c \
 	src/common/plan/plan_run.c src/common/plan/plan_json.c \
 	src/common/plan/plan_slots.c src/common/plan/plan_batch.c \
+	src/common/plan/plan_explore.c \
 	src/common/plan/plan_input.h src/common/plan/plan_input.c \
 	src/common/plan/plan_interval.h src/common/plan/plan_interval.c
 

@@ -445,7 +445,7 @@ def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
     assert r["cluster"] == {"nodes": 4, "gpus_per_node": 4, "round_s": 20,
                             "start_s": 40, "restart_s": 120,
                             "min_resize_s": 600, "limit_unit_s": 1200,
-                            "jobs": 5, "epochs": 1}
+                            "explore_scaling": True, "jobs": 5, "epochs": 1}
     # No published figure is for a slice.
     assert all(v["1.0"] is None for v in r["published"].values())
     for x in runs.values():
@@ -466,6 +466,19 @@ def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
     assert a["jct"] - b["jct"] == pytest.approx(40)
 
 
+def test_pollux_set_up_rules():
+    """The measured set-up: ExploreScaling on unless --explore-scaling no;
+    the stability interval 10 x the restart cost unless --min-resize."""
+    base = [x for x in SLICE if x not in ("--min-resize", "600")]
+    r = json.loads(run(*base).stdout)["cluster"]
+    assert r["restart_s"] == 120 and r["min_resize_s"] == 1200
+    assert r["explore_scaling"] is True
+    r = json.loads(run(*(base + ["--explore-scaling", "no"])).stdout)
+    assert r["cluster"]["explore_scaling"] is False
+    p = run("experiment", "pollux", "--help")
+    assert "--explore-scaling" in p.stdout
+
+
 def test_pollux_slice_errors():
     p = subprocess.run([SIM, "experiment", "pollux", "--workload", "1",
                         "--jobs", "12", "--nodes", "4"],
@@ -473,7 +486,8 @@ def test_pollux_slice_errors():
     assert p.returncode == 1
     assert "imagenet-11: 32 GPUs asked, the cluster has 16" in p.stderr
     for bad in (["--nodes", "17"], ["--nodes", "2.5"], ["--epochs", "0"],
-                ["--jobs", "x"], ["--round", "0"], ["--restart", "-1"]):
+                ["--jobs", "x"], ["--round", "0"], ["--restart", "-1"],
+                ["--explore-scaling", "maybe"]):
         p = subprocess.run([SIM, "experiment", "pollux"] + bad,
                            capture_output=True, text=True)
         assert p.returncode == 2 and "optimus-sim: --" in p.stderr, bad

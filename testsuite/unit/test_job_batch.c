@@ -23,6 +23,7 @@
 #include "models/allreduce_speed.h"
 #include "plan/plan.h"
 #include "check_run.h"
+#include "job_fixture.h"
 
 /* A step-time form (goodput.h) the reports follow exactly. */
 static const double T0 = 0.002, T1 = 0.05, T2 = 0.04, T3 = 0.1, T4 = 0.001;
@@ -33,25 +34,13 @@ static double true_step(int w, int n, int local, int accum)
 	       (n > 1 ? T3 * (w - 1.0) / w : 0.0) + T4 * w;
 }
 
-static job_model_t *new_job(uint32_t id, const char *text)
-{
-	optimus_hints_t h;
-	char err[256];
-	job_model_t *m;
-
-	ck_assert_msg(!hints_parse(text, &h, err, sizeof(err)), "%s", err);
-	m = job_model_new(id, 0, &h, 10);
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
-
 static const goodput_limits_t LIM = { 128, 4096, 1, 256, 3 };
 
 /* An adaptive job with 6 configurations measured and statistics of noise
  * scale trace/sqr = 1000 over B0 = 128. */
 static job_model_t *fitted_job(uint32_t id)
 {
-	job_model_t *m = new_job(id, "optimus,mode=allreduce,max_workers=16,"
+	job_model_t *m = job_fixture_new(id, "optimus,mode=allreduce,max_workers=16,"
 				 "batch=256,steps=100000,worker_gpus=1");
 	static const int cfg[6][4] = { { 1, 1, 128, 0 }, { 2, 1, 64, 0 },
 				       { 4, 1, 64, 1 }, { 8, 2, 32, 0 },
@@ -72,7 +61,7 @@ static job_model_t *fitted_job(uint32_t id)
 
 START_TEST(test_limits_refused)
 {
-	job_model_t *m = new_job(1, "optimus,mode=allreduce,batch=256");
+	job_model_t *m = job_fixture_new(1, "optimus,mode=allreduce,batch=256");
 	goodput_limits_t l = LIM;
 	char err[160] = "";
 
@@ -103,7 +92,7 @@ END_TEST
 
 START_TEST(test_gradients_refused)
 {
-	job_model_t *m = new_job(1, "optimus,mode=allreduce,batch=256");
+	job_model_t *m = job_fixture_new(1, "optimus,mode=allreduce,batch=256");
 	char err[160] = "";
 
 	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
@@ -133,7 +122,7 @@ END_TEST
 START_TEST(test_best_batch)
 {
 	job_model_t *m = fitted_job(1);
-	job_model_t *f = new_job(2, "optimus,mode=allreduce,max_workers=16,"
+	job_model_t *f = job_fixture_new(2, "optimus,mode=allreduce,max_workers=16,"
 				 "batch=256");
 	goodput_choice_t c, d, e;
 	double small;
@@ -174,7 +163,7 @@ END_TEST
  * progress counts each step's gain. */
 START_TEST(test_reports_feed)
 {
-	job_model_t *m = new_job(1, "optimus,mode=allreduce,max_workers=16,"
+	job_model_t *m = job_fixture_new(1, "optimus,mode=allreduce,max_workers=16,"
 				 "batch=256,steps=1000");
 
 	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
@@ -259,7 +248,7 @@ END_TEST
 START_TEST(test_plan_mixed)
 {
 	job_model_t *m[3] = { fitted_job(100), fitted_job(101),
-			      new_job(102, "optimus,mode=allreduce,"
+			      job_fixture_new(102, "optimus,mode=allreduce,"
 				      "max_workers=16,batch=256,steps=100000,"
 				      "worker_gpus=1") };
 	plan_job_t j[3] = { { .model = m[0] }, { .model = m[1] },
@@ -317,7 +306,7 @@ END_TEST
 START_TEST(test_plan_placement_aware)
 {
 	job_model_t *m = fitted_job(100);
-	job_model_t *f = new_job(101, "optimus,mode=allreduce,min_workers=8,"
+	job_model_t *f = job_fixture_new(101, "optimus,mode=allreduce,min_workers=8,"
 				 "max_workers=8,worker_gpus=1,steps=100000");
 	place_slot_t sl[4] = { { 0, 0, 2 }, { 1, 0, 2 }, { 2, 0, 2 },
 			       { 3, 0, 2 } };

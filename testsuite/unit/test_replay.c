@@ -381,14 +381,17 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		if (d->action != PLAN_RESIZE)
 			continue;
 		m->resizes++;
-		/* The plan's minimum interval, in the engine. */
+		/* The set-up's minimum interval (10 x its restart), given to
+		 * the plan, in the engine. */
+		ck_assert_double_eq(s->shape.min_resize,
+				    px_min_resize_for(s->shape.restart));
 		ck_assert_msg(m->changed[job[k]] < 0 ||
 			      s->now - m->changed[job[k]] >=
-			      PLAN_MIN_RESIZE_INTERVAL_DEFAULT,
+			      s->shape.min_resize,
 			      "job %zu resized at %.0f and %.0f", job[k],
 			      m->changed[job[k]], s->now);
 		if (d->workers > j->nalloc)
-			ck_assert(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT);
+			ck_assert_msg(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT, "%s job %zu %d -> %d gain %g now %g planned %g", m->inner->name, job[k], j->nalloc, d->workers, d->gain, d->remaining_now, d->remaining_planned);
 	}
 	for (size_t k = 0; k < plan->ndecisions; k++)
 		if (plan->decisions[k].action == PLAN_RESIZE ||

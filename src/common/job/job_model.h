@@ -445,6 +445,35 @@ int job_model_batch_run(job_model_t *m, double global, int local,
 int job_model_batch_for(const job_model_t *m, int workers, int nodes,
 			goodput_choice_t *out);
 /*
+ * Exploring scaling (job/job_explore.c; doc/planning.md "Exploring
+ * scaling"), Pollux's rule. A job's explored extent: the most workers
+ * and the most nodes over the configurations it measured: its recorded
+ * runs, its speed samples (pre-runs included) and its step times at any
+ * batch (0, 0: none).
+ */
+#define JOB_EXPLORE_GROWTH 2	/* a grant: at most twice the most GPUs */
+typedef struct job_explore {
+	int workers, nodes;	/* the explored extent */
+	/* The best rate per worker over the configurations it measured,
+	 * from its model there (which its measurements fit or scale); 0:
+	 * none known, no optimism. */
+	double per_gpu;
+} job_explore_t;
+typedef void (*job_explore_fn)(void *ctx, int workers, int nodes);
+/* fn on every configuration the job measured (nodes within 1..workers). */
+void job_model_explored_each(const job_model_t *m, job_explore_fn fn,
+			     void *ctx);
+void job_model_explored(const job_model_t *m, int *workers, int *nodes);
+/* The most workers a grant may hold while the job explores:
+ * JOB_EXPLORE_GROWTH times the most it measured, 1 before any
+ * (the plan never goes below the job's minimum). */
+int job_model_explore_cap(const job_model_t *m);
+/* The optimistic speed (or rate) of `workers` on `nodes`: `predicted`
+ * within the extent x; beyond it, the larger of `predicted` and perfect
+ * scaling from x->per_gpu (workers * per_gpu). */
+double job_model_explore_speed(double predicted, int workers, int nodes,
+			       const job_explore_t *x);
+/*
  * Progress rate at `workers` on `nodes` in B0-steps per second at the
  * batch job_model_batch_for() chooses (its goodput / B0); before the fit,
  * the record's speed at the submitted batch times that batch's gain.

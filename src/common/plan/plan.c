@@ -38,6 +38,7 @@ void plan_params_init(plan_params_t *prm)
 	prm->restart_cost = PLAN_RESTART_COST_DEFAULT;
 	prm->placement = true;
 	prm->shrink_for_pending = true;
+	prm->explore_scaling = false;
 }
 
 const char *plan_policy_name(plan_policy_t p)
@@ -276,7 +277,10 @@ int plan_setup(plan_ctx_t *c)
 		c->out->decisions[i].job_id = c->jobs[i].model->job_id;
 	}
 	plan_node_workers(c);
-	if ((rc = plan_goodput_setup(c)) || (rc = plan_speed_cache(c)))
+	if ((rc = plan_goodput_setup(c)))
+		return rc;
+	plan_explore_setup(c);
+	if ((rc = plan_speed_cache(c)))
 		return rc;
 	plan_order(c);
 	return 0;

@@ -65,6 +65,10 @@ typedef struct plan_params {
 	/* Added: a running job may also be shrunk (after the min interval)
 	 * when pass 1 gives it less so that pending jobs can start; true. */
 	bool shrink_for_pending;
+	/* ExploreScaling (job/job_explore.c, plan_explore.c): an all-reduce
+	 * job is optimistic beyond the GPUs and nodes it ran on, and granted
+	 * at most twice the most GPUs it had (Pollux's rule); false. */
+	bool explore_scaling;
 } plan_params_t;
 
 /* Defaults of plan_params_init() (doc/planning.md). */

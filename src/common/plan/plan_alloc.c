@@ -25,10 +25,11 @@
 static double plan_speed_cb(void *ctx, int p, int w)
 {
 	const plan_cb_t *cb = ctx;
+	int n = job_model_speed_p(cb->model, p, w, cb->node_workers);
 
-	return job_model_speed(cb->model, cb->profiles,
-			       job_model_speed_p(cb->model, p, w,
-						 cb->node_workers), w);
+	return plan_explore_speed(cb, w, n, job_model_speed(cb->model,
+							    cb->profiles, n,
+							    w));
 }
 
 int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers)
@@ -139,8 +140,9 @@ void plan_alloc_build(plan_ctx_t *c)
 		alloc_job_t *a = &c->aj[i];
 		bool fitted;
 
-		c->cb[i] = (plan_cb_t){ m, c->prm->profiles, c->prm->interval,
-					0, NULL, i, NULL, 0, NULL };
+		c->cb[i] = (plan_cb_t){ .model = m,
+					.profiles = c->prm->profiles,
+					.interval = c->prm->interval, .i = i };
 		memset(a, 0, sizeof(*a));
 		a->id = m->job_id;
 		a->speed = plan_speed_cb;

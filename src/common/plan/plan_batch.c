@@ -109,12 +109,14 @@ int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
 static double plan_goodput_rate(const plan_ctx_t *c, size_t i, int w)
 {
 	const job_model_t *m = c->jobs[i].model;
+	int n;
 	double r;
 
 	if (w < 1)
 		return 0.0;
-	r = job_model_batch_rate(m, c->prm->profiles, w,
-				 plan_goodput_nodes(c, i, w));
+	n = plan_goodput_nodes(c, i, w);
+	r = plan_explore_speed(&c->cb[i], w, n,
+			       job_model_batch_rate(m, c->prm->profiles, w, n));
 	return r > 0 && isfinite(r) ? r : 0.0;
 }
 

@@ -38,6 +38,10 @@ typedef struct plan_cb {
 	double *cache;
 	int ncache;
 	double (*speed)(void *ctx, int p, int w);	/* uncached */
+	/* ExploreScaling, an all-reduce job: its explored extent and best
+	 * per-GPU rate (plan_explore.c). */
+	bool exploring;
+	job_explore_t explore;
 } plan_cb_t;
 
 /* A placement of one job: slots, or ok false. */
@@ -131,6 +135,12 @@ bool plan_is_goodput(const plan_ctx_t *c, size_t i);
 /* Per adaptive job: the room it could use, its speed callback, its
  * remaining progress and size limit. 0 or -ENOMEM (message set). */
 int plan_goodput_setup(plan_ctx_t *c);
+/* ExploreScaling (plan_explore.c): each all-reduce job's extent, best
+ * per-GPU rate and grant cap, after plan_goodput_setup. */
+void plan_explore_setup(plan_ctx_t *c);
+/* f, the predicted speed or rate of w workers on n nodes, made
+ * optimistic beyond the job's extent when it explores. */
+double plan_explore_speed(const plan_cb_t *cb, int w, int n, double f);
 void plan_goodput_free(plan_ctx_t *c);
 /* Nodes adaptive job i would span with w workers (placement-aware). */
 int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w);

@@ -29,10 +29,20 @@ static bool plan_granted(const alloc_grant_t *g)
 
 static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
 {
+	const job_model_t *m = c->jobs[i].model;
+	int n;
+	double f;
+
 	if (plan_is_goodput(c, i))
 		return plan_goodput_time(c, i, w);
-	return job_model_remaining_time(c->jobs[i].model, c->prm->profiles,
-					plan_speed_p(c, i, ps, w), w);
+	n = plan_speed_p(c, i, ps, w);
+	if (!c->cb[i].exploring)
+		return job_model_remaining_time(m, c->prm->profiles, n, w);
+	/* The gain of a resize with the speed the allocator granted by. */
+	f = plan_explore_speed(&c->cb[i], w, n,
+			       job_model_speed(m, c->prm->profiles, n, w));
+	return f > 0.0 && isfinite(f) ? job_model_remaining_steps(m, NULL) / f :
+	       INFINITY;
 }
 
 /* (remaining_now - remaining_planned - restart_cost) / remaining_now. */
@@ -260,6 +270,11 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		return true;
 	}
 	thr = plan_threshold(c, i, g->ps, g->workers);
+	/* Pass 1's shrink for pending jobs excuses the gain only if pass 2
+	 * still shrinks it: a pass-2 grant above its size is a growth and
+	 * must pay like one (test_replay: 5 -> 6 workers for a 3% gain). */
+	if (c->shrink[i] && !plan_is_shrink(c, i, g))
+		c->shrink[i] = false;
 	if (plan_gain(c, i, g->ps, g->workers, d) > thr || c->shrink[i])
 		return false;
 	snprintf(why, sizeof(why), "gain %.1f%% of %d/%d below %.1f%%",

@@ -44,6 +44,7 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "LargeJobTasks", .type = S_P_UINT32 },
 	{ .key = "MinResizeInterval", .type = S_P_UINT32 },
 	{ .key = "RestartCost", .type = S_P_UINT32 },
+	{ .key = "ExploreScaling", .type = S_P_BOOLEAN },
 	{ .key = "StragglerAsyncRatio", .type = S_P_DOUBLE },
 	{ .key = "StragglerSyncFactor", .type = S_P_DOUBLE },
 	{ .key = "StragglerReports", .type = S_P_UINT32 },
@@ -70,6 +71,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->large_job_tasks = PLAN_LARGE_TASKS_DEFAULT;
 	c->min_resize_interval = PLAN_MIN_RESIZE_INTERVAL_DEFAULT;
 	c->restart_cost = PLAN_RESTART_COST_DEFAULT;
+	c->explore_scaling = false;
 	straggler_params_init(&c->straggler);
 	c->straggler_drain = false;
 }
@@ -128,6 +130,7 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->large_job_tasks, "LargeJobTasks", tbl);
 	s_p_get_uint32(&c->min_resize_interval, "MinResizeInterval", tbl);
 	s_p_get_uint32(&c->restart_cost, "RestartCost", tbl);
+	s_p_get_boolean(&c->explore_scaling, "ExploreScaling", tbl);
 	s_p_get_double(&c->straggler.async_ratio, "StragglerAsyncRatio", tbl);
 	s_p_get_double(&c->straggler.sync_factor, "StragglerSyncFactor", tbl);
 	s_p_get_uint32(&c->straggler.consecutive, "StragglerReports", tbl);
@@ -368,7 +371,7 @@ extern char *optimus_conf_text(void)
 		"ReportMaxPeerConnections=%u ReportReplayWindow=%u Policy=%s "
 		"PlanInterval=%u Damping=%g ResizeThreshold=%g "
 		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
-		"RestartCost=%u StragglerAsyncRatio=%g StragglerSyncFactor=%g "
+		"RestartCost=%u ExploreScaling=%s StragglerAsyncRatio=%g StragglerSyncFactor=%g "
 		"StragglerReports=%u StragglerDrain=%s",
 		c->report_address ? c->report_address : "", c->report_port,
 		c->report_queue_size, c->report_max_connections,
@@ -377,6 +380,7 @@ extern char *optimus_conf_text(void)
 		c->policy, c->plan_interval, c->damping,
 		c->resize_threshold, c->resize_threshold_large,
 		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
+		c->explore_scaling ? "yes" : "no",
 		c->straggler.async_ratio, c->straggler.sync_factor,
 		c->straggler.consecutive, c->straggler_drain ? "yes" : "no");
 }
@@ -399,6 +403,7 @@ extern void optimus_conf_plan(plan_params_t *pc,
 	pc->large_tasks = (int) optimus_conf.large_job_tasks;
 	pc->min_resize_interval = optimus_conf.min_resize_interval;
 	pc->restart_cost = optimus_conf.restart_cost;
+	pc->explore_scaling = optimus_conf.explore_scaling;
 	pc->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 	pc->uniform_node_share = true;	/* --ntasks-per-node on each node */
 	pc->profiles = profiles;

@@ -38,6 +38,7 @@ typedef struct optimus_conf {
 	uint32_t large_job_tasks;	/* LargeJobTasks, 16 */
 	uint32_t min_resize_interval;	/* MinResizeInterval (s), 1800 */
 	uint32_t restart_cost;		/* RestartCost (s), 180 */
+	bool explore_scaling;		/* ExploreScaling, no */
 
 	/* Stragglers (sched_optimus(8) "Stragglers"). */
 	straggler_params_t straggler;	/* StragglerAsyncRatio 0.5,

@@ -25,7 +25,13 @@
 px_shape_t px_shape_default(void)
 {
 	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, PX_RESTART,
-			     PLAN_MIN_RESIZE_INTERVAL_DEFAULT, 60.0 };
+			     px_min_resize_for(PX_RESTART), 60.0, true };
+}
+
+double px_min_resize_for(double restart)
+{
+	return restart * (PLAN_MIN_RESIZE_INTERVAL_DEFAULT /
+			  PLAN_RESTART_COST_DEFAULT);
 }
 
 int px_sim_gpus(const px_sim_t *s)

@@ -33,9 +33,16 @@ typedef struct px_shape {
 	double restart;		/* seconds lost per re-allocation */
 	double min_resize;	/* stability rule: seconds between resizes */
 	double limit_unit;	/* slurm-backfill's limits are whole units */
+	/* Our policies plan with ExploreScaling (plan_params_t.
+	 * explore_scaling): on in this set-up (doc/simulator.md). */
+	bool explore_scaling;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);
+/* The set-up's stability interval for a restart cost: the plugin's
+ * default ratio, MinResizeInterval / RestartCost = 1800 / 180 = 10
+ * (doc/simulator.md), unless --min-resize sets it. */
+double px_min_resize_for(double restart);
 
 typedef struct px_spec {
 	char name[48];

@@ -113,7 +113,9 @@ static void usage(FILE *f)
 	      "  --restart S       seconds lost per re-allocation "
 	      "(default 30)\n"
 	      "  --min-resize S    seconds between two resizes of a job "
-	      "(default 1800)\n"
+	      "(default 10 x the\n                    restart: 300)\n"
+	      "  --explore-scaling yes|no  our policies' ExploreScaling "
+	      "(default yes)\n"
 	      "  --limit-unit S    slurm-backfill's time limits in whole "
 	      "units (default 60)\n", f);
 }
@@ -219,7 +221,7 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
-       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT };
+       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_EXPLORE };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -268,8 +270,10 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
 		{ "min-resize", 1, 0, O_MIN_RESIZE },
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
+		{ "explore-scaling", 1, 0, O_EXPLORE },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0;
+	bool min_resize_set = false;
 
 	memset(o, 0, sizeof(*o));
 	o->shape = px_shape_default();
@@ -316,14 +320,29 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			rc = parse_int("nodes", optarg, 1, PX_NODES,
 				       &o->shape.nodes);
 			break;
+		case O_EXPLORE:
+			if (!strcmp(optarg, "yes") || !strcmp(optarg, "no")) {
+				o->shape.explore_scaling = !strcmp(optarg,
+								   "yes");
+				break;
+			}
+			fprintf(stderr, "optimus-sim: --explore-scaling: "
+				"yes or no, not '%s'\n", optarg);
+			rc = 2;
+			break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
 		default:
+			min_resize_set |= c == O_MIN_RESIZE;
 			if ((rc = parse_shape_secs(o, c, optarg)) < 0) {
 				usage(stderr);
 				return 2;
 			}
 		}
 	}
+	/* The set-up's rule: the stability interval follows the restart
+	 * cost unless given. */
+	if (!min_resize_set)
+		o->shape.min_resize = px_min_resize_for(o->shape.restart);
 	/* Positional words: "experiment pollux" only. */
 	for (int i = optind; !rc && i < argc; i++)
 		if (strcmp(argv[i], "experiment") && strcmp(argv[i], "pollux")) {
@@ -553,6 +572,8 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 		o->realistic ? "realistic" : "tuned", wls, o->shape.nodes,
 		PX_NODE_GPUS, o->shape.round, o->shape.start,
 		o->shape.restart);
+	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
+		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
 	if (sliced(o))
 		fprintf(f, "; a slice: the first %zu jobs, %d epochs at most, "
 			"resizes %g s apart at least, limits in units of %g s",
@@ -627,6 +648,8 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 		json_object_object_add(cl, shape_secs[i].key, json_num_new(
 			*(const double *)((const char *)&o->shape +
 					  shape_secs[i].off)));
+	json_object_object_add(cl, "explore_scaling",
+			       json_object_new_boolean(o->shape.explore_scaling));
 	json_object_object_add(cl, "jobs",
 			       json_object_new_int64((int64_t)o->jobs));
 	json_object_object_add(cl, "epochs", json_object_new_int(o->epochs));

@@ -392,6 +392,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.interval = s->shape.round;
 	conf.restart_cost = s->shape.restart;
 	conf.min_resize_interval = s->shape.min_resize;
+	conf.explore_scaling = s->shape.explore_scaling;
 	njobs = plan_interval_prepare(in, nin, (time_t)s->now, room, PX_NODES,
 				      &conf, NULL, NULL, jobs, which, &prm);
 	plan_free(&o->last);
