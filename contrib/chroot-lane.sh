@@ -148,6 +148,13 @@ hostname > "$root/etc/hostname" 2>/dev/null || true
 printf '#!/bin/sh\n# slurm-optimus chroot: no service starts at install time\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
 chmod 755 "$root/usr/sbin/policy-rc.d"
 
+# The chroot's root made a mount point of its own (a private bind of
+# itself): inside a chroot whose root is a plain folder, `unshare --mount`
+# cannot make its mounts private ("cannot change root filesystem
+# propagation: Invalid argument"), and test_failover.py runs each
+# controller in its own mount namespace.
+mount_in "$root" --bind "$root"
+mount --make-private "$root" || die "mount --make-private $root failed"
 mount_in "$root/proc" -t proc proc
 mount_in "$root/sys" -t sysfs sysfs
 mount_in "$root/dev" --bind /dev
