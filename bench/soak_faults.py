@@ -149,10 +149,11 @@ def admin_repairs(c, jobs, repairs):
 def kill9(c, name):
     """SIGKILL a daemon by its pid file, as a crash or the OOM killer
     would (no shutdown, no state saved beyond what it had written)."""
-    try:
-        os.kill(int(open(c._pidfile(name)).read().strip()), signal.SIGKILL)
-    except (OSError, ValueError):
-        pass
+    for pid in c._daemon_pids(name):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
     c._kill_all([name], timeout=5)     # waits for the end, reaps the pid file
 
 

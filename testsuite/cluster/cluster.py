@@ -548,9 +548,7 @@ StorageLoc=slurm_acct_db
         slurmstepd outlive slurmd); names are nK within the first
         `nodes` (their ports). after_slurmctld_stop() runs while every
         daemon is down."""
-        old = self._node_names()
-        for n in reversed(old):
-            self._kill("slurmd-" + n)
+        self._kill_all(["slurmd-" + n for n in self._node_names()])
         self._kill("slurmctld", timeout=30)
         if after_slurmctld_stop:
             after_slurmctld_stop()
