@@ -191,12 +191,34 @@ void job_model_batch_refit(job_model_t *m)
 		b->fitted = true;
 }
 
-/* The submitted batch for w workers, predicted from the record's speed. */
+/*
+ * An adaptive job before its fit: the submitted batch, but no more than
+ * its workers hold without accumulating (max_local each), never below
+ * min_local each. Accumulation keeps about the examples per second and
+ * lowers the statistical efficiency of each (it falls with the batch), so
+ * it pays only where saved synchronisations outweigh that, which a job
+ * without a step-time fit cannot know; the submitted batch was chosen for
+ * the submitted GPUs (doc/simulator.md "Low load").
+ */
+static double batch_unfitted(const job_batch_t *b, int workers)
+{
+	double local = ceil(b->submitted / workers - 1e-9);
+
+	if (local > b->limits.max_local)
+		local = b->limits.max_local;
+	if (local < b->limits.min_local)
+		local = b->limits.min_local;
+	return local * workers;
+}
+
+/* The batch for w workers before the fit (batch_unfitted; a job not
+ * adaptive: its submitted one), predicted from the record's speed. */
 static int batch_submitted(const job_model_t *m, int workers, int nodes,
 			   goodput_choice_t *out)
 {
 	const job_batch_t *b = &m->batch;
-	double B = b->adaptive ? b->submitted : (double)m->hints.batch;
+	double B = b->adaptive ? batch_unfitted(b, workers) :
+		   (double)m->hints.batch;
 	double f;
 
 	if (!(B > 0))
@@ -241,7 +263,7 @@ double job_model_batch_rate(const job_model_t *m,
 		return job_model_batch_for(m, workers, nodes, &c) ? 0.0 :
 		       c.goodput / b->eff.init_batch;
 	f = job_model_speed(m, profiles, nodes, workers);
-	return f * efficiency_gain(&b->eff, b->submitted);
+	return f * efficiency_gain(&b->eff, batch_unfitted(b, workers));
 }
 
 double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,

@@ -83,3 +83,18 @@ double job_model_explore_speed(double predicted, int workers, int nodes,
 		return predicted;
 	return fmax(predicted, workers * x->per_gpu);
 }
+
+/*
+ * The minimum resize interval keeps a job's restarts a small share of its
+ * time; a growth beyond its extent is bounded in number instead, by the
+ * cap (log2 of its largest size, one doubling each), and Pollux grows a
+ * job every round while it explores. Held to the interval, a job that
+ * should run on 16 GPUs spent 4 intervals (1200 s at 300 s) getting there
+ * (doc/simulator.md "Low load").
+ */
+bool job_model_explore_growth(int cur_workers, int workers, int nodes,
+			      const job_explore_t *x)
+{
+	return x && workers > cur_workers &&
+	       (workers > x->workers || nodes > x->nodes);
+}

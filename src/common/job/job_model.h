@@ -473,6 +473,12 @@ int job_model_explore_cap(const job_model_t *m);
  * scaling from x->per_gpu (workers * per_gpu). */
 double job_model_explore_speed(double predicted, int workers, int nodes,
 			       const job_explore_t *x);
+/* Is (workers, nodes) a growth beyond the extent x (more workers than
+ * the job runs now, beyond the most workers or nodes it measured)? Such a
+ * step is not held to the minimum resize interval: the cap bounds their
+ * number (one per doubling), and each is the measurement the model lacks. */
+bool job_model_explore_growth(int cur_workers, int workers, int nodes,
+			      const job_explore_t *x);
 /*
  * Progress rate at `workers` on `nodes` in B0-steps per second at the
  * batch job_model_batch_for() chooses (its goodput / B0); before the fit,

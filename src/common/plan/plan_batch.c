@@ -280,7 +280,7 @@ int plan_batches(plan_ctx_t *c)
 			continue;
 		}
 		if ((d->action != PLAN_START && d->action != PLAN_RESIZE) ||
-		    !c->jobs[i].model->batch.fitted || d->workers < 1 ||
+		    d->workers < 1 ||
 		    job_model_batch_for(c->jobs[i].model, d->workers,
 					plan_decision_nodes(d), &g))
 			continue;

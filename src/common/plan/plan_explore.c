@@ -68,3 +68,17 @@ double plan_explore_speed(const plan_cb_t *cb, int w, int n, double f)
 	return cb->exploring ? job_model_explore_speed(f, w, n, &cb->explore) :
 			       f;
 }
+
+double plan_explore_min_interval(const plan_ctx_t *c, size_t i, int ps,
+				 int w)
+{
+	const plan_cb_t *cb = &c->cb[i];
+	int n;
+
+	if (!cb->exploring)
+		return c->prm->min_resize_interval;
+	n = plan_is_goodput(c, i) ? plan_goodput_nodes(c, i, w) :
+	    plan_speed_p(c, i, ps, w);
+	return job_model_explore_growth(c->cur_w[i], w, n, &cb->explore) ?
+	       0.0 : c->prm->min_resize_interval;
+}

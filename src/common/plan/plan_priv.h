@@ -141,6 +141,10 @@ void plan_explore_setup(plan_ctx_t *c);
 /* f, the predicted speed or rate of w workers on n nodes, made
  * optimistic beyond the job's extent when it explores. */
 double plan_explore_speed(const plan_cb_t *cb, int w, int n, double f);
+/* The minimum resize interval for running job i to (ps, w): none for a
+ * growth beyond its explored extent (job_model_explore_growth). */
+double plan_explore_min_interval(const plan_ctx_t *c, size_t i, int ps,
+				 int w);
 void plan_goodput_free(plan_ctx_t *c);
 /* Nodes adaptive job i would span with w workers (placement-aware). */
 int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w);

@@ -195,8 +195,10 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 			return o;
 	}
 	return job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
-					   c->prm->min_resize_interval, why,
-					   len);
+					   plan_explore_min_interval(c, i,
+								     g->ps,
+								     g->workers),
+					   why, len);
 }
 
 static void plan_decide_running(plan_ctx_t *c, size_t i)
@@ -261,6 +263,15 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		plan_keep(c, i, c->lim_ps[i] || c->lim_w[i] ?
 			  "a larger size cannot be placed" :
 			  "already at its planned size");
+		return true;
+	}
+	/* Pass 1's target may have been exempt from the minimum interval
+	 * (a growth beyond the explored extent); pass 2's must be too. */
+	if (job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
+					plan_explore_min_interval(c, i, g->ps,
+								  g->workers),
+					why, sizeof(why))) {
+		plan_keep(c, i, why);
 		return true;
 	}
 	if (plan_is_quality(c, i)) {
