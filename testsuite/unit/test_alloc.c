@@ -450,11 +450,10 @@ END_TEST
  * left (shortest remaining time first, whatever the input order), where
  * Optimus grants minimums in input order.
  */
-START_TEST(test_rate_short_job_first)
+/* Two jobs of one PS and one worker each, a cluster with room for one;
+ * job `shorter` has a tenth of the other's steps left. */
+static void rate_two_for_one(int shorter, alloc_params_t *prm)
 {
-	alloc_params_t prm;
-	alloc_result_t r;
-
 	fixture_jobs(jobs, speeds, losses, 2, 61);
 	jobs[0].ps_demand = res_make(1, 1, 0);
 	jobs[0].worker_demand = res_make(1, 1, 1);
@@ -463,8 +462,16 @@ START_TEST(test_rate_short_job_first)
 	jobs[0].max_workers = 1;
 	jobs[1] = jobs[0];
 	jobs[1].id = 2;
-	jobs[_i].remaining_steps = jobs[!_i].remaining_steps / 10;
-	alloc_params_init(&prm, cluster(2, 2, 1));
+	jobs[shorter].remaining_steps = jobs[!shorter].remaining_steps / 10;
+	alloc_params_init(prm, cluster(2, 2, 1));
+}
+
+START_TEST(test_rate_short_job_first)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	rate_two_for_one(_i, &prm);
 	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
 	ck_assert_int_eq(r.grants[_i].status, ALLOC_OK);
 	ck_assert_int_eq(r.grants[_i].workers, 1);
@@ -474,6 +481,27 @@ START_TEST(test_rate_short_job_first)
 	ck_assert_int_eq(alloc_optimus_run(jobs, 2, &prm, &r), 0);
 	ck_assert_int_eq(r.grants[0].status, ALLOC_OK);
 	alloc_result_free(&r);
+}
+END_TEST
+
+/*
+ * A job that keeps its minimum anyway (a running job: the plan has no
+ * preemption) gets it first, even when a shorter job would rather have
+ * it: a grant of nothing would promise it to a job that then waits.
+ */
+START_TEST(test_rate_keeps_min_first)
+{
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	rate_two_for_one(1, &prm);
+	jobs[0].keeps_min = true;
+	ck_assert_int_eq(alloc_rate_run(jobs, 2, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].status, ALLOC_OK);
+	ck_assert_int_eq(r.grants[0].workers, 1);
+	ck_assert_int_eq(r.grants[1].status, ALLOC_MIN_UNFIT);
+	alloc_result_free(&r);
+	jobs[0].keeps_min = false;
 }
 END_TEST
 
@@ -610,6 +638,7 @@ static Suite *alloc_suite(void)
 	tcase_add_loop_test(tc, test_tetris_prefers_short_job, 0, 2);
 	tcase_add_test(tc, test_fifo_blocks_queue);
 	tcase_add_loop_test(tc, test_rate_short_job_first, 0, 2);
+	tcase_add_test(tc, test_rate_keeps_min_first);
 	tcase_add_test(tc, test_rate_extra_to_shorter);
 	tcase_add_loop_test(tc, test_allreduce_mixed, 0, 10);
 	tcase_add_test(tc, test_allreduce_optimum);

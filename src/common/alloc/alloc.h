@@ -40,6 +40,9 @@ typedef struct alloc_job {
 	int min_workers, max_workers;
 	int req_ps, req_workers;   /* FIFO's requested size; 0 means max (or min) */
 	bool early_stage;          /* Optimus damps its gain (unreliable fit) */
+	bool keeps_min;            /* holds its minimum whatever the grant (a
+	                            * running job nobody preempts): the
+	                            * completion-rate greedy grants it first */
 
 	/* Quality-driven allocation. */
 	alloc_loss_fn loss_after;

@@ -97,6 +97,22 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 	}
 }
 
+/* Grant job j its minimum if it fits the room. */
+static void rate_grant_min(const alloc_job_t *j, alloc_grant_t *g,
+			   res_vec_t *room, alloc_result_t *out)
+{
+	res_vec_t need = res_combo(j->ps_demand, alloc_min_ps(j),
+				   j->worker_demand, alloc_min_workers(j));
+
+	if (!res_fits(need, *room))
+		return;
+	g->ps = alloc_min_ps(j);
+	g->workers = alloc_min_workers(j);
+	g->status = ALLOC_OK;
+	*room = res_sub(*room, need);
+	out->used = res_add(out->used, need);
+}
+
 int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		   const alloc_params_t *prm, alloc_result_t *out)
 {
@@ -108,6 +124,12 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 	for (size_t i = 0; i < n; i++)
 		out->grants[i].status = ALLOC_MIN_UNFIT;
 	room = prm->capacity;
+	/* A job that keeps its minimum anyway (a running job: the plan has
+	 * no preemption) cannot give it to another: a grant of nothing would
+	 * promise its GPUs to jobs that then wait for them. */
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].keeps_min)
+			rate_grant_min(&jobs[i], &out->grants[i], &room, out);
 	for (;;) {
 		rate_pick_t best = { n, 0, 0, 0.0 };
 		for (size_t i = 0; i < n; i++)
@@ -118,14 +140,7 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		const alloc_job_t *j = &jobs[best.job];
 		alloc_grant_t *g = &out->grants[best.job];
 		if (best.kind == 0) {
-			g->ps = alloc_min_ps(j);
-			g->workers = alloc_min_workers(j);
-			g->status = ALLOC_OK;
-			res_vec_t need = res_combo(j->ps_demand, g->ps,
-						   j->worker_demand,
-						   g->workers);
-			room = res_sub(room, need);
-			out->used = res_add(out->used, need);
+			rate_grant_min(j, g, &room, out);
 			continue;
 		}
 		for (int k = 0; k < (best.kind == 1 ? 1 : best.k); k++) {

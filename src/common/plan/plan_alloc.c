@@ -149,6 +149,8 @@ void plan_alloc_build(plan_ctx_t *c)
 		a->speed_ctx = &c->cb[i];
 		a->remaining_steps = job_model_remaining_steps(m, &fitted);
 		a->early_stage = !fitted;
+		/* The plan never preempts: a running job keeps its minimum. */
+		a->keeps_min = c->jobs[i].running;
 		a->no_ps = hints_is_allreduce(h);
 		/* an all-reduce job has no PS task to count */
 		a->ps_demand = a->no_ps ? res_make(0, 0, 0) :
