@@ -131,7 +131,12 @@ def admin_repairs(c, jobs, repairs):
     r = c.run(["squeue", "-h", "-t", "PD", "-o", "%i %r"], check=False)
     for line in r.stdout.splitlines():
         jid, _, reason = line.partition(" ")
-        if reason.strip() == "launch_failed_requeued_held" and \
+        # squeue's %r spells the reason with spaces ("launch failed
+        # requeued held"), scontrol with underscores: either is matched
+        # (matching only the latter, the soak of 2026-12-04 18:26 never
+        # released its held job; released by hand after 17 minutes).
+        if reason.strip().replace(" ", "_") == \
+                "launch_failed_requeued_held" and \
                 int(jid) in {j["id"] for j in jobs}:
             c.run(["scontrol", "release", jid], check=False)
             repairs["released"].append(int(jid))
