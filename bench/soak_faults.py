@@ -11,7 +11,8 @@ accounting, while a driver injects faults at random moments (seeded:
   slurmd-restart  a node's slurmd killed (SIGKILL) and started again after
                   a few seconds: its jobs' steps live on in slurmstepd, so
                   no job should restart
-  node-down       a node's slurmd killed and the node set DOWN, as an admin
+  node-down       a node dies (its slurmd, slurmstepd and tasks killed at
+                  once: Cluster.kill_node) and is set DOWN, as an admin
                   does for a dead machine; back (slurmd started, resumed)
                   some time later: Slurm requeues its jobs (JobRequeue=1),
                   each must resume from its last confirmed checkpoint
@@ -130,7 +131,12 @@ def admin_repairs(c, jobs, repairs):
     r = c.run(["squeue", "-h", "-t", "PD", "-o", "%i %r"], check=False)
     for line in r.stdout.splitlines():
         jid, _, reason = line.partition(" ")
-        if reason.strip() == "launch_failed_requeued_held" and \
+        # squeue's %r spells the reason with spaces ("launch failed
+        # requeued held"), scontrol with underscores: either is matched
+        # (matching only the latter, the soak of 2026-12-04 18:26 never
+        # released its held job; released by hand after 17 minutes).
+        if reason.strip().replace(" ", "_") == \
+                "launch_failed_requeued_held" and \
                 int(jid) in {j["id"] for j in jobs}:
             c.run(["scontrol", "release", jid], check=False)
             repairs["released"].append(int(jid))
@@ -170,7 +176,12 @@ def inject(c, rng, kind, faults):
         time.sleep(rng.uniform(*DAEMON_AWAY_FOR))
         c._start_slurmd(node)
     else:
-        kill9(c, "slurmd-" + node)
+        # A dead machine takes its processes with it: the node's slurmd,
+        # slurmstepd and tasks (Cluster.kill_node). Its slurmd alone left
+        # the steps running; back, the node reported them and Slurm
+        # killed the job it had requeued there meanwhile.
+        killed = c.kill_node(node)
+        log("node %s dies: %d processes killed" % (node, len(killed)))
         c.run(["scontrol", "update", "nodename=" + node, "state=down",
                "reason=soak"], check=False)
         time.sleep(rng.uniform(*NODE_DOWN_FOR))

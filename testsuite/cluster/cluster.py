@@ -640,6 +640,84 @@ StorageLoc=slurm_acct_db
                 pids.add(int(pid))
         return pids
 
+    def _node_pids(self, node):
+        """Every process of node `node` on this machine: its slurmd, the
+        slurmstepd its slurmd started, and their descendants (the jobs'
+        tasks). A slurmstepd is the node's by the socket it listens on in
+        the node's own SlurmdSpoolDir (spool/<node>/<node>_<job>.<step>,
+        as Slurm's own stepd_available finds them); its environ cannot
+        tell, the node name is set there after it started. A task that
+        left its slurmstepd's tree is the node's by SLURMD_NODENAME with
+        this cluster's SLURM_CONF in its environment."""
+        spool = os.path.join(self.root, "spool", node) + "/"
+        inodes = set()
+        try:
+            with open("/proc/net/unix") as f:
+                for line in f.readlines()[1:]:
+                    cols = line.split()
+                    if len(cols) >= 8 and cols[7].startswith(spool):
+                        inodes.add("socket:[%s]" % cols[6])
+        except OSError:
+            pass
+        tags = (("SLURMD_NODENAME=%s" % node).encode(),
+                ("SLURM_CONF=%s" % self.conf).encode())
+        roots = set(self._daemon_pids("slurmd-" + node))
+        parent = {}
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/stat" % pid) as f:
+                    # "pid (comm) state ppid ...": comm may hold spaces
+                    parent[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    env = f.read().split(b"\0")
+                if all(t in env for t in tags):
+                    roots.add(int(pid))
+                    continue
+                fds = "/proc/%s/fd" % pid
+                if inodes and any(os.readlink(os.path.join(fds, fd)) in inodes
+                                  for fd in os.listdir(fds)):
+                    roots.add(int(pid))
+            except (OSError, ValueError, IndexError):
+                continue
+        pids, grown = set(roots), True
+        while grown:
+            more = {p for p, pp in parent.items() if pp in pids} - pids
+            pids |= more
+            grown = bool(more)
+        return pids
+
+    def kill_node(self, node):
+        """A node's death, as a machine that dies takes its processes with
+        it: its slurmd, its slurmstepd and their tasks SIGKILLed, nothing
+        saved, nothing told. (Killing slurmd alone leaves the node's steps
+        running: back, its slurmd reports them and Slurm kills the job it
+        has requeued meanwhile.) Looked for again until none is left: a
+        slurmstepd may fork a task while the others die."""
+        killed = set()
+        for _ in range(10):
+            # The killed stay in /proc until reaped: only new ones count.
+            pids = self._node_pids(node) - killed
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            killed |= pids
+            time.sleep(0.2)
+        # Gone before the caller starts the node again (its slurmd's port).
+        deadline = time.time() + 10
+        while time.time() < deadline and any(_pid_alive(p) for p in killed):
+            time.sleep(0.1)
+        try:
+            os.unlink(self._pidfile("slurmd-" + node))
+        except OSError:
+            pass
+        return killed
+
     def _kill_all(self, names, timeout=15):
         """SIGTERM the daemons named (by pid file) at once, wait for all of
         them up to `timeout` s, SIGKILL those still alive."""

@@ -21,10 +21,31 @@ def node_state(cluster, node):
 
 
 def kill_node(cluster, node, reason):
-    """The node's slurmd killed, then marked DOWN as an admin would."""
-    cluster._kill("slurmd-" + node)
+    """The node dies (its slurmd, slurmstepd and tasks: Cluster.kill_node),
+    then is marked DOWN as an admin would."""
+    cluster.kill_node(node)
     cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
                  "reason=" + reason])
+
+
+def first_run_pids(cluster, jid):
+    """The processes of job jid's first run still alive anywhere: its
+    tasks carry SLURM_JOB_ID and SLURM_RESTART_COUNT 0 or none (Slurm
+    sets it from the second run on, spank/optimus always)."""
+    want = [("SLURM_JOB_ID=%d" % jid).encode(),
+            ("SLURM_CONF=%s" % cluster.conf).encode()]
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue
+        restart = [e for e in env if e.startswith(b"SLURM_RESTART_COUNT=")]
+        if all(w in env for w in want) and \
+                restart in ([], [b"SLURM_RESTART_COUNT=0"]):
+            pids.append(int(pid))
+    return pids
 
 
 def revive_node(cluster, node):
@@ -68,6 +89,10 @@ def test_node_death_requeues_from_the_checkpoint_not_as_a_resize(
         kill_node(cluster, node, "issue31-test")
         second = wait_for(lambda: runs(out)[1:2], 120,
                           "the run after the node failed")[0]
+        # A dead node's processes died with it; the first run's tasks on
+        # the nodes that live, Slurm ends at the requeue.
+        wait_for(lambda: not first_run_pids(cluster, jid), 30,
+                 "the first run's processes gone")
         f = cluster.job_fields(jid)
         # Slurm's own handling: the job was requeued, away from the node
         assert f["Restarts"] == "1", f
@@ -122,6 +147,44 @@ def test_node_death_while_checkpointing_for_a_resize(cluster, tmp_path):
         if node:
             revive_node(cluster, node)
         cancel(cluster, big, small)
+
+
+def test_a_run_over_still_reporting_is_named_not_refused(cluster, tmp_path):
+    """A node Slurm takes for dead while its processes live (its slurmd
+    crashed and an admin set it DOWN, or it was cut off): Slurm requeues
+    the job and the first run reports on until its node returns. Its
+    worker reports are late, not bad input: one line says so, never "report
+    refused by the model (kind 4, rc -22)" (issue 31's soak). Held, the
+    requeued job waits, so that the first run's reports meet no second."""
+    out = str(tmp_path / "alive.out")
+    # A slow node that is none of the job's: worker reports, no slowdown.
+    script = ("#!/bin/sh\nOPTIMUS_TEST_SLOW_NODE=nowhere exec "
+              "/usr/bin/python3 %s 100000\n" % sched.TRAINER)
+    jid = cluster.sbatch([
+        "--scheduler=optimus,max_ps=1,max_workers=1,steps=100000,"
+        "delta=0.00001,ckpt_dir=%s" % (tmp_path / "ckpt-alive"),
+        "-J", "alive", "--open-mode=append", "-D", str(tmp_path),
+        "-o", out], script)
+    node = None
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_progress(cluster, jid, 3)
+        node = cluster.job_fields(jid)["BatchHost"]
+        mark = len(cluster.logs())
+        cluster.run(["scontrol", "hold", str(jid)])
+        cluster._kill("slurmd-" + node)     # its slurmd only: alive
+        cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
+                     "reason=issue31-alive"])
+        late = "JobId=%d: worker report of a run that is over dropped " \
+               "(the job is requeued)" % jid
+        wait_for(lambda: late in cluster.logs()[mark:], 60,
+                 "the first run's late worker report named")
+        assert "JobId=%d: report refused" % jid not in cluster.logs()[mark:]
+        assert cluster.job_fields(jid)["JobState"] == "PENDING"
+    finally:
+        if node:
+            revive_node(cluster, node)
+        cancel(cluster, jid)
 
 
 def write_optimus_conf(cluster, text):

@@ -204,8 +204,8 @@ START_TEST(test_job_model_straggler)
 				     &h, err, sizeof(err)), 0);
 	m = job_model_new(7, 1000, &h, 100);
 	straggler_params_init(&p);
-	/* Not running yet: refused. */
-	ck_assert_int_eq(job_model_worker_report(m, &p, 0, "n1", 1), -EINVAL);
+	/* Not running yet: no run to report on (not bad input). */
+	ck_assert_int_eq(job_model_worker_report(m, &p, 0, "n1", 1), -ESRCH);
 	job_model_started(m, 200, 1, 3, 2);
 	ck_assert_int_eq(job_model_worker_report(m, &p, 3, "n1", 1), -EINVAL);
 	for (r = 0; r < p.consecutive; r++) {
@@ -238,6 +238,10 @@ START_TEST(test_job_model_straggler)
 	ck_assert_ptr_nonnull(strstr(err, "straggler"));
 	json_object_put(o);
 	job_model_free(back);
+	/* Slurm requeued the run (a node failed): its workers' late reports
+	 * are of a run that is over, not bad input. */
+	job_model_lost_run(m, 400);
+	ck_assert_int_eq(job_model_worker_report(m, &p, 0, "n1", 1), -ESRCH);
 	job_model_free(m);
 }
 END_TEST

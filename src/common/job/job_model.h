@@ -287,7 +287,9 @@ void job_model_resizing(job_model_t *m, time_t now);
  * One worker's own step time (plus the lag a PS saw for it) for straggler
  * detection (job_model_straggler.c). rank must be below cur_workers.
  * Returns 1 when this report completed the detection of a straggler
- * (m->straggler names it), 0, or -EINVAL (not running, bad value).
+ * (m->straggler names it), 0, -ESRCH when no run is going (pending,
+ * requeued, done: a report of a run that is over, such as one a node
+ * Slurm took for dead still sends), or -EINVAL (bad value).
  */
 int job_model_worker_report(job_model_t *m, const straggler_params_t *p,
 			    int rank, const char *node, double step_time);

@@ -24,8 +24,14 @@ int job_model_worker_report(job_model_t *m, const straggler_params_t *p,
 {
 	int rc;
 
-	if (!m || m->phase != JM_RUNNING || m->cur_workers < 1 || rank < 0 ||
-	    rank >= m->cur_workers)
+	if (!m)
+		return -EINVAL;
+	/* A run that is over has no pace to compare: its workers' reports
+	 * are not bad input, only late (a node Slurm took for dead, its
+	 * processes alive, reports after the requeue). */
+	if (m->phase != JM_RUNNING)
+		return -ESRCH;
+	if (m->cur_workers < 1 || rank < 0 || rank >= m->cur_workers)
 		return -EINVAL;
 	if (!m->straggler.ranks) {
 		rc = straggler_init(&m->straggler, job_straggler_mode(m),

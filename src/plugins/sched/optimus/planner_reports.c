@@ -183,9 +183,15 @@ static void feed_one(const report_t *r)
 	default:
 		rc = -1;
 	}
-	if (rc)
-		info("sched/optimus: JobId=%u: report refused by the model (kind %d, rc %d)",
-		     r->job_id, r->kind, rc);
+	/* A run that is over still reporting (its node taken for dead by
+	 * Slurm, its processes alive) is late, not wrong: said as such. */
+	if (rc == -ESRCH)
+		info("sched/optimus: JobId=%u: %s report of a run that is over dropped (the job is %s)",
+		     r->job_id, protocol_report_name(r->kind),
+		     job_phase_name(m->phase));
+	else if (rc)
+		info("sched/optimus: JobId=%u: %s report refused by the model (rc %d)",
+		     r->job_id, protocol_report_name(r->kind), rc);
 }
 
 extern void planner_feed_reports(report_queue_t *q)
