@@ -159,6 +159,34 @@ START_TEST(test_best_batch)
 }
 END_TEST
 
+/* Before the fit, the batch on w GPUs is the submitted one split evenly
+ * (at most the largest per-GPU batch), and stays within the job's range:
+ * 4096 over 12 GPUs is 12 x 341, not 12 x 342 = 4104 (test_pollux caught
+ * it once jobs started at their requested 12 GPUs). */
+START_TEST(test_unfitted_within_range)
+{
+	job_model_t *m = job_fixture_new(3, "optimus,mode=allreduce,"
+				 "max_workers=16,batch=4096");
+	static const goodput_limits_t lim = { 128, 4096, 1, 512, 3 };
+	goodput_choice_t c;
+
+	ck_assert_int_eq(job_model_batch_limits(m, 4096, &lim, NULL, 0), 0);
+	for (int w = 1; w <= 16; w++) {
+		ck_assert_int_eq(job_model_batch_for(m, w, 1, &c), 0);
+		ck_assert_msg(c.batch >= lim.min_batch &&
+			      c.batch <= lim.max_batch, "%d GPUs: batch %g",
+			      w, c.batch);
+		ck_assert_double_eq(c.batch, (double)c.local * w);
+		ck_assert_int_eq(c.accum, 0);
+	}
+	ck_assert_int_eq(job_model_batch_for(m, 12, 1, &c), 0);
+	ck_assert_double_eq(c.batch, 12 * 341);
+	ck_assert_int_eq(job_model_batch_for(m, 8, 1, &c), 0);
+	ck_assert_double_eq(c.batch, 4096);
+	job_model_free(m);
+}
+END_TEST
+
 /* A running job's reports are samples at the batch it runs at, and
  * progress counts each step's gain. */
 START_TEST(test_reports_feed)
@@ -408,6 +436,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_limits_refused);
 	tcase_add_test(tc, test_gradients_refused);
 	tcase_add_test(tc, test_best_batch);
+	tcase_add_test(tc, test_unfitted_within_range);
 	tcase_add_test(tc, test_reports_feed);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_plan_mixed);

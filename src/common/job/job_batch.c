@@ -204,6 +204,10 @@ static double batch_unfitted(const job_batch_t *b, int workers)
 {
 	double local = ceil(b->submitted / workers - 1e-9);
 
+	/* An even split rounded up may pass the job's largest batch (4096
+	 * over 12 GPUs: 12 x 342 = 4104); the range is the user's. */
+	if (local * workers > b->limits.max_batch)
+		local = floor(b->limits.max_batch / workers + 1e-9);
 	if (local > b->limits.max_local)
 		local = b->limits.max_local;
 	if (local < b->limits.min_local)
