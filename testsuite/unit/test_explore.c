@@ -8,10 +8,7 @@
  *  - in a plan, an all-reduce job that ran on 4 GPUs of one node, whose
  *    prior predicts no gain across nodes, is grown across nodes to twice
  *    its GPUs with the parameter and never beyond; kept without it; a job
- *    that never ran starts on 1 GPU;
- *  - the request starts the exploration: a job whose request asked for
- *    6 GPUs may start on up to them, and its cap is never below them
- *    (twice the most it ran on beyond).
+ *    that never ran starts on 1 GPU.
  */
 #include <check.h>
 #include <math.h>
@@ -158,24 +155,6 @@ START_TEST(test_plan_first_start_capped)
 }
 END_TEST
 
-START_TEST(test_request_starts_exploration)
-{
-	job_model_t *m = job_fixture_new(9, HINTS);
-
-	m->requested_workers = 6;
-	ck_assert_int_eq(job_model_explore_cap(m), 6);
-	/* Started within its request, not on 1 GPU: on the 4 of one
-	 * server, since its prior gains nothing across nodes
-	 * (test_plan_grows_across_nodes). */
-	expect(m, true, PLAN_START, 4);
-	job_model_started(m, 100, 0, 2, 1);
-	ck_assert_int_eq(job_model_explore_cap(m), 6);
-	job_model_started(m, 200, 0, 6, 2);
-	ck_assert_int_eq(job_model_explore_cap(m), 12);
-	job_model_free(m);
-}
-END_TEST
-
 /* Policy=goodput, an adaptive job before its fit: the same cap. */
 START_TEST(test_plan_goodput_capped)
 {
@@ -201,7 +180,6 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, test_optimistic_speed);
 	tcase_add_test(tc, test_plan_grows_across_nodes);
 	tcase_add_test(tc, test_plan_first_start_capped);
-	tcase_add_test(tc, test_request_starts_exploration);
 	tcase_add_test(tc, test_plan_goodput_capped);
 	suite_add_tcase(s, tc);
 	return s;
