@@ -60,19 +60,12 @@ void job_model_explored(const job_model_t *m, int *workers, int *nodes)
 	*nodes = most[1];
 }
 
-/*
- * The request is the start of the exploration: the GPUs the user asked
- * for are what any scheduler sees of the job before it ran, and a grant
- * of them is one the user chose (issue 28; from 1 GPU, a job submitted
- * at 16 spent 4 doublings getting there). Beyond it, the doubling.
- */
 int job_model_explore_cap(const job_model_t *m)
 {
-	int w, n, cap;
+	int w, n;
 
 	job_model_explored(m, &w, &n);
-	cap = w > 0 ? JOB_EXPLORE_GROWTH * w : 1;
-	return m && m->requested_workers > cap ? m->requested_workers : cap;
+	return w > 0 ? JOB_EXPLORE_GROWTH * w : 1;
 }
 
 /*

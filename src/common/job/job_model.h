@@ -109,15 +109,6 @@ typedef struct job_model {
 	/* Allocation: current and planned. */
 	int cur_ps, cur_workers, cur_nodes;
 	int plan_ps, plan_workers;
-	/*
-	 * The workers (GPUs) the user's request asked for, 0: not known.
-	 * ExploreScaling grants a job up to it before the job ran
-	 * (job_model_explore_cap). Set by an adapter from the request it
-	 * sees: the measured engine's submitted size. Not in the state file:
-	 * the plugin leaves it 0, since job_submit/optimus rewrites a job's
-	 * request to its hints' minimum, which the plan grants anyway.
-	 */
-	int requested_workers;
 
 	/* Timing. */
 	time_t first_submit;	/* never reset by requeues */
@@ -476,8 +467,7 @@ void job_model_explored_each(const job_model_t *m, job_explore_fn fn,
 			     void *ctx);
 void job_model_explored(const job_model_t *m, int *workers, int *nodes);
 /* The most workers a grant may hold while the job explores:
- * JOB_EXPLORE_GROWTH times the most it measured, 1 before any, and
- * never below the workers its request asked for (requested_workers)
+ * JOB_EXPLORE_GROWTH times the most it measured, 1 before any
  * (the plan never goes below the job's minimum). */
 int job_model_explore_cap(const job_model_t *m);
 /* The optimistic speed (or rate) of `workers` on `nodes`: `predicted`

@@ -130,9 +130,6 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	if (!m)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
 				  "record", j->spec->name);
-	/* The request a scheduler sees: the GPUs the job was submitted with
-	 * (ExploreScaling's first grant, job_model_explore_cap). */
-	m->requested_workers = j->spec->replicas;
 	o->jobs[i].m = m;
 	if (pp_adaptive(o)) {
 		goodput_limits_t lim = { a->init_bsz, a->max_bsz,
