@@ -3,9 +3,11 @@
 against plain sched/backfill, and the simulator's prediction of the same
 slice beside each run (issue 29 items 2 and 3).
 
-The first N jobs (arrival order) of one workload file of
+N consecutive jobs (arrival order; default 30) of one workload file of
 testsuite/data/pollux-osdi21 (workloads-realistic by default: sizes as
-users chose them; --tuned: the tuned ones) run as replayed jobs
+users chose them; --tuned: the tuned ones), by default the busiest such
+window of the 8 files (the slice rule, busiest_window; --window first
+--workload W --first K: a window by hand), run as replayed jobs
 (examples/replay_trainer.py, doc/e2e.md "Replayed jobs") on a localhost
 cluster of 4 nodes of 4 fake GPUs with accounting: under sched/optimus
 once per policy (--policies; each job elastic from 1 GPU up to its
@@ -31,9 +33,10 @@ simulator's prediction (divided by the compression) and the ratio
 simulator / real; the ratios to backfill and the ranking both ways. No
 figure is asserted; the exit status is 1 if a job did not complete.
 
-    bench/pollux_replay.py                  # 11 jobs, 3 epochs (doc/e2e.md)
-    bench/pollux_replay.py --tuned
-    bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test
+    bench/pollux_replay.py                  # the busiest 30 jobs, 3 epochs (doc/e2e.md)
+    bench/pollux_replay.py --simulate-only  # the slice and the simulator's prediction, no cluster
+    bench/pollux_replay.py --window first --workload 1 --jobs 11   # the earlier slice
+    bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test (CI)
 
 Needs root (the cluster's daemons), a built tree, MariaDB and slurmdbd.
 """
@@ -75,6 +78,11 @@ SIM_ROUND = 1.0
 # The start cost the backfill jobs' time limits are computed with, before
 # any start is measured (wall seconds; chosen before the first run).
 START_ESTIMATE = 3.0
+# The slice rule's bound (doc/e2e.md "A slice that queues"): a window's
+# horizon and its work at full use at most 5 wall minutes each, so that
+# each scheduler's run, its queue drained and its cluster started and
+# stopped, keeps three or four schedulers within the 30 minutes.
+WINDOW_BUDGET = 300.0
 # sched/optimus's policies whose counterpart in the simulator has the
 # same name; sched/backfill's is slurm-backfill.
 SIM_POLICY = {"optimus": "optimus", "quality": "quality",
@@ -87,11 +95,63 @@ CKPT_RE = re.compile(r"replay: checkpoint of step \d+ written .*" + STAMP)
 DONE_RE = re.compile(r"replay: done at step \d+ epoch \d+" + STAMP)
 
 
-def workload(path, n):
-    """The first n jobs of a workload file, by arrival."""
+def workload(path, first, n):
+    """n jobs of a workload file from the first-th, by arrival."""
     with open(path) as f:
         rows = sorted(csv.DictReader(f), key=lambda r: float(r["time"]))
-    return rows[:n]
+    return rows[first:first + n]
+
+
+def workload_path(tuned, w):
+    return os.path.join(DATA, "workloads" if tuned else
+                        "workloads-realistic", "workload-%d.csv" % w)
+
+
+def runs_alone(a, w):
+    """Every job of workload w: (submitted, GPUs asked, its run alone at
+    that size with the start estimate, trace seconds). The simulator's
+    truth through slurm-backfill's limit rule (twice the run alone,
+    px_spec_true_runtime) with a unit of a millisecond, on 64 GPUs so
+    that every size fits."""
+    cmd = [SIM, "experiment", "pollux", "--workload", str(w), "--epochs",
+           str(a.epochs), "--nodes", "16", "--start",
+           str(START_ESTIMATE * a.compression), "--limit-unit", "0.001",
+           "--policy", "slurm-backfill", "--detail", "--json", "-"]
+    if not a.tuned:
+        cmd.append("--realistic")
+    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return [(j["submit"], j["replicas"], j["time_limit"] / 2)
+            for j in json.loads(r.stdout)["runs"][0]["jobs"]]
+
+
+def busiest_window(a):
+    """The slice rule (doc/e2e.md "A slice that queues", fixed before any
+    run of it): over the 8 workload files, the window of --jobs
+    consecutive jobs (arrival order) whose offered load on this cluster
+    is the highest: its GPU-seconds at the submitted sizes over 16 GPUs
+    times its horizon (its first arrival to the last end, every job run
+    alone at its size from its arrival); among the windows whose jobs fit
+    16 GPUs and whose horizon and work at full use (GPU-seconds / 16) are
+    both at most WINDOW_BUDGET wall seconds. Ties: the lowest workload,
+    then the earliest window. Returns (workload, first, load)."""
+    best = None
+    for w in range(1, 9):
+        jobs = runs_alone(a, w)
+        for k in range(len(jobs) - a.jobs + 1):
+            win = jobs[k:k + a.jobs]
+            if any(g > NODES * GPUS for _, g, _ in win):
+                continue
+            work = sum(g * t for _, g, t in win)
+            horizon = max(s + t for s, _, t in win) - win[0][0]
+            budget = WINDOW_BUDGET * a.compression
+            if horizon > budget or work / (NODES * GPUS) > budget:
+                continue
+            load = work / (NODES * GPUS * horizon)
+            if best is None or load > best[2]:
+                best = (w, k, load)
+    if best is None:
+        raise SystemExit("no window of %d jobs fits the budget" % a.jobs)
+    return best
 
 
 def truth_max_replicas(app, batch):
@@ -107,7 +167,8 @@ def simulate(a, policies, start, restart):
     seconds, turned into the trace's by the compression."""
     c = a.compression
     cmd = [SIM, "experiment", "pollux", "--workload", str(a.workload),
-           "--jobs", str(a.jobs), "--epochs", str(a.epochs),
+           "--first", str(a.first), "--jobs", str(a.jobs),
+           "--epochs", str(a.epochs),
            "--nodes", str(NODES), "--round", str(SIM_ROUND * c),
            "--start", str(start * c), "--restart", str(restart * c),
            "--min-resize", str(MIN_RESIZE * c), "--limit-unit", str(60 * c),
@@ -285,9 +346,10 @@ def ranking(rows, key):
 
 def report(a, path, jobs, runs, real, sims, costs, limits, limit_check):
     pols = [r["policy"] for r in runs]
-    print("%d jobs of %s, %d epoch(s) each, compression %g (wall second = "
-          "%g s of the trace), %d nodes of %d GPUs" % (
-              len(jobs), os.path.relpath(path, TOP), a.epochs,
+    print("%d jobs of %s from job %d (%s), %d epoch(s) each, compression "
+          "%g (wall second = %g s of the trace), %d nodes of %d GPUs" % (
+              len(jobs), os.path.relpath(path, TOP), a.first, a.window_how,
+              a.epochs,
               a.compression, a.compression, NODES, GPUS))
     print("costs given to the simulator (wall s): start %.2f (%s), resize "
           "%.2f (%s)" % (costs["start"], costs["start_how"],
@@ -346,15 +408,43 @@ def report(a, path, jobs, runs, real, sims, costs, limits, limit_check):
               "differ from those used (min): %s" % limit_check)
 
 
+def simulate_only(a, path, pols):
+    """The slice and the simulator's prediction with the estimated costs:
+    per scheduler its wall-second figures and the mean wait for a first
+    start (0 under backfill: nothing queues)."""
+    by_label, cmd = simulate(a, [SIM_POLICY[p] for p in pols],
+                             START_ESTIMATE, RESTART_COST)
+    print("%d jobs of %s from job %d (%s), %d epoch(s), compression %g" % (
+        a.jobs, os.path.relpath(path, TOP), a.first, a.window_how,
+        a.epochs, a.compression))
+    print(" ".join(cmd))
+    for p in pols:
+        run = by_label[SIM_POLICY[p]]
+        f = sim_summary(run, a.compression, START_ESTIMATE)
+        waits = [j["wait"] / a.compression for j in run["jobs"]]
+        print("%-10s avg %.1f median %.1f p99 %.1f makespan %.1f resizes %d"
+              "; wait for a start: mean %.1f, max %.1f, jobs waiting > 1 s "
+              "%d" % (p, f["avg_jct"], f["median_jct"], f["p99_jct"],
+                      f["makespan"], f["resizes"], sum(waits) / len(waits),
+                      max(waits), sum(x > 1 for x in waits)))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--workload", type=int, default=1, choices=range(1, 9))
     ap.add_argument("--tuned", action="store_true",
                     help="the tuned sizes (workloads/), not the users' "
                     "(workloads-realistic/)")
-    ap.add_argument("--jobs", type=int, default=11,
-                    help="the first N jobs (default 11: the most of "
-                    "workload 1 whose tuned sizes fit 16 GPUs)")
+    ap.add_argument("--jobs", type=int, default=30,
+                    help="N jobs in arrival order (default 30)")
+    ap.add_argument("--window", choices=("busiest", "first"),
+                    default="busiest",
+                    help="busiest: the slice rule picks the workload and "
+                    "the first job (doc/e2e.md); first: --workload from "
+                    "--first")
+    ap.add_argument("--first", type=int, default=0,
+                    help="with --window first: the slice's first job")
     ap.add_argument("--epochs", type=int, default=3,
                     help="epochs of each job's application replayed")
     ap.add_argument("--compression", type=float, default=20.0,
@@ -365,22 +455,41 @@ def main():
                     "the simulator's policy of that name")
     ap.add_argument("--quick", action="store_true",
                     help="3 jobs, one epoch, optimus only: a smoke test")
+    ap.add_argument("--simulate-only", action="store_true",
+                    help="no cluster: the slice chosen and the simulator's "
+                    "prediction with the estimated costs (the check that "
+                    "the slice queues under backfill before a real run)")
+    ap.add_argument("--report-from", default=None, metavar="JSON",
+                    help="no cluster: the report again from the runs kept "
+                    "by --json (the same slice options)")
     ap.add_argument("--timeout", type=int, default=1200)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     if a.quick:
         a.jobs, a.epochs, a.policies = 3, 1, "optimus"
+        a.window, a.workload, a.first = "first", 1, 0
+    if a.window == "busiest":
+        a.workload, a.first, load = busiest_window(a)
+        a.window_how = "the busiest window: offered load %.2f" % load
+    else:
+        a.window_how = "chosen by hand"
     pols = [p for p in a.policies.split(",") if p] + ["backfill"]
     for p in pols:
         if p not in SIM_POLICY:
             ap.error("--policies: %s has no counterpart in the simulator "
                      "(%s)" % (p, ", ".join(SIM_POLICY)))
-    path = os.path.join(DATA, "workloads" if a.tuned else
-                        "workloads-realistic", "workload-%d.csv" % a.workload)
-    jobs = workload(path, a.jobs)
+    path = workload_path(a.tuned, a.workload)
+    jobs = workload(path, a.first, a.jobs)
     if len(jobs) < a.jobs:
-        ap.error("%s has %d jobs" % (path, len(jobs)))
+        ap.error("%s has %d jobs from job %d" % (path, len(jobs), a.first))
+    if a.simulate_only:
+        return simulate_only(a, path, pols)
+    if a.report_from:
+        with open(a.report_from) as f:
+            kept = json.load(f)
+        return analyse(a, path, jobs, kept["runs"], kept["limits_min"],
+                       kept["cluster_seconds"])
     # The backfill jobs' time limits, before any run: the simulator's
     # rule with the estimated costs, in whole wall minutes.
     pre, _ = simulate(a, ["slurm-backfill"], START_ESTIMATE, RESTART_COST)
@@ -388,7 +497,31 @@ def main():
               for j in pre["slurm-backfill"]["jobs"]]
     t0 = time.time()
     runs = [run_once(p, jobs, a, limits) for p in pols]
-    took = time.time() - t0
+    return analyse(a, path, jobs, runs, limits, time.time() - t0)
+
+
+def own_costs(a, runs, costs):
+    """A check beside the prediction: each scheduler simulated again with
+    the mean start and resize costs of its own run (the pooled ones where
+    its run measured none). A start's cost on this machine grows with the
+    jobs starting at the same time (doc/e2e.md), which one pooled cost
+    cannot follow."""
+    out = {}
+    for r in runs:
+        p = r["policy"]
+        start = mean(r["start_costs"], costs["start"])[0]
+        restart = mean(r["resize_costs"], costs["restart"])[0]
+        by_label, _ = simulate(a, [SIM_POLICY[p]], start, restart)
+        out[p] = {"start": start, "restart": restart,
+                  "summary": sim_summary(by_label[SIM_POLICY[p]],
+                                         a.compression, start)}
+    return out
+
+
+def analyse(a, path, jobs, runs, limits, took):
+    """The costs measured in the runs, the simulator's prediction with
+    them, the report, the JSON; the exit status."""
+    pols = [r["policy"] for r in runs]
     start, start_how = mean([s for r in runs for s in r["start_costs"]],
                             START_ESTIMATE)
     restart, restart_how = mean([s for r in runs for s in r["resize_costs"]],
@@ -407,10 +540,21 @@ def main():
                             for k, m in enumerate(now_limits)
                             if m != limits[k])
     report(a, path, jobs, runs, real, sims, costs, limits, limit_check)
+    own = own_costs(a, runs, costs)
+    print("\nthe simulator with each run's own mean costs (a check, not the "
+          "prediction: one start cost for all runs cannot follow a start "
+          "that costs more when many jobs start at once)")
+    for p in pols:
+        print("%-10s start %5.2f s, resize %5.2f s: avg JCT %7.1f, "
+              "sim/real %.2f" % (p, own[p]["start"], own[p]["restart"],
+                                 own[p]["summary"]["avg_jct"],
+                                 own[p]["summary"]["avg_jct"] /
+                                 real[p]["avg_jct"]))
     print("cluster runs took %.0f s in all" % took)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"workload": os.path.relpath(path, TOP),
+                       "first": a.first, "window": a.window_how,
                        "jobs": a.jobs, "epochs": a.epochs,
                        "compression": a.compression,
                        "plan_interval": PLAN_INTERVAL,
@@ -421,6 +565,7 @@ def main():
                        "simulator_command": cmd, "runs": runs,
                        "real": real,
                        "simulator": {p: sims[p] for p in pols},
+                       "simulator_own_costs": own,
                        "cluster_seconds": took}, f, indent=1)
     return 0 if not any(r["not_completed"] for r in real.values()) else 1
 

@@ -40,7 +40,8 @@ INTEGRATION = os.path.join(HERE, "integration")
 # The modules that take longest (CI lane logs, --durations), longest first.
 LONG_FIRST = [
     "test_promises.py", "test_sched.py", "test_faults.py",
-    "test_stragglers.py", "test_examples.py", "test_replay_trainer.py",
+    "test_stragglers.py", "test_examples.py", "test_pollux_replay.py",
+    "test_replay_trainer.py",
     "test_ddp.py", "test_mass_cancel.py", "test_report_replies.py",
     "test_report_admission.py", "test_install.py", "test_report_endpoint.py",
     "test_checkpoint_identity.py",

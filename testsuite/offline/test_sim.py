@@ -445,7 +445,8 @@ def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
     assert r["cluster"] == {"nodes": 4, "gpus_per_node": 4, "round_s": 20,
                             "start_s": 40, "restart_s": 120,
                             "min_resize_s": 600, "limit_unit_s": 1200,
-                            "explore_scaling": True, "jobs": 5, "epochs": 1}
+                            "explore_scaling": True, "first": 0, "jobs": 5,
+                            "epochs": 1}
     # No published figure is for a slice.
     assert all(v["1.0"] is None for v in r["published"].values())
     for x in runs.values():
@@ -464,6 +465,19 @@ def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
     _, free = slice_runs("--start", "0")
     a, b = runs["slurm-backfill"]["jobs"][0], free["slurm-backfill"]["jobs"][0]
     assert a["jct"] - b["jct"] == pytest.approx(40)
+
+
+def test_pollux_slice_from_a_later_job():
+    """--first K: the slice's jobs are the K-th onwards, arriving at their
+    own times; the same jobs as in the slice from the start."""
+    _, whole = slice_runs()
+    r, later = slice_runs("--first", "2", "--jobs", "3")
+    assert r["cluster"]["first"] == 2 and r["cluster"]["jobs"] == 3
+    got = later["slurm-backfill"]["jobs"]
+    assert [j["name"] for j in got] == ["ncf-2", "deepspeech2-3",
+                                        "cifar10-4"]
+    assert [j["submit"] for j in got] == [
+        j["submit"] for j in whole["slurm-backfill"]["jobs"][2:]]
 
 
 def test_pollux_set_up_rules():
@@ -485,9 +499,13 @@ def test_pollux_slice_errors():
                        capture_output=True, text=True)
     assert p.returncode == 1
     assert "imagenet-11: 32 GPUs asked, the cluster has 16" in p.stderr
+    p = subprocess.run([SIM, "experiment", "pollux", "--first", "160"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and "--first 160: the workload has 160 jobs" \
+        in p.stderr
     for bad in (["--nodes", "17"], ["--nodes", "2.5"], ["--epochs", "0"],
                 ["--jobs", "x"], ["--round", "0"], ["--restart", "-1"],
-                ["--explore-scaling", "maybe"]):
+                ["--explore-scaling", "maybe"], ["--first", "-1"]):
         p = subprocess.run([SIM, "experiment", "pollux"] + bad,
                            capture_output=True, text=True)
         assert p.returncode == 2 and "optimus-sim: --" in p.stderr, bad

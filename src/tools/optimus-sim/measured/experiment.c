@@ -17,6 +17,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "sim_data.h"
+#include "util/errmsg.h"
 #include "util/json_num.h"
 #include <json-c/json.h>
 
@@ -53,10 +54,11 @@ typedef struct px_opts {
 	const char *pols[MAX_POL];
 	size_t npols;
 	char polbuf[256];
-	/* A slice on another cluster (bench/pollux_replay.py): the first
-	 * `jobs` jobs (0: all), each job's first `epochs` epochs (0: its
-	 * application's count), the cluster's shape and timing. */
-	size_t jobs;
+	/* A slice on another cluster (bench/pollux_replay.py): `jobs` jobs
+	 * (0: all) from the `first`-th in arrival order (0: the first), each
+	 * job's first `epochs` epochs (0: its application's count), the
+	 * cluster's shape and timing. */
+	size_t first, jobs;
 	int epochs;
 	px_shape_t shape;
 } px_opts_t;
@@ -105,6 +107,8 @@ static void usage(FILE *f)
 	      "A slice on another cluster (bench/pollux_replay.py; seconds "
 	      "of the trace):\n"
 	      "  --jobs N          the first N jobs of each workload\n"
+	      "  --first K         the slice starts at the K-th job in arrival "
+	      "order\n                    (0: the first; default 0)\n"
 	      "  --epochs E        each job's first E epochs\n"
 	      "  --nodes N         nodes of 4 GPUs (default 16)\n"
 	      "  --round S         seconds between plans (default 60)\n"
@@ -203,7 +207,7 @@ static int parse_num(const char *name, const char *a, double lo, double hi,
 	return 0;
 }
 
-/* --jobs, --epochs, --nodes: whole numbers. */
+/* --jobs, --first, --epochs, --nodes: whole numbers. */
 static int parse_int(const char *name, const char *a, int lo, int hi,
 		     int *out)
 {
@@ -221,7 +225,8 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
-       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_EXPLORE };
+       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_EXPLORE,
+       O_FIRST };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -266,13 +271,14 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "charged-prerun", 0, 0, O_CHARGED_PRERUN },
 		{ "oracle-prerun", 0, 0, O_ORACLE_PRERUN },
 		{ "jobs", 1, 0, O_JOBS }, { "epochs", 1, 0, O_EPOCHS },
+		{ "first", 1, 0, O_FIRST },
 		{ "nodes", 1, 0, O_NODES }, { "round", 1, 0, O_ROUND },
 		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
 		{ "min-resize", 1, 0, O_MIN_RESIZE },
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
 		{ "explore-scaling", 1, 0, O_EXPLORE },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
-	int c, rc = 0, jobs = 0;
+	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
 
 	memset(o, 0, sizeof(*o));
@@ -312,6 +318,10 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_JOBS:
 			rc = parse_int("jobs", optarg, 1, 1000000, &jobs);
 			o->jobs = (size_t)jobs;
+			break;
+		case O_FIRST:
+			rc = parse_int("first", optarg, 0, 1000000, &first);
+			o->first = (size_t)first;
 			break;
 		case O_EPOCHS:
 			rc = parse_int("epochs", optarg, 1, 1000, &o->epochs);
@@ -378,7 +388,7 @@ static bool sliced(const px_opts_t *o)
 	px_shape_t d = px_shape_default();
 	const px_shape_t *h = &o->shape;
 
-	return o->jobs || o->epochs || h->nodes != d.nodes ||
+	return o->first || o->jobs || o->epochs || h->nodes != d.nodes ||
 	       h->round != d.round || h->start != d.start ||
 	       h->restart != d.restart || h->min_resize != d.min_resize ||
 	       h->limit_unit != d.limit_unit;
@@ -491,14 +501,25 @@ static void row_finish(px_row_t *r, size_t nwl)
 		r->jcts, 1, r->njcts, 0.99) : NAN;
 }
 
-/* The first --jobs jobs, each to its --epochs epochs at most. */
-static void slice(const px_opts_t *o, px_workload_t *w)
+/* --jobs jobs from the --first-th, each to its --epochs epochs at most;
+ * a slice past the workload's end is an error, never an empty run. */
+static int slice(const px_opts_t *o, px_workload_t *w, char *err,
+		 size_t errlen)
 {
+	if (o->first >= w->n)
+		return errmsg_set(err, errlen, -EINVAL, "--first %zu: the "
+				  "workload has %zu jobs", o->first, w->n);
+	if (o->first) {
+		memmove(w->jobs, w->jobs + o->first,
+			(w->n - o->first) * sizeof(*w->jobs));
+		w->n -= o->first;
+	}
 	if (o->jobs && o->jobs < w->n)
 		w->n = o->jobs;
 	for (size_t i = 0; o->epochs && i < w->n; i++)
 		if (o->epochs < w->jobs[i].epochs)
 			w->jobs[i].epochs = o->epochs;
+	return 0;
 }
 
 static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
@@ -517,7 +538,7 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 			rc = px_workload_read(path, apps, napps, &wl[w], err,
 					      errlen);
 			if (!rc)
-				slice(o, &wl[w]);
+				rc = slice(o, &wl[w], err, errlen);
 		}
 		for (size_t p = 0; p < o->npols && !rc; p++) {
 			px_row_t *r = &rows[(*nrows)++];
@@ -575,9 +596,9 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
 		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
 	if (sliced(o))
-		fprintf(f, "; a slice: the first %zu jobs, %d epochs at most, "
-			"resizes %g s apart at least, limits in units of %g s",
-			o->jobs, o->epochs, o->shape.min_resize,
+		fprintf(f, "; a slice: %zu jobs from job %zu, %d epochs at "
+			"most, resizes %g s apart at least, limits in units of "
+			"%g s", o->jobs, o->first, o->epochs, o->shape.min_resize,
 			o->shape.limit_unit);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
@@ -650,6 +671,8 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 					  shape_secs[i].off)));
 	json_object_object_add(cl, "explore_scaling",
 			       json_object_new_boolean(o->shape.explore_scaling));
+	json_object_object_add(cl, "first",
+			       json_object_new_int64((int64_t)o->first));
 	json_object_object_add(cl, "jobs",
 			       json_object_new_int64((int64_t)o->jobs));
 	json_object_object_add(cl, "epochs", json_object_new_int(o->epochs));
