@@ -48,6 +48,23 @@ def first_run_pids(cluster, jid):
     return pids
 
 
+def first_run_started(cluster, jid, out, reports):
+    """Job jid running, its first run started and `reports` progress
+    reports in its record: the node of its batch step."""
+    cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+    wait_for(lambda: runs(out), 30, "the first run")
+    wait_progress(cluster, jid, reports)
+    return cluster.job_fields(jid)["BatchHost"]
+
+
+def cut_off(cluster, node, reason):
+    """The node taken for dead while its machine lives: its slurmd only
+    killed (its jobs' processes run on), the node set DOWN."""
+    cluster._kill("slurmd-" + node)
+    cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
+                 "reason=" + reason])
+
+
 def revive_node(cluster, node):
     cluster._start_slurmd(node)
     # ReturnToService=2 may have returned it already at registration:
@@ -81,10 +98,8 @@ def test_node_death_requeues_from_the_checkpoint_not_as_a_resize(
                       "delta=0.00001", 100000)
     node = None
     try:
-        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-        first = wait_for(lambda: runs(out), 30, "the first run")[0]
-        wait_progress(cluster, jid, 5)
-        node = cluster.job_fields(jid)["BatchHost"]
+        node = first_run_started(cluster, jid, out, 5)
+        first = runs(out)[0]
         mark = len(cluster.logs())
         kill_node(cluster, node, "issue31-test")
         second = wait_for(lambda: runs(out)[1:2], 120,
@@ -173,9 +188,7 @@ def test_a_run_over_still_reporting_is_named_not_refused(cluster, tmp_path):
         node = cluster.job_fields(jid)["BatchHost"]
         mark = len(cluster.logs())
         cluster.run(["scontrol", "hold", str(jid)])
-        cluster._kill("slurmd-" + node)     # its slurmd only: alive
-        cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
-                     "reason=issue31-alive"])
+        cut_off(cluster, node, "issue31-alive")
         # The trainer's reports name their run (SLURM_RESTART_COUNT 0);
         # Slurm counted the requeue as the job's restart 1. One line a
         # second, of whichever kind came first in it.
@@ -213,14 +226,9 @@ def test_a_run_over_reports_nothing_into_the_next_run(cluster, tmp_path):
         "-D", str(tmp_path), "-o", out], script)
     node = None
     try:
-        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-        wait_for(lambda: runs(out), 30, "the first run")
-        wait_progress(cluster, jid, 3)
-        node = cluster.job_fields(jid)["BatchHost"]
+        node = first_run_started(cluster, jid, out, 3)
         mark = len(cluster.logs())
-        cluster._kill("slurmd-" + node)     # its slurmd only: alive
-        cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
-                     "reason=issue31-twice"])
+        cut_off(cluster, node, "issue31-twice")
         wait_for(lambda: runs(out)[1:2], 120, "the run after the node died")
         assert first_run_pids(cluster, jid), "the first run died"
         mark_file.touch()
@@ -463,10 +471,7 @@ def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
                       "delta=0.00001", 100000)
     node = None
     try:
-        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-        wait_for(lambda: runs(out), 30, "the first run")
-        wait_progress(cluster, jid, 5)
-        node = cluster.job_fields(jid)["BatchHost"]
+        node = first_run_started(cluster, jid, out, 5)
         mark = len(cluster.logs())
         cluster.run(["scontrol", "update", "nodename=" + node,
                      "state=drain", "reason=issue31-test-draining"])
