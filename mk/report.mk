@@ -2,6 +2,7 @@
 # Reports and queries over a munge-authenticated channel (doc/reports.md).
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/protocol.h src/common/report/protocol.c \
+	src/common/report/run.h src/common/report/run.c \
 	src/common/report/replay_cache.h src/common/report/replay_cache.c \
 	src/common/report/admission.h src/common/report/admission.c \
 	src/common/report/queue.h src/common/report/queue.c \

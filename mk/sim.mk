@@ -76,7 +76,8 @@ testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)
 EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
 	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \
 	testsuite/offline/test_quality_curves.py \
-	testsuite/offline/test_gradient_stats.py
+	testsuite/offline/test_gradient_stats.py \
+	testsuite/offline/test_report_run.py
 # quality-vs-fair's recorded curves, the script that made them and the
 # cluster benchmark that trains the same runs.
 EXTRA_DIST += testsuite/data/quality-curves/README.md \

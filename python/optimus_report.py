@@ -292,10 +292,31 @@ def sign(data, munge_socket=None):
         lib.munge_ctx_destroy(ctx)
 
 
+MAX_RUN = 65535     # Slurm counts a job's restarts in 16 bits
+
+
+def run_of(job, env=None):
+    """The run a report of job `job` names: this process's
+    SLURM_RESTART_COUNT when it belongs to that job, else None (no run
+    named; the scheduler then takes the report as any run's). The
+    scheduler drops a report of a run that is not the job's current one:
+    the first run of a job whose node was taken for dead reports on
+    (doc/reports.md)."""
+    env = os.environ if env is None else env
+    count = env.get("SLURM_RESTART_COUNT", "")
+    if env.get("SLURM_JOB_ID") != str(job) or not count.isdigit() or \
+            not count.isascii() or int(count) > MAX_RUN:
+        return None
+    return int(count)
+
+
 def message(kind, **fields):
-    """The payload text of a message (a fresh nonce and the current time)."""
+    """The payload text of a message (a fresh nonce and the current time);
+    a report names its run when the environment says (run_of)."""
     msg = {"v": 1, "type": kind, "nonce": os.urandom(8).hex(),
            "time": int(time.time())}
+    if kind != "query" and "run" not in fields and "job" in fields:
+        fields["run"] = run_of(fields["job"])
     msg.update({k: v for k, v in fields.items() if v is not None})
     return json.dumps(msg, separators=(",", ":"))
 

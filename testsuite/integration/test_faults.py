@@ -48,6 +48,23 @@ def first_run_pids(cluster, jid):
     return pids
 
 
+def first_run_started(cluster, jid, out, reports):
+    """Job jid running, its first run started and `reports` progress
+    reports in its record: the node of its batch step."""
+    cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+    wait_for(lambda: runs(out), 30, "the first run")
+    wait_progress(cluster, jid, reports)
+    return cluster.job_fields(jid)["BatchHost"]
+
+
+def cut_off(cluster, node, reason):
+    """The node taken for dead while its machine lives: its slurmd only
+    killed (its jobs' processes run on), the node set DOWN."""
+    cluster._kill("slurmd-" + node)
+    cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
+                 "reason=" + reason])
+
+
 def revive_node(cluster, node):
     cluster._start_slurmd(node)
     # ReturnToService=2 may have returned it already at registration:
@@ -81,10 +98,8 @@ def test_node_death_requeues_from_the_checkpoint_not_as_a_resize(
                       "delta=0.00001", 100000)
     node = None
     try:
-        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-        first = wait_for(lambda: runs(out), 30, "the first run")[0]
-        wait_progress(cluster, jid, 5)
-        node = cluster.job_fields(jid)["BatchHost"]
+        node = first_run_started(cluster, jid, out, 5)
+        first = runs(out)[0]
         mark = len(cluster.logs())
         kill_node(cluster, node, "issue31-test")
         second = wait_for(lambda: runs(out)[1:2], 120,
@@ -154,7 +169,8 @@ def test_a_run_over_still_reporting_is_named_not_refused(cluster, tmp_path):
     crashed and an admin set it DOWN, or it was cut off): Slurm requeues
     the job and the first run reports on until its node returns. Its
     worker reports are late, not bad input: one line says so, never "report
-    refused by the model (kind 4, rc -22)" (issue 31's soak). Held, the
+    refused by the model (kind 4, rc -22)" (issue 31's soak): they are
+    dropped as another run's (they name theirs). Held, the
     requeued job waits, so that the first run's reports meet no second."""
     out = str(tmp_path / "alive.out")
     # A slow node that is none of the job's: worker reports, no slowdown.
@@ -172,16 +188,70 @@ def test_a_run_over_still_reporting_is_named_not_refused(cluster, tmp_path):
         node = cluster.job_fields(jid)["BatchHost"]
         mark = len(cluster.logs())
         cluster.run(["scontrol", "hold", str(jid)])
-        cluster._kill("slurmd-" + node)     # its slurmd only: alive
-        cluster.run(["scontrol", "update", "nodename=" + node, "state=down",
-                     "reason=issue31-alive"])
-        late = "JobId=%d: worker report of a run that is over dropped " \
-               "(the job is requeued)" % jid
-        wait_for(lambda: late in cluster.logs()[mark:], 60,
-                 "the first run's late worker report named")
+        cut_off(cluster, node, "issue31-alive")
+        # The trainer's reports name their run (SLURM_RESTART_COUNT 0);
+        # Slurm counted the requeue as the job's restart 1. One line a
+        # second, of whichever kind came first in it.
+        late = r"JobId=%d: (progress|worker) report of run 0 dropped: " \
+               r"the job's current run is 1" % jid
+        wait_for(lambda: re.search(late, cluster.logs()[mark:]), 60,
+                 "the first run's late reports named")
         assert "JobId=%d: report refused" % jid not in cluster.logs()[mark:]
         assert cluster.job_fields(jid)["JobState"] == "PENDING"
     finally:
+        if node:
+            revive_node(cluster, node)
+        cancel(cluster, jid)
+
+
+def test_a_run_over_reports_nothing_into_the_next_run(cluster, tmp_path):
+    """The node of a job is taken for dead while its machine lives (only
+    its slurmd killed, the node set DOWN): Slurm requeues the job and
+    starts it on another node while the first run reports on, its own
+    steps and, here, a progress report of step 900000 every second once
+    the test says. Each names its run (SLURM_RESTART_COUNT): none reaches
+    the second run's record, and one line says why they are dropped."""
+    out = str(tmp_path / "twice.out")
+    mark_file = tmp_path / "report-late"
+    script = ("#!/bin/sh\n"
+              "if [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ]; then\n"
+              "  (while sleep 1; do [ -e %s ] && %s progress --step 900000 "
+              "--loss 0.5; done) &\n"
+              "fi\n"
+              "exec /usr/bin/python3 %s 100000\n"
+              % (mark_file, sched.OPTIMUS_REPORT, sched.TRAINER))
+    jid = cluster.sbatch([
+        "--scheduler=optimus,max_ps=1,max_workers=1,steps=100000,"
+        "delta=0.00001", "-J", "twice", "--open-mode=append",
+        "-D", str(tmp_path), "-o", out], script)
+    node = None
+    try:
+        node = first_run_started(cluster, jid, out, 3)
+        mark = len(cluster.logs())
+        cut_off(cluster, node, "issue31-twice")
+        wait_for(lambda: runs(out)[1:2], 120, "the run after the node died")
+        assert first_run_pids(cluster, jid), "the first run died"
+        mark_file.touch()
+        # The second run reports some 10 times while the first one's
+        # late reports come, every second.
+        since = optimusctl(cluster, "show", "job", str(jid))["reports"]
+        wait_progress(cluster, jid, since + 10, timeout=120)
+        job = optimusctl(cluster, "show", "job", str(jid))
+        assert job["step"] < 900000, job["step"]
+        assert all(p["step"] < 900000 for p in job.get("progress", [])), \
+            [p for p in job["progress"] if p["step"] >= 900000]
+        assert "step=900000" not in cluster.job_fields(jid)["SystemComment"]
+        late = ("JobId=%d: progress report of run 0 dropped: the job's "
+                "current run is 1" % jid)
+        wait_for(lambda: late in cluster.logs()[mark:], 30,
+                 "the first run's late report named")
+        assert "report refused" not in cluster.logs()[mark:]
+    finally:
+        for pid in first_run_pids(cluster, jid):
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
         if node:
             revive_node(cluster, node)
         cancel(cluster, jid)
@@ -401,10 +471,7 @@ def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
                       "delta=0.00001", 100000)
     node = None
     try:
-        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
-        wait_for(lambda: runs(out), 30, "the first run")
-        wait_progress(cluster, jid, 5)
-        node = cluster.job_fields(jid)["BatchHost"]
+        node = first_run_started(cluster, jid, out, 5)
         mark = len(cluster.logs())
         cluster.run(["scontrol", "update", "nodename=" + node,
                      "state=drain", "reason=issue31-test-draining"])

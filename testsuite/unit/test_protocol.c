@@ -17,6 +17,7 @@
 #include "report/admission.h"
 #include "report/history.h"
 #include "report/queue.h"
+#include "report/run.h"
 #include "check_run.h"
 
 static char err[256];
@@ -750,6 +751,118 @@ START_TEST(test_history_keeps_last_checkpoint)
 }
 END_TEST
 
+/* "run" (issue 31): optional on every report, an integer 0 to 65535,
+ * refused otherwise with the field named; built back only when given. */
+START_TEST(test_report_run_field)
+{
+	static const char *const bad[] = { "-1", "65536", "1.5", "\"1\"",
+					   "null", "true" };
+	message_t m, back;
+	char text[256], *built;
+
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":7,"
+			       "\"run\":3,\"step\":1,\"loss\":1,\"sps\":0}",
+			       &m), 0);
+	ck_assert_int_eq(m.report.has_run, 1);
+	ck_assert_uint_eq(m.report.run, 3);
+	built = protocol_message_build(&m);
+	ck_assert_ptr_nonnull(strstr(built, "\"run\":3"));
+	ck_assert_int_eq(protocol_message_parse(built, strlen(built), &back,
+						err, sizeof(err)), 0);
+	ck_assert_int_eq(back.report.has_run, 1);
+	ck_assert_uint_eq(back.report.run, 3);
+	free(built);
+	/* the bounds, on another kind */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"worker\",\"job\":7,"
+			       "\"run\":65535,\"rank\":0,\"node\":\"n1\","
+			       "\"step_time\":0.5}", &m), 0);
+	ck_assert_uint_eq(m.report.run, 65535);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"checkpoint\",\"job\":7,"
+			       "\"run\":0,\"step\":4}", &m), 0);
+	ck_assert_int_eq(m.report.has_run, 1);
+	ck_assert_uint_eq(m.report.run, 0);
+	/* missing: accepted, names no run, and none is built */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"speed\",\"job\":7,"
+			       "\"ps\":0,\"workers\":1,\"steps_per_sec\":2}",
+			       &m), 0);
+	ck_assert_int_eq(m.report.has_run, 0);
+	built = protocol_message_build(&m);
+	ck_assert_ptr_null(strstr(built, "\"run\""));
+	free(built);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{" HEAD "\"type\":\"progress\","
+			 "\"job\":7,\"run\":%s,\"step\":1,\"loss\":1,"
+			 "\"sps\":0}", bad[i]);
+		err[0] = '\0';
+		ck_assert_msg(parse(text, &m) == -EBADMSG, "%s", bad[i]);
+		ck_assert_msg(strstr(err, "\"run\""), "%s: %s", bad[i], err);
+	}
+}
+END_TEST
+
+/* Kept reports (the state file) keep their run. */
+START_TEST(test_report_run_kept)
+{
+	report_t r = { .kind = REPORT_PROGRESS, .job_id = 9, .uid = 5,
+		       .received = 10, .has_run = 1, .run = 2 }, back;
+	json_object *j;
+
+	r.progress = (report_progress_t){ .step = 4, .loss = 1, .epoch = -1 };
+	j = protocol_report_to_json(&r);
+	ck_assert_int_eq(protocol_report_from_json(j, &back, err,
+						   sizeof(err)), 0);
+	ck_assert_int_eq(back.has_run, 1);
+	ck_assert_uint_eq(back.run, 2);
+	json_object_object_add(j, "run", json_object_new_int(-4));
+	ck_assert_int_eq(protocol_report_from_json(j, &back, err,
+						   sizeof(err)), -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(err, "\"run\""));
+	json_object_object_del(j, "run");
+	ck_assert_int_eq(protocol_report_from_json(j, &back, err,
+						   sizeof(err)), 0);
+	ck_assert_int_eq(back.has_run, 0);
+	json_object_put(j);
+}
+END_TEST
+
+/* The verdict: the current run's and an unnamed report are taken, any
+ * other run's (earlier, or one Slurm has not started as far as the
+ * scheduler saw) is stale. */
+START_TEST(test_report_run_verdict)
+{
+	report_t r = { .kind = REPORT_PROGRESS, .job_id = 9 };
+
+	ck_assert_int_eq(report_run_verdict(&r, 0), REPORT_RUN_UNNAMED);
+	ck_assert_int_eq(report_run_verdict(&r, 4), REPORT_RUN_UNNAMED);
+	r.has_run = 1;
+	r.run = 1;
+	ck_assert_int_eq(report_run_verdict(&r, 1), REPORT_RUN_CURRENT);
+	ck_assert_int_eq(report_run_verdict(&r, 2), REPORT_RUN_STALE);
+	ck_assert_int_eq(report_run_verdict(&r, 0), REPORT_RUN_STALE);
+	r.run = 0;
+	ck_assert_int_eq(report_run_verdict(&r, 0), REPORT_RUN_CURRENT);
+}
+END_TEST
+
+/* SLURM_RESTART_COUNT as the clients read it: a count or nothing. */
+START_TEST(test_report_run_from_env)
+{
+	static const char *const bad[] = { NULL, "", "-1", "+1", " 1", "1x",
+					   "65536", "99999999999999999999" };
+	uint32_t run = 77;
+
+	ck_assert_int_eq(report_run_from_env("0", &run), 0);
+	ck_assert_uint_eq(run, 0);
+	ck_assert_int_eq(report_run_from_env("12", &run), 0);
+	ck_assert_uint_eq(run, 12);
+	ck_assert_int_eq(report_run_from_env("65535", &run), 0);
+	ck_assert_uint_eq(run, 65535);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(report_run_from_env(bad[i], &run) == -EINVAL,
+			      "%s", bad[i] ? bad[i] : "(unset)");
+}
+END_TEST
+
 static Suite *protocol_suite(void)
 {
 	Suite *s = suite_create("protocol");
@@ -762,6 +875,10 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_report_conf);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);
+	tcase_add_test(tc, test_report_run_field);
+	tcase_add_test(tc, test_report_run_kept);
+	tcase_add_test(tc, test_report_run_verdict);
+	tcase_add_test(tc, test_report_run_from_env);
 	tcase_add_loop_test(tc, test_bad_messages, 0,
 			    sizeof(bad_messages) / sizeof(bad_messages[0]));
 	tcase_add_test(tc, test_build_roundtrip);

@@ -18,6 +18,7 @@
 #include "report/munge_auth.h"
 #include "report/client.h"
 #include "report/conf.h"
+#include "report/run.h"
 #include "util/errmsg.h"
 #include "util/conf_file.h"
 
@@ -341,6 +342,26 @@ int report_client_recv_frame(report_client_t *c, char **body, size_t *len)
 	return 0;
 }
 
+/*
+ * A report of this job names this process's run (report/run.h), taken
+ * from the environment Slurm gives the job's tasks; a report of another
+ * job (optimus-report --job), or sent outside any job, names none.
+ */
+static void name_run(message_t *m)
+{
+	const char *job = getenv("SLURM_JOB_ID");
+	uint32_t run;
+	char *end;
+
+	if (m->type == MSG_QUERY || m->report.has_run || !job)
+		return;
+	if (strtoul(job, &end, 10) != m->report.job_id || *end ||
+	    report_run_from_env(getenv("SLURM_RESTART_COUNT"), &run))
+		return;
+	m->report.has_run = 1;
+	m->report.run = run;
+}
+
 static void stamp(message_t *m)
 {
 	uint64_t nonce = 0;
@@ -357,6 +378,7 @@ char *report_client_sign(const report_endpoint_t *ep, message_t *m,
 	char *payload, *cred = NULL, *body = NULL;
 
 	stamp(m);
+	name_run(m);
 	payload = protocol_message_build(m);
 	if (!payload) {
 		errmsg_set(err, errlen, 0, "out of memory");

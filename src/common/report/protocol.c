@@ -364,6 +364,22 @@ static int parse_query(json_object *o, query_t *q, char *err, size_t errlen)
 	return 0;
 }
 
+/* The optional "run" of any report (protocol.h). */
+static int parse_run(json_object *o, report_t *r, char *err, size_t errlen)
+{
+	int64_t run;
+
+	if (!json_object_object_get_ex(o, "run", NULL))
+		return 0;
+	if (get_int(o, "run", 0, PROTOCOL_MAX_RUN, &run))
+		return fail(err, errlen, "\"run\" must be an integer from 0 to "
+			    "%d (the job's SLURM_RESTART_COUNT)",
+			    PROTOCOL_MAX_RUN);
+	r->has_run = 1;
+	r->run = (uint32_t)run;
+	return 0;
+}
+
 static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 {
 	const char *type;
@@ -386,6 +402,8 @@ static int parse_body(json_object *o, message_t *m, char *err, size_t errlen)
 	if (get_int(o, "job", 1, UINT32_MAX, &job))
 		return fail(err, errlen, "report needs an integer \"job\" >= 1");
 	m->report.job_id = (uint32_t)job;
+	if (parse_run(o, &m->report, err, errlen))
+		return -EBADMSG;
 	if (!strcmp(type, "progress")) {
 		m->type = MSG_PROGRESS;
 		return parse_progress(o, &m->report, err, errlen);
@@ -429,6 +447,8 @@ int protocol_message_parse(const char *text, size_t len, message_t *m,
 static void add_report_fields(json_object *o, const report_t *r)
 {
 	json_object_object_add(o, "job", json_object_new_int64(r->job_id));
+	if (r->has_run)
+		json_object_object_add(o, "run", json_object_new_int64(r->run));
 	if (r->kind == REPORT_PROGRESS) {
 		json_object_object_add(o, "step",
 				       json_object_new_int64((int64_t)r->progress.step));
@@ -621,6 +641,8 @@ int protocol_report_from_json(json_object *o, report_t *r, char *err,
 	    json_num_get(o, "received", 0.0, HUGE_VAL, &r->received, NULL, 0))
 		return fail(err, errlen, "a report needs integers \"job\" >= 1, "
 			    "\"uid\" >= 0 and a time \"received\"");
+	if (parse_run(o, r, err, errlen))
+		return -EBADMSG;
 	if (!strcmp(type, "progress"))
 		rc = parse_progress(o, r, err, errlen);
 	else if (!strcmp(type, "speed"))

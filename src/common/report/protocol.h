@@ -21,6 +21,9 @@
  *     {"v":1,"type":"gradients","job":N,"grad_sqr":G,"grad_var":V,
  *      "var_batch":B,...}
  *     {"v":1,"type":"query","query":"status"|"job"|"plan"|"metrics"[,"job":N],...}
+ * Every report may name its run, "run":R (0 to PROTOCOL_MAX_RUN: the
+ * job's SLURM_RESTART_COUNT when it was sent); one without it is taken
+ * as today, from whichever run is going (older clients; report/run.h).
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
  * Everything here is pure: no I/O, no Slurm, no munge.
@@ -50,6 +53,9 @@
 /* Replies come from the scheduler: a job's full answer is some 100 bytes
  * per kept point (a few thousand at most); 64 MiB is far above that. */
 #define PROTOCOL_MAX_REPLY (64 * 1024 * 1024)
+/* The largest run a report may name: Slurm counts a job's restarts in 16
+ * bits (job_record_t.restart_cnt). */
+#define PROTOCOL_MAX_RUN UINT16_MAX
 /* The largest "points" a job query may ask for. */
 #define PROTOCOL_MAX_POINTS 1000000
 typedef enum msg_type {
@@ -140,6 +146,11 @@ typedef struct report {
 	uint32_t job_id;
 	uid_t uid;		/* from the munge credential */
 	double received;	/* listener's wall clock, seconds since epoch */
+	/* The run the sender belongs to (its SLURM_RESTART_COUNT), when it
+	 * says (has_run): a run's late reports are told from the current
+	 * run's (report/run.h). */
+	int has_run;
+	uint32_t run;
 	union {
 		report_progress_t progress;	/* REPORT_PROGRESS */
 		report_speed_t speed;		/* REPORT_SPEED */

@@ -6,8 +6,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <time.h>
 
 #include "src/common/log.h"
+
+#include "report/run.h"
 
 #include "optimus_conf.h"
 #include "planner.h"
@@ -127,11 +130,38 @@ static int gradients_reported(reg_job_t *rj, const report_t *r)
 	return rc;
 }
 
+/*
+ * A report of a run that is not the job's current one (report/run.h):
+ * dropped, nothing kept. Its run reports on until its node comes back,
+ * one report a second or more: the line is written once a second per job
+ * at most, with the count dropped since.
+ */
+static void stale_dropped(reg_job_t *rj, const report_t *r)
+{
+	time_t now = time(NULL);
+
+	rj->stale_dropped++;
+	if (now == rj->stale_logged)
+		return;
+	info("sched/optimus: JobId=%u: %s report of run %u dropped: the job's current run is %u (%u such reports since the last line)",
+	     r->job_id, protocol_report_name(r->kind), r->run,
+	     rj->restart_cnt, rj->stale_dropped);
+	rj->stale_logged = now;
+	rj->stale_dropped = 0;
+}
+
 static void feed_one(const report_t *r)
 {
 	reg_job_t *rj = registry_find(r->job_id);
 	job_model_t *m;
 	int rc = 0;
+
+	/* The rule is the core's; the current run is Slurm's restart count
+	 * as the last snapshot copied it (planner_sync, before this drain). */
+	if (rj && report_run_verdict(r, rj->restart_cnt) == REPORT_RUN_STALE) {
+		stale_dropped(rj, r);
+		return;
+	}
 
 	/* Every authorised report is kept for queries, a job the planner
 	 * does not track (not an optimus job) included. */

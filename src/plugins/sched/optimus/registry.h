@@ -33,6 +33,10 @@ typedef struct reg_job {
 	uint8_t account_tries;	/* refused queueings (accounting off, full) */
 	bool checkpoint_acked;	/* the job confirmed its checkpoint */
 	uint16_t restart_cnt;	/* Slurm's count at our last look */
+	/* Reports of another run dropped since the last line saying so,
+	 * and that line's second (one a second per job at most). */
+	uint32_t stale_dropped;
+	time_t stale_logged;
 	bool blocked;		/* pending for others' reasons at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
 	/* The START applied last: its slots and what it takes on each
