@@ -21,9 +21,17 @@ Placement: the step's tasks per node (SLURM_STEP_TASKS_PER_NODE), one GPU
 per worker task: submit with worker_gpus=1 (replay_trainer.sbatch). Only worker 0 replays the job (the
 others exit at once; Slurm holds their GPUs for the job all the same).
 
+The batch: the one sched/optimus gives this run (OPTIMUS_GLOBAL_BATCH,
+read at every start: with adaptive_batch=yes the scheduler chooses it,
+Policy=goodput), else --batch. The truth is asked at that global batch
+and splits it as the simulator does (px_app_split_job); the scheduler's
+OPTIMUS_LOCAL_BATCH and OPTIMUS_ACCUM_STEPS are logged beside it.
+
 Reports go through python/optimus_report.py: progress (step = iterations,
 loss = the share of the slice's measured progress still to go, epoch),
-one speed report per run, and checkpoints on the scheduler's signal
+one speed report per run, the gradient statistics of the artifact at the
+run's batch once per epoch and run (as the simulator's jobs report them,
+measured/engine.c job_report_stats), and checkpoints on the scheduler's signal
 (Reporter.handle_checkpoints): the checkpoint is a small JSON file in
 OPTIMUS_CHECKPOINT_DIR with the iterations, epoch and progress reached,
 from which the next run resumes.
@@ -201,7 +209,9 @@ def main(argv=None):
         return 0
     place = ([int(x) for x in a.gpus_per_node.split(",")]
              if a.gpus_per_node else placement_from_env())
-    t = truth(optimus_sim(a.optimus_sim), a.app, place, a.batch, a.data)
+    plan = optimus_report.batch_env()
+    batch = plan.global_batch if plan else a.batch
+    t = truth(optimus_sim(a.optimus_sim), a.app, place, batch, a.data)
     last = min(a.epochs, t["max_epochs"]) if a.epochs > 0 else t["max_epochs"]
     ckpt_dir = os.environ.get("OPTIMUS_CHECKPOINT_DIR")
     job = Replay(t, last, ckpt_load(ckpt_dir))
@@ -211,10 +221,10 @@ def main(argv=None):
     # cost on the cluster (time without progress).
     log("starting at step %d epoch %d: %s batch %g on %s GPUs per node, "
         "iteration %.6f s measured, %.6f s wall (compression %g), "
-        "%d epochs, at=%.3f" % (job.iterations, job.epoch, a.app,
-                                t["run_batch"], ",".join(map(str, place)),
-                                t["iteration_seconds"], it_wall,
-                                a.compression, last, time.time()))
+        "%d epochs, scheduler's batch %s, at=%.3f"
+        % (job.iterations, job.epoch, a.app, t["run_batch"],
+           ",".join(map(str, place)), t["iteration_seconds"], it_wall,
+           a.compression, last, plan, time.time()))
 
     rep = None
     if not a.no_report:
@@ -237,7 +247,7 @@ def main(argv=None):
         log("not reporting (no sched/optimus listening)")
         rep = None
     start_it, t0 = job.iterations, time.monotonic()
-    last_report, spoke = t0, False
+    last_report, spoke, stats_epoch = t0, False, None
     while not job.done:
         time.sleep(min(0.2, max(it_wall, 0.01)))
         if rep is not None:
@@ -262,6 +272,14 @@ def main(argv=None):
                        samples_per_sec=sps * t["run_batch"], epoch=job.epoch)
                 if not spoke and job.iterations > start_it:
                     spoke = report(rep.speed, 0, t["replicas"], sps)
+                ep = t["epochs"][min(job.epoch, last - 1)]
+                if stats_epoch != job.epoch and \
+                        report(rep.gradients, ep["grad_sqr"], ep["grad_var"],
+                               t["var_batch"]):
+                    log("gradients of epoch %d at batch %g: grad_sqr %g "
+                        "grad_var %g" % (job.epoch, t["run_batch"],
+                                         ep["grad_sqr"], ep["grad_var"]))
+                    stats_epoch = job.epoch
             last_report = now
     log("done at step %d epoch %d, at=%.3f" % (job.iterations, job.epoch,
                                                 time.time()))

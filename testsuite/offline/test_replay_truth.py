@@ -81,3 +81,39 @@ def test_trainer_by_hand_ends_at_its_epochs_in_the_measured_steps():
     step, epoch = map(int, re.search(r"done at step (\d+) epoch (\d+)",
                                      done[0]).groups())
     assert epoch == 2 and want <= step <= want + 2, (done, want)
+
+
+def test_truth_statistics_give_its_efficiency():
+    """Each epoch's gradient statistics at the run's batch (what the
+    trainer reports) are those its efficiency comes from: with s the
+    run's batch over var_batch, (var + sqr) / (var / s + sqr)."""
+    r = truth("--app", "cifar10", "--gpus-per-node", "4", "--batch", "1024")
+    assert r.returncode == 0, r.stderr
+    t = json.loads(r.stdout)
+    s = t["run_batch"] / t["var_batch"]
+    assert s > 1
+    for ep in t["epochs"][:5]:
+        sqr, var = ep["grad_sqr"], ep["grad_var"]
+        assert sqr > 0 and var > 0
+        assert ep["efficiency"] == pytest.approx(
+            (var + sqr) / (var / s + sqr), rel=1e-9)
+    ad = t["adaptive"]
+    assert ad["min_batch"] <= t["batch"] <= ad["max_batch"]
+    assert ad["max_replicas"] >= t["max_replicas"]
+
+
+def test_trainer_runs_at_the_batch_its_scheduler_gives():
+    """A start under sched/optimus with a batch (OPTIMUS_GLOBAL_BATCH)
+    replays that batch, not --batch: an adaptive job's batch reaches the
+    truth it runs by."""
+    env = dict(os.environ, OPTIMUS_GLOBAL_BATCH="1024",
+               OPTIMUS_LOCAL_BATCH="256", OPTIMUS_ACCUM_STEPS="0")
+    r = subprocess.run([sys.executable, TRAINER, "--app", "cifar10",
+                        "--batch", "128", "--gpus-per-node", "4",
+                        "--epochs", "1", "--compression", "1e6",
+                        "--no-report", "--optimus-sim", SIM],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    start = [l for l in r.stderr.splitlines() if "starting at step" in l]
+    assert "cifar10 batch 1024 on 4 GPUs" in start[0], start
+    assert "BatchPlan(global=1024, local=256, accum=0)" in start[0], start

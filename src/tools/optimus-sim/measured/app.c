@@ -596,6 +596,16 @@ int px_app_max_replicas(const px_app_t *a, double bsz)
 		PX_NODES * PX_NODE_GPUS : m;
 }
 
+int px_app_max_replicas_any_batch(const px_app_t *a)
+{
+	int m = (int)(a->max_bsz / ceil(a->min_local - 1e-9));
+
+	if (!strcmp(a->name, "ncf"))
+		return 1;
+	return m < 1 ? 1 : m > PX_NODES * PX_NODE_GPUS ?
+		PX_NODES * PX_NODE_GPUS : m;
+}
+
 double px_app_progress(const px_app_t *a, int epoch)
 {
 	double m = INFINITY;

@@ -83,6 +83,14 @@ double px_app_iteration_time(double step, double sync, int accum);
  * batch measured, within 1..PX_NODES * PX_NODE_GPUS; NCF one (the
  * artifact's rule). */
 int px_app_max_replicas(const px_app_t *a, double bsz);
+/* Most extra accumulation micro-steps a goodput job accepts (fixed before
+ * the first run, doc/simulator.md): the simulator's adaptive jobs and the
+ * replay trainer's hints (optimus-sim truth). */
+#define PX_MAX_ACCUM 15
+/* Most GPUs an adaptive job can use at any batch in its range: the
+ * largest batch over the smallest per-GPU batch (NCF one, the artifact's
+ * rule), within PX_NODES * PX_NODE_GPUS. */
+int px_app_max_replicas_any_batch(const px_app_t *a);
 /* Progress at the start of `epoch` (the smallest over the runs). */
 double px_app_progress(const px_app_t *a, int epoch);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */

@@ -25,7 +25,8 @@
 px_shape_t px_shape_default(void)
 {
 	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, PX_RESTART,
-			     px_min_resize_for(PX_RESTART), 60.0, true };
+			     px_min_resize_for(PX_RESTART), 60.0, true,
+			     -1.0 };
 }
 
 double px_min_resize_for(double restart)

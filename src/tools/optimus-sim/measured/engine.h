@@ -36,6 +36,10 @@ typedef struct px_shape {
 	/* Our policies plan with ExploreScaling (plan_params_t.
 	 * explore_scaling): on in this set-up (doc/simulator.md). */
 	bool explore_scaling;
+	/* slurm-backfill's limits count this start, not `start`: a user's
+	 * allowance for the wait between allocation and launch, which the
+	 * limit covers (bench/pollux_replay.py); < 0: `start`. */
+	double limit_start;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);

@@ -121,7 +121,9 @@ static void usage(FILE *f)
 	      "  --explore-scaling yes|no  our policies' ExploreScaling "
 	      "(default yes)\n"
 	      "  --limit-unit S    slurm-backfill's time limits in whole "
-	      "units (default 60)\n", f);
+	      "units (default 60)\n"
+	      "  --limit-start S   the start slurm-backfill's limits allow "
+	      "for (default: --start)\n", f);
 }
 
 static int parse_loads(px_opts_t *o, const char *a)
@@ -225,7 +227,8 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
-       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_EXPLORE,
+       O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
+       O_EXPLORE,
        O_FIRST };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
@@ -246,6 +249,8 @@ static const struct {
 	  offsetof(px_shape_t, min_resize), "min_resize_s" },
 	{ O_LIMIT_UNIT, "limit-unit", 1e-3, 1e6,
 	  offsetof(px_shape_t, limit_unit), "limit_unit_s" },
+	{ O_LIMIT_START, "limit-start", 0, 86400,
+	  offsetof(px_shape_t, limit_start), "limit_start_s" },
 };
 #define NSHAPE_SECS (sizeof(shape_secs) / sizeof(shape_secs[0]))
 
@@ -276,6 +281,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
 		{ "min-resize", 1, 0, O_MIN_RESIZE },
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
+		{ "limit-start", 1, 0, O_LIMIT_START },
 		{ "explore-scaling", 1, 0, O_EXPLORE },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
@@ -353,6 +359,10 @@ static int parse(int argc, char **argv, px_opts_t *o)
 	 * cost unless given. */
 	if (!min_resize_set)
 		o->shape.min_resize = px_min_resize_for(o->shape.restart);
+	/* The limits allow for the start a job costs unless told otherwise
+	 * (the JSON's cluster shows the one used). */
+	if (o->shape.limit_start < 0)
+		o->shape.limit_start = o->shape.start;
 	/* Positional words: "experiment pollux" only. */
 	for (int i = optind; !rc && i < argc; i++)
 		if (strcmp(argv[i], "experiment") && strcmp(argv[i], "pollux")) {
@@ -391,7 +401,7 @@ static bool sliced(const px_opts_t *o)
 	return o->first || o->jobs || o->epochs || h->nodes != d.nodes ||
 	       h->round != d.round || h->start != d.start ||
 	       h->restart != d.restart || h->min_resize != d.min_resize ||
-	       h->limit_unit != d.limit_unit;
+	       h->limit_unit != d.limit_unit || h->limit_start != h->start;
 }
 
 static double published(const px_opts_t *o, size_t pub, double load)

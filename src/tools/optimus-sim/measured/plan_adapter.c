@@ -22,7 +22,7 @@
  *                 greedy at the submitted batch
  *   goodput       Policy=goodput, every job adaptive (batch range: the
  *                 artifact's validated range, per-GPU batch as measured,
- *                 at most PX_PLAN_MAX_ACCUM extra micro-steps)
+ *                 at most PX_MAX_ACCUM extra micro-steps)
  *   quality       Policy=quality, every job --scheduler=quality; its loss
  *                 is the share of its work left (1 at submission)
  *   optimus-oracle  Policy=optimus on records given the truth (an oracle):
@@ -47,9 +47,6 @@
 #include "util/errmsg.h"
 #include "measured/policy.h"
 
-/* Most extra accumulation micro-steps a goodput job accepts (fixed before
- * the first run, doc/simulator.md). */
-#define PX_PLAN_MAX_ACCUM 15
 
 typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
 	       PP_ORACLE } pp_kind_t;
@@ -84,19 +81,6 @@ static bool pp_adaptive(const pp_t *o)
 	return o->kind == PP_GOODPUT;
 }
 
-/* Most GPUs an adaptive job can use at any batch in its range: the
- * largest batch over the smallest per-GPU batch (NCF one, the artifact's
- * rule), within the cluster. */
-static int pp_max_replicas_any_batch(const px_job_t *j)
-{
-	const px_app_t *a = j->spec->app;
-	int m = (int)(a->max_bsz / ceil(a->min_local - 1e-9));
-
-	if (!strcmp(a->name, "ncf"))
-		return 1;
-	return m < 1 ? 1 : m > PX_GPUS ? PX_GPUS : m;
-}
-
 /* The job's loader length before it ran an epoch: dataset over batch. */
 static double pp_epoch_steps(const px_job_t *j)
 {
@@ -118,7 +102,8 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	h.mode = HINTS_MODE_ALLREDUCE;
 	h.min_ps = h.max_ps = 0;
 	h.min_workers = 1;
-	h.max_workers = (uint32_t)(pp_adaptive(o) ? pp_max_replicas_any_batch(j) :
+	h.max_workers = (uint32_t)(pp_adaptive(o) ? px_app_max_replicas_any_batch(
+						   j->spec->app) :
 				   px_job_max_replicas(j));
 	h.worker_res.gpus = 1;
 	h.worker_res.cpus = 1;
@@ -135,7 +120,7 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 		goodput_limits_t lim = { a->init_bsz, a->max_bsz,
 					 (int)ceil(a->min_local - 1e-9),
 					 (int)floor(a->max_local + 1e-9),
-					 PX_PLAN_MAX_ACCUM };
+					 PX_MAX_ACCUM };
 		int rc = job_model_batch_limits(m, j->spec->bsz, &lim, err,
 						sizeof(err));
 		if (rc)

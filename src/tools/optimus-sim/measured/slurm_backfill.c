@@ -36,7 +36,9 @@
  * `--time` takes it (px_shape_t.limit_unit: a minute of the cluster's
  * clock, compressed or not). Fixed before the first run: a user who asks for
  * twice what the job needs (users overestimate their run times, often by
- * more; the workloads carry no limit of their own).
+ * more; the workloads carry no limit of their own). The run alone counts
+ * the shape's limit_start as its start when one is given (the start a
+ * user allows for, not the one the run costs).
  */
 #define BF_LIMIT_FACTOR 2.0
 
@@ -106,13 +108,17 @@ static int bf_limits(bf_t *b, px_sim_t *s)
 		if (!b->limit)
 			return -ENOMEM;
 	}
+	px_shape_t shape = s->shape;
+
+	if (shape.limit_start >= 0)
+		shape.start = shape.limit_start;
 	for (size_t i = 0; i < s->njobs; i++) {
 		const px_spec_t *sp = s->jobs[i].spec;
 		double run;
 		int rc;
 		if (b->limit[i] > 0 || sp->submit > s->now)
 			continue;
-		if ((rc = px_spec_true_runtime(sp, sp->replicas, &s->shape,
+		if ((rc = px_spec_true_runtime(sp, sp->replicas, &shape,
 					       &run, s->err, s->errlen)))
 			return rc;
 		b->limit[i] = s->shape.limit_unit *

@@ -4,10 +4,13 @@
  * application on that placement at that global batch (the per-GPU batch
  * and accumulation split as the simulator splits it) and, per epoch, the
  * progress boundaries and the statistical efficiency of the batch
- * (measured/app.h). What measured/engine.c runs a job by, for one placement.
+ * (measured/app.h), with the epoch's gradient statistics at that batch and
+ * an adaptive job's batch range. What measured/engine.c runs a job by, for
+ * one placement.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,9 +150,25 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 		px_app_max_replicas(a, o->bsz)));
 	json_object_object_add(root, "max_epochs",
 			       json_object_new_int(a->max_epochs));
+	/* An adaptive job's batch range, as the simulator's goodput policy
+	 * gives it (measured/plan_adapter.c), and the batch its gradient
+	 * variance is given at (the smallest validated, as the simulator
+	 * reports it). */
+	json_object *ad = json_object_new_object();
+	json_object_object_add(ad, "min_batch", json_num_new(a->init_bsz));
+	json_object_object_add(ad, "max_batch", json_num_new(a->max_bsz));
+	json_object_object_add(ad, "max_local_batch", json_object_new_int(
+		(int)floor(a->max_local + 1e-9)));
+	json_object_object_add(ad, "max_accum",
+			       json_object_new_int(PX_MAX_ACCUM));
+	json_object_object_add(ad, "max_replicas", json_object_new_int(
+		px_app_max_replicas_any_batch(a)));
+	json_object_object_add(root, "adaptive", ad);
+	json_object_object_add(root, "var_batch", json_num_new(a->init_bsz));
 	for (int e = 0; e < a->max_epochs; e++) {
-		double gain;
-		if (px_app_gain(a, bsz, e, &gain)) {
+		double gain, sqr, var;
+		if (px_app_gain(a, bsz, e, &gain) ||
+		    px_app_grad_stats(a, bsz, e, &sqr, &var)) {
 			snprintf(err, errlen, "%s: no gradient statistics at "
 				 "batch %g, epoch %d", a->name, bsz, e);
 			json_object_put(root);
@@ -162,6 +181,8 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 		json_object_object_add(ep, "progress_end",
 				       json_num_new(px_app_progress(a, e + 1)));
 		json_object_object_add(ep, "efficiency", json_num_new(gain));
+		json_object_object_add(ep, "grad_sqr", json_num_new(sqr));
+		json_object_object_add(ep, "grad_var", json_num_new(var));
 		json_object_array_add(epochs, ep);
 	}
 	json_object_object_add(root, "epochs", epochs);
