@@ -179,10 +179,13 @@ static void feed_one(const report_t *r)
 	 * progress report often reaches the queue in the same second as its
 	 * end, and the tick marks the job done before draining: that report
 	 * is its final step and loss, so it is applied, and the final
-	 * SystemComment is written again with it. Its other kinds are about
-	 * a run that is over. */
+	 * SystemComment is written again with it. So are gradient statistics
+	 * sent with it (measured while the job ran: a short job's only ones;
+	 * testsuite/integration/test_adaptive_batch.py). Its other kinds are
+	 * about a run that is over (pace, speed, checkpoints). */
 	if (m->phase == JM_DONE) {
-		if (r->kind != REPORT_PROGRESS) {
+		if (r->kind != REPORT_PROGRESS &&
+		    r->kind != REPORT_GRADIENTS) {
 			debug("sched/optimus: JobId=%u: report of kind %d after the job finished dropped",
 			      r->job_id, r->kind);
 			return;
