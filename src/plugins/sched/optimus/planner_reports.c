@@ -181,7 +181,7 @@ static void feed_one(const report_t *r)
 	 * is its final step and loss, so it is applied, and the final
 	 * SystemComment is written again with it. So are gradient statistics
 	 * sent with it (measured while the job ran: a short job's only ones;
-	 * testsuite/integration/test_adaptive_batch.py). Its other kinds are
+	 * testsuite/integration/test_pollux_replay.py). Its other kinds are
 	 * about a run that is over (pace, speed, checkpoints). */
 	if (m->phase == JM_DONE) {
 		if (r->kind != REPORT_PROGRESS &&
