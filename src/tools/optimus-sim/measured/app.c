@@ -586,24 +586,25 @@ double px_app_iteration_time(double step, double sync, int accum)
 	return step + (step - sync) * accum;
 }
 
-int px_app_max_replicas(const px_app_t *a, double bsz)
+/* m replicas within 1..PX_NODES * PX_NODE_GPUS; NCF one (the artifact's
+ * rule). */
+static int replicas_within(const px_app_t *a, int m)
 {
-	int m = (int)(bsz / a->min_local);
-
 	if (!strcmp(a->name, "ncf"))
 		return 1;
 	return m < 1 ? 1 : m > PX_NODES * PX_NODE_GPUS ?
 		PX_NODES * PX_NODE_GPUS : m;
 }
 
+int px_app_max_replicas(const px_app_t *a, double bsz)
+{
+	return replicas_within(a, (int)(bsz / a->min_local));
+}
+
 int px_app_max_replicas_any_batch(const px_app_t *a)
 {
-	int m = (int)(a->max_bsz / ceil(a->min_local - 1e-9));
-
-	if (!strcmp(a->name, "ncf"))
-		return 1;
-	return m < 1 ? 1 : m > PX_NODES * PX_NODE_GPUS ?
-		PX_NODES * PX_NODE_GPUS : m;
+	return replicas_within(a,
+			       (int)(a->max_bsz / ceil(a->min_local - 1e-9)));
 }
 
 double px_app_progress(const px_app_t *a, int epoch)
