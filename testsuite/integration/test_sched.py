@@ -9,6 +9,8 @@ import os
 import re
 import time
 
+import pytest
+
 import sched_helpers as sched
 from cluster import gpu_tres
 from sched_helpers import (OPTIMUSCTL, TOP, cancel, optimusctl, plan_of, runs,
@@ -427,3 +429,50 @@ def test_waiting_job_reason_in_squeue_is_stable(cluster, tmp_path):
         assert set(seen) == {"(BeginTime)"}, seen
     finally:
         cancel(cluster, blocker, *([jid] if jid else []))
+
+
+def test_a_run_no_plan_saw_is_in_the_record(cluster, tmp_path):
+    """A job that starts and ends between two of the planner's looks at
+    Slurm (a run of a few hundred ms; the planner looks about once a
+    second) has run: its record says so, with the run's size and start as
+    Slurm has them. Before, such a run was never recorded: the record went
+    from pending to done with no run (found with the last-moment
+    statistics test: runs [], so no batch_now). Short jobs one after the
+    other, each with its run checked, until one ended unseen (the
+    planner's line); the test fails if none of 10 did, so that it never
+    passes without the case. A job cancelled while pending did not run
+    (Slurm gives it a start time, its cancel's): its record has no run."""
+    held = cluster.sbatch(["-H", "--scheduler=optimus,mode=allreduce,"
+                           "min_workers=1,max_workers=1", "-J", "never",
+                           "-D", str(tmp_path)], "#!/bin/sh\ntrue\n")
+    wait_for(lambda: "tracking JobId=%d " % held in
+             cluster.logs("slurmctld"), 20, "the held job tracked")
+    cluster.run(["scancel", str(held)])
+    m = wait_for(lambda: (lambda j: j.get("phase") == "done" and j)(
+        optimusctl(cluster, "show", "job", str(held))), 20,
+        "the cancelled job done in its record")
+    assert m["runs"] == [], m
+    seen = []
+    for k in range(10):
+        job = cluster.sbatch(
+            ["--scheduler=optimus,mode=allreduce,min_workers=1,"
+             "max_workers=1", "-J", "short%d" % k, "-D", str(tmp_path),
+             "-o", str(tmp_path / ("short-%d.out" % k))], "#!/bin/sh\ntrue\n")
+        wait_for(lambda: cluster.job_fields(job).get("JobState") ==
+                 "COMPLETED", 90, "job %d to complete" % job)
+        m = wait_for(lambda: (lambda j: j.get("phase") == "done" and j)(
+            optimusctl(cluster, "show", "job", str(job))), 20,
+            "job %d done in its record" % job)
+        assert len(m["runs"]) == 1, (job, m)
+        run = m["runs"][0]
+        assert (run["workers"], run["nodes"]) == (1, 1), (job, run)
+        started = cluster.job_fields(job)["StartTime"]
+        assert time.strftime("%Y-%m-%dT%H:%M:%S",
+                             time.localtime(run["start"])) == started, \
+            (job, run, started)
+        if ("JobId=%d ran and ended between two plans" % job in
+                cluster.logs("slurmctld")):
+            return
+        seen.append(job)
+    pytest.fail("every job (%s) was seen running: the case was not tested"
+                % seen)

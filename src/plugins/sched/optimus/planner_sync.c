@@ -183,12 +183,35 @@ static void note_pending(reg_job_t *rj, const snap_job_t *sj, time_t now)
 	rj->checkpoint_acked = false;
 }
 
+/*
+ * A run that started and ended between two snapshots (a job of a few
+ * hundred ms; the planner looks about once a second): recorded from
+ * Slurm's finished record, its start and its nodes, so that the job's
+ * record says it ran, at what size and batch. A job cancelled while
+ * pending has no resources (ran_nodes 0) and no run.
+ */
+static void note_unseen_run(reg_job_t *rj, const snap_job_t *sj)
+{
+	job_model_t *m = rj->model;
+	roles_topology_t t;
+
+	if ((m->phase != JM_PENDING && m->phase != JM_REQUEUED) ||
+	    sj->ran_nodes < 1 || !sj->start)
+		return;
+	t = run_topology(m, sj);
+	job_model_started(m, sj->start, t.ps, t.workers, sj->ran_nodes);
+	note_run_batch(m, &t);
+	debug("sched/optimus: JobId=%u ran and ended between two plans: its run of %u PS + %u workers on %d nodes recorded from Slurm's record",
+	      sj->job_id, t.ps, t.workers, sj->ran_nodes);
+}
+
 static void note_finished(reg_job_t *rj, const snap_job_t *sj)
 {
 	job_model_t *m = rj->model;
 
 	if (m->phase == JM_DONE)
 		return;
+	note_unseen_run(rj, sj);
 	job_model_done(m, sj->end ? sj->end : time(NULL));
 	if (sj->failed[0]) {
 		job_model_failed(m, sj->failed);

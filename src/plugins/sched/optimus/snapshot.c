@@ -119,6 +119,8 @@ static void copy_optimus_job(snapshot_t *s, job_record_t *job, const char *hints
 			 WTERMSIG(job->exit_code) : 0);
 	if (sj->state == SNAP_RUNNING || sj->state == SNAP_COMPLETING)
 		sj->nnodes = job_usage(job, &sj->node_index, &sj->usage);
+	else if (sj->state == SNAP_FINISHED && job->job_resrcs)
+		sj->ran_nodes = (int) job->job_resrcs->nhosts;
 }
 
 static void add_other_usage(snapshot_t *s, job_record_t *job)

@@ -38,6 +38,10 @@ typedef struct snap_job {
 	uint16_t restart_cnt;
 	char failed[48];	/* finished, not COMPLETED: "STATE exit=E:S" */
 	int nnodes;		/* running: nodes held */
+	/* finished: the nodes its last run had (Slurm keeps a finished
+	 * job's resources, and a requeue frees them); 0: it did not run
+	 * since its submission or its last requeue (cancelled pending) */
+	int ran_nodes;
 	int *node_index;	/* running: node table indexes */
 	res_vec_t *usage;	/* running: what it uses on each */
 } snap_job_t;
