@@ -147,13 +147,13 @@ def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
     grad_reports 0: the tick saw the job done first and dropped every
     kind but progress.)
 
-    The statistics are read in the record's own `batch`, not in
-    `batch_now`: a job this short often starts and ends between two of
-    the planner's ticks, and a run no tick saw running is not in the
-    record (no run, so no run size, so no `batch_now`). CI run 12 waited
-    for `batch_now` and timed out in both lanes though the report had
-    reached the record (reproduced here: started .659, ended .944, ticks
-    at .187 and 22.196; the state file said grad_reports 1, runs []).
+    The statistics are read in the record's own `batch`, the counts the
+    reports make. CI run 12 waited for `batch_now` and timed out in both
+    lanes though the report had reached the record: a job this short
+    often starts and ends between two of the planner's ticks, and such a
+    run was not recorded then (started .659, ended .944, ticks at .187
+    and 22.196; the state file said grad_reports 1, runs []); it is now
+    (test_sched's test_a_run_no_plan_saw_is_in_the_record).
 
     A tick may also drain the report while the job still runs, which
     tests nothing: jobs are run until the planner says it applied one to
