@@ -17,10 +17,14 @@ calibration (doc/e2e.md): the launches of jobs allocated together queue
 on this host, each about the same seconds more than the one before it, so
 the i-th job to start while i others are still starting costs
 base + per_queued * i; a burst of k jobs costs base + per_queued (k-1)/2
-on average. The fit is ordinary least squares of each job's cost on
-(k-1)/2 (the burst's mean: the average JCT is what the simulator must
-predict); the per-rank means are printed as a check of the in-line form.
-The JSON (--out) holds base, per_queued and every sample.
+on average. The fit, chosen before the calibration's figures were seen:
+base is the mean cost of the jobs that started alone (bursts of 1: what a
+start costs sched/optimus's jobs, which start as they arrive), per_queued
+the least squares of each other job's cost less base on (k-1)/2 with no
+intercept (its burst's mean: the average JCT is what the simulator must
+predict). The per-rank means are printed as a check of the in-line form.
+The JSON (--out) holds base, per_queued and every sample; --from refits
+the samples of a JSON kept, with no cluster.
 
     bench/start_cost.py --out /tmp/start-model.json
     bench/pollux_replay.py --start-model /tmp/start-model.json
@@ -89,39 +93,25 @@ def burst(c, workdir, a, k, tag):
 
 
 def fit(samples):
-    """Least squares of cost on (k-1)/2: (base, per_queued)."""
-    xs = [(s["burst"] - 1) / 2.0 for s in samples]
-    ys = [s["cost"] for s in samples]
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    return my - b * mx, b
+    """(base, per_queued): base the mean cost of the jobs alone, then
+    least squares of cost - base on (k-1)/2 through the origin."""
+    alone = [s["cost"] for s in samples if s["burst"] == 1]
+    base = sum(alone) / len(alone)
+    xy = [((s["burst"] - 1) / 2.0, s["cost"] - base) for s in samples
+          if s["burst"] > 1]
+    return base, sum(x * y for x, y in xy) / sum(x * x for x, _ in xy)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bursts", default="1,4,8,16",
-                    help="jobs submitted at once, one burst after another")
-    ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--compression", type=float, default=20.0,
-                    help="as bench/pollux_replay.py's")
-    ap.add_argument("--timeout", type=int, default=300)
-    ap.add_argument("--keep", action="store_true")
-    ap.add_argument("--out", required=True, help="the model's JSON")
-    a = ap.parse_args()
-    a.epochs = EPOCHS
-    sizes = [int(x) for x in a.bursts.split(",")]
-    if len(set(sizes)) < 2 or max(sizes) > 16:
-        ap.error("--bursts: at least two sizes, each at most 16 GPUs")
+def calibrate(a, sizes):
+    """The bursts on one cluster: (samples, load averages, seconds)."""
     _, root, workdir, c = replay_cluster("backfill")
     log("calibration: starting the cluster in %s" % root)
     c.start()
     samples, loads, t0 = [], [], time.time()
     try:
         for r in range(a.repeat):
-            for k in sizes:
-                got = burst(c, workdir, a, k, "b%d-%d" % (k, r))
+            for n, k in enumerate(sizes):
+                got = burst(c, workdir, a, k, "b%d-%d%02d" % (k, r, n))
                 loads.append(os.getloadavg())
                 costs = sorted(g["cost"] for g in got
                                if g["cost"] is not None)
@@ -133,12 +123,17 @@ def main():
         c.stop(keep=a.keep)
         if not a.keep:
             shutil.rmtree(root, ignore_errors=True)
+    return samples, loads, time.time() - t0
+
+
+def summary(samples, sizes, loads, took):
+    """Print the fit and its check; (base, per_queued, jobs failed)."""
     good = [s for s in samples if s["cost"] is not None
             and s["state"] == "COMPLETED"]
     base, per = fit(good)
     print("start cost (wall s) by burst size: k, jobs, mean, min, max, "
           "model base + per_queued (k-1)/2")
-    for k in sizes:
+    for k in sorted(set(sizes)):
         v = [s["cost"] for s in good if s["burst"] == k]
         if v:
             print("%3d %4d %7.2f %6.1f %6.1f %7.2f" % (
@@ -146,16 +141,14 @@ def main():
                 base + per * (k - 1) / 2.0))
     # The in-line form's check: within a burst, the i-th to reach its
     # first step against base + per_queued * i.
-    ranks = {}
-    for k in sizes:
-        for tag in {s["name"].split("-")[1] for s in good
-                    if s["burst"] == k}:
-            b = sorted((s for s in good if s["burst"] == k
-                        and s["name"].split("-")[1] == tag
-                        and s["first_step"] is not None),
-                       key=lambda s: s["first_step"])
-            for i, s in enumerate(b):
-                ranks.setdefault(i, []).append(s["cost"])
+    ranks, bursts = {}, {}
+    for s in good:
+        if s["first_step"] is not None:
+            bursts.setdefault(tuple(s["name"].split("-")[:2]),
+                              []).append(s)
+    for b in bursts.values():
+        for i, s in enumerate(sorted(b, key=lambda s: s["first_step"])):
+            ranks.setdefault(i, []).append(s["cost"])
     print("by rank in its burst (i: mean cost, model): " + ", ".join(
         "%d: %.1f/%.1f" % (i, sum(v) / len(v), base + per * i)
         for i, v in sorted(ranks.items())))
@@ -165,14 +158,48 @@ def main():
           "bursts %s" % (base, per, len(good), len(failed),
                          ": " + ", ".join("%s %s" % (s["name"], s["state"])
                                           for s in failed) if failed else "",
-                         time.time() - t0,
-                         " ".join("%.2f" % x[0] for x in loads)))
+                         took, " ".join("%.2f" % x[0] for x in loads)))
+    return base, per, failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bursts", default="1,4,8,16",
+                    help="jobs submitted at once, one burst after another")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--compression", type=float, default=20.0,
+                    help="as bench/pollux_replay.py's")
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--from", dest="source", default=None, metavar="JSON",
+                    help="no cluster: refit the samples of these JSONs "
+                    "(comma-separated), pooled")
+    ap.add_argument("--out", required=True, help="the model's JSON")
+    a = ap.parse_args()
+    a.epochs = EPOCHS
+    if a.source:
+        samples, loads, took, sizes = [], [], 0.0, []
+        for path in a.source.split(","):
+            with open(path) as f:
+                kept = json.load(f)
+            samples += kept["samples"]
+            loads += kept["load_average"]
+            took += kept.get("seconds", 0.0)
+            sizes += kept["bursts"]
+    else:
+        sizes = [int(x) for x in a.bursts.split(",")]
+        if 1 not in sizes or len(set(sizes)) < 2 or max(sizes) > 16:
+            ap.error("--bursts: 1 and at least one more size, each at most "
+                     "16 GPUs")
+        samples, loads, took = calibrate(a, sizes)
+    base, per, failed = summary(samples, sizes, loads, took)
     with open(a.out, "w") as f:
         json.dump({"model": "queue", "base": base, "per_queued": per,
                    "bursts": sizes, "repeat": a.repeat,
                    "compression": a.compression, "epochs": EPOCHS,
                    "workload": WORKLOAD, "samples": samples,
-                   "load_average": loads}, f, indent=1)
+                   "load_average": loads, "seconds": took,
+                   "from": a.source}, f, indent=1)
     return 1 if failed else 0
 
 
