@@ -26,7 +26,10 @@ interval, the minimum resize interval, a minute of time limit) and the
 costs measured on the cluster in this run: a start (the seconds of a
 single-run job without progress: End - Start less its trainer's time
 between its first step and its end) and a resize (a checkpoint to the
-next run's start, from the trainers' stamps).
+next run's start, from the trainers' stamps). With --start-model the
+start is instead the model bench/start_cost.py calibrated in a run of its
+own (a start alone, and seconds more per start launching before it), and
+the pooled mean start of this run is simulated beside it.
 
 It prints every job's JCT, then per scheduler: average, median, p99 JCT
 and makespan from sacct, resizes and their cost, jobs not COMPLETED, the
@@ -38,6 +41,8 @@ figure is asserted; the exit status is 1 if a job did not complete.
     bench/pollux_replay.py --simulate-only  # the slice and the simulator's prediction, no cluster
     bench/pollux_replay.py --window first --workload 1 --jobs 11   # the earlier slice
     bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test (CI)
+    bench/pollux_replay.py --policies optimus,quality,goodput \
+        --start-model bench/start_cost_model.json   # the calibrated start
 
 Needs root (the cluster's daemons), a built tree, MariaDB and slurmdbd.
 """
