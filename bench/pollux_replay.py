@@ -26,7 +26,10 @@ interval, the minimum resize interval, a minute of time limit) and the
 costs measured on the cluster in this run: a start (the seconds of a
 single-run job without progress: End - Start less its trainer's time
 between its first step and its end) and a resize (a checkpoint to the
-next run's start, from the trainers' stamps).
+next run's start, from the trainers' stamps). With --start-model the
+start is instead the model bench/start_cost.py calibrated in a run of its
+own (a start alone, and seconds more per start launching before it), and
+the pooled mean start of this run is simulated beside it.
 
 It prints every job's JCT, then per scheduler: average, median, p99 JCT
 and makespan from sacct, resizes and their cost, jobs not COMPLETED, the
@@ -38,6 +41,8 @@ figure is asserted; the exit status is 1 if a job did not complete.
     bench/pollux_replay.py --simulate-only  # the slice and the simulator's prediction, no cluster
     bench/pollux_replay.py --window first --workload 1 --jobs 11   # the earlier slice
     bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test (CI)
+    bench/pollux_replay.py --policies optimus,quality,goodput \
+        --start-model bench/start_cost_model.json   # the calibrated start
 
 Needs root (the cluster's daemons), a built tree, MariaDB and slurmdbd.
 """
@@ -183,9 +188,11 @@ def app_truth(app, batch):
     return json.loads(r.stdout)
 
 
-def simulate(a, policies, start, restart):
+def simulate(a, policies, start, restart, start_queued=0.0):
     """optimus-sim's slice: {label: run with its jobs}; costs in wall
-    seconds, turned into the trace's by the compression."""
+    seconds, turned into the trace's by the compression. start_queued > 0:
+    a first start costs `start` plus start_queued for each start launching
+    before it (the calibrated model, --start-model)."""
     c = a.compression
     cmd = [SIM, "experiment", "pollux", "--workload", str(a.workload),
            "--first", str(a.first), "--jobs", str(a.jobs),
@@ -197,6 +204,9 @@ def simulate(a, policies, start, restart):
            # the cluster's optimus.conf leaves ExploreScaling at its default
            "--explore-scaling", "no",
            "--policy", ",".join(policies), "--detail", "--json", "-"]
+    if start_queued > 0:
+        cmd[cmd.index("--restart"):cmd.index("--restart")] = [
+            "--start-queued", str(start_queued * c)]
     if not a.tuned:
         cmd.append("--realistic")
     r = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -270,8 +280,10 @@ def stamps(path):
     return got
 
 
-def run_once(policy, jobs, a, limits):
-    """One cluster, one scheduler: every job's figures and the costs."""
+def replay_cluster(policy):
+    """The bench's cluster for one scheduler (not started): (scheduler,
+    its temporary root, the jobs' folder, the Cluster). The calibration
+    of the start cost (bench/start_cost.py) runs on the same one."""
     scheduler = "sched/backfill" if policy == "backfill" else "sched/optimus"
     root = tempfile.mkdtemp(prefix="optimus-replay-%s-" % policy)
     workdir = os.path.join(root, "jobs")
@@ -283,6 +295,21 @@ def run_once(policy, jobs, a, limits):
                 "MinResizeInterval=%d\nRestartCost=%d\n" % (
                     "optimus" if policy == "backfill" else policy,
                     PLAN_INTERVAL, MIN_RESIZE, RESTART_COST))
+    return scheduler, root, workdir, c
+
+
+def start_cost(row, s):
+    """A job that ran once: its seconds without progress (End - Start
+    from sacct, less its trainer's time from its first step to its end;
+    stamps() of its output), else None."""
+    if len(s["start"]) == 1 and s["done"] and row["start"]:
+        return (row["end"] - row["start"]) - (s["done"][-1] - s["start"][0])
+    return None
+
+
+def run_once(policy, jobs, a, limits):
+    """One cluster, one scheduler: every job's figures and the costs."""
+    scheduler, root, workdir, c = replay_cluster(policy)
     log("%s: starting the cluster in %s" % (policy, root))
     c.start()
     try:
@@ -320,10 +347,9 @@ def run_once(policy, jobs, a, limits):
                      model_batch=model.get("batch_now"),
                      restarts=int(model.get("restarts") or 0),
                      resize_seconds=float(model.get("resize_seconds") or 0))
-            # A job that ran once: its seconds without progress.
-            if len(s["start"]) == 1 and s["done"] and row["start"]:
-                starts.append((row["end"] - row["start"]) -
-                              (s["done"][-1] - s["start"][0]))
+            cost = start_cost(row, s)
+            if cost is not None:
+                starts.append(cost)
             # Each checkpoint followed by a run: a resize's cost.
             for ck in s["ckpt"]:
                 nxt = [t for t in s["start"] if t > ck]
@@ -399,9 +425,18 @@ def report(a, path, jobs, runs, real, sims, costs, limits, limit_check):
               len(jobs), os.path.relpath(path, TOP), a.first, a.window_how,
               a.epochs,
               a.compression, a.compression, NODES, GPUS))
-    print("costs given to the simulator (wall s): start %.2f (%s), resize "
-          "%.2f (%s)" % (costs["start"], costs["start_how"],
-                         costs["restart"], costs["restart_how"]))
+    if "start_model" in costs:
+        print("costs given to the simulator (wall s): a start %.2f alone, "
+              "%.2f more per start queued before it (calibrated: %s); this "
+              "run's starts measured %.2f on average (%s); resize %.2f (%s)"
+              % (costs["start_base"], costs["start_queued"],
+                 costs["start_model"], costs["start_pooled"],
+                 costs["start_how"], costs["restart"],
+                 costs["restart_how"]))
+    else:
+        print("costs given to the simulator (wall s): start %.2f (%s), "
+              "resize %.2f (%s)" % (costs["start"], costs["start_how"],
+                                    costs["restart"], costs["restart_how"]))
     print("load average after each run: %s" % ", ".join(
         "%s %.2f/%.2f/%.2f" % ((r["policy"],) + tuple(r["load_average"]))
         for r in runs))
@@ -511,6 +546,12 @@ def main():
     ap.add_argument("--report-from", default=None, metavar="JSON",
                     help="no cluster: the report again from the runs kept "
                     "by --json (the same slice options)")
+    ap.add_argument("--start-model", default=None, metavar="JSON",
+                    help="the start cost the simulator is given: the model "
+                    "bench/start_cost.py calibrated in a separate run (a "
+                    "start alone, and seconds more per start queued before "
+                    "it), not the pooled mean start of this run's jobs, "
+                    "which is printed beside it")
     ap.add_argument("--timeout", type=int, default=1200)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", default=None)
@@ -577,8 +618,20 @@ def analyse(a, path, jobs, runs, limits, took):
                                 RESTART_COST)
     costs = {"start": start, "start_how": start_how, "restart": restart,
              "restart_how": restart_how}
+    pooled = None
+    if a.start_model:
+        with open(a.start_model) as f:
+            m = json.load(f)
+        costs.update(start_model=a.start_model, start_base=m["base"],
+                     start_queued=m["per_queued"], start_pooled=start)
+        # The pooled mean of this run, simulated too: the comparison.
+        by_label, _ = simulate(a, [SIM_POLICY[p] for p in pols], start,
+                               restart)
+        pooled = {p: sim_summary(by_label[SIM_POLICY[p]], a.compression,
+                                 start) for p in pols}
+        start = m["base"]
     by_label, cmd = simulate(a, [SIM_POLICY[p] for p in pols], start,
-                             restart)
+                             restart, costs.get("start_queued", 0.0))
     sims = {p: by_label[SIM_POLICY[p]] for p in pols}
     for p in pols:
         sims[p]["summary"] = sim_summary(sims[p], a.compression, start)
@@ -589,6 +642,17 @@ def analyse(a, path, jobs, runs, limits, took):
                             for k, m in enumerate(now_limits)
                             if m != limits[k])
     report(a, path, jobs, runs, real, sims, costs, limits, limit_check)
+    if pooled:
+        print("\nthe same with the pooled mean start of this run (%.2f s, "
+              "the former single-number cost) instead of the model:"
+              % costs["start_pooled"])
+        for p in pols:
+            print("%-10s avg JCT real %7.1f; model %7.1f sim/real %.2f; "
+                  "pooled %7.1f sim/real %.2f" % (
+                      p, real[p]["avg_jct"], sims[p]["summary"]["avg_jct"],
+                      sims[p]["summary"]["avg_jct"] / real[p]["avg_jct"],
+                      pooled[p]["avg_jct"],
+                      pooled[p]["avg_jct"] / real[p]["avg_jct"]))
     own = own_costs(a, runs, costs)
     print("\nthe simulator with each run's own mean costs (a check, not the "
           "prediction: one start cost for all runs cannot follow a start "
@@ -615,6 +679,7 @@ def analyse(a, path, jobs, runs, limits, took):
                        "real": real,
                        "simulator": {p: sims[p] for p in pols},
                        "simulator_own_costs": own,
+                       "simulator_pooled_start": pooled,
                        "cluster_seconds": took}, f, indent=1)
     return 0 if not any(r["not_completed"] for r in real.values()) else 1
 

@@ -25,6 +25,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
 	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c \
 	src/tools/optimus-sim/measured/engine.h src/tools/optimus-sim/measured/engine.c \
+	src/tools/optimus-sim/measured/start_cost.h \
+	src/tools/optimus-sim/measured/start_cost.c \
 	src/tools/optimus-sim/measured/workload.c \
 	src/tools/optimus-sim/measured/policy.h \
 	src/tools/optimus-sim/measured/peer_baselines.c src/tools/optimus-sim/measured/fixed_size.c \

@@ -4,8 +4,9 @@
  * interpolation, the peer's two baselines against their published
  * average JCTs on workload 6 (within 5%), that a fitted policy knows only
  * the configurations its jobs ran in (issue 28), that goodput chooses
- * batches within the validated range (issue 28), and that slurm-backfill
- * never lets a later job delay the reservation of a blocked one.
+ * batches within the validated range (issue 28), that slurm-backfill
+ * never lets a later job delay the reservation of a blocked one, and a
+ * start's cost against the starts queued with it (issue 29).
  */
 #include <check.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include "measured/policy.h"
 #include "measured/csv.h"
+#include "measured/start_cost.h"
 #include "check_run.h"
 #include "pollux_fixture.h"
 
@@ -361,7 +363,8 @@ START_TEST(test_fitted_sees_only_what_ran)
 }
 END_TEST
 
-static px_result_t run_csv(const char *csv, const char *policy)
+static px_result_t run_csv(const char *csv, const char *policy,
+			   const px_shape_t *shape)
 {
 	px_workload_t w;
 	px_result_t r;
@@ -371,7 +374,7 @@ static px_result_t run_csv(const char *csv, const char *policy)
 	ck_assert_msg(px_workload_read(p, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
 	unlink(p);
-	ck_assert_msg(px_sim_run(&w, NULL,
+	ck_assert_msg(px_sim_run(&w, shape,
 				 px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
@@ -410,7 +413,7 @@ START_TEST(test_backfill_keeps_reservation)
 	ck_assert_msg(run[2] > 2 * run[0] + 120 && 2 * run[3] + 120 < run[0],
 		      "A %.0f C %.0f D %.0f", run[0], run[2], run[3]);
 
-	px_result_t b = run_csv(csv, "slurm-backfill");
+	px_result_t b = run_csv(csv, "slurm-backfill", NULL);
 	double a_end = b.jct[0], b_start = b.wait[1];
 	ck_assert_double_eq(b.wait[0], PX_ROUND);
 	ck_assert_double_eq(b.wait[3], PX_ROUND);	/* D backfilled */
@@ -420,12 +423,53 @@ START_TEST(test_backfill_keeps_reservation)
 		      b.wait[2], b.jct[1]);
 	px_result_free(&b);
 
-	px_result_t f = run_csv(csv, "first-fit");
+	px_result_t f = run_csv(csv, "first-fit", NULL);
 	ck_assert_double_eq(f.wait[2], PX_ROUND);	/* C at once */
 	ck_assert_msg(f.wait[1] >= f.jct[2] && f.wait[1] > f.jct[0] +
 		      PX_ROUND, "B at %.0f, A ended %.0f, C %.0f", f.wait[1],
 		      f.jct[0], f.jct[2]);
 	px_result_free(&f);
+	unload_apps();
+}
+END_TEST
+
+/*
+ * A start's cost against the starts launching with it (issue 29): jobs
+ * that start together queue, each per_queued seconds after the one before
+ * it; starts further apart cost the base each; per_queued 0 is the single
+ * pooled cost. In the engine, three 1-GPU jobs submitted together under
+ * first-fit end 0, 1 and 2 times per_queued after the first; without it
+ * together.
+ */
+START_TEST(test_start_cost_queue)
+{
+	static const char csv[] =
+		"name,time,application,num_replicas,batch_size\n"
+		"a,0,ncf,1,256\nb,0,ncf,1,256\nc,0,ncf,1,256\n";
+	double busy = 0;
+
+	ck_assert_double_eq(px_start_cost(5, 2, 100, &busy), 5);
+	ck_assert_double_eq(px_start_cost(5, 2, 100, &busy), 7);
+	ck_assert_double_eq(px_start_cost(5, 2, 100, &busy), 9);
+	ck_assert_double_eq(busy, 106);
+	ck_assert_double_eq(px_start_cost(5, 2, 105, &busy), 6);
+	ck_assert_double_eq(px_start_cost(5, 2, 200, &busy), 5);
+	busy = 0;
+	for (int k = 0; k < 3; k++)
+		ck_assert_double_eq(px_start_cost(5, 0, 100, &busy), 5);
+
+	load_apps();
+	px_shape_t shape = px_shape_default();
+	px_result_t pooled = run_csv(csv, "first-fit", &shape);
+	shape.start_queued = 40;
+	px_result_t queued = run_csv(csv, "first-fit", &shape);
+	for (int k = 0; k < 3; k++) {
+		ck_assert_double_eq_tol(pooled.jct[k], pooled.jct[0], 1e-6);
+		ck_assert_double_eq_tol(queued.jct[k], pooled.jct[0] + 40 * k,
+					1e-6);
+	}
+	px_result_free(&pooled);
+	px_result_free(&queued);
 	unload_apps();
 }
 END_TEST
@@ -524,6 +568,7 @@ int main(void)
 	tcase_add_test(tc, test_elastic_ncf_one_gpu);
 	tcase_add_test(tc, test_charged_prerun);
 	tcase_add_test(tc, test_goodput_batches);
+	tcase_add_test(tc, test_start_cost_queue);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

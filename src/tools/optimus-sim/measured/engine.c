@@ -17,6 +17,7 @@
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
+#include "measured/start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
  * a job forever is reported, not waited for. */
@@ -24,7 +25,7 @@
 
 px_shape_t px_shape_default(void)
 {
-	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, PX_RESTART,
+	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, 0.0, PX_RESTART,
 			     px_min_resize_for(PX_RESTART), 60.0, true,
 			     -1.0 };
 }
@@ -195,11 +196,12 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 }
 
 /* Runs of equal consecutive nodes: the placement of an allocation, after
- * the shape's seconds without progress (a first start's, or a
- * re-allocation's). */
-static void job_set_alloc(px_job_t *j, const int *alloc, int n,
-			  const px_shape_t *shape)
+ * the shape's seconds without progress (a first start's, queued behind
+ * the first starts still launching, or a re-allocation's). */
+static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
+	const px_shape_t *shape = &s->shape;
+
 	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
 	j->nalloc = n;
 	j->nplace = alloc_runs(alloc, n, j->place);
@@ -210,7 +212,9 @@ static void job_set_alloc(px_job_t *j, const int *alloc, int n,
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = j->restarts < 0 ? shape->start : shape->restart;
+	j->rescale = j->restarts < 0 ?
+		px_start_cost(shape->start, shape->start_queued, s->now,
+			      &s->launch_busy) : shape->restart;
 	j->restarts++;
 }
 
@@ -263,8 +267,7 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		if (same_alloc(j, next[active[k]], nnext[active[k]]) &&
 		    !(j->next_bsz > 0 && j->next_bsz != j->bsz))
 			continue;
-		job_set_alloc(j, next[active[k]], nnext[active[k]],
-			      &s->shape);
+		job_set_alloc(s, j, next[active[k]], nnext[active[k]]);
 		if (j->start < 0 && j->nalloc)
 			j->start = s->now;
 	}
@@ -363,13 +366,15 @@ static int shape_check(const px_sim_t *s, const px_workload_t *w)
 	const px_shape_t *h = &s->shape;
 
 	if (h->nodes < 1 || h->nodes > PX_NODES || !(h->round > 0) ||
-	    !(h->start >= 0) || !(h->restart >= 0) || !(h->min_resize >= 0) ||
+	    !(h->start >= 0) || !(h->start_queued >= 0) ||
+	    !(h->restart >= 0) || !(h->min_resize >= 0) ||
 	    !(h->limit_unit > 0))
 		return errmsg_set(s->err, s->errlen, -EINVAL, "cluster: %d "
-				  "nodes (1..%d), plan every %g s, start %g s, "
-				  "restart %g s, resize interval %g s, limit "
-				  "unit %g s", h->nodes, PX_NODES, h->round,
-				  h->start, h->restart,
+				  "nodes (1..%d), plan every %g s, start %g s "
+				  "(+ %g s per start queued), restart %g s, "
+				  "resize interval %g s, limit unit %g s",
+				  h->nodes, PX_NODES, h->round, h->start,
+				  h->start_queued, h->restart,
 				  h->min_resize, h->limit_unit);
 	for (size_t i = 0; i < w->n; i++)
 		if (w->jobs[i].replicas > px_sim_gpus(s))
@@ -474,7 +479,7 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	job_set_alloc(&j, alloc, replicas, &s.shape);
+	job_set_alloc(&s, &j, alloc, replicas);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	rc = job_run(&s, &j, PX_HORIZON);
 	free(j.obs);

@@ -30,6 +30,10 @@ typedef struct px_shape {
 	int nodes;		/* of PX_NODE_GPUS GPUs, 1..PX_NODES */
 	double round;		/* seconds between plans */
 	double start;		/* seconds lost at a job's first allocation */
+	/* Seconds each first start adds to the starts queued behind it
+	 * (measured/start_cost.h: `start` + this times the starts ahead
+	 * still launching); 0: every start costs `start` (the default). */
+	double start_queued;
 	double restart;		/* seconds lost per re-allocation */
 	double min_resize;	/* stability rule: seconds between resizes */
 	double limit_unit;	/* slurm-backfill's limits are whole units */
@@ -136,6 +140,7 @@ struct px_sim {
 	size_t njobs, ndone;
 	double now;
 	double gpu_seconds;	/* held by jobs, restarts included */
+	double launch_busy;	/* first starts launching until then */
 	size_t rounds;
 	char *err;
 	size_t errlen;

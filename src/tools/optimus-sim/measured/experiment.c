@@ -114,6 +114,10 @@ static void usage(FILE *f)
 	      "  --round S         seconds between plans (default 60)\n"
 	      "  --start S         seconds lost at a job's first start "
 	      "(default 30)\n"
+	      "  --start-queued S  seconds each first start adds to the "
+	      "starts queued\n                    behind it "
+	      "(measured/start_cost.h; default 0:\n"
+	      "                    every start costs --start)\n"
 	      "  --restart S       seconds lost per re-allocation "
 	      "(default 30)\n"
 	      "  --min-resize S    seconds between two resizes of a job "
@@ -228,7 +232,7 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
-       O_EXPLORE,
+       O_EXPLORE, O_START_QUEUED,
        O_FIRST };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
@@ -243,6 +247,8 @@ static const struct {
 	  "round_s" },
 	{ O_START, "start", 0, 86400, offsetof(px_shape_t, start),
 	  "start_s" },
+	{ O_START_QUEUED, "start-queued", 0, 86400,
+	  offsetof(px_shape_t, start_queued), "start_queued_s" },
 	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart),
 	  "restart_s" },
 	{ O_MIN_RESIZE, "min-resize", 0, 1e7,
@@ -279,6 +285,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "first", 1, 0, O_FIRST },
 		{ "nodes", 1, 0, O_NODES }, { "round", 1, 0, O_ROUND },
 		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
+		{ "start-queued", 1, 0, O_START_QUEUED },
 		{ "min-resize", 1, 0, O_MIN_RESIZE },
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
 		{ "limit-start", 1, 0, O_LIMIT_START },
@@ -400,6 +407,7 @@ static bool sliced(const px_opts_t *o)
 
 	return o->first || o->jobs || o->epochs || h->nodes != d.nodes ||
 	       h->round != d.round || h->start != d.start ||
+	       h->start_queued != d.start_queued ||
 	       h->restart != d.restart || h->min_resize != d.min_resize ||
 	       h->limit_unit != d.limit_unit || h->limit_start != h->start;
 }
@@ -603,6 +611,9 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 		o->realistic ? "realistic" : "tuned", wls, o->shape.nodes,
 		PX_NODE_GPUS, o->shape.round, o->shape.start,
 		o->shape.restart);
+	if (o->shape.start_queued > 0)
+		fprintf(f, "; a first start %g s more per start queued "
+			"before it", o->shape.start_queued);
 	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
 		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
 	if (sliced(o))
