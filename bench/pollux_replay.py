@@ -285,13 +285,22 @@ def replay_cluster(policy):
     its temporary root, the jobs' folder, the Cluster). The calibration
     of the start cost (bench/start_cost.py) runs on the same one."""
     scheduler = "sched/backfill" if policy == "backfill" else "sched/optimus"
+    # AuthInfo's cred_expire: how long a launch credential lives, and how
+    # long Slurm holds a requeued job (cred_expire + 1 s). sched/optimus
+    # requeues for every resize: 5 s (Slurm's minimum), as in
+    # bench/e2e_jct.py. Plain backfill never requeues here, and its burst
+    # of ~20 starts on 2 cores launched steps up to 42 s after their
+    # credential: with 5 s, srun's step failed with "Job credential
+    # expired" before the trainer's first line (reproduced by SIGSTOPping
+    # a slurmd for 10 s, doc/e2e.md), so backfill gets 60 s.
+    cred_expire = 60 if policy == "backfill" else 5
     root = tempfile.mkdtemp(prefix="optimus-replay-%s-" % policy)
     workdir = os.path.join(root, "jobs")
     os.makedirs(workdir)
     os.chmod(workdir, 0o777)
     c = Cluster(os.path.join(root, "cluster"), nodes=NODES, cpus=8,
                 gpus=GPUS, accounting=True, scheduler=scheduler,
-                cred_expire=5, optimus_conf="Policy=%s\nPlanInterval=%d\n"
+                cred_expire=cred_expire, optimus_conf="Policy=%s\nPlanInterval=%d\n"
                 "MinResizeInterval=%d\nRestartCost=%d\n" % (
                     "optimus" if policy == "backfill" else policy,
                     PLAN_INTERVAL, MIN_RESIZE, RESTART_COST))
