@@ -41,7 +41,7 @@ typedef struct metrics_job {
 
 /* The plan's decisions, in the order of plan_t's counts. */
 enum { METRICS_START, METRICS_RESIZE, METRICS_KEEP, METRICS_WAIT,
-       METRICS_NACTIONS };
+       METRICS_PREEMPT, METRICS_NACTIONS };
 
 /* The planner's figures since this slurmctld started. */
 typedef struct metrics_sched {
@@ -50,6 +50,7 @@ typedef struct metrics_sched {
 	double plan_time;		/* when it ran (s since epoch), 0: never */
 	uint64_t plan_jobs;		/* jobs in the last plan */
 	uint64_t plan_decisions[METRICS_NACTIONS];	/* of the last plan */
+	uint64_t preemptions;		/* checkpoint signals sent for one */
 	uint64_t ckpt_confirmed, ckpt_expired;	/* waits ended by ... */
 	double ckpt_wait_seconds;	/* their total length */
 	uint64_t state_saves, state_save_failures;
