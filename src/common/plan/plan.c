@@ -22,7 +22,7 @@ static const char *const policy_names[] = {
 };
 
 static const char *const action_names[] = {
-	"wait", "start", "keep", "resize",
+	"wait", "start", "keep", "resize", "preempt",
 };
 
 void plan_params_init(plan_params_t *prm)
