@@ -25,6 +25,7 @@ metrics_job_t *metrics_add_job(metrics_t *m)
 	j->ps = j->workers = j->gpus = j->plan_ps = j->plan_workers = NAN;
 	j->remaining_seconds = j->steps_per_sec = j->step = j->loss = NAN;
 	j->reports = j->resizes = j->restarts = j->resize_seconds = NAN;
+	j->preemptions = NAN;
 	return j;
 }
 
@@ -172,6 +173,10 @@ static const struct job_family {
 	{ "optimus_job_resizes_total", PROM_COUNTER,
 	  offsetof(metrics_job_t, resizes),
 	  "Resizes the scheduler began (checkpoint signal sent)." },
+	{ "optimus_job_preemptions_total", PROM_COUNTER,
+	  offsetof(metrics_job_t, preemptions),
+	  "Preemptions of the job the scheduler began (checkpoint signal "
+	  "sent; its GPUs then went to waiting jobs)." },
 	{ "optimus_job_restarts_total", PROM_COUNTER,
 	  offsetof(metrics_job_t, restarts),
 	  "Runs of the job after its first (resizes and other requeues)." },

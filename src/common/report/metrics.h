@@ -14,8 +14,8 @@
  * Counters count from the start of this slurmctld (optimus_start_time_
  * seconds) and start again from 0 when it restarts, as a process's
  * counters do (Prometheus' rate() and increase() take resets in their
- * stride); a job's own counters (resizes, restarts, resize seconds,
- * reports) are kept in the state file and survive the restart.
+ * stride); a job's own counters (resizes, preemptions, restarts, resize
+ * seconds, reports) are kept in the state file and survive the restart.
  */
 #ifndef OPTIMUS_REPORT_METRICS_H
 #define OPTIMUS_REPORT_METRICS_H
@@ -37,6 +37,7 @@ typedef struct metrics_job {
 	double steps_per_sec;		/* measured (last report) */
 	double step, loss;		/* last reported */
 	double reports, resizes, restarts, resize_seconds;	/* counters */
+	double preemptions;				/* counter */
 } metrics_job_t;
 
 /* The plan's decisions, in the order of plan_t's counts. */

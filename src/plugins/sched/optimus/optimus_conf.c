@@ -416,6 +416,7 @@ extern void optimus_conf_plan(plan_params_t *pc,
 	pc->min_resize_interval = optimus_conf.min_resize_interval;
 	pc->restart_cost = optimus_conf.restart_cost;
 	pc->explore_scaling = optimus_conf.explore_scaling;
+	pc->preempt = optimus_conf.preempt;
 	pc->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 	pc->uniform_node_share = true;	/* --ntasks-per-node on each node */
 	pc->profiles = profiles;
