@@ -383,17 +383,24 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 
 /*
  * A job that declares no GPU (a CPU PS job) is served in workers, the
- * unit the plan grants it: its service is then worker-seconds.
+ * unit the plan grants it.
  */
-double job_model_run_service(const job_model_t *m, const job_run_t *r,
-			     time_t until)
+double job_model_gpus(const job_model_t *m, int ps, int workers)
 {
 	uint64_t g;
 
+	if (ps < 0 || workers < 0)
+		return 0.0;
+	g = hints_gpus(&m->hints, (uint32_t)ps, (uint32_t)workers);
+	return (double)(g ? g : (uint64_t)workers);
+}
+
+double job_model_run_service(const job_model_t *m, const job_run_t *r,
+			     time_t until)
+{
 	if (until <= r->start)
 		return 0.0;
-	g = hints_gpus(&m->hints, (uint32_t)r->ps, (uint32_t)r->workers);
-	return (double)(g ? g : (uint64_t)r->workers) *
+	return job_model_gpus(m, r->ps, r->workers) *
 	       difftime(until, r->start);
 }
 

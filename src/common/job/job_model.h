@@ -311,8 +311,11 @@ void job_model_preempting(job_model_t *m, time_t now);
  * it runs or checkpoints, the open run's up to now.
  */
 double job_model_attained(const job_model_t *m, time_t now);
-/* One run's service up to `until`: the GPUs of its PS and workers (its
- * workers for a job that declares no GPU) x the seconds. */
+/* The GPUs ps PS and workers take (hints_gpus), or the workers for a job
+ * that declares no GPU: the unit of its service. */
+double job_model_gpus(const job_model_t *m, int ps, int workers);
+/* One run's service up to `until`: job_model_gpus of the run x the
+ * seconds. */
 double job_model_run_service(const job_model_t *m, const job_run_t *r,
 			     time_t until);
 

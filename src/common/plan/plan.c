@@ -41,6 +41,11 @@ void plan_params_init(plan_params_t *prm)
 	prm->explore_scaling = false;
 }
 
+bool plan_preempt_default(plan_policy_t p)
+{
+	return p == PLAN_GOODPUT;
+}
+
 const char *plan_policy_name(plan_policy_t p)
 {
 	return names_at(policy_names, NAMES_COUNT(policy_names), (unsigned)p);

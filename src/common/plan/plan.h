@@ -90,6 +90,9 @@ typedef struct plan_params {
 
 void plan_params_init(plan_params_t *prm);
 const char *plan_policy_name(plan_policy_t p);
+/* Preemption's default under a policy (optimus.conf Preempt=, the
+ * simulator's configuration): on under Policy=goodput, off otherwise. */
+bool plan_preempt_default(plan_policy_t p);
 /* "optimus", "quality", "drf", "tetris", "fifo", "goodput": 0, or
  * -EINVAL. */
 int plan_policy_parse(const char *name, plan_policy_t *out);
