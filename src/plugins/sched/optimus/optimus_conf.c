@@ -133,14 +133,12 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->min_resize_interval, "MinResizeInterval", tbl);
 	s_p_get_uint32(&c->restart_cost, "RestartCost", tbl);
 	s_p_get_boolean(&c->explore_scaling, "ExploreScaling", tbl);
-	/* Left out, Preempt follows the policy: yes under goodput, the policy
-	 * measured with preemption (doc/simulator.md, "Preemption with
-	 * aging"), no under the others, planned and measured without it. */
+	/* Left out, Preempt follows the policy (plan_preempt_default). */
 	if (!s_p_get_boolean(&c->preempt, "Preempt", tbl)) {
 		plan_policy_t policy;
 
 		c->preempt = !plan_policy_parse(c->policy, &policy) &&
-			     policy == PLAN_GOODPUT;
+			     plan_preempt_default(policy);
 	}
 	s_p_get_double(&c->straggler.async_ratio, "StragglerAsyncRatio", tbl);
 	s_p_get_double(&c->straggler.sync_factor, "StragglerSyncFactor", tbl);
