@@ -111,13 +111,17 @@ def test_preempted_job_resumes_from_its_checkpoint_and_completes(
         f = wait_for(lambda: (lambda f: f["Restarts"] == "1" and f)(
             c.job_fields(big)), 30, "Slurm's restart count 1")
         assert f["JobState"] == "PENDING", f
-        assert "preempted" in f["SystemComment"], f["SystemComment"]
+        # the next plan's comment: pending, and the record's count
+        wait_for(lambda: re.search(r" preempted=1\b.* waiting: ",
+                                   c.job_fields(big)["SystemComment"]), 15,
+                 "preempted=1 in the pending job's SystemComment")
+        assert optimusctl(c, "show", "job", str(big))["preemptions"] == 1
         assert re.search(r"JobId=%d: checkpoint of step \d+ confirmed" % big,
                          c.logs())
         assert preemptions_metric(c) == before + 1
 
         # the user holds it: it stays held once the newcomer is done
-        c.run(["scontrol", "hold", str(big)])
+        c.run(["scontrol", "uhold", str(big)])
         c.wait_job_state(small, {"COMPLETED"}, timeout=120)
         since = time.time()
         wait_plans(c, 4, since=since)
