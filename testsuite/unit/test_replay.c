@@ -21,7 +21,9 @@
  * its GPUs, a WAIT on none; a re-batch on its GPUs with the new batch),
  * and the plan's rules hold in the engine: no job changes its GPUs twice
  * within the minimum resize interval, every grow of a running job gained
- * its threshold after the restart cost.
+ * its threshold after the restart cost; a preempted job (Preempt= on,
+ * the default under Policy=goodput) gives all its GPUs back, never before
+ * its minimum run.
  */
 #include <check.h>
 #include <stdio.h>
@@ -152,6 +154,7 @@ static void path_plan(const replay_t *r, path_t *p, size_t nin,
 	plan_params_init(&conf);
 	conf.policy = r->policy;
 	conf.restart_cost = r->restart_cost;
+	conf.preempt = true;	/* the rule runs on both paths */
 	p->n = plan_interval_prepare(p->in, nin, r->now, p->room, nservers,
 				     &conf, server_of, arg, p->jobs,
 				     p->which, &p->prm);
@@ -333,7 +336,7 @@ END_TEST
 typedef struct measured {
 	px_policy_t *inner;
 	double *changed;	/* per job: when its GPUs last changed, < 0 */
-	size_t rounds, starts, resizes, rebatches;
+	size_t rounds, starts, resizes, rebatches, preempts;
 } measured_t;
 
 static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
@@ -367,7 +370,7 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		if (moved)
 			for (size_t q = 0; q < d->nslots; q++)
 				want[d->slots[q].server] += d->slots[q].workers;
-		else if (d->action != PLAN_WAIT)
+		else if (d->action != PLAN_WAIT && d->action != PLAN_PREEMPT)
 			for (int g = 0; g < j->nalloc; g++)
 				want[j->alloc[g]]++;
 		ck_assert_int_eq(memcmp(per, want, sizeof(per)), 0);
@@ -378,6 +381,22 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		}
 		if (d->action == PLAN_START)
 			m->starts++;
+		if (d->action == PLAN_PREEMPT) {
+			/* Preempted: it held GPUs, ran its minimum run since
+			 * its last start, and gives them all back now. */
+			const job_model_t *jm = px_plan_job_model(m->inner,
+								  job[k]);
+			const job_run_t *run = &jm->runs[jm->nruns - 1];
+
+			ck_assert_int_gt(j->nalloc, 0);
+			ck_assert_int_eq(jm->phase, JM_REQUEUED);
+			ck_assert_int_eq(run->end, (time_t)s->now);
+			ck_assert_msg(s->now - run->start >=
+				      s->shape.min_resize, "job %zu preempted "
+				      "%.0f s after its start", job[k],
+				      s->now - run->start);
+			m->preempts++;
+		}
 		if (d->action != PLAN_RESIZE)
 			continue;
 		m->resizes++;
@@ -450,6 +469,12 @@ START_TEST(test_replay_measured)
 		ck_assert_uint_gt(m.resizes, 0);
 		if (!strcmp(pol[i], "goodput"))
 			ck_assert_uint_gt(m.rebatches, 0);
+		/* Preempt= is on by default under Policy=goodput only. */
+		if (!strcmp(pol[i], "goodput") ||
+		    !strcmp(pol[i], "optimus-rate"))
+			ck_assert_uint_gt(m.preempts, 0);
+		else
+			ck_assert_uint_eq(m.preempts, 0);
 		px_result_free(&r);
 	}
 	px_workload_free(&work);
