@@ -106,17 +106,39 @@ static plan_action_t act(const fx_t *f, size_t i)
 	return f->plan.decisions[i].action;
 }
 
-/* Two full servers: a (most served, since NOW-20000) and c (since
- * NOW-5000); b waits since NOW-60. */
-static void two_full(fx_t *f, bool preempt, size_t *a, size_t *b,
-		     size_t *c)
+/* Plan, then job i's action is want[i] for every job. */
+static void fx_expect(fx_t *f, const plan_action_t *want)
 {
-	fx_init(f, 2, preempt);
+	fx_plan(f);
+	for (size_t i = 0; i < f->n; i++)
+		ck_assert_msg(act(f, i) == want[i], "job %zu: %s, not %s", i,
+			      plan_action_name(act(f, i)),
+			      plan_action_name(want[i]));
+}
+
+#define EXPECT(f, ...) fx_expect(f, (const plan_action_t[]){ __VA_ARGS__ })
+
+/* Two full servers: a runs 4 GPUs on server 0 since a_start (a run from
+ * a_before too if nonzero), c 4 on server 1 since c_start; b waits since
+ * NOW-60; ckpt: a and c can checkpoint. */
+static void two_full_at(fx_t *f, time_t a_before, time_t a_start,
+			time_t c_start, bool ckpt, size_t *a, size_t *b,
+			size_t *c)
+{
+	fx_init(f, 2, true);
 	*a = fx_job(f, FIXED, NOW - 30000);
 	*c = fx_job(f, FIXED, NOW - 30000);
 	*b = fx_job(f, ELASTIC, NOW - 60);
-	fx_run(f, *a, 0, 4, 0, NOW - 20000, true);
-	fx_run(f, *c, 1, 4, 0, NOW - 5000, true);
+	fx_run(f, *a, 0, 4, a_before, a_start, ckpt);
+	fx_run(f, *c, 1, 4, 0, c_start, ckpt);
+}
+
+/* a most served (since NOW-20000), c since NOW-5000. */
+static void two_full(fx_t *f, bool preempt, size_t *a, size_t *b,
+		     size_t *c)
+{
+	two_full_at(f, 0, NOW - 20000, NOW - 5000, true, a, b, c);
+	f->prm.preempt = preempt;
 }
 
 START_TEST(test_takes_from_most_served)
@@ -162,21 +184,11 @@ START_TEST(test_minimum_run)
 	size_t a, b, c;
 
 	/* a served long, but its last run began 200 s ago (< 300); c too */
-	fx_init(&f, 2, true);
-	a = fx_job(&f, FIXED, NOW - 30000);
-	c = fx_job(&f, FIXED, NOW - 30000);
-	b = fx_job(&f, ELASTIC, NOW - 60);
-	fx_run(&f, a, 0, 4, NOW - 20000, NOW - 200, true);
-	fx_run(&f, c, 1, 4, 0, NOW - 299, true);
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, c), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, b), PLAN_WAIT);
+	two_full_at(&f, NOW - 20000, NOW - 200, NOW - 299, true, &a, &b, &c);
+	EXPECT(&f, PLAN_KEEP, PLAN_KEEP, PLAN_WAIT);	/* a, c, b */
 	/* 100 s later a has run 300 s: preempted */
 	f.prm.now = NOW + 100;
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_PREEMPT);
-	ck_assert_int_eq(act(&f, b), PLAN_START);
+	EXPECT(&f, PLAN_PREEMPT, PLAN_KEEP, PLAN_START);
 	fx_free(&f);
 }
 END_TEST
@@ -187,32 +199,18 @@ START_TEST(test_not_resizable_or_starting)
 	size_t a, b, c;
 
 	/* neither can checkpoint */
-	fx_init(&f, 2, true);
-	a = fx_job(&f, FIXED, NOW - 30000);
-	c = fx_job(&f, FIXED, NOW - 30000);
-	b = fx_job(&f, ELASTIC, NOW - 60);
-	fx_run(&f, a, 0, 4, 0, NOW - 20000, false);
-	fx_run(&f, c, 1, 4, 0, NOW - 5000, false);
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, c), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, b), PLAN_WAIT);
+	two_full_at(&f, 0, NOW - 20000, NOW - 5000, false, &a, &b, &c);
+	EXPECT(&f, PLAN_KEEP, PLAN_KEEP, PLAN_WAIT);	/* a, c, b */
 	fx_free(&f);
 
 	/* a's start in progress: c, the next most served, goes instead */
 	two_full(&f, true, &a, &b, &c);
 	f.j[a].starting = true;
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, c), PLAN_PREEMPT);
-	ck_assert_int_eq(act(&f, b), PLAN_START);
+	EXPECT(&f, PLAN_KEEP, PLAN_PREEMPT, PLAN_START);
 	ck_assert_uint_eq(f.plan.decisions[b].slots[0].server, 1);
 	/* both starting: nobody */
 	f.j[c].starting = true;
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, c), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, b), PLAN_WAIT);
+	EXPECT(&f, PLAN_KEEP, PLAN_KEEP, PLAN_WAIT);
 	fx_free(&f);
 }
 END_TEST
@@ -221,8 +219,8 @@ END_TEST
  * The margin: the most served job's attained service must exceed the
  * waiting job's key by more than 300 s x its 4 GPUs = 1200 GPU-s. a ran
  * 4 GPUs for 400 s (1600); b, served 1000 GPU-s before its preemption
- * 60 s ago, has key 940: 660 short of the margin. The same b fresh (key
- * -60) gets a's GPUs.
+ * 60 s ago, has key 940: 660 short of the margin. The same b with no
+ * service (key -60) gets a's GPUs.
  */
 START_TEST(test_margin)
 {
@@ -237,18 +235,10 @@ START_TEST(test_margin)
 	job_model_requeued(f.m[b], NOW - 60);
 	ck_assert(job_model_attained(f.m[b], NOW) == 1940);
 	fx_run(&f, a, 0, 4, 0, NOW - 400, true);
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_KEEP);
-	ck_assert_int_eq(act(&f, b), PLAN_WAIT);
-	fx_free(&f);
-
-	fx_init(&f, 1, true);
-	a = fx_job(&f, FIXED, NOW - 1000);
-	b = fx_job(&f, ELASTIC, NOW - 60);
-	fx_run(&f, a, 0, 4, 0, NOW - 400, true);
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_PREEMPT);
-	ck_assert_int_eq(act(&f, b), PLAN_START);
+	EXPECT(&f, PLAN_KEEP, PLAN_WAIT);
+	/* b as if fresh */
+	f.m[b]->attained = 0;
+	EXPECT(&f, PLAN_PREEMPT, PLAN_START);
 	fx_free(&f);
 }
 END_TEST
@@ -303,13 +293,9 @@ START_TEST(test_aging_brings_back)
 	job_model_requeued(f.m[a], NOW);
 	fx_run(&f, b, 0, 1, 0, NOW, true);
 	f.prm.now = NOW + 5100;
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, a), PLAN_WAIT);
-	ck_assert_int_eq(act(&f, b), PLAN_KEEP);
+	EXPECT(&f, PLAN_WAIT, PLAN_KEEP);
 	f.prm.now = NOW + 5160;
-	fx_plan(&f);
-	ck_assert_int_eq(act(&f, b), PLAN_PREEMPT);
-	ck_assert_int_eq(act(&f, a), PLAN_START);
+	EXPECT(&f, PLAN_START, PLAN_PREEMPT);
 	fx_free(&f);
 }
 END_TEST

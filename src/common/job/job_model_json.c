@@ -262,6 +262,22 @@ static int jm_fields_from(const json_object *o, const jm_field_t *f, size_t n,
 	return 0;
 }
 
+/* Optional fields (f[i].dst unused): v[i] is set when f[i].key is present
+ * and valid, left as it is when absent; 0 or -EINVAL. */
+static int jm_optional_from(const json_object *o, const jm_field_t *f,
+			    size_t n, double *v, char *err, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!json_object_object_get_ex(o, f[i].key, NULL))
+			continue;
+		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
+						      f[i].hi, f[i].integer,
+						      &v[i] }, 1, err, len))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_CPS, JF_CW, JF_CN, JF_PPS, JF_PW, JF_SUBMIT, JF_END, JF_RESIZE,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
@@ -289,14 +305,8 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	};
 	double v[10] = { 0 };
 
-	for (size_t i = 0; i < 10; i++) {
-		if (!json_object_object_get_ex(o, f[i].key, NULL))
-			continue;
-		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
-						      f[i].hi, f[i].integer,
-						      &v[i] }, 1, err, len))
-			return -EINVAL;
-	}
+	if (jm_optional_from(o, f, 10, v, err, len))
+		return -EINVAL;
 	m->ckpt_confirmed = (time_t)v[0];
 	m->ckpt_step = v[1];
 	m->not_resumable = v[2] != 0.0;
@@ -327,14 +337,8 @@ static int jm_preempt_from(const json_object *o, job_model_t *m, char *err,
 	};
 	double v[4] = { -1, -1, 0, 0 };
 
-	for (size_t i = 0; i < 4; i++) {
-		if (!json_object_object_get_ex(o, f[i].key, NULL))
-			continue;
-		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
-						      f[i].hi, f[i].integer,
-						      &v[i] }, 1, err, len))
-			return -EINVAL;
-	}
+	if (jm_optional_from(o, f, 4, v, err, len))
+		return -EINVAL;
 	if (v[0] < 0.0) {
 		v[0] = 0.0;
 		for (size_t i = 0; i < m->nruns; i++)
