@@ -580,13 +580,19 @@ START_TEST(test_preemption_record)
 	job_model_requeued(m, 1410);
 	ck_assert_int_eq(m->waiting_since, 1220);
 	ck_assert(job_model_attained(m, 1500) == 720 + 220);
+	/* a run lost to a fault: its GPUs lost too, aged from then */
+	job_model_started(m, 1420, 1, 1, 1);
+	job_model_lost_run(m, 1450);
+	ck_assert_int_eq(m->waiting_since, 1450);
+	ck_assert(job_model_attained(m, 1500) == 720 + 220 + 60);
+	job_model_started(m, 1460, 1, 1, 1);
 	/* through the state file */
 	job_model_preempting(m, 1500);	/* a record mid-preemption */
 	o = job_model_to_json(m);
 	b = job_model_from_json(o, err, sizeof(err));
 	ck_assert_msg(b, "%s", err);
 	ck_assert(b->attained == m->attained);
-	ck_assert_int_eq(b->waiting_since, 1220);
+	ck_assert_int_eq(b->waiting_since, 1450);
 	ck_assert_int_eq(b->preempt_began, 1500);
 	ck_assert_uint_eq(b->preemptions, 2);
 	job_model_free(b);
@@ -597,7 +603,7 @@ START_TEST(test_preemption_record)
 	json_object_object_del(o, "preemptions");
 	b = job_model_from_json(o, err, sizeof(err));
 	ck_assert_msg(b, "%s", err);
-	ck_assert(b->attained == 720 + 220);
+	ck_assert(b->attained == 720 + 220 + 60);
 	ck_assert_int_eq(b->waiting_since, 1000);
 	ck_assert_int_eq(b->preempt_began, 0);
 	ck_assert_uint_eq(b->preemptions, 0);

@@ -7,7 +7,8 @@
  *    a job that cannot checkpoint, of a job whose start is in progress,
  *    or when the margin (min_resize_interval x its GPUs) is not met;
  *  - waiting jobs are served in order of least key, the next one on a
- *    GPU left free, no one preempted for it;
+ *    GPU left free, no one preempted for it; one the rule cannot serve is
+ *    passed over;
  *  - aging: a preempted job's key falls as it waits, so it comes back
  *    long before the job served since overtakes its service; over many
  *    plans two jobs on one GPU take turns, neither starves.
@@ -273,6 +274,25 @@ START_TEST(test_least_key_first)
 END_TEST
 
 /*
+ * A waiting job the rule cannot serve (8 GPUs: more than any one job's
+ * servers) does not keep it from the next: b still gets a's GPU though
+ * the big job waited longest.
+ */
+START_TEST(test_unservable_passed_over)
+{
+	fx_t f;
+	size_t a, b, c;
+
+	two_full(&f, true, &a, &b, &c);
+	fx_job(&f, "optimus,mode=allreduce,min_workers=8,max_workers=8,"
+	       "worker_gpus=1,worker_cpus=1,worker_mem=1,steps=1000000",
+	       NOW - 5000);
+	EXPECT(&f, PLAN_PREEMPT, PLAN_KEEP, PLAN_START, PLAN_WAIT);
+	fx_free(&f);
+}
+END_TEST
+
+/*
  * Aging: a, served 10000 GPU-s and preempted at NOW, waits while b runs
  * on the one GPU from NOW. Without aging a would wait until b's service
  * passes its own by the margin (10300 s); with it, a's key falls by a
@@ -398,6 +418,7 @@ static Suite *preempt_suite(void)
 	tcase_add_test(tc, test_not_resizable_or_starting);
 	tcase_add_test(tc, test_margin);
 	tcase_add_test(tc, test_least_key_first);
+	tcase_add_test(tc, test_unservable_passed_over);
 	tcase_add_test(tc, test_aging_brings_back);
 	tcase_add_test(tc, test_aging_takes_turns);
 	suite_add_tcase(s, tc);

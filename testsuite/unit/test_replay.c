@@ -277,29 +277,35 @@ static const plan_decision_t *decision_of(const path_t *p, uint32_t id)
 	return NULL;
 }
 
+/* Both paths' plans, decision for decision (every slot and reason, not
+ * the time planning took); then both paths and the input freed. */
+static void check_same_plans_free(replay_t *r, path_t *plugin, path_t *sim)
+{
+	json_object *pa = plan_to_json(&plugin->plan);
+	json_object *sa = plan_to_json(&sim->plan);
+
+	ck_assert_ptr_nonnull(pa);
+	ck_assert_ptr_nonnull(sa);
+	ck_assert_str_eq(json_object_to_json_string(get(pa, "decisions")),
+			 json_object_to_json_string(get(sa, "decisions")));
+	json_object_put(pa);
+	json_object_put(sa);
+	path_free(r, plugin);
+	path_free(r, sim);
+	json_object_put(r->root);
+}
+
 START_TEST(test_replay_same_decisions)
 {
 	replay_t r;
 	path_t plugin, sim;
-	json_object *pa, *sa;
 
 	replay_read(&r);
 	plugin_path(&r, &plugin);
 	sim_path(&r, &sim);
 	check_same_jobs(&plugin, &sim);
-	/* Every decision, slot and reason (not the time planning took). */
-	pa = plan_to_json(&plugin.plan);
-	sa = plan_to_json(&sim.plan);
-	ck_assert_ptr_nonnull(pa);
-	ck_assert_ptr_nonnull(sa);
-	ck_assert_str_eq(json_object_to_json_string(get(pa, "decisions")),
-			 json_object_to_json_string(get(sa, "decisions")));
 	ck_assert_uint_eq(plugin.plan.ndecisions, 4);
-	json_object_put(pa);
-	json_object_put(sa);
-	path_free(&r, &plugin);
-	path_free(&r, &sim);
-	json_object_put(r.root);
+	check_same_plans_free(&r, &plugin, &sim);
 }
 END_TEST
 
@@ -350,7 +356,6 @@ START_TEST(test_replay_preemption)
 {
 	replay_t r;
 	path_t plugin, sim;
-	json_object *pa, *sa;
 	const plan_decision_t *d;
 
 	replay_read(&r);
@@ -367,10 +372,6 @@ START_TEST(test_replay_preemption)
 	plugin_path(&r, &plugin);
 	sim_path(&r, &sim);
 	check_same_jobs(&plugin, &sim);
-	pa = plan_to_json(&plugin.plan);
-	sa = plan_to_json(&sim.plan);
-	ck_assert_str_eq(json_object_to_json_string(get(pa, "decisions")),
-			 json_object_to_json_string(get(sa, "decisions")));
 	d = decision_of(&plugin, 102);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_msg(d->action == PLAN_PREEMPT, "102: %s (%s)",
@@ -379,11 +380,7 @@ START_TEST(test_replay_preemption)
 		      d->reason);
 	ck_assert_int_eq(decision_of(&plugin, 106)->action, PLAN_START);
 	ck_assert_uint_eq(plugin.plan.npreempt, 1);
-	json_object_put(pa);
-	json_object_put(sa);
-	path_free(&r, &plugin);
-	path_free(&r, &sim);
-	json_object_put(r.root);
+	check_same_plans_free(&r, &plugin, &sim);
 }
 END_TEST
 

@@ -456,6 +456,9 @@ void job_model_lost_run(job_model_t *m, time_t now)
 	m->resize_began = 0;
 	m->resize_ckpt = false;
 	m->preempt_began = 0;
+	/* It lost its GPUs: its wait is aged from now, as a preempted
+	 * job's (plan_preempt.c). */
+	m->waiting_since = now;
 	m->fault_requeue = true;
 	m->phase = JM_REQUEUED;
 }

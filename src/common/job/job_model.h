@@ -175,7 +175,8 @@ typedef struct job_model {
 	 * the GPU-seconds of its closed runs (job_model_run_service), added as each run closes so that the
 	 * history's trimming loses none (job_model_attained adds the open
 	 * run). waiting_since: the time its wait is aged from, its submission
-	 * or the requeue of its last preemption. preempt_began: the
+	 * or the last time it lost its GPUs (the requeue of a preemption, a
+	 * run lost to a fault). preempt_began: the
 	 * checkpoint signal of the preemption under way (0: none), until its
 	 * requeue. preemptions: begun (job_model_preempting).
 	 */

@@ -21,7 +21,10 @@
  * its attained service exceeds the waiting job's key by more than
  * min_resize_interval x the GPUs it holds (k restarts' worth of its GPUs)
  * and the waiting job fits on the room with its servers given back.
- * Otherwise the rule stops for this plan: nobody jumps the least key.
+ * Otherwise the waiting job is passed over in this plan (no job
+ * qualifies, or its minimum needs more than one job's servers: a job the
+ * rule cannot serve must not keep it from the others) and the next least
+ * key is tried.
  *
  * Decided before any run (the probe of doc/simulator.md "Preemption with
  * aging"), not tuned; the batch of each START it adds is chosen after it
@@ -175,8 +178,8 @@ static void plan_preempt_one(plan_ctx_t *c, size_t v, size_t w,
 		    mw->job_id, difftime(c->prm->now, mw->waiting_since));
 }
 
-/* One waiting job w (least key): 1 when it got its minimum, 0 when the
- * rule stops, or -errno. */
+/* One waiting job w (least key): 1 when it got its minimum, 0 when it
+ * could not, or -errno. */
 static int plan_preempt_for(plan_ctx_t *c, size_t w, double key,
 			    res_vec_t *room, res_vec_t *trial)
 {
@@ -212,11 +215,11 @@ int plan_preempt(plan_ctx_t *c)
 	res_vec_t *room = malloc((c->nservers + 1) * sizeof(*room));
 	res_vec_t *trial = malloc((c->nservers + 1) * sizeof(*trial));
 	bool *tried = calloc(c->n + 1, sizeof(*tried));
-	int rc = room && trial && tried ? 1 : -ENOMEM;
+	int rc = room && trial && tried ? 0 : -ENOMEM;
 
-	if (rc == 1)
+	if (!rc)
 		plan_room_after(c, room);
-	while (rc == 1) {
+	while (rc >= 0) {
 		double key = 0;
 		size_t w = plan_least_key(c, tried, &key);
 
