@@ -545,6 +545,30 @@ END_TEST
  * planned. The record survives the state file; one written before these
  * fields loads (waiting since submission, the runs' service).
  */
+/* What a preemption shows (SystemComment) and when its requeue is due. */
+START_TEST(test_preemption_shown)
+{
+	job_model_t *m = new_job("optimus,worker_gpus=1");
+	char text[1024];
+
+	job_model_started(m, 1100, 1, 2, 1);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_ptr_null(strstr(text, "preempted"));
+	ck_assert_int_eq(job_model_signalled(m), 0);
+	job_model_preempting(m, 1200);
+	ck_assert_int_eq(job_model_signalled(m), 1200);
+	job_model_requeued(m, 1210);
+	ck_assert_int_eq(job_model_signalled(m), 0);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, " faults=0 preempted=1 resize="), "%s", text);
+	/* a resize's signal, as before */
+	job_model_started(m, 1300, 1, 2, 1);
+	job_model_resizing(m, 1400);
+	ck_assert_int_eq(job_model_signalled(m), 1400);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_preemption_record)
 {
 	job_model_t *m = new_job("optimus,worker_gpus=2"), *b;
@@ -900,6 +924,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_requeued);
 	tcase_add_test(tc, test_lost_run_is_a_fault_not_a_resize);
 	tcase_add_test(tc, test_preemption_record);
+	tcase_add_test(tc, test_preemption_shown);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);

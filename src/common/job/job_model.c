@@ -498,6 +498,11 @@ void job_model_preempting(job_model_t *m, time_t now)
 	m->preempt_began = now;
 }
 
+time_t job_model_signalled(const job_model_t *m)
+{
+	return m->preempt_began ? m->preempt_began : m->resize_began;
+}
+
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 		       int workers, int nodes)
 {

@@ -308,6 +308,12 @@ void job_model_resizing(job_model_t *m, time_t now);
  */
 void job_model_preempting(job_model_t *m, time_t now);
 /*
+ * When the checkpoint signal of the resize or preemption under way was
+ * sent (0: none): the requeue waits for the checkpoint, or the grace, from
+ * then (sched/optimus collect_requeue, checkpoint_confirmed).
+ */
+time_t job_model_signalled(const job_model_t *m);
+/*
  * The job's attained service in GPU-seconds: its closed runs' and, while
  * it runs or checkpoints, the open run's up to now.
  */

@@ -54,14 +54,6 @@ typedef struct reg_job {
 	double progress_received;
 } reg_job_t;
 
-/* TEMPORARY until the core's job_model_signalled() lands (asked in
- * /work/coord/preempt-api.md): when the checkpoint signal of the resize or
- * preemption under way was sent, 0: none. */
-static inline time_t job_model_signalled(const job_model_t *m)
-{
-	return m->preempt_began ? m->preempt_began : m->resize_began;
-}
-
 extern void registry_init(void);
 extern void registry_fini(void);
 extern void registry_lock(void);
