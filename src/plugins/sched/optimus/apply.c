@@ -145,7 +145,7 @@ static void drain_straggler_node(action_t *a)
  * The SystemComment; a waiting job's reason goes there too: Slurm shows
  * Reason=BeginTime for a job at optimus' gate (it clears any state_desc of
  * a job whose begin time is ahead), or its own reason for a hold. A
- * preempted job's says for whom until it is requeued.
+ * preempted job's names the job it was preempted for, when signalled.
  */
 static void set_comment(job_record_t *job, action_t *a)
 {
