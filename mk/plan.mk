@@ -6,13 +6,16 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan_alloc.c src/common/plan/plan_place.c \
 	src/common/plan/plan_run.c src/common/plan/plan_json.c \
 	src/common/plan/plan_slots.c src/common/plan/plan_batch.c \
-	src/common/plan/plan_explore.c \
+	src/common/plan/plan_explore.c src/common/plan/plan_preempt.c \
 	src/common/plan/plan_input.h src/common/plan/plan_input.c \
 	src/common/plan/plan_interval.h src/common/plan/plan_interval.c
 
-PLAN_TESTS = testsuite/unit/test_plan
+PLAN_TESTS = testsuite/unit/test_plan testsuite/unit/test_preempt
 check_PROGRAMS += $(PLAN_TESTS)
 TESTS += $(PLAN_TESTS)
 testsuite_unit_test_plan_SOURCES = testsuite/unit/test_plan.c
 testsuite_unit_test_plan_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_plan_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_preempt_SOURCES = testsuite/unit/test_preempt.c
+testsuite_unit_test_preempt_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_preempt_LDADD = $(UNIT_LDADD)

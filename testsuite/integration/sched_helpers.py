@@ -1,7 +1,7 @@
 """Helpers shared by the planner tests (test_sched.py, test_promises.py,
 test_stragglers.py, test_state_faults.py, test_mass_cancel.py): the
 synthetic trainer as a batch job, its runs, the plan in its SystemComment,
-cancelling jobs until they hold no nodes."""
+cancelling jobs until they hold no nodes, optimus.conf rewritten."""
 import json
 import os
 import re
@@ -79,6 +79,13 @@ def cancel(cluster, *jobs):
             cluster.wait_job_state(j, ENDED, timeout=60)
         except ClusterError:
             pass    # already purged, or reported by the test that follows
+
+
+def write_optimus_conf(cluster, text):
+    """Replace the cluster's optimus.conf (a test then runs `scontrol
+    reconfigure`)."""
+    with open(os.path.join(cluster.etc, "optimus.conf"), "w") as f:
+        f.write(text)
 
 
 def optimusctl(cluster, *args):

@@ -8,7 +8,8 @@ import time
 
 import sched_helpers as sched
 from cluster import slurm_version
-from sched_helpers import cancel, optimusctl, runs, submit, wait_progress
+from sched_helpers import (cancel, optimusctl, runs, submit, wait_progress,
+                           write_optimus_conf)
 from waiting import wait_for, wait_plans
 
 CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
@@ -255,12 +256,6 @@ def test_a_run_over_reports_nothing_into_the_next_run(cluster, tmp_path):
         if node:
             revive_node(cluster, node)
         cancel(cluster, jid)
-
-
-def write_optimus_conf(cluster, text):
-    path = os.path.join(cluster.etc, "optimus.conf")
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def config_in_force(cluster, port):

@@ -171,7 +171,7 @@ def test_quality_figures_on_recorded_curves(tmp_path):
 # ---- experiment pollux: the measured workloads (issue 20) ----
 
 POLICIES = ["peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
-            "goodput",
+            "goodput", "goodput-nopreempt",
             "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
             "first-fit"]
 # What each policy reads from the truth for free, said beside its figures.

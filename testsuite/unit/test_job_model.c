@@ -536,6 +536,116 @@ START_TEST(test_lost_run_is_a_fault_not_a_resize)
 }
 END_TEST
 
+/*
+ * Preemption (issue 28): the attained service counts every run's GPUs x
+ * seconds, the open one up to now, exactly across the history's trimming;
+ * a preemption checkpoints like a resize but is not one (neither resizes
+ * nor resize_seconds), its checkpoint is where the next run resumes, and
+ * its requeue leaves an ordinary pending job waiting since then, no size
+ * planned. The record survives the state file; one written before these
+ * fields loads (waiting since submission, the runs' service).
+ */
+/* What a preemption shows (SystemComment) and when its requeue is due. */
+START_TEST(test_preemption_shown)
+{
+	job_model_t *m = new_job("optimus,worker_gpus=1");
+	char text[1024];
+
+	job_model_started(m, 1100, 1, 2, 1);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_ptr_null(strstr(text, "preempted"));
+	ck_assert_int_eq(job_model_signalled(m), 0);
+	job_model_preempting(m, 1200);
+	ck_assert_int_eq(job_model_signalled(m), 1200);
+	job_model_requeued(m, 1210);
+	ck_assert_int_eq(job_model_signalled(m), 0);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, " faults=0 preempted=1 resize="), "%s", text);
+	/* a resize's signal, as before */
+	job_model_started(m, 1300, 1, 2, 1);
+	job_model_resizing(m, 1400);
+	ck_assert_int_eq(job_model_signalled(m), 1400);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_preemption_record)
+{
+	job_model_t *m = new_job("optimus,worker_gpus=2"), *b;
+	json_object *o;
+	char err[256];
+
+	ck_assert_int_eq(m->waiting_since, 1000);
+	ck_assert(job_model_attained(m, 5000) == 0);
+	job_model_started(m, 1100, 1, 3, 1);	/* 6 GPUs */
+	ck_assert(job_model_attained(m, 1200) == 600);
+	ck_assert_int_eq(job_model_checkpoint(m, 1101, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 1190, 80, 1, 5, 0), 0);
+	m->plan_ps = 1;
+	m->plan_workers = 3;
+	job_model_preempting(m, 1200);
+	ck_assert_int_eq(m->phase, JM_CHECKPOINTING);
+	ck_assert_uint_eq(m->preemptions, 1);
+	ck_assert_uint_eq(m->resizes, 0);
+	ck_assert(job_model_attained(m, 1210) == 660);
+	ck_assert_int_eq(job_model_checkpoint(m, 1205, 70), 0);
+	job_model_requeued(m, 1220);
+	ck_assert_int_eq(m->phase, JM_REQUEUED);
+	ck_assert_int_eq(m->waiting_since, 1220);
+	ck_assert_int_eq(m->plan_ps, 0);
+	ck_assert_int_eq(m->plan_workers, 0);
+	ck_assert(job_model_attained(m, 9999) == 720);
+	/* a plain resize's requeue does not reset the wait */
+	job_model_started(m, 1300, 1, 1, 1);	/* 2 GPUs */
+	ck_assert(m->resize_seconds == 0);
+	ck_assert_uint_eq(m->restarts, 1);
+	ck_assert(m->resume_floor == 70);	/* the preemption's checkpoint */
+	job_model_resizing(m, 1400);
+	job_model_requeued(m, 1410);
+	ck_assert_int_eq(m->waiting_since, 1220);
+	ck_assert(job_model_attained(m, 1500) == 720 + 220);
+	/* a run lost to a fault: its GPUs lost too, aged from then */
+	job_model_started(m, 1420, 1, 1, 1);
+	job_model_lost_run(m, 1450);
+	ck_assert_int_eq(m->waiting_since, 1450);
+	ck_assert(job_model_attained(m, 1500) == 720 + 220 + 60);
+	job_model_started(m, 1460, 1, 1, 1);
+	/* through the state file */
+	job_model_preempting(m, 1500);	/* a record mid-preemption */
+	o = job_model_to_json(m);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b, "%s", err);
+	ck_assert(b->attained == m->attained);
+	ck_assert_int_eq(b->waiting_since, 1450);
+	ck_assert_int_eq(b->preempt_began, 1500);
+	ck_assert_uint_eq(b->preemptions, 2);
+	job_model_free(b);
+	/* written before preemption existed */
+	json_object_object_del(o, "attained");
+	json_object_object_del(o, "waiting_since");
+	json_object_object_del(o, "preempt_began");
+	json_object_object_del(o, "preemptions");
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b, "%s", err);
+	ck_assert(b->attained == 720 + 220 + 60);
+	ck_assert_int_eq(b->waiting_since, 1000);
+	ck_assert_int_eq(b->preempt_began, 0);
+	ck_assert_uint_eq(b->preemptions, 0);
+	job_model_free(b);
+	json_object_put(o);
+	job_model_free(m);
+
+	/* trimming the history keeps the service exact */
+	m = new_job("optimus");
+	for (int i = 0; i < JOB_MODEL_MAX_RUNS + 5; i++)
+		job_model_started(m, 100 + 10 * i, 1, 1, 1);
+	job_model_done(m, 100 + 10 * (JOB_MODEL_MAX_RUNS + 5));
+	ck_assert(job_model_attained(m, 1e6) ==
+		  10.0 * (JOB_MODEL_MAX_RUNS + 5));
+	job_model_free(m);
+}
+END_TEST
+
 static job_model_t *fed_job(void)
 {
 	job_model_t *m = new_job("optimus,model=vgg,max_ps=8,max_workers=16,"
@@ -813,6 +923,8 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_run_history);
 	tcase_add_test(tc, test_requeued);
 	tcase_add_test(tc, test_lost_run_is_a_fault_not_a_resize);
+	tcase_add_test(tc, test_preemption_record);
+	tcase_add_test(tc, test_preemption_shown);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);

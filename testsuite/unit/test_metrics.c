@@ -237,6 +237,8 @@ static void fill(metrics_t *m, metrics_channel_t *c)
 	m->nphases = 3;
 	m->sched.plans = 7;
 	m->sched.plan_decisions[METRICS_RESIZE] = 1;
+	m->sched.plan_decisions[METRICS_PREEMPT] = 1;
+	m->sched.preemptions = 4;
 	m->sched.ckpt_confirmed = 2;
 	j = metrics_add_job(m);
 	j->job_id = 11;
@@ -244,6 +246,7 @@ static void fill(metrics_t *m, metrics_channel_t *c)
 	strcpy(j->phase, "running");
 	strcpy(j->model, "res\"net\n50");
 	j->ps = 2, j->workers = 3, j->gpus = 6, j->resizes = 1;
+	j->preemptions = 2;
 	j->remaining_seconds = 120.5;
 	j = metrics_add_job(m);
 	j->job_id = 22;
@@ -288,6 +291,11 @@ START_TEST(test_render_is_well_formed_and_filtered)
 		"optimus_checkpoint_waits_total{outcome=\"confirmed\"} 2\n"));
 	ck_assert_ptr_nonnull(strstr(t,
 		"optimus_plan_decisions{action=\"resize\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(t,
+		"optimus_plan_decisions{action=\"preempt\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_preemptions_total 4\n"));
+	ck_assert_ptr_nonnull(strstr(t,
+		"optimus_job_preemptions_total{job_id=\"11\"} 2\n"));
 	parse_text(t, &p);
 	ck_assert_int_gt(p.nfam, 20);
 	free(t);

@@ -163,6 +163,14 @@ START_TEST(test_policy_names)
 	ck_assert_int_eq(plan_policy_parse("srtf", &p), -EINVAL);
 	ck_assert_int_eq(plan_policy_parse(NULL, &p), -EINVAL);
 	ck_assert_str_eq(plan_action_name(PLAN_RESIZE), "resize");
+	ck_assert_str_eq(plan_action_name(PLAN_PREEMPT), "preempt");
+	ck_assert_str_eq(plan_action_name(PLAN_PREEMPT + 1), "unknown");
+	{
+		plan_params_t prm;
+
+		plan_params_init(&prm);
+		ck_assert(!prm.preempt);	/* off unless configured */
+	}
 }
 END_TEST
 
@@ -863,6 +871,9 @@ START_TEST(test_bad_input_and_json)
 		      "%s", json_object_to_json_string(o));
 	ck_assert_int_eq(json_object_array_length(
 		json_object_object_get(o, "decisions")), 2);
+	ck_assert_int_eq(json_object_get_int(
+		json_object_object_get(o, "npreempt")), 0);
+	ck_assert_ptr_nonnull(json_object_object_get(o, "npreempt"));
 	json_object_put(o);
 	f.j[1].running = true;
 	f.j[1].slots = &s;

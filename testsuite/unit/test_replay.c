@@ -12,7 +12,9 @@
  * input's policy and restart cost, the defaults); the restart cost each
  * path takes from its own inputs. The configuration values that differ on
  * purpose (Slurm's uniform tasks, the simulator's ablation switches) are
- * not under test here.
+ * not under test here. Preemption is on for both (plan_preempt.c); a
+ * variant of the input (job 102 can checkpoint, job 106 smaller) makes
+ * both plan the same PLAN_PREEMPT.
  *
  * The third adapter, the measured workloads' (measured/plan_adapter.c), is replayed
  * on workload 6 of the Pollux artifact under optimus, optimus-rate,
@@ -21,7 +23,9 @@
  * its GPUs, a WAIT on none; a re-batch on its GPUs with the new batch),
  * and the plan's rules hold in the engine: no job changes its GPUs twice
  * within the minimum resize interval, every grow of a running job gained
- * its threshold after the restart cost.
+ * its threshold after the restart cost; a preempted job (Preempt= on,
+ * the default under Policy=goodput) gives all its GPUs back, never before
+ * its minimum run.
  */
 #include <check.h>
 #include <stdio.h>
@@ -152,6 +156,7 @@ static void path_plan(const replay_t *r, path_t *p, size_t nin,
 	plan_params_init(&conf);
 	conf.policy = r->policy;
 	conf.restart_cost = r->restart_cost;
+	conf.preempt = true;	/* the rule runs on both paths */
 	p->n = plan_interval_prepare(p->in, nin, r->now, p->room, nservers,
 				     &conf, server_of, arg, p->jobs,
 				     p->which, &p->prm);
@@ -272,29 +277,35 @@ static const plan_decision_t *decision_of(const path_t *p, uint32_t id)
 	return NULL;
 }
 
+/* Both paths' plans, decision for decision (every slot and reason, not
+ * the time planning took); then both paths and the input freed. */
+static void check_same_plans_free(replay_t *r, path_t *plugin, path_t *sim)
+{
+	json_object *pa = plan_to_json(&plugin->plan);
+	json_object *sa = plan_to_json(&sim->plan);
+
+	ck_assert_ptr_nonnull(pa);
+	ck_assert_ptr_nonnull(sa);
+	ck_assert_str_eq(json_object_to_json_string(get(pa, "decisions")),
+			 json_object_to_json_string(get(sa, "decisions")));
+	json_object_put(pa);
+	json_object_put(sa);
+	path_free(r, plugin);
+	path_free(r, sim);
+	json_object_put(r->root);
+}
+
 START_TEST(test_replay_same_decisions)
 {
 	replay_t r;
 	path_t plugin, sim;
-	json_object *pa, *sa;
 
 	replay_read(&r);
 	plugin_path(&r, &plugin);
 	sim_path(&r, &sim);
 	check_same_jobs(&plugin, &sim);
-	/* Every decision, slot and reason (not the time planning took). */
-	pa = plan_to_json(&plugin.plan);
-	sa = plan_to_json(&sim.plan);
-	ck_assert_ptr_nonnull(pa);
-	ck_assert_ptr_nonnull(sa);
-	ck_assert_str_eq(json_object_to_json_string(get(pa, "decisions")),
-			 json_object_to_json_string(get(sa, "decisions")));
 	ck_assert_uint_eq(plugin.plan.ndecisions, 4);
-	json_object_put(pa);
-	json_object_put(sa);
-	path_free(&r, &plugin);
-	path_free(&r, &sim);
-	json_object_put(r.root);
+	check_same_plans_free(&r, &plugin, &sim);
 }
 END_TEST
 
@@ -329,11 +340,55 @@ START_TEST(test_replay_rules)
 }
 END_TEST
 
+/*
+ * The same input with job 102 able to checkpoint (a confirmation at its
+ * start) and pending job 106 at 1 PS + 1 worker (12 CPUs: more than any
+ * server has free, as much as one of 102's servers has with it gone; at
+ * 2 PS + 8 workers it fits nowhere and nothing is preempted for it).
+ * 102 has run 3600 s on 4 workers (14400 worker-s: its job declares no
+ * GPU), past the minimum interval: both paths plan the same PLAN_PREEMPT.
+ */
+#define SMALL_106 "optimus,mode=async,min_ps=1,max_ps=1,min_workers=1," \
+	"max_workers=1,ps_cpus=4,ps_mem=8192,ps_gpus=0,worker_cpus=8," \
+	"worker_mem=16384,worker_gpus=0,delta=0.001,form=inverse," \
+	"steps=200000,ckpt_signal=USR1,ckpt_grace=60,layout=colocated"
+START_TEST(test_replay_preemption)
+{
+	replay_t r;
+	path_t plugin, sim;
+	const plan_decision_t *d;
+
+	replay_read(&r);
+	for (size_t i = 0; i < r.nj; i++) {
+		int id = json_object_get_int(get(r.model[i], "job_id"));
+
+		if (id == 102)
+			json_object_object_add(r.model[i], "ckpt_confirmed",
+				json_object_new_int64(1000003600));
+		if (id == 106)
+			json_object_object_add(r.model[i], "hints",
+				json_object_new_string(SMALL_106));
+	}
+	plugin_path(&r, &plugin);
+	sim_path(&r, &sim);
+	check_same_jobs(&plugin, &sim);
+	d = decision_of(&plugin, 102);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_msg(d->action == PLAN_PREEMPT, "102: %s (%s)",
+		      plan_action_name(d->action), d->reason);
+	ck_assert_msg(strstr(d->reason, "preempted for JobId=106"), "%s",
+		      d->reason);
+	ck_assert_int_eq(decision_of(&plugin, 106)->action, PLAN_START);
+	ck_assert_uint_eq(plugin.plan.npreempt, 1);
+	check_same_plans_free(&r, &plugin, &sim);
+}
+END_TEST
+
 /* Wraps a policy of measured/plan_adapter.c and checks each round against its plan. */
 typedef struct measured {
 	px_policy_t *inner;
 	double *changed;	/* per job: when its GPUs last changed, < 0 */
-	size_t rounds, starts, resizes, rebatches;
+	size_t rounds, starts, resizes, rebatches, preempts;
 } measured_t;
 
 static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
@@ -367,7 +422,7 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		if (moved)
 			for (size_t q = 0; q < d->nslots; q++)
 				want[d->slots[q].server] += d->slots[q].workers;
-		else if (d->action != PLAN_WAIT)
+		else if (d->action != PLAN_WAIT && d->action != PLAN_PREEMPT)
 			for (int g = 0; g < j->nalloc; g++)
 				want[j->alloc[g]]++;
 		ck_assert_int_eq(memcmp(per, want, sizeof(per)), 0);
@@ -378,6 +433,22 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		}
 		if (d->action == PLAN_START)
 			m->starts++;
+		if (d->action == PLAN_PREEMPT) {
+			/* Preempted: it held GPUs, ran its minimum run since
+			 * its last start, and gives them all back now. */
+			const job_model_t *jm = px_plan_job_model(m->inner,
+								  job[k]);
+			const job_run_t *run = &jm->runs[jm->nruns - 1];
+
+			ck_assert_int_gt(j->nalloc, 0);
+			ck_assert_int_eq(jm->phase, JM_REQUEUED);
+			ck_assert_int_eq(run->end, (time_t)s->now);
+			ck_assert_msg(s->now - run->start >=
+				      s->shape.min_resize, "job %zu preempted "
+				      "%.0f s after its start", job[k],
+				      s->now - run->start);
+			m->preempts++;
+		}
 		if (d->action != PLAN_RESIZE)
 			continue;
 		m->resizes++;
@@ -450,6 +521,12 @@ START_TEST(test_replay_measured)
 		ck_assert_uint_gt(m.resizes, 0);
 		if (!strcmp(pol[i], "goodput"))
 			ck_assert_uint_gt(m.rebatches, 0);
+		/* Preempt= is on by default under Policy=goodput only. */
+		if (!strcmp(pol[i], "goodput") ||
+		    !strcmp(pol[i], "optimus-rate"))
+			ck_assert_uint_gt(m.preempts, 0);
+		else
+			ck_assert_uint_eq(m.preempts, 0);
 		px_result_free(&r);
 	}
 	px_workload_free(&work);
@@ -465,6 +542,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_replay_same_decisions);
 	tcase_add_test(tc, test_replay_rules);
+	tcase_add_test(tc, test_replay_preemption);
 	tcase_add_test(tc, test_replay_measured);
 	suite_add_tcase(s, tc);
 	return check_run(s);

@@ -326,6 +326,50 @@ START_TEST(test_fixed_size)
 END_TEST
 
 /*
+ * Preemption (Preempt=, on by default under Policy=goodput): two jobs of
+ * the same fixed size, each filling the one server. Without it the second
+ * waits for the first to end; with it the first is preempted once it ran
+ * the minimum interval and the second's wait outweighs the margin, the
+ * second starts, and the first comes back and completes (its next start
+ * paying a restart).
+ */
+START_TEST(test_preemption)
+{
+	sim_job_spec_t spec[2] = {
+		{ 0.0, sim_catalog_find("resnet-50"), SPEED_SYNC, 3.0, 1.0, 2,
+		  2, NULL },
+		{ 100.0, sim_catalog_find("resnet-50"), SPEED_SYNC, 3.0, 1.0, 2,
+		  2, NULL } };
+	sim_workload_t w = { spec, 2 };
+	sim_config_t c;
+	sim_result_t off, on;
+	char err[256];
+
+	sim_config_init(&c);
+	c.policy = PLAN_GOODPUT;
+	c.fixed_size = true;
+	c.nservers = 1;
+	c.server = res_make(12, 98304, 2);
+	c.preempt = 0;
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &off, err, sizeof(err))
+		      == 0, "%s", err);
+	c.preempt = -1;	/* the policy's default: on */
+	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &on, err, sizeof(err))
+		      == 0, "%s", err);
+	ck_assert_uint_eq(off.ndone, 2);
+	ck_assert_uint_eq(on.ndone, 2);
+	ck_assert(off.jobs[1].start >= off.jobs[0].end);
+	ck_assert_msg(on.jobs[1].start < on.jobs[0].end,
+		      "second started %.0f, first ended %.0f",
+		      on.jobs[1].start, on.jobs[0].end);
+	ck_assert(on.jobs[1].start >= c.min_resize_interval);
+	ck_assert(on.jobs[0].end > off.jobs[0].end);
+	sim_result_free(&off);
+	sim_result_free(&on);
+}
+END_TEST
+
+/*
  * Per-interval CPU shares over a one-interval window: the top 20% (one of
  * five jobs) is the job whose loss fell most by the window, the bottom 50%
  * the two that fell least, each share its CPU over all five jobs' CPU.
@@ -549,6 +593,7 @@ int main(void)
 	tcase_add_test(tc, test_epoch_shares);
 	tcase_add_test(tc, test_event_plans);
 	tcase_add_test(tc, test_fixed_size);
+	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_curves);
 	tcase_add_test(tc, test_curves_errors);

@@ -81,6 +81,7 @@ job_model_t *job_model_new(uint32_t job_id, uint32_t uid,
 	m->hints = *hints;
 	m->phase = JM_PENDING;
 	m->first_submit = submit;
+	m->waiting_since = submit;
 	if (job_model_init_models(m)) {
 		job_model_free(m);
 		return NULL;
@@ -359,6 +360,7 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 				  m->resize_ckpt_step : m->step;
 	}
 	m->resize_ckpt = false;
+	m->preempt_began = 0;
 	if (m->resize_began && now >= m->resize_began) {
 		m->resize_seconds += difftime(now, m->resize_began);
 		m->resize_began = 0;
@@ -379,6 +381,42 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	straggler_clear(&m->straggler);
 }
 
+/*
+ * A job that declares no GPU (a CPU PS job) is served in workers, the
+ * unit the plan grants it.
+ */
+double job_model_gpus(const job_model_t *m, int ps, int workers)
+{
+	uint64_t g;
+
+	if (ps < 0 || workers < 0)
+		return 0.0;
+	g = hints_gpus(&m->hints, (uint32_t)ps, (uint32_t)workers);
+	return (double)(g ? g : (uint64_t)workers);
+}
+
+double job_model_run_service(const job_model_t *m, const job_run_t *r,
+			     time_t until)
+{
+	if (until <= r->start)
+		return 0.0;
+	return job_model_gpus(m, r->ps, r->workers) *
+	       difftime(until, r->start);
+}
+
+double job_model_attained(const job_model_t *m, time_t now)
+{
+	const job_run_t *r;
+
+	if (!m)
+		return 0.0;
+	r = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	if (r && !r->end &&
+	    (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING))
+		return m->attained + job_model_run_service(m, r, now);
+	return m->attained;
+}
+
 void job_model_stopped(job_model_t *m, time_t now)
 {
 	job_run_t *r;
@@ -388,8 +426,10 @@ void job_model_stopped(job_model_t *m, time_t now)
 	r = &m->runs[m->nruns - 1];
 	/* end 0 means "running": a run ending in its start second (or on a
 	 * clock that went back) lasts one second. */
-	if (!r->end)
+	if (!r->end) {
 		r->end = now > r->start ? now : r->start + 1;
+		m->attained += job_model_run_service(m, r, r->end);
+	}
 }
 
 void job_model_requeued(job_model_t *m, time_t now)
@@ -398,6 +438,12 @@ void job_model_requeued(job_model_t *m, time_t now)
 		return;
 	job_model_stopped(m, now);
 	m->phase = JM_REQUEUED;
+	if (m->preempt_began) {
+		/* Pending again like any job: aged from now, no size. */
+		m->preempt_began = 0;
+		m->waiting_since = now;
+		m->plan_ps = m->plan_workers = 0;
+	}
 }
 
 void job_model_lost_run(job_model_t *m, time_t now)
@@ -409,6 +455,10 @@ void job_model_lost_run(job_model_t *m, time_t now)
 	 * never charged as a resize. */
 	m->resize_began = 0;
 	m->resize_ckpt = false;
+	m->preempt_began = 0;
+	/* It lost its GPUs: its wait is aged from now, as a preempted
+	 * job's (plan_preempt.c). */
+	m->waiting_since = now;
 	m->fault_requeue = true;
 	m->phase = JM_REQUEUED;
 }
@@ -439,6 +489,20 @@ void job_model_resizing(job_model_t *m, time_t now)
 	m->last_resize = now;
 }
 
+void job_model_preempting(job_model_t *m, time_t now)
+{
+	if (!m)
+		return;
+	m->phase = JM_CHECKPOINTING;
+	m->preemptions++;
+	m->preempt_began = now;
+}
+
+time_t job_model_signalled(const job_model_t *m)
+{
+	return m->preempt_began ? m->preempt_began : m->resize_began;
+}
+
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 		       int workers, int nodes)
 {
@@ -455,8 +519,9 @@ int job_model_checkpoint(job_model_t *m, time_t now, double step)
 	m->ckpt_step = step;
 	/* The checkpoint of the resize under way (not a declaration made at
 	 * start): the next run may resume from it. */
-	if (m->phase == JM_CHECKPOINTING && m->resize_began &&
-	    now >= m->resize_began) {
+	if (m->phase == JM_CHECKPOINTING &&
+	    ((m->resize_began && now >= m->resize_began) ||
+	     (m->preempt_began && now >= m->preempt_began))) {
 		m->resize_ckpt = true;
 		m->resize_ckpt_step = step;
 	}

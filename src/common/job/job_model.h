@@ -169,6 +169,21 @@ typedef struct job_model {
 	double avoid_slowdown;	/* that straggler's step time over the median */
 
 	job_batch_t batch;	/* adaptive batch (issue 28) */
+
+	/*
+	 * Preemption with aging (issue 28, plan/plan_preempt.c). attained:
+	 * the GPU-seconds of its closed runs (job_model_run_service), added as each run closes so that the
+	 * history's trimming loses none (job_model_attained adds the open
+	 * run). waiting_since: the time its wait is aged from, its submission
+	 * or the last time it lost its GPUs (the requeue of a preemption, a
+	 * run lost to a fault). preempt_began: the
+	 * checkpoint signal of the preemption under way (0: none), until its
+	 * requeue. preemptions: begun (job_model_preempting).
+	 */
+	double attained;
+	time_t waiting_since;
+	time_t preempt_began;
+	unsigned preemptions;
 } job_model_t;
 
 /* Bits of job_model_t.dirty. */
@@ -283,6 +298,34 @@ void job_model_lost_run(job_model_t *m, time_t now);
  * The next job_model_started() adds the time lost to resize_seconds.
  */
 void job_model_resizing(job_model_t *m, time_t now);
+/*
+ * A preemption decided by the plan begins (PLAN_PREEMPT; checkpoint
+ * signal sent): phase CHECKPOINTING as for a resize, but not a resize
+ * (neither resizes nor resize_seconds count it); preemptions + 1. Its
+ * checkpoint confirmed from now is the one the next run resumes from.
+ * job_model_requeued() then ends the run: the job is pending (REQUEUED),
+ * waiting since that requeue, with no planned size.
+ */
+void job_model_preempting(job_model_t *m, time_t now);
+/*
+ * When the checkpoint signal of the resize or preemption under way was
+ * sent (0: none): the requeue waits for the checkpoint, or the grace, from
+ * then (sched/optimus collect_requeue, checkpoint_confirmed).
+ */
+time_t job_model_signalled(const job_model_t *m);
+/*
+ * The job's attained service in GPU-seconds: its closed runs' and, while
+ * it runs or checkpoints, the open run's up to now.
+ */
+double job_model_attained(const job_model_t *m, time_t now);
+/* The GPUs ps PS and workers take (hints_gpus), or the workers for a job
+ * that declares no GPU: the unit of its service. */
+double job_model_gpus(const job_model_t *m, int ps, int workers);
+/* One run's service up to `until`: job_model_gpus of the run x the
+ * seconds. */
+double job_model_run_service(const job_model_t *m, const job_run_t *r,
+			     time_t until);
+
 /*
  * One worker's own step time (plus the lag a PS saw for it) for straggler
  * detection (job_model_straggler.c). rank must be below cur_workers.

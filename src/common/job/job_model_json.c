@@ -142,7 +142,11 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	    jm_add_num(o, "resume_floor", m->resume_floor) ||
 	    jm_add_int(o, "resize_ckpt", m->resize_ckpt) ||
 	    jm_add_num(o, "resize_ckpt_step", m->resize_ckpt_step) ||
-	    jm_add_int(o, "adopted", (int64_t)m->adopted))
+	    jm_add_int(o, "adopted", (int64_t)m->adopted) ||
+	    jm_add_num(o, "attained", m->attained) ||
+	    jm_add_int(o, "waiting_since", (int64_t)m->waiting_since) ||
+	    jm_add_int(o, "preempt_began", (int64_t)m->preempt_began) ||
+	    jm_add_int(o, "preemptions", m->preemptions))
 		return -ENOMEM;
 	/* For optimusctl: whether the plan may resize it, and why not. */
 	if (jm_add(o, "resizable", json_object_new_boolean(
@@ -258,6 +262,22 @@ static int jm_fields_from(const json_object *o, const jm_field_t *f, size_t n,
 	return 0;
 }
 
+/* Optional fields (f[i].dst unused): v[i] is set when f[i].key is present
+ * and valid, left as it is when absent; 0 or -EINVAL. */
+static int jm_optional_from(const json_object *o, const jm_field_t *f,
+			    size_t n, double *v, char *err, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!json_object_object_get_ex(o, f[i].key, NULL))
+			continue;
+		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
+						      f[i].hi, f[i].integer,
+						      &v[i] }, 1, err, len))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_CPS, JF_CW, JF_CN, JF_PPS, JF_PW, JF_SUBMIT, JF_END, JF_RESIZE,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
@@ -285,14 +305,8 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	};
 	double v[10] = { 0 };
 
-	for (size_t i = 0; i < 10; i++) {
-		if (!json_object_object_get_ex(o, f[i].key, NULL))
-			continue;
-		if (jm_fields_from(o, &(jm_field_t){ f[i].key, f[i].lo,
-						      f[i].hi, f[i].integer,
-						      &v[i] }, 1, err, len))
-			return -EINVAL;
-	}
+	if (jm_optional_from(o, f, 10, v, err, len))
+		return -EINVAL;
 	m->ckpt_confirmed = (time_t)v[0];
 	m->ckpt_step = v[1];
 	m->not_resumable = v[2] != 0.0;
@@ -303,6 +317,39 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->resizes = (unsigned)v[7];
 	m->fault_restarts = (unsigned)v[8];
 	m->fault_requeue = v[9] != 0.0;
+	return 0;
+}
+
+/*
+ * Preemption's record (issue 28): optional, so that a state file written
+ * before it still loads. Such a job has waited since its submission, and
+ * its attained service is what its recorded runs held (the runs are read
+ * first; the GPU-seconds of runs trimmed before are unknown, none).
+ */
+static int jm_preempt_from(const json_object *o, job_model_t *m, char *err,
+			   size_t len)
+{
+	const jm_field_t f[] = {
+		{ "attained", 0, HUGE_VAL, false, NULL },
+		{ "waiting_since", 0, JM_TIME_MAX, true, NULL },
+		{ "preempt_began", 0, JM_TIME_MAX, true, NULL },
+		{ "preemptions", 0, UINT32_MAX, true, NULL },
+	};
+	double v[4] = { -1, -1, 0, 0 };
+
+	if (jm_optional_from(o, f, 4, v, err, len))
+		return -EINVAL;
+	if (v[0] < 0.0) {
+		v[0] = 0.0;
+		for (size_t i = 0; i < m->nruns; i++)
+			if (m->runs[i].end)
+				v[0] += job_model_run_service(
+					m, &m->runs[i], m->runs[i].end);
+	}
+	m->attained = v[0];
+	m->waiting_since = v[1] < 0.0 ? m->first_submit : (time_t)v[1];
+	m->preempt_began = (time_t)v[2];
+	m->preemptions = (unsigned)v[3];
 	return 0;
 }
 
@@ -412,6 +459,7 @@ job_model_t *job_model_from_json(const json_object *o, char *err, size_t len)
 	}
 	if (jm_hints_from(o, &m->hints, err, len) ||
 	    jm_scalars_from(o, m, err, len) || jm_runs_from(o, m, err, len) ||
+	    jm_preempt_from(o, m, err, len) ||
 	    jm_models_from(o, m, err, len) ||
 	    job_model_straggler_from_json(o, m, err, len) ||
 	    job_model_batch_from_json(o, m, err, len)) {

@@ -365,7 +365,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	int p, w;
 	double rem, f, eta;
 	char fit[96], jct[32] = "", loss[32], pred[96], strag[STRAGGLER_NODE_LEN + 32];
-	char batch[128];
+	char batch[128], preempted[32] = "";
 	const char *no;
 	const job_run_t *last;
 	const char *how;
@@ -406,16 +406,20 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	else
 		snprintf(pred, sizeof(pred), "remaining=%.0f steps%s eta=%.0fs",
 			 rem, how, eta);
+	/* A job preempted for others says so, waiting or running again. */
+	if (m->preemptions)
+		snprintf(preempted, sizeof(preempted), " preempted=%u",
+			 m->preemptions);
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%s speed=%.3g/s model=%s "
-		     "%s fit=%s restarts=%u faults=%u "
+		     "%s fit=%s restarts=%u faults=%u%s "
 		     "resize=%.0fs(%.1f%%)%s%s%s%s%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
 		     m->step, loss, m->steps_per_sec,
 		     job_speed_source_name(src), pred, fit, m->restarts,
-		     m->fault_restarts, m->resize_seconds,
+		     m->fault_restarts, preempted, m->resize_seconds,
 		     100.0 * job_model_resize_share(m), jct,
 		     no ? " resizable=no: " : "", no ? no : "",
 		     no ? job_model_not_resizable_help(m) : "",

@@ -22,7 +22,7 @@ static const char *const policy_names[] = {
 };
 
 static const char *const action_names[] = {
-	"wait", "start", "keep", "resize",
+	"wait", "start", "keep", "resize", "preempt",
 };
 
 void plan_params_init(plan_params_t *prm)
@@ -39,6 +39,11 @@ void plan_params_init(plan_params_t *prm)
 	prm->placement = true;
 	prm->shrink_for_pending = true;
 	prm->explore_scaling = false;
+}
+
+bool plan_preempt_default(plan_policy_t p)
+{
+	return p == PLAN_GOODPUT;
 }
 
 const char *plan_policy_name(plan_policy_t p)

@@ -69,6 +69,11 @@ typedef struct plan_params {
 	 * job is optimistic beyond the GPUs and nodes it ran on, and granted
 	 * at most twice the most GPUs it had (Pollux's rule); false. */
 	bool explore_scaling;
+	/* Preemption with aging (plan_preempt.c, doc/planning.md): after
+	 * the plan's decisions, a waiting job with no GPU may take one,
+	 * freed by preempting the running job with the most attained
+	 * service; false. */
+	bool preempt;
 } plan_params_t;
 
 /* Defaults of plan_params_init() (doc/planning.md). */
@@ -85,6 +90,9 @@ typedef struct plan_params {
 
 void plan_params_init(plan_params_t *prm);
 const char *plan_policy_name(plan_policy_t p);
+/* Preemption's default under a policy (optimus.conf Preempt=, the
+ * simulator's configuration): on under Policy=goodput, off otherwise. */
+bool plan_preempt_default(plan_policy_t p);
 /* "optimus", "quality", "drf", "tetris", "fifo", "goodput": 0, or
  * -EINVAL. */
 int plan_policy_parse(const char *name, plan_policy_t *out);
@@ -121,6 +129,10 @@ typedef enum plan_action {
 	PLAN_START,	/* pending job: start with ps/workers on slots */
 	PLAN_KEEP,	/* running job: keep allocation and servers */
 	PLAN_RESIZE,	/* running job: checkpoint, requeue, restart on slots */
+	/* Running job: checkpoint, requeue, and wait pending; its GPUs go to
+	 * waiting jobs (plan_preempt.c). ps = workers = 0, no slots; reason
+	 * says for whom and why. */
+	PLAN_PREEMPT,
 } plan_action_t;
 
 /* Why a RESIZE: a new size, or a move off a straggler's server. */
@@ -151,7 +163,7 @@ typedef struct plan_decision {
 typedef struct plan {
 	size_t ndecisions;
 	plan_decision_t *decisions;	/* decisions[i] answers jobs[i] */
-	size_t nstart, nresize, nkeep, nwait;
+	size_t nstart, nresize, nkeep, nwait, npreempt;
 	double alloc_seconds, place_seconds;	/* time spent planning */
 	/* Why the run failed, written with errmsg_set: a result carries its
 	 * own message because its callers (plan_run's passes, the plugin's
@@ -174,7 +186,7 @@ int plan_run(const plan_job_t *jobs, size_t njobs,
 	     const res_vec_t *server_free, size_t nservers,
 	     const plan_params_t *prm, plan_t *out);
 void plan_free(plan_t *p);
-/* Added: "wait", "start", "keep", "resize". */
+/* Added: "wait", "start", "keep", "resize", "preempt". */
 const char *plan_action_name(plan_action_t a);
 
 /* A plan as JSON (optimusctl plan). */

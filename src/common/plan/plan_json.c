@@ -86,6 +86,8 @@ json_object *plan_to_json(const plan_t *p)
 	json_object_object_add(o, "nresize", json_object_new_int64(p->nresize));
 	json_object_object_add(o, "nkeep", json_object_new_int64(p->nkeep));
 	json_object_object_add(o, "nwait", json_object_new_int64(p->nwait));
+	json_object_object_add(o, "npreempt",
+			       json_object_new_int64(p->npreempt));
 	json_object_object_add(o, "alloc_seconds", json_num_new(p->alloc_seconds));
 	json_object_object_add(o, "place_seconds", json_num_new(p->place_seconds));
 	if (p->err[0])

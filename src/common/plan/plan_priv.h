@@ -91,6 +91,11 @@ res_vec_t plan_min_need(const alloc_job_t *j);
 res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
 /* Give running job i's servers back to room (what it uses on each slot). */
 void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i);
+/* Take from room what job i needs on the servers of slots v[0..n). */
+void plan_take_slots(const plan_ctx_t *c, res_vec_t *room, size_t i,
+		     const place_slot_t *v, size_t n);
+/* The room every decision of the plan leaves on each server. */
+void plan_room_after(const plan_ctx_t *c, res_vec_t *room);
 int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
 void plan_slots_clear(plan_slots_t *s);
 
@@ -161,5 +166,11 @@ double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w);
 /* plan_straggler.c: after the decisions, move the kept jobs that have a
  * straggler to servers without it, on the room the plan leaves. */
 int plan_move_stragglers(plan_ctx_t *c);
+
+/* plan_preempt.c: after the decisions (prm->preempt), preemption with
+ * aging: waiting jobs in order of least key get their minimum, on free
+ * room or on the GPUs of the running job with the most attained service
+ * (PLAN_PREEMPT). 0 or -ENOMEM. */
+int plan_preempt(plan_ctx_t *c);
 
 #endif

@@ -10,7 +10,10 @@
  *            jobs leave, and place them; a resize that no longer pays or
  *            cannot be placed becomes KEEP and a pending job that cannot
  *            be placed WAITs; then pass 2 runs again without them. Each
- *            round fixes at least one job, so it ends within n + 1 rounds.
+ *            round fixes at least one job, so it ends within n + 1 rounds;
+ *   after    kept jobs moved off their stragglers (plan_straggler.c),
+ *            preemption with aging when configured (plan_preempt.c), the
+ *            batch of every adaptive START/RESIZE (plan_batch.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -637,7 +640,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 
 /*
  * Every resize costs a checkpoint and a restart: running jobs are shrunk
- * for pending jobs only when a pending job would otherwise wait.
+ * for pending jobs only when a pending job would otherwise wait, and
+ * preempted (prm->preempt) only when one still would.
  */
 int plan_run(const plan_job_t *jobs, size_t njobs,
 	     const res_vec_t *server_free, size_t nservers,
@@ -651,6 +655,9 @@ int plan_run(const plan_job_t *jobs, size_t njobs,
 				     out);
 	no_shrink = *prm;
 	no_shrink.shrink_for_pending = false;
+	/* Preemption is for a job that would wait: only in the plan that
+	 * runs when one would (the same condition, plan_preempt.c). */
+	no_shrink.preempt = false;
 	rc = plan_run_once(jobs, njobs, server_free, nservers, &no_shrink, out);
 	if (rc || !plan_leaves_pending_waiting(jobs, njobs, out))
 		return rc;
@@ -702,6 +709,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 		rc = plan_decide(&c, i, cap);
 	if (!rc)
 		rc = plan_move_stragglers(&c);
+	if (!rc && prm->preempt)
+		rc = plan_preempt(&c);
 	if (!rc)
 		rc = plan_batches(&c);
 	if (rc)

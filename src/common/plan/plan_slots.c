@@ -1,9 +1,10 @@
 /*
  * plan_slots.c - the bottom of plan/: what every part of one interval
- * (plan.c, plan_alloc.c, plan_place.c, plan_run.c, plan_straggler.c) uses
- * and none of them owns: a job's resource need at a size, what a running
- * job uses on each of its servers, copying and clearing slot lists, the
- * clock of the plan's own timings. It calls nothing else of plan/, so the
+ * (plan.c, plan_alloc.c, plan_place.c, plan_run.c, plan_straggler.c,
+ * plan_preempt.c) uses and none of them owns: a job's resource need at a
+ * size, what a running job uses on each of its servers, the room the
+ * decisions leave, copying and clearing slot lists, the clock of the
+ * plan's own timings. It calls nothing else of plan/, so the
  * other files only ever call down to it (plan_priv.h).
  */
 #include <errno.h>
@@ -51,6 +52,29 @@ void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i)
 	for (size_t k = 0; k < j->nslots; k++)
 		room[j->slots[k].server] = res_add(room[j->slots[k].server],
 						   plan_slot_usage(c, i, k));
+}
+
+/* Room a decision's slots take (plan_need per server, as placed). */
+void plan_take_slots(const plan_ctx_t *c, res_vec_t *room, size_t i,
+			    const place_slot_t *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		room[v[k].server] = res_sub(room[v[k].server],
+			plan_need(&c->aj[i], v[k].ps, v[k].workers));
+}
+
+/* The room every decision of the plan leaves on each server. */
+void plan_room_after(const plan_ctx_t *c, res_vec_t *room)
+{
+	memcpy(room, c->free0, c->nservers * sizeof(*room));
+	for (size_t i = 0; i < c->n; i++) {
+		const plan_decision_t *d = &c->out->decisions[i];
+
+		if (d->action == PLAN_RESIZE)
+			plan_add_servers(c, room, i);
+		if (d->action == PLAN_RESIZE || d->action == PLAN_START)
+			plan_take_slots(c, room, i, d->slots, d->nslots);
+	}
 }
 
 /* The decision's own copy of a placement's slots. */

@@ -21,29 +21,6 @@
 
 #include "plan/plan_priv.h"
 
-/* Room a decision's slots take (plan_need per server, as placed). */
-static void plan_take_slots(const plan_ctx_t *c, res_vec_t *room, size_t i,
-			    const place_slot_t *v, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		room[v[k].server] = res_sub(room[v[k].server],
-			plan_need(&c->aj[i], v[k].ps, v[k].workers));
-}
-
-/* The room every decision of the plan leaves on each server. */
-static void plan_room_after(const plan_ctx_t *c, res_vec_t *room)
-{
-	memcpy(room, c->free0, c->nservers * sizeof(*room));
-	for (size_t i = 0; i < c->n; i++) {
-		const plan_decision_t *d = &c->out->decisions[i];
-
-		if (d->action == PLAN_RESIZE)
-			plan_add_servers(c, room, i);
-		if (d->action == PLAN_RESIZE || d->action == PLAN_START)
-			plan_take_slots(c, room, i, d->slots, d->nslots);
-	}
-}
-
 /* Why kept job i may not be moved off its straggler now (NULL: it may):
  * the rules of any resize (job_model_why_not_resizable). */
 static const char *plan_straggler_blocker(const plan_ctx_t *c, size_t i,

@@ -25,6 +25,7 @@ metrics_job_t *metrics_add_job(metrics_t *m)
 	j->ps = j->workers = j->gpus = j->plan_ps = j->plan_workers = NAN;
 	j->remaining_seconds = j->steps_per_sec = j->step = j->loss = NAN;
 	j->reports = j->resizes = j->restarts = j->resize_seconds = NAN;
+	j->preemptions = NAN;
 	return j;
 }
 
@@ -77,7 +78,7 @@ static int render_channel(FILE *f, const metrics_channel_t *c)
 static int render_sched(FILE *f, const metrics_t *m)
 {
 	static const char *const actions[METRICS_NACTIONS] = {
-		"start", "resize", "keep", "wait" };
+		"start", "resize", "keep", "wait", "preempt" };
 	const metrics_sched_t *s = &m->sched;
 	metrics_count_t d[METRICS_NACTIONS], w[2] = {
 		{ "confirmed", s->ckpt_confirmed },
@@ -114,10 +115,14 @@ static int render_sched(FILE *f, const metrics_t *m)
 	     labelled(f, "optimus_plan_decisions", PROM_GAUGE,
 		      "Decisions of the last plan, by action.", "action", d,
 		      METRICS_NACTIONS) ||
+	     single(f, "optimus_preemptions_total", PROM_COUNTER,
+		    "Running jobs preempted for waiting ones (checkpoint "
+		    "signal sent; requeued, planned again as pending).",
+		    (double)s->preemptions) ||
 	     labelled(f, "optimus_checkpoint_waits_total", PROM_COUNTER,
-		      "Resizes that waited for a checkpoint, by how the wait "
-		      "ended: the job confirmed its checkpoint, or the grace "
-		      "ran out.", "outcome", w, 2) ||
+		      "Resizes and preemptions that waited for a checkpoint, "
+		      "by how the wait ended: the job confirmed its "
+		      "checkpoint, or the grace ran out.", "outcome", w, 2) ||
 	     single(f, "optimus_checkpoint_wait_seconds_total", PROM_COUNTER,
 		    "Time those waits took, summed.", s->ckpt_wait_seconds) ||
 	     labelled(f, "optimus_state_file_saves_total", PROM_COUNTER,
@@ -168,6 +173,10 @@ static const struct job_family {
 	{ "optimus_job_resizes_total", PROM_COUNTER,
 	  offsetof(metrics_job_t, resizes),
 	  "Resizes the scheduler began (checkpoint signal sent)." },
+	{ "optimus_job_preemptions_total", PROM_COUNTER,
+	  offsetof(metrics_job_t, preemptions),
+	  "Preemptions of the job the scheduler began (checkpoint signal "
+	  "sent; its GPUs then went to waiting jobs)." },
 	{ "optimus_job_restarts_total", PROM_COUNTER,
 	  offsetof(metrics_job_t, restarts),
 	  "Runs of the job after its first (resizes and other requeues)." },

@@ -14,8 +14,8 @@
  * Counters count from the start of this slurmctld (optimus_start_time_
  * seconds) and start again from 0 when it restarts, as a process's
  * counters do (Prometheus' rate() and increase() take resets in their
- * stride); a job's own counters (resizes, restarts, resize seconds,
- * reports) are kept in the state file and survive the restart.
+ * stride); a job's own counters (resizes, preemptions, restarts, resize
+ * seconds, reports) are kept in the state file and survive the restart.
  */
 #ifndef OPTIMUS_REPORT_METRICS_H
 #define OPTIMUS_REPORT_METRICS_H
@@ -37,11 +37,12 @@ typedef struct metrics_job {
 	double steps_per_sec;		/* measured (last report) */
 	double step, loss;		/* last reported */
 	double reports, resizes, restarts, resize_seconds;	/* counters */
+	double preemptions;				/* counter */
 } metrics_job_t;
 
 /* The plan's decisions, in the order of plan_t's counts. */
 enum { METRICS_START, METRICS_RESIZE, METRICS_KEEP, METRICS_WAIT,
-       METRICS_NACTIONS };
+       METRICS_PREEMPT, METRICS_NACTIONS };
 
 /* The planner's figures since this slurmctld started. */
 typedef struct metrics_sched {
@@ -50,6 +51,7 @@ typedef struct metrics_sched {
 	double plan_time;		/* when it ran (s since epoch), 0: never */
 	uint64_t plan_jobs;		/* jobs in the last plan */
 	uint64_t plan_decisions[METRICS_NACTIONS];	/* of the last plan */
+	uint64_t preemptions;		/* checkpoint signals sent for one */
 	uint64_t ckpt_confirmed, ckpt_expired;	/* waits ended by ... */
 	double ckpt_wait_seconds;	/* their total length */
 	uint64_t state_saves, state_save_failures;

@@ -31,6 +31,8 @@ static void sim_plan_conf(const sim_config_t *c, plan_params_t *pc)
 	pc->min_resize_interval = c->min_resize_interval;
 	pc->restart_cost = c->restart_base;
 	pc->placement = c->placement;
+	pc->preempt = c->preempt < 0 ? plan_preempt_default(c->policy) :
+		      c->preempt > 0;
 	if (c->resize_threshold >= 0.0)
 		pc->resize_threshold = pc->resize_threshold_large =
 			c->resize_threshold;
@@ -88,6 +90,30 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 	return 0;
 }
 
+/*
+ * A preemption: the job checkpoints (simulated trainers always can), is
+ * requeued and waits pending; its servers went back with the resized
+ * jobs'. A RESUME still queued for it is stale (gen).
+ */
+static void do_preempt(sim_state_t *s, sim_job_t *j)
+{
+	job_model_preempting(j->jm, sim_time(s->now));
+	job_model_requeued(j->jm, sim_time(s->now));
+	j->st = SJ_PENDING;
+	j->gen++;
+	sim_job_set_speed(s, j);
+}
+
+/* The start of a job that ran before (preempted): it restarts from its
+ * checkpoint, the restart's seconds lost as a resize's are. */
+static int do_restart(sim_state_t *s, sim_job_t *j)
+{
+	j->st = SJ_RESTARTING;
+	sim_job_set_speed(s, j);
+	return sim_events_push(&s->q, s->now + sim_job_restart_cost(s, j),
+			       SIM_EV_RESUME, j->id, j->gen);
+}
+
 static void do_start(sim_state_t *s, sim_job_t *j)
 {
 	job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
@@ -115,21 +141,28 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 			       j->gen);
 }
 
-/* Resized jobs give their servers back first, then everyone takes. */
+/* Resized and preempted jobs give their servers back first, then
+ * everyone takes. */
 static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < p->ndecisions; i++)
-		if (p->decisions[i].action == PLAN_RESIZE)
+		if (p->decisions[i].action == PLAN_RESIZE ||
+		    p->decisions[i].action == PLAN_PREEMPT)
 			sim_job_release(s, act[i]);
+	for (size_t i = 0; i < p->ndecisions; i++)
+		if (p->decisions[i].action == PLAN_PREEMPT)
+			do_preempt(s, act[i]);
 	for (size_t i = 0; i < p->ndecisions && !rc; i++) {
 		const plan_decision_t *d = &p->decisions[i];
 		if (d->action != PLAN_START && d->action != PLAN_RESIZE)
 			continue;
 		if ((rc = sim_job_take(s, act[i], d)))
 			break;
-		if (d->action == PLAN_START)
+		if (d->action == PLAN_START && act[i]->jm->nruns)
+			rc = do_restart(s, act[i]);
+		else if (d->action == PLAN_START)
 			do_start(s, act[i]);
 		else
 			rc = do_resize(s, act[i]);

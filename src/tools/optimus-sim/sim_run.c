@@ -33,6 +33,7 @@ void sim_config_init(sim_config_t *c)
 	c->sample_every = 60.0;
 	c->window = 0.0;
 	c->event_plans = true;
+	c->preempt = -1;
 }
 
 static double mean_loss(const sim_state_t *s, double t)

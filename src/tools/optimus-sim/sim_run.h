@@ -47,6 +47,9 @@ typedef struct sim_config {
 	double straggler_slowdown;
 	bool straggler_detect;
 	bool straggler_drain;	/* StragglerDrain: no new task on it */
+	/* Preempt= (plan/plan_preempt.c): 1 yes, 0 no, -1 the policy's
+	 * default as in optimus.conf (plan_preempt_default). */
+	int preempt;
 } sim_config_t;
 
 /* Defaults of the Optimus experiments (doc/simulator.md). */

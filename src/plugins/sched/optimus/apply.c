@@ -98,8 +98,8 @@ static int act_signal(job_record_t *job, action_t *a)
 		error("sched/optimus: JobId=%u: cannot send checkpoint signal %d: %s",
 		      a->job_id, a->signal, slurm_strerror(rc));
 	else
-		info("sched/optimus: JobId=%u: checkpoint signal %d sent for a resize",
-		     a->job_id, a->signal);
+		info("sched/optimus: JobId=%u: checkpoint signal %d sent for a %s",
+		     a->job_id, a->signal, a->preempt ? "preemption" : "resize");
 	return rc;
 }
 
@@ -107,8 +107,9 @@ static int act_requeue(job_record_t *job, action_t *a)
 {
 	/* No JOB_REQUEUE_HOLD: that is a user hold (priority 0), which only
 	 * a release clears. optimus' gate keeps the job for the plan that
-	 * resizes it; Slurm's delay of a requeued job (its begin time, which
-	 * the closed gate replaces) is kept for when the gate opens. */
+	 * resizes it (a preempted job: the plan that starts it again, as any
+	 * pending job); Slurm's delay of a requeued job (its begin time,
+	 * which the closed gate replaces) is kept for when the gate opens. */
 	time_t now = time(NULL);
 	int rc = job_requeue(slurm_conf.slurm_user_id, a->job_id, NULL, false,
 			     0);
@@ -117,11 +118,12 @@ static int act_requeue(job_record_t *job, action_t *a)
 		gate_close(job, now, now + gate_requeue_delay());
 
 	if (rc != SLURM_SUCCESS)
-		error("sched/optimus: JobId=%u: requeue for a resize failed: %s",
-		      a->job_id, slurm_strerror(rc));
+		error("sched/optimus: JobId=%u: requeue for a %s failed: %s",
+		      a->job_id, a->preempt ? "preemption" : "resize",
+		      slurm_strerror(rc));
 	else
-		info("sched/optimus: JobId=%u requeued (held) for a resize",
-		     a->job_id);
+		info("sched/optimus: JobId=%u requeued (held) for a %s",
+		     a->job_id, a->preempt ? "preemption" : "resize");
 	return rc;
 }
 
@@ -142,18 +144,22 @@ static void drain_straggler_node(action_t *a)
 /*
  * The SystemComment; a waiting job's reason goes there too: Slurm shows
  * Reason=BeginTime for a job at optimus' gate (it clears any state_desc of
- * a job whose begin time is ahead), or its own reason for a hold.
+ * a job whose begin time is ahead), or its own reason for a hold. A
+ * preempted job's names the job it was preempted for, when signalled.
  */
 static void set_comment(job_record_t *job, action_t *a)
 {
+	const char *why = !a->reason ? NULL :
+			  xstrncmp(a->reason, "optimus: ", 9) ? a->reason :
+			  a->reason + 9;
 	char *text;
 
 	if (!a->comment)
 		return;
-	if (a->kind == ACT_WAIT && a->reason)
-		text = xstrdup_printf("%s waiting: %s", a->comment,
-				      xstrncmp(a->reason, "optimus: ", 9) ?
-				      a->reason : a->reason + 9);
+	if (a->kind == ACT_WAIT && why)
+		text = xstrdup_printf("%s waiting: %s", a->comment, why);
+	else if (a->kind == ACT_SIGNAL && a->preempt && why)
+		text = xstrdup_printf("%s %s", a->comment, why);
 	else
 		text = xstrdup(a->comment);
 	if (!xstrcmp(job->system_comment, text)) {

@@ -18,7 +18,7 @@ typedef enum action_kind {
 	ACT_START,	/* size a pending job, pin its nodes, release it */
 	ACT_WAIT,	/* keep a pending job held, with a reason */
 	ACT_SIGNAL,	/* ask a running job to checkpoint */
-	ACT_REQUEUE,	/* requeue (held) a job for its resize */
+	ACT_REQUEUE,	/* requeue (held) a job for its resize or preemption */
 } action_kind_t;
 
 typedef struct action {
@@ -28,7 +28,9 @@ typedef struct action {
 	char *nodes;		/* START: its nodes, "n1,n3" */
 	char *topology;		/* START: OPTIMUS_TOPOLOGY value */
 	int signal;		/* SIGNAL */
-	char *reason;		/* WAIT: shown as the job's Reason */
+	bool preempt;		/* SIGNAL, REQUEUE: for a preemption, not a
+				 * resize */
+	char *reason;		/* WAIT, a preemption's SIGNAL: for users */
 	char *comment;		/* SystemComment; NULL leaves it */
 	bool account;		/* also store the comment in slurmdbd */
 	char *drain_node;	/* StragglerDrain: drain this node, */

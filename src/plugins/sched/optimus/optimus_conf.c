@@ -45,6 +45,7 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "MinResizeInterval", .type = S_P_UINT32 },
 	{ .key = "RestartCost", .type = S_P_UINT32 },
 	{ .key = "ExploreScaling", .type = S_P_BOOLEAN },
+	{ .key = "Preempt", .type = S_P_BOOLEAN },
 	{ .key = "StragglerAsyncRatio", .type = S_P_DOUBLE },
 	{ .key = "StragglerSyncFactor", .type = S_P_DOUBLE },
 	{ .key = "StragglerReports", .type = S_P_UINT32 },
@@ -72,6 +73,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->min_resize_interval = PLAN_MIN_RESIZE_INTERVAL_DEFAULT;
 	c->restart_cost = PLAN_RESTART_COST_DEFAULT;
 	c->explore_scaling = false;
+	c->preempt = false;	/* Policy=optimus's: optimus_conf_apply() */
 	straggler_params_init(&c->straggler);
 	c->straggler_drain = false;
 }
@@ -131,6 +133,13 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->min_resize_interval, "MinResizeInterval", tbl);
 	s_p_get_uint32(&c->restart_cost, "RestartCost", tbl);
 	s_p_get_boolean(&c->explore_scaling, "ExploreScaling", tbl);
+	/* Left out, Preempt follows the policy (plan_preempt_default). */
+	if (!s_p_get_boolean(&c->preempt, "Preempt", tbl)) {
+		plan_policy_t policy;
+
+		c->preempt = !plan_policy_parse(c->policy, &policy) &&
+			     plan_preempt_default(policy);
+	}
 	s_p_get_double(&c->straggler.async_ratio, "StragglerAsyncRatio", tbl);
 	s_p_get_double(&c->straggler.sync_factor, "StragglerSyncFactor", tbl);
 	s_p_get_uint32(&c->straggler.consecutive, "StragglerReports", tbl);
@@ -371,7 +380,8 @@ extern char *optimus_conf_text(void)
 		"ReportMaxPeerConnections=%u ReportReplayWindow=%u Policy=%s "
 		"PlanInterval=%u Damping=%g ResizeThreshold=%g "
 		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
-		"RestartCost=%u ExploreScaling=%s StragglerAsyncRatio=%g StragglerSyncFactor=%g "
+		"RestartCost=%u ExploreScaling=%s Preempt=%s "
+		"StragglerAsyncRatio=%g StragglerSyncFactor=%g "
 		"StragglerReports=%u StragglerDrain=%s",
 		c->report_address ? c->report_address : "", c->report_port,
 		c->report_queue_size, c->report_max_connections,
@@ -380,7 +390,7 @@ extern char *optimus_conf_text(void)
 		c->policy, c->plan_interval, c->damping,
 		c->resize_threshold, c->resize_threshold_large,
 		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
-		c->explore_scaling ? "yes" : "no",
+		c->explore_scaling ? "yes" : "no", c->preempt ? "yes" : "no",
 		c->straggler.async_ratio, c->straggler.sync_factor,
 		c->straggler.consecutive, c->straggler_drain ? "yes" : "no");
 }
@@ -404,6 +414,7 @@ extern void optimus_conf_plan(plan_params_t *pc,
 	pc->min_resize_interval = optimus_conf.min_resize_interval;
 	pc->restart_cost = optimus_conf.restart_cost;
 	pc->explore_scaling = optimus_conf.explore_scaling;
+	pc->preempt = optimus_conf.preempt;
 	pc->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 	pc->uniform_node_share = true;	/* --ntasks-per-node on each node */
 	pc->profiles = profiles;

@@ -39,6 +39,8 @@ typedef struct optimus_conf {
 	uint32_t min_resize_interval;	/* MinResizeInterval (s), 1800 */
 	uint32_t restart_cost;		/* RestartCost (s), 180 */
 	bool explore_scaling;		/* ExploreScaling, no */
+	bool preempt;			/* Preempt, yes under Policy=goodput,
+					 * else no */
 
 	/* Stragglers (sched_optimus(8) "Stragglers"). */
 	straggler_params_t straggler;	/* StragglerAsyncRatio 0.5,

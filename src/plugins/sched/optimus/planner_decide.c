@@ -238,6 +238,38 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 		     d->remaining_now, d->remaining_planned, 100.0 * d->gain);
 }
 
+/*
+ * The plan takes a running job's GPUs for waiting ones (its rule:
+ * plan/plan_preempt.c): the checkpoint signal of a resize, then the
+ * requeue (collect_requeue); the job is then pending like any other. The
+ * plan preempts only a job that can checkpoint; checked again where the
+ * signal is sent, since the signal kills a job that cannot (its work
+ * lost).
+ */
+static void build_preempt(action_t *a, const decide_ctx_t *c, size_t i,
+			  const plan_decision_t *d)
+{
+	job_model_t *m = c->regs[i]->model;
+	const char *no = job_model_not_resizable(m);
+	const char *why = strncmp(d->reason, "optimus: ", 9) ? d->reason :
+			  d->reason + 9;
+
+	if (no || m->phase != JM_RUNNING) {
+		error("sched/optimus: JobId=%u: preemption refused: %s",
+		      m->job_id, no ? no : job_phase_name(m->phase));
+		a->kind = ACT_NONE;
+		return;
+	}
+	a->kind = ACT_SIGNAL;
+	a->signal = m->hints.ckpt_signal;
+	a->preempt = true;
+	a->reason = xstrdup(d->reason);
+	job_model_preempting(m, c->snap->taken);
+	registry_stats()->preemptions++;
+	info("sched/optimus: JobId=%u %s: checkpoint signal, requeue at optimus' gate, planned again as pending (%d+%d held, preemption %u)",
+	     m->job_id, why, m->cur_ps, m->cur_workers, m->preemptions);
+}
+
 static void build_action(action_t *a, decide_ctx_t *c, size_t i,
 			const plan_decision_t *d)
 {
@@ -259,6 +291,9 @@ static void build_action(action_t *a, decide_ctx_t *c, size_t i,
 		break;
 	case PLAN_RESIZE:
 		build_resize(a, c, i, d);
+		break;
+	case PLAN_PREEMPT:
+		build_preempt(a, c, i, d);
 		break;
 	case PLAN_WAIT:
 		a->kind = ACT_WAIT;
@@ -341,6 +376,7 @@ static void count_plan(metrics_sched_t *s, int rc, size_t njobs,
 	s->plan_decisions[METRICS_RESIZE] = plan->nresize;
 	s->plan_decisions[METRICS_KEEP] = plan->nkeep;
 	s->plan_decisions[METRICS_WAIT] = plan->nwait;
+	s->plan_decisions[METRICS_PREEMPT] = plan->npreempt;
 }
 
 extern void planner_plan(const snapshot_t *snap)
@@ -379,8 +415,9 @@ extern void planner_plan(const snapshot_t *snap)
 			build_action(&acts[list.n++], &c, c.which[k],
 				     &plan.decisions[k]);
 		registry_set_plan_json(plan_to_json(&plan));
-		debug("sched/optimus: plan: %zu start, %zu resize, %zu keep, %zu wait (%.1f ms)",
+		debug("sched/optimus: plan: %zu start, %zu resize, %zu keep, %zu wait, %zu preempt (%.1f ms)",
 		      plan.nstart, plan.nresize, plan.nkeep, plan.nwait,
+		      plan.npreempt,
 		      1e3 * (plan.alloc_seconds + plan.place_seconds));
 	}
 	registry_for_each(comment_unplanned, &list);
@@ -395,27 +432,29 @@ extern void planner_plan(const snapshot_t *snap)
 	xfree(acts);
 }
 
-/* Requeue the jobs whose checkpoint is confirmed or whose grace ran out. */
+/* Requeue the jobs whose checkpoint is confirmed or whose grace ran out
+ * (a resize's or a preemption's). */
 static int collect_requeue(reg_job_t *rj, void *arg)
 {
 	struct action_list *list = arg;
 	job_model_t *m = rj->model;
 	metrics_sched_t *s = registry_stats();
-	time_t now = time(NULL);
+	time_t now = time(NULL), signalled = job_model_signalled(m);
 
 	if (m->phase != JM_CHECKPOINTING || list->n >= list->cap)
 		return 0;
 	if (!rj->checkpoint_acked &&
-	    now < m->resize_began + (time_t) m->hints.ckpt_grace)
+	    now < signalled + (time_t) m->hints.ckpt_grace)
 		return 0;
 	if (rj->checkpoint_acked)
 		s->ckpt_confirmed++;
 	else
 		s->ckpt_expired++;
-	if (now > m->resize_began)
-		s->ckpt_wait_seconds += difftime(now, m->resize_began);
+	if (now > signalled)
+		s->ckpt_wait_seconds += difftime(now, signalled);
 	list->acts[list->n].job_id = m->job_id;
 	list->acts[list->n].kind = ACT_REQUEUE;
+	list->acts[list->n].preempt = m->preempt_began != 0;
 	list->n++;
 	job_model_requeued(m, now);
 	return 0;

@@ -42,9 +42,10 @@ static double run_speed(const reg_job_t *rj, const report_t *r)
 }
 
 /*
- * The job wrote the checkpoint of the resize under way: it may be requeued
- * at once (planner_follow_resizes) instead of at the end of its grace. An
- * older confirmation, or one outside a resize, changes nothing.
+ * The job wrote the checkpoint of the resize (or preemption) under way: it
+ * may be requeued at once (planner_follow_resizes) instead of at the end
+ * of its grace. An older confirmation, or one outside a resize or
+ * preemption, changes nothing.
  */
 static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
 {
@@ -57,7 +58,8 @@ static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
 	if (rc)
 		return rc;
 
-	if (m->phase != JM_CHECKPOINTING || r->received < (double) m->resize_began) {
+	if (m->phase != JM_CHECKPOINTING ||
+	    r->received < (double) job_model_signalled(m)) {
 		debug("sched/optimus: JobId=%u: checkpoint of step %"PRIu64" confirmed outside a resize, ignored",
 		      r->job_id, r->checkpoint.step);
 		return 0;
@@ -65,7 +67,7 @@ static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
 	rj->checkpoint_acked = true;
 	info("sched/optimus: JobId=%u: checkpoint of step %"PRIu64" confirmed %.0fs after the signal",
 	     r->job_id, r->checkpoint.step,
-	     r->received - (double) m->resize_began);
+	     r->received - (double) job_model_signalled(m));
 	return 0;
 }
 

@@ -132,6 +132,19 @@ static void adopt_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 }
 
 /*
+ * Slurm ran the START applied last: its reservation (planner_decide.c
+ * reserve_start) is over. Kept, it came back when the run was requeued
+ * within PLAN_START_RESERVED_SECONDS of that START: a preempted job's
+ * nodes stayed reserved for it, not given to the job it was preempted for.
+ */
+static void end_start_reservation(reg_job_t *rj)
+{
+	xfree(rj->start_slots);
+	xfree(rj->start_usage);
+	rj->nstart = 0;
+}
+
+/*
  * The job runs: close a resize and record the run's topology. A job the
  * planner released always has a plan of at least one worker (an
  * all-reduce plan has 0 PS, so plan_ps says nothing): only a job that
@@ -145,6 +158,7 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 
 	if (m->phase == JM_RUNNING || m->phase == JM_CHECKPOINTING)
 		return;
+	end_start_reservation(rj);
 	if (m->phase == JM_PENDING && m->plan_workers < 1 && !m->nruns) {
 		adopt_running(rj, sj, now);
 		rj->checkpoint_acked = false;

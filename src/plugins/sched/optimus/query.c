@@ -49,6 +49,8 @@ static int status_row(reg_job_t *rj, void *arg)
 		job_model_remaining_steps(m, &fitted)));
 	json_object_object_add(o, "fitted", json_object_new_boolean(fitted));
 	json_object_object_add(o, "restarts", json_object_new_int(m->restarts));
+	json_object_object_add(o, "preemptions",
+			       json_object_new_int((int) m->preemptions));
 	json_object_object_add(o, "summary", json_object_new_string(summary));
 	json_object_array_add(arg, o);
 	return 0;
@@ -202,6 +204,7 @@ static int metrics_row(reg_job_t *rj, void *arg)
 	}
 	j->reports = (double)m->reports;
 	j->resizes = m->resizes;
+	j->preemptions = m->preemptions;
 	j->restarts = m->restarts;
 	j->resize_seconds = m->resize_seconds;
 	return 0;

@@ -116,7 +116,7 @@ px_policy_t *px_ours_new(const char *name)
 
 const char *const px_policy_names[] = {
 	"peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
-	"goodput", "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
+	"goodput", "goodput-nopreempt", "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
 	"first-fit",
 };
 const size_t px_policy_count = sizeof(px_policy_names) /

@@ -23,6 +23,14 @@
  *   goodput       Policy=goodput, every job adaptive (batch range: the
  *                 artifact's validated range, per-GPU batch as measured,
  *                 at most PX_MAX_ACCUM extra micro-steps)
+ *   goodput-nopreempt  the same with Preempt=no
+ *
+ * Preemption with aging (plan/plan_preempt.c) is on as optimus.conf's
+ * default Preempt= for the policy has it (plan_preempt_default: under
+ * Policy=goodput, so for optimus-rate and goodput). A PLAN_PREEMPT is
+ * applied as the plugin applies it: checkpoint (the measured jobs hold
+ * one whenever asked), requeue, wait pending; the GPUs go back at once
+ * and the next start pays the restart.
  *   quality       Policy=quality, every job --scheduler=quality; its loss
  *                 is the share of its work left (1 at submission)
  *   optimus-oracle  Policy=optimus on records given the truth (an oracle):
@@ -68,6 +76,10 @@ typedef struct pp_job {
 
 typedef struct pp {
 	pp_kind_t kind;
+	/* Preemption with aging as optimus.conf's Preempt= (its default
+	 * for the policy, plan_preempt_default), off for the -nopreempt
+	 * rows. */
+	bool preempt;
 	px_prerun_mode_t prerun;
 	pp_job_t *jobs;
 	size_t njobs;
@@ -75,6 +87,14 @@ typedef struct pp {
 	plan_t last;
 	size_t *last_job;
 } pp_t;
+
+/* The plan's policy of each of ours. */
+static plan_policy_t pp_policy(pp_kind_t kind)
+{
+	return kind == PP_QUALITY ? PLAN_QUALITY :
+	       kind == PP_RATE || kind == PP_GOODPUT ? PLAN_GOODPUT :
+	       PLAN_OPTIMUS;
+}
 
 static bool pp_adaptive(const pp_t *o)
 {
@@ -298,6 +318,14 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		return;
 	case PLAN_KEEP:
 		return;
+	case PLAN_PREEMPT:
+		/* The measured jobs checkpoint whenever asked: the run ends
+		 * now, the job gives its GPUs back and waits pending; its
+		 * next start pays the restart (engine.c). */
+		job_model_preempting(pj->m, (time_t)s->now);
+		job_model_requeued(pj->m, (time_t)s->now);
+		nnext[i] = 0;
+		return;
 	case PLAN_RESIZE:
 		job_model_resizing(pj->m, (time_t)s->now);
 		/* fall through */
@@ -371,13 +399,12 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		idx[nin++] = i;
 	}
 	plan_params_init(&conf);
-	conf.policy = o->kind == PP_QUALITY ? PLAN_QUALITY :
-		      o->kind == PP_RATE || o->kind == PP_GOODPUT ?
-		      PLAN_GOODPUT : PLAN_OPTIMUS;
+	conf.policy = pp_policy(o->kind);
 	conf.interval = s->shape.round;
 	conf.restart_cost = s->shape.restart;
 	conf.min_resize_interval = s->shape.min_resize;
 	conf.explore_scaling = s->shape.explore_scaling;
+	conf.preempt = o->preempt;
 	njobs = plan_interval_prepare(in, nin, (time_t)s->now, room, PX_NODES,
 				      &conf, NULL, NULL, jobs, which, &prm);
 	plan_free(&o->last);
@@ -420,18 +447,23 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 	static const struct {
 		const char *name, *label[3];	/* by px_prerun_mode_t */
 		pp_kind_t kind;
+		bool no_preempt;
 	} k[] = {
 		{ "optimus", { "optimus", "optimus+charged-prerun",
-			       "optimus+oracle-prerun" }, PP_OPTIMUS },
+			       "optimus+oracle-prerun" }, PP_OPTIMUS, false },
 		{ "optimus-rate", { "optimus-rate",
 				    "optimus-rate+charged-prerun",
-				    "optimus-rate+oracle-prerun" }, PP_RATE },
+				    "optimus-rate+oracle-prerun" }, PP_RATE, false },
 		{ "goodput", { "goodput", "goodput+charged-prerun",
-			       "goodput+oracle-prerun" }, PP_GOODPUT },
+			       "goodput+oracle-prerun" }, PP_GOODPUT, false },
+		{ "goodput-nopreempt", { "goodput-nopreempt",
+					 "goodput-nopreempt+charged-prerun",
+					 "goodput-nopreempt+oracle-prerun" },
+		  PP_GOODPUT, true },
 		{ "quality", { "quality", "quality+charged-prerun",
-			       "quality+oracle-prerun" }, PP_QUALITY },
+			       "quality+oracle-prerun" }, PP_QUALITY, false },
 		{ "optimus-oracle", { "optimus-oracle", "optimus-oracle",
-				      "optimus-oracle" }, PP_ORACLE },
+				      "optimus-oracle" }, PP_ORACLE, false },
 	};
 
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
@@ -445,6 +477,8 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 			return NULL;
 		}
 		o->kind = k[i].kind;
+		o->preempt = !k[i].no_preempt &&
+			     plan_preempt_default(pp_policy(o->kind));
 		o->prerun = o->kind == PP_ORACLE ? PX_PRERUN_NONE : prerun;
 		*p = (px_policy_t){ k[i].label[o->prerun], pp_plan, pp_free, o,
 				    o->kind == PP_ORACLE ?
