@@ -166,10 +166,17 @@ mkdir -p "$root/run/lock"
 # ---------------------------------------------------------------- the tree
 # A copy, not a bind mount: the host lane configures the tree in place, and
 # both lanes must be able to build at the same time. Files keep their times so
-# a second run rebuilds only what changed.
+# a second run of the same tree rebuilds only what changed. A copy of another
+# tree (another worktree or clone) starts empty: its sources may be older than
+# the objects the last tree built there, and make would keep those (seen: a
+# link error, then a slurmctld segfault from a job_model_t of another layout).
 say "copying the working tree to $root/optimus"
+if [ "$(cat "$root/optimus/.optimus-tree" 2>/dev/null)" != "$top" ]; then
+	rm -rf "$root/optimus"
+fi
 mkdir -p "$root/optimus"
 "$top/contrib/tree-tar.sh" | tar -C "$root/optimus" -xpf -
+echo "$top" > "$root/optimus/.optimus-tree"
 
 # ---------------------------------------------------------------- run
 in_chroot() {
