@@ -42,7 +42,7 @@ figure is asserted; the exit status is 1 if a job did not complete.
     bench/pollux_replay.py --window first --workload 1 --jobs 11   # the earlier slice
     bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test (CI)
     bench/pollux_replay.py --policies optimus,quality,goodput \
-        --start-model bench/start_cost_model.json   # the calibrated start
+        --start-model bench/start_cost_model_quiet.json   # the calibrated start
 
 Needs root (the cluster's daemons), a built tree, MariaDB and slurmdbd.
 """
