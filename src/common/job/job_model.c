@@ -517,11 +517,10 @@ int job_model_checkpoint(job_model_t *m, time_t now, double step)
 		return -EINVAL;
 	m->ckpt_confirmed = now;
 	m->ckpt_step = step;
-	/* The checkpoint of the resize under way (not a declaration made at
-	 * start): the next run may resume from it. */
-	if (m->phase == JM_CHECKPOINTING &&
-	    ((m->resize_began && now >= m->resize_began) ||
-	     (m->preempt_began && now >= m->preempt_began))) {
+	/* The checkpoint of the resize or preemption under way (not a
+	 * declaration made at start): the next run may resume from it. */
+	if (m->phase == JM_CHECKPOINTING && job_model_signalled(m) &&
+	    now >= job_model_signalled(m)) {
 		m->resize_ckpt = true;
 		m->resize_ckpt_step = step;
 	}
