@@ -13,7 +13,9 @@
  *    the statistics of one epoch, has at least 90% of the goodput of the
  *    true best batch (brute force over every per-GPU batch and
  *    accumulation count on the measured truth; measured: 0.906 to 1.0);
- *  - goodput_fit recovers a known step-time form from mixed batches.
+ *  - goodput_fit recovers a known step-time form from mixed batches and,
+ *    from one sample on, gives the terms the samples do not determine
+ *    Pollux's priors.
  */
 #include <check.h>
 #include <errno.h>
@@ -309,14 +311,63 @@ START_TEST(test_fit)
 	ck_assert_int_eq(goodput_fit(x, 7, &sm), 0);
 	for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
 		ck_assert_double_eq_tol(sm.theta[k], theta[k], 1e-6);
-	/* Two samples: t0 = mean of step / examples per GPU. */
+	/* Two samples at two per-GPU batches: t0 and t1 through both, no
+	 * room left for a sync term (goodput.h). */
 	ck_assert_int_eq(goodput_fit(x, 2, &sm), 0);
-	ck_assert_double_eq_tol(sm.theta[0], (x[0].step / 32 + x[1].step / 64)
-				/ 2, 1e-12);
-	ck_assert_double_eq_tol(sm.theta[1] + sm.theta[4], 0, 1e-12);
+	ck_assert_double_eq_tol(goodput_step_time(&sm, 1, 1, 32, 0), x[0].step,
+				1e-12);
+	ck_assert_double_eq_tol(goodput_step_time(&sm, 2, 1, 64, 0), x[1].step,
+				1e-12);
+	ck_assert_double_eq_tol(sm.theta[2] + sm.theta[3] + sm.theta[4], 0,
+				1e-12);
 	ck_assert_int_eq(goodput_fit(x, 0, &sm), -ENODATA);
 	x[0].step = -1;
 	ck_assert_int_eq(goodput_fit(x, 7, &sm), -EINVAL);
+	speed_model_clear(&sm);
+}
+END_TEST
+
+/* Pollux's priors (goodput.h): one sample is a fit; with one per-GPU
+ * batch, the compute constant t1 is half of a micro-step's compute; sync
+ * terms of kinds not measured are 0; each kind measured is fitted. */
+START_TEST(test_fit_priors)
+{
+	goodput_sample_t one = { 1, 1, 32, 0, 1.0 };
+	goodput_sample_t four = { 4, 1, 64, 1, 3.0 };
+	/* Truth with t1 = t0 * 32: t0 0.01, t1 0.32, t2 0.4, t3 1.2. */
+	goodput_sample_t same[3] = { { 1, 1, 32, 0, 0.64 },
+		{ 4, 1, 32, 0, 0.64 + 0.4 * 0.75 },
+		{ 8, 2, 32, 0, 0.64 + 1.6 * 0.875 } };
+	speed_model_t sm;
+
+	ck_assert_int_eq(allreduce_speed_init(&sm, 32), 0);
+	ck_assert_int_eq(goodput_fit(&one, 1, &sm), 0);
+	ck_assert(sm.fitted);
+	ck_assert_double_eq_tol(sm.theta[0], 0.5 / 32, 1e-12);
+	ck_assert_double_eq_tol(sm.theta[1], 0.5, 1e-12);
+	/* A per-GPU batch of 64 takes 1.5 s, of 16 0.75 s: not free. */
+	ck_assert_double_eq_tol(goodput_step_time(&sm, 1, 1, 64, 0), 1.5,
+				1e-12);
+	ck_assert_double_eq_tol(goodput_step_time(&sm, 16, 4, 16, 0), 0.75,
+				1e-12);
+	/* On 4 GPUs with one accumulation: per micro-step 1.5 s, no sync
+	 * measured alone, all compute. */
+	ck_assert_int_eq(goodput_fit(&four, 1, &sm), 0);
+	ck_assert_double_eq_tol(sm.theta[1], 0.75, 1e-12);
+	ck_assert_double_eq_tol(sm.theta[0], 0.75 / 64, 1e-12);
+	ck_assert_double_eq_tol(sm.theta[2] + sm.theta[3] + sm.theta[4], 0,
+				1e-12);
+	/* One GPU and a single-node ring: t2, no t3 (0, optimistic). */
+	ck_assert_int_eq(goodput_fit(same, 2, &sm), 0);
+	ck_assert_double_eq_tol(sm.theta[0], 0.01, 1e-9);
+	ck_assert_double_eq_tol(sm.theta[1], 0.32, 1e-9);
+	ck_assert_double_eq_tol(sm.theta[2], 0.4, 1e-9);
+	ck_assert_double_eq_tol(sm.theta[3] + sm.theta[4], 0, 1e-12);
+	/* And across nodes: t3. */
+	ck_assert_int_eq(goodput_fit(same, 3, &sm), 0);
+	ck_assert_double_eq_tol(sm.theta[2], 0.4, 1e-9);
+	ck_assert_double_eq_tol(sm.theta[3], 1.2, 1e-9);
+	ck_assert_double_eq_tol(sm.theta[4], 0, 1e-12);
 	speed_model_clear(&sm);
 }
 END_TEST
@@ -331,6 +382,7 @@ static Suite *efficiency_suite(void)
 	tcase_add_test(tc, test_artifact_progress);
 	tcase_add_test(tc, test_best_batch);
 	tcase_add_test(tc, test_fit);
+	tcase_add_test(tc, test_fit_priors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -187,6 +187,28 @@ START_TEST(test_unfitted_within_range)
 }
 END_TEST
 
+/* Issue 28, Pollux's priors: a job's first measured step is a fit (no
+ * wait for 3 configurations), its compute half per example and half per
+ * micro-step, no sync term measured. */
+START_TEST(test_fit_from_first_step)
+{
+	job_model_t *m = job_fixture_new(4, "optimus,mode=allreduce,"
+				 "max_workers=16,batch=256,steps=1000");
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	ck_assert_int_eq(job_model_batch_sample(m, 1, 1, 256, 0, 1.0), 0);
+	job_model_refit(m);
+	ck_assert(m->batch.fitted);
+	ck_assert_double_eq_tol(goodput_step_time(&m->batch.speed, 4, 1, 64,
+						  0), 0.625, 1e-12);
+	ck_assert_double_eq_tol(goodput_step_time(&m->batch.speed, 8, 2, 256,
+						  1), 2.0, 1e-12);
+	job_model_free(m);
+}
+END_TEST
+
 /* A running job's reports are samples at the batch it runs at, and
  * progress counts each step's gain. */
 START_TEST(test_reports_feed)
@@ -437,6 +459,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_gradients_refused);
 	tcase_add_test(tc, test_best_batch);
 	tcase_add_test(tc, test_unfitted_within_range);
+	tcase_add_test(tc, test_fit_from_first_step);
 	tcase_add_test(tc, test_reports_feed);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_plan_mixed);

@@ -183,18 +183,20 @@ void job_model_batch_refit(job_model_t *m)
 	job_batch_t *b = &m->batch;
 	int rc;
 
-	if (!b->adaptive || b->nsamples < JOB_BATCH_MIN_CONFIGS)
+	/* From the first sample: goodput_fit gives the terms the samples do
+	 * not determine their priors (goodput.h). */
+	if (!b->adaptive || !b->nsamples)
 		return;
 	rc = goodput_fit(b->samples, b->nsamples, &b->speed);
-	/* A fit the numbers do not determine keeps the previous one. */
+	/* A failed fit (numerical trouble) keeps the previous one. */
 	if (!rc)
 		b->fitted = true;
 }
 
 /*
- * An adaptive job before its fit: the submitted batch, but no more than
- * its workers hold without accumulating (max_local each), never below
- * min_local each. Accumulation keeps about the examples per second and
+ * An adaptive job before its fit (until its first measured step): the
+ * submitted batch, but no more than its workers hold without accumulating
+ * (max_local each), never below min_local each. Accumulation keeps about the examples per second and
  * lowers the statistical efficiency of each (it falls with the batch), so
  * it pays only where saved synchronisations outweigh that, which a job
  * without a step-time fit cannot know; the submitted batch was chosen for

@@ -53,11 +53,6 @@ typedef struct job_run {
 /* Distinct step-time configurations (workers, nodes, local batch,
  * accumulation) an adaptive job keeps, the oldest dropped. */
 #define JOB_BATCH_SAMPLES_MAX 32
-/* Distinct configurations before the job's own step-time fit of any batch
- * (goodput.h) is used: the full form has 5 coefficients, and below 3
- * configurations it is not determined (doc/simulator.md measures 1
- * against 3). Before, the job runs at its submitted batch. */
-#define JOB_BATCH_MIN_CONFIGS 3
 /* Most extra gradient-accumulation micro-steps a limit may allow. */
 #define JOB_BATCH_MAX_ACCUM 64
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
@@ -33,49 +34,111 @@ static int sample_valid(const goodput_sample_t *x)
 	       x->accum >= 0 && x->step > 0 && isfinite(x->step);
 }
 
+/* The terms the samples determine (goodput.h). Sync term k (2..4) needs a
+ * sample of its kind: a ring inside one node, a ring crossing nodes, more
+ * than one worker. */
+static int kind_seen(const goodput_sample_t *s, size_t n, int k)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((k == 2 && s[i].n == 1 && s[i].w > 1) ||
+		    (k == 3 && s[i].n > 1) || (k == 4 && s[i].w > 1))
+			return 1;
+	return 0;
+}
+
+/* Does column v add to the rank of the kept columns (orthonormal in Q)?
+ * Then it joins them, so that the least squares has one answer.
+ * Gram-Schmidt: a column whose part outside the kept ones is below 1e-9 of
+ * its norm adds nothing. v is overwritten. */
+static int adds_rank(gsl_matrix *Q, size_t kept, gsl_vector *v)
+{
+	double norm = gsl_blas_dnrm2(v);
+
+	if (!(norm > 0))
+		return 0;
+	for (size_t j = 0; j < kept; j++) {
+		gsl_vector_view q = gsl_matrix_column(Q, j);
+		double d;
+		gsl_blas_ddot(&q.vector, v, &d);
+		gsl_blas_daxpy(-d, &q.vector, v);
+	}
+	double left = gsl_blas_dnrm2(v);
+	if (!(left > 1e-9 * norm))
+		return 0;
+	gsl_vector_scale(v, 1.0 / left);
+	gsl_matrix_set_col(Q, kept, v);
+	return 1;
+}
+
 int goodput_fit(const goodput_sample_t *samples, size_t n,
 		speed_model_t *speed)
 {
 	double theta[ALLREDUCE_NTHETA] = { 0 }, phi[ALLREDUCE_NTHETA];
-	int rc = 0;
+	int col[ALLREDUCE_NTHETA], one_local = 1, rc = 0;
+	size_t kept = 0;
 
 	if (!speed || speed->mode != SPEED_ALLREDUCE || (n && !samples))
 		return -EINVAL;
 	if (!n)
 		return -ENODATA;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (!sample_valid(&samples[i]))
 			return -EINVAL;
-	if (n < 3) {
-		for (size_t i = 0; i < n; i++) {
-			sample_features(&samples[i], phi);
-			theta[0] += samples[i].step / phi[0] / (double)n;
-		}
-		return speed_model_set_theta(speed, theta, ALLREDUCE_NTHETA);
+		one_local &= samples[i].local == samples[0].local;
 	}
+	/* One per-GPU batch: t0 and t1 are not told apart (both grow with
+	 * the micro-steps alone); the prior t1 = t0 * local, half of each
+	 * micro-step's compute constant, one column (t0 * 2 * local). */
+	double L = samples[0].local;
 	gsl_matrix *A = gsl_matrix_alloc(n, ALLREDUCE_NTHETA);
-	gsl_vector *b = gsl_vector_alloc(n);
-	gsl_vector *x = gsl_vector_alloc(ALLREDUCE_NTHETA);
-	if (!A || !b || !x) {
+	gsl_matrix *Q = gsl_matrix_alloc(n, ALLREDUCE_NTHETA);
+	gsl_vector *v = gsl_vector_alloc(n);
+	gsl_vector *b = NULL, *x = NULL;
+	if (!A || !Q || !v) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		sample_features(&samples[i], phi);
-		for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
-			gsl_matrix_set(A, i, k, phi[k] / samples[i].step);
-		gsl_vector_set(b, i, 1.0);
+	for (int k = 0; k < ALLREDUCE_NTHETA; k++) {
+		if ((k == 1 && one_local) || (k >= 2 &&
+					      !kind_seen(samples, n, k)))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			sample_features(&samples[i], phi);
+			double f = phi[k];
+			if (k == 0 && one_local)
+				f += L * phi[1];
+			gsl_vector_set(v, i, f / samples[i].step);
+		}
+		gsl_matrix_set_col(A, kept, v);
+		if (adds_rank(Q, kept, v))
+			col[kept++] = k;
 	}
-	if (!(rc = nnls_solve(A, b, x, NULL))) {
-		for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
-			theta[k] = gsl_vector_get(x, k);
-		rc = theta[0] > 0 || theta[1] > 0 ?
-			     speed_model_set_theta(speed, theta,
-						   ALLREDUCE_NTHETA) : -EDOM;
+	if (!kept) {
+		rc = -EDOM;
+		goto out;
 	}
+	gsl_matrix_view Ak = gsl_matrix_submatrix(A, 0, 0, n, kept);
+	b = gsl_vector_alloc(n);
+	x = gsl_vector_alloc(kept);
+	if (!b || !x) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	gsl_vector_set_all(b, 1.0);
+	if ((rc = nnls_solve(&Ak.matrix, b, x, NULL)))
+		goto out;
+	for (size_t j = 0; j < kept; j++)
+		theta[col[j]] = gsl_vector_get(x, j);
+	if (one_local)
+		theta[1] = theta[0] * L;
+	rc = theta[0] > 0 || theta[1] > 0 ?
+		     speed_model_set_theta(speed, theta, ALLREDUCE_NTHETA) :
+		     -EDOM;
 out:
 	gsl_vector_free(x);
 	gsl_vector_free(b);
+	gsl_vector_free(v);
+	gsl_matrix_free(Q);
 	gsl_matrix_free(A);
 	return rc;
 }

@@ -57,8 +57,15 @@ typedef struct goodput_sample {
  * Fit t0..t4 of T (formula above) to measured steps of any batches, by
  * NNLS on T with rows weighted by 1/step (relative errors), into speed
  * (initialised by allreduce_speed_init; its batch is not used here).
- * With fewer than 3 samples the form is not determined: t0 alone (time
- * proportional to the examples per GPU, perfect scaling) from their mean.
+ * From the first sample on (Pollux's priors, fit_perf_params): a term the
+ * samples do not determine takes a prior instead of a guess by the solver.
+ *  - One per-GPU batch in all samples: t0 and t1 are not told apart; t1 =
+ *    t0 * local, half of a micro-step's compute is its constant (a smaller
+ *    per-GPU batch is not free).
+ *  - A sync term is fitted only with a sample of its kind, else 0
+ *    (optimistic): t2 a single-node sample of w > 1, t3 one of n > 1, t4
+ *    one of w > 1; and only if it adds to the rank of the terms before it
+ *    (order t0/t1, t2, t3, t4), so the fit has one answer.
  * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
  */
 int goodput_fit(const goodput_sample_t *samples, size_t n,
