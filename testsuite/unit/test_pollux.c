@@ -551,6 +551,86 @@ START_TEST(test_backfill_limits_hold)
 }
 END_TEST
 
+/*
+ * Issue 29: quality's loss is what the replay trainer reports
+ * (examples/replay_trainer.py), the share of the slice's measured progress
+ * still to go, 1 - progress / progress at its last epoch's end. The
+ * adapter reported a share of steps over an estimate of the steps per
+ * epoch (the dataset over the batch) until an epoch had run: imagenet at
+ * batch 3200 had 0.33 left at step 800 where the trainer says 0.85, 0 at
+ * step 1205, and 0.67 again at its first epoch's end (step 1779).
+ */
+typedef struct loss_watch {
+	px_policy_t *inner;
+	size_t checked;
+	double worst;		/* largest |reported - trainer's| */
+} loss_watch_t;
+
+static int loss_watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
+			   size_t n, int (*next)[PX_GPUS], int *nnext)
+{
+	loss_watch_t *w = p->state;
+	int rc = w->inner->plan(w->inner, s, active, n, next, nnext);
+
+	for (size_t k = 0; k < n; k++) {
+		const px_job_t *j = &s->jobs[active[k]];
+		const job_model_t *m = px_plan_job_model(w->inner, active[k]);
+		double goal = px_app_progress(j->spec->app, j->spec->epochs);
+
+		if (!m || !m->reports)
+			continue;
+		w->checked++;
+		w->worst = fmax(w->worst,
+				fabs(m->loss - (1.0 - j->progress / goal)));
+	}
+	return rc;
+}
+
+static void loss_watch_destroy(px_policy_t *p)
+{
+	loss_watch_t *w = p->state;
+
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+START_TEST(test_quality_loss_is_the_trainers)
+{
+	static const char csv[] =
+		"name,time,application,num_replicas,batch_size\n"
+		"imagenet-13,0,imagenet,16,3200\ncifar10-14,100,cifar10,1,128\n";
+	loss_watch_t w = { .inner = px_policy_new("quality", PX_PRERUN_NONE) };
+	px_policy_t *p = calloc(1, sizeof(*p));
+	px_shape_t shape = px_shape_default();
+	const char *path;
+	px_workload_t work;
+	px_result_t r;
+	char err[512];
+
+	load_apps();
+	ck_assert_ptr_nonnull(w.inner);
+	ck_assert_ptr_nonnull(p);
+	*p = (px_policy_t){ w.inner->name, loss_watch_plan, loss_watch_destroy,
+			    &w, false };
+	path = tmp_file(csv);
+	ck_assert_msg(px_workload_read(path, apps, napps, &work, err,
+				       sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	for (size_t i = 0; i < work.n; i++)
+		work.jobs[i].epochs = 3;	/* the replay bench's slice */
+	shape.nodes = 4;
+	ck_assert_msg(px_sim_run(&work, &shape, p, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(r.ndone, 2);
+	ck_assert_msg(w.checked > 50, "%zu reports checked", w.checked);
+	ck_assert_msg(w.worst < 1e-9, "a reported loss is %.3f off the "
+		      "trainer's", w.worst);
+	px_result_free(&r);
+	px_workload_free(&work);
+	unload_apps();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pollux");
@@ -569,6 +649,7 @@ int main(void)
 	tcase_add_test(tc, test_charged_prerun);
 	tcase_add_test(tc, test_goodput_batches);
 	tcase_add_test(tc, test_start_cost_queue);
+	tcase_add_test(tc, test_quality_loss_is_the_trainers);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -32,7 +32,8 @@
  * one whenever asked), requeue, wait pending; the GPUs go back at once
  * and the next start pays the restart.
  *   quality       Policy=quality, every job --scheduler=quality; its loss
- *                 is the share of its work left (1 at submission)
+ *                 is the share of its measured progress left (1 at
+ *                 submission), as the replay trainer reports it
  *   optimus-oracle  Policy=optimus on records given the truth (an oracle):
  *                 the true step time of every GPU count on the fewest
  *                 nodes, and the true remaining steps every round
@@ -193,13 +194,21 @@ static void pp_slots(pp_job_t *pj, const int *alloc, int n)
 		}
 }
 
-/* The share of its work the job has left: its loss for quality. */
+/*
+ * The share of its work the job has left, its loss for quality: what the
+ * replay trainer reports on the cluster (examples/replay_trainer.py), the
+ * measured progress still to go to its last counted epoch's end. Not a
+ * share of steps over an estimate of the steps per epoch: before its first
+ * epoch ended that estimate (the dataset over the batch) ignored the
+ * batch's efficiency, and imagenet at batch 3200 reported 0.33 left at
+ * step 800 where its trainer says 0.85, 0 from step 1205 and 0.67 again at
+ * its first epoch's end (step 1779; issue 29).
+ */
 static double pp_share_left(const px_job_t *j)
 {
-	double per = j->epoch > 0 ? j->steps / j->epoch : pp_epoch_steps(j);
-	double total = per * j->spec->epochs;
+	double goal = px_app_progress(j->spec->app, j->spec->epochs);
 
-	return total > 0 ? fmax(0.0, 1.0 - j->steps / total) : 1.0;
+	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
 }
 
 /* Feed what job i reported since the last round and record its run. */
