@@ -103,10 +103,18 @@ static bool batch_sample_valid(int w, int n, int local, int accum,
 int job_model_batch_sample(job_model_t *m, int w, int n, int local,
 			   int accum, double seconds)
 {
+	return job_model_batch_sample_sync(m, w, n, local, accum, seconds,
+					   0.0);
+}
+
+int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
+				int accum, double seconds, double sync)
+{
 	job_batch_t *b;
 	size_t k;
 
-	if (!m || !batch_sample_valid(w, n, local, accum, seconds))
+	if (!m || !batch_sample_valid(w, n, local, accum, seconds) ||
+	    !(sync >= 0 && sync < seconds))
 		return -EINVAL;
 	b = &m->batch;
 	/* One sample per configuration, the latest: a configuration's step
@@ -124,7 +132,8 @@ int job_model_batch_sample(job_model_t *m, int w, int n, int local,
 	} else if (k == b->nsamples) {
 		b->nsamples++;
 	}
-	b->samples[k] = (goodput_sample_t){ w, n, local, accum, seconds };
+	b->samples[k] = (goodput_sample_t){ w, n, local, accum, seconds,
+					    sync };
 	m->dirty |= JOB_MODEL_DIRTY_BATCH;
 	return 0;
 }
@@ -423,8 +432,10 @@ static int batch_samples_from(const json_object *j, job_batch_t *b,
 							  v[4]))
 			return errmsg_set(err, len, -EINVAL, "'batch.samples'"
 					  "[%zu]: out of range", k);
+		/* The sync part is not kept: the plugin's jobs never
+		 * report one (goodput.h). */
 		b->samples[k] = (goodput_sample_t){ (int)v[0], (int)v[1],
-			(int)v[2], (int)v[3], v[4] };
+			(int)v[2], (int)v[3], v[4], 0.0 };
 	}
 	b->nsamples = n;
 	return 0;

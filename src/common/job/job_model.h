@@ -466,6 +466,12 @@ int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
  */
 int job_model_batch_sample(job_model_t *m, int w, int n, int local,
 			   int accum, double seconds);
+/* The same with the step's all-reduce seconds as the job measured them
+ * (goodput_sample_t sync, 0 <= sync < seconds; 0: not measured): the
+ * simulator's diagnostic `--sync-split` (doc/simulator.md); the plugin's
+ * jobs report whole steps. 0 or -EINVAL. */
+int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
+				int accum, double seconds, double sync);
 /*
  * The batch the run starting now uses (global = local * w * (accum + 1)
  * is not checked against w here); global 0: the submitted batch. Call

@@ -70,35 +70,39 @@ static int adds_rank(gsl_matrix *Q, size_t kept, gsl_vector *v)
 	return 1;
 }
 
-int goodput_fit(const goodput_sample_t *samples, size_t n,
-		speed_model_t *speed)
-{
-	double theta[ALLREDUCE_NTHETA] = { 0 }, phi[ALLREDUCE_NTHETA];
-	int col[ALLREDUCE_NTHETA], one_local = 1, rc = 0;
-	size_t kept = 0;
+/* The part of a step a fit explains (goodput.h). */
+typedef enum { PART_WHOLE, PART_COMPUTE, PART_SYNC } part_t;
 
-	if (!speed || speed->mode != SPEED_ALLREDUCE || (n && !samples))
-		return -EINVAL;
-	if (!n)
-		return -ENODATA;
-	for (size_t i = 0; i < n; i++) {
-		if (!sample_valid(&samples[i]))
-			return -EINVAL;
-		one_local &= samples[i].local == samples[0].local;
-	}
-	/* One per-GPU batch: t0 and t1 are not told apart (both grow with
-	 * the micro-steps alone); the prior t1 = t0 * local, half of each
-	 * micro-step's compute constant, one column (t0 * 2 * local). */
+static double part_of(const goodput_sample_t *x, part_t part)
+{
+	return part == PART_WHOLE ? x->step :
+	       part == PART_COMPUTE ? x->step - x->sync : x->sync;
+}
+
+/*
+ * NNLS of `part` of every step on the terms k in [from, to) the samples
+ * determine (goodput.h), rows weighted by 1/step (errors relative to the
+ * step the job sees), into theta[from..to). With one_local, t1 is t0 *
+ * local (one column). A sync term's column is 0 in a one-worker row: such
+ * a row holds none of them. No term determined: theta stays 0, and 0.
+ */
+static int fit_terms(const goodput_sample_t *samples, size_t n, int from,
+		     int to, part_t part, int one_local, double *theta)
+{
+	double phi[ALLREDUCE_NTHETA];
+	int col[ALLREDUCE_NTHETA], rc = 0;
+	size_t kept = 0;
 	double L = samples[0].local;
 	gsl_matrix *A = gsl_matrix_alloc(n, ALLREDUCE_NTHETA);
 	gsl_matrix *Q = gsl_matrix_alloc(n, ALLREDUCE_NTHETA);
 	gsl_vector *v = gsl_vector_alloc(n);
 	gsl_vector *b = NULL, *x = NULL;
+
 	if (!A || !Q || !v) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (int k = 0; k < ALLREDUCE_NTHETA; k++) {
+	for (int k = from; k < to; k++) {
 		if ((k == 1 && one_local) || (k >= 2 &&
 					      !kind_seen(samples, n, k)))
 			continue;
@@ -113,10 +117,8 @@ int goodput_fit(const goodput_sample_t *samples, size_t n,
 		if (adds_rank(Q, kept, v))
 			col[kept++] = k;
 	}
-	if (!kept) {
-		rc = -EDOM;
+	if (!kept)
 		goto out;
-	}
 	gsl_matrix_view Ak = gsl_matrix_submatrix(A, 0, 0, n, kept);
 	b = gsl_vector_alloc(n);
 	x = gsl_vector_alloc(kept);
@@ -124,16 +126,15 @@ int goodput_fit(const goodput_sample_t *samples, size_t n,
 		rc = -ENOMEM;
 		goto out;
 	}
-	gsl_vector_set_all(b, 1.0);
+	for (size_t i = 0; i < n; i++)
+		gsl_vector_set(b, i, part_of(&samples[i], part) /
+				     samples[i].step);
 	if ((rc = nnls_solve(&Ak.matrix, b, x, NULL)))
 		goto out;
 	for (size_t j = 0; j < kept; j++)
 		theta[col[j]] = gsl_vector_get(x, j);
-	if (one_local)
+	if (one_local && from == 0)
 		theta[1] = theta[0] * L;
-	rc = theta[0] > 0 || theta[1] > 0 ?
-		     speed_model_set_theta(speed, theta, ALLREDUCE_NTHETA) :
-		     -EDOM;
 out:
 	gsl_vector_free(x);
 	gsl_vector_free(b);
@@ -141,6 +142,43 @@ out:
 	gsl_matrix_free(Q);
 	gsl_matrix_free(A);
 	return rc;
+}
+
+int goodput_fit(const goodput_sample_t *samples, size_t n,
+		speed_model_t *speed)
+{
+	double theta[ALLREDUCE_NTHETA] = { 0 };
+	int one_local = 1, split = 1, rc;
+
+	if (!speed || speed->mode != SPEED_ALLREDUCE || (n && !samples))
+		return -EINVAL;
+	if (!n)
+		return -ENODATA;
+	for (size_t i = 0; i < n; i++) {
+		if (!sample_valid(&samples[i]))
+			return -EINVAL;
+		one_local &= samples[i].local == samples[0].local;
+		split &= samples[i].sync > 0 &&
+			 samples[i].sync < samples[i].step;
+	}
+	/* One per-GPU batch: t0 and t1 are not told apart (both grow with
+	 * the micro-steps alone); the prior t1 = t0 * local, half of each
+	 * micro-step's compute constant, one column (t0 * 2 * local).
+	 * Every step's sync part measured: t0/t1 on the compute part, the
+	 * sync terms on the sync part; else all of them on the whole. */
+	if (split)
+		rc = fit_terms(samples, n, 0, 2, PART_COMPUTE, one_local,
+			       theta);
+	else
+		rc = fit_terms(samples, n, 0, ALLREDUCE_NTHETA, PART_WHOLE,
+			       one_local, theta);
+	if (!rc && split)
+		rc = fit_terms(samples, n, 2, ALLREDUCE_NTHETA, PART_SYNC,
+			       one_local, theta);
+	if (rc)
+		return rc;
+	return theta[0] > 0 || theta[1] > 0 ?
+	       speed_model_set_theta(speed, theta, ALLREDUCE_NTHETA) : -EDOM;
 }
 
 double goodput_step_time(const speed_model_t *speed, int w, int n,

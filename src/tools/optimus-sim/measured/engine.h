@@ -44,6 +44,12 @@ typedef struct px_shape {
 	 * allowance for the wait between allocation and launch, which the
 	 * limit covers (bench/pollux_replay.py); < 0: `start`. */
 	double limit_start;
+	/* A diagnostic (doc/simulator.md, "Compute apart from sync"):
+	 * goodput's step samples carry their all-reduce part as the job
+	 * would measure it, and its fit takes compute and sync apart
+	 * (goodput_fit). Off by default: the plugin's jobs report whole
+	 * steps. */
+	bool sync_split;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);

@@ -102,6 +102,10 @@ static void usage(FILE *f)
 	      "                    true step times at 1, 2, 4, 8, 16 GPUs, "
 	      "free\n"
 	      "                    (labelled +oracle-prerun)\n"
+	      "  --sync-split      a diagnostic: goodput's step samples "
+	      "carry their all-reduce\n                    part as the job "
+	      "would measure it, its fit takes compute\n"
+	      "                    and sync apart (doc/simulator.md)\n"
 	      "  --data DIR        the measured data (default "
 	      POLLUX_DATA_DIR ")\n"
 	      "A slice on another cluster (bench/pollux_replay.py; seconds "
@@ -232,7 +236,7 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
-       O_EXPLORE, O_START_QUEUED,
+       O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT,
        O_FIRST };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
@@ -290,6 +294,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
 		{ "limit-start", 1, 0, O_LIMIT_START },
 		{ "explore-scaling", 1, 0, O_EXPLORE },
+		{ "sync-split", 0, 0, O_SYNC_SPLIT },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
@@ -312,6 +317,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_WL: rc = parse_workloads(o, optarg); break;
 		case O_LOAD: rc = parse_loads(o, optarg); break;
 		case O_REAL: o->realistic = true; break;
+		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
 		case O_POL: rc = parse_policies(o, optarg); break;
 		case O_DATA: o->data = optarg; break;
 		case O_JSON: o->json = optarg; break;
@@ -616,6 +622,9 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 			"before it", o->shape.start_queued);
 	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
 		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
+	if (o->shape.sync_split)
+		fputs("; goodput's fit: compute apart from sync "
+		      "(--sync-split)", f);
 	if (sliced(o))
 		fprintf(f, "; a slice: %zu jobs from job %zu, %d epochs at "
 			"most, resizes %g s apart at least, limits in units of "
@@ -692,6 +701,10 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 					  shape_secs[i].off)));
 	json_object_object_add(cl, "explore_scaling",
 			       json_object_new_boolean(o->shape.explore_scaling));
+	/* Only when on: the default output stays main's. */
+	if (o->shape.sync_split)
+		json_object_object_add(cl, "sync_split",
+				       json_object_new_boolean(true));
 	json_object_object_add(cl, "first",
 			       json_object_new_int64((int64_t)o->first));
 	json_object_object_add(cl, "jobs",

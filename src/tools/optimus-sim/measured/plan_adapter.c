@@ -254,10 +254,16 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		if (o->kind != PP_ORACLE)
 			(void)job_model_speed_sample(m, ob->nodes,
 						     ob->replicas, 1.0 / t);
+		/* --sync-split: the step's all-reduce part as the job
+		 * measures it (a micro-step without all-reduce is
+		 * step - sync); the engine's truth has it. Outside
+		 * (0, step) it is no measurement: none. */
+		bool split = s->shape.sync_split && ob->sync > 0 &&
+			     ob->sync < t;
 		if (pp_adaptive(o))
-			(void)job_model_batch_sample(m, ob->replicas,
-						     ob->nodes, ob->atomic,
-						     ob->accum, t);
+			(void)job_model_batch_sample_sync(m, ob->replicas,
+				ob->nodes, ob->atomic, ob->accum, t,
+				split ? ob->sync : 0.0);
 	}
 	if (j->nstats != pj->nstats_fed) {
 		/* The latest statistics of an epoch and batch. */
