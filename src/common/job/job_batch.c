@@ -205,11 +205,12 @@ void job_model_batch_refit(job_model_t *m)
 /*
  * An adaptive job before its fit (until its first measured step): the
  * submitted batch, but no more than its workers hold without accumulating
- * (max_local each), never below min_local each. Accumulation keeps about the examples per second and
- * lowers the statistical efficiency of each (it falls with the batch), so
- * it pays only where saved synchronisations outweigh that, which a job
- * without a step-time fit cannot know; the submitted batch was chosen for
- * the submitted GPUs (doc/simulator.md "Low load").
+ * (max_local each), never below min_local each. Accumulation keeps about
+ * the examples per second and lowers the statistical efficiency of each
+ * (it falls with the batch), so it pays only where saved synchronisations
+ * outweigh that, which a job without a step-time fit cannot know; the
+ * submitted batch was chosen for the submitted GPUs (doc/simulator.md
+ * "Low load").
  */
 static double batch_unfitted(const job_batch_t *b, int workers)
 {
