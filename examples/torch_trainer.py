@@ -40,8 +40,9 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   LR rule has them at the next start. `--profile-batches 0.5,2` times a
   few steps (forward, backward, all-reduce; no update) at those multiples
   of the local batch at the start of every run and reports them as speeds
-  at those batches: the scheduler's step-time model of any batch needs
-  three configurations.
+  at those batches: the scheduler fits its step-time model of any batch
+  from the first, and samples at more per-GPU batches tell the per-example
+  compute from the per-step constant sooner.
 - Checkpoint signal (SIGUSR1 unless ckpt_signal=): a worker blocked in an
   all-reduce cannot run its Python signal handler, so every step begins
   with a tiny all-reduce of (checkpoint wanted, stop) flags and all workers
