@@ -414,6 +414,48 @@ START_TEST(test_speed_profile)
 }
 END_TEST
 
+/*
+ * A restart costs the job until its first step, not until Slurm starts it
+ * (issue 29: on the cluster a re-batch was planned with 3.3 s measured
+ * from signal to start where the job lost 8 s to its first step, and
+ * re-batched jobs whose restart did not pay). The first report ends the
+ * timing, its steps at the reported speed taken off; a run ending before
+ * any report lost all of it; the restart being timed survives the state
+ * file.
+ */
+START_TEST(test_restart_timed_to_first_step)
+{
+	job_model_t *m = new_job("optimus,steps=4000"), *b;
+	json_object *o;
+	char err[256];
+
+	job_model_started(m, 100, 1, 2, 1);
+	ck_assert_int_eq(job_model_report(m, 150, 1000, 0.5, 10.0, 0), 0);
+	job_model_resizing(m, 200);
+	job_model_stopped(m, 205);
+	job_model_started(m, 210, 2, 4, 2);
+	ck_assert_uint_eq(m->restarts, 1);
+	o = job_model_to_json(m);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b, "%s", err);
+	json_object_put(o);
+	/* 10 steps at 2 steps/s by the report at 222: the first at 217. */
+	ck_assert_int_eq(job_model_report(b, 222, 1010, 0.5, 2.0, 0), 0);
+	ck_assert_double_eq(b->resize_seconds, 17);
+	/* Later reports do not add to it. */
+	ck_assert_int_eq(job_model_report(b, 240, 1050, 0.5, 2.0, 0), 0);
+	ck_assert_double_eq(b->resize_seconds, 17);
+	/* A run that ends before its first report lost the whole restart. */
+	job_model_resizing(b, 300);
+	job_model_stopped(b, 304);
+	job_model_started(b, 306, 1, 2, 1);
+	job_model_stopped(b, 320);
+	ck_assert_double_eq(b->resize_seconds, 17 + 20);
+	job_model_free(b);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_timing_and_summary)
 {
 	job_model_t *m = new_job("optimus,steps=4000");
@@ -426,7 +468,9 @@ START_TEST(test_timing_and_summary)
 	job_model_stopped(m, 1230);
 	job_model_started(m, 1260, 2, 4, 2);
 	ck_assert_uint_eq(m->restarts, 1);
-	ck_assert_double_eq(m->resize_seconds, 60);
+	/* Timed to its first step: the first report ends it. */
+	ck_assert_int_eq(m->restart_from, 1200);
+	ck_assert_double_eq(m->resize_seconds, 0);
 	ck_assert_uint_eq(m->nruns, 2);
 	ck_assert_int_eq(m->runs[0].end, 1230);
 	ck_assert_double_eq(m->runs[0].steps_done, 1000);
@@ -435,6 +479,10 @@ START_TEST(test_timing_and_summary)
 	ck_assert_msg(strstr(buf, "remaining=3000 steps(target)"), "%s", buf);
 	ck_assert_msg(strstr(buf, "restarts=1"), "%s", buf);
 	ck_assert_msg(!strstr(buf, "jct="), "%s", buf);
+	/* Its first report: 10 steps at 10 steps/s, the first step at 1260,
+	 * 60 s after the signal. */
+	ck_assert_int_eq(job_model_report(m, 1261, 1010, 0.5, 10.0, 0), 0);
+	ck_assert_double_eq(m->resize_seconds, 60);
 	job_model_done(m, 1900);
 	ck_assert_int_eq(job_model_summary(m, NULL, buf, sizeof(buf)), 0);
 	ck_assert_msg(strstr(buf, " jct=900s"), "%s", buf);
@@ -523,8 +571,10 @@ START_TEST(test_lost_run_is_a_fault_not_a_resize)
 	job_model_requeued(m, 165);
 	job_model_started(m, 170, 1, 2, 1);
 	ck_assert_uint_eq(m->restarts, 1);
-	ck_assert(m->resize_seconds == 10);
+	ck_assert_int_eq(m->restart_from, 160);
+	/* Lost before its first report: the whole restart, 160 to 180. */
 	job_model_lost_run(m, 180);
+	ck_assert(m->resize_seconds == 20);
 	o = job_model_to_json(m);
 	b = job_model_from_json(o, err, sizeof(err));
 	ck_assert_msg(b, "%s", err);
@@ -920,6 +970,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_allreduce_model);
 	tcase_add_test(tc, test_cost_sample);
 	tcase_add_test(tc, test_timing_and_summary);
+	tcase_add_test(tc, test_restart_timed_to_first_step);
 	tcase_add_test(tc, test_run_history);
 	tcase_add_test(tc, test_requeued);
 	tcase_add_test(tc, test_lost_run_is_a_fault_not_a_resize);

@@ -217,6 +217,28 @@ static void job_model_check_resume(job_model_t *m, double step)
 
 /* What every report records: the step (the run's progress, the resume
  * check, the adaptive batch's progress), the epoch and when. */
+/*
+ * A restart being timed ends at the run's first report: the time from the
+ * resize's signal to the first step it shows, the steps since taken off at
+ * the reported speed (none known: the report's own time), never before
+ * the run started.
+ */
+static void job_model_restart_timed(job_model_t *m, time_t now,
+				    double steps_per_sec)
+{
+	const job_run_t *r;
+	double lost;
+
+	if (!m->restart_from || !m->nruns)
+		return;
+	r = &m->runs[m->nruns - 1];
+	lost = difftime(now, m->restart_from);
+	if (steps_per_sec > 0.0)
+		lost -= r->steps_done / steps_per_sec;
+	m->resize_seconds += fmax(lost, difftime(r->start, m->restart_from));
+	m->restart_from = 0;
+}
+
 static void job_model_reported(job_model_t *m, time_t now, double step,
 			       double steps_per_sec, double epoch)
 {
@@ -226,6 +248,7 @@ static void job_model_reported(job_model_t *m, time_t now, double step,
 	job_model_check_resume(m, step);
 	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
 		m->runs[m->nruns - 1].steps_done += step - m->step;
+	job_model_restart_timed(m, now, steps_per_sec);
 	m->step = step;
 	m->epoch = epoch;
 	m->last_report = now;
@@ -361,10 +384,9 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	}
 	m->resize_ckpt = false;
 	m->preempt_began = 0;
-	if (m->resize_began && now >= m->resize_began) {
-		m->resize_seconds += difftime(now, m->resize_began);
-		m->resize_began = 0;
-	}
+	if (m->resize_began && now >= m->resize_began)
+		m->restart_from = m->resize_began;	/* timed to its first step */
+	m->resize_began = 0;
 	r = job_model_new_run(m);
 	r->start = now;
 	r->ps = ps;
@@ -430,6 +452,10 @@ void job_model_stopped(job_model_t *m, time_t now)
 		r->end = now > r->start ? now : r->start + 1;
 		m->attained += job_model_run_service(m, r, r->end);
 	}
+	/* Ended before its first report: the whole restart was lost. */
+	if (m->restart_from && r->end >= m->restart_from)
+		m->resize_seconds += difftime(r->end, m->restart_from);
+	m->restart_from = 0;
 }
 
 void job_model_requeued(job_model_t *m, time_t now)

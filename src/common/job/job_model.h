@@ -110,6 +110,13 @@ typedef struct job_model {
 	time_t end_time;	/* 0 until done */
 	time_t last_resize;	/* last time a resize was started */
 	time_t resize_began;	/* checkpoint signal time of a resize */
+	/*
+	 * The same, kept from the new run's start to its first report: a
+	 * restart costs the job until its first step, not until Slurm starts
+	 * it (its processes start, load the checkpoint, join the
+	 * all-reduce). 0: no restart being timed.
+	 */
+	time_t restart_from;
 	double resize_seconds;	/* total time lost in resizes */
 	unsigned restarts;	/* completed restarts (a run after a run) */
 	unsigned resizes;	/* resizes begun (job_model_resizing) */
@@ -290,7 +297,10 @@ void job_model_lost_run(job_model_t *m, time_t now);
 /*
  * Added: a resize decided by the plan begins (checkpoint signal sent):
  * phase CHECKPOINTING, last_resize = resize_began = now, resizes + 1.
- * The next job_model_started() adds the time lost to resize_seconds.
+ * The next run's first report adds the time lost to resize_seconds: from
+ * the signal to the first step that report shows (its steps at the
+ * reported speed taken off), at least to the run's start; a run that ends
+ * before any report lost all of it.
  */
 void job_model_resizing(job_model_t *m, time_t now);
 /*

@@ -137,6 +137,7 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	    jm_add_int(o, "resizes", m->resizes) ||
 	    jm_add_int(o, "fault_restarts", m->fault_restarts) ||
 	    jm_add_int(o, "fault_requeue", m->fault_requeue) ||
+	    jm_add_int(o, "restart_from", (int64_t)m->restart_from) ||
 	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
 	    jm_add_int(o, "not_resumable", m->not_resumable) ||
 	    jm_add_num(o, "resume_floor", m->resume_floor) ||
@@ -283,8 +284,9 @@ enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
 
 /*
- * The checkpoint record (issue 15), the resizes begun (issue 25) and the
- * fault restarts (issue 31):
+ * The checkpoint record (issue 15), the resizes begun (issue 25), the
+ * fault restarts (issue 31) and a restart timed to its first step (issue
+ * 29):
  * optional, so that a state file written before them still loads (such a
  * job has no confirmed checkpoint yet, and counts its resizes from now).
  */
@@ -302,10 +304,11 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 		{ "resizes", 0, UINT32_MAX, true, NULL },
 		{ "fault_restarts", 0, UINT32_MAX, true, NULL },
 		{ "fault_requeue", 0, 1, true, NULL },
+		{ "restart_from", 0, JM_TIME_MAX, true, NULL },
 	};
-	double v[10] = { 0 };
+	double v[11] = { 0 };
 
-	if (jm_optional_from(o, f, 10, v, err, len))
+	if (jm_optional_from(o, f, 11, v, err, len))
 		return -EINVAL;
 	m->ckpt_confirmed = (time_t)v[0];
 	m->ckpt_step = v[1];
@@ -317,6 +320,7 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->resizes = (unsigned)v[7];
 	m->fault_restarts = (unsigned)v[8];
 	m->fault_requeue = v[9] != 0.0;
+	m->restart_from = (time_t)v[10];
 	return 0;
 }
 

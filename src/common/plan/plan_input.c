@@ -108,8 +108,9 @@ double plan_input_restart_cost(const plan_input_t *in, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const job_model_t *m = in[i].model;
 
-		/* None finished, or one still in progress. */
-		if (!m || m->resize_began || !m->restarts)
+		/* None finished, or one still in progress (signalled, or
+		 * restarted and not at its first step yet). */
+		if (!m || m->resize_began || m->restart_from || !m->restarts)
 			continue;
 		seconds += m->resize_seconds;
 		resizes += m->restarts;
