@@ -24,7 +24,8 @@ CLUSTER_OPTIONS = {
 MIN_RESIZE_INTERVAL = 5
 
 
-def trainer_script(steps, ignore_signal=False, ckpt_seconds=0):
+def trainer_script(steps, ignore_signal=False, ckpt_seconds=0,
+                   restart_delay=0):
     if ignore_signal:
         # A job that says it can checkpoint (issue 15: else it is never
         # resized) but ignores the signal: the shell and its child.
@@ -35,8 +36,12 @@ def trainer_script(steps, ignore_signal=False, ckpt_seconds=0):
                 "signal.signal(signal.SIGUSR1, signal.SIG_IGN)\n"
                 "optimus_report.Reporter().checkpoint(0)\n"
                 "time.sleep(%d)'\n" % (os.path.join(TOP, "python"), steps))
-    return ("#!/bin/sh\nOPTIMUS_TEST_CKPT_SECONDS=%g exec /usr/bin/python3 "
-            "%s %d\n" % (ckpt_seconds, TRAINER, steps))
+    # restart_delay: a run after a requeue takes that long before its first
+    # step (processes that start slowly, a checkpoint that loads slowly).
+    delay = ('[ "${SLURM_RESTART_COUNT:-0}" -gt 0 ] && sleep %d\n' %
+             restart_delay) if restart_delay else ""
+    return ("#!/bin/sh\n%sOPTIMUS_TEST_CKPT_SECONDS=%g exec /usr/bin/python3 "
+            "%s %d\n" % (delay, ckpt_seconds, TRAINER, steps))
 
 
 def submit(cluster, tmp_path, name, hints, steps, **kw):

@@ -71,7 +71,11 @@ def test_metrics_and_plan_history_of_a_resized_job(cluster, tmp_path):
             fams, _ = scrape(env)
             done = value(fams, "optimus_job_restarts",
                          "optimus_job_restarts_total", job_id=str(big))
-            return fams if done and done >= 1 else None
+            # A restart's cost is known at the run's first step (its first
+            # report), after the restart itself.
+            lost = value(fams, "optimus_job_resize_seconds",
+                         "optimus_job_resize_seconds_total", job_id=str(big))
+            return fams if done and done >= 1 and lost else None
         fams = wait_for(resized, 30, "the restart in the metrics")
         job = strict_json(ctl(env, "--json", "show", "job", str(big)).stdout)
 

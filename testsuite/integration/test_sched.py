@@ -159,6 +159,34 @@ def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
         cancel(cluster, big, small)
 
 
+def test_restart_cost_runs_to_the_first_step(cluster, tmp_path):
+    """A restart costs the job until its first step, not until Slurm starts
+    it: the plan weighs every resize and re-batch against the restarts it
+    measured, and a cost taken at the start made re-batches that did not
+    pay (issue 29's bench: 3.3 s measured, 8 s lost). The resized job's
+    processes take 8 s after the restart before their first step."""
+    delay = 8
+    big, big_out, first, small = squeezed(cluster, tmp_path, "slowstart", 5,
+                                          700, 60, restart_delay=delay)
+    try:
+        wait_for(lambda: runs(big_out)[1:2], 120, "a restart")
+        started = re.search(r"JobId=%d resized to .* in (\d+)s" % big,
+                            cluster.logs("slurmctld"))
+        assert started, "no resize line"
+        to_start = int(started.group(1))
+        job = wait_for(lambda: (lambda j: j if j["resize_seconds"] > 0
+                                else None)(
+            optimusctl(cluster, "show", "job", str(big))), 30,
+            "the restart's cost in the record")
+        assert job["restarts"] == 1, job
+        # Signal to start, then the delay before the first step (the
+        # trainer's own start-up adds to it, never takes from it).
+        assert job["resize_seconds"] >= to_start + delay - 1, \
+            (job["resize_seconds"], to_start, delay)
+    finally:
+        cancel(cluster, big, small)
+
+
 def test_job_ignoring_the_signal_is_requeued_after_grace(cluster, tmp_path):
     stubborn, _ = submit(cluster, tmp_path, "stubborn",
                          "optimus,max_ps=8,max_workers=24,ckpt_grace=4",
