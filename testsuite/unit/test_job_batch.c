@@ -294,6 +294,32 @@ START_TEST(test_json_round_trip)
 }
 END_TEST
 
+/*
+ * A record saved between a step sample and the plan's refit has the batch
+ * model's dirty bit set: it loads back, dirty as it was (the state file
+ * refused 'dirty' 8 as out of range, and slurmctld lost the record at its
+ * next start).
+ */
+START_TEST(test_json_dirty_batch)
+{
+	job_model_t *m = fitted_job(8), *b;
+	json_object *o;
+	char err[160] = "";
+
+	job_model_started(m, 100, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_sample(m, 4, 1, 64, 0, 0.3), 0);
+	ck_assert(m->dirty & JOB_MODEL_DIRTY_BATCH);
+	o = job_model_to_json(m);
+	ck_assert_ptr_nonnull(o);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_uint_eq(b->dirty, m->dirty);
+	json_object_put(o);
+	job_model_free(b);
+	job_model_free(m);
+}
+END_TEST
+
 /* Four 4-GPU servers; two adaptive jobs and a fixed one, all pending. */
 START_TEST(test_plan_mixed)
 {
@@ -462,6 +488,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_fit_from_first_step);
 	tcase_add_test(tc, test_reports_feed);
 	tcase_add_test(tc, test_json_round_trip);
+	tcase_add_test(tc, test_json_dirty_batch);
 	tcase_add_test(tc, test_plan_mixed);
 	tcase_add_test(tc, test_plan_rebatch);
 	tcase_add_test(tc, test_plan_placement_aware);

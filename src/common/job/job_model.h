@@ -194,6 +194,8 @@ enum {
 	JOB_MODEL_DIRTY_SPEED = 1u << 1,
 	JOB_MODEL_DIRTY_QUALITY = 1u << 2,
 	JOB_MODEL_DIRTY_BATCH = 1u << 3,
+	/* Every bit above: the state file's bound for 'dirty'. */
+	JOB_MODEL_DIRTY_ALL = (1u << 4) - 1,
 };
 
 /*

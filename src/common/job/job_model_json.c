@@ -382,7 +382,7 @@ static int jm_scalars_from(const json_object *o, job_model_t *m, char *err,
 		{ "resize_began", 0, T, true, &v[JF_BEGAN] },
 		{ "resize_seconds", 0, T, false, &v[JF_RSEC] },
 		{ "restarts", 0, UINT32_MAX, true, &v[JF_RESTARTS] },
-		{ "dirty", 0, 7, true, &v[JF_DIRTY] },
+		{ "dirty", 0, JOB_MODEL_DIRTY_ALL, true, &v[JF_DIRTY] },
 		{ "explicit_cost", 0, 1, true, &v[JF_COST] },
 	};
 	json_object *ph;
