@@ -187,17 +187,26 @@ START_TEST(test_unfitted_within_range)
 }
 END_TEST
 
+/* An adaptive all-reduce job (batch 256, LIM) with one gradient report:
+ * its statistics known, no step measured. */
+static job_model_t *adaptive_job(uint32_t id)
+{
+	job_model_t *m = job_fixture_new(id, "optimus,mode=allreduce,"
+					 "max_workers=16,batch=256,steps=1000");
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	return m;
+}
+
 /* Issue 28, Pollux's priors: a job's first measured step is a fit (no
  * wait for 3 configurations), its compute half per example and half per
  * micro-step, no sync term measured. */
 START_TEST(test_fit_from_first_step)
 {
-	job_model_t *m = job_fixture_new(4, "optimus,mode=allreduce,"
-				 "max_workers=16,batch=256,steps=1000");
+	job_model_t *m = adaptive_job(4);
 
-	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
-					     0), 0);
 	ck_assert_int_eq(job_model_batch_sample(m, 1, 1, 256, 0, 1.0), 0);
 	job_model_refit(m);
 	ck_assert(m->batch.fitted);
@@ -213,12 +222,8 @@ END_TEST
  * progress counts each step's gain. */
 START_TEST(test_reports_feed)
 {
-	job_model_t *m = job_fixture_new(1, "optimus,mode=allreduce,max_workers=16,"
-				 "batch=256,steps=1000");
+	job_model_t *m = adaptive_job(1);
 
-	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
-					     0), 0);
 	job_model_started(m, 100, 0, 4, 1);
 	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
 	ck_assert_int_eq(job_model_report(m, 110, 10, 1.0, 2.0, 0), 0);
