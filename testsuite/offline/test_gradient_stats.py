@@ -8,6 +8,7 @@ import importlib.util
 import math
 import os
 import random
+import socket
 import sys
 
 import pytest
@@ -67,6 +68,25 @@ def test_batch_env():
 
 
 def _replica(rank, world, port, out):
+    # A replica that fails says why: else the test only sees its queue
+    # stay empty for two minutes (CI run 14, debian12 lane).
+    try:
+        _replica_run(rank, world, port, out)
+    except BaseException:
+        import traceback
+        out.put((rank, "failed", traceback.format_exc()))
+        raise
+
+
+def _free_port():
+    # The OS's free port, not one derived from the pid: another lane's
+    # test clusters run on this host at the same time.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _replica_run(rank, world, port, out):
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
@@ -110,12 +130,21 @@ def test_ddp_stats_match_the_replicas_gradients():
     import torch.multiprocessing as mp
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
-    port = 20000 + os.getpid() % 10000
+    port = _free_port()
     procs = [ctx.Process(target=_replica, args=(r, 2, port, out))
              for r in range(2)]
     for p in procs:
         p.start()
-    res = sorted(out.get(timeout=120) for _ in procs)
+    res = []
+    while len(res) < len(procs):
+        r = out.get(timeout=120)
+        if r[1] == "failed":
+            # The other replica may wait for it for ever: stop both.
+            for p in procs:
+                p.terminate()
+            pytest.fail("replica %d failed:\n%s" % (r[0], r[2]))
+        res.append(r)
+    res.sort()
     for p in procs:
         p.join(60)
     for rank, sqr, trace, vb, small, big, sent in res:
