@@ -170,7 +170,8 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 		     sj->job_id, t.ps, t.workers,
 		     t.batch ? " at its planned batch" : "",
 		     difftime(sj->start, m->resize_began));
-	/* Adds the time since resize_began to resize_seconds. */
+	/* Starts timing the restart: the run's first report adds the time
+	 * since resize_began to resize_seconds (job_model.h). */
 	job_model_started(m, sj->start, t.ps, t.workers, sj->nnodes);
 	note_run_batch(m, &t);
 	rj->checkpoint_acked = false;
