@@ -392,6 +392,33 @@ def test_show_job_text_names_the_job(cluster, tmp_path):
         cancel(cluster, jid)
 
 
+def test_epoch_target_from_whole_epoch_reports(cluster, tmp_path):
+    """A job that gives epochs= but not epoch_steps= and reports its epoch
+    as a `for epoch in range(3)` loop does (the epoch in progress: 0, 1,
+    2) runs to 3 epochs of 200 steps. Its target, as optimusctl shows it,
+    must be 600 steps within what its reports tell (one every 20 steps:
+    the epoch began between two of them, 3 x 10 steps either way).
+    step / epoch took the epoch index for epochs done: 3 x 340 / 1 = 1020
+    steps at step 340, in epoch 1 (the replay bench's NCF jobs, issue 29:
+    24 s predicted left with 9 s left, so they re-batched for nothing)."""
+    lines = ["#!/bin/sh"]
+    for step in range(20, 341, 20):
+        lines.append("%s progress --step %d --loss %g --epoch %d || exit 3"
+                     % (sched.OPTIMUS_REPORT, step, 10.0 / step,
+                        (step - 1) // 200))
+    lines.append("sleep 300")
+    jid = cluster.sbatch(["--scheduler=optimus,max_workers=1,epochs=3",
+                          "-D", str(tmp_path), "-o", "/dev/null"],
+                         script="\n".join(lines) + "\n")
+    try:
+        j = wait_for(lambda: (lambda j: j.get("step") == 340 and j)(
+            optimusctl(cluster, "show", "job", str(jid))), 90,
+            "the report of step 340")
+        assert abs(j["target_steps"] - 600) <= 30, j["target_steps"]
+    finally:
+        cancel(cluster, jid)
+
+
 def test_gate_date_in_the_man_page_is_the_gate(cluster, tmp_path):
     """Issue 26 item 5: sched_optimus(8) named the gate 2097-08-31, the code
     set 2097-08-05T09:04:00 UTC. The date the man page gives is the begin

@@ -278,6 +278,23 @@ START_TEST(test_remaining_fallbacks)
 	ck_assert_double_eq(job_model_remaining_steps(m, NULL), 1600);
 	job_model_free(m);
 
+	/* A whole epoch is the one in progress: epoch 1 began between step
+	 * 200 (epoch 0) and step 250 (epoch 1), so 3 epochs of 225 steps at
+	 * step 340, not 3 x 340 (step / epoch); the mark stays within the
+	 * epoch and moves at the next one. */
+	m = new_job("optimus,epochs=3");
+	ck_assert_int_eq(job_model_report(m, 20, 200, 2.0, 0, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 21, 250, 2.0, 0, 1), 0);
+	ck_assert_int_eq(job_model_report(m, 22, 340, 2.0, 0, 1), 0);
+	ck_assert_double_eq(job_model_target_steps(m), 675);
+	ck_assert_int_eq(job_model_report(m, 23, 390, 2.0, 0, 1), 0);
+	ck_assert_int_eq(job_model_report(m, 24, 410, 2.0, 0, 2), 0);
+	ck_assert_double_eq(job_model_target_steps(m), 600);
+	/* A fractional epoch is the share done: exact at every report. */
+	ck_assert_int_eq(job_model_report(m, 25, 500, 2.0, 0, 2.5), 0);
+	ck_assert_double_eq(job_model_target_steps(m), 600);
+	job_model_free(m);
+
 	/* Nothing known: the prior, never below the steps done. */
 	m = new_job("optimus");
 	ck_assert_double_eq(job_model_remaining_steps(m, &fitted),
@@ -754,6 +771,39 @@ START_TEST(test_json_roundtrip)
 }
 END_TEST
 
+/* The epoch mark is kept across a restart of slurmctld; a record written
+ * before it was marked at its last report (step / epoch) and loads. */
+START_TEST(test_json_epoch_mark)
+{
+	job_model_t *m = new_job("optimus,epochs=3"), *b;
+	json_object *j, *o;
+	char err[256] = "";
+
+	ck_assert_int_eq(job_model_report(m, 20, 200, 2.0, 0, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 21, 250, 2.0, 0, 1), 0);
+	ck_assert_int_eq(job_model_report(m, 22, 340, 2.0, 0, 1), 0);
+	j = job_model_to_json(m);
+	o = json_tokener_parse(json_object_to_json_string(j));
+	json_object_put(j);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_double_eq(job_model_target_steps(b), 675);
+	job_model_free(b);
+	json_object_object_del(o, "epoch_mark");
+	json_object_object_del(o, "epoch_mark_step");
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_double_eq(job_model_target_steps(b), 1020);
+	job_model_free(b);
+	json_object_object_add(o, "epoch_mark", json_object_new_double(-1));
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_ptr_null(b);
+	ck_assert_msg(strstr(err, "epoch_mark"), "%s", err);
+	json_object_put(o);
+	job_model_free(m);
+}
+END_TEST
+
 /* Replace (or delete, v NULL) key in a fresh copy of a good record. */
 static void expect_bad(const char *key, json_object *v, const char *needle)
 {
@@ -977,6 +1027,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_preemption_record);
 	tcase_add_test(tc, test_preemption_shown);
 	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_json_epoch_mark);
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);
 	tcase_add_test(tc, test_json_every_key);

@@ -239,9 +239,40 @@ static void job_model_restart_timed(job_model_t *m, time_t now,
 	m->restart_from = 0;
 }
 
+/*
+ * The epoch length a target of epochs= (without epoch_steps=) is run to.
+ * A fractional epoch is the exact share of epochs done: its step marks
+ * it. A whole one is the epoch in progress, as a `for epoch in
+ * range(E)` loop reports it: epoch e began between the last report of an
+ * earlier epoch and the first report of e, so the middle of the two
+ * marks it (step / e, the former rule, took e epochs as done at any step
+ * of epoch e: up to twice the length mid-epoch 1). Steps at a batch other
+ * than the submitted one are other steps: an adaptive job's mark is kept
+ * from its submitted batch.
+ */
+static void job_model_epoch_marked(job_model_t *m, double step, double epoch)
+{
+	bool whole = epoch == floor(epoch);
+
+	if (epoch < 1.0 || !job_model_batch_at_submitted(m))
+		return;
+	if (!whole) {
+		m->epoch_mark = epoch;
+		m->epoch_mark_step = step;
+	} else if (floor(epoch) > floor(m->epoch_mark)) {
+		bool seen_before = m->reports && m->epoch < epoch &&
+				   m->step < step;
+
+		m->epoch_mark = epoch;
+		m->epoch_mark_step = seen_before ? 0.5 * (m->step + step) :
+				     step;
+	}
+}
+
 static void job_model_reported(job_model_t *m, time_t now, double step,
 			       double steps_per_sec, double epoch)
 {
+	job_model_epoch_marked(m, step, epoch);
 	if (job_model_running_topology(m))
 		job_model_batch_progress(m, step > m->step ? step - m->step :
 					 0.0, steps_per_sec);

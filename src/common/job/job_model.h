@@ -158,6 +158,10 @@ typedef struct job_model {
 
 	/* Added: bookkeeping of the lazy refit and of the reports. */
 	double epoch;		/* last reported epoch (0: not reported) */
+	/* Where an epoch began, for a target of epochs= without
+	 * epoch_steps=: epoch_mark epochs took epoch_mark_step steps (0: no
+	 * epoch >= 1 reported yet). job_model_epoch_marked() says how. */
+	double epoch_mark, epoch_mark_step;
 	unsigned dirty;		/* JOB_MODEL_DIRTY_* models to refit */
 	bool explicit_cost;	/* quality cost given by job_model_cost_sample */
 

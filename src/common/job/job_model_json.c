@@ -138,6 +138,8 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	    jm_add_int(o, "fault_restarts", m->fault_restarts) ||
 	    jm_add_int(o, "fault_requeue", m->fault_requeue) ||
 	    jm_add_int(o, "restart_from", (int64_t)m->restart_from) ||
+	    jm_add_num(o, "epoch_mark", m->epoch_mark) ||
+	    jm_add_num(o, "epoch_mark_step", m->epoch_mark_step) ||
 	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
 	    jm_add_int(o, "not_resumable", m->not_resumable) ||
 	    jm_add_num(o, "resume_floor", m->resume_floor) ||
@@ -325,6 +327,33 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 }
 
 /*
+ * Where an epoch began (issue 29): optional, so that a state file written
+ * before it still loads. Such a job's last report marks it, as the former
+ * rule (step / epoch) took it, until its next epoch.
+ */
+static int jm_epoch_mark_from(const json_object *o, job_model_t *m,
+			      char *err, size_t len)
+{
+	const jm_field_t f[] = {
+		{ "epoch_mark", 0, JM_STEP_MAX, false, NULL },
+		{ "epoch_mark_step", 0, JM_STEP_MAX, false, NULL },
+	};
+	double v[2] = { -1, -1 };
+
+	if (jm_optional_from(o, f, 2, v, err, len))
+		return -EINVAL;
+	if (v[0] < 0.0 || v[1] < 0.0) {
+		bool marked = m->epoch >= 1.0;
+
+		v[0] = marked ? m->epoch : 0.0;
+		v[1] = marked ? m->step : 0.0;
+	}
+	m->epoch_mark = v[0];
+	m->epoch_mark_step = v[1];
+	return 0;
+}
+
+/*
  * Preemption's record (issue 28): optional, so that a state file written
  * before it still loads. Such a job has waited since its submission, and
  * its attained service is what its recorded runs held (the runs are read
@@ -417,6 +446,8 @@ static int jm_scalars_from(const json_object *o, job_model_t *m, char *err,
 	m->restarts = (unsigned)v[JF_RESTARTS];
 	m->dirty = (unsigned)v[JF_DIRTY];
 	m->explicit_cost = v[JF_COST] != 0.0;
+	if (jm_epoch_mark_from(o, m, err, len))
+		return -EINVAL;
 	return jm_checkpoint_from(o, m, err, len);
 }
 

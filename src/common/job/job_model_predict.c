@@ -158,7 +158,7 @@ const char *job_speed_source_name(job_speed_source_t s)
 
 /*
  * steps=, else epochs= times epoch_steps=, else epochs= times the epoch
- * length seen so far (step / epoch reported).
+ * length the reports tell (job_model_epoch_marked).
  */
 double job_model_target_steps(const job_model_t *m)
 {
@@ -168,8 +168,8 @@ double job_model_target_steps(const job_model_t *m)
 		return (double)h->steps;
 	if (h->epochs && h->epoch_steps)
 		return (double)h->epochs * (double)h->epoch_steps;
-	if (h->epochs && m->epoch >= 1.0 && m->step > 0.0)
-		return (double)h->epochs * m->step / m->epoch;
+	if (h->epochs && m->epoch_mark >= 1.0 && m->epoch_mark_step > 0.0)
+		return (double)h->epochs * m->epoch_mark_step / m->epoch_mark;
 	return 0.0;
 }
 

@@ -147,6 +147,10 @@ static json_object *answer_job(uint32_t job_id)
 		job_phase_name(rj->model->phase)));
 	json_object_object_add(o, "summary", json_object_new_string(summary));
 	json_object_object_add(o, "decision", plan_decision_to_json(&rj->last));
+	/* The steps the job is believed to stop at (steps=, or epochs= and
+	 * the epoch length given or learned; 0: unknown). */
+	json_object_object_add(o, "target_steps", json_num_new(
+		job_model_target_steps(rj->model)));
 	add_batch_now(o, rj->model);
 	return o;
 }
