@@ -219,11 +219,13 @@ def hints(job, policy, a):
     adaptive as in the simulator (measured/plan_adapter.c): its largest
     batch, per-GPU batch and accumulation from the truth."""
     n = int(job["num_replicas"])
+    t = app_truth(job["application"], job["batch_size"])
+    # Every job gives its loader's length, as the simulator's jobs do
+    # (epoch_steps=): the same target for the plan on both sides.
     if policy == "backfill":
         return ("optimus,mode=allreduce,min_workers=%d,max_workers=%d,"
-                "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d"
-                % (n, n, a.epochs))
-    t = app_truth(job["application"], job["batch_size"])
+                "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d,"
+                "epoch_steps=%d" % (n, n, a.epochs, t["epoch_steps"]))
     extra = ""
     if policy == "goodput":
         # The truth has no step time below the smallest per-GPU batch
@@ -242,9 +244,10 @@ def hints(job, policy, a):
     # --scheduler= names optimus or quality; goodput is the cluster's
     # Policy= (optimus.conf), its jobs submitted as optimus ones.
     return ("%s,mode=allreduce,min_workers=1,max_workers=%d,"
-            "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d%s"
+            "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d,"
+            "epoch_steps=%d%s"
             % ("quality" if policy == "quality" else "optimus",
-               min(hi, NODES * GPUS), a.epochs, extra))
+               min(hi, NODES * GPUS), a.epochs, t["epoch_steps"], extra))
 
 
 def submit(c, workdir, job, policy, a, limit_min):

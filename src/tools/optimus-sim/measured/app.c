@@ -618,6 +618,11 @@ double px_app_progress(const px_app_t *a, int epoch)
 	return m;
 }
 
+double px_app_epoch_steps(const px_app_t *a, double bsz)
+{
+	return px_app_progress(a, 1) * a->init_bsz / bsz;
+}
+
 double px_app_iteration(const px_app_t *a, double bsz, int epoch)
 {
 	size_t lo, hi;

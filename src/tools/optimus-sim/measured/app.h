@@ -93,6 +93,10 @@ int px_app_max_replicas(const px_app_t *a, double bsz);
 int px_app_max_replicas_any_batch(const px_app_t *a);
 /* Progress at the start of `epoch` (the smallest over the runs). */
 double px_app_progress(const px_app_t *a, int epoch);
+/* Steps of an epoch at batch bsz, as a job knows them before it runs one
+ * (its loader's length: the dataset over the batch), the epoch_steps=
+ * hint the simulator's jobs and the replay bench's give. */
+double px_app_epoch_steps(const px_app_t *a, double bsz);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */
 double px_app_iteration(const px_app_t *a, double bsz, int epoch);
 

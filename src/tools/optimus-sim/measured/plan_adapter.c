@@ -102,14 +102,6 @@ static bool pp_adaptive(const pp_t *o)
 	return o->kind == PP_GOODPUT;
 }
 
-/* The job's loader length before it ran an epoch: dataset over batch. */
-static double pp_epoch_steps(const px_job_t *j)
-{
-	const px_app_t *a = j->spec->app;
-
-	return px_app_progress(a, 1) * a->init_bsz / j->spec->bsz;
-}
-
 static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 {
 	const px_job_t *j = &s->jobs[i];
@@ -131,7 +123,8 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	h.worker_res.mem_mb = 1;
 	h.batch = (uint64_t)j->spec->bsz;
 	h.epochs = (uint64_t)j->spec->epochs;
-	h.epoch_steps = (uint64_t)fmax(1.0, round(pp_epoch_steps(j)));
+	h.epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
+						j->spec->app, j->spec->bsz)));
 	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
 	if (!m)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
