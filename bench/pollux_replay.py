@@ -42,7 +42,7 @@ figure is asserted; the exit status is 1 if a job did not complete.
     bench/pollux_replay.py --window first --workload 1 --jobs 11   # the earlier slice
     bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test (CI)
     bench/pollux_replay.py --policies optimus,quality,goodput \
-        --start-model bench/start_cost_model_quiet.json   # the calibrated start
+        --start-model bench/start_cost_model_1205.json    # the calibrated start (this machine)
 
 Needs root (the cluster's daemons), a built tree, MariaDB and slurmdbd.
 """
@@ -545,7 +545,7 @@ def main():
     ap.add_argument("--compression", type=float, default=20.0,
                     help="measured seconds per wall-clock second, for the "
                     "arrivals and the jobs alike")
-    ap.add_argument("--policies", default="optimus,quality",
+    ap.add_argument("--policies", default="optimus,quality,goodput",
                     help="sched/optimus policies run (Policy=), each beside "
                     "the simulator's policy of that name")
     ap.add_argument("--quick", action="store_true",

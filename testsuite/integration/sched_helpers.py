@@ -25,7 +25,7 @@ MIN_RESIZE_INTERVAL = 5
 
 
 def trainer_script(steps, ignore_signal=False, ckpt_seconds=0,
-                   restart_delay=0):
+                   restart_delay=0, run0_reports=0):
     if ignore_signal:
         # A job that says it can checkpoint (issue 15: else it is never
         # resized) but ignores the signal: the shell and its child.
@@ -40,8 +40,10 @@ def trainer_script(steps, ignore_signal=False, ckpt_seconds=0,
     # step (processes that start slowly, a checkpoint that loads slowly).
     delay = ('[ "${SLURM_RESTART_COUNT:-0}" -gt 0 ] && sleep %d\n' %
              restart_delay) if restart_delay else ""
-    return ("#!/bin/sh\n%sOPTIMUS_TEST_CKPT_SECONDS=%g exec /usr/bin/python3 "
-            "%s %d\n" % (delay, ckpt_seconds, TRAINER, steps))
+    # run0_reports: the first run reports that many times, then goes quiet.
+    return ("#!/bin/sh\n%sOPTIMUS_TEST_CKPT_SECONDS=%g "
+            "OPTIMUS_TEST_RUN0_REPORTS=%d exec /usr/bin/python3 %s %d\n"
+            % (delay, ckpt_seconds, run0_reports, TRAINER, steps))
 
 
 def submit(cluster, tmp_path, name, hints, steps, **kw):

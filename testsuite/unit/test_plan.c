@@ -1160,6 +1160,24 @@ START_TEST(test_input_start_reservation)
 	ck_assert(!plan_input_start_reserved(&in, NOW));
 	/* No measured resize: the configured cost. */
 	ck_assert_double_eq(plan_input_restart_cost(&in, 1, 123.0), 123.0);
+	/* A preempted job's restart is a restart, not timed: the mean is
+	 * not taken down by it (it was 0 s over 1 restart). */
+	job_model_started(f.m[0], NOW, 1, 1, 1);
+	job_model_preempting(f.m[0], NOW + 10);
+	job_model_requeued(f.m[0], NOW + 12);
+	job_model_started(f.m[0], NOW + 40, 1, 1, 1);
+	ck_assert_uint_eq(f.m[0]->restarts, 1);
+	ck_assert_uint_eq(f.m[0]->restarts_timed, 0);
+	ck_assert_double_eq(plan_input_restart_cost(&in, 1, 123.0), 123.0);
+	/* Then a resize timed to its first step (at the run's start, no
+	 * report before: 30 s): the mean of the timed one only. */
+	job_model_resizing(f.m[0], NOW + 60);
+	job_model_requeued(f.m[0], NOW + 62);
+	job_model_started(f.m[0], NOW + 80, 1, 1, 1);
+	ck_assert_int_eq(job_model_progress(f.m[0], NOW + 90, 10, 0), 0);
+	ck_assert_uint_eq(f.m[0]->restarts, 2);
+	ck_assert_uint_eq(f.m[0]->restarts_timed, 1);
+	ck_assert_double_eq(plan_input_restart_cost(&in, 1, 123.0), 30.0);
 	fx_free(&f);
 }
 END_TEST

@@ -236,6 +236,7 @@ static void job_model_restart_timed(job_model_t *m, time_t now,
 	if (steps_per_sec > 0.0)
 		lost -= r->steps_done / steps_per_sec;
 	m->resize_seconds += fmax(lost, difftime(r->start, m->restart_from));
+	m->restarts_timed++;
 	m->restart_from = 0;
 }
 
@@ -484,8 +485,10 @@ void job_model_stopped(job_model_t *m, time_t now)
 		m->attained += job_model_run_service(m, r, r->end);
 	}
 	/* Ended before its first report: the whole restart was lost. */
-	if (m->restart_from && r->end >= m->restart_from)
+	if (m->restart_from && r->end >= m->restart_from) {
 		m->resize_seconds += difftime(r->end, m->restart_from);
+		m->restarts_timed++;
+	}
 	m->restart_from = 0;
 }
 

@@ -119,6 +119,10 @@ typedef struct job_model {
 	time_t restart_from;
 	double resize_seconds;	/* total time lost in resizes */
 	unsigned restarts;	/* completed restarts (a run after a run) */
+	/* The restarts whose time resize_seconds holds: a resize's, timed
+	 * from its signal (a preempted job's restart is a restart, but the
+	 * wait in it is the queue's, not timed). */
+	unsigned restarts_timed;
 	unsigned resizes;	/* resizes begun (job_model_resizing) */
 	/*
 	 * Runs Slurm ended and requeued itself (a node failed under the job,

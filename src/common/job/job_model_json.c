@@ -138,6 +138,7 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	    jm_add_int(o, "fault_restarts", m->fault_restarts) ||
 	    jm_add_int(o, "fault_requeue", m->fault_requeue) ||
 	    jm_add_int(o, "restart_from", (int64_t)m->restart_from) ||
+	    jm_add_int(o, "restarts_timed", m->restarts_timed) ||
 	    jm_add_num(o, "epoch_mark", m->epoch_mark) ||
 	    jm_add_num(o, "epoch_mark_step", m->epoch_mark_step) ||
 	    jm_add_num(o, "ckpt_step", m->ckpt_step) ||
@@ -287,10 +288,11 @@ enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
 
 /*
  * The checkpoint record (issue 15), the resizes begun (issue 25), the
- * fault restarts (issue 31) and a restart timed to its first step (issue
- * 29):
+ * fault restarts (issue 31), a restart timed to its first step and the
+ * restarts timed (issue 29):
  * optional, so that a state file written before them still loads (such a
- * job has no confirmed checkpoint yet, and counts its resizes from now).
+ * job has no confirmed checkpoint yet, counts its resizes from now, and
+ * its restarts as timed, the former rule).
  */
 static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 			      size_t len)
@@ -307,11 +309,16 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 		{ "fault_restarts", 0, UINT32_MAX, true, NULL },
 		{ "fault_requeue", 0, 1, true, NULL },
 		{ "restart_from", 0, JM_TIME_MAX, true, NULL },
+		{ "restarts_timed", 0, UINT32_MAX, true, NULL },
 	};
-	double v[11] = { 0 };
+	double v[12] = { 0 };
 
-	if (jm_optional_from(o, f, 11, v, err, len))
+	v[11] = -1;
+	if (jm_optional_from(o, f, 12, v, err, len))
 		return -EINVAL;
+	if (v[11] > m->restarts)
+		return jm_fail(err, len, "'restarts_timed' %.0f above "
+			       "'restarts' %u", v[11], m->restarts);
 	m->ckpt_confirmed = (time_t)v[0];
 	m->ckpt_step = v[1];
 	m->not_resumable = v[2] != 0.0;
@@ -323,6 +330,7 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->fault_restarts = (unsigned)v[8];
 	m->fault_requeue = v[9] != 0.0;
 	m->restart_from = (time_t)v[10];
+	m->restarts_timed = v[11] < 0.0 ? m->restarts : (unsigned)v[11];
 	return 0;
 }
 

@@ -165,6 +165,9 @@ typedef struct plan {
 	plan_decision_t *decisions;	/* decisions[i] answers jobs[i] */
 	size_t nstart, nresize, nkeep, nwait, npreempt;
 	double alloc_seconds, place_seconds;	/* time spent planning */
+	/* The restart cost every gain was weighed against (seconds: the
+	 * restarts measured, else RestartCost; plan_input_restart_cost). */
+	double restart_cost;
 	/* Why the run failed, written with errmsg_set: a result carries its
 	 * own message because its callers (plan_run's passes, the plugin's
 	 * log, the simulator) read it after the result, not at the call. */

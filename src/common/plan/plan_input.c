@@ -108,12 +108,16 @@ double plan_input_restart_cost(const plan_input_t *in, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const job_model_t *m = in[i].model;
 
-		/* None finished, or one still in progress (signalled, or
-		 * restarted and not at its first step yet). */
-		if (!m || m->resize_began || m->restart_from || !m->restarts)
+		/* None timed, or one still in progress (signalled, or
+		 * restarted and not at its first step yet). Over the timed
+		 * restarts only: a preempted job's restart, untimed, made the
+		 * mean a restart that cost nothing (test_preemption
+		 * test_preempted_restart_is_not_a_free_restart). */
+		if (!m || m->resize_began || m->restart_from ||
+		    !m->restarts_timed)
 			continue;
 		seconds += m->resize_seconds;
-		resizes += m->restarts;
+		resizes += m->restarts_timed;
 	}
 	return resizes ? seconds / resizes : fallback;
 }

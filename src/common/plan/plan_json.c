@@ -90,6 +90,7 @@ json_object *plan_to_json(const plan_t *p)
 			       json_object_new_int64(p->npreempt));
 	json_object_object_add(o, "alloc_seconds", json_num_new(p->alloc_seconds));
 	json_object_object_add(o, "place_seconds", json_num_new(p->place_seconds));
+	json_object_object_add(o, "restart_cost", json_num_new(p->restart_cost));
 	if (p->err[0])
 		json_object_object_add(o, "error",
 				       json_object_new_string(p->err));

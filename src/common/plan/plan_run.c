@@ -718,6 +718,7 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 done:
 	out->alloc_seconds = c.alloc_s;
 	out->place_seconds = c.place_s;
+	out->restart_cost = prm ? prm->restart_cost : 0.0;
 	free(all);
 	plan_ctx_free(&c);
 	return rc;

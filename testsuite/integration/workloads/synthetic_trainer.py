@@ -20,7 +20,10 @@ Test-only environment (never read by the product):
       job is synchronous the whole job advances that much slower while it
       runs there;
   OPTIMUS_TEST_WORKER_REPORTS=0  do not send per-worker step times (the job
-      runs without straggler detection).
+      runs without straggler detection);
+  OPTIMUS_TEST_RUN0_REPORTS=N  the first run sends its first N progress
+      reports only, then trains on silently (a job that logs rarely: its
+      checkpoint holds more steps than it reported).
 Worker w of W on the job's k nodes is on node w*k//W (a block split).
 """
 import json
@@ -117,9 +120,15 @@ def main():
     rep.handle_checkpoints(checkpoint, int(step))
     base = speed(p, w, theta)
     rate = base / strag.job_slowdown()
+    quiet_after = int(os.environ.get("OPTIMUS_TEST_RUN0_REPORTS", "0")) \
+        if log["restart"] == 0 else 0
+    sent = 0
     while step < total:
         time.sleep(1.0)
         step = min(total, step + rate)
+        if quiet_after and sent >= quiet_after:
+            continue
+        sent += 1
         try:
             rep.progress(int(step), loss(step), samples_per_sec=32 * rate)
             strag.send(rep, base)
