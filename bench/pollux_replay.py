@@ -203,6 +203,9 @@ def simulate(a, policies, start, restart, start_queued=0.0):
            "--limit-start", str(START_ALLOWANCE * c),
            # the cluster's optimus.conf leaves ExploreScaling at its default
            "--explore-scaling", "no",
+           # the jobs as hints() submits them (no epoch_steps=, goodput's
+           # batch range from the submitted batch)
+           "--bench-hints",
            "--policy", ",".join(policies), "--detail", "--json", "-"]
     if start_queued > 0:
         cmd[cmd.index("--restart"):cmd.index("--restart")] = [

@@ -495,6 +495,24 @@ def test_pollux_set_up_rules():
     assert "--explore-scaling" in p.stdout
 
 
+def test_pollux_bench_hints():
+    """--bench-hints: the jobs as bench/pollux_replay.py submits them (no
+    epoch_steps=, goodput's batch range from the submitted batch), recorded
+    in the JSON; on the bench's slice it changes goodput's plan (the
+    replay bench's imagenet-13 ran 3x longer than the simulator said with
+    the artifact's hints: doc/e2e.md "The epoch length")."""
+    bench = ["experiment", "pollux", "--realistic", "--workload", "4",
+             "--first", "10", "--jobs", "30", "--epochs", "3", "--nodes",
+             "4", "--round", "20", "--restart", "160", "--min-resize", "600",
+             "--explore-scaling", "no", "--policy", "goodput", "--json", "-"]
+    plain = json.loads(run(*bench).stdout)
+    hinted = json.loads(run(*(bench + ["--bench-hints"])).stdout)
+    assert "bench_hints" not in plain["cluster"]
+    assert hinted["cluster"]["bench_hints"] is True
+    assert hinted["runs"][0]["avg_jct"] != plain["runs"][0]["avg_jct"]
+    assert "--bench-hints" in run("experiment", "pollux", "--help").stdout
+
+
 def test_pollux_slice_errors():
     p = subprocess.run([SIM, "experiment", "pollux", "--workload", "1",
                         "--jobs", "12", "--nodes", "4"],

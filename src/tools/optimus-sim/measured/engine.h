@@ -50,6 +50,12 @@ typedef struct px_shape {
 	 * (goodput_fit). Off by default: the plugin's jobs report whole
 	 * steps. */
 	bool sync_split;
+	/* The jobs as bench/pollux_replay.py submits them (--bench-hints):
+	 * no epoch_steps= (each learns its epoch's length from the whole
+	 * epochs it reports), and a goodput job's batch range starts at its
+	 * submitted batch, its size within that batch's largest. Off by
+	 * default: the sweep's jobs are the artifact's. */
+	bool bench_hints;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);

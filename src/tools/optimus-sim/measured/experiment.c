@@ -131,7 +131,11 @@ static void usage(FILE *f)
 	      "  --limit-unit S    slurm-backfill's time limits in whole "
 	      "units (default 60)\n"
 	      "  --limit-start S   the start slurm-backfill's limits allow "
-	      "for (default: --start)\n", f);
+	      "for (default: --start)\n"
+	      "  --bench-hints     the jobs as bench/pollux_replay.py submits "
+	      "them: no\n                    epoch_steps= (learned from the "
+	      "epochs reported), a goodput\n                    job's batch "
+	      "range from its submitted batch\n", f);
 }
 
 static int parse_loads(px_opts_t *o, const char *a)
@@ -236,7 +240,7 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
-       O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT,
+       O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
        O_FIRST };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
@@ -295,6 +299,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "limit-start", 1, 0, O_LIMIT_START },
 		{ "explore-scaling", 1, 0, O_EXPLORE },
 		{ "sync-split", 0, 0, O_SYNC_SPLIT },
+		{ "bench-hints", 0, 0, O_BENCH_HINTS },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
@@ -318,6 +323,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_LOAD: rc = parse_loads(o, optarg); break;
 		case O_REAL: o->realistic = true; break;
 		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
+		case O_BENCH_HINTS: o->shape.bench_hints = true; break;
 		case O_POL: rc = parse_policies(o, optarg); break;
 		case O_DATA: o->data = optarg; break;
 		case O_JSON: o->json = optarg; break;
@@ -704,6 +710,9 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	/* Only when on: the default output stays main's. */
 	if (o->shape.sync_split)
 		json_object_object_add(cl, "sync_split",
+				       json_object_new_boolean(true));
+	if (o->shape.bench_hints)
+		json_object_object_add(cl, "bench_hints",
 				       json_object_new_boolean(true));
 	json_object_object_add(cl, "first",
 			       json_object_new_int64((int64_t)o->first));

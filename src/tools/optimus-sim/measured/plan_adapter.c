@@ -115,23 +115,25 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	h.mode = HINTS_MODE_ALLREDUCE;
 	h.min_ps = h.max_ps = 0;
 	h.min_workers = 1;
-	h.max_workers = (uint32_t)(pp_adaptive(o) ? px_app_max_replicas_any_batch(
-						   j->spec->app) :
+	h.max_workers = (uint32_t)(pp_adaptive(o) && !s->shape.bench_hints ?
+				   px_app_max_replicas_any_batch(j->spec->app) :
 				   px_job_max_replicas(j));
 	h.worker_res.gpus = 1;
 	h.worker_res.cpus = 1;
 	h.worker_res.mem_mb = 1;
 	h.batch = (uint64_t)j->spec->bsz;
 	h.epochs = (uint64_t)j->spec->epochs;
-	h.epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
-						j->spec->app, j->spec->bsz)));
+	if (!s->shape.bench_hints)
+		h.epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
+			j->spec->app, j->spec->bsz)));
 	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
 	if (!m)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
 				  "record", j->spec->name);
 	o->jobs[i].m = m;
 	if (pp_adaptive(o)) {
-		goodput_limits_t lim = { a->init_bsz, a->max_bsz,
+		goodput_limits_t lim = { s->shape.bench_hints ? j->spec->bsz :
+					 a->init_bsz, a->max_bsz,
 					 (int)ceil(a->min_local - 1e-9),
 					 (int)floor(a->max_local + 1e-9),
 					 PX_MAX_ACCUM };
@@ -264,7 +266,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 					  j->spec->app->init_bsz, NULL, 0);
 		pj->nstats_fed = j->nstats;
 	}
-	if (!pp_adaptive(o) && j->epoch > 0)
+	if (!pp_adaptive(o) && j->epoch > 0 && !s->shape.bench_hints)
 		m->hints.epoch_steps = (uint64_t)fmax(1.0,
 						      round(j->steps / j->epoch));
 	if (o->kind == PP_ORACLE)
