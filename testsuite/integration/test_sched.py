@@ -159,6 +159,25 @@ def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
         cancel(cluster, big, small)
 
 
+def assert_restart_timed(cluster, big, big_out, delay):
+    """Job big's one restart (its processes waiting `delay` s before their
+    first step) is in its record as at least the signal-to-start time
+    slurmctld.log gives plus that delay (the trainer's own start-up adds
+    to it, never takes from it)."""
+    wait_for(lambda: runs(big_out)[1:2], 120, "a restart")
+    started = re.search(r"JobId=%d resized to .* in (\d+)s" % big,
+                        cluster.logs("slurmctld"))
+    assert started, "no resize line"
+    to_start = int(started.group(1))
+    job = wait_for(lambda: (lambda j: j if j["resize_seconds"] > 0
+                            else None)(
+        optimusctl(cluster, "show", "job", str(big))), 30,
+        "the restart's cost in the record")
+    assert job["restarts"] == 1, job
+    assert job["resize_seconds"] >= to_start + delay - 1, \
+        (job["resize_seconds"], to_start, delay)
+
+
 def test_restart_cost_runs_to_the_first_step(cluster, tmp_path):
     """A restart costs the job until its first step, not until Slurm starts
     it: the plan weighs every resize and re-batch against the restarts it
@@ -169,20 +188,7 @@ def test_restart_cost_runs_to_the_first_step(cluster, tmp_path):
     big, big_out, first, small = squeezed(cluster, tmp_path, "slowstart", 5,
                                           700, 60, restart_delay=delay)
     try:
-        wait_for(lambda: runs(big_out)[1:2], 120, "a restart")
-        started = re.search(r"JobId=%d resized to .* in (\d+)s" % big,
-                            cluster.logs("slurmctld"))
-        assert started, "no resize line"
-        to_start = int(started.group(1))
-        job = wait_for(lambda: (lambda j: j if j["resize_seconds"] > 0
-                                else None)(
-            optimusctl(cluster, "show", "job", str(big))), 30,
-            "the restart's cost in the record")
-        assert job["restarts"] == 1, job
-        # Signal to start, then the delay before the first step (the
-        # trainer's own start-up adds to it, never takes from it).
-        assert job["resize_seconds"] >= to_start + delay - 1, \
-            (job["resize_seconds"], to_start, delay)
+        assert_restart_timed(cluster, big, big_out, delay)
     finally:
         cancel(cluster, big, small)
 
@@ -210,18 +216,7 @@ def test_restart_cost_counts_the_steps_of_the_new_run_only(cluster, tmp_path):
         time.sleep(6)       # silent steps, past the last report
         small, _ = submit(cluster, tmp_path, "quiet-newcomer",
                           "optimus,max_ps=2,max_workers=6", 60)
-        wait_for(lambda: runs(big_out)[1:2], 120, "a restart")
-        started = re.search(r"JobId=%d resized to .* in (\d+)s" % big,
-                            cluster.logs("slurmctld"))
-        assert started, "no resize line"
-        to_start = int(started.group(1))
-        job = wait_for(lambda: (lambda j: j if j["resize_seconds"] > 0
-                                else None)(
-            optimusctl(cluster, "show", "job", str(big))), 30,
-            "the restart's cost in the record")
-        assert job["restarts"] == 1, job
-        assert job["resize_seconds"] >= to_start + delay - 1, \
-            (job["resize_seconds"], to_start, delay)
+        assert_restart_timed(cluster, big, big_out, delay)
     finally:
         cancel(cluster, big, *([small] if small else []))
 
