@@ -71,6 +71,8 @@ ROUNDS = 6
 SBATCH_PER_PHASE = 30
 # What a shared 2-core machine adds to a p99 of a few ms by itself (below)
 NOISE_S = 0.05
+# What the same machine adds to a median of a few ms by itself
+P50_NOISE_S = 0.01
 
 # The listener's limits in the test cluster (optimus.conf defaults,
 # doc/reports.md "Admission"), which the decoy applies too
@@ -422,6 +424,12 @@ def test_attacker_cannot_block_reports_or_slurmctld(cluster, env):
     # committed) moved p50 15 -> 106 ms and p99 68 -> 115 ms (ratio 1.69)
     # and passed by 3 ms.
     assert p99(attacked) <= max(1.2 * p99(idle), p99(idle) + NOISE_S)
+    # So the median must hold too: it moves with every request an attack
+    # slows, not with one late sample (p50 within 1.2x and 10 ms: CI run
+    # 15's loaded lanes gave 21 -> 25 ms; the 100 ms probe above 15 -> 106
+    # ms, which this fails).
+    assert p50(attacked) <= 1.2 * p50(idle) + P50_NOISE_S, \
+        (p50(attacked), p50(idle))
     assert "UP" in cluster.run(["scontrol", "ping"], check=False).stdout
     for j in jobs:
         cluster.run(["scancel", str(j)], check=False)
