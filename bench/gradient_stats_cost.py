@@ -51,6 +51,7 @@ minute on 2 cores.
     /usr/bin/python3 bench/gradient_stats_cost.py [--hidden 4096] [--json]
 """
 import argparse
+import gc
 import json
 import os
 import platform
@@ -183,6 +184,12 @@ def replica_run(rank, world, port, args):
         nparams=nparams, local_batch=local,
         estimates=len(stats.reporter.sent) if stats.reporter else None,
         grad_sqr=stats.grad_sqr, trace=stats.trace)
+    # The DDP objects go first: else (torch 1.13) the last reference to
+    # the gloo group may go with a reducer, whose destructor holds the GIL
+    # while the group's waits for a worker that needs it (a deadlock after
+    # a run whose last step was stats' all-reduce: --rounds 1).
+    del runs, stats
+    gc.collect()
     dist.destroy_process_group()
     return res
 
