@@ -107,14 +107,7 @@ def replica_run(rank, world, port, args):
                       USE_LIBUV="0", GLOO_SOCKET_IFNAME="lo")
     dist.init_process_group("gloo", rank=rank, world_size=world)
 
-    class Net(torch.nn.Module):     # examples/torch_trainer.py's Net
-        def __init__(self, hidden):
-            super().__init__()
-            self.fc1 = torch.nn.Linear(64, hidden)
-            self.fc2 = torch.nn.Linear(hidden, 10)
-
-        def forward(self, x):
-            return self.fc2(torch.tanh(self.fc1(x)))
+    from torch_trainer import Net   # the DDP example's model itself
 
     X, y = load_digits()
     X_t = torch.tensor(X, dtype=torch.float32)

@@ -142,21 +142,23 @@ def _replica_run(rank, world, port, out):
     _destroy_process_group()
 
 
-@pytest.mark.skipif(not HAVE_TORCH, reason="python3-torch is not installed")
-def test_ddp_stats_match_the_replicas_gradients():
+def _run_replicas(target, timeout):
+    """target(rank, 2, port, queue) in 2 spawned processes on a free port:
+    their results, sorted by rank; a replica that fails stops both (the
+    other may wait for it for ever) and fails the test with its
+    traceback."""
     import torch.multiprocessing as mp
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     port = _free_port()
-    procs = [ctx.Process(target=_replica, args=(r, 2, port, out))
+    procs = [ctx.Process(target=target, args=(r, 2, port, out))
              for r in range(2)]
     for p in procs:
         p.start()
     res = []
     while len(res) < len(procs):
-        r = out.get(timeout=120)
+        r = out.get(timeout=timeout)
         if r[1] == "failed":
-            # The other replica may wait for it for ever: stop both.
             for p in procs:
                 p.terminate()
             pytest.fail("replica %d failed:\n%s" % (r[0], r[2]))
@@ -164,6 +166,12 @@ def test_ddp_stats_match_the_replicas_gradients():
     res.sort()
     for p in procs:
         p.join(60)
+    return res
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="python3-torch is not installed")
+def test_ddp_stats_match_the_replicas_gradients():
+    res = _run_replicas(_replica, 120)
     for rank, sqr, trace, vb, small, big, sent in res:
         want = opr.gradient_estimates(small, big, 5, 10)
         assert sqr == pytest.approx(want[0], rel=1e-6, abs=1e-12)
@@ -310,25 +318,7 @@ def test_ddp_stats_same_as_float64_copies():
     ~2e-15): squared and summed in float64 (float32 squares summed in
     float64 differ by 2e-10, a float32 torch.dot by 1e-4), every bucket,
     every window, the micro-steps under no_sync left out."""
-    import torch.multiprocessing as mp
-    ctx = mp.get_context("spawn")
-    out = ctx.Queue()
-    port = _free_port()
-    procs = [ctx.Process(target=_same_as_float64_copies,
-                         args=(r, 2, port, out)) for r in range(2)]
-    for p in procs:
-        p.start()
-    res = []
-    while len(res) < len(procs):
-        r = out.get(timeout=180)
-        if r[1] == "failed":
-            for p in procs:
-                p.terminate()
-            pytest.fail("replica %d failed:\n%s" % (r[0], r[2]))
-        res.append(r)
-    res.sort()
-    for p in procs:
-        p.join(60)
+    res = _run_replicas(_same_as_float64_copies, 180)
     for rank, _, (got, want, sent, buckets) in res:
         assert len(buckets) >= 2 and min(n for _, n in buckets) > 1 << 16
         assert len(got) == len(want) == 3
