@@ -55,7 +55,6 @@ import gc
 import json
 import os
 import platform
-import socket
 import statistics
 import sys
 import time
@@ -63,15 +62,9 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "python"))
 sys.path.insert(0, os.path.join(TOP, "examples"))
+from optimus_task import _free_ports  # noqa: E402
 
 VARIANTS = ("plain", "hook", "stats")
-
-
-def free_port():
-    # The OS's free port: other clusters and tests run on this host.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class StubReporter:
@@ -223,7 +216,8 @@ def main(argv):
     world = 2
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
-    port = free_port()
+    # The OS's free port: other clusters and tests run on this host.
+    port = _free_ports(1)[0]
     started = time.time()
     procs = [ctx.Process(target=replica, args=(r, world, port, args, out))
              for r in range(world)]

@@ -8,14 +8,15 @@ import importlib.util
 import math
 import os
 import random
-import socket
 import sys
 
 import pytest
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(TOP, "python"))
+sys.path.insert(0, os.path.join(TOP, "examples"))
 import optimus_report as opr  # noqa: E402
+from optimus_task import _free_ports  # noqa: E402
 
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 
@@ -76,14 +77,6 @@ def _replica(rank, world, port, out):
         import traceback
         out.put((rank, "failed", traceback.format_exc()))
         raise
-
-
-def _free_port():
-    # The OS's free port, not one derived from the pid: another lane's
-    # test clusters run on this host at the same time.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _destroy_process_group():
@@ -150,7 +143,9 @@ def _run_replicas(target, timeout):
     import torch.multiprocessing as mp
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
-    port = _free_port()
+    # The OS's free port, not one derived from the pid: another lane's
+    # test clusters run on this host at the same time.
+    port = _free_ports(1)[0]
     procs = [ctx.Process(target=target, args=(r, 2, port, out))
              for r in range(2)]
     for p in procs:

@@ -217,6 +217,14 @@ static void job_model_check_resume(job_model_t *m, double step)
 
 /* What every report records: the step (the run's progress, the resume
  * check, the adaptive batch's progress), the epoch and when. */
+/* A restart timed: its seconds lost, and one more restart they count
+ * (plan_input_restart_cost averages the one over the other). */
+static void job_model_restart_lost(job_model_t *m, double seconds)
+{
+	m->resize_seconds += seconds;
+	m->restarts_timed++;
+}
+
 /*
  * A restart being timed ends at the run's first report: the time from the
  * resize's signal to the first step it shows, the steps since taken off at
@@ -235,8 +243,8 @@ static void job_model_restart_timed(job_model_t *m, time_t now,
 	lost = difftime(now, m->restart_from);
 	if (steps_per_sec > 0.0)
 		lost -= r->steps_done / steps_per_sec;
-	m->resize_seconds += fmax(lost, difftime(r->start, m->restart_from));
-	m->restarts_timed++;
+	job_model_restart_lost(m, fmax(lost, difftime(r->start,
+						      m->restart_from)));
 	m->restart_from = 0;
 }
 
@@ -485,10 +493,8 @@ void job_model_stopped(job_model_t *m, time_t now)
 		m->attained += job_model_run_service(m, r, r->end);
 	}
 	/* Ended before its first report: the whole restart was lost. */
-	if (m->restart_from && r->end >= m->restart_from) {
-		m->resize_seconds += difftime(r->end, m->restart_from);
-		m->restarts_timed++;
-	}
+	if (m->restart_from && r->end >= m->restart_from)
+		job_model_restart_lost(m, difftime(r->end, m->restart_from));
 	m->restart_from = 0;
 }
 

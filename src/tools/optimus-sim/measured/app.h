@@ -95,7 +95,7 @@ int px_app_max_replicas_any_batch(const px_app_t *a);
 double px_app_progress(const px_app_t *a, int epoch);
 /* Steps of an epoch at batch bsz, as a job knows them before it runs one
  * (its loader's length: the dataset over the batch), the epoch_steps=
- * hint the simulator's jobs and the replay bench's give. */
+ * hint the simulator's jobs are given (not with --bench-hints). */
 double px_app_epoch_steps(const px_app_t *a, double bsz);
 /* Cumulative steps after `epoch` at batch bsz (interpolated): -1 if out. */
 double px_app_iteration(const px_app_t *a, double bsz, int epoch);

@@ -150,9 +150,6 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 		px_app_max_replicas(a, o->bsz)));
 	json_object_object_add(root, "max_epochs",
 			       json_object_new_int(a->max_epochs));
-	/* The epoch_steps= hint of a job submitted at this batch. */
-	json_object_object_add(root, "epoch_steps", json_object_new_int64(
-		(int64_t)fmax(1.0, round(px_app_epoch_steps(a, o->bsz)))));
 	/* An adaptive job's batch range, as the simulator's goodput policy
 	 * gives it (measured/plan_adapter.c), and the batch its gradient
 	 * variance is given at (the smallest validated, as the simulator
