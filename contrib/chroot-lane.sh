@@ -184,6 +184,7 @@ in_chroot() {
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
 		OPTIMUS_TEST_FIRST_JOB_ID="${OPTIMUS_TEST_FIRST_JOB_ID:-1}" \
 		OPTIMUS_TEST_PACKAGE="${OPTIMUS_TEST_PACKAGE:-1}" \
+		OPTIMUS_TEST_ALONE="${OPTIMUS_TEST_ALONE:-with}" \
 		OPTIMUS_TEST_RPM="${OPTIMUS_TEST_RPM:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
 	child=$!
 	wait "$child"
