@@ -38,11 +38,13 @@
  *                 the true step time of every GPU count on the fewest
  *                 nodes, and the true remaining steps every round
  *
- * What a job reports: its steps and epochs; steps per epoch are the
- * dataset over its batch until it ran an epoch, then the steps its epochs
- * took (a training script knows its loader's length); the target is the
- * user's epoch count. An adaptive job's epoch is the dataset over its
- * submitted batch (its progress is counted in B0-steps, job_batch.c).
+ * What a job says: at submission epochs= (its application's epoch
+ * count) and epoch_steps= (the dataset over its submitted batch: a
+ * training script knows its loader's length), kept as the plugin keeps a
+ * hint; then its steps and epochs. An adaptive job's epoch is the
+ * dataset over its submitted batch (its progress is counted in B0-steps,
+ * job_batch.c). With --bench-hints no epoch_steps=: the record learns the
+ * epoch's length from the epochs reported (job_model_epoch_marked).
  */
 #include <errno.h>
 #include <math.h>
@@ -266,9 +268,6 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 					  j->spec->app->init_bsz, NULL, 0);
 		pj->nstats_fed = j->nstats;
 	}
-	if (!pp_adaptive(o) && j->epoch > 0 && !s->shape.bench_hints)
-		m->hints.epoch_steps = (uint64_t)fmax(1.0,
-						      round(j->steps / j->epoch));
 	if (o->kind == PP_ORACLE)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
