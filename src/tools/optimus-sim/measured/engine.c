@@ -27,7 +27,7 @@ px_shape_t px_shape_default(void)
 {
 	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, 0.0, PX_RESTART,
 			     px_min_resize_for(PX_RESTART), 60.0, true,
-			     -1.0, false };
+			     -1.0, false, false };
 }
 
 double px_min_resize_for(double restart)
