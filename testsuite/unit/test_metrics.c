@@ -35,7 +35,7 @@ static void unescape(const char *in, size_t n, char *out)
 
 static const char *const user_texts[] = {
 	"plain-model", "quote\"d", "back\\slash", "two\nlines",
-	"esc\x1b[31m", "bidi\xe2\x80\xaeevil", "not utf8 \xff\xfe",
+	"esc\x1b[31m", "bidi\xe2\x80\xae" "evil", "not utf8 \xff\xfe",
 	"r\xc3\xa9seau \xe6\xa8\xa1\xe5\x9e\x8b",
 };
 
