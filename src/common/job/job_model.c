@@ -215,8 +215,6 @@ static void job_model_check_resume(job_model_t *m, double step)
 		m->not_resumable = true;
 }
 
-/* What every report records: the step (the run's progress, the resume
- * check, the adaptive batch's progress), the epoch and when. */
 /* A restart timed: its seconds lost, and one more restart they count
  * (plan_input_restart_cost averages the one over the other). */
 static void job_model_restart_lost(job_model_t *m, double seconds)
@@ -278,6 +276,8 @@ static void job_model_epoch_marked(job_model_t *m, double step, double epoch)
 	}
 }
 
+/* What every report records: the step (the run's progress, the resume
+ * check, the adaptive batch's progress), the epoch and when. */
 static void job_model_reported(job_model_t *m, time_t now, double step,
 			       double steps_per_sec, double epoch)
 {
