@@ -68,11 +68,13 @@ def test_batch_env():
         == (96, 12, 1, 2)
 
 
-def _replica(rank, world, port, out):
-    # A replica that fails says why: else the test only sees its queue
-    # stay empty for two minutes (CI run 14, debian12 lane).
+def _replica(run, rank, world, port, out):
+    """One spawned replica: (rank, "ok", run(rank, world, port)) on the
+    queue. A replica that fails says why, (rank, "failed", traceback):
+    else the test only sees its queue stay empty for two minutes (CI run
+    14, debian12 lane)."""
     try:
-        _replica_run(rank, world, port, out)
+        out.put((rank, "ok", run(rank, world, port)))
     except BaseException:
         import traceback
         out.put((rank, "failed", traceback.format_exc()))
@@ -95,7 +97,7 @@ def _destroy_process_group():
     dist.destroy_process_group()
 
 
-def _replica_run(rank, world, port, out):
+def _stats_against_own_gradients(rank, world, port):
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
@@ -129,15 +131,16 @@ def _replica_run(rank, world, port, out):
         dist.all_reduce(t)
         small += float(t[0]) / world
         stats.step(5)
-    out.put((rank, stats.grad_sqr, stats.trace, stats.var_batch,
-             small / 3, big / 3, sent))
     del ddp
     _destroy_process_group()
+    return stats.grad_sqr, stats.trace, stats.var_batch, small / 3, \
+        big / 3, sent
 
 
-def _run_replicas(target, timeout):
-    """target(rank, 2, port, queue) in 2 spawned processes on a free port:
-    their results, sorted by rank; a replica that fails stops both (the
+def _run_replicas(run, timeout):
+    """run(rank, 2, port) in 2 spawned processes on a free port (run: a
+    module-level function, spawn pickles it): (rank, "ok", its result),
+    sorted by rank; a replica that fails stops both (the
     other may wait for it for ever) and fails the test with its
     traceback."""
     import torch.multiprocessing as mp
@@ -146,7 +149,7 @@ def _run_replicas(target, timeout):
     # The OS's free port, not one derived from the pid: another lane's
     # test clusters run on this host at the same time.
     port = _free_ports(1)[0]
-    procs = [ctx.Process(target=target, args=(r, 2, port, out))
+    procs = [ctx.Process(target=_replica, args=(run, r, 2, port, out))
              for r in range(2)]
     for p in procs:
         p.start()
@@ -166,8 +169,8 @@ def _run_replicas(target, timeout):
 
 @pytest.mark.skipif(not HAVE_TORCH, reason="python3-torch is not installed")
 def test_ddp_stats_match_the_replicas_gradients():
-    res = _run_replicas(_replica, 120)
-    for rank, sqr, trace, vb, small, big, sent in res:
+    res = _run_replicas(_stats_against_own_gradients, 120)
+    for rank, _, (sqr, trace, vb, small, big, sent) in res:
         want = opr.gradient_estimates(small, big, 5, 10)
         assert sqr == pytest.approx(want[0], rel=1e-6, abs=1e-12)
         assert trace == pytest.approx(want[1], rel=1e-6, abs=1e-12)
@@ -235,17 +238,7 @@ class _Float64CopyStats:
         return True
 
 
-def _same_as_float64_copies(rank, world, port, out):
-    try:
-        out.put((rank, "ok", _same_as_float64_copies_run(rank, world,
-                                                         port)))
-    except BaseException:
-        import traceback
-        out.put((rank, "failed", traceback.format_exc()))
-        raise
-
-
-def _same_as_float64_copies_run(rank, world, port):
+def _same_as_float64_copies(rank, world, port):
     """Two copies of one model from one seed, trained in lockstep on the
     same batches: one measured by GradientStats, one by _Float64CopyStats.
     The model (64-4096-64-10) in 1 MB buckets: two buckets of over
