@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Adaptive batch against a fixed batch on a real localhost cluster, both
 resized mid-run (issue 28): the DDP example (examples/torch_trainer.py)
 trained to a target loss once with adaptive_batch=yes (the scheduler

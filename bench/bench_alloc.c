@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * bench_alloc.c - allocation + placement time at the Optimus paper's scale
  * (4,000 jobs, ~100,000 tasks, 16,000 nodes; the paper needs < 5 s on one

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* bench_allreduce.c - error of the all-reduce speed model on the measured
  * step times of six real models (Pollux OSDI'21 artifact, see
  * testsuite/data/pollux-osdi21/README.md).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* bench_allreduce.h - all-reduce speed model on measured profiles. */
 #ifndef OPTIMUS_BENCH_ALLREDUCE_H
 #define OPTIMUS_BENCH_ALLREDUCE_H

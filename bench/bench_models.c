@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* bench_models.c - accuracy and speed figures of the models.
  *
  *   bench/bench_models [datadir]    (default: testsuite/data)

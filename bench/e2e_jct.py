@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """End-to-end job completion time: sched/optimus against sched/backfill.
 
 Runs the same mix of real training jobs (examples/ps_trainer.py on the

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """What an idle-socket flood of the report port costs slurmctld (issue 32
 item 6), as ratios measured in one run.
 

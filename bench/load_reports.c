@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * load_reports - many concurrent reporters against the sched/optimus
  * listener, bounded in count and time (localhost only: the endpoint comes

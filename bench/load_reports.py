@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Load test of the report listener on a real localhost cluster.
 
 Starts its own cluster (testsuite/cluster), submits one long job to report

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """slurmctld under load at scale: sched/optimus against sched/backfill.
 
 Starts two real localhost clusters side by side (testsuite/cluster), one

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Measured Pollux jobs replayed on the real cluster: sched/optimus
 against plain sched/backfill, and the simulator's prediction of the same
 slice beside each run (issue 29 items 2 and 3).

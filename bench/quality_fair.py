@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Quality-driven against fair sharing on a real cluster, real curves.
 
 The same real scikit-learn training jobs (bench/quality_job.py: runs of

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """One real scikit-learn training job for bench/quality_fair.py.
 
 Trains one of the recorded runs of contrib/record_quality_curves.py (the

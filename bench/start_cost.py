@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The start cost of a replayed job against the jobs starting with it:
 a calibration run on the real cluster, separate from the benchmark it
 serves (bench/pollux_replay.py --start-model; issue 29, doc/e2e.md

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # build-deb.sh - build the Debian packages of slurm-optimus for the Slurm on
 # this machine (dpkg-buildpackage -us -uc -b) from a copy of the tree, so that
 # the working tree's own build is left alone (dpkg-buildpackage cleans and

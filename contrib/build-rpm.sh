@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # build-rpm.sh - build the RPM packages of slurm-optimus with rpmbuild,
 # against a configured Slurm source tree (contrib/rpm/slurm-optimus.spec).
 #

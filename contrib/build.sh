@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # build.sh - fetch the matching Slurm source (cached), configure and build.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # chroot-lane.sh - run the whole suite (unit + integration, slurmdbd and
 # MariaDB included) in a Debian chroot: by default Debian 13 and its Slurm
 # 24.11; OPTIMUS_SUITE=bookworm for Debian 12 and its Slurm 22.05.

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # demo-workload.sh - a short real workload on a running cluster: three
 # training jobs (examples/ps_trainer.py on the digits data) scheduled by
 # sched/optimus and one ordinary job; waits for them and shows what the

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # demo.sh - the README's first command: install what is needed, build,
 # start a 4-node Slurm cluster on this machine with the plugins (its own
 # munged, slurmctld, four slurmd, MariaDB and slurmdbd), and run a short

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # install-deps.sh - install, as root, every Debian package slurm-optimus needs
 # to build, test and run its demonstration. Safe to run again.
 set -eu

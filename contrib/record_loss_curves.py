@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Record real training-loss curves for the model benchmarks.
 
 Trains small models with plain mini-batch SGD in numpy on scikit-learn's

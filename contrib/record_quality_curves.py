@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Record real training curves of the quality-driven paper's seven families.
 
 The quality-driven scheduling paper (and SLAQ before it) trains Spark MLlib

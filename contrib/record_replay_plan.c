@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* record_replay_plan.c - writes testsuite/data/replay_plan.json, the planning
  * input test_replay replays (see testsuite/data/README.md): the core's job
  * models fed a scripted history, written with job_model_to_json. */

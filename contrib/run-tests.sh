@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # run-tests.sh - install dependencies, build, and run every test:
 # the Check unit tests (make check), the pytest tests that need no cluster
 # (testsuite/offline) and the pytest integration tests against real

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # slurm-source.sh - obtain and configure (headers only) the Slurm source tree
 # that matches the installed slurmctld, from Debian's source packages.
 #

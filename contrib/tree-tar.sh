@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # tree-tar.sh - write to stdout a tar of this source tree as a fresh clone
 # plus uncommitted work would have it: tracked and untracked files, not
 # ignored ones (no build products). Outside git: the whole folder but .git.

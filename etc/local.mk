@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # Example configuration files, installed for reference.
 exampledir = $(docdir)/examples
 dist_example_DATA = etc/slurm.conf.example etc/plugstack.conf.example etc/optimus.conf

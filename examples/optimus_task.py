@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Where a training task stands: its role and topology, from its environment.
 
 spank/optimus sets, in every task of a step of an optimus job (see

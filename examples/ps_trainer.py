@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """A parameter-server trainer (numpy + TCP sockets) for sched/optimus.
 
 Every task of one step runs this script and takes its role from the

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """One measured job of the Pollux artifact, replayed on a real cluster.
 
 It behaves like a job of testsuite/data/pollux-osdi21: an application

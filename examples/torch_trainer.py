@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Data-parallel PyTorch training (DDP, CPU, gloo) for sched/optimus.
 
 The same MLP on the same digits data as ps_trainer.py, trained the way most

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """What the example trainers share: data, model, checkpoints, reports.
 
 - The data: scikit-learn's handwritten digits (1797 8x8 images, 10

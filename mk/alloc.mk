@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # alloc: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # Allocation (Optimus, quality-driven, DRF/Tetris/FIFO baselines),
 # Theorem 1 placement and the parameter assignment algorithm.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # hints: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # --scheduler hints (parse, validate, format, initial request) and the
 # per-task roles of a training job (topology -> role, rank, environment).

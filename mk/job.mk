@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # job: core sources and unit test (see HACKING.md)
 # The long-lived per-job record: its models, predictions with priors, phase
 # and JSON state (job/job_model.h), read by every scheduling interval

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # models: core sources, unit tests, tools and benchmarks (see HACKING.md)
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/models/nnls.c src/common/models/nnls.h \

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # plan: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # The planning of one scheduling interval from the job records (mk/job.mk),
 # shared by sched/optimus and optimus-sim (doc/planning.md).

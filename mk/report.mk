@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # report: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # Reports and queries over a munge-authenticated channel (doc/reports.md).
 src_common_liboptimus_core_la_SOURCES += \

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # sim: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # optimus-sim: the trace-driven simulator (doc/simulator.md). It links the
 # core library and drives the same job_model.h/plan.h code as the plugin.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # straggler: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # Slow-worker detection from per-rank step times (models/straggler.h,
 # sched_optimus(8) "Stragglers").

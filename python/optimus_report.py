@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Report training progress and speed to the sched/optimus scheduler.
 
 Standard library only, plus libmunge (libmunge.so.2, Debian package

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """run_integration.py - run the integration modules on several workers.
 
 Usage: testsuite/run_integration.py [pytest arguments, e.g. -k name]

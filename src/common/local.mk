@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # The Slurm-independent core, shared by the plugins, the simulator, the
 # tools and the benchmarks. No Slurm header may be included here.
 # Components append their sources in mk/*.mk.

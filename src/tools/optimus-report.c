@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * optimus-report - send a training progress report or a speed sample to
  * sched/optimus from a shell script (see optimus-report(1)).

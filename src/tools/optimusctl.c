@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * optimusctl - ask sched/optimus what it knows and plans
  * (see optimusctl(1)): status, show job N, plan, metrics, plan-history;

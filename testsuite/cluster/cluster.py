@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """A real Slurm cluster on localhost, for tests and for people.
 
 One folder holds everything: its own munged (own key, socket and pid file),

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * fuzz_models.c - libFuzzer target for the whole model path (issue 16):
  * arbitrary report sequences into job models of every curve form and both

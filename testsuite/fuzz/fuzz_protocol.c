@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * fuzz_protocol.c - libFuzzer target for everything a peer's bytes reach
  * before and after the credential check: the frame header, the envelope,

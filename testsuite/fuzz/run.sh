@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # Build a libFuzzer target (+ ASan, UBSan) and run it on one core.
 #   testsuite/fuzz/run.sh [SECONDS] [protocol|models]
 #   RUNS=10000000 testsuite/fuzz/run.sh 0 models   # stop after RUNS inputs

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """pytest fixtures: a real Slurm cluster on localhost (testsuite/cluster)."""
 import os
 import sys

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Helpers shared by the tests of the example trainers (test_examples.py,
 test_ddp.py): their paths, what their chief logs, and their jobs."""
 import importlib.util

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Helpers shared by test_hints.py and test_roles.py.
 
 Client-side plugin stacks: sbatch reads PlugStackConfig from the slurm.conf

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Helpers shared by the report-channel tests (test_report*.py,
 test_tools.py)."""
 import json

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Helpers shared by the planner tests (test_sched.py, test_promises.py,
 test_stragglers.py, test_state_faults.py, test_mass_cancel.py): the
 synthetic trainer as a batch job, its runs, the plan in its SystemComment,

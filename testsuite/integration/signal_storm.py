@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Checkpoint signals sent to a Python task while it logs: the test of
 every checkpoint handler (test_examples.py, test_report.py).
 

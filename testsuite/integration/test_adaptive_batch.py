@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """An adaptive DDP job under Policy=goodput on a real cluster (issue 28
 items 4 and 5): examples/torch_trainer.py submitted with
 adaptive_batch=yes reads its batch from its environment at every start,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The DDP example (examples/torch_trainer.py) as an all-reduce job under
 sched/optimus on a real cluster: shrunk for a newcomer, grown back when it
 is gone, its loss going on from the checkpoint at every restart.

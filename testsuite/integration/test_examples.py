@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The example trainers (examples/): really training, alone and on a cluster.
 
 Without a cluster: the MLP's gradient against finite differences, the

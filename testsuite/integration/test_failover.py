@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The backup controller takes over, and gives control back (issue 31
 item 2), on a real localhost cluster with two controllers: SlurmctldHost
 ctl1(127.0.0.1) and ctl2(127.0.0.2), one StateSaveLocation, each

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The faults a production cluster has, with optimus jobs (issue 31): a
 node that dies under a job (item 1), the configuration changed on a live
 system (item 3: optimus.conf, nodes drained, nodes removed from and added

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The three plugins load in the real daemons; ordinary jobs keep backfill."""
 from cluster import ephemeral_ports
 from waiting import wait_for

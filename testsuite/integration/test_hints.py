@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """--scheduler hints on a real cluster: accepted, refused, and sized.
 
 Every hint documented in optimus_hints(5) is submitted through sbatch: good

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """`make install` puts the tools where the shell finds them and the Python
 client where python3 finds it (issue 16, item 6). Installed into a staging
 folder (DESTDIR), so the machine is left alone: each installed file must

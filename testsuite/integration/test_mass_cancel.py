@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """A mass cancel does not freeze the planner (issue 32 item 3).
 
 Every ended optimus job's final SystemComment goes to slurmdbd; written one

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The scheduler's metrics and a job's plan history on a real cluster
 (issue 25 item 3, doc/metrics.md): `optimusctl metrics` as root and as a
 second Unix user, parsed by prometheus_client's own parser (Debian's

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Preemption on a real cluster (issue 28): the plan's PLAN_PREEMPT carried
 out by sched/optimus. A running job that can checkpoint holds every GPU; a
 newcomer arrives; the running job is sent its checkpoint signal, requeued

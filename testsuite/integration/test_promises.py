@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Slurm's promises kept under sched/optimus (issue 15) on a real cluster.
 
 Holds, dependencies, begin times, `scontrol top` and `--nice` keep their

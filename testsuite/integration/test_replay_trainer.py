@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """A measured job of the Pollux artifact replayed on the real cluster
 (examples/replay_trainer.py, issue 29 item 1).
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Reports and queries over the munge-authenticated channel, on a real
 cluster: ownership, forged/replayed/stale/oversized/malformed requests,
 load shedding, and slurmctld staying up throughout (doc/reports.md)."""

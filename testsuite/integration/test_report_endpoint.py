@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """python/optimus_report.py finds the listener the way the C client does."""
 import json
 import os

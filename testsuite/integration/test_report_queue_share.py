@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """One ordinary user cannot fill the planner's report queue for the others
 (issue 32, doc/reports.md "Fair shares"), on a real cluster.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Feedback to a job that asks to be elastic but cannot be resized
 (issue 26, item 4).
 

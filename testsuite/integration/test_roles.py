@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Per-task roles on a real cluster: what each task of an optimus job sees.
 
 Each job runs one srun step whose tasks write their environment to files;

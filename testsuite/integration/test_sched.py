@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """sched/optimus on a real cluster: sizing, placement, resizes, state, JCT.
 
 The jobs run testsuite/integration/workloads/synthetic_trainer.py, a real

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """State-file faults lose no more than they must (issue 32 item 4).
 
 A state path that became a directory is set aside and saving resumes,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Stragglers on a real cluster: a slow node is found from the workers' own
 step times, the job is moved off it through checkpoint-requeue and finishes
 sooner than the same job left on it; StragglerDrain drains the node.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """Waiting helpers shared by the integration tests: a condition, or the
 planner's own plans, instead of a guessed time."""
 import re

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """The recorded quality curves and the bench jobs that train them again
 (no cluster): contrib/record_quality_curves.py reproduces the shipped
 losses, and bench/quality_job.py logs the normalised curve and resumes

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """optimus-sim: every experiment in quick mode, its output structure, and
 that Optimus beats DRF on average JCT. Needs no cluster."""
 import json

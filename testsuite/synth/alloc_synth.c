@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* alloc_synth.c - synthetic jobs and the naive greedy (alloc_synth.h). */
 #include <math.h>
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * alloc_synth.h - synthetic jobs (fixture_*) shared by the allocation unit
  * tests and bench/bench_alloc (neither owns them: testsuite/synth):

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* check_run.h - run a Check suite and turn its result into an exit code. */
 #ifndef OPTIMUS_CHECK_RUN_H
 #define OPTIMUS_CHECK_RUN_H

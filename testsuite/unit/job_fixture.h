@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* job_fixture.h - a job record from hints text, for the unit tests of the
  * record and the plan. */
 #ifndef OPTIMUS_JOB_FIXTURE_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* pollux_fixture.h - the Pollux artifact's six applications, loaded from
  * the source tree (POLLUX_DATA_DIR) for a test and freed after it. */
 #ifndef OPTIMUS_POLLUX_FIXTURE_H

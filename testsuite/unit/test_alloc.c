@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_alloc.c - properties of the allocators: capacity never exceeded,
  * min/max respected, the heap greedy equal to a rescan, the gap to an

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_allreduce_speed.c - all-reduce speed model: form, fit, JSON. */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_conf_file.c - the clients' reader of slurm.conf/optimus.conf
  * (util/conf_file.h) against the shared table testsuite/data/

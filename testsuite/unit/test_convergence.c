@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_convergence.c - curve fits and the Optimus convergence model:
  * outlier filter, normalisation, forms, criteria, bounded memory,
  * per-bucket averaging, learning-rate drop reset, real recorded curves. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_efficiency.c - the statistical efficiency model and the best-batch
  * choice (models/efficiency.h, models/goodput.h) against the Pollux

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_escape.c - the one escaping rule for user text (util/escape.h) and
  * the JSON writers' use of it (util/json_strict.h). */
 #include <check.h>

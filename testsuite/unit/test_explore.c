@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_explore.c - ExploreScaling (job/job_explore.c, plan/plan_explore.c;
  * doc/planning.md "Exploring scaling"):

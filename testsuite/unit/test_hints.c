@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_hints.c - --scheduler hints: every key parsed into its field, every
  * bad value refused with a message naming the key, the canonical format

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_job_batch.c - a job record's adaptive batch (job/job_batch.c) and
  * the goodput policy of the plan (plan/plan_batch.c, Policy=goodput):

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_job_model.c - the per-job record: reports, fits, priors, summary,
  * JSON round trip and malformed JSON. */
 #include <check.h>

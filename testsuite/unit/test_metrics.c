@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_metrics.c - the Prometheus text format (util/prom_text.h) and the
  * scheduler's metrics in it (report/metrics.h). The text is read back by a

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_model_json.c - JSON round trips and strict rejection of bad input. */
 #include <check.h>
 #include <errno.h>

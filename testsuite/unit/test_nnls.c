@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_nnls.c - Lawson-Hanson NNLS: known solutions, active constraints,
  * rank-deficient and collinear inputs, Gram variant, KKT conditions. */
 #include <check.h>

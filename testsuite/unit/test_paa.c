@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_paa.c - the Parameter Assignment Algorithm on ResNet-50 (the paper's
  * Table 3 case: 157 blocks, ~25 M parameters) and on random block lists,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_placement.c - Theorem 1 placement: capacity never exceeded, even
  * splits, fewest servers, all-or-nothing for jobs that do not fit.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_plan.c - one scheduling interval: starts, keeps, resizes, waits,
  * placement and capacity, for every policy. */
 #include <check.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_pollux.c - optimus-sim on the measured workloads (issue 20): the
  * CSV and workload readers' errors, the measured step times and their

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_preempt.c - preemption with aging (plan/plan_preempt.c;
  * doc/planning.md "Preemption with aging"):

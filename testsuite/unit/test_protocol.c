@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_protocol.c - frames, envelopes, messages, replies, the replay cache,
  * the report queue and the report history.

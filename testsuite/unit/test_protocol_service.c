@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_protocol_service.c - the listener's decisions (report/service.c)
  * with a fake credential checker: "FAKE:<uid>:<payload>" stands for a munge

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_quality.c - quality-driven loss model: decaying weights, cost
  * regression, predicted iterations and loss. */
 #include <check.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_replay.c - one recorded planning input (testsuite/data/
  * replay_plan.json) replayed through sched/optimus' path (planner_input.c:

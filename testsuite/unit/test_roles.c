@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_roles.c - per-task roles: the topology string, the PS/worker split
  * per node (Theorem 1 for the colocated layout), ranks and ports unique,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_sim.c - optimus-sim: event order, trace parsing and its errors,
  * the ground-truth models, and determinism (same seed, same output).

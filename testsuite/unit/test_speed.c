@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_speed.c - Optimus speed model (async/sync) and shared profiles. */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* test_svg.c - the one SVG writer (util/svg.h): stacked charts, event
  * marks, and text escaped for XML after the rule for user text. The
  * integration test (test_metrics.py) parses a real plan history with

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * alloc.c - helpers shared by the allocators: result set-up, input checks,
  * minimum grants and one-task increments.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * alloc.h - the job, parameter and result types shared by every allocator
  * (Optimus' marginal-gain greedy, the quality-driven greedy, and the DRF,

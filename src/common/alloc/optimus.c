@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * alloc/optimus.c - Optimus' greedy allocation (Eqn. 9 of the paper).
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * paa.h - Optimus' Parameter Assignment Algorithm (PAA): parameter blocks to
  * parameter servers, balancing both the load (parameters) and the number of

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * paa_models.c - parameter block lists of reference models, computed from
  * their architecture, to exercise and benchmark the PAA.

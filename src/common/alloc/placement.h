@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * placement.h - task placement by Theorem 1 of the Optimus paper: each job
  * on the fewest servers, with the same number of PS and of workers on each

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * alloc/quality.c - quality-driven allocation (Algorithm 1 of the
  * quality-driven scheduling paper).

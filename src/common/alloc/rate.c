@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * alloc/rate.c - the completion-rate allocation: Eqn. 9's greedy with the
  * average JCT as its objective instead of the sum of remaining times.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* hints/batch.c - the batch hints in use: the submitted batch of a job
  * split over its workers (hints_batch_split), the limits of an adaptive
  * job's batch (hints_batch_limits); see hints.h. */

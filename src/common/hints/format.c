@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* hints/format.c - the canonical text of a set of hints. */
 #include <errno.h>
 #include <inttypes.h>

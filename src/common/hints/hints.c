@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* hints.c - parse and validate `--scheduler=POLICY[,KEY=VALUE...]`. */
 #include <errno.h>
 #include <signal.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* hints/script.h - what a batch script's text tells before it runs. */
 #ifndef OPTIMUS_HINTS_SCRIPT_H
 #define OPTIMUS_HINTS_SCRIPT_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* hints/size.c - the Slurm request (nodes, tasks, per-node needs) of a job. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_batch.c - the adaptive batch of a job record (issue 28): its limits,
  * the gradient statistics and step times it reported, and the batch it

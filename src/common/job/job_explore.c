@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_explore.c - exploring how a job scales (ExploreScaling, issue 28;
  * doc/planning.md "Exploring scaling"), Pollux's rule (Qiao et al., OSDI

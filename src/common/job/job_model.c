@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_model.c - the per-job record: creation, progress reports feeding the
  * models, lazy refits, and the run history (see job_model.h).

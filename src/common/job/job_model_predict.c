@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_model_predict.c - what the allocator asks of a job: its speed f(p,w),
  * its remaining steps Q, its loss after the next interval, and the summary

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_model_straggler.c - a job's worker reports into its straggler
  * detector (models/straggler.h): the detector follows the current run,

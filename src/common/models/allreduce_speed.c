@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* allreduce_speed.c - all-reduce speed model (see allreduce_speed.h). */
 #include <errno.h>
 

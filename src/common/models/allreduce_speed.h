@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* allreduce_speed.h - speed model of data-parallel all-reduce jobs
  * (PyTorch DDP, Horovod): no parameter servers, w workers on n nodes.
  *

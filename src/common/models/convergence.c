@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* convergence.c - Optimus convergence model (see convergence.h). */
 #include <errno.h>
 #include <math.h>

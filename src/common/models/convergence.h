@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* convergence.h - Optimus convergence model: remaining steps of a job.
  *
  * Feed (step, loss) points as they are reported; call convergence_fit()

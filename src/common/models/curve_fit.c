@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* curve_fit.c - fit l(k) = g(k; c0, c1) + c2 with c >= 0.
  *
  * Method, chosen to be fast enough to refit thousands of jobs every

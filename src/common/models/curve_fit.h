@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* curve_fit.h - non-negative fits of decreasing loss curves l(k).
  *
  * Forms (all coefficients >= 0, k > 0):

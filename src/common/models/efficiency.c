@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* efficiency.c - see efficiency.h for the definitions and their sources. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* efficiency.h - statistical efficiency of a data-parallel job's global
  * batch, from the gradient statistics it reports.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* goodput.c - see goodput.h for the formulas. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* goodput.h - goodput of a data-parallel job and the best global batch for
  * an allocation (Pollux, Qiao et al., OSDI 2021: goodput = throughput x
  * statistical efficiency).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* model_json.c - strict JSON state of the models (see model_json.h). */
 #include <errno.h>
 #include <math.h>

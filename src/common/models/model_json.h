@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* model_json.h - JSON (json-c) state of the models, for saving the
  * scheduler's state to a file and showing it.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* nnls.c - Lawson-Hanson non-negative least squares on GSL.
  *
  * The active-set loop is written once (nnls_run) over two callbacks: the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* nnls.h - non-negative least squares (Lawson-Hanson active set).
  *
  * Two entry points share one active-set loop:

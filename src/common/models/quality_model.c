@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* quality_model.c - loss prediction for quality-driven scheduling. */
 #include <errno.h>
 #include <math.h>

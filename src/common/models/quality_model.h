@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* quality_model.h - quality-driven (SLAQ-style) loss prediction.
  *
  * Loss(k) = mu*k^(-b) + c (mu, b, c >= 0) is fitted to the loss history

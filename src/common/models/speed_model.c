@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* speed_model.c - Optimus speed model fitted by NNLS (see speed_model.h). */
 #include <errno.h>
 #include <math.h>

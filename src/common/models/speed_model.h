@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* speed_model.h - Optimus resource-to-speed model f(p, w).
  *
  *   async (Eqn. 3): f = w / (t0 + t1*w/p + t2*w + t3*p)

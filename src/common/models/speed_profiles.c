@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* speed_profiles.c - registry of shared speed samples by model name. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* speed_profiles.h - speed samples shared by jobs declaring the same
  * model name, so that a recurring model needs no pre-run.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* straggler.c - slow-worker detection from per-rank step times. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * straggler.h - find a slow worker of a training job from its workers' own
  * step times (Optimus, section 5.3 "Straggler handling").

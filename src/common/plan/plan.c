@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan.c - the checks, set-up and words of a plan: parameters and their
  * defaults, the policy and action names, the checks of a plan's input,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan.h - one scheduling interval: from job models and free servers to
  * decisions (start, keep, resize, wait), for every policy.

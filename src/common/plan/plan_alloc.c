@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_alloc.c - from job models to allocator input, and the allocation of
  * a subset of the jobs with the plan's policy (doc/planning.md).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_batch.c - the goodput policy's part of a plan (Policy=goodput,
  * issue 28; doc/planning.md "Goodput").

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_explore.c - ExploreScaling in a plan (plan_params_t.explore_scaling;
  * doc/planning.md "Exploring scaling"): every all-reduce job is planned

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_input.h - which jobs enter a plan and how: the rules that turn what
  * an adapter knows about each job (where the resource manager has it, what

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_interval.c - the steps of one interval before plan_run(), for both
  * adapters (plan_interval.h).

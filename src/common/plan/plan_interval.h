@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_interval.h - the steps of one scheduling interval before plan_run(),
  * the same for both adapters (sched/optimus planner_decide.c, optimus-sim

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* plan_json.c - a plan as JSON, for `optimusctl plan` and the state file.
  * Non-finite times (a job that waits has no predicted end) are null. */
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_place.c - placement of the jobs a plan starts or resizes, on the
  * room the kept jobs leave: Theorem 1 (placement.h), or, for the ablation

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_preempt.c - preemption with aging (issue 28; doc/planning.md
  * "Preemption with aging"), run by plan_run() after the plan's decisions

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_priv.h - what the parts of plan_run() share. From the top down:
  * plan_run.c the passes and decisions of one interval; plan_straggler.c

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_run.c - one scheduling interval (plan_run; doc/planning.md has the
  * rules and their defaults):

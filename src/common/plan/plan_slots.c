@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_slots.c - the bottom of plan/: what every part of one interval
  * (plan.c, plan_alloc.c, plan_place.c, plan_run.c, plan_straggler.c,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_straggler.c - move a running job off the server of its straggler
  * (Optimus, section 5.3: a straggler is replaced; on Slurm the job is

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * admission.h - which connection gives up its slot when the listener's
  * limits are reached (doc/reports.md "Admission", "Fair shares").

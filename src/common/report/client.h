@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * report/client.h - send progress/speed reports and queries to the
  * sched/optimus listener (client side of protocol.h).

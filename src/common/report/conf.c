@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * report/conf.c - optimus.conf's place and the listener's address and port
  * (report/conf.h).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * report/conf.h - where optimus.conf is and the report listener's address
  * and port in it: the one reader for sched/optimus (which listens there)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * report/metrics.c - the catalogue of the scheduler's metrics and their
  * text (report/metrics.h; each one is described in doc/metrics.md).

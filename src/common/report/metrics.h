@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * report/metrics.h - the scheduler's figures for Prometheus (doc/metrics.md),
  * written in the text exposition format (util/prom_text.h).

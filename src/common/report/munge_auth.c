@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * munge_auth.c - munge_encode/munge_decode with an explicit socket
  * (munge_auth.h).

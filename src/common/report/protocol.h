@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * protocol.h - the report/query wire protocol between training jobs,
  * optimusctl and the sched/optimus listener (see doc/reports.md).

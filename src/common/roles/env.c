@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* roles/env.c - the environment variables of a job and of each task. */
 #define _GNU_SOURCE	/* vasprintf */
 #include <ctype.h>

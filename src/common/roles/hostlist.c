@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * roles/hostlist.c - Slurm's compact host and task-count lists, without
  * Slurm: a SPANK plugin may only use the public API, and parsing here

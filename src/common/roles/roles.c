@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* roles.c - topology string, PS/worker assignment and a task's place. */
 #include <ctype.h>
 #include <stdbool.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* spank_env.h - read values that spank/optimus put in a job's SPANK env. */
 #ifndef OPTIMUS_SPANK_ENV_H
 #define OPTIMUS_SPANK_ENV_H

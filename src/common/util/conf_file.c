@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* conf_file.c - Slurm's configuration grammar for the clients (conf_file.h). */
 #include <ctype.h>
 #include <errno.h>

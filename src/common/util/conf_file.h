@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * conf_file.h - read slurm.conf and optimus.conf with the grammar of
  * Slurm's own parser (src/common/parse_config.c, s_p_parse_file), so that

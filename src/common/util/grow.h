@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * grow.h - the one growth rule of the core's and the tools' arrays: room
  * for one more element, doubling the capacity.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* json_num.c - JSON numbers (see json_num.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * json_num.h - the core's one way to read and write JSON numbers: a
  * required finite number within bounds, and a double that is null when it

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* json_strict.c - non-finite numbers become null, user text valid UTF-8
  * (json_strict.h). */
 #include <math.h>

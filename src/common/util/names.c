@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* names.c - enum names (see names.h). */
 #include <errno.h>
 #include <string.h>

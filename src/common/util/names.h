@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * names.h - the one way an enum of the core is named: a table of names
  * indexed by the enum's values, read and searched here.

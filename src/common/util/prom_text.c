@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* prom_text.c - Prometheus' text exposition format (prom_text.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * prom_text.h - Prometheus' text exposition format (version 0.0.4), the
  * format node_exporter's textfile collector and every Prometheus server

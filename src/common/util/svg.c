@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* svg.c - bar and line charts in plain SVG (see svg.h). */
 #include <math.h>
 #include <stdbool.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * svg.h - the one SVG writer of the project: grouped bar charts
  * (normalised JCT and makespan per policy, as in the Optimus paper's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_env.h - a job record's SPANK environment, written by slurmctld-side
  * plugins (sched/optimus, job_submit/optimus). Call under the job write

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sized_request.h - the one writer of a sized request (hints_request_t)
  * into Slurm's job description, for job_submit/optimus (the size at submit)

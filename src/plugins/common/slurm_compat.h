@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * slurm_compat.h - the one place where the plugins meet the differences
  * between the Slurm releases they build against (tested: 22.05 and 24.11).

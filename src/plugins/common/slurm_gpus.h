@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * slurm_gpus.h - GPU counts of nodes and jobs as slurmctld counts them
  * (its GRES state, not our reading of the Gres= strings), and the one GPU

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * optimus-sim - trace-driven simulator of the Optimus and quality-driven
  * schedulers, running the plugin's own planning code (plan.h) on

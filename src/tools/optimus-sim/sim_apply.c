@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_apply.c - one scheduling interval: the jobs report their progress,
  * each is translated into the core's plan input (sim_input_job), the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_catalog.c - the model catalogue (figures and their sources are in
  * doc/simulator.md, "Workload").

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_catalog.h - the simulated workload's model types: the Optimus paper's
  * deep-learning jobs (ResNet-50, VGG-16, Inception-BN, ResNeXt-110,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_curves.c - recorded training curves as the truth of quality jobs
  * (see sim_curves.h and doc/simulator.md, "Recorded curves").

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_curves.h - recorded training curves (contrib/record_quality_curves.py,
  * testsuite/data/quality-curves/): the loss of every iteration of a real

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_data.h - where optimus-sim finds its data by default: the source
  * tree it was built in (a build tree's binary), else the copy `make

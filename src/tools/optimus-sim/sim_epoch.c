@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_epoch.c - CPU shares per scheduling interval, grouped by the loss
  * each job reduced in that interval: a second reading of the quality

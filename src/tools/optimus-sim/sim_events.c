@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* sim_events.c - the event min-heap (see sim_events.h). */
 #include <errno.h>
 #include <math.h>

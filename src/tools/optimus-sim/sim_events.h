@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_events.h - the simulator's event queue: a binary min-heap ordered by
  * time, then kind (completions and restarts before arrivals before the

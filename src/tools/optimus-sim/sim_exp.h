@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp.h - the experiments that reproduce the papers' figures, each one
  * command (`optimus-sim experiment NAME`), and the helpers they share:

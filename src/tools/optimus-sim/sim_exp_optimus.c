@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp_optimus.c - the Optimus paper's experiments: against DRF, the
  * oracle gap, the ablation of allocation/placement/PAA, and damping.

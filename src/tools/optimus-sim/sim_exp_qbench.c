@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp_qbench.c - the simulator's prediction for one run of
  * bench/quality_fair.py (issue 30 item 5): the bench's own jobs (recorded

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp_quality.c - the quality-driven paper's experiment: 80 jobs,
  * Poisson arrivals with a mean gap of 15 s, 10 VMs of 2-vCPU/8-GB units,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp_stragglers.c - what replacing stragglers is worth: the Optimus
  * experiments' workload and cluster with one server in eight running its

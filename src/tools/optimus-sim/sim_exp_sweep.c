@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp_sweep.c - experiment quality-sweep: quality/fair of the mean
  * loss at 14 minutes as quality-vs-fair's set-up (its calibrated load

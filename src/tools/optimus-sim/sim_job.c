@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_job.c - one simulated job: its hidden truth and injected errors, the
  * pre-run speed samples and progress reports it feeds its job_model, and

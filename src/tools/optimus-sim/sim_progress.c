@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* sim_progress.c - the stderr progress bar (see sim_progress.h). */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_progress.h - a progress bar on stderr for long runs: shown only on a
  * terminal or when asked (--progress); never on stdout, so that tables and

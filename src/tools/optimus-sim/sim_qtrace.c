@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_qtrace.c - what the quality experiment traces besides the loss
  * series: when each job reaches each loss-reduction level (the quality

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* sim_rank.c - see sim_rank.h. */
 #define _GNU_SOURCE	/* qsort_r */
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_rank.h - jobs ranked by their loss drop, and the CPU held by a range
  * of that ranking: the grouping of the quality paper's Figure 4 (the 20%

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* sim_report.c - table, JSON and SVG output of an experiment. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_report.h - an experiment's output: its runs (one per policy or
  * variant, averaged over seeds) and the comparisons with the papers'

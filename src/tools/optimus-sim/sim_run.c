@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_run.c - the discrete-event loop: arrivals, scheduling ticks,
  * completions and resize restarts, with the jobs progressing at their true

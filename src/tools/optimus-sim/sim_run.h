@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_run.h - one simulated run: a workload on a cluster under one policy,
  * driven through the same job_model.h / plan.h code as the sched/optimus

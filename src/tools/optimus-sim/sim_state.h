@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_state.h - the simulator's private state, shared by sim_run.c (event
  * loop), sim_job.c (one job's truth, progress and reports) and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_straggler.c - slow servers in the simulator, and the straggler
  * detection and replacement that sched/optimus runs (models/straggler.h,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_truth.c - derived true speed and convergence of a simulated job
  * (see sim_truth.h and doc/simulator.md, "Ground truth").

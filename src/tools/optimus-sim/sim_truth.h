@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_truth.h - what is really true about a simulated job, hidden from the
  * scheduler: its speed for a (p, w) and a placement, and its loss curve.

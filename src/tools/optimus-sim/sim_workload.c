@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* sim_workload.c - generated workloads and the trace reader. */
 #include <ctype.h>
 #include <errno.h>

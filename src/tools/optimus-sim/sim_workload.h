@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_workload.h - the jobs a simulation submits: generated (Poisson
  * arrivals, or spiky arrivals like the Google cluster trace) or read from

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 """A training job with a known speed function and convergence curve.
 
 Scheduler tests need jobs whose behaviour is known in advance: this one

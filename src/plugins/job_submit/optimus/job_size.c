@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* job_size.c - give an optimus job its initial size at submit time. */
 #include "config.h"
 

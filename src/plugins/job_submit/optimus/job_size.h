@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* job_size.h - give an optimus job its initial size at submit time. */
 #ifndef OPTIMUS_JOB_SIZE_H
 #define OPTIMUS_JOB_SIZE_H

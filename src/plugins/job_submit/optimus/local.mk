@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # job_submit/optimus: validates hints and sizes optimus jobs at submit time.
 plugin_LTLIBRARIES += src/plugins/job_submit/optimus/job_submit_optimus.la
 src_plugins_job_submit_optimus_job_submit_optimus_la_CPPFLAGS = $(AM_CPPFLAGS) $(SLURM_INTERNAL_CPPFLAGS) -I$(top_srcdir)/src/plugins/common

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * accounting.h - put an ended optimus job's final SystemComment (with its
  * true completion time) into slurmdbd.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * apply.h - carry a plan's decisions out in slurmctld, under write locks
  * held only for as long as the changes take.

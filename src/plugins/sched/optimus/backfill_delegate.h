@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* backfill_delegate.h - Slurm's sched/backfill, loaded from sched/optimus. */
 #ifndef OPTIMUS_BACKFILL_DELEGATE_H
 #define OPTIMUS_BACKFILL_DELEGATE_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * gate.h - optimus' own gate on its pending jobs (issue 15): a begin time
  * nobody else uses (OPTIMUS_GATE_TIME, see roles/spank_env.h), never a

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # sched/optimus: the scheduler plugin inside slurmctld.
 plugin_LTLIBRARIES += src/plugins/sched/optimus/sched_optimus.la
 src_plugins_sched_optimus_sched_optimus_la_CPPFLAGS = $(AM_CPPFLAGS) $(SLURM_INTERNAL_CPPFLAGS) -I$(top_srcdir)/src/plugins/common

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * lock_hold.c - longest lock holds, kept with atomics so that timing a
  * hold never takes another lock.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * lock_hold.h - how long sched/optimus holds locks (issue 16 item 7).
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * optimus_conf.c - read optimus.conf with s_p_* (optimus_conf.h).
  */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * optimus_conf.h - optimus.conf, the sched/optimus configuration file.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * planner_input.c - slurmctld's view of a job as the plan's input (see
  * planner_input.h); the rules themselves are in plan/plan_input.c.

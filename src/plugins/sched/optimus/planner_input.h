@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * planner_input.h - the translate step of sched/optimus' planning: a
  * snapshot of slurmctld and the registry's records become the core's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * planner_reports.c - feed the reports received by the listener to the
  * registry: the job models and the recent reports (queries).

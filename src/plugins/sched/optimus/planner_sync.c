@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * planner_sync.c - follow the optimus jobs seen in a snapshot: new jobs get
  * a model; starts, requeues and completions update it.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * query.h - answers to optimusctl's queries (status, job N, plan) from the
  * planner's registry. Called from the listener thread.

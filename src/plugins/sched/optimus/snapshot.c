@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * snapshot.c - copy the optimus jobs and the nodes' free room out of
  * slurmctld, under read locks held only for the copy.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * snapshot.h - a copy of what the planner needs from slurmctld, taken under
  * read locks so that fitting and planning run without any lock.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * state_file.h - sched/optimus' state in StateSaveLocation, so that model
  * state survives a slurmctld restart.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The slurm-optimus developers
 # spank/optimus: the --scheduler option and per-task role environments.
 plugin_LTLIBRARIES += src/plugins/spank/optimus/spank_optimus.la
 src_plugins_spank_optimus_spank_optimus_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * spank_addrs.c - the address of each node of a step as Slurm itself
  * connects to it (NodeAddr, which defaults to NodeHostname, which defaults

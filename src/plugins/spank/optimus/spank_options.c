@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* spank_options.c - the --scheduler option in sbatch, salloc and srun. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/app.c - reading a measured model's traces and the truth drawn
  * from them (see measured/app.h).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/app.h - the ground truth of one measured model ("application") of
  * the Pollux artifact (testsuite/data/pollux-osdi21/traces/<name>): its

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /* measured/csv.c - the measured tables' CSV reader (see measured/csv.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/csv.h - a small reader of the comma-separated tables of the
  * measured workloads (testsuite/data/pollux-osdi21): a header line naming

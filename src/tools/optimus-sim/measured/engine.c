@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/engine.c - the rounds of the measured-workload simulation: every job
  * runs 60 s on what it holds (its restart first), then the policy plans

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/engine.h - optimus-sim on the measured workloads of the Pollux
  * artifact: 16 nodes of 4 GPUs, every job data-parallel with all-reduce,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/experiment.c - `optimus-sim experiment pollux` (see measured/experiment.h): the
  * runs, one per (load, policy, workload), aggregated per (load, policy)

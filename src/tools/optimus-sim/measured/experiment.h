@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/experiment.h - `optimus-sim experiment pollux`: the measured workloads
  * of the Pollux artifact under the peer's baselines and this project's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/fixed_size.c - the fixed-size baselines of this project on the
  * measured workloads, through the core's allocators (alloc.h) on

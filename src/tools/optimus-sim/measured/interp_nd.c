@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/interp_nd.c - Delaunay (Qhull) linear interpolation with SciPy's simplex
  * search, see measured/interp_nd.h.

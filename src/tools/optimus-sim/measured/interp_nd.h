@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/interp_nd.h - piecewise-linear interpolation over scattered points in
  * three dimensions, as the peer's simulator does it (SciPy's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/peer_baselines.c - the peer's two baselines, written from their
  * description (doc/simulator.md, "Measured workloads"): these are the

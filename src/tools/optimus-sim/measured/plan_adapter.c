@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/plan_adapter.c - our policies on the measured workloads through the plan
  * itself: the third adapter of plan_run(), beside sched/optimus and

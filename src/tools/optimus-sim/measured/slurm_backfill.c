@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/slurm_backfill.c - what a Slurm user gets today, on the measured
  * workloads: every job at the GPUs it was submitted with, never resized,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/start_cost.c - a first start's cost against the starts queued
  * before it (measured/start_cost.h).

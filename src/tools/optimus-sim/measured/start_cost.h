@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/start_cost.h - the seconds a job's first start costs when other
  * jobs start with it. On the localhost cluster of bench/pollux_replay.py

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/truth.c - `optimus-sim truth --app NAME --gpus-per-node N[,N...]
  * --batch B [--data DIR]`: prints, as JSON, the iteration time of the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/truth.h - `optimus-sim truth`: the measured truth of one job of
  * the Pollux artifact (measured/app.h) for a placement and a batch, as JSON,

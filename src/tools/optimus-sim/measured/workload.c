@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/workload.c - the measured workloads' job lists
  * (testsuite/data/pollux-osdi21/workloads*), checked against the domain of
