@@ -31,7 +31,17 @@ apt_wait="-o DPkg::Lock::Timeout=600"
 apt-get $apt_wait update -q
 # The Debian packages start their daemons through invoke-rc.d; the project
 # runs its own instances, so keep the system ones from starting.
-printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d.optimus
-[ -e /usr/sbin/policy-rc.d ] || { cp /usr/sbin/policy-rc.d.optimus /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; trap 'rm -f /usr/sbin/policy-rc.d' EXIT; }
-rm -f /usr/sbin/policy-rc.d.optimus
-apt-get $apt_wait install -y -q --no-install-recommends $missing
+# A policy-rc.d of the machine's own is left as it is; ours is removed
+# after apt-get, whatever apt-get returned (not by an EXIT trap: dash ran
+# the trap's text wrongly on a bare Debian 12 host, "-f: not found", and
+# left the file behind).
+ours=0
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+	chmod +x /usr/sbin/policy-rc.d
+	ours=1
+fi
+rc=0
+apt-get $apt_wait install -y -q --no-install-recommends $missing || rc=$?
+[ "$ours" = 0 ] || rm -f /usr/sbin/policy-rc.d
+exit "$rc"
