@@ -9,7 +9,7 @@ import os
 import re
 
 from cluster import ClusterError
-from waiting import wait_for
+from waiting import log_time, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAINER = os.path.join(HERE, "workloads", "synthetic_trainer.py")
@@ -27,7 +27,7 @@ MIN_RESIZE_INTERVAL = 5
 
 
 def trainer_script(steps, ignore_signal=False, ckpt_seconds=0,
-                   restart_delay=0, run0_reports=0):
+                   restart_delay=0, run0_reports=0, handler_delay=0):
     if ignore_signal:
         # A job that says it can checkpoint (issue 15: else it is never
         # resized) but ignores the signal: the shell and its child.
@@ -43,19 +43,27 @@ def trainer_script(steps, ignore_signal=False, ckpt_seconds=0,
     delay = ('[ "${SLURM_RESTART_COUNT:-0}" -gt 0 ] && sleep %d\n' %
              restart_delay) if restart_delay else ""
     # run0_reports: the first run reports that many times, then goes quiet.
+    # handler_delay: every run's process takes that long before it
+    # installs its checkpoint handler and declares; the signal kills it
+    # until then (exec: no shell traps it for the process).
     return ("#!/bin/sh\n%sOPTIMUS_TEST_CKPT_SECONDS=%g "
-            "OPTIMUS_TEST_RUN0_REPORTS=%d exec /usr/bin/python3 %s %d\n"
-            % (delay, ckpt_seconds, run0_reports, TRAINER, steps))
+            "OPTIMUS_TEST_RUN0_REPORTS=%d OPTIMUS_TEST_HANDLER_DELAY=%g "
+            "exec /usr/bin/python3 %s %d\n"
+            % (delay, ckpt_seconds, run0_reports, handler_delay, TRAINER,
+               steps))
 
 
-def submit(cluster, tmp_path, name, hints, steps, **kw):
+def submit(cluster, tmp_path, name, hints, steps, open_mode="append",
+           **kw):
+    """The synthetic trainer as job `name`: (job id, its output file).
+    open_mode None: sbatch is given no --open-mode (job_submit/optimus
+    chooses)."""
     out = str(tmp_path / ("%s.out" % name))
     # Own checkpoint folder: job ids repeat across test clusters.
     hints += ",ckpt_dir=%s" % (tmp_path / ("ckpt-" + name))
-    # Append: Slurm truncates the output of a requeued job otherwise.
-    jid = cluster.sbatch(["--scheduler=" + hints, "-J", name,
-                          "--open-mode=append", "-D",
-                          str(tmp_path), "-o", out],
+    mode = ["--open-mode=" + open_mode] if open_mode else []
+    jid = cluster.sbatch(["--scheduler=" + hints, "-J", name] + mode +
+                         ["-D", str(tmp_path), "-o", out],
                          trainer_script(steps, **kw))
     return jid, out
 
@@ -131,3 +139,67 @@ def squeezed(cluster, tmp_path, name, grace, steps, newcomer_steps, **kw):
         cancel(cluster, big)
         raise
     return big, big_out, first, small
+
+
+def trainer_lines(out):
+    """Every line the synthetic trainer printed (start, declared,
+    checkpoint, done), in order."""
+    try:
+        lines = open(out).read().splitlines()
+    except OSError:
+        return []
+    return [json.loads(l) for l in lines if l.startswith("{")]
+
+
+# slurmctld's line for each checkpoint signal it sent (apply.c act_signal).
+_SIGNAL_SENT = r"^\[([0-9T:.-]+)\] sched/optimus: JobId=%d: checkpoint signal"
+
+
+def signals_unanswered(cluster, jid, out):
+    """The checkpoint signals slurmctld sent job jid (the synthetic
+    trainer) that found no run ready for them. Each signal is matched with
+    the run its output shows in progress then (the last start before it):
+    it was answered if that run had declared before it and wrote a
+    checkpoint after it. A signal that came before the run's declaration
+    (the process not yet started, or its handler not yet in place) kills
+    the process and is never answered. Returns (signals sent, [(time, why)
+    of each unanswered one])."""
+    sent = [log_time(m.group(1)) for m in
+            re.finditer(_SIGNAL_SENT % jid, cluster.logs(), re.M)]
+    lines = trainer_lines(out)
+    bad = []
+    for t in sent:
+        run = [i for i, l in enumerate(lines) if "restart" in l and
+               l["at"] <= t]
+        if not run:
+            bad.append((t, "before any run started"))
+            continue
+        start = run[-1]
+        after = lines[start + 1:]
+        end = next((i for i, l in enumerate(after) if "restart" in l),
+                   len(after))
+        declared = [l["at"] for l in after[:end] if "declared" in l]
+        answered = [l["at"] for l in after[:end]
+                    if "checkpoint" in l and l["at"] >= t]
+        if not declared or declared[0] > t:
+            bad.append((t, "run %d had not declared" %
+                        lines[start]["restart"]))
+        elif not answered:
+            bad.append((t, "run %d wrote no checkpoint after it" %
+                        lines[start]["restart"]))
+    return len(sent), bad
+
+
+def run_start(out, restart):
+    """The start line of run `restart` in the trainer's output, or None."""
+    return next((r for r in runs(out) if r["restart"] == restart), None)
+
+
+def run_declared(out, restart):
+    """The line of run `restart`'s declaration, or None."""
+    lines = trainer_lines(out)
+    start = next((i for i, l in enumerate(lines)
+                  if l.get("restart") == restart), None)
+    if start is None:
+        return None
+    return next((l for l in lines[start + 1:] if "declared" in l), None)

@@ -26,7 +26,7 @@ import re
 import time
 
 from sched_helpers import (OPTIMUSCTL, cancel, optimusctl, runs, submit,
-                           wait_progress, write_optimus_conf)
+                           trainer_lines, wait_progress, write_optimus_conf)
 from waiting import wait_for, wait_plans
 
 MIN_RESIZE_INTERVAL = 15
@@ -148,6 +148,49 @@ def test_preempted_job_resumes_from_its_checkpoint_and_completes(
             sacct_states(c, big, small)), 60, "both jobs in sacct")
         assert states[small] == ["COMPLETED"], states
         assert set(states[big]) <= {"REQUEUED", "COMPLETED"}, states
+    finally:
+        cancel(c, big, *([small] if small else []))
+
+
+def test_preempted_job_says_for_whom_at_its_checkpoints_step(
+        accounting_cluster, tmp_path):
+    """The owner of a preempted job sees, while it waits (its
+    SystemComment rewritten by every plan) and in `optimusctl show job`,
+    the job it was preempted for and the rule that chose it; the step
+    shown while it is paused is its checkpoint's. The trainer goes quiet
+    after 3 reports, so its checkpoint holds more steps than it reported:
+    the last report's step would be the wrong one."""
+    c = accounting_cluster
+    big, big_out = submit(c, tmp_path, "quiet-holder",
+                          HOLDS_ALL + ",steps=100000", 100000,
+                          run0_reports=3)
+    small = None
+    try:
+        c.wait_job_state(big, {"RUNNING"}, timeout=60)
+        wait_progress(c, big, 3)
+        small, _ = submit(c, tmp_path, "for-whom",
+                          NEWCOMER + ",steps=100000", 100000)
+        wait_for(lambda: preempted_in_log(c, big), 90,
+                 "the preemption of the first job")
+        ckpt = wait_for(lambda: [l for l in trainer_lines(big_out)
+                                 if "checkpoint" in l], 60,
+                        "the checkpoint of the preemption")[-1]
+        c.wait_job_state(small, {"RUNNING"}, timeout=60)
+        # pending, and planned again since (the comment says "waiting")
+        wait_for(lambda: (lambda f: f["JobState"] == "PENDING" and
+                          " waiting: " in f["SystemComment"])(
+            c.job_fields(big)), 60, "the preempted job planned as pending")
+        wait_plans(c, 2)
+        comment = c.job_fields(big)["SystemComment"]
+        why = re.compile(r"last stop: preempted for JobId=%d \(preemption "
+                         r"with aging" % small)
+        assert why.search(comment), comment
+        step = re.search(r" step=(\d+) ", comment)
+        assert step and int(step.group(1)) == int(ckpt["checkpoint"]), \
+            (ckpt, comment)
+        shown = c.run([OPTIMUSCTL, "show", "job", str(big)]).stdout
+        assert why.search(shown), shown
+        assert optimusctl(c, "show", "job", str(big))["stopped_for"] == small
     finally:
         cancel(c, big, *([small] if small else []))
 

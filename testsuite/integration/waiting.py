@@ -34,7 +34,7 @@ def poll(predicate, timeout, interval=0.5):
         time.sleep(interval)
 
 
-def _log_time(stamp):
+def log_time(stamp):
     """A slurmctld log stamp (local time, ms) as seconds since the epoch."""
     whole, _, frac = stamp.partition(".")
     return (time.mktime(time.strptime(whole, "%Y-%m-%dT%H:%M:%S")) +
@@ -46,7 +46,7 @@ def plans_since(cluster, since, log="slurmctld"):
     (time.time()), in the log of controller `log` (slurmctld2: the
     backup)."""
     return sum(1 for m in _PLAN_LINE.finditer(cluster.logs(log))
-               if _log_time(m.group(1)) >= since)
+               if log_time(m.group(1)) >= since)
 
 
 def wait_plans(cluster, n, since=None, timeout=60, log="slurmctld"):

@@ -24,8 +24,13 @@ Test-only environment (never read by the product):
   OPTIMUS_TEST_WORKER_REPORTS=0  do not send per-worker step times (the job
       runs without straggler detection);
   OPTIMUS_TEST_RUN0_REPORTS=N  the first run sends its first N progress
-      reports only, then trains on silently (a job that logs rarely: its
-      checkpoint holds more steps than it reported).
+      reports only, then trains on silently, still checkpointing on the
+      signal (a job that logs rarely: its checkpoint holds more steps than
+      it reported);
+  OPTIMUS_TEST_HANDLER_DELAY=S  every run sleeps S seconds before it
+      installs its checkpoint handler and declares (a trainer importing
+      torch, loading its data): until then the checkpoint signal kills it.
+Each line it prints carries "at", the time.time() it was written.
 Worker w of W on the job's k nodes is on node w*k//W (a block split).
 """
 import json
@@ -104,7 +109,7 @@ def main():
     strag = Straggler(saved_state, w)
     log = {"restart": int(os.environ.get("SLURM_RESTART_COUNT", "0")),
            "ps": p, "workers": w, "resumed_from": step,
-           "nodes": strag.nodes}
+           "nodes": strag.nodes, "at": time.time()}
     print(json.dumps(log), flush=True)
 
     def checkpoint():
@@ -113,13 +118,17 @@ def main():
         with open(tmp, "w") as f:
             json.dump({"step": step, "slow_node": strag.slow_node}, f)
         os.rename(tmp, ckpt)
-        print(json.dumps({"checkpoint": step}), flush=True)
+        print(json.dumps({"checkpoint": step, "at": time.time()}),
+              flush=True)
         return step
 
     rep = optimus_report.Reporter()
-    # The reporter installs the checkpoint handler and declares that the
-    # job can checkpoint (it resumed from `step`): the scheduler may resize.
+    # Until here SIGUSR1 has its default action: it ends the process.
+    time.sleep(float(os.environ.get("OPTIMUS_TEST_HANDLER_DELAY", "0")))
+    # The reporter installs the checkpoint handler and declares that this
+    # run can checkpoint (it resumed from `step`): the scheduler may resize.
     rep.handle_checkpoints(checkpoint, int(step))
+    print(json.dumps({"declared": step, "at": time.time()}), flush=True)
     base = speed(p, w, theta)
     rate = base / strag.job_slowdown()
     quiet_after = int(os.environ.get("OPTIMUS_TEST_RUN0_REPORTS", "0")) \
@@ -129,6 +138,8 @@ def main():
         time.sleep(1.0)
         step = min(total, step + rate)
         if quiet_after and sent >= quiet_after:
+            # silent, but the checkpoint the signal asks for is written
+            rep.confirm_checkpoints()
             continue
         sent += 1
         try:
@@ -136,7 +147,7 @@ def main():
             strag.send(rep, base)
         except optimus_report.ReportError as e:
             print("report refused:", e, file=sys.stderr, flush=True)
-    print(json.dumps({"done": step}), flush=True)
+    print(json.dumps({"done": step, "at": time.time()}), flush=True)
 
 
 if __name__ == "__main__":
