@@ -77,7 +77,7 @@ int main(void)
 	job_model_started(m, T0 + 3600, 2, 4, 2);
 	feed(m, T0 + 3600, 55, 0, 7, 30.0);
 	{ static const int s[][3] = { { 0, 1, 2 }, { 1, 1, 2 } }; emit(m, "running", s, 2); }
-	/* 103: started 10 s ago on server 2, not reported yet: settling. */
+	/* 103: started 10 s ago on server 2, has not declared its checkpoint. */
 	m = mk(103, "optimus,steps=50000,ps_cpus=2,worker_cpus=4,ps_mem=4096,worker_mem=8192", T0 + 6000);
 	job_model_started(m, now - 10, 1, 2, 1);
 	{ static const int s[][3] = { { 2, 1, 2 } }; emit(m, "running", s, 1); }
@@ -96,7 +96,7 @@ int main(void)
 	json_object *o = json_object_new_object(), *sv = json_object_new_array();
 	json_object_object_add(o, "comment", json_object_new_string(
 		"One planning input (testsuite/unit/test_replay.c): four servers and six jobs "
-		"(done after two measured resizes, running, settling, checkpointing, two pending)."));
+		"(done after two measured resizes, running, running without a declaration, checkpointing, two pending)."));
 	json_object_object_add(o, "now", json_object_new_int64(now));
 	json_object_object_add(o, "restart_cost", json_object_new_double(180));
 	json_object_object_add(o, "policy", json_object_new_string("optimus"));

@@ -436,10 +436,13 @@ class Reporter:
         an update (the checkpoint would hold half of it) or of a print()
         (printing again there raises "reentrant call inside
         BufferedWriter" and kills the task). Signals that come before the
-        loop gets there share one save(). Declares at once that the job
-        can checkpoint, with a checkpoint report of resumed_step:
-        sched/optimus resizes only a job that did, and never again one
-        that resumed below the step it had reached."""
+        loop gets there share one save(). Once the handler is in place,
+        declares that this run can checkpoint, with a checkpoint report of
+        resumed_step: sched/optimus signals a run (to resize or preempt
+        it) only after that run's own declaration, never before, however
+        long its start takes, and never again a job that resumed below the
+        step it had reached. Call it at every start of the trainer: a run
+        after a requeue is new processes, with no handler until then."""
         signum = int(os.environ.get("OPTIMUS_CKPT_SIGNAL", signal.SIGUSR1))
         self._save = save
 
@@ -485,7 +488,10 @@ class Reporter:
 
     def checkpoint(self, step, job_id=None):
         """Confirm that the checkpoint the checkpoint signal asked for is
-        written (it holds this step): the scheduler may stop the job now."""
+        written (it holds this step): the scheduler may stop the job now.
+        At a run's start, once the handler is in place, the same report
+        with the step resumed from declares that the run can checkpoint
+        (handle_checkpoints does it)."""
         job = self._job(job_id)
         return self.request(lambda: message("checkpoint", job=job,
                                             step=int(step)))

@@ -224,6 +224,15 @@ START_TEST(test_resizable_rules)
 	ck_assert_uint_eq(m->restarts, 1);
 	ck_assert_int_eq(job_model_report(m, 150, 515, 0.5, 1.0, 0), 0);
 	ck_assert(!m->not_resumable);		/* resumed from its checkpoint */
+	/* The checkpoint of the previous run says nothing of this one's
+	 * handler: not resizable until it declares, at any age. */
+	ck_assert(!job_model_run_declared(m));
+	ck_assert_str_eq(job_model_not_resizable(m),
+			 "this run has not declared its checkpoint yet");
+	ck_assert_ptr_nonnull(job_model_why_not_resizable(m, 100000, 60, why,
+							  sizeof(why)));
+	ck_assert_int_eq(job_model_checkpoint(m, 151, 515), 0);
+	ck_assert(job_model_run_declared(m));
 	ck_assert_ptr_null(job_model_why_not_resizable(m, 1000, 60, why,
 						       sizeof(why)));
 	ck_assert_int_eq(job_model_report(m, 160, 900, 0.5, 1.0, 0), 0);
@@ -232,6 +241,9 @@ START_TEST(test_resizable_rules)
 	ck_assert_int_eq(job_model_checkpoint(m, 166, 880), 0);
 	ck_assert_int_eq(job_model_report(m, 167, 905, 0.5, 1.0, 0), 0);
 	job_model_started(m, 170, 2, 2, 1);
+	/* declared in the run's first second: the run's own */
+	ck_assert_int_eq(job_model_checkpoint(m, 170, 880), 0);
+	ck_assert(job_model_run_declared(m));
 	ck_assert_int_eq(job_model_report(m, 172, 885, 0.5, 1.0, 0), 0);
 	ck_assert(!m->not_resumable);
 	ck_assert_int_eq(job_model_report(m, 174, 950, 0.5, 1.0, 0), 0);
@@ -576,6 +588,9 @@ START_TEST(test_lost_run_is_a_fault_not_a_resize)
 	ck_assert_uint_eq(m->fault_restarts, 1);
 	ck_assert(m->resize_seconds == 0);
 	ck_assert_int_eq(job_model_report(m, 135, 5, 1, 5, 0), 0);
+	/* the new run resizable once it declared, as every run */
+	ck_assert_ptr_nonnull(job_model_not_resizable(m));
+	ck_assert_int_eq(job_model_checkpoint(m, 136, 0), 0);
 	ck_assert_ptr_null(job_model_not_resizable(m));
 	/* dies while checkpointing for a resize */
 	job_model_resizing(m, 140);
@@ -634,6 +649,88 @@ START_TEST(test_preemption_shown)
 	job_model_started(m, 1300, 1, 2, 1);
 	job_model_resizing(m, 1400);
 	ck_assert_int_eq(job_model_signalled(m), 1400);
+	job_model_free(m);
+}
+END_TEST
+
+/*
+ * The plan stopped the job for another: its owner reads for whom and by
+ * which rule in the summary (SystemComment) while it waits and once it
+ * runs again; the step shown while it is stopped is the checkpoint's, the
+ * one it resumes from (here beyond its last report). The record keeps the
+ * stop across a restart (JSON); a bad saved value is refused.
+ */
+START_TEST(test_stop_shown)
+{
+	job_model_t *m = new_job("optimus,worker_gpus=1"), *b;
+	json_object *o, *bad;
+	char text[1024], err[256];
+	const char *why = "optimus: preempted for JobId=7 (preemption with "
+			  "aging: attained 200 GPU-s, JobId=7 waited 300 s)";
+	const char *refused[][2] = {
+		{ "\"line\\nforged\"", "7" }, { "\"\"", "7" },
+		{ "\"ok\"", "-1" }, { "\"ok\"", "4294967296" },
+		{ "7", "7" }, { "\"ok\"", "\"7\"" }, { "\"ok\"", NULL },
+	};
+
+	job_model_started(m, 1100, 1, 2, 1);
+	ck_assert_int_eq(job_model_checkpoint(m, 1101, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 1190, 327, 1, 5, 0), 0);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_ptr_null(strstr(text, "last stop"));
+	job_model_preempting(m, 1200);
+	job_model_stop_reason(m, 7, why);
+	/* signalled, nothing confirmed yet: the last report's step */
+	ck_assert_double_eq(job_model_step_shown(m), 327);
+	ck_assert_int_eq(job_model_checkpoint(m, 1203, 333), 0);
+	ck_assert_double_eq(job_model_step_shown(m), 333);
+	job_model_requeued(m, 1210);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, " step=333 "), "%s", text);
+	ck_assert_msg(strstr(text, " last stop: preempted for JobId=7 "
+			     "(preemption with aging: "), "%s", text);
+	ck_assert_ptr_null(strstr(text, "stop: optimus:"));
+
+	o = job_model_to_json(m);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(json_object_get_int64(
+		json_object_object_get(o, "stopped_for")), 7);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_uint_eq(b->stop_for, 7);
+	ck_assert_str_eq(b->stop_reason, m->stop_reason);
+	job_model_free(b);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		bad = json_tokener_parse(json_object_to_json_string(o));
+		json_object_object_add(bad, "stop_reason",
+				       json_tokener_parse(refused[i][0]));
+		if (refused[i][1])
+			json_object_object_add(bad, "stopped_for",
+					json_tokener_parse(refused[i][1]));
+		else
+			json_object_object_del(bad, "stopped_for");
+		err[0] = '\0';
+		b = job_model_from_json(bad, err, sizeof(err));
+		ck_assert_msg(!b, "accepted %s / %s", refused[i][0],
+			      refused[i][1] ? refused[i][1] : "(none)");
+		ck_assert_msg(strstr(err, "stop"), "%s", err);
+		json_object_put(bad);
+	}
+	json_object_put(o);
+
+	/* running again: its own step, and still why it was stopped */
+	job_model_started(m, 1300, 1, 2, 1);
+	ck_assert_double_eq(job_model_step_shown(m), m->step);
+	ck_assert_int_eq(job_model_summary(m, NULL, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, " last stop: preempted for JobId=7 "),
+		      "%s", text);
+	/* a resize for its own sake: no job named */
+	job_model_resizing(m, 1400);
+	job_model_stop_reason(m, 0, "optimus: grows to 1 PS + 4 workers "
+			      "(gain 30.0%)");
+	ck_assert_uint_eq(m->stop_for, 0);
+	ck_assert_str_eq(m->stop_reason, "grows to 1 PS + 4 workers "
+			 "(gain 30.0%)");
 	job_model_free(m);
 }
 END_TEST
@@ -1028,6 +1125,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_lost_run_is_a_fault_not_a_resize);
 	tcase_add_test(tc, test_preemption_record);
 	tcase_add_test(tc, test_preemption_shown);
+	tcase_add_test(tc, test_stop_shown);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_epoch_mark);
 	tcase_add_test(tc, test_json_malformed);

@@ -432,9 +432,13 @@ START_TEST(test_shrink_for_pending)
 	check_plan(&f);
 	ck_assert_int_eq(dec(&f, 0)->action, PLAN_RESIZE);
 	ck_assert(dec(&f, 0)->ps + dec(&f, 0)->workers < 16);
-	ck_assert_msg(strstr(dec(&f, 0)->reason, "shrinks"), "%s",
-		      dec(&f, 0)->reason);
+	/* its owner is told for which job, and by which rule */
+	ck_assert_msg(strstr(dec(&f, 0)->reason, "shrinks to ") &&
+		      strstr(dec(&f, 0)->reason, " for JobId=101 (shrink for "
+			     "pending jobs"), "%s", dec(&f, 0)->reason);
+	ck_assert_uint_eq(dec(&f, 0)->for_job, 101);
 	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+	ck_assert_uint_eq(dec(&f, 1)->for_job, 0);
 
 	f.m[0]->last_resize = NOW - 10;
 	expect_actions(&f, PLAN_KEEP, PLAN_WAIT);
@@ -791,6 +795,10 @@ START_TEST(test_fragmented_room_shrinks_a_kept_job)
 		      dec(&f, 2)->reason);
 	ck_assert_int_eq(dec(&f, 1)->action, PLAN_RESIZE);
 	ck_assert_int_lt(dec(&f, 1)->workers, 3);
+	ck_assert_uint_eq(dec(&f, 1)->for_job, 102);
+	ck_assert_msg(strstr(dec(&f, 1)->reason, "Algorithm 1 shrinks it to ") &&
+		      strstr(dec(&f, 1)->reason, " for JobId=102 "), "%s",
+		      dec(&f, 1)->reason);
 	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
 	fx_free(&f);
 }
@@ -1184,20 +1192,27 @@ START_TEST(test_input_start_reservation)
 }
 END_TEST
 
-/* A run not reported yet settles PLAN_RUN_SETTLING_SECONDS at most. */
-START_TEST(test_input_run_settling)
+/*
+ * A run is resized only once it declared its checkpoint, however long ago
+ * it started: its processes may take minutes to install their handler, and
+ * the signal kills them until then. The job confirmed a checkpoint in its
+ * first run; its second run, an hour old and reporting, has not declared:
+ * kept, saying why, and the newcomer waits; declared: shrunk for it.
+ */
+START_TEST(test_undeclared_run_kept_whatever_its_age)
 {
 	fixture_t f;
 
-	fx_init(&f, 1, 16, 65536);
-	fx_job(&f, "optimus", 10);
-	job_model_started(f.m[0], NOW, 1, 1, 1);
-	ck_assert(plan_input_run_settling(f.m[0], NOW + 1));
-	ck_assert(!plan_input_run_settling(
-		f.m[0], NOW + PLAN_RUN_SETTLING_SECONDS));
-	ck_assert_int_eq(job_model_report(f.m[0], NOW + 5, 10, 1.0, 2.0, 0),
+	fx_full_and_newcomer(&f, "optimus,max_ps=4,max_workers=12");
+	job_model_started(f.m[0], NOW - 3600, 4, 12, 2);
+	ck_assert_int_eq(job_model_report(f.m[0], NOW - 10, 500, 0.5, 5.0, 0),
 			 0);
-	ck_assert(!plan_input_run_settling(f.m[0], NOW + 6));
+	expect_actions(&f, PLAN_KEEP, PLAN_WAIT);
+	ck_assert_msg(strstr(dec(&f, 0)->reason,
+			     "this run has not declared its checkpoint"), "%s",
+		      dec(&f, 0)->reason);
+	ck_assert_int_eq(job_model_checkpoint(f.m[0], NOW - 1, 500), 0);
+	expect_actions(&f, PLAN_RESIZE, PLAN_START);
 	fx_free(&f);
 }
 END_TEST
@@ -1243,7 +1258,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_closed_server_not_used_at_start);
 	tcase_add_test(tc, test_decision_json_non_finite);
 	tcase_add_test(tc, test_input_start_reservation);
-	tcase_add_test(tc, test_input_run_settling);
+	tcase_add_test(tc, test_undeclared_run_kept_whatever_its_age);
 	suite_add_tcase(s, tc);
 	return s;
 }

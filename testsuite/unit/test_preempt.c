@@ -219,6 +219,32 @@ START_TEST(test_not_resizable_or_starting)
 END_TEST
 
 /*
+ * A run is preempted only once it declared its checkpoint, whatever its
+ * age: a, the most served, declared in its first run, not in its current
+ * one (5 hours old): c goes instead. Once a declared, a goes; the
+ * decision names the job it is preempted for and the rule.
+ */
+START_TEST(test_undeclared_run_not_preempted)
+{
+	fx_t f;
+	size_t a, b, c;
+	const plan_decision_t *d;
+
+	two_full(&f, true, &a, &b, &c);
+	job_model_started(f.m[a], NOW - 18000, 0, 4, 1);
+	EXPECT(&f, PLAN_KEEP, PLAN_PREEMPT, PLAN_START);	/* a, c, b */
+	ck_assert_int_eq(job_model_checkpoint(f.m[a], NOW - 17000, 0), 0);
+	EXPECT(&f, PLAN_PREEMPT, PLAN_KEEP, PLAN_START);
+	d = &f.plan.decisions[a];
+	ck_assert_uint_eq(d->for_job, f.m[b]->job_id);
+	ck_assert_msg(strstr(d->reason, "preempted for JobId=102 (preemption "
+			     "with aging: "), "%s", d->reason);
+	ck_assert_uint_eq(f.plan.decisions[b].for_job, 0);
+	fx_free(&f);
+}
+END_TEST
+
+/*
  * The margin: the most served job's attained service must exceed the
  * waiting job's key by more than 300 s x its 4 GPUs = 1200 GPU-s. a ran
  * 4 GPUs for 400 s (1600); b, served 1000 GPU-s before its preemption
@@ -418,6 +444,7 @@ static Suite *preempt_suite(void)
 	tcase_add_test(tc, test_takes_from_most_served);
 	tcase_add_test(tc, test_minimum_run);
 	tcase_add_test(tc, test_not_resizable_or_starting);
+	tcase_add_test(tc, test_undeclared_run_not_preempted);
 	tcase_add_test(tc, test_margin);
 	tcase_add_test(tc, test_least_key_first);
 	tcase_add_test(tc, test_unservable_passed_over);

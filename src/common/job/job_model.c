@@ -595,14 +595,32 @@ int job_model_checkpoint(job_model_t *m, time_t now, double step)
 	return 0;
 }
 
+bool job_model_run_declared(const job_model_t *m)
+{
+	const job_run_t *r = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+
+	return r && !r->end && m->ckpt_confirmed &&
+	       m->ckpt_confirmed >= r->start;
+}
+
 const char *job_model_not_resizable(const job_model_t *m)
 {
+	const job_run_t *r = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+
 	if (m->not_resumable)
 		return "resumed below the step it had reached";
 	/* The checkpoint signal would kill a job that cannot checkpoint:
 	 * until one is confirmed, it keeps its size until it ends. */
 	if (!m->ckpt_confirmed)
 		return "never confirmed a checkpoint";
+	/*
+	 * Each run's processes install their handler anew, which takes what
+	 * their start takes (importing a framework, loading data: minutes),
+	 * and the signal kills them until then. No time stands in for it:
+	 * only the run's own declaration says its handler is in place.
+	 */
+	if (r && !r->end && !job_model_run_declared(m))
+		return "this run has not declared its checkpoint yet";
 	/* A job adopted without a record may have reported before: until it
 	 * reports again nothing tells how far it got since its checkpoint. */
 	if (m->adopted && m->last_report <= m->adopted)
@@ -614,12 +632,19 @@ const char *job_model_not_resizable_help(const job_model_t *m)
 {
 	/* A trainer written from a description of the signal alone never
 	 * declares it can checkpoint and stays at its first size for its
-	 * whole life (issue 26): say what would make it resizable. */
+	 * whole life: say what would make it resizable. */
 	if (!m->not_resumable && !m->ckpt_confirmed)
-		return " (declare at start that the job can checkpoint: "
+		return " (declare at every start, once the signal's handler is "
+		       "in place, that the job can checkpoint: "
 		       "optimus-report checkpoint --step S, or "
 		       "Reporter.handle_checkpoints; trap the signal in the "
 		       "batch script; see optimus_hints(5))";
+	/* A run that declares late (a slow start) is simply waited for; one
+	 * that never does keeps its size. */
+	if (!m->not_resumable && m->nruns && !m->runs[m->nruns - 1].end &&
+	    !job_model_run_declared(m))
+		return " (each run declares once its handler is in place; "
+		       "no signal before)";
 	return "";
 }
 

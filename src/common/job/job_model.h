@@ -33,6 +33,9 @@
 #include "models/speed_profiles.h"
 #include "models/straggler.h"
 
+/* The reason of a plan's decision (plan_decision_t.reason), kept. */
+#define JOB_STOP_REASON_LEN 128
+
 /* JM_: Slurm already names JOB_PENDING etc. in slurm.h */
 typedef enum job_phase {
 	JM_PENDING = 0,	/* waiting for a (first or new) start */
@@ -147,10 +150,11 @@ typedef struct job_model {
 	 */
 	char failed[48];
 	/*
-	 * Checkpoints (issue 15): a running job is resized only once it
-	 * confirmed a checkpoint (a `checkpoint` report: after a checkpoint
-	 * signal, or declared by its reporter at start), and never again once
-	 * a run resumed below the step the previous one had reached.
+	 * Checkpoints: a running job is resized or preempted only once its
+	 * current run declared that it can checkpoint (a `checkpoint` report
+	 * received at or after the run's start: its reporter's declaration at
+	 * start, or a confirmation after a signal), and never again once a
+	 * run resumed below the step the previous one had reached.
 	 */
 	time_t ckpt_confirmed;	/* last confirmation, 0: never */
 	double ckpt_step;	/* the step it confirmed */
@@ -196,6 +200,15 @@ typedef struct job_model {
 	time_t waiting_since;
 	time_t preempt_began;
 	unsigned preemptions;
+
+	/*
+	 * Why the plan last stopped the job (job/job_stop.c), for its owner:
+	 * the job it gave its GPUs to (a preemption, a shrink for a pending
+	 * job; 0: none, a resize for its own sake) and the decision's reason
+	 * naming the rule; "" when never stopped by a plan.
+	 */
+	uint32_t stop_for;
+	char stop_reason[JOB_STOP_REASON_LEN];
 } job_model_t;
 
 /* Bits of job_model_t.dirty. */
@@ -412,8 +425,14 @@ void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
  */
 int job_model_checkpoint(job_model_t *m, time_t now, double step);
 /*
- * Why the job may not be resized at all for now (never confirmed a
- * checkpoint, resumed below its step, adopted and silent since), or NULL.
+ * Has the job's current run declared that it can checkpoint (a checkpoint
+ * report at or after its start)? False when no run is going.
+ */
+bool job_model_run_declared(const job_model_t *m);
+/*
+ * Why the job may not be resized or preempted at all for now (never
+ * confirmed a checkpoint, its current run has not declared yet, resumed
+ * below its step, adopted and silent since), or NULL.
  */
 const char *job_model_not_resizable(const job_model_t *m);
 /* What would make it resizable, for SystemComment: " (...)" after the
@@ -427,6 +446,32 @@ const char *job_model_not_resizable_help(const job_model_t *m);
 const char *job_model_why_not_resizable(const job_model_t *m, time_t now,
 					double min_interval, char *why,
 					size_t len);
+
+/*
+ * The plan stops the job (its checkpoint signal is sent: a resize, a
+ * preemption, a move): for job `for_job` (0: for its own sake), as the
+ * decision's `reason` says (job/job_stop.c).
+ */
+void job_model_stop_reason(job_model_t *m, uint32_t for_job,
+			   const char *reason);
+/*
+ * " last stop: <reason>" for SystemComment, or "" when the plan never
+ * stopped the job; buf.
+ */
+const char *job_model_stop_text(const job_model_t *m, char *buf, size_t len);
+/*
+ * The step to show the job's owner: the last reported one, but while the
+ * job is stopped with a checkpoint confirmed for that stop (checkpointing
+ * or requeued for a resize or a preemption), the checkpoint's step, the
+ * one its next run resumes from.
+ */
+double job_model_step_shown(const job_model_t *m);
+/* The last stop in the record's JSON ("stopped_for", "stop_reason",
+ * absent when none): 0 or -ENOMEM; from: absent leaves none; 0 or
+ * -EINVAL with a message. */
+int job_model_stop_to_json(json_object *o, const job_model_t *m);
+int job_model_stop_from_json(const json_object *o, job_model_t *m,
+			     char *err, size_t len);
 
 /* Share of the job's time since its first start lost to resizes, 0..1. */
 double job_model_resize_share(const job_model_t *m);

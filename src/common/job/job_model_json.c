@@ -178,6 +178,7 @@ json_object *job_model_to_json(const job_model_t *m)
 	    !jm_add(o, "quality", quality_model_to_json(&m->quality)) &&
 	    !jm_add(o, "runs", jm_runs_to(m)) &&
 	    !job_model_straggler_to_json(o, m) &&
+	    !job_model_stop_to_json(o, m) &&
 	    !job_model_batch_to_json(o, m))
 		return o;
 	json_object_put(o);
@@ -507,6 +508,7 @@ job_model_t *job_model_from_json(const json_object *o, char *err, size_t len)
 	    jm_preempt_from(o, m, err, len) ||
 	    jm_models_from(o, m, err, len) ||
 	    job_model_straggler_from_json(o, m, err, len) ||
+	    job_model_stop_from_json(o, m, err, len) ||
 	    job_model_batch_from_json(o, m, err, len)) {
 		job_model_free(m);
 		return NULL;

@@ -111,9 +111,10 @@ typedef struct plan_job {
 	/*
 	 * A start not complete yet: applied but not begun (a requeued job is
 	 * held a few seconds by Slurm; running is set and the slots are the
-	 * ones it was given), or a run whose tasks are still starting. It
-	 * keeps its slots (KEEP, "start in progress") rather than being
-	 * planned anew or resized before it could checkpoint.
+	 * ones it was given). It keeps its slots (KEEP, "start in progress")
+	 * rather than being planned anew. A run whose tasks are still
+	 * starting is not this: it has not declared its checkpoint, which
+	 * keeps it from any resize (job_model_not_resizable).
 	 */
 	bool starting;
 	/*
@@ -149,6 +150,13 @@ typedef struct plan_decision {
 	double remaining_planned;	/* predicted s with the decision */
 	double gain;			/* relative gain of a resize */
 	bool moves_off_straggler;	/* RESIZE at the same size, elsewhere */
+	/*
+	 * The job this decision takes GPUs from the job for (its owner is
+	 * told: job_model_stop_reason): PREEMPT, the waiting job started on
+	 * its servers; a RESIZE that shrinks it for pending jobs, the one it
+	 * was shrunk for, else the first that starts in this plan. 0: none.
+	 */
+	uint32_t for_job;
 	/*
 	 * The batch of the run a START/RESIZE begins (Policy=goodput, an
 	 * adaptive job with its step-time fit): global = local_batch *

@@ -32,16 +32,6 @@ bool plan_input_start_reserved(const plan_input_t *in, time_t now)
 	       now - in->started_at < PLAN_START_RESERVED_SECONDS;
 }
 
-bool plan_input_run_settling(const job_model_t *m, time_t now)
-{
-	time_t start;
-
-	if (!m->nruns || m->runs[m->nruns - 1].end)
-		return false;
-	start = m->runs[m->nruns - 1].start;
-	return m->last_report < start && now - start < PLAN_RUN_SETTLING_SECONDS;
-}
-
 /* Take what `usage` uses on the servers of `slots` off the free room. */
 static void take_room(res_vec_t *server_free, size_t nservers,
 		      const place_slot_t *slots, const res_vec_t *usage,
@@ -93,8 +83,6 @@ size_t plan_input_collect(const plan_input_t *in, size_t n, time_t now,
 			job->slots = in[i].slots;
 			job->nslots = in[i].nslots;
 			job->slot_usage = in[i].usage;
-			job->starting = plan_input_run_settling(in[i].model,
-								now);
 		}
 		which[count++] = i;
 	}

@@ -24,12 +24,6 @@
  * one that still waits after this is planned anew.
  */
 #define PLAN_START_RESERVED_SECONDS 60
-/*
- * A run that has not reported yet is still starting (Python, data, the
- * connections): its tasks could not checkpoint, so a resize now would cost
- * the whole grace period. Left alone that long at most.
- */
-#define PLAN_RUN_SETTLING_SECONDS 20
 
 /* Where the resource manager has a job. */
 typedef enum plan_input_state {
@@ -65,8 +59,6 @@ bool plan_input_plannable(const plan_input_t *in);
  * must not give its room to others while the resource manager holds it.
  */
 bool plan_input_start_reserved(const plan_input_t *in, time_t now);
-/* A run started and not reported yet, for less than the settling time. */
-bool plan_input_run_settling(const job_model_t *m, time_t now);
 
 /*
  * The plan's jobs from in[0..n): jobs[k] answers in[which[k]] (both have

@@ -59,6 +59,11 @@ json_object *plan_decision_to_json(const plan_decision_t *d)
 		json_object_object_add(o, "rebatch",
 				       json_object_new_boolean(d->rebatch));
 	}
+	/* The job it gives its GPUs to (a preemption, a shrink for a
+	 * pending job); absent: none. */
+	if (d->for_job)
+		json_object_object_add(o, "for_job",
+				       json_object_new_int64(d->for_job));
 	json_object_object_add(o, "reason", json_object_new_string(d->reason));
 	return o;
 }

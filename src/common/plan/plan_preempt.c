@@ -175,9 +175,11 @@ static void plan_preempt_one(plan_ctx_t *c, size_t v, size_t w,
 	d->gain = 0;
 	c->out->nkeep--;
 	c->out->npreempt++;
-	plan_reason(d, "optimus: preempted for JobId=%u (attained %.0f "
-		    "GPU-s, %u waited %.0f s)", mw->job_id, attained,
-		    mw->job_id, difftime(c->prm->now, mw->waiting_since));
+	d->for_job = mw->job_id;
+	plan_reason(d, "optimus: preempted for JobId=%u (preemption with "
+		    "aging: attained %.0f GPU-s, JobId=%u waited %.0f s)",
+		    mw->job_id, attained, mw->job_id,
+		    difftime(c->prm->now, mw->waiting_since));
 }
 
 /* One waiting job w (least key): 1 when it got its minimum, 0 when it

@@ -411,6 +411,8 @@ static bool plan_shrink_kept(plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 	alloc_grant_t cur = { .ps = c->cur_ps[best], .workers = c->cur_w[best] };
 	c->state[best] = PS_RESIZE;
 	c->shrink[best] = true;
+	/* named if it starts (plan_resize_reasons) */
+	c->out->decisions[best].for_job = c->jobs[i].model->job_id;
 	plan_lower_limit(c, best, &cur);
 	return true;
 }
@@ -572,19 +574,66 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 			    need.v[RES_CPU], need.v[RES_MEM], need.v[RES_GPU]);
 }
 
+/*
+ * The job a shrink makes room for: the one plan_shrink_kept shrank it for
+ * (`chosen`) if it starts, else the first that starts in this plan (the
+ * plan's order: the oldest), 0 when none does.
+ */
+static uint32_t plan_shrunk_for(const plan_ctx_t *c, uint32_t chosen)
+{
+	uint32_t first = 0;
+
+	for (size_t k = 0; k < c->n; k++) {
+		const plan_decision_t *d = &c->out->decisions[k];
+
+		if (d->action != PLAN_START)
+			continue;
+		if (chosen && d->job_id == chosen)
+			return chosen;
+		if (!first)
+			first = d->job_id;
+	}
+	return first;
+}
+
+/* A RESIZE's reason, for the job's owner: a shrink names the job it was
+ * made for and the rule. */
 static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 			       plan_decision_t *d)
 {
+	char whom[32] = "pending jobs";
+
+	if (d->for_job)
+		snprintf(whom, sizeof(whom), "JobId=%u", d->for_job);
 	if (plan_is_quality(c, i))
 		plan_reason(d, "optimus: Algorithm 1 %s it to %d PS + %d "
-			    "workers (size change %.1f%%)", c->shrink[i] ?
+			    "workers%s%s (size change %.1f%%)", c->shrink[i] ?
 			    "shrinks" : "grows", d->ps, d->workers,
+			    d->for_job ? " for " : "", d->for_job ? whom : "",
 			    100.0 * d->gain);
+	else if (c->shrink[i])
+		plan_reason(d, "optimus: shrinks to %d PS + %d workers for %s "
+			    "(shrink for pending jobs, gain %.1f%%)", d->ps,
+			    d->workers, whom, 100.0 * d->gain);
 	else
-		plan_reason(d, "optimus: %s to %d PS + %d workers (gain "
-			    "%.1f%%)", c->shrink[i] ?
-			    "shrinks for pending jobs" : "grows", d->ps,
-			    d->workers, 100.0 * d->gain);
+		plan_reason(d, "optimus: grows to %d PS + %d workers (gain "
+			    "%.1f%%)", d->ps, d->workers, 100.0 * d->gain);
+}
+
+/* Once every START is known: each RESIZE's reason, a shrink naming the
+ * job it makes room for (plan_decision_t.for_job). */
+static void plan_resize_reasons(plan_ctx_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		plan_decision_t *d = &c->out->decisions[i];
+
+		if (d->action != PLAN_RESIZE) {
+			d->for_job = 0;
+			continue;
+		}
+		d->for_job = c->shrink[i] ? plan_shrunk_for(c, d->for_job) : 0;
+		plan_resize_reason(c, i, d);
+	}
 }
 
 static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
@@ -619,7 +668,6 @@ static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
 		d->remaining_planned = plan_time(c, i, d->ps, d->workers);
 		c->out->nstart++;
 	} else {
-		plan_resize_reason(c, i, d);
 		c->out->nresize++;
 	}
 	return plan_copy_slots(d, c->placed[i].v, c->placed[i].n);
@@ -709,6 +757,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 		goto done;
 	for (size_t i = 0; !rc && i < njobs; i++)
 		rc = plan_decide(&c, i, cap);
+	if (!rc)
+		plan_resize_reasons(&c);
 	if (!rc)
 		rc = plan_move_stragglers(&c);
 	if (!rc && prm->preempt)

@@ -118,15 +118,9 @@ static int do_restart(sim_state_t *s, sim_job_t *j)
 
 static void do_start(sim_state_t *s, sim_job_t *j)
 {
-	job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
-			  (int)j->nslots);
-	/* Simulated trainers checkpoint on the signal: resizable (the core
-	 * resizes only jobs that confirmed a checkpoint). */
-	(void)job_model_checkpoint(j->jm, sim_time(s->now), j->jm->step);
 	if (j->res.start < 0.0)
 		j->res.start = s->now;
-	j->st = SJ_RUNNING;
-	sim_job_set_speed(s, j);
+	sim_job_run(s, j);
 }
 
 static int do_resize(sim_state_t *s, sim_job_t *j)

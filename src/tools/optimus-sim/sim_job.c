@@ -203,6 +203,18 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 	return rc;
 }
 
+void sim_job_run(sim_state_t *s, sim_job_t *j)
+{
+	job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
+			  (int)j->nslots);
+	/* Simulated trainers install their handler at once and declare at
+	 * every start that they can checkpoint: the core resizes or preempts
+	 * a run only once it declared. */
+	(void)job_model_checkpoint(j->jm, sim_time(s->now), j->jm->step);
+	j->st = SJ_RUNNING;
+	sim_job_set_speed(s, j);
+}
+
 void sim_job_advance(sim_job_t *j, double t)
 {
 	if (j->speed > 0.0 && t > j->t_step)

@@ -178,10 +178,7 @@ static int handle(sim_state_t *s, const sim_event_t *ev)
 	case SIM_EV_RESUME:
 		if (ev->gen != j->gen || j->st != SJ_RESTARTING)
 			return 0;
-		job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
-				  (int)j->nslots);
-		j->st = SJ_RUNNING;
-		sim_job_set_speed(s, j);
+		sim_job_run(s, j);
 		return 0;
 	case SIM_EV_ARRIVAL:
 		rc = sim_job_arrive(s, j);

@@ -113,6 +113,8 @@ void sim_epoch_tick(sim_state_t *s);
 double sim_epoch_share(const sim_epoch_t *e, bool top);
 double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j);
 int sim_job_arrive(sim_state_t *s, sim_job_t *j);
+/* A run of j begins now at its size (its first or after a restart). */
+void sim_job_run(sim_state_t *s, sim_job_t *j);
 void sim_job_advance(sim_job_t *j, double t);
 double sim_job_loss_at(const sim_job_t *j, double t);
 int sim_job_report(sim_state_t *s, sim_job_t *j);

@@ -30,7 +30,8 @@ Test-only environment (never read by the product):
   OPTIMUS_TEST_HANDLER_DELAY=S  every run sleeps S seconds before it
       installs its checkpoint handler and declares (a trainer importing
       torch, loading its data): until then the checkpoint signal kills it.
-Each line it prints carries "at", the time.time() it was written.
+Each line it prints carries "at", the time.time() it was written (the
+declaration's: just before it was sent).
 Worker w of W on the job's k nodes is on node w*k//W (a block split).
 """
 import json
@@ -127,8 +128,11 @@ def main():
     time.sleep(float(os.environ.get("OPTIMUS_TEST_HANDLER_DELAY", "0")))
     # The reporter installs the checkpoint handler and declares that this
     # run can checkpoint (it resumed from `step`): the scheduler may resize.
+    # Stamped before the call: slurmctld may act on the declaration before
+    # its reply is back here.
+    declaring = time.time()
     rep.handle_checkpoints(checkpoint, int(step))
-    print(json.dumps({"declared": step, "at": time.time()}), flush=True)
+    print(json.dumps({"declared": step, "at": declaring}), flush=True)
     base = speed(p, w, theta)
     rate = base / strag.job_slowdown()
     quiet_after = int(os.environ.get("OPTIMUS_TEST_RUN0_REPORTS", "0")) \

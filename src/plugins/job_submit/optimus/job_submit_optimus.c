@@ -66,6 +66,19 @@ static void gate_for_planner(job_desc_msg_t *job_desc)
 	job_desc->begin_time = OPTIMUS_GATE_TIME;
 }
 
+/*
+ * The planner requeues an optimus job to resize it, to preempt it or to
+ * move it off a straggler, and Slurm truncates a requeued job's output
+ * files unless their open mode is append: each run would erase the
+ * earlier runs' output. Appended unless the user chose (--open-mode; a
+ * site's JobFileAppend=1 appends anyway).
+ */
+static void keep_output(job_desc_msg_t *job_desc)
+{
+	if (!job_desc->open_mode)
+		job_desc->open_mode = OPEN_MODE_APPEND;
+}
+
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
@@ -97,6 +110,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	if (job_size_apply(&h, job_desc, err_msg) != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	gate_for_planner(job_desc);
+	keep_output(job_desc);
 	/* A message with a successful return is printed by sbatch: say at
 	 * once that an elastic job whose shell the checkpoint signal would
 	 * kill can never be resized (issue 26), instead of leaving the user

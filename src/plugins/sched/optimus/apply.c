@@ -146,8 +146,9 @@ static void drain_straggler_node(action_t *a)
 /*
  * The SystemComment; a waiting job's reason goes there too: Slurm shows
  * Reason=BeginTime for a job at optimus' gate (it clears any state_desc of
- * a job whose begin time is ahead), or its own reason for a hold. A
- * preempted job's names the job it was preempted for, when signalled.
+ * a job whose begin time is ahead), or its own reason for a hold. Why the
+ * plan last stopped the job (for which job, by which rule) is in the
+ * comment itself (job_model_summary), so every plan's comment says it.
  */
 static void set_comment(job_record_t *job, action_t *a)
 {
@@ -160,8 +161,6 @@ static void set_comment(job_record_t *job, action_t *a)
 		return;
 	if (a->kind == ACT_WAIT && why)
 		text = xstrdup_printf("%s waiting: %s", a->comment, why);
-	else if (a->kind == ACT_SIGNAL && a->preempt && why)
-		text = xstrdup_printf("%s %s", a->comment, why);
 	else
 		text = xstrdup(a->comment);
 	if (!xstrcmp(job->system_comment, text)) {

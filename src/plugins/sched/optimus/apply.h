@@ -32,7 +32,7 @@ typedef struct action {
 	int signal;		/* SIGNAL */
 	bool preempt;		/* SIGNAL, REQUEUE: for a preemption, not a
 				 * resize */
-	char *reason;		/* WAIT, a preemption's SIGNAL: for users */
+	char *reason;		/* WAIT: for users */
 	char *comment;		/* SystemComment; NULL leaves it */
 	bool account;		/* also store the comment in slurmdbd */
 	char *drain_node;	/* StragglerDrain: drain this node, */

@@ -221,6 +221,7 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 	a->kind = ACT_SIGNAL;
 	a->signal = m->hints.ckpt_signal;
 	job_model_resizing(m, c->snap->taken);
+	job_model_stop_reason(m, d->for_job, d->reason);
 	m->plan_ps = d->ps;
 	m->plan_workers = d->workers;
 	if (d->moves_off_straggler) {
@@ -265,8 +266,8 @@ static void build_preempt(action_t *a, const decide_ctx_t *c, size_t i,
 	a->kind = ACT_SIGNAL;
 	a->signal = m->hints.ckpt_signal;
 	a->preempt = true;
-	a->reason = xstrdup(d->reason);
 	job_model_preempting(m, c->snap->taken);
+	job_model_stop_reason(m, d->for_job, d->reason);
 	registry_stats()->preemptions++;
 	info("sched/optimus: JobId=%u %s: checkpoint signal, requeue at optimus' gate, planned again as pending (%d+%d held, preemption %u)",
 	     m->job_id, why, m->cur_ps, m->cur_workers, m->preemptions);

@@ -52,8 +52,9 @@ static double run_speed(const reg_job_t *rj, const report_t *r)
 static int checkpoint_confirmed(reg_job_t *rj, const report_t *r)
 {
 	job_model_t *m = rj->model;
-	/* Any confirmation shows that the job can checkpoint: the core's
-	 * rule makes it resizable (job_model_not_resizable). */
+	/* Any confirmation shows that the job can checkpoint, and one
+	 * received at or after its run's start that this run can: the
+	 * core's rule makes it resizable (job_model_not_resizable). */
 	int rc = job_model_checkpoint(m, (time_t) r->received,
 				      (double) r->checkpoint.step);
 
