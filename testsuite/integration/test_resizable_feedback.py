@@ -70,7 +70,7 @@ def test_report_help_shows_the_whole_contract():
     r = subprocess.run([os.path.join(top, "src/tools/optimus-report"),
                         "--help"], capture_output=True, text=True, timeout=10)
     text = r.stdout + r.stderr
-    for step in ("declare at start", "trap 'echo checkpoint >&2' USR1",
+    for step in ("declare at every start", "trap 'echo checkpoint >&2' USR1",
                  "write a checkpoint and confirm it",
                  "resume from $OPTIMUS_CHECKPOINT_DIR"):
         assert step in text, (step, text)

@@ -152,9 +152,9 @@ typedef struct job_model {
 	/*
 	 * Checkpoints: a running job is resized or preempted only once its
 	 * current run declared that it can checkpoint (a `checkpoint` report
-	 * received at or after the run's start: its reporter's declaration at
-	 * start, or a confirmation after a signal), and never again once a
-	 * run resumed below the step the previous one had reached.
+	 * received at or after the run's start: its reporter's declaration
+	 * at every start, or a confirmation after a signal), and never again
+	 * once a run resumed below the step the previous one had reached.
 	 */
 	time_t ckpt_confirmed;	/* last confirmation, 0: never */
 	double ckpt_step;	/* the step it confirmed */

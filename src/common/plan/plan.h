@@ -151,10 +151,10 @@ typedef struct plan_decision {
 	double gain;			/* relative gain of a resize */
 	bool moves_off_straggler;	/* RESIZE at the same size, elsewhere */
 	/*
-	 * The job this decision takes GPUs from the job for (its owner is
-	 * told: job_model_stop_reason): PREEMPT, the waiting job started on
-	 * its servers; a RESIZE that shrinks it for pending jobs, the one it
-	 * was shrunk for, else the first that starts in this plan. 0: none.
+	 * The job this decision gives the job's GPUs to (its owner is told:
+	 * job_model_stop_reason): PREEMPT, the waiting job started on its
+	 * servers; a RESIZE that shrinks it for pending jobs, the one it was
+	 * shrunk for, else the first that starts in this plan. 0: none.
 	 */
 	uint32_t for_job;
 	/*
