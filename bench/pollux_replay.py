@@ -65,6 +65,11 @@ sys.path.insert(0, HERE)
 # One home for the cluster's accounting reads: bench/e2e_jct.py.
 from e2e_jct import (TOP, Cluster, comment_value, log, model_of,  # noqa: E402
                      sacct, unfinished)
+from cluster import use_build_tree_data  # noqa: E402
+
+# The build tree's optimus-sim, here and in the jobs, on the source tree's
+# data.
+use_build_tree_data()
 
 EXAMPLES = os.path.join(TOP, "examples")
 DATA = os.path.join(TOP, "testsuite", "data", "pollux-osdi21")

@@ -60,7 +60,11 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
-from cluster import Cluster  # noqa: E402
+from cluster import Cluster, use_build_tree_data  # noqa: E402
+
+# The build tree's optimus-sim, here and in the jobs, on the source tree's
+# data.
+use_build_tree_data()
 
 BENCH = os.path.join(TOP, "bench")
 CURVES = os.path.join(TOP, "testsuite", "data", "quality-curves",

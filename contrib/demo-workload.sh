@@ -14,7 +14,7 @@
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-: "${SLURM_CONF:?set SLURM_CONF to the cluster's slurm.conf}"
+: "${SLURM_CONF:?set SLURM_CONF to the slurm.conf of the cluster}"
 export SLURM_CONF
 PYTHON=${PYTHON:-/usr/bin/python3}
 OPTIMUSCTL=${OPTIMUSCTL:-$TOP/src/tools/optimusctl}

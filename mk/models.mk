@@ -46,7 +46,7 @@ testsuite_unit_test_efficiency_SOURCES = testsuite/unit/test_efficiency.c \
 	src/tools/optimus-sim/measured/csv.h src/tools/optimus-sim/measured/csv.c \
 	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
 	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c
-testsuite_unit_test_efficiency_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
+testsuite_unit_test_efficiency_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_TEST_CPPFLAGS) \
 	-I$(top_srcdir)/src/tools/optimus-sim
 testsuite_unit_test_efficiency_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
 testsuite_unit_test_efficiency_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)

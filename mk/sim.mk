@@ -41,13 +41,15 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_exp_stragglers.c \
 	src/tools/optimus-sim/sim_data.h src/tools/optimus-sim/sim_data.c
 # The measured workloads (measured/experiment.c) and the quality curves are read
-# from the source tree, else from the copy installed in $(pkgdatadir)
-# (sim_data.c), unless --data or OPTIMUS_POLLUX_DATA says otherwise.
+# from the copy installed in $(pkgdatadir), unless --data, OPTIMUS_POLLUX_DATA
+# or OPTIMUS_SIM_CURVES says otherwise (sim_data.h: never from the build
+# folder, whose path would be in the installed binary).
 SIM_CPPFLAGS = -I$(top_srcdir)/src/tools/optimus-sim \
-	-DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"' \
 	-DPOLLUX_DATA_INSTALLED='"$(pkgdatadir)/pollux-osdi21"' \
-	-DSIM_CURVES_DEFAULT='"$(abs_top_srcdir)/testsuite/data/quality-curves/curves.csv"' \
 	-DSIM_CURVES_INSTALLED='"$(pkgdatadir)/quality-curves/curves.csv"'
+# The unit tests (never installed) read the source tree's copy.
+SIM_TEST_CPPFLAGS = $(SIM_CPPFLAGS) \
+	-DPOLLUX_DATA_DIR='"$(abs_top_srcdir)/testsuite/data/pollux-osdi21"'
 SIM_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) \
 	$(QHULL_LIBS) -lm
 
@@ -63,7 +65,7 @@ src_tools_optimus_sim_optimus_sim_LDADD = $(SIM_LDADD)
 check_PROGRAMS += testsuite/unit/test_sim
 TESTS += testsuite/unit/test_sim
 testsuite_unit_test_sim_SOURCES = testsuite/unit/test_sim.c $(SIM_SOURCES)
-testsuite_unit_test_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
+testsuite_unit_test_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_TEST_CPPFLAGS) \
 	-I$(top_srcdir)/src/tools/optimus-sim
 testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
 testsuite_unit_test_sim_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
@@ -98,7 +100,7 @@ check_PROGRAMS += testsuite/unit/test_replay
 TESTS += testsuite/unit/test_replay
 testsuite_unit_test_replay_SOURCES = testsuite/unit/test_replay.c \
 	$(SIM_SOURCES) src/plugins/sched/optimus/planner_input.c
-testsuite_unit_test_replay_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_CPPFLAGS) \
+testsuite_unit_test_replay_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_TEST_CPPFLAGS) \
 	-I$(top_srcdir)/src/tools/optimus-sim \
 	-I$(top_srcdir)/src/plugins/sched/optimus
 testsuite_unit_test_replay_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)

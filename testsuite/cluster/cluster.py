@@ -37,6 +37,27 @@ PLUGIN_BUILD_DIRS = [
 ]
 
 
+# What a build tree's optimus-sim reads instead of the installed copy of
+# its data (src/tools/optimus-sim/sim_data.h: an installed binary never
+# looks in its build folder): the source tree's, through the environment.
+# The test suites and the benchmarks set it (use_build_tree_data),
+# `optimus-cluster env` prints it.
+BUILD_TREE_DATA = {
+    "OPTIMUS_POLLUX_DATA": os.path.join(TOP, "testsuite", "data",
+                                        "pollux-osdi21"),
+    "OPTIMUS_SIM_CURVES": os.path.join(TOP, "testsuite", "data",
+                                       "quality-curves", "curves.csv"),
+}
+
+
+def use_build_tree_data():
+    """This process and its children (jobs submitted with its environment
+    too) run the build tree's optimus-sim on the source tree's data,
+    unless the environment already names other data."""
+    for name, path in BUILD_TREE_DATA.items():
+        os.environ.setdefault(name, path)
+
+
 # Cluster(backup=True): a primary and a backup slurmctld on this machine,
 # each at its own loopback address (all of 127/8 is the loopback here),
 # "name" of the pid file in CONTROLLERS for each.

@@ -125,9 +125,11 @@ def test_packages_install_every_part():
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, (tool, r.stderr)
     # the installed simulator finds its installed data, from any folder
-    # (its build folder is gone after a package build)
+    # and with no variable naming other data (testsuite/conftest.py sets
+    # them for the build tree's binary)
     r = subprocess.run(["/usr/bin/optimus-sim", "truth", "--app", "cifar10",
                         "--gpus-per-node", "4", "--batch", "512"], cwd="/",
+                       env={"PATH": "/usr/bin:/bin"},
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and '"step_seconds"' in r.stdout, r.stderr
     assert "/usr/share/slurm-optimus/pollux-osdi21" in listed

@@ -5,7 +5,9 @@
 second Unix user, parsed by prometheus_client's own parser (Debian's
 python3-prometheus-client), and `optimusctl plan-history N --svg FILE`
 read back as XML. The job is resized for real: an elastic job takes the
-whole cluster, then a newcomer makes it shrink (test_sched's squeezed)."""
+whole cluster, then a newcomer makes it shrink (sched_helpers' squeezed).
+The per-job series exist only with MetricsPerJob=yes and end with their
+job: by default no label names a job or carries a user's text."""
 import os
 import re
 import subprocess
@@ -16,8 +18,14 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from report_helpers import (as_user, client_env, open_to_every_user,
                             strict_json, unix_user)
-from test_sched import CLUSTER_OPTIONS, cancel, runs, squeezed  # noqa: F401
-from waiting import wait_for
+from sched_helpers import CLUSTER_OPTIONS as SCHED_OPTIONS
+from sched_helpers import cancel, runs, squeezed, submit, write_optimus_conf
+from waiting import wait_for, wait_plans
+
+# The planner tests' cluster, with the per-job series asked for (they are
+# left out by default: doc/metrics.md, "Cardinality").
+CLUSTER_OPTIONS = dict(SCHED_OPTIONS, optimus_conf=SCHED_OPTIONS[
+    "optimus_conf"] + "MetricsPerJob=yes\n")
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CTL = os.path.join(TOP, "src", "tools", "optimusctl")
@@ -177,3 +185,74 @@ def test_metrics_output_replaces_the_file_whole(cluster, tmp_path):
     assert r.returncode == 1, r.stderr
     assert out.read_text() == text and os.listdir(tmp_path) == \
         ["optimus.prom"]
+
+
+def per_job_samples(fams):
+    """Every sample that names one job or carries the user's model= text:
+    what makes a scrape's series grow with the jobs ever run."""
+    return [(f.name, s.labels) for f in fams.values() for s in f.samples
+            if "job_id" in s.labels or "model" in s.labels]
+
+
+def per_job_metrics(cluster, on):
+    """optimus.conf's MetricsPerJob set (the cluster's other keys, its
+    report port among them, kept) and re-read (`scontrol reconfigure`;
+    Slurm 23.11 and later restart slurmctld for it), then two plans run."""
+    path = os.path.join(cluster.etc, "optimus.conf")
+    text = "".join(line for line in open(path).readlines()
+                   if not line.startswith("MetricsPerJob="))
+    mark = len(cluster.logs())
+    write_optimus_conf(cluster, text + ("MetricsPerJob=yes\n" if on else ""))
+    cluster.run(["scontrol", "reconfigure"])
+    wait_for(lambda: re.search(r"sched/optimus: read \S+optimus\.conf: ",
+                               cluster.logs()[mark:]), 60,
+             "optimus.conf read again")
+    wait_plans(cluster, 2)
+
+
+def test_by_default_no_series_names_a_job(cluster, tmp_path):
+    """Without MetricsPerJob=yes a scrape's size does not grow with the
+    jobs: no job_id label and no user-chosen model= label on any sample
+    (prometheus-slurm-exporter has neither), while the scheduler-wide
+    figures still count the job."""
+    env = client_env(cluster)
+    per_job_metrics(cluster, False)
+    jid, _ = submit(cluster, tmp_path, "cardinality",
+                    "optimus,max_ps=1,max_workers=2,model=user-text-%d"
+                    % time.time_ns(), 100000)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_for(lambda: value(scrape(env)[0], "optimus_jobs",
+                               "optimus_jobs", phase="running"), 30,
+                 "the running job counted")
+        fams, text = scrape(env)
+        assert per_job_samples(fams) == [], text
+        assert not [f for f in fams if f.startswith("optimus_job_")], text
+        assert value(fams, "optimus_plans", "optimus_plans_total") >= 1
+    finally:
+        cancel(cluster, jid)
+        per_job_metrics(cluster, True)
+
+
+def test_a_jobs_series_end_with_the_job(cluster, tmp_path):
+    """MetricsPerJob=yes: a running job has its series; once it has ended
+    (phase done, the record still kept) every series naming it is gone,
+    and optimus_jobs counts it as done."""
+    env = client_env(cluster)
+    jid, _ = submit(cluster, tmp_path, "ends", "optimus,max_ps=1,"
+                    "max_workers=2,model=ends", 5)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        wait_for(lambda: value(scrape(env)[0], "optimus_job_info",
+                               "optimus_job_info", job_id=str(jid)), 30,
+                 "the job's series")
+        cluster.wait_job_state(jid, {"COMPLETED"}, timeout=120)
+        wait_for(lambda: strict_json(ctl(env, "--json", "show", "job",
+                                         str(jid)).stdout)["phase_name"]
+                 == "done", 30, "the record's phase done")
+        fams, text = scrape(env)
+        assert job_series(fams, jid) == [], text
+        assert value(fams, "optimus_jobs", "optimus_jobs",
+                     phase="done") >= 1, text
+    finally:
+        cancel(cluster, jid)

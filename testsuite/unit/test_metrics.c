@@ -235,6 +235,7 @@ static void fill(metrics_t *m, metrics_channel_t *c)
 	c->refused[c->nrefused++] = (metrics_count_t){ "forbidden", 3 };
 	memset(m, 0, sizeof(*m));
 	m->planner = true;
+	m->per_job = true;
 	m->phases = phases;
 	m->nphases = 3;
 	m->sched.plans = 7;
@@ -312,6 +313,52 @@ START_TEST(test_render_is_well_formed_and_filtered)
 }
 END_TEST
 
+/* Without per_job (MetricsPerJob=no, the default) nothing of the text
+ * names a job or carries a user's text: its size does not grow with the
+ * jobs ever run. */
+START_TEST(test_render_by_default_names_no_job)
+{
+	metrics_t m;
+	metrics_channel_t c;
+	parsed_t p;
+	char *t;
+
+	fill(&m, &c);
+	m.per_job = false;
+	t = render(&m, &c, everyone, 0);
+	ck_assert_ptr_null(strstr(t, "job_id="));
+	ck_assert_ptr_null(strstr(t, "model="));
+	ck_assert_ptr_null(strstr(t, "optimus_job_"));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_jobs{phase=\"running\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_plans_total 7\n"));
+	parse_text(t, &p);
+	free(t);
+	metrics_free(&m);
+}
+END_TEST
+
+/* A job that has ended has no series left (its record may stay); the
+ * scheduler-wide count still has it, as done. */
+START_TEST(test_render_drops_an_ended_job)
+{
+	metrics_t m;
+	metrics_channel_t c;
+	parsed_t p;
+	char *t;
+
+	fill(&m, &c);
+	strcpy(m.jobs[0].phase, "done");
+	m.jobs[0].ended = true;
+	t = render(&m, &c, everyone, 0);
+	ck_assert_ptr_null(strstr(t, "job_id=\"11\""));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_job_ps{job_id=\"22\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(t, "optimus_jobs{phase=\"done\"} 1\n"));
+	parse_text(t, &p);
+	free(t);
+	metrics_free(&m);
+}
+END_TEST
+
 START_TEST(test_render_without_planner_has_the_channel_only)
 {
 	metrics_t m = { 0 };
@@ -346,6 +393,8 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("metrics");
 	tcase_add_test(tc, test_render_is_well_formed_and_filtered);
+	tcase_add_test(tc, test_render_by_default_names_no_job);
+	tcase_add_test(tc, test_render_drops_an_ended_job);
 	tcase_add_test(tc, test_render_without_planner_has_the_channel_only);
 	suite_add_tcase(s, tc);
 	return check_run(s);

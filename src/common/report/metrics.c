@@ -261,10 +261,14 @@ int metrics_render(FILE *f, const metrics_channel_t *c, const metrics_t *m,
 		return 0;
 	if ((rc = render_sched(f, m)))
 		return rc;
+	/* Per job only when asked, and never for a job that has ended: the
+	 * series a scrape holds are bounded by the jobs alive (metrics.h). */
+	if (!m->per_job)
+		return 0;
 	if (!(shown = calloc(m->njobs + 1, sizeof(*shown))))
 		return -ENOMEM;
 	for (size_t k = 0; k < m->njobs; k++)
-		shown[k] = visible(m->jobs[k].uid, arg);
+		shown[k] = !m->jobs[k].ended && visible(m->jobs[k].uid, arg);
 	rc = render_jobs(f, m, shown);
 	free(shown);
 	return rc;

@@ -31,6 +31,7 @@
 typedef struct metrics_job {
 	uint32_t job_id;
 	uint32_t uid;
+	bool ended;			/* done: its series are left out */
 	char policy[16], mode[16], phase[16];
 	char model[64];			/* the user's model= hint: user text */
 	double ps, workers, gpus;	/* held now */
@@ -60,9 +61,17 @@ typedef struct metrics_sched {
 	double state_save_time;		/* last successful save, 0: never */
 } metrics_sched_t;
 
-/* What the planner gives: its figures and every job it tracks. */
+/*
+ * What the planner gives: its figures and every job it tracks. per_job
+ * (optimus.conf MetricsPerJob, default no) asks for the series of each
+ * job: a job_id label has as many values as jobs ever run, and model= is
+ * the user's text, so by default no series names a job (what
+ * prometheus-slurm-exporter does) and the text stays the same size
+ * whatever the jobs; asked for, a job's series end when the job does.
+ */
 typedef struct metrics {
 	bool planner;		/* false: no planner attached yet */
+	bool per_job;		/* the optimus_job_* families too */
 	metrics_sched_t sched;
 	const char *const *phases;	/* every phase name, for optimus_jobs */
 	size_t nphases;
@@ -93,8 +102,9 @@ typedef struct metrics_channel {
 
 /*
  * The whole text: the channel's counters, the planner's figures (when
- * m->planner) and the series of each job for which visible(uid of the
- * job's owner, arg) is true. 0, or -EINVAL (a bad name: a bug) / -ENOMEM.
+ * m->planner) and, when m->per_job, the series of each job that has not
+ * ended and for which visible(uid of the job's owner, arg) is true. 0, or
+ * -EINVAL (a bad name: a bug) / -ENOMEM.
  */
 int metrics_render(FILE *f, const metrics_channel_t *c, const metrics_t *m,
 		   bool (*visible)(uint32_t owner, void *arg), void *arg);

@@ -3,13 +3,13 @@
 /*
  * sim_data.c - the default data paths of optimus-sim (sim_data.h).
  */
-#include <sys/stat.h>
+#include <stdlib.h>
 
 #include "sim_data.h"
 
-const char *sim_data_default(const char *built, const char *installed)
+const char *sim_data_path(const char *env, const char *installed)
 {
-	struct stat st;
+	const char *path = getenv(env);
 
-	return stat(built, &st) == 0 ? built : installed;
+	return path && *path ? path : installed;
 }

@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * sim_data.h - where optimus-sim finds its data by default: the source
- * tree it was built in (a build tree's binary), else the copy `make
- * install` puts in $(pkgdatadir) (an installed one, whose build folder a
- * package build has deleted).
+ * sim_data.h - where optimus-sim finds its data by default: the path the
+ * environment names (OPTIMUS_POLLUX_DATA, OPTIMUS_SIM_CURVES), else the
+ * copy `make install` puts in $(pkgdatadir). Nowhere else: a path of the
+ * folder it was built in would make two builds of one commit differ, and
+ * once that folder is gone (a package build's) whoever creates it again
+ * would feed an installed binary their data; the working folder likewise.
+ * A build tree's binary is pointed at the source tree's data by the
+ * environment (the test suites' conftest.py, `optimus-cluster env`).
  */
 #ifndef OPTIMUS_SIM_DATA_H
 #define OPTIMUS_SIM_DATA_H
 
-/* Without mk/sim.mk's definitions: the source tree's, from its top. */
-#ifndef POLLUX_DATA_INSTALLED
-#define POLLUX_DATA_INSTALLED "testsuite/data/pollux-osdi21"
-#endif
-#ifndef SIM_CURVES_INSTALLED
-#define SIM_CURVES_INSTALLED "testsuite/data/quality-curves/curves.csv"
+/* mk/sim.mk defines both from $(pkgdatadir). */
+#if !defined(POLLUX_DATA_INSTALLED) || !defined(SIM_CURVES_INSTALLED)
+#error "POLLUX_DATA_INSTALLED and SIM_CURVES_INSTALLED come from mk/sim.mk"
 #endif
 
-/* built when it exists, else installed. */
-const char *sim_data_default(const char *built, const char *installed);
+/* The value of environment variable env when set and not empty, else
+ * installed. */
+const char *sim_data_path(const char *env, const char *installed);
 
 #endif

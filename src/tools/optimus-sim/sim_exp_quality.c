@@ -531,18 +531,11 @@ int sim_exp_quality_synthetic(sim_exp_t *e)
 	return 0;
 }
 
-#ifndef SIM_CURVES_DEFAULT
-#define SIM_CURVES_DEFAULT "testsuite/data/quality-curves/curves.csv"
-#endif
-
 int sim_exp_quality_curves(sim_curveset_t *set, char *err, size_t errlen)
 {
-	const char *path = getenv("OPTIMUS_SIM_CURVES");
-
-	if (!path || !*path)
-		path = sim_data_default(SIM_CURVES_DEFAULT,
-					SIM_CURVES_INSTALLED);
-	return sim_curves_read(path, set, err, errlen);
+	return sim_curves_read(sim_data_path("OPTIMUS_SIM_CURVES",
+					     SIM_CURVES_INSTALLED),
+			       set, err, errlen);
 }
 
 /* The measured shape of the curves: how early in its run a job has made

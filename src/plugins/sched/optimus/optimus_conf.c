@@ -52,6 +52,7 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "StragglerSyncFactor", .type = S_P_DOUBLE },
 	{ .key = "StragglerReports", .type = S_P_UINT32 },
 	{ .key = "StragglerDrain", .type = S_P_BOOLEAN },
+	{ .key = "MetricsPerJob", .type = S_P_BOOLEAN },
 	{NULL}
 };
 
@@ -78,6 +79,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->preempt = false;	/* Policy=optimus's: optimus_conf_apply() */
 	straggler_params_init(&c->straggler);
 	c->straggler_drain = false;
+	c->metrics_per_job = false;
 }
 
 extern char *optimus_conf_path(void)
@@ -146,6 +148,7 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_double(&c->straggler.sync_factor, "StragglerSyncFactor", tbl);
 	s_p_get_uint32(&c->straggler.consecutive, "StragglerReports", tbl);
 	s_p_get_boolean(&c->straggler_drain, "StragglerDrain", tbl);
+	s_p_get_boolean(&c->metrics_per_job, "MetricsPerJob", tbl);
 }
 
 /* Planner values out of range are refused, naming the key. */
@@ -384,7 +387,7 @@ extern char *optimus_conf_text(void)
 		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
 		"RestartCost=%u ExploreScaling=%s Preempt=%s "
 		"StragglerAsyncRatio=%g StragglerSyncFactor=%g "
-		"StragglerReports=%u StragglerDrain=%s",
+		"StragglerReports=%u StragglerDrain=%s MetricsPerJob=%s",
 		c->report_address ? c->report_address : "", c->report_port,
 		c->report_queue_size, c->report_max_connections,
 		c->report_timeout, c->report_auth_timeout,
@@ -394,7 +397,8 @@ extern char *optimus_conf_text(void)
 		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
 		c->explore_scaling ? "yes" : "no", c->preempt ? "yes" : "no",
 		c->straggler.async_ratio, c->straggler.sync_factor,
-		c->straggler.consecutive, c->straggler_drain ? "yes" : "no");
+		c->straggler.consecutive, c->straggler_drain ? "yes" : "no",
+		c->metrics_per_job ? "yes" : "no");
 }
 
 extern void optimus_conf_free(void)

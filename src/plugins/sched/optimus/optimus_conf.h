@@ -49,6 +49,9 @@ typedef struct optimus_conf {
 					 * StragglerSyncFactor 1.5,
 					 * StragglerReports 3 */
 	bool straggler_drain;		/* StragglerDrain, no */
+
+	/* Metrics (doc/metrics.md). */
+	bool metrics_per_job;		/* MetricsPerJob, no */
 } optimus_conf_t;
 
 /* The configuration in force (defaults until optimus_conf_load()). */

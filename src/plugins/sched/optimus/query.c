@@ -187,6 +187,7 @@ static int metrics_row(reg_job_t *rj, void *arg)
 		return -1;
 	j->job_id = m->job_id;
 	j->uid = m->uid;
+	j->ended = m->phase == JM_DONE;
 	snprintf(j->policy, sizeof(j->policy), "%s",
 		 hints_policy_name(m->hints.policy));
 	snprintf(j->mode, sizeof(j->mode), "%s",
@@ -227,6 +228,7 @@ extern int query_metrics(metrics_t *m)
 	m->nphases = JM_DONE + 1;
 	registry_lock();
 	m->planner = true;
+	m->per_job = optimus_conf.metrics_per_job;
 	m->sched = *registry_stats();
 	registry_for_each(metrics_row, m);
 	if ((size_t)registry_count() != m->njobs)

@@ -27,10 +27,6 @@
 #include "measured/experiment.h"
 #include "util/svg.h"
 
-#ifndef POLLUX_DATA_DIR
-#define POLLUX_DATA_DIR "testsuite/data/pollux-osdi21"
-#endif
-
 #define NWL 8
 #define MAX_LOADS 4
 #define MAX_POL 16
@@ -109,7 +105,8 @@ static void usage(FILE *f)
 	      "would measure it, its fit takes compute\n"
 	      "                    and sync apart (doc/simulator.md)\n"
 	      "  --data DIR        the measured data (default "
-	      POLLUX_DATA_DIR ")\n"
+	      "$OPTIMUS_POLLUX_DATA,\n                    else "
+	      POLLUX_DATA_INSTALLED ")\n"
 	      "A slice on another cluster (bench/pollux_replay.py; seconds "
 	      "of the trace):\n"
 	      "  --jobs N          the first N jobs of each workload\n"
@@ -308,10 +305,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 
 	memset(o, 0, sizeof(*o));
 	o->shape = px_shape_default();
-	o->data = getenv("OPTIMUS_POLLUX_DATA");
-	if (!o->data)
-		o->data = sim_data_default(POLLUX_DATA_DIR,
-					   POLLUX_DATA_INSTALLED);
+	o->data = sim_data_path("OPTIMUS_POLLUX_DATA", POLLUX_DATA_INSTALLED);
 	o->loads[0] = 1.0;
 	o->nloads = 1;
 	o->workloads[0] = 6;

@@ -24,10 +24,6 @@
 #include "util/json_num.h"
 #include "util/json_strict.h"
 
-#ifndef POLLUX_DATA_DIR
-#define POLLUX_DATA_DIR "testsuite/data/pollux-osdi21"
-#endif
-
 typedef struct truth_opts {
 	const char *app, *data;
 	int place[PX_MAX_NODES];
@@ -79,10 +75,7 @@ static int parse(int argc, char **argv, truth_opts_t *o)
 	char *end;
 
 	memset(o, 0, sizeof(*o));
-	o->data = getenv("OPTIMUS_POLLUX_DATA");
-	if (!o->data)
-		o->data = sim_data_default(POLLUX_DATA_DIR,
-					   POLLUX_DATA_INSTALLED);
+	o->data = sim_data_path("OPTIMUS_POLLUX_DATA", POLLUX_DATA_INSTALLED);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
