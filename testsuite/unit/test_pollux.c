@@ -633,6 +633,101 @@ START_TEST(test_quality_loss_is_the_trainers)
 }
 END_TEST
 
+/*
+ * The restart the plan weighs is the one the engine charged: every
+ * re-allocation costs a job shape.restart seconds without progress
+ * (30 s), then it steps at its configuration's rate until the round ends.
+ * Its record times the restart from the plan's resize to the first step
+ * of the new run: the report at the round's end, less the steps it shows
+ * at the rate the job reports. The mean over every record's timed
+ * restarts (what plan_input_restart_cost gives the plan) must be the
+ * charged 30 s, and no record's own mean far from it (an epoch ends at a
+ * whole second, so a restart is timed within a second or so), under
+ * every policy of ours that resizes.
+ */
+typedef struct restart_watch {
+	px_policy_t *inner;
+	const px_sim_t *sim;
+	double seconds, worst;	/* summed; the record's mean farthest off */
+	size_t timed;
+	char worst_job[48];
+} restart_watch_t;
+
+static int restart_watch_plan(px_policy_t *p, px_sim_t *s,
+			      const size_t *active, size_t n,
+			      int (*next)[PX_GPUS], int *nnext)
+{
+	restart_watch_t *w = p->state;
+
+	w->sim = s;
+	return w->inner->plan(w->inner, s, active, n, next, nnext);
+}
+
+static void restart_watch_destroy(px_policy_t *p)
+{
+	restart_watch_t *w = p->state;
+
+	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
+		const job_model_t *m = px_plan_job_model(w->inner, i);
+		double mean;
+
+		if (!m || !m->restarts_timed)
+			continue;
+		mean = m->resize_seconds / m->restarts_timed;
+		w->seconds += m->resize_seconds;
+		w->timed += m->restarts_timed;
+		if (fabs(mean - PX_RESTART) > fabs(w->worst - PX_RESTART)) {
+			w->worst = mean;
+			snprintf(w->worst_job, sizeof(w->worst_job), "%s",
+				 w->sim->jobs[i].spec->name);
+		}
+	}
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+START_TEST(test_restart_measured_is_charged)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
+	static const char *const ours[] = { "goodput", "optimus-rate",
+					    "optimus", "quality" };
+
+	load_apps();
+	for (size_t i = 0; i < 4; i++) {
+		restart_watch_t w = { .inner = px_policy_new(ours[i],
+							     PX_PRERUN_NONE),
+				      .worst = PX_RESTART };
+		px_policy_t *p = calloc(1, sizeof(*p));
+		px_workload_t work;
+		px_result_t r;
+		char err[512];
+
+		ck_assert_ptr_nonnull(w.inner);
+		ck_assert_ptr_nonnull(p);
+		*p = (px_policy_t){ w.inner->name, restart_watch_plan,
+				    restart_watch_destroy, &w,
+				    w.inner->oracle };
+		ck_assert_msg(px_workload_read(wl, apps, napps, &work, err,
+					       sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(px_sim_run(&work, NULL, p, &r, err,
+					 sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(w.timed > 10, "%s: %zu restarts timed", ours[i],
+			      w.timed);
+		ck_assert_msg(fabs(w.seconds / w.timed - PX_RESTART) < 0.5,
+			      "%s: the plan weighs a restart at %.1f s (%zu "
+			      "timed), the engine charged %.0f s", ours[i],
+			      w.seconds / w.timed, w.timed, PX_RESTART);
+		ck_assert_msg(fabs(w.worst - PX_RESTART) <= 3.0,
+			      "%s: %s measured its restarts at %.1f s on "
+			      "average, the engine charged %.0f s", ours[i],
+			      w.worst_job, w.worst, PX_RESTART);
+		px_result_free(&r);
+		px_workload_free(&work);
+	}
+	unload_apps();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pollux");
@@ -652,6 +747,7 @@ int main(void)
 	tcase_add_test(tc, test_goodput_batches);
 	tcase_add_test(tc, test_start_cost_queue);
 	tcase_add_test(tc, test_quality_loss_is_the_trainers);
+	tcase_add_test(tc, test_restart_measured_is_charged);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

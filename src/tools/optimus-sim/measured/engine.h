@@ -119,6 +119,10 @@ typedef struct px_job {
 	int epoch;
 	double attained;	/* GPU-seconds held */
 	double steps;		/* steps run */
+	/* Steps per second of its current run once it steps (what a job
+	 * measures of its own steps, reported with its progress); 0 before
+	 * its first step after an allocation, and while it holds nothing. */
+	double rate;
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
 	int max_replicas;	/* px_job_max_replicas, within the cluster */

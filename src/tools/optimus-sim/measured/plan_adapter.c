@@ -274,11 +274,15 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
 	if (j->nalloc || m->reports) {
-		/* Only quality plans on a loss: the share of work left. */
+		/* Its steps and the rate it ran them at since its restart
+		 * (the record takes them off the restart it times: the
+		 * restart measured is the one the engine charged). Only
+		 * quality plans on a loss: the share of work left. */
+		double rate = j->nalloc ? j->rate : 0.0;
 		rc = o->kind == PP_QUALITY ?
-		     job_model_report(m, now, j->steps, pp_share_left(j), 0,
+		     job_model_report(m, now, j->steps, pp_share_left(j), rate,
 				      j->epoch) :
-		     job_model_progress(m, now, j->steps, j->epoch);
+		     job_model_progress(m, now, j->steps, rate, j->epoch);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
