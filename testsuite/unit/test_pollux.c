@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "measured/declared.h"
 #include "measured/policy.h"
 #include "measured/csv.h"
 #include "measured/start_cost.h"
@@ -357,8 +358,14 @@ START_TEST(test_fitted_sees_only_what_ran)
 		px_policy_t *p = px_policy_new(fitted[i], PX_PRERUN_ORACLE);
 		ck_assert(strstr(p->name, "oracle") && p->oracle);
 		p->destroy(p);
+		/* quality's loss is the truth's share of its work left: an
+		 * oracle, said so without a pre-run too. */
 		p = px_policy_new(fitted[i], PX_PRERUN_NONE);
-		ck_assert(!strstr(p->name, "oracle") && !p->oracle);
+		ck_assert(!strstr(p->name, "oracle"));
+		if (strcmp(fitted[i], "quality"))
+			ck_assert(!p->oracle);
+		else
+			ck_assert(p->oracle && strstr(p->oracle, "its loss"));
 		p->destroy(p);
 	}
 	unload_apps();
@@ -728,6 +735,74 @@ START_TEST(test_restart_measured_is_charged)
 }
 END_TEST
 
+/*
+ * The users' declared epochs (measured/declared.h): exact gives the truth
+ * and epoch_steps=, none nothing; noisy draws each job's count around the
+ * truth (a lognormal factor of sigma 0.25, median 1), the same for the
+ * same seed, at least 1, with no epoch_steps=.
+ */
+START_TEST(test_declared_epochs)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads-2.0/workload-1.csv";
+	px_workload_t a, b;
+	char err[512];
+	double sum = 0, sq = 0;
+	size_t n = 0, off = 0, below = 0;
+	px_hints_t h;
+
+	load_apps();
+	ck_assert_msg(px_workload_read(wl, apps, napps, &a, err,
+				       sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(px_workload_read(wl, apps, napps, &b, err,
+				       sizeof(err)) == 0, "%s", err);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert(a.jobs[i].declared_epochs == a.jobs[i].epochs &&
+			  a.jobs[i].epoch_steps_hint);
+	ck_assert_int_eq(px_workload_declare(&a, PX_HINTS_NONE, 1), 0);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert(!a.jobs[i].declared_epochs &&
+			  !a.jobs[i].epoch_steps_hint);
+	ck_assert_int_eq(px_workload_declare(&a, PX_HINTS_NOISY, 1), 0);
+	ck_assert_int_eq(px_workload_declare(&b, PX_HINTS_NOISY, 1), 0);
+	for (size_t i = 0; i < a.n; i++) {
+		const px_spec_t *j = &a.jobs[i];
+		ck_assert_int_eq(j->declared_epochs, b.jobs[i].declared_epochs);
+		ck_assert(j->declared_epochs >= 1 && !j->epoch_steps_hint);
+		off += j->declared_epochs != j->epochs;
+		below += j->declared_epochs < j->epochs;
+		/* Counts of 50 and more: rounding is small beside the noise. */
+		if (j->epochs < 50)
+			continue;
+		double r = log((double)j->declared_epochs / j->epochs);
+		sum += r;
+		sq += r * r;
+		n++;
+	}
+	ck_assert_msg(off > a.n / 2, "%zu of %zu declared off the truth", off,
+		      a.n);
+	ck_assert_msg(below > off / 4 && below < 3 * off / 4, "%zu of %zu "
+		      "below the truth", below, off);
+	ck_assert_msg(n > 30, "%zu long jobs", n);
+	ck_assert_msg(fabs(sum / n) < 0.1 && fabs(sqrt(sq / n - (sum / n) *
+		      (sum / n)) - PX_DECLARED_SIGMA) < 0.06, "log ratio mean "
+		      "%.3f sd %.3f over %zu jobs", sum / n,
+		      sqrt(sq / n - (sum / n) * (sum / n)), n);
+	/* Another seed, other draws. */
+	ck_assert_int_eq(px_workload_declare(&b, PX_HINTS_NOISY, 2), 0);
+	off = 0;
+	for (size_t i = 0; i < a.n; i++)
+		off += a.jobs[i].declared_epochs != b.jobs[i].declared_epochs;
+	ck_assert_uint_gt(off, 0);
+	ck_assert_int_eq(px_hints_parse("noisy", &h), 0);
+	ck_assert_int_eq(h, PX_HINTS_NOISY);
+	ck_assert_int_eq(px_hints_parse("roughly", &h), -EINVAL);
+	ck_assert_str_eq(px_hints_name(PX_HINTS_EXACT), "exact");
+	px_workload_free(&a);
+	px_workload_free(&b);
+	unload_apps();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pollux");
@@ -748,6 +823,7 @@ int main(void)
 	tcase_add_test(tc, test_start_cost_queue);
 	tcase_add_test(tc, test_quality_loss_is_the_trainers);
 	tcase_add_test(tc, test_restart_measured_is_charged);
+	tcase_add_test(tc, test_declared_epochs);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -75,6 +75,11 @@ typedef struct px_spec {
 	int epochs;		/* counted until done: the application's, or
 				 * fewer (a slice, `experiment pollux
 				 * --epochs`) */
+	/* What its user says at submission (measured/declared.h): epochs=
+	 * (0: none) and whether epoch_steps= is given; px_workload_read
+	 * gives the exact ones, `epochs` and epoch_steps=. */
+	int declared_epochs;
+	bool epoch_steps_hint;
 } px_spec_t;
 
 typedef struct px_workload {
