@@ -9,8 +9,10 @@
  *
  * Usage: bench_alloc [scale...]   (default: 1 10)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <gsl/gsl_errno.h>
@@ -18,6 +20,9 @@
 #include "alloc/alloc.h"
 #include "alloc_synth.h"
 #include "alloc/placement.h"
+#include "job/job_model.h"
+#include "plan/plan.h"
+#include "plan/plan_interval.h"
 
 #define PAPER_SECONDS 5.0
 
@@ -192,6 +197,251 @@ static void bench_scale(double scale)
 	instance_free(&in);
 }
 
+/* ---- plan_run under Policy=goodput ---- */
+
+#define GP_NODE_GPUS 4
+#define GP_MAX_WORKERS 32
+#define GP_MAX_SLOTS (GP_MAX_WORKERS / GP_NODE_GPUS)
+#define GP_NOW 1000000
+
+/* A planning interval: adaptive all-reduce jobs as the plan's records,
+ * the cluster's servers, half the jobs (in submission order) running. */
+typedef struct gp_instance {
+	size_t njobs, nservers;
+	job_model_t **models;
+	plan_input_t *in;
+	place_slot_t *slots;	/* GP_MAX_SLOTS per job */
+	res_vec_t *usage;	/* likewise */
+	res_vec_t *capacity;	/* per server */
+	int running;
+} gp_instance_t;
+
+static double now_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Seconds per step of the synthetic truth: compute linear in the per-GPU
+ * batch, repeated per micro-step, plus an all-reduce across GPUs that is
+ * slower across nodes. */
+static double gp_step(const double *c, int w, int n, int local, int accum)
+{
+	return (c[0] + c[1] * local) * (accum + 1) +
+	       (w > 1 ? c[2] * (n > 1 ? 2.0 : 1.0) : 0.0);
+}
+
+/*
+ * One adaptive job (Policy=goodput): 1 to 32 GPUs, B0 32 to 128, a
+ * submitted batch 1 to 4 times B0, gradient noise scale 10 to 1000 B0,
+ * one measured step (its fit from the first step), epochs= and
+ * epoch_steps= given.
+ */
+static job_model_t *gp_job(uint32_t id, uint64_t *st, double *coef)
+{
+	optimus_hints_t h;
+	job_model_t *m;
+	double b0 = 32 << (fixture_rand(st) % 3);
+	goodput_limits_t lim = { b0, b0 * 64, 8, 256, 15 };
+
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	h.mode = HINTS_MODE_ALLREDUCE;
+	h.min_ps = h.max_ps = 0;
+	h.min_workers = 1;
+	h.max_workers = 1u << (fixture_rand(st) % 6);
+	h.worker_res = (hints_res_t){ .cpus = 4, .mem_mb = 16384, .gpus = 1 };
+	h.batch = (uint64_t)(b0 * (1 + fixture_rand(st) % 4));
+	h.epochs = 10 + fixture_rand(st) % 90;
+	h.epoch_steps = 100 + fixture_rand(st) % 2000;
+	m = job_model_new(id, 0, &h, GP_NOW - 7200 + (time_t)id);
+	coef[0] = fixture_uniform(st, 0.01, 0.05);
+	coef[1] = fixture_uniform(st, 1e-4, 1e-3);
+	coef[2] = fixture_uniform(st, 0.005, 0.05);
+	if (!m || job_model_batch_limits(m, (double)h.batch, &lim, NULL, 0) ||
+	    job_model_gradients(m, 1.0, fixture_uniform(st, 10, 1000),
+				b0, NULL, 0) ||
+	    job_model_batch_sample(m, 1, 1, (int)h.batch, 0,
+				   gp_step(coef, 1, 1, (int)h.batch, 0))) {
+		fprintf(stderr, "bench_alloc: job %u refused\n", id);
+		exit(1);
+	}
+	return m;
+}
+
+/* Job i runs on w GPUs packed from server *next on, if they are there. */
+static bool gp_run(gp_instance_t *g, size_t i, int w, size_t *next,
+		   int *free_, const double *coef)
+{
+	place_slot_t *sl = &g->slots[i * GP_MAX_SLOTS];
+	res_vec_t *us = &g->usage[i * GP_MAX_SLOTS];
+	job_model_t *m = g->models[i];
+	size_t ns = 0;
+	int left = w;
+
+	while (left > 0 && *next < g->nservers) {
+		int take = free_[*next] < left ? free_[*next] : left;
+		if (take > 0) {
+			sl[ns] = (place_slot_t){ .server = (uint32_t)*next,
+						 .ps = 0, .workers = take };
+			us[ns++] = res_make(4.0 * take, 16384.0 * take, take);
+			free_[*next] -= take;
+			left -= take;
+		}
+		if (!free_[*next])
+			(*next)++;
+	}
+	if (left > 0)
+		return false;
+	job_model_started(m, GP_NOW - 3600, 0, w, (int)ns);
+	(void)job_model_checkpoint(m, GP_NOW - 3600, 0);
+	(void)job_model_batch_sample(m, w, (int)ns,
+				     (int)ceil(m->hints.batch / (double)w), 0,
+				     gp_step(coef, w, (int)ns,
+					     (int)ceil(m->hints.batch /
+						       (double)w), 0));
+	(void)job_model_progress(m, GP_NOW - 60, 3000, 1.0 / gp_step(coef, w,
+				 (int)ns, (int)ceil(m->hints.batch /
+						     (double)w), 0), 1);
+	g->in[i].state = PLAN_INPUT_RUNNING;
+	g->in[i].slots = sl;
+	g->in[i].usage = us;
+	g->in[i].nslots = ns;
+	g->running++;
+	return true;
+}
+
+static void gp_make(gp_instance_t *g, double scale, uint64_t seed)
+{
+	uint64_t st = seed;
+	size_t next = 0;
+	int *free_;
+
+	memset(g, 0, sizeof(*g));
+	g->njobs = (size_t)(4000 * scale);
+	g->nservers = (size_t)(4000 * scale);	/* 16,000 GPUs at 1x */
+	g->models = calloc(g->njobs, sizeof(*g->models));
+	g->in = calloc(g->njobs, sizeof(*g->in));
+	g->slots = calloc(g->njobs * GP_MAX_SLOTS, sizeof(*g->slots));
+	g->usage = calloc(g->njobs * GP_MAX_SLOTS, sizeof(*g->usage));
+	g->capacity = calloc(g->nservers, sizeof(*g->capacity));
+	free_ = calloc(g->nservers, sizeof(*free_));
+	if (!g->models || !g->in || !g->slots || !g->usage || !g->capacity ||
+	    !free_) {
+		fprintf(stderr, "bench_alloc: out of memory\n");
+		exit(1);
+	}
+	for (size_t s = 0; s < g->nservers; s++) {
+		g->capacity[s] = res_make(64, 262144, GP_NODE_GPUS);
+		free_[s] = GP_NODE_GPUS;
+	}
+	for (size_t i = 0; i < g->njobs; i++) {
+		double coef[3];
+		g->models[i] = gp_job((uint32_t)i + 1, &st, coef);
+		g->in[i] = (plan_input_t){ .model = g->models[i],
+					   .state = PLAN_INPUT_QUEUED,
+					   .held = true };
+		/* The first half of the jobs at a size of their own. */
+		if (i < g->njobs / 2)
+			(void)gp_run(g, i, 1 + (int)(fixture_rand(&st) %
+				g->models[i]->hints.max_workers), &next, free_,
+				coef);
+	}
+	free(free_);
+}
+
+static void gp_free(gp_instance_t *g)
+{
+	for (size_t i = 0; i < g->njobs; i++)
+		job_model_free(g->models[i]);
+	free(g->models);
+	free(g->in);
+	free(g->slots);
+	free(g->usage);
+	free(g->capacity);
+}
+
+/*
+ * One plan of g under `policy` (the records' state is left as it was: the
+ * plan reads them only): plan_interval_prepare and plan_run timed apart,
+ * in CPU time; the jobs left waiting while a GPU is free (each job needs
+ * 1 GPU at least), which a plan that places every job that fits leaves at 0.
+ */
+static double gp_plan(const char *name, const gp_instance_t *g,
+		      plan_policy_t policy)
+{
+	res_vec_t *room = calloc(g->nservers, sizeof(*room));
+	plan_job_t *jobs = calloc(g->njobs, sizeof(*jobs));
+	size_t *which = calloc(g->njobs, sizeof(*which));
+	plan_params_t conf, prm;
+	size_t n, waiting = 0, started = 0;
+	double t0, t1, t2, free_gpus = 0;
+	long rss0 = peak_rss_kb();
+	plan_t p;
+
+	if (!room || !jobs || !which) {
+		fprintf(stderr, "bench_alloc: out of memory\n");
+		exit(1);
+	}
+	memcpy(room, g->capacity, g->nservers * sizeof(*room));
+	plan_params_init(&conf);
+	conf.policy = policy;
+	conf.interval = 60;
+	conf.preempt = plan_preempt_default(policy);
+	t0 = now_cpu_ms();
+	n = plan_interval_prepare(g->in, g->njobs, GP_NOW, room, g->nservers,
+				  &conf, NULL, NULL, jobs, which, &prm);
+	t1 = now_cpu_ms();
+	if (plan_run(jobs, n, room, g->nservers, &prm, &p)) {
+		fprintf(stderr, "bench_alloc: plan_run (%s) failed: %s\n",
+			name, p.err);
+		exit(1);
+	}
+	t2 = now_cpu_ms();
+	for (size_t k = 0; k < n; k++) {
+		waiting += p.decisions[k].action == PLAN_WAIT;
+		started += p.decisions[k].action == PLAN_START;
+	}
+	/* What the decisions hold: a kept job its slots, a start or a
+	 * resize the slots planned. */
+	free_gpus = (double)g->nservers * GP_NODE_GPUS;
+	for (size_t k = 0; k < n; k++) {
+		const plan_decision_t *d = &p.decisions[k];
+		const plan_input_t *in = &g->in[which[k]];
+		if (d->action == PLAN_KEEP)
+			for (size_t q = 0; q < in->nslots; q++)
+				free_gpus -= in->slots[q].workers;
+		if (d->action == PLAN_START || d->action == PLAN_RESIZE)
+			for (size_t q = 0; q < d->nslots; q++)
+				free_gpus -= d->slots[q].workers;
+	}
+	printf("  %-22s jobs %6zu (running %d)  GPUs %6zu  prepare %7.1f ms  "
+	       "plan_run %8.1f ms CPU  started %5zu  waiting %5zu  "
+	       "GPUs left free %6.0f  peak RSS %.1f -> %.1f MB\n", name,
+	       g->njobs, g->running, g->nservers * GP_NODE_GPUS, t1 - t0,
+	       t2 - t1, started, waiting, free_gpus, rss0 / 1024.0,
+	       peak_rss_kb() / 1024.0);
+	plan_free(&p);
+	free(room);
+	free(jobs);
+	free(which);
+	return t2 - t1;
+}
+
+static void bench_goodput(double scale)
+{
+	gp_instance_t g;
+
+	gp_make(&g, scale, 42);
+	printf("plan_run at %gx (%zu adaptive jobs, %zu GPUs on %zu servers "
+	       "of %d):\n", scale, g.njobs, g.nservers * GP_NODE_GPUS,
+	       g.nservers, GP_NODE_GPUS);
+	gp_plan("Policy=optimus", &g, PLAN_OPTIMUS);
+	gp_plan("Policy=goodput", &g, PLAN_GOODPUT);
+	gp_free(&g);
+}
+
 int main(int argc, char **argv)
 {
 	/* GSL's default error handler aborts: the models return errors. */
@@ -200,8 +450,15 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		bench_scale(1);
 		bench_scale(10);
+		/* Policy=goodput's plan_run grows faster than linearly with
+		 * the scale (doc/allocation.md): 10x only when asked. */
+		bench_goodput(0.25);
+		bench_goodput(0.5);
+		bench_goodput(1);
 	}
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		bench_scale(atof(argv[i]));
+		bench_goodput(atof(argv[i]));
+	}
 	return 0;
 }

@@ -30,6 +30,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/start_cost.h \
 	src/tools/optimus-sim/measured/start_cost.c \
 	src/tools/optimus-sim/measured/workload.c \
+	src/tools/optimus-sim/measured/declared.h \
+	src/tools/optimus-sim/measured/declared.c \
 	src/tools/optimus-sim/measured/policy.h \
 	src/tools/optimus-sim/measured/peer_baselines.c src/tools/optimus-sim/measured/fixed_size.c \
 	src/tools/optimus-sim/measured/plan_adapter.c \

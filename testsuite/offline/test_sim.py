@@ -176,8 +176,9 @@ POLICIES = ["peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
             "goodput", "goodput-nopreempt",
             "optimus-oracle", "quality", "drf", "fifo", "slurm-backfill",
             "first-fit"]
-# What each policy reads from the truth for free, said beside its figures.
-ORACLES = {"peer-optimus-oracle", "optimus-oracle"}
+# What each policy reads from the truth for free, said beside its figures
+# (quality: its loss is the true share of its work left).
+ORACLES = {"peer-optimus-oracle", "optimus-oracle", "quality"}
 
 
 @pytest.fixture(scope="module")
@@ -260,9 +261,12 @@ def test_pollux_oracle_prerun_labelled(tmp_path):
     honest = json.loads(run("experiment", "pollux", "--policy", pols,
                             "--json", "-").stdout)
     assert [x["label"] for x in honest["runs"]] == pols.split(",")
-    assert all(x["oracle"] is None for x in honest["runs"])
-    assert " oracle: " not in run("experiment", "pollux", "--policy",
-                                  pols).stdout
+    # quality's loss is an oracle whatever the pre-run; nothing else is.
+    assert all((x["oracle"] is None) == (x["label"] != "quality")
+               for x in honest["runs"])
+    out = run("experiment", "pollux", "--policy", pols).stdout
+    assert " oracle: quality: its loss, the true share" in out
+    assert " oracle: optimus" not in out
     # A charged pre-run is no oracle, and says which pre-run it is.
     c = json.loads(run("experiment", "pollux", "--policy", pols,
                        "--charged-prerun", "--json", "-").stdout)
@@ -270,7 +274,9 @@ def test_pollux_oracle_prerun_labelled(tmp_path):
     assert [x["label"] for x in c["runs"]] == [
         "optimus+charged-prerun", "optimus-rate+charged-prerun",
         "quality+charged-prerun", "drf"]
-    assert all(x["oracle"] is None for x in c["runs"])
+    assert all((x["oracle"] is None) == (x["label"] != "quality+charged-"
+                                                        "prerun")
+               for x in c["runs"])
     p = subprocess.run([SIM, "experiment", "pollux", "--charged-prerun",
                         "--oracle-prerun"], capture_output=True, text=True)
     assert p.returncode == 2 and "exclude each other" in p.stderr
@@ -513,6 +519,69 @@ def test_pollux_bench_hints():
     assert hinted["cluster"]["bench_hints"] is True
     assert hinted["runs"][0]["avg_jct"] != plain["runs"][0]["avg_jct"]
     assert "--bench-hints" in run("experiment", "pollux", "--help").stdout
+
+
+def test_pollux_hints_stated_and_taking_effect():
+    """What the users say of their jobs' length is stated beside every
+    figure (JSON, table) and changes our policies' plans: noisy epoch
+    counts by default, exact ones and none on request; the bench's jobs
+    are submitted with their exact count."""
+    base = ["experiment", "pollux", "--policy", "goodput,tiresias",
+            "--json", "-"]
+    runs = {h: json.loads(run(*(base + ["--hints", h])).stdout)
+            for h in ("noisy", "exact", "none")}
+    default = json.loads(run(*base).stdout)
+    assert default["hints"] == runs["noisy"]["hints"]
+    assert runs["noisy"]["hints"]["rule"] == "noisy"
+    assert runs["noisy"]["hints"]["sigma"] == 0.25
+    assert runs["noisy"]["hints"]["epoch_steps"] is False
+    assert runs["exact"]["hints"]["epoch_steps"] is True
+    assert runs["none"]["hints"]["epochs"] == "none"
+    goodput = {h: r["runs"][0]["avg_jct"] for h, r in runs.items()}
+    assert len(set(goodput.values())) == 3, goodput
+    # Tiresias reads no hint: the same figure under every rule.
+    assert len({r["runs"][1]["avg_jct"] for r in runs.values()}) == 1
+    assert "users' hints noisy" in run("experiment", "pollux", "--policy",
+                                       "tiresias").stdout
+    bench = json.loads(run(*(SLICE + ["--bench-hints"])).stdout)
+    assert bench["hints"]["rule"] == "exact"
+    assert bench["hints"]["epoch_steps"] is False
+    p = subprocess.run([SIM, "experiment", "pollux", "--hints", "roughly"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "--hints: noisy, exact or none" in p.stderr
+
+
+def test_pollux_validation_set():
+    """--workload-set validation: the artifact's generator's seeds 9-24,
+    no published figure, and every policy against Tiresias workload by
+    workload (table and JSON)."""
+    r = json.loads(run("experiment", "pollux", "--workload-set",
+                       "validation", "--load", "0.5", "--policy",
+                       "tiresias,goodput", "--json", "-").stdout)
+    assert r["workload_set"] == "validation"
+    assert r["workloads"] == list(range(9, 25))
+    assert all(v["0.5"] is None for v in r["published"].values())
+    vs = r["runs"][1]["vs_tiresias_per_workload"]
+    assert sorted(vs) == sorted("workload-%d" % w for w in range(9, 25))
+    per = r["runs"][1]["avg_jct_per_workload"]
+    tir = r["runs"][0]["avg_jct_per_workload"]
+    assert all(vs[k] == pytest.approx(per[k] / tir[k]) for k in vs)
+    assert "vs_tiresias_per_workload" not in r["runs"][0]
+    out = run("experiment", "pollux", "--workload-set", "validation",
+              "--workload", "9", "--policy", "tiresias").stdout
+    assert "workload 9 (validation set)" in out
+    out = run("experiment", "pollux", "--workload", "1",
+              "--policy", "tiresias").stdout
+    assert "against tiresias, workload by workload" not in out
+    for bad, msg in ((["--workload-set", "validation", "--workload", "3"],
+                      "9..24 or all (the validation set)"),
+                     (["--workload", "9"], "1..8 or all (the test set)"),
+                     (["--workload-set", "train"], "test or validation"),
+                     (["--workload-set", "validation", "--realistic"],
+                      "tuned sizes only")):
+        p = subprocess.run([SIM, "experiment", "pollux"] + bad,
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and msg in p.stderr, (bad, p.stderr)
 
 
 def test_pollux_slice_errors():

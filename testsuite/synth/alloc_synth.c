@@ -131,3 +131,121 @@ int fixture_naive_optimus(const alloc_job_t *jobs, size_t n,
 		alloc_add_task(&jobs[bi], &out->grants[bi], bps, out);
 	}
 }
+
+/* Same arithmetic as alloc/rate.c so that the choices match exactly. */
+static double naive_rate(const alloc_job_t *j, int p, int w)
+{
+	double f = (p > 0 || j->no_ps) && w > 0 ?
+			   j->speed(j->speed_ctx, p, w) : 0.0;
+
+	if (!(f > 0.0) || !isfinite(f))
+		return 0.0;
+	return f / fmax(j->remaining_steps, 1e-9);
+}
+
+static void naive_offer(const alloc_job_t *j, const alloc_params_t *prm,
+			double now, double next, res_vec_t need, size_t i,
+			int kind, int k, double *best, size_t *bi, int *bkind,
+			int *bk)
+{
+	double share = res_dominant_share(need, prm->capacity);
+	double g = share > 0.0 ? (next - now) / share : 0.0;
+
+	if (j->early_stage && g > 0.0)
+		g *= prm->damping;
+	if (isfinite(g) && g > *best) {
+		*best = g;
+		*bi = i;
+		*bkind = kind;
+		*bk = k;
+	}
+}
+
+/* Room is taken off step by step, as alloc/rate.c does (the same
+ * rounding). */
+static void naive_grant_min(const alloc_job_t *j, alloc_grant_t *g,
+			    res_vec_t *room, alloc_result_t *out)
+{
+	res_vec_t need = res_combo(j->ps_demand, alloc_min_ps(j),
+				   j->worker_demand, alloc_min_workers(j));
+
+	g->ps = alloc_min_ps(j);
+	g->workers = alloc_min_workers(j);
+	g->status = ALLOC_OK;
+	*room = res_sub(*room, need);
+	out->used = res_add(out->used, need);
+}
+
+int fixture_naive_rate(const alloc_job_t *jobs, size_t n,
+		       const alloc_params_t *prm, alloc_result_t *out)
+{
+	int rc = alloc_result_init(out, jobs, n);
+	res_vec_t room = prm->capacity;
+
+	if (rc || (rc = alloc_check_task_jobs(jobs, n, prm, out)))
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		const alloc_job_t *j = &jobs[i];
+		res_vec_t min = res_combo(j->ps_demand, alloc_min_ps(j),
+					  j->worker_demand,
+					  alloc_min_workers(j));
+		out->grants[i].status = ALLOC_MIN_UNFIT;
+		/* The minimums of the jobs that keep theirs come first. */
+		if (j->keeps_min && res_fits(min, room))
+			naive_grant_min(j, &out->grants[i], &room, out);
+	}
+	for (;;) {
+		double best = 0.0;
+		size_t bi = n;
+		int bkind = 0, bk = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const alloc_job_t *j = &jobs[i];
+			alloc_grant_t *g = &out->grants[i];
+			if (g->status != ALLOC_OK) {
+				int mp = alloc_min_ps(j);
+				int mw = alloc_min_workers(j);
+				res_vec_t min = res_combo(j->ps_demand, mp,
+							  j->worker_demand,
+							  mw);
+				if (res_fits(min, room))
+					naive_offer(j, prm, 0.0,
+						    naive_rate(j, mp, mw), min,
+						    i, 0, 0, &best, &bi,
+						    &bkind, &bk);
+				continue;
+			}
+			double now = naive_rate(j, g->ps, g->workers);
+			if (alloc_task_fits(j, g, true, room))
+				naive_offer(j, prm, now, naive_rate(j, g->ps + 1,
+					    g->workers), j->ps_demand, i, 1, 0,
+					    &best, &bi, &bkind, &bk);
+			for (int k = 1; k <= (j->no_ps ? ALLOC_BUNDLE : 1);
+			     k++) {
+				res_vec_t need = res_combo(j->worker_demand, k,
+							   j->ps_demand, 0);
+				if ((j->max_workers > 0 &&
+				     g->workers + k > j->max_workers) ||
+				    !res_fits(need, room))
+					break;
+				naive_offer(j, prm, now, naive_rate(j, g->ps,
+					    g->workers + k), need, i, 2, k,
+					    &best, &bi, &bkind, &bk);
+			}
+		}
+		if (bi == n)
+			break;
+		const alloc_job_t *j = &jobs[bi];
+		if (bkind == 0)
+			naive_grant_min(j, &out->grants[bi], &room, out);
+		for (int k = 0; bkind && k < (bkind == 1 ? 1 : bk); k++) {
+			alloc_add_task(j, &out->grants[bi], bkind == 1, out);
+			room = res_sub(room, bkind == 1 ? j->ps_demand :
+					     j->worker_demand);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (out->grants[i].status != ALLOC_OK)
+			out->nleft_out++;
+	return 0;
+}

@@ -42,5 +42,9 @@ void fixture_jobs(alloc_job_t *jobs, fixture_speed_t *speeds,
 /* The Optimus greedy recomputing every gain each step (no heap). */
 int fixture_naive_optimus(const alloc_job_t *jobs, size_t n,
 			  const alloc_params_t *prm, alloc_result_t *out);
+/* The completion-rate greedy (alloc/rate.c) rescanning every job at every
+ * step (no heap). */
+int fixture_naive_rate(const alloc_job_t *jobs, size_t n,
+		       const alloc_params_t *prm, alloc_result_t *out);
 
 #endif

@@ -149,6 +149,56 @@ START_TEST(test_heap_equals_rescan)
 }
 END_TEST
 
+/*
+ * The completion-rate greedy's heap (alloc/rate.c) gives the grants of a
+ * rescan of every job at every step: PS jobs and all-reduce jobs growing
+ * by bundles, limits, running jobs keeping their minimum, early-stage
+ * damping, on clusters tight and loose.
+ */
+/* An all-reduce job's speed: no PS, and slower once past a node of 4
+ * workers (so a bundle of workers may pay where one does not). */
+static double ring_speed(void *ctx, int p, int w)
+{
+	const fixture_speed_t *f = ctx;
+
+	(void)p;
+	return 1.0 / (f->th[0] * f->batch / w + f->th[1] + f->th[3] * w +
+		      (w > 4 ? f->th[2] : 0.0));
+}
+
+START_TEST(test_rate_heap_equals_rescan)
+{
+	uint64_t st = 3000 + _i;
+	alloc_params_t prm;
+	alloc_result_t a, b;
+
+	fixture_jobs(jobs, speeds, losses, NJOBS, st);
+	random_limits(&st);
+	for (size_t i = 0; i < NJOBS; i++) {
+		jobs[i].no_ps = fixture_rand(&st) % 2;
+		if (jobs[i].no_ps) {
+			jobs[i].min_ps = jobs[i].max_ps = 0;
+			jobs[i].speed = ring_speed;
+		}
+		jobs[i].keeps_min = fixture_rand(&st) % 4 == 0;
+	}
+	random_cluster(&prm, &st);
+	ck_assert_int_eq(alloc_rate_run(jobs, NJOBS, &prm, &a), 0);
+	ck_assert_int_eq(fixture_naive_rate(jobs, NJOBS, &prm, &b), 0);
+	/* Something was granted: minimums or tasks. */
+	ck_assert_uint_gt(a.steps + NJOBS - a.nleft_out, 0);
+	ck_assert_uint_eq(a.steps, b.steps);
+	ck_assert_uint_eq(a.nleft_out, b.nleft_out);
+	for (size_t i = 0; i < NJOBS; i++) {
+		ck_assert_int_eq(a.grants[i].status, b.grants[i].status);
+		ck_assert_int_eq(a.grants[i].ps, b.grants[i].ps);
+		ck_assert_int_eq(a.grants[i].workers, b.grants[i].workers);
+	}
+	alloc_result_free(&a);
+	alloc_result_free(&b);
+}
+END_TEST
+
 /* With room to spare, Optimus stops only where no task helps any more. */
 START_TEST(test_optimus_stops_at_no_gain)
 {
@@ -629,6 +679,7 @@ static Suite *alloc_suite(void)
 	tcase_add_test(tc, test_heap_matches_scan);
 	tcase_add_loop_test(tc, test_capacity_and_limits, 0, 20);
 	tcase_add_loop_test(tc, test_heap_equals_rescan, 0, 10);
+	tcase_add_loop_test(tc, test_rate_heap_equals_rescan, 0, 20);
 	tcase_add_test(tc, test_optimus_stops_at_no_gain);
 	tcase_add_test(tc, test_optimus_gap_to_exhaustive);
 	tcase_add_test(tc, test_min_unfit_reported);

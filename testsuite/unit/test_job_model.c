@@ -482,6 +482,18 @@ START_TEST(test_restart_timed_to_first_step)
 	job_model_started(b, 306, 1, 2, 1);
 	job_model_stopped(b, 320);
 	ck_assert_double_eq(b->resize_seconds, 17 + 20);
+	/* A progress report (no loss) with its speed is timed alike: 60
+	 * steps at 2 steps/s by 400, the first at 370, 30 s after the
+	 * signal; without a speed it would have cost the 60 s to 400. */
+	job_model_resizing(b, 340);
+	job_model_stopped(b, 345);
+	job_model_started(b, 370, 1, 2, 1);
+	ck_assert_int_eq(job_model_progress(b, 400, b->step + 60, 2.0, 0), 0);
+	ck_assert_double_eq(b->resize_seconds, 17 + 20 + 30);
+	ck_assert_uint_eq(b->restarts_timed, 3);
+	ck_assert_double_eq(b->steps_per_sec, 2.0);
+	ck_assert_int_eq(job_model_progress(b, 401, b->step, -1.0, 0),
+			 -EINVAL);
 	job_model_free(b);
 	job_model_free(m);
 }

@@ -1184,7 +1184,7 @@ START_TEST(test_input_start_reservation)
 	job_model_resizing(f.m[0], NOW + 60);
 	job_model_requeued(f.m[0], NOW + 62);
 	job_model_started(f.m[0], NOW + 80, 1, 1, 1);
-	ck_assert_int_eq(job_model_progress(f.m[0], NOW + 90, 10, 0), 0);
+	ck_assert_int_eq(job_model_progress(f.m[0], NOW + 90, 10, 0, 0), 0);
 	ck_assert_uint_eq(f.m[0]->restarts, 2);
 	ck_assert_uint_eq(f.m[0]->restarts_timed, 1);
 	ck_assert_double_eq(plan_input_restart_cost(&in, 1, 123.0), 30.0);

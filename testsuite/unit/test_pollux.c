@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "measured/declared.h"
 #include "measured/policy.h"
 #include "measured/csv.h"
 #include "measured/start_cost.h"
@@ -357,8 +358,14 @@ START_TEST(test_fitted_sees_only_what_ran)
 		px_policy_t *p = px_policy_new(fitted[i], PX_PRERUN_ORACLE);
 		ck_assert(strstr(p->name, "oracle") && p->oracle);
 		p->destroy(p);
+		/* quality's loss is the truth's share of its work left: an
+		 * oracle, said so without a pre-run too. */
 		p = px_policy_new(fitted[i], PX_PRERUN_NONE);
-		ck_assert(!strstr(p->name, "oracle") && !p->oracle);
+		ck_assert(!strstr(p->name, "oracle"));
+		if (strcmp(fitted[i], "quality"))
+			ck_assert(!p->oracle);
+		else
+			ck_assert(p->oracle && strstr(p->oracle, "its loss"));
 		p->destroy(p);
 	}
 	unload_apps();
@@ -633,6 +640,169 @@ START_TEST(test_quality_loss_is_the_trainers)
 }
 END_TEST
 
+/*
+ * The restart the plan weighs is the one the engine charged: every
+ * re-allocation costs a job shape.restart seconds without progress
+ * (30 s), then it steps at its configuration's rate until the round ends.
+ * Its record times the restart from the plan's resize to the first step
+ * of the new run: the report at the round's end, less the steps it shows
+ * at the rate the job reports. The mean over every record's timed
+ * restarts (what plan_input_restart_cost gives the plan) must be the
+ * charged 30 s, and no record's own mean far from it (an epoch ends at a
+ * whole second, so a restart is timed within a second or so), under
+ * every policy of ours that resizes.
+ */
+typedef struct restart_watch {
+	px_policy_t *inner;
+	const px_sim_t *sim;
+	double seconds, worst;	/* summed; the record's mean farthest off */
+	size_t timed;
+	char worst_job[48];
+} restart_watch_t;
+
+static int restart_watch_plan(px_policy_t *p, px_sim_t *s,
+			      const size_t *active, size_t n,
+			      int (*next)[PX_GPUS], int *nnext)
+{
+	restart_watch_t *w = p->state;
+
+	w->sim = s;
+	return w->inner->plan(w->inner, s, active, n, next, nnext);
+}
+
+static void restart_watch_destroy(px_policy_t *p)
+{
+	restart_watch_t *w = p->state;
+
+	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
+		const job_model_t *m = px_plan_job_model(w->inner, i);
+		double mean;
+
+		if (!m || !m->restarts_timed)
+			continue;
+		mean = m->resize_seconds / m->restarts_timed;
+		w->seconds += m->resize_seconds;
+		w->timed += m->restarts_timed;
+		if (fabs(mean - PX_RESTART) > fabs(w->worst - PX_RESTART)) {
+			w->worst = mean;
+			snprintf(w->worst_job, sizeof(w->worst_job), "%s",
+				 w->sim->jobs[i].spec->name);
+		}
+	}
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+START_TEST(test_restart_measured_is_charged)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
+	static const char *const ours[] = { "goodput", "optimus-rate",
+					    "optimus", "quality" };
+
+	load_apps();
+	for (size_t i = 0; i < 4; i++) {
+		restart_watch_t w = { .inner = px_policy_new(ours[i],
+							     PX_PRERUN_NONE),
+				      .worst = PX_RESTART };
+		px_policy_t *p = calloc(1, sizeof(*p));
+		px_workload_t work;
+		px_result_t r;
+		char err[512];
+
+		ck_assert_ptr_nonnull(w.inner);
+		ck_assert_ptr_nonnull(p);
+		*p = (px_policy_t){ w.inner->name, restart_watch_plan,
+				    restart_watch_destroy, &w,
+				    w.inner->oracle };
+		ck_assert_msg(px_workload_read(wl, apps, napps, &work, err,
+					       sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(px_sim_run(&work, NULL, p, &r, err,
+					 sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(w.timed > 10, "%s: %zu restarts timed", ours[i],
+			      w.timed);
+		ck_assert_msg(fabs(w.seconds / w.timed - PX_RESTART) < 0.5,
+			      "%s: the plan weighs a restart at %.1f s (%zu "
+			      "timed), the engine charged %.0f s", ours[i],
+			      w.seconds / w.timed, w.timed, PX_RESTART);
+		ck_assert_msg(fabs(w.worst - PX_RESTART) <= 3.0,
+			      "%s: %s measured its restarts at %.1f s on "
+			      "average, the engine charged %.0f s", ours[i],
+			      w.worst_job, w.worst, PX_RESTART);
+		px_result_free(&r);
+		px_workload_free(&work);
+	}
+	unload_apps();
+}
+END_TEST
+
+/*
+ * The users' declared epochs (measured/declared.h): exact gives the truth
+ * and epoch_steps=, none nothing; noisy draws each job's count around the
+ * truth (a lognormal factor of sigma 0.25, median 1), the same for the
+ * same seed, at least 1, with no epoch_steps=.
+ */
+START_TEST(test_declared_epochs)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads-2.0/workload-1.csv";
+	px_workload_t a, b;
+	char err[512];
+	double sum = 0, sq = 0;
+	size_t n = 0, off = 0, below = 0;
+	px_hints_t h;
+
+	load_apps();
+	ck_assert_msg(px_workload_read(wl, apps, napps, &a, err,
+				       sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(px_workload_read(wl, apps, napps, &b, err,
+				       sizeof(err)) == 0, "%s", err);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert(a.jobs[i].declared_epochs == a.jobs[i].epochs &&
+			  a.jobs[i].epoch_steps_hint);
+	ck_assert_int_eq(px_workload_declare(&a, PX_HINTS_NONE, 1), 0);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert(!a.jobs[i].declared_epochs &&
+			  !a.jobs[i].epoch_steps_hint);
+	ck_assert_int_eq(px_workload_declare(&a, PX_HINTS_NOISY, 1), 0);
+	ck_assert_int_eq(px_workload_declare(&b, PX_HINTS_NOISY, 1), 0);
+	for (size_t i = 0; i < a.n; i++) {
+		const px_spec_t *j = &a.jobs[i];
+		ck_assert_int_eq(j->declared_epochs, b.jobs[i].declared_epochs);
+		ck_assert(j->declared_epochs >= 1 && !j->epoch_steps_hint);
+		off += j->declared_epochs != j->epochs;
+		below += j->declared_epochs < j->epochs;
+		/* Counts of 50 and more: rounding is small beside the noise. */
+		if (j->epochs < 50)
+			continue;
+		double r = log((double)j->declared_epochs / j->epochs);
+		sum += r;
+		sq += r * r;
+		n++;
+	}
+	ck_assert_msg(off > a.n / 2, "%zu of %zu declared off the truth", off,
+		      a.n);
+	ck_assert_msg(below > off / 4 && below < 3 * off / 4, "%zu of %zu "
+		      "below the truth", below, off);
+	ck_assert_msg(n > 30, "%zu long jobs", n);
+	ck_assert_msg(fabs(sum / n) < 0.1 && fabs(sqrt(sq / n - (sum / n) *
+		      (sum / n)) - PX_DECLARED_SIGMA) < 0.06, "log ratio mean "
+		      "%.3f sd %.3f over %zu jobs", sum / n,
+		      sqrt(sq / n - (sum / n) * (sum / n)), n);
+	/* Another seed, other draws. */
+	ck_assert_int_eq(px_workload_declare(&b, PX_HINTS_NOISY, 2), 0);
+	off = 0;
+	for (size_t i = 0; i < a.n; i++)
+		off += a.jobs[i].declared_epochs != b.jobs[i].declared_epochs;
+	ck_assert_uint_gt(off, 0);
+	ck_assert_int_eq(px_hints_parse("noisy", &h), 0);
+	ck_assert_int_eq(h, PX_HINTS_NOISY);
+	ck_assert_int_eq(px_hints_parse("roughly", &h), -EINVAL);
+	ck_assert_str_eq(px_hints_name(PX_HINTS_EXACT), "exact");
+	px_workload_free(&a);
+	px_workload_free(&b);
+	unload_apps();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pollux");
@@ -652,6 +822,8 @@ int main(void)
 	tcase_add_test(tc, test_goodput_batches);
 	tcase_add_test(tc, test_start_cost_queue);
 	tcase_add_test(tc, test_quality_loss_is_the_trainers);
+	tcase_add_test(tc, test_restart_measured_is_charged);
+	tcase_add_test(tc, test_declared_epochs);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -19,12 +19,21 @@
  * damped as in Optimus. No parameter besides the damping.
  *
  * All-reduce jobs (no_ps) have no PS and grow by bundles of workers, as
- * in alloc/optimus.c. Cost: one scan of the jobs per grant, O(n * tasks *
- * ALLOC_BUNDLE) speed calls at most.
+ * in alloc/optimus.c. Each job sits once in a max-heap keyed by the gain
+ * of its best step that fits (as in alloc/optimus.c): a job's rates depend
+ * on its own grant only and the room only shrinks, so a key can only be
+ * too high, never too low; the top is taken if its step still fits, else
+ * its best is computed again. The grants are those of a rescan of every
+ * job at every step (testsuite/synth fixture_naive_rate), at O(log n) plus
+ * one job's steps per grant instead of n jobs' (bench/bench_alloc).
  */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "alloc/alloc.h"
+#include "util/errmsg.h"
+#include "util/heap.h"
 
 /* A job about to end has the highest rate, never an infinite one. */
 #define RATE_MIN_STEPS 1e-9
@@ -115,44 +124,90 @@ static void rate_grant_min(const alloc_job_t *j, alloc_grant_t *g,
 	out->used = res_add(out->used, need);
 }
 
+/* Job i in the heap with its best step that fits, or out of it. */
+static void rate_refresh(const alloc_job_t *jobs, size_t i,
+			 const alloc_params_t *prm, const alloc_grant_t *g,
+			 res_vec_t room, heap_t *h, rate_pick_t *pick)
+{
+	rate_pick_t best = { i, 0, 0, 0.0 };
+
+	/* An impossible job index marks "none": rate_consider only replaces
+	 * a pick with a larger positive gain. */
+	best.job = SIZE_MAX;
+	rate_consider(jobs, i, prm, g, room, &best);
+	if (best.job == SIZE_MAX) {
+		heap_remove(h, (uint32_t)i);
+		return;
+	}
+	pick[i] = best;
+	heap_set(h, (uint32_t)i, best.gain);
+}
+
+/* The step of pick p still fits the room. */
+static bool rate_pick_fits(const alloc_job_t *j, const alloc_grant_t *g,
+			   const rate_pick_t *p, res_vec_t room)
+{
+	if (p->kind == 0)
+		return res_fits(res_combo(j->ps_demand, alloc_min_ps(j),
+					  j->worker_demand,
+					  alloc_min_workers(j)), room);
+	if (p->kind == 1)
+		return alloc_task_fits(j, g, true, room);
+	return res_fits(res_combo(j->worker_demand, p->k, j->ps_demand, 0),
+			room);
+}
+
 int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		   const alloc_params_t *prm, alloc_result_t *out)
 {
 	int rc = alloc_result_init(out, jobs, n);
+	rate_pick_t *pick = NULL;
 	res_vec_t room;
+	heap_t h = { 0 };
+	uint32_t i;
 
 	if (rc || (rc = alloc_check_task_jobs(jobs, n, prm, out)))
 		return rc;
-	for (size_t i = 0; i < n; i++)
-		out->grants[i].status = ALLOC_MIN_UNFIT;
+	if (!(pick = calloc(n ? n : 1, sizeof(*pick))) || heap_init(&h, n)) {
+		free(pick);
+		heap_free(&h);
+		return errmsg_set(out->err, sizeof(out->err), -ENOMEM,
+				  "completion-rate greedy: out of memory");
+	}
+	for (size_t k = 0; k < n; k++)
+		out->grants[k].status = ALLOC_MIN_UNFIT;
 	room = prm->capacity;
 	/* A job that keeps its minimum anyway (a running job: the plan has
 	 * no preemption) cannot give it to another: a grant of nothing would
 	 * promise its GPUs to jobs that then wait for them. */
-	for (size_t i = 0; i < n; i++)
-		if (jobs[i].keeps_min)
-			rate_grant_min(&jobs[i], &out->grants[i], &room, out);
-	for (;;) {
-		rate_pick_t best = { n, 0, 0, 0.0 };
-		for (size_t i = 0; i < n; i++)
-			rate_consider(jobs, i, prm, &out->grants[i], room,
-				      &best);
-		if (best.job == n)
-			break;
-		const alloc_job_t *j = &jobs[best.job];
-		alloc_grant_t *g = &out->grants[best.job];
-		if (best.kind == 0) {
-			rate_grant_min(j, g, &room, out);
+	for (size_t k = 0; k < n; k++)
+		if (jobs[k].keeps_min)
+			rate_grant_min(&jobs[k], &out->grants[k], &room, out);
+	for (size_t k = 0; k < n; k++)
+		rate_refresh(jobs, k, prm, &out->grants[k], room, &h, pick);
+	while (heap_top(&h, &i, NULL)) {
+		const alloc_job_t *j = &jobs[i];
+		alloc_grant_t *g = &out->grants[i];
+		const rate_pick_t *best = &pick[i];
+		/* Another job may have taken the room since its gain. */
+		if (!rate_pick_fits(j, g, best, room)) {
+			rate_refresh(jobs, i, prm, g, room, &h, pick);
 			continue;
 		}
-		for (int k = 0; k < (best.kind == 1 ? 1 : best.k); k++) {
-			alloc_add_task(j, g, best.kind == 1, out);
-			room = res_sub(room, best.kind == 1 ? j->ps_demand :
+		if (best->kind == 0)
+			rate_grant_min(j, g, &room, out);
+		for (int k = 0; best->kind && k < (best->kind == 1 ? 1 :
+						   best->k); k++) {
+			alloc_add_task(j, g, best->kind == 1, out);
+			room = res_sub(room, best->kind == 1 ? j->ps_demand :
 					     j->worker_demand);
 		}
+		rate_refresh(jobs, i, prm, g, room, &h, pick);
 	}
-	for (size_t i = 0; i < n; i++)
-		if (out->grants[i].status != ALLOC_OK)
+	for (size_t k = 0; k < n; k++)
+		if (out->grants[k].status != ALLOC_OK)
 			out->nleft_out++;
+	free(pick);
+	heap_free(&h);
 	return 0;
 }

@@ -297,6 +297,24 @@ static void job_model_reported(job_model_t *m, time_t now, double step,
 	m->reports++;
 }
 
+/* The speed a report carries (0: none): a sample of the speed model at
+ * the running configuration, the quality model's derived cost, the
+ * record's last speed. */
+static void job_model_speed_reported(job_model_t *m, double steps_per_sec)
+{
+	if (!(steps_per_sec > 0.0))
+		return;
+	/* An adaptive job's steps at another batch are other steps: its own
+	 * step-time model of any batch takes them. */
+	if (job_model_running_topology(m) && job_model_batch_at_submitted(m) &&
+	    !speed_model_add_sample(&m->speed, hints_is_allreduce(&m->hints) ?
+				    m->cur_nodes : m->cur_ps,
+				    m->cur_workers, steps_per_sec))
+		m->dirty |= JOB_MODEL_DIRTY_SPEED;
+	job_model_derived_cost(m, steps_per_sec);
+	m->steps_per_sec = steps_per_sec;
+}
+
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch)
 {
@@ -305,30 +323,21 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 	    !isfinite(epoch) || epoch < 0.0)
 		return -EINVAL;
 	job_model_feed_loss(m, step, loss);
-	if (steps_per_sec > 0.0) {
-		/* An adaptive job's steps at another batch are other steps:
-		 * its own step-time model of any batch takes them. */
-		if (job_model_running_topology(m) &&
-		    job_model_batch_at_submitted(m) &&
-		    !speed_model_add_sample(&m->speed,
-					    hints_is_allreduce(&m->hints) ?
-					    m->cur_nodes : m->cur_ps,
-					    m->cur_workers, steps_per_sec))
-			m->dirty |= JOB_MODEL_DIRTY_SPEED;
-		job_model_derived_cost(m, steps_per_sec);
-		m->steps_per_sec = steps_per_sec;
-	}
+	job_model_speed_reported(m, steps_per_sec);
 	job_model_reported(m, now, step, steps_per_sec, epoch);
 	m->loss = loss;
 	return 0;
 }
 
-int job_model_progress(job_model_t *m, time_t now, double step, double epoch)
+int job_model_progress(job_model_t *m, time_t now, double step,
+		       double steps_per_sec, double epoch)
 {
-	if (!m || !isfinite(step) || step < 0.0 || !isfinite(epoch) ||
-	    epoch < 0.0)
+	if (!m || !isfinite(step) || step < 0.0 ||
+	    !isfinite(steps_per_sec) || steps_per_sec < 0.0 ||
+	    !isfinite(epoch) || epoch < 0.0)
 		return -EINVAL;
-	job_model_reported(m, now, step, 0.0, epoch);
+	job_model_speed_reported(m, steps_per_sec);
+	job_model_reported(m, now, step, steps_per_sec, epoch);
 	return 0;
 }
 

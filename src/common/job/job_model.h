@@ -274,11 +274,13 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 /*
  * A progress report without a loss (a job that reports its steps and
  * epochs only, as the measured workloads' jobs do): what
- * job_model_report() records but the loss models are not fed and the
- * last loss is kept. 0 or -EINVAL.
+ * job_model_report() records, its speed (steps_per_sec, 0: none) as
+ * there, but the loss models are not fed and the last loss is kept. A
+ * report that carries the run's speed lets the record take the steps run
+ * since a restart off the time it measures for the restart. 0 or -EINVAL.
  */
 int job_model_progress(job_model_t *m, time_t now, double step,
-		       double epoch);
+		       double steps_per_sec, double epoch);
 
 /* An explicit speed sample (pre-run or measured): 0 or -EINVAL. For an
  * all-reduce job `ps` is the number of nodes (job_model_speed_p). */

@@ -174,6 +174,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		job_report_stats(j, bsz);
 		double total = px_app_iteration_time(step, sync, j->accum);
 		double goodput = gain / total;
+		j->rate = 1.0 / total;
 		double next = px_app_progress(a, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
@@ -207,6 +208,7 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
 	j->nalloc = n;
 	j->nplace = alloc_runs(alloc, n, j->place);
+	j->rate = 0.0;
 	if (n == 0) {
 		j->atomic = j->accum = 0;
 		return;

@@ -75,6 +75,11 @@ typedef struct px_spec {
 	int epochs;		/* counted until done: the application's, or
 				 * fewer (a slice, `experiment pollux
 				 * --epochs`) */
+	/* What its user says at submission (measured/declared.h): epochs=
+	 * (0: none) and whether epoch_steps= is given; px_workload_read
+	 * gives the exact ones, `epochs` and epoch_steps=. */
+	int declared_epochs;
+	bool epoch_steps_hint;
 } px_spec_t;
 
 typedef struct px_workload {
@@ -119,6 +124,10 @@ typedef struct px_job {
 	int epoch;
 	double attained;	/* GPU-seconds held */
 	double steps;		/* steps run */
+	/* Steps per second of its current run once it steps (what a job
+	 * measures of its own steps, reported with its progress); 0 before
+	 * its first step after an allocation, and while it holds nothing. */
+	double rate;
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
 	int max_replicas;	/* px_job_max_replicas, within the cluster */

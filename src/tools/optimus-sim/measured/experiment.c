@@ -23,11 +23,20 @@
 #include "util/json_num.h"
 #include <json-c/json.h>
 
+#include "measured/declared.h"
 #include "measured/policy.h"
 #include "measured/experiment.h"
 #include "util/svg.h"
 
-#define NWL 8
+/* Workloads of a set: the published ones are the artifact's generator's
+ * seeds 1-8 (the test set), the validation ones seeds 9-24, made with the
+ * same generator and its defaults (testsuite/data/pollux-osdi21/README.md);
+ * a workload's number is its seed. */
+#define NWL 16
+#define TEST_FIRST 1
+#define TEST_COUNT 8
+#define VALIDATION_FIRST 9
+#define VALIDATION_COUNT 16
 #define MAX_LOADS 4
 #define MAX_POL 16
 /* The peer's published policies, as named in published/<name>-<load>. */
@@ -47,6 +56,12 @@ typedef struct px_opts {
 	size_t nloads;
 	int workloads[NWL];
 	size_t nworkloads;
+	const char *workload_arg;	/* --workload, read with the set */
+	bool validation;		/* --workload-set validation */
+	/* What the users say of their jobs' length (measured/declared.h);
+	 * hints_set: given on the command line. */
+	px_hints_t hints;
+	bool hints_set;
 	bool realistic, detail;
 	px_prerun_mode_t prerun;
 	const char *pols[MAX_POL];
@@ -84,10 +99,24 @@ static void usage(FILE *f)
 {
 	fputs("usage: optimus-sim experiment pollux [--workload N|all] "
 	      "[--load X|all] [--realistic]\n"
+	      "         [--workload-set test|validation] "
+	      "[--hints noisy|exact|none]\n"
 	      "         [--policy LIST] [--data DIR] [--json FILE] "
 	      "[--svg DIR] [--detail]\n"
 	      "         [--charged-prerun|--oracle-prerun]\n"
-	      "  --workload N|all  workload-N.csv, 1..8 (default 6)\n"
+	      "  --workload N|all  workload-N.csv, 1..8 (default 6); "
+	      "validation: 9..24\n                    (default all)\n"
+	      "  --workload-set S  test: the published workloads (the "
+	      "artifact's generator,\n                    seeds 1-8); "
+	      "validation: the same generator, seeds 9-24\n"
+	      "  --hints H         what users say of their jobs' length "
+	      "(our policies):\n"
+	      "                    noisy: epochs= the true count times a "
+	      "lognormal factor\n                    (sigma 0.25, "
+	      "seeded by the workload's number), no\n"
+	      "                    epoch_steps= (the default; exact with "
+	      "--bench-hints);\n                    exact: epochs= and "
+	      "epoch_steps= exact; none: neither\n"
 	      "  --load X|all      0.5, 1, 1.5, 2 (default 1)\n"
 	      "  --realistic       sizes as users pick them (load 1 only)\n"
 	      "  --policy LIST     default: every policy\n"
@@ -159,19 +188,27 @@ static int parse_loads(px_opts_t *o, const char *a)
 	return 2;
 }
 
+/* --workload within the set: its default (6 of the test set, all of the
+ * validation set), one number of the set, or all. */
 static int parse_workloads(px_opts_t *o, const char *a)
 {
+	int first = o->validation ? VALIDATION_FIRST : TEST_FIRST;
+	int count = o->validation ? VALIDATION_COUNT : TEST_COUNT;
+
+	if (!a)
+		a = o->validation ? "all" : "6";
 	if (!strcmp(a, "all")) {
-		for (int i = 0; i < NWL; i++)
-			o->workloads[i] = i + 1;
-		o->nworkloads = NWL;
+		for (int i = 0; i < count; i++)
+			o->workloads[i] = first + i;
+		o->nworkloads = (size_t)count;
 		return 0;
 	}
 	char *end;
 	long v = strtol(a, &end, 10);
-	if (end == a || *end || v < 1 || v > NWL) {
-		fprintf(stderr, "optimus-sim: --workload: 1..8 or all, got "
-			"'%s'\n", a);
+	if (end == a || *end || v < first || v >= first + count) {
+		fprintf(stderr, "optimus-sim: --workload: %d..%d or all (the "
+			"%s set), got '%s'\n", first, first + count - 1,
+			o->validation ? "validation" : "test", a);
 		return 2;
 	}
 	o->workloads[0] = (int)v;
@@ -240,7 +277,7 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
        O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
-       O_FIRST };
+       O_FIRST, O_WL_SET, O_HINTS };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -299,6 +336,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "explore-scaling", 1, 0, O_EXPLORE },
 		{ "sync-split", 0, 0, O_SYNC_SPLIT },
 		{ "bench-hints", 0, 0, O_BENCH_HINTS },
+		{ "workload-set", 1, 0, O_WL_SET }, { "hints", 1, 0, O_HINTS },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
@@ -308,14 +346,30 @@ static int parse(int argc, char **argv, px_opts_t *o)
 	o->data = sim_data_path("OPTIMUS_POLLUX_DATA", POLLUX_DATA_INSTALLED);
 	o->loads[0] = 1.0;
 	o->nloads = 1;
-	o->workloads[0] = 6;
-	o->nworkloads = 1;
 	for (size_t i = 0; i < px_policy_count; i++)
 		o->pols[o->npols++] = px_policy_names[i];
 	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case O_WL: rc = parse_workloads(o, optarg); break;
+		case O_WL: o->workload_arg = optarg; break;
+		case O_WL_SET:
+			if (!strcmp(optarg, "test") ||
+			    !strcmp(optarg, "validation")) {
+				o->validation = !strcmp(optarg, "validation");
+				break;
+			}
+			fprintf(stderr, "optimus-sim: --workload-set: test or "
+				"validation, not '%s'\n", optarg);
+			rc = 2;
+			break;
+		case O_HINTS:
+			if (px_hints_parse(optarg, &o->hints)) {
+				fprintf(stderr, "optimus-sim: --hints: noisy, "
+					"exact or none, not '%s'\n", optarg);
+				rc = 2;
+			}
+			o->hints_set = true;
+			break;
 		case O_LOAD: rc = parse_loads(o, optarg); break;
 		case O_REAL: o->realistic = true; break;
 		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
@@ -370,6 +424,13 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			}
 		}
 	}
+	if (!rc)
+		rc = parse_workloads(o, o->workload_arg);
+	/* Users' epoch counts as users give them, unless told; the bench's
+	 * jobs are submitted with the exact count (--bench-hints). */
+	if (!o->hints_set)
+		o->hints = o->shape.bench_hints ? PX_HINTS_EXACT :
+						  PX_HINTS_NOISY;
 	/* The set-up's rule: the stability interval follows the restart
 	 * cost unless given. */
 	if (!min_resize_set)
@@ -385,6 +446,11 @@ static int parse(int argc, char **argv, px_opts_t *o)
 				"unexpected '%s'\n", argv[i]);
 			rc = 2;
 		}
+	if (!rc && o->realistic && o->validation) {
+		fprintf(stderr, "optimus-sim: --realistic: the validation set "
+			"has tuned sizes only\n");
+		rc = 2;
+	}
 	if (!rc && o->realistic && (o->nloads != 1 || o->loads[0] != 1.0)) {
 		fprintf(stderr, "optimus-sim: --realistic: only load 1 has "
 			"realistic sizes\n");
@@ -396,14 +462,17 @@ static int parse(int argc, char **argv, px_opts_t *o)
 static void wl_path(const px_opts_t *o, double load, int n, char *buf,
 		    size_t len)
 {
+	const char *set = o->validation ? "/validation" : "";
+
 	if (o->realistic)
 		snprintf(buf, len, "%s/workloads-realistic/workload-%d.csv",
 			 o->data, n);
 	else if (load == 1.0)
-		snprintf(buf, len, "%s/workloads/workload-%d.csv", o->data, n);
+		snprintf(buf, len, "%s%s/workloads/workload-%d.csv", o->data,
+			 set, n);
 	else
-		snprintf(buf, len, "%s/workloads-%.1f/workload-%d.csv",
-			 o->data, load, n);
+		snprintf(buf, len, "%s%s/workloads-%.1f/workload-%d.csv",
+			 o->data, set, load, n);
 }
 
 /* The published average JCT of `pub` at `load` over the selected
@@ -426,8 +495,8 @@ static double published(const px_opts_t *o, size_t pub, double load)
 	double sum = 0;
 	size_t n = 0;
 
-	/* Published for the whole workloads on 16 nodes only. */
-	if (sliced(o))
+	/* Published for the whole test workloads on 16 nodes only. */
+	if (sliced(o) || o->validation)
 		return NAN;
 	if (o->realistic)
 		return o->nworkloads == 1 && o->workloads[0] == 6 ?
@@ -565,6 +634,12 @@ static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
 					      errlen);
 			if (!rc)
 				rc = slice(o, &wl[w], err, errlen);
+			/* A workload's number is its generator's seed: the
+			 * users' draws are the workload's own. */
+			if (!rc && (rc = px_workload_declare(&wl[w], o->hints,
+					(unsigned long)o->workloads[w])))
+				errmsg_set(err, errlen, rc, "no memory for "
+					   "the users' hints");
 		}
 		for (size_t p = 0; p < o->npols && !rc; p++) {
 			px_row_t *r = &rows[(*nrows)++];
@@ -606,6 +681,43 @@ static int counterpart(const char *label)
 	return -1;
 }
 
+/* The tiresias row run at r's load, or NULL. */
+static const px_row_t *tiresias_at(const px_row_t *rows, size_t n,
+				   double load)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].load == load && !strcmp(rows[i].label, "tiresias"))
+			return &rows[i];
+	return NULL;
+}
+
+/* Every workload's average JCT of r over tiresias' at its load, and on
+ * how many r is below (the comparison the reviewers ask per workload). */
+static void print_vs_tiresias(FILE *f, const px_opts_t *o,
+			      const px_row_t *rows, size_t n)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < n && o->nworkloads > 1; i++) {
+		const px_row_t *r = &rows[i], *t = tiresias_at(rows, n, r->load);
+		size_t below = 0;
+		if (!t || t == r)
+			continue;
+		if (!head)
+			fputs("\nagainst tiresias, workload by workload "
+			      "(average JCT ratio):\n", f);
+		head = true;
+		for (size_t w = 0; w < o->nworkloads; w++)
+			below += r->per_wl[w] < t->per_wl[w];
+		fprintf(f, "load %.1f %-26s below on %zu of %zu:", r->load,
+			r->label, below, o->nworkloads);
+		for (size_t w = 0; w < o->nworkloads; w++)
+			fprintf(f, " %d:%.2f", o->workloads[w],
+				r->per_wl[w] / t->per_wl[w]);
+		fputc('\n', f);
+	}
+}
+
 static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 			size_t n, px_time_t took)
 {
@@ -614,9 +726,12 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 	for (size_t w = 0; w < o->nworkloads; w++)
 		snprintf(wls + strlen(wls), sizeof(wls) - strlen(wls), "%s%d",
 			 w ? "," : "", o->workloads[w]);
-	fprintf(f, "experiment pollux: %s workload %s, %d nodes x %d GPUs, "
+	fprintf(f, "experiment pollux: %s workload %s (%s set), users' "
+		"hints %s, %d nodes x %d GPUs, "
 		"plan every %g s, %g s per start, %g s per re-allocation",
-		o->realistic ? "realistic" : "tuned", wls, o->shape.nodes,
+		o->realistic ? "realistic" : "tuned", wls,
+		o->validation ? "validation" : "test", px_hints_name(o->hints),
+		o->shape.nodes,
 		PX_NODE_GPUS, o->shape.round, o->shape.start,
 		o->shape.restart);
 	if (o->shape.start_queued > 0)
@@ -664,10 +779,11 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 				 r->avg_jct / r->published[1],
 				 r->avg_jct / r->published[2]);
 		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
-			"%s\n", r->label, done, r->avg_jct, r->median_jct,
+			"%s%s\n", r->label, done, r->avg_jct, r->median_jct,
 			r->p99_jct, r->makespan, 100 * r->gpu_util,
-			r->restarts, cmp);
+			r->restarts, r->oracle ? "(oracle) " : "", cmp);
 	}
+	print_vs_tiresias(f, o, rows, n);
 	/* Every figure read with free truth is said so beside the table. */
 	for (size_t i = 0; i < n && rows[i].load == rows[0].load; i++)
 		if (rows[i].oracle)
@@ -690,6 +806,26 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	for (size_t w = 0; w < o->nworkloads; w++)
 		json_object_array_add(wls, json_object_new_int(o->workloads[w]));
 	json_object_object_add(root, "workloads", wls);
+	json_object_object_add(root, "workload_set", json_object_new_string(
+		o->validation ? "validation" : "test"));
+	/* What the users said (measured/declared.h), beside every figure. */
+	json_object *hints = json_object_new_object();
+	json_object_object_add(hints, "rule", json_object_new_string(
+		px_hints_name(o->hints)));
+	json_object_object_add(hints, "epochs", json_object_new_string(
+		o->hints == PX_HINTS_NONE ? "none" :
+		o->hints == PX_HINTS_EXACT ? "exact" :
+		"the true count times exp(N(0, sigma^2)), rounded, at least 1"));
+	if (o->hints == PX_HINTS_NOISY) {
+		json_object_object_add(hints, "sigma",
+				       json_num_new(PX_DECLARED_SIGMA));
+		json_object_object_add(hints, "seed", json_object_new_string(
+			"the workload's number (MT19937, jobs in submission "
+			"order)"));
+	}
+	json_object_object_add(hints, "epoch_steps", json_object_new_boolean(
+		o->hints == PX_HINTS_EXACT && !o->shape.bench_hints));
+	json_object_object_add(root, "hints", hints);
 	json_object_object_add(root, "wall_s", json_num_new(took.wall));
 	json_object_object_add(root, "cpu_s", json_num_new(took.cpu));
 	json_object *cl = json_object_new_object();
@@ -746,6 +882,19 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 			json_object_object_add(pw, key, json_num_new(r->per_wl[w]));
 		}
 		json_object_object_add(x, "avg_jct_per_workload", pw);
+		const px_row_t *t = tiresias_at(rows, n, r->load);
+		if (t && t != r) {
+			json_object *vt = json_object_new_object();
+			for (size_t w = 0; w < o->nworkloads; w++) {
+				char key[32];
+				snprintf(key, sizeof(key), "workload-%d",
+					 o->workloads[w]);
+				json_object_object_add(vt, key, json_num_new(
+					r->per_wl[w] / t->per_wl[w]));
+			}
+			json_object_object_add(x, "vs_tiresias_per_workload",
+					       vt);
+		}
 		if (o->detail) {
 			json_object *j = json_object_new_array();
 			for (size_t k = 0; k < r->njcts; k++)

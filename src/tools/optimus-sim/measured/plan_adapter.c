@@ -35,14 +35,17 @@
  * and the next start pays the restart.
  *   quality       Policy=quality, every job --scheduler=quality; its loss
  *                 is the share of its measured progress left (1 at
- *                 submission), as the replay trainer reports it
+ *                 submission), as the replay trainer reports it: the
+ *                 truth's exact fraction of work left, an oracle (so
+ *                 labelled: pp_oracle)
  *   optimus-oracle  Policy=optimus on records given the truth (an oracle):
  *                 the true step time of every GPU count on the fewest
  *                 nodes, and the true remaining steps every round
  *
- * What a job says: at submission epochs= (its application's epoch
- * count) and epoch_steps= (the dataset over its submitted batch: a
- * training script knows its loader's length), kept as the plugin keeps a
+ * What a job says: at submission epochs= and epoch_steps= as its spec
+ * declares them (measured/declared.h: by default its application's epoch
+ * count and the dataset over its submitted batch; `experiment pollux
+ * --hints` the users' noisy counts or none), kept as the plugin keeps a
  * hint; then its steps and epochs. An adaptive job's epoch is the
  * dataset over its submitted batch (its progress is counted in B0-steps,
  * job_batch.c). With --bench-hints no epoch_steps=: the record learns the
@@ -126,8 +129,8 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	h.worker_res.cpus = 1;
 	h.worker_res.mem_mb = 1;
 	h.batch = (uint64_t)j->spec->bsz;
-	h.epochs = (uint64_t)j->spec->epochs;
-	if (!s->shape.bench_hints)
+	h.epochs = (uint64_t)j->spec->declared_epochs;
+	if (j->spec->epoch_steps_hint && h.epochs && !s->shape.bench_hints)
 		h.epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
 			j->spec->app, j->spec->bsz)));
 	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
@@ -274,11 +277,15 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
 	if (j->nalloc || m->reports) {
-		/* Only quality plans on a loss: the share of work left. */
+		/* Its steps and the rate it ran them at since its restart
+		 * (the record takes them off the restart it times: the
+		 * restart measured is the one the engine charged). Only
+		 * quality plans on a loss: the share of work left. */
+		double rate = j->nalloc ? j->rate : 0.0;
 		rc = o->kind == PP_QUALITY ?
-		     job_model_report(m, now, j->steps, pp_share_left(j), 0,
+		     job_model_report(m, now, j->steps, pp_share_left(j), rate,
 				      j->epoch) :
-		     job_model_progress(m, now, j->steps, j->epoch);
+		     job_model_progress(m, now, j->steps, rate, j->epoch);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
@@ -453,6 +460,22 @@ static void pp_free(px_policy_t *p)
 	free(p);
 }
 
+/* What a policy of ours reads from the truth for free, said beside its
+ * figures (NULL: nothing). quality's loss is the exact share of work left
+ * (pp_share_left), which no job knows while it runs: an oracle. */
+static const char *pp_oracle(const pp_t *o)
+{
+	if (o->kind == PP_ORACLE)
+		return "true step times and remaining steps";
+	if (o->kind == PP_QUALITY)
+		return o->prerun == PX_PRERUN_ORACLE ? "its loss, the true "
+		       "share of its work left; true step times of the "
+		       "pre-run, before the job runs" :
+		       "its loss, the true share of its work left";
+	return o->prerun == PX_PRERUN_ORACLE ? "true step times of the "
+	       "pre-run, before the job runs" : NULL;
+}
+
 px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 {
 	static const struct {
@@ -492,11 +515,7 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 			     plan_preempt_default(pp_policy(o->kind));
 		o->prerun = o->kind == PP_ORACLE ? PX_PRERUN_NONE : prerun;
 		*p = (px_policy_t){ k[i].label[o->prerun], pp_plan, pp_free, o,
-				    o->kind == PP_ORACLE ?
-				    "true step times and remaining steps" :
-				    o->prerun == PX_PRERUN_ORACLE ? "true step "
-				    "times of the pre-run, before the job runs" :
-				    NULL };
+				    pp_oracle(o) };
 		return p;
 	}
 	return NULL;

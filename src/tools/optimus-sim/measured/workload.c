@@ -43,6 +43,8 @@ static int row_read(const px_csv_t *t, size_t r, const int *c,
 				  t->path, r + 1);
 	j->replicas = (int)reps;
 	j->epochs = j->app->max_epochs;
+	j->declared_epochs = j->epochs;
+	j->epoch_steps_hint = true;
 	/* Fewer samples per GPU than measured has no step time. */
 	if (j->bsz / j->replicas < j->app->min_local - 1e-9)
 		return errmsg_set(err, errlen, -EDOM, "%s: row %zu: batch %g "
