@@ -157,7 +157,8 @@ class Cluster:
     def __init__(self, root, nodes=4, cpus=8, memory=16000, gpus=4,
                  accounting=False, scheduler="sched/optimus",
                  plugin_dirs=None, cred_expire=10, extra_conf="",
-                 optimus_conf="", node_gres=None, backup=False):
+                 optimus_conf="", node_gres=None, backup=False,
+                 min_job_age=300):
         self.root = os.path.abspath(root)
         self.nodes = nodes
         self.cpus = cpus
@@ -175,6 +176,8 @@ class Cluster:
         self.cred_expire = cred_expire
         self.extra_conf = extra_conf
         self.optimus_conf = optimus_conf
+        # Seconds slurmctld keeps a finished job before purging it.
+        self.min_job_age = min_job_age
         self.etc = os.path.join(self.root, "etc")
         self.log = os.path.join(self.root, "log")
         self.run_dir = os.path.join(self.root, "run")
@@ -319,7 +322,7 @@ GresTypes=gpu
 JobRequeue=1
 DefMemPerCPU=500
 KillWait=5
-MinJobAge=300
+MinJobAge={self.min_job_age}
 FirstJobId={self.first_job_id}
 InactiveLimit=0
 Waittime=0
@@ -560,6 +563,14 @@ StorageLoc=slurm_acct_db
         self._start_slurmctld(clean=False)
         for n in self._node_names():
             self._start_slurmd(n)
+
+    def set_next_job_id(self, job_id):
+        """The next job submitted gets job_id (above every id given so
+        far): FirstJobId raised in slurm.conf, which slurmctld applies on
+        reconfigure (its sequence is the larger of the two)."""
+        self.first_job_id = job_id
+        self._write(self.conf, self._slurm_conf())
+        self.run(["scontrol", "reconfigure"])
 
     def stop(self, keep=True):
         """Stop every daemon by its pid file; remove the folder unless keep."""
