@@ -499,6 +499,21 @@ START_TEST(test_timing_and_summary)
 	ck_assert_msg(strstr(buf, "remaining=3000 steps(target)"), "%s", buf);
 	ck_assert_msg(strstr(buf, "restarts=1"), "%s", buf);
 	ck_assert_msg(!strstr(buf, "jct="), "%s", buf);
+	/* Done: it completed, with no work left to predict. */
+	{
+		job_model_t *d = new_job("optimus,steps=4000");
+		char done[512];
+
+		job_model_started(d, 1100, 1, 2, 1);
+		job_model_done(d, 1130);
+		ck_assert_int_eq(job_model_summary(d, NULL, done, sizeof(done)),
+				 0);
+		ck_assert_msg(strstr(done, " completed fit=") &&
+			      strstr(done, " jct=") &&
+			      !strstr(done, "remaining=") &&
+			      !strstr(done, "eta="), "%s", done);
+		job_model_free(d);
+	}
 	/* Its first report: 10 steps at 10 steps/s, the first step at 1260,
 	 * 60 s after the signal. */
 	ck_assert_int_eq(job_model_report(m, 1261, 1010, 0.5, 10.0, 0), 0);

@@ -102,12 +102,17 @@ static struct {
 	size_t *scope_index;
 } listener = { .wake = { -1, -1 }, .lfd = -1 };
 
-/* The uid owning job_id, under a short job read lock; 1 when the job has
- * finished (report_callbacks_t). */
+/*
+ * The uid owning job_id, under a short job read lock; 1 when the job has
+ * finished (report_callbacks_t). A job Slurm purged is finished, and
+ * while the planner keeps its record (optimusctl status lists it) its
+ * owner is the record's: status and show job answer for the same jobs.
+ */
 static int listener_job_owner(uint32_t job_id, uid_t *uid)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
 	job_record_t *job_ptr;
+	reg_job_t *rj;
 	int rc = -ENOENT;
 
 	lock_slurmctld(job_read_lock);
@@ -117,6 +122,14 @@ static int listener_job_owner(uint32_t job_id, uid_t *uid)
 		rc = IS_JOB_FINISHED(job_ptr) ? 1 : 0;
 	}
 	unlock_slurmctld(job_read_lock);
+	if (rc != -ENOENT)
+		return rc;
+	registry_lock();
+	if ((rj = registry_find(job_id))) {
+		*uid = (uid_t) rj->model->uid;
+		rc = 1;
+	}
+	registry_unlock();
 	return rc;
 }
 
