@@ -65,6 +65,8 @@ sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "integration"))
 from cluster import Cluster  # noqa: E402
 import examples_helpers as ex  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import job_outcome  # noqa: E402
 
 TARGET = 0.05
 ARRIVE_S = 15
@@ -213,7 +215,8 @@ def run_once(adaptive, timeout, keep):
         runs = [(int(a), int(b), n, int(d)) for a, b, n, d in
                 RUN_RE.findall(out)]
         starts = [int(s) for s in START_RE.findall(out)]
-        return dict(state=state, took=took, runs=runs, starts=starts,
+        return dict(job=job, state=state, took=took, runs=runs,
+                    starts=starts,
                     events=plan_events(ctld, job, t0),
                     holder=plan_events(ctld, holder, t0),
                     cost=resize_cost(ctld, job), phases=phases(out, t0),
@@ -266,7 +269,7 @@ def main():
                     help="keep each cluster's folder")
     a = ap.parse_args()
     times = {True: [], False: []}
-    pairs = []
+    pairs, every = [], []
     for i in range(a.repeat):
         pair = {}
         for adaptive in (True, False):
@@ -274,6 +277,8 @@ def main():
             r = run_once(adaptive, a.timeout, a.keep)
             show(name, r, a.keep)
             pair[adaptive] = r
+        every.append([("adaptive" if k else "fixed", p)
+                      for k, p in pair.items()])
         ok = all(p["state"] == "COMPLETED" and resized(p["runs"])
                  for p in pair.values())
         pairs.append(ok)
@@ -284,6 +289,9 @@ def main():
             % (i + 1, pair[True]["took"], pair[False]["took"],
                "" if ok else " (NOT ANSWERING: not both completed and "
                "resized mid-run; left out of the averages)"))
+    runs = [dict(p, name=name, id=p["job"])
+            for pair in every for name, p in pair]
+    print(job_outcome.outcome_line(runs))
     if times[True]:
         ad = sum(times[True]) / len(times[True])
         fx = sum(times[False]) / len(times[False])
@@ -292,7 +300,7 @@ def main():
               "batch %.1f s, fixed/adaptive %.2f (%d of %d pair(s) "
               "answering)" % (TARGET, HOLDER_WORKERS, ARRIVE_S, HOLD_S, ad,
                               fx, fx / ad, len(times[True]), len(pairs)))
-        return 0
+        return 1 if job_outcome.failed(runs) else 0
     print("no comparison: no pair where both jobs completed and were "
           "resized mid-run")
     return 1

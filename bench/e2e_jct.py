@@ -9,8 +9,10 @@ per-sample costs) twice on a real localhost cluster with accounting
 (slurmdbd + MariaDB): once with sched/optimus, once with plain
 sched/backfill, under which the optimus jobs run at the size job_submit
 gives them (their minimum). It prints, for both, every job's JCT, the
-average JCT and the makespan, their ratio, the number of resizes and what
-they cost.
+average JCT (of the jobs that completed) and the makespan, their ratio, the
+number of resizes and what they cost. A job that did not complete is
+named and counted: the target is then not met and the exit status is 1
+(bench/job_outcome.py).
 
 JCT is counted from the job's first submission: sched/optimus writes it
 into SystemComment (jct=...), because a requeue resets Slurm's Submit; with
@@ -37,7 +39,9 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
+sys.path.insert(0, os.path.join(TOP, "bench"))
 from cluster import Cluster  # noqa: E402
+import job_outcome  # noqa: E402
 
 EXAMPLES = os.path.join(TOP, "examples")
 OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
@@ -267,12 +271,27 @@ def _final_loss(out):
 
 
 def summary(run):
+    """A run's figures; the average JCT is the completed jobs' (a job that
+    failed early would lower it), the failed ones are listed apart."""
     jobs = run["jobs"]
-    return {"avg_jct": sum(j["jct"] for j in jobs) / len(jobs),
+    done = job_outcome.completed(jobs)
+    return {"avg_jct": sum(j["jct"] for j in done) / len(done) if done
+            else float("nan"),
             "makespan": run["makespan"],
             "resizes": sum(j["restarts"] for j in jobs),
             "resize_seconds": sum(j["resize_seconds"] for j in jobs),
-            "completed": sum(j["state"] == "COMPLETED" for j in jobs)}
+            "completed": len(done), "jobs": jobs,
+            "failed": [{"name": j["name"], "id": j["id"],
+                        "state": j["state"]}
+                       for j in job_outcome.failed(jobs)]}
+
+
+def verdict(opt, bf, target=0.7):
+    """(text, met) of the average JCT ratio against its target: not met
+    when a job of either run did not complete (job_outcome.py)."""
+    return job_outcome.target_verdict(
+        "avg JCT optimus/backfill", opt["avg_jct"] / bf["avg_jct"], target,
+        opt["jobs"] + bf["jobs"])
 
 
 def print_run(run):
@@ -328,15 +347,20 @@ def main():
             sched, s["avg_jct"], s["makespan"], s["resizes"],
             s["resize_seconds"], s["completed"], len(jobs)))
     ratio = opt["avg_jct"] / bf["avg_jct"]
-    print("\navg JCT optimus/backfill = %.2f (target <= 0.70: %s); "
-          "makespan ratio = %.2f" % (ratio, "met" if ratio <= 0.7 else "NOT met",
-                                     opt["makespan"] / bf["makespan"]))
+    text, met = verdict(opt, bf)
+    for sched, s in (("sched/optimus", opt), ("sched/backfill", bf)):
+        print("%s: %s" % (sched, job_outcome.outcome_line(s["jobs"])))
+    print("\n%s; makespan ratio = %.2f" % (text, opt["makespan"] /
+                                          bf["makespan"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"workload": name, "backfill_size": args.backfill_size,
-                       "runs": runs, "optimus": opt, "backfill": bf,
-                       "jct_ratio": ratio}, f, indent=1)
-    return 0
+                       "runs": runs, "jct_ratio": ratio, "target_met": met,
+                       "optimus": {k: v for k, v in opt.items()
+                                   if k != "jobs"},
+                       "backfill": {k: v for k, v in bf.items()
+                                    if k != "jobs"}}, f, indent=1)
+    return 1 if opt["failed"] or bf["failed"] else 0
 
 
 if __name__ == "__main__":

@@ -70,6 +70,7 @@ from cluster import use_build_tree_data  # noqa: E402
 # The build tree's optimus-sim, here and in the jobs, on the source tree's
 # data.
 use_build_tree_data()
+import job_outcome  # noqa: E402
 
 EXAMPLES = os.path.join(TOP, "examples")
 DATA = os.path.join(TOP, "testsuite", "data", "pollux-osdi21")
@@ -408,14 +409,18 @@ def figures(jcts, makespan):
 
 
 def real_summary(run):
-    f = figures([j["jct"] for j in run["jobs"]], run["makespan"])
+    """The real run's figures: the JCTs of the jobs that completed (a job
+    that failed early would lower them); the others counted apart."""
+    done = job_outcome.completed(run["jobs"])
+    f = figures([j["jct"] for j in done] or [float("nan")],
+                run["makespan"])
     first = [j["first_step"] for j in run["jobs"]
              if j["first_step"] is not None]
     f["to_first_step"] = sum(first) / len(first) if first else float("nan")
     f.update(resizes=sum(j["restarts"] for j in run["jobs"]),
              resize_seconds=sum(j["resize_seconds"] for j in run["jobs"]),
-             not_completed=sum(j["state"] != "COMPLETED"
-                               for j in run["jobs"]))
+             not_completed=len(job_outcome.failed(run["jobs"])),
+             outcome=job_outcome.outcome_line(run["jobs"]))
     return f
 
 
@@ -499,7 +504,10 @@ def report(a, path, jobs, runs, real, sims, costs, limits, limit_check):
             r["resizes"], s["resizes"], r["resize_seconds"],
             r["to_first_step"], s["to_first_step"], r["not_completed"]))
     print("(1st step: mean seconds from submission to a job's first step; "
-          "the simulator's wait plus the start cost)")
+          "the simulator's wait plus the start cost; JCTs of the jobs that "
+          "completed)")
+    for p in pols:
+        print("%-10s %s" % (p, real[p]["outcome"]))
     if "backfill" in real:
         print()
         for p in pols:

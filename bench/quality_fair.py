@@ -60,7 +60,9 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
+sys.path.insert(0, os.path.join(TOP, "bench"))
 from cluster import Cluster, use_build_tree_data  # noqa: E402
+import job_outcome  # noqa: E402
 
 # The build tree's optimus-sim, here and in the jobs, on the source tree's
 # data.
@@ -132,12 +134,6 @@ def submit(c, workdir, name, job):
     return int(r.stdout.strip().split(";")[0])
 
 
-def unfinished(c, ids):
-    r = c.run(["squeue", "-h", "-o", "%i", "-j", ",".join(map(str, ids))],
-              check=False)
-    return [int(x) for x in r.stdout.split() if x.strip().isdigit()]
-
-
 def parse_out(path):
     text = open(path).read() if os.path.exists(path) else ""
     points = [(float(t), int(k), float(l), int(u)) for t, k, l, u in
@@ -193,12 +189,10 @@ def run_once(policy, jobs, keep, deadline_s):
             out.append({"id": jid, "name": name, "curve": job[1],
                         "submitted": time.time()})
             log("%s: submitted %s as job %d" % (policy, name, jid))
-        ids = [j["id"] for j in out]
-        while unfinished(c, ids):
-            if time.time() - t0 > deadline_s:
-                log("%s: deadline: jobs still running" % policy)
-                break
-            time.sleep(2)
+        # Each job's state as it ended (squeue forgets it after MinJobAge).
+        if not job_outcome.wait(out, t0 + deadline_s - time.time(),
+                                run=lambda argv: c.run(argv, check=False)):
+            log("%s: deadline: jobs still running" % policy)
         for j in out:
             j.update(parse_out(os.path.join(workdir, j["name"] + ".out")))
             j["end"] = j["points"][-1][0] if j["done"] and j["points"] \
@@ -319,8 +313,17 @@ def main():
             print("  %-22s %6d %7.0f %6d %5s %s" % (
                 j["name"], j["id"], jct, j["runs"], j["done"],
                 ",".join(map(str, j["units"]))))
+    # A job still running at the deadline only lacks its JCT (above); one
+    # that ended without completing is a failure.
+    ended = [dict(j, policy=r["policy"]) for r in runs for j in r["jobs"]
+             if j.get("state") not in job_outcome.UNDERWAY]
+    for r in runs:
+        late = [j for j in r["jobs"] if j.get("state") in job_outcome.UNDERWAY]
+        print("Policy=%s: %s%s" % (r["policy"], job_outcome.outcome_line(
+            [j for j in r["jobs"] if j not in late]), "; %d still running "
+            "at the deadline" % len(late) if late else ""))
     report(jobs, scale, runs, times, pred, args.json)
-    return 0
+    return 1 if job_outcome.failed(ended) else 0
 
 
 if __name__ == "__main__":

@@ -67,6 +67,7 @@ sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 from cluster import Cluster  # noqa: E402
 import e2e_jct  # noqa: E402
+import job_outcome  # noqa: E402
 
 ARRIVAL_GAP = 40.0
 FAULT_GAP = (60.0, 150.0)
@@ -394,6 +395,7 @@ def main():
             json.dump({"jobs": jobs, "faults": faults, "lost": lost,
                        "repairs": repairs, "failed": failed}, f, indent=1)
     redone = [s for j in jobs for s in j.get("lost_steps", [])]
+    done = [j for j in job_outcome.completed(jobs) if j.get("jct")]
     figures = {
         "seed": args.seed, "minutes": args.minutes, "jobs": len(jobs),
         "completed": sum(j.get("state") == "COMPLETED" for j in jobs),
@@ -403,8 +405,9 @@ def main():
         "restarts_by_faults": sum(j.get("fault_restarts", 0) for j in jobs),
         "lost_steps_per_fault_restart": (sum(redone) / len(redone))
         if redone else 0.0,
-        "avg_jct": (sum(j["jct"] for j in jobs if j.get("jct")) /
-                    max(1, sum(1 for j in jobs if j.get("jct")))),
+        # of the jobs that completed: a failed one's JCT is no JCT
+        "avg_jct": (sum(j["jct"] for j in done) / len(done)) if done
+        else float("nan"),
         "lost_submissions": [{"name": j["name"], "id": j["id"],
                               "after_a_crash": j["explained"]}
                              for j in lost],
@@ -413,8 +416,8 @@ def main():
         "failed_checks": failed,
     }
     print("\nsoak: seed %d, %.0f minutes" % (args.seed, args.minutes))
-    print("  jobs %d, completed %d, average JCT %.0f s" % (
-        figures["jobs"], figures["completed"], figures["avg_jct"]))
+    print("  %s; average JCT of those completed %.0f s" % (
+        job_outcome.outcome_line(jobs), figures["avg_jct"]))
     print("  faults injected: %s" % ", ".join(
         "%s %d" % kv for kv in figures["faults"].items()))
     print("  restarts: %d by the plan, %d by node-down faults; lost work "

@@ -44,6 +44,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from e2e_jct import log, sacct, unfinished  # noqa: E402
+import job_outcome  # noqa: E402
 from pollux_replay import (replay_cluster, start_cost, stamps,  # noqa: E402
                            submit, workload_path)
 
@@ -130,8 +131,8 @@ def calibrate(a, sizes):
 
 def summary(samples, sizes, loads, took):
     """Print the fit and its check; (base, per_queued, jobs failed)."""
-    good = [s for s in samples if s["cost"] is not None
-            and s["state"] == "COMPLETED"]
+    good = [s for s in job_outcome.completed(samples)
+            if s["cost"] is not None]
     base, per = fit(good)
     print("start cost (wall s) by burst size: k, jobs, mean, min, max, "
           "model base + per_queued (k-1)/2")
@@ -154,7 +155,7 @@ def summary(samples, sizes, loads, took):
     print("by rank in its burst (i: mean cost, model): " + ", ".join(
         "%d: %.1f/%.1f" % (i, sum(v) / len(v), base + per * i)
         for i, v in sorted(ranks.items())))
-    failed = [s for s in samples if s["state"] != "COMPLETED"]
+    failed = job_outcome.failed(samples)
     print("model: base %.2f s, per_queued %.2f s (%d samples; %d jobs not "
           "completed%s); calibration took %.0f s, load average after the "
           "bursts %s" % (base, per, len(good), len(failed),

@@ -4,13 +4,16 @@
 # demo-workload.sh - a short real workload on a running cluster: three
 # training jobs (examples/ps_trainer.py on the digits data) scheduled by
 # sched/optimus and one ordinary job; waits for them and shows what the
-# scheduler did (squeue, SystemComment, optimusctl status, sacct).
+# scheduler did (squeue, SystemComment, optimusctl status, sacct), then the
+# outcome: how many jobs completed and which did not (bench/job_outcome.py:
+# a failed, cancelled or killed job is a failure).
 #
 #   SLURM_CONF=/path/to/slurm.conf contrib/demo-workload.sh [WORKDIR]
 #
 # Run as the user whose jobs they should be (root on a test cluster). The
 # jobs' output and checkpoints go to WORKDIR (default: a new folder in /tmp).
-# sacct is shown only when the cluster has accounting.
+# sacct is shown only when the cluster has accounting. Exit status 0 when
+# every job completed, 1 otherwise.
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,15 +56,16 @@ echo "== optimusctl status"
 "$OPTIMUSCTL" status || true
 
 echo "== waiting for the jobs (at most ${TIMEOUT}s)"
-end=$(($(date +%s) + TIMEOUT))
-while [ -n "$(squeue -h -j "$jobs" -o %i 2>/dev/null)" ]; do
-	if [ "$(date +%s)" -ge "$end" ]; then
-		echo "demo-workload.sh: jobs still running after ${TIMEOUT}s" >&2
-		squeue -j "$jobs"
-		exit 1
-	fi
-	sleep 5
-done
+# Each job's state as it ends (Slurm forgets a finished job after MinJobAge).
+status=0
+outcome=$("$PYTHON" "$TOP/bench/job_outcome.py" --timeout "$TIMEOUT" \
+	digits-async="$j1" digits-sync="$j2" digits-small="$j3" ordinary="$j4") ||
+	status=$?
+if [ "$status" = 2 ]; then
+	echo "demo-workload.sh: $outcome" >&2
+	squeue -j "$jobs"
+	exit 1
+fi
 
 echo "== SystemComment (sched/optimus's summary of each job)"
 for j in $j1 $j2 $j3; do
@@ -81,3 +85,5 @@ if sacct -n -j "$j1" >/dev/null 2>&1 && [ -n "$(sacct -n -X -j "$j1" 2>/dev/null
 	echo "== sacct"
 	sacct -X -j "$jobs" -o JobID,JobName%14,State,Submit,End,NNodes,AllocCPUS,SystemComment%200
 fi
+echo "== outcome: $outcome"
+[ "$status" = 0 ]

@@ -9,6 +9,8 @@
 # short version of the end-to-end benchmark (bench/e2e_jct.py --quick).
 # Run as root on Debian. The cluster keeps running afterwards; stop it with
 #   testsuite/cluster/optimus-cluster stop --dir /tmp/optimus-demo
+# Exit status 0 only when every job of both parts completed (a failed,
+# cancelled or killed job is a failure: bench/job_outcome.py).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,13 +25,15 @@ SLURM_CONF="$dir/etc/slurm.conf"
 MUNGE_SOCKET="$dir/run/munge.socket.2"
 export SLURM_CONF MUNGE_SOCKET
 sinfo
-contrib/demo-workload.sh "$dir/work"
+failed=""
+contrib/demo-workload.sh "$dir/work" || failed="the demonstration workload"
 # The end-to-end comparison (doc/e2e.md) in short: three training jobs on
 # two fresh clusters, one with sched/optimus and one with sched/backfill.
 if [ "${OPTIMUS_DEMO_COMPARE:-1}" != 0 ]; then
 	echo "== a short end-to-end comparison: bench/e2e_jct.py --quick (a few minutes;"
 	echo "   OPTIMUS_DEMO_COMPARE=0 skips it)"
-	/usr/bin/python3 bench/e2e_jct.py --quick
+	/usr/bin/python3 bench/e2e_jct.py --quick ||
+		failed="${failed:+$failed and }the end-to-end comparison"
 fi
 cat <<EOT
 
@@ -39,3 +43,7 @@ The cluster is still up. Try:
   src/tools/optimusctl status
 Stop it with: testsuite/cluster/optimus-cluster stop --dir $dir
 EOT
+if [ -n "$failed" ]; then
+	echo "demo.sh: a job of $failed did not complete (see its outcome line above)" >&2
+	exit 1
+fi

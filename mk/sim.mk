@@ -92,7 +92,7 @@ EXTRA_DIST += testsuite/data/quality-curves/README.md \
 	testsuite/data/quality-curves/curves.csv \
 	testsuite/data/quality-curves/dl.csv \
 	contrib/record_quality_curves.py bench/quality_fair.py \
-	bench/adaptive_ddp.py \
+	bench/adaptive_ddp.py bench/job_outcome.py \
 	bench/quality_job.py bench/quality_job.sh
 
 # The replay test: one recorded planning input through sched/optimus'

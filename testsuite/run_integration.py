@@ -11,12 +11,9 @@ cores). One after the other they took 34 minutes of CI's 45 in each
 lane, so the modules are run by OPTIMUS_TEST_WORKERS (default 2)
 workers at once, each module in its own pytest process with its own
 module-scoped cluster (testsuite/integration/conftest.py). Two clusters
-never disturb each other (testsuite/cluster/cluster.py: a random block
-of free ports, its own folder, kills only its own processes); the one
-shared number is the job id, which picks a job's task ports (roles.h: id
-modulo ROLES_PORT_BLOCKS = 320), so worker w's clusters number their
-jobs from OPTIMUS_TEST_FIRST_JOB_ID + 80 * w (.ci/run puts its second
-lane 160 further: four streams 80 ids apart).
+never disturb each other (testsuite/cluster/cluster.py: a free slot of
+ports, for its daemons and for its tasks, Slurm's MpiParams=ports=, its
+own folder, kills only its own processes), whatever their job ids.
 
 A worker takes the next module from one queue, the long ones first (the
 list below, from CI's --durations: ordering only, a module missing from
@@ -65,9 +62,6 @@ LONG_FIRST = [
 ALONE = ["test_report_admission.py"]
 ALONE_CHOICES = ("with", "skip", "only")
 
-# Job ids between two workers' clusters (see above).
-JOB_ID_STRIDE = 80
-
 # pytest's exit status when -k deselected every test of a module.
 PYTEST_NO_TESTS = 5
 
@@ -109,8 +103,6 @@ def module_counts(output):
 
 def run_module(module, worker, args, logdir):
     env = dict(os.environ)
-    base = int(env.get("OPTIMUS_TEST_FIRST_JOB_ID", "1"))
-    env["OPTIMUS_TEST_FIRST_JOB_ID"] = str(base + JOB_ID_STRIDE * worker)
     log = os.path.join(logdir, module + ".log")
     t0 = time.monotonic()
     with open(log, "w") as out:

@@ -104,12 +104,28 @@ def gpu_tres_bind(n):
             else "gpu:per_task:%d") % n
 
 
-# The daemons' ports: below the tasks' port blocks (roles.h, from
-# ROLES_PORT_MIN 12000) and outside the kernel's ephemeral range, where any
-# outgoing connection can take a port between the check below and the
-# daemon's bind (CI: slurmd "Unable to bind listen port" while the other
-# lane's report attacker dialled 1,000 connections).
+# Ports. Each cluster takes one of SLOTS slots: slot k gives its daemons
+# the ports from DAEMON_PORTS[0] + k * DAEMON_STRIDE (slurmctld's first),
+# and its jobs' tasks the range TASK_PORTS[0] + k * TASK_BLOCK, TASK_BLOCK
+# long, which slurm.conf's MpiParams=ports= hands to slurmctld: Slurm
+# reserves each step's ports there, never one port of a node to two steps
+# (doc/hints.md, "Ports"). A slot is free while its daemon ports are: a
+# running cluster holds its slot through its daemons' bound ports, so two
+# clusters on one host (CI's lanes, engineers side by side) never share a
+# task range, whatever their job ids. (Only while every daemon of a
+# cluster is down at once, change_nodes() for a moment, may another
+# cluster take its slot.) Nodes of one cluster share the host's ports:
+# Slurm reserves per node, so two steps on two of its nodes may get the
+# same port only after its allocator has gone round the whole range while
+# the first still runs. All of it lies outside the kernel's ephemeral
+# ports, where any outgoing connection can take a port between the check
+# below and the daemon's bind (CI: slurmd "Unable to bind listen port"
+# while the other lane's report attacker dialled 1,000 connections).
+SLOTS = 20
 DAEMON_PORTS = (4000, 12000)
+DAEMON_STRIDE = (DAEMON_PORTS[1] - DAEMON_PORTS[0]) // SLOTS
+TASK_PORTS = (12000, 12000 + SLOTS * 1024)
+TASK_BLOCK = (TASK_PORTS[1] - TASK_PORTS[0]) // SLOTS
 
 
 def ephemeral_ports():
@@ -122,18 +138,29 @@ def ephemeral_ports():
         return range(32768, 61000)
 
 
-def _free_port_block(count):
-    """A base port such that base..base+count-1 are all free on localhost
-    (DAEMON_PORTS, none of them ephemeral)."""
+def task_ports(slot):
+    """The range (first, last) of slot's tasks' ports."""
+    first = TASK_PORTS[0] + slot * TASK_BLOCK
+    return first, first + TASK_BLOCK - 1
+
+
+def _free_slot(count):
+    """A free slot (see SLOTS) whose daemon ports base..base+count-1 are
+    all free on localhost: (slot, base)."""
     ephemeral = ephemeral_ports()
-    for _ in range(200):
-        base = random.randrange(DAEMON_PORTS[0], DAEMON_PORTS[1] - count)
-        block = range(base, base + count)
-        if any(p in ephemeral for p in block):
+    if count > DAEMON_STRIDE:
+        raise ClusterError("%d daemon ports do not fit a slot of %d"
+                           % (count, DAEMON_STRIDE))
+    for slot in random.sample(range(SLOTS), SLOTS):
+        base = DAEMON_PORTS[0] + slot * DAEMON_STRIDE
+        first, last = task_ports(slot)
+        if any(p in ephemeral for p in range(base, base + count)) or \
+                first in ephemeral or last in ephemeral:
             continue
-        if all(_port_free(p) for p in block):
-            return base
-    raise ClusterError("no block of %d free TCP ports found in %d-%d"
+        if all(_port_free(p) for p in range(base, base + count)):
+            return slot, base
+    raise ClusterError("no free slot of %d daemon ports in %d-%d (every "
+                       "slot's ports taken: other clusters run on this host)"
                        % (count, DAEMON_PORTS[0], DAEMON_PORTS[1] - 1))
 
 
@@ -178,7 +205,8 @@ class Cluster:
     def __init__(self, root, nodes=4, cpus=8, memory=16000, gpus=4,
                  accounting=False, scheduler="sched/optimus",
                  plugin_dirs=None, cred_expire=10, extra_conf="",
-                 optimus_conf="", node_gres=None, backup=False):
+                 optimus_conf="", node_gres=None, backup=False,
+                 min_job_age=300):
         self.root = os.path.abspath(root)
         self.nodes = nodes
         self.cpus = cpus
@@ -196,6 +224,8 @@ class Cluster:
         self.cred_expire = cred_expire
         self.extra_conf = extra_conf
         self.optimus_conf = optimus_conf
+        # Seconds slurmctld keeps a finished job before purging it.
+        self.min_job_age = min_job_age
         self.etc = os.path.join(self.root, "etc")
         self.log = os.path.join(self.root, "log")
         self.run_dir = os.path.join(self.root, "run")
@@ -203,10 +233,11 @@ class Cluster:
         self.conf = os.path.join(self.etc, "slurm.conf")
         self.munge_socket = os.path.join(self.run_dir, "munge.socket.2")
         self.ports = None
-        # Job ids pick the tasks' port blocks (roles.h: id modulo
-        # ROLES_PORT_BLOCKS). Two clusters on one host (CI's two lanes at
-        # once, both on 127.0.0.1) would give their job 1s the same ports;
-        # .ci/run starts the second lane's ids half the blocks further.
+        # (first, last) of the tasks' ports (MpiParams=ports=), its slot's.
+        self.task_ports = None
+        # Where the job ids start. Ports do not depend on them (SLOTS); a
+        # developer may number a cluster's jobs apart from another's, so
+        # that two clusters' logs are told apart at a glance.
         self.first_job_id = int(os.environ.get("OPTIMUS_TEST_FIRST_JOB_ID",
                                                "1"))
         # The nodes in slurm.conf when change_nodes() changed them (None:
@@ -335,12 +366,15 @@ TaskPlugin=task/none
 SlurmdParameters=config_overrides
 ReturnToService=2
 MpiDefault=none
+# Each srun step's task ports (spank/optimus: SLURM_STEP_RESV_PORTS), from
+# this cluster's own range (SLOTS).
+MpiParams=ports={self.task_ports[0]}-{self.task_ports[1]}
 MailProg=/bin/true
 GresTypes=gpu
 JobRequeue=1
 DefMemPerCPU=500
 KillWait=5
-MinJobAge=300
+MinJobAge={self.min_job_age}
 FirstJobId={self.first_job_id}
 InactiveLimit=0
 Waittime=0
@@ -536,11 +570,13 @@ StorageLoc=slurm_acct_db
         """Start every daemon and wait until all nodes are idle."""
         self._layout()
         self.ports = {"slurmctld": 0}
-        base = _free_port_block(self.nodes + 5)
+        slot, base = _free_slot(self.nodes + 5)
         self.ports = {"slurmctld": base, "slurmdbd": base + 1, "mysql": base + 2,
                       "report": base + 3, "slurmd": base + 5}
+        self.task_ports = task_ports(slot)
         self._write(os.path.join(self.root, "ports"),
-                    "".join("%s=%d\n" % kv for kv in sorted(self.ports.items())))
+                    "".join("%s=%d\n" % kv for kv in sorted(self.ports.items()))
+                    + "tasks=%d-%d\n" % self.task_ports)
         self._write_config()
         try:
             self._start_munged()
@@ -581,6 +617,14 @@ StorageLoc=slurm_acct_db
         self._start_slurmctld(clean=False)
         for n in self._node_names():
             self._start_slurmd(n)
+
+    def set_next_job_id(self, job_id):
+        """The next job submitted gets job_id (above every id given so
+        far): FirstJobId raised in slurm.conf, which slurmctld applies on
+        reconfigure (its sequence is the larger of the two)."""
+        self.first_job_id = job_id
+        self._write(self.conf, self._slurm_conf())
+        self.run(["scontrol", "reconfigure"])
 
     def stop(self, keep=True):
         """Stop every daemon by its pid file; remove the folder unless keep."""

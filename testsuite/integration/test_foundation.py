@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """The three plugins load in the real daemons; ordinary jobs keep backfill."""
-from cluster import ephemeral_ports
+from cluster import TASK_PORTS, ephemeral_ports
 from waiting import wait_for
 
 
@@ -68,12 +68,19 @@ def test_daemon_ports_clash_with_nothing(cluster):
     where any outgoing connection may take a port between the harness's
     check and the daemon's bind (seen in CI: slurmd "Unable to bind listen
     port (37046)" while the other lane's report attacker dialled 1,000
-    connections), and outside the tasks' port blocks (roles.h)."""
+    connections), and outside every cluster's task ports; this cluster's
+    task ports (MpiParams=ports=, slurm.conf) outside the ephemeral range
+    too, and its slot's."""
     ephemeral = ephemeral_ports()
-    roles = range(12000, 12000 + 64 * 320)   # ROLES_PORT_MIN, BLOCK, BLOCKS
+    tasks = range(TASK_PORTS[0], TASK_PORTS[1])
     # one slurmd port per node from ports["slurmd"]
     used = set(cluster.ports.values()) | {
         cluster.ports["slurmd"] + i for i in range(cluster.nodes)}
     for port in sorted(used):
         assert port not in ephemeral, (port, ephemeral)
-        assert port not in roles, port
+        assert port not in tasks, port
+    first, last = cluster.task_ports
+    assert first not in ephemeral and last not in ephemeral
+    assert TASK_PORTS[0] <= first < last < TASK_PORTS[1]
+    conf = open(cluster.conf).read()
+    assert "\nMpiParams=ports=%d-%d\n" % (first, last) in conf, conf

@@ -370,3 +370,108 @@ def test_checkpoint_handler_survives_signals_while_printing(cluster, env):
         capture_output=True, text=True, timeout=30).stdout)
     assert 0 < res["last_checkpoint"]["step"] <= saves[1], res
     cluster.run(["scancel", str(jid)])
+
+
+# The small C API of report/client.h (optimus_report_worker), as training
+# code links it: argv job, rank; prints the return code and the reason.
+C_WORKER = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "report/client.h"
+int main(int argc, char **argv)
+{
+	int rc = optimus_report_worker((uint32_t)atol(argv[1]),
+				       (uint32_t)atol(argv[2]), "n1", 0.5, 0);
+	printf("%d %s\n", rc, rc ? optimus_report_error() : "");
+	return rc ? 1 : 0;
+}
+"""
+
+
+def c_worker_client(tmp_path):
+    """C_WORKER built against the tree's core library, or None without
+    gcc."""
+    import shutil
+    lib = os.path.join(TOP, "src", "common", ".libs", "liboptimus_core.a")
+    if not shutil.which("gcc") or not os.path.exists(lib):
+        return None
+    src, exe = str(tmp_path / "worker.c"), str(tmp_path / "worker")
+    with open(src, "w") as f:
+        f.write(C_WORKER)
+    subprocess.run(["gcc", "-o", exe, "-I", os.path.join(TOP, "src", "common"),
+                    src, lib, "-ljson-c", "-lmunge", "-lgsl", "-lgslcblas",
+                    "-lm", "-lpthread"], check=True)
+    return exe
+
+
+def running_workers(jid, n, timeout=60):
+    """The planner's record of job jid once it runs n workers."""
+    return wait_answer(jid, lambda r: r.get("phase_name") == "running" and
+                       r.get("cur_workers") == n, timeout)
+
+
+def test_report_the_job_record_refuses_is_refused_with_its_reason(
+        cluster, env, tmp_path):
+    """A worker report naming a rank the run does not have is refused to
+    its sender with the reason, by every client (the CLI's exit status and
+    stderr, the Python client's ReportError, the C API's return code and
+    optimus_report_error()), not accepted and dropped later by the
+    planner; a rank the run has is taken."""
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10",
+                          "--scheduler=optimus,ps=1,workers=2"],
+                         script="#!/bin/sh\nsleep 300\n")
+    rec = running_workers(jid, 2)
+    assert rec.get("cur_workers") == 2, rec
+    r = subprocess.run([REPORT, "worker", "--job", str(jid), "--rank", "99",
+                        "--node", "n1", "--step-time", "0.5"], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    assert "rank 99" in r.stderr and "2 workers" in r.stderr, r.stderr
+    with pytest.raises(opr.ReportError) as e:
+        with opr.Reporter(job_id=jid) as rep:
+            rep.worker(0.5, rank=2, node="n1")
+    assert e.value.code == "rejected" and "rank 2" in str(e.value), e.value
+    exe = c_worker_client(tmp_path)
+    if exe:
+        r = subprocess.run([exe, str(jid), "7"], env=env, capture_output=True,
+                           text=True, timeout=30)
+        assert r.returncode == 1 and "rank 7" in r.stdout, r.stdout + r.stderr
+        r = subprocess.run([exe, str(jid), "1"], env=env, capture_output=True,
+                           text=True, timeout=30)
+        assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([REPORT, "worker", "--job", str(jid), "--rank", "0",
+                        "--node", "n1", "--step-time", "0.5"], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    assert wait_log(cluster, "(uid 0, job %d): rejected" % jid)
+    assert "refused by the model" not in cluster.logs("slurmctld")
+    cluster.run(["scancel", str(jid)])
+
+
+def test_unknown_keys_refused_with_their_name(cluster, env):
+    """A message with a key its type does not have ("lsos" for "loss",
+    or raw bytes as a key) is refused with the key's name, never accepted
+    with the key dropped; the same in the envelope."""
+    jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
+                         script="#!/bin/sh\nsleep 300\n")
+    with opr.Reporter(job_id=jid) as rep:
+        for key, shown in (("lsos", "lsos"), ("\u0001\u00ffx", "\\x01")):
+            payload = opr.message("progress", job=jid, step=1, loss=1.0,
+                                  sps=0.0, **{key: 3})
+            with pytest.raises(opr.ReportError) as e:
+                rep.request(payload)
+            assert e.value.code == "bad_request", e.value
+            assert "unknown key" in str(e.value) and shown in str(e.value), \
+                str(e.value)
+        # a query's unknown key too
+        with pytest.raises(opr.ReportError) as e:
+            rep.request(opr.message("query", query="status", verbose=1))
+        assert "verbose" in str(e.value)
+        rep.progress(2, 0.5)    # the same report without the key is taken
+    payload, cred = signed(cluster, "progress", job=jid, step=3, loss=0.4,
+                           sps=0.0)
+    body = json.dumps({"payload": payload, "cred": cred, "extra": 1}).encode()
+    reply = send_raw(cluster, struct.pack(">I", len(body)) + body)
+    assert reply and not reply["ok"] and "extra" in reply["error"], reply
+    assert [p["step"] for p in wait_points(jid, 1)["progress"]] == [2]
+    cluster.run(["scancel", str(jid)])

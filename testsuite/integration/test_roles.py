@@ -27,7 +27,47 @@ import hints_helpers as hh  # noqa: E402
 from cluster import gpu_tres, gpu_tres_bind  # noqa: E402  (conftest puts testsuite/cluster on the path)
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
-PORT_MIN, PORT_BLOCK, PORT_BLOCKS = 12000, 64, 320
+
+
+def _ports(text):
+    """Slurm's reserved ports, "12000-12003,12007", as a list."""
+    out = []
+    for item in text.split(","):
+        lo, _, hi = item.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def check_ports(tasks, cluster_ports=None, het=False):
+    """Every task's ports are ports Slurm reserved for its step on its node
+    (SLURM_STEP_RESV_PORTS), within the cluster's MpiParams=ports= range:
+    on each host the first is the step's rendezvous (DMLC's root on PS 0's,
+    PyTorch's master on worker 0's), then one per task of the host, none
+    twice. A heterogeneous step's tasks see the union of its components'
+    reservations (srun's): there the rendezvous ports are reserved ones
+    that no task of their host takes."""
+    by_host, rendezvous = {}, {}
+    for t in tasks:
+        resv = _ports(t["SLURM_STEP_RESV_PORTS"])
+        port = int(t["OPTIMUS_PORT"])
+        assert port in resv[1:], (port, resv)
+        by_host.setdefault(_addr(t), []).append(port)
+        if cluster_ports:
+            assert cluster_ports[0] <= min(resv) <= max(resv) <= \
+                cluster_ports[1], (resv, cluster_ports)
+        for key in ("DMLC_PS_ROOT_PORT", "MASTER_PORT"):
+            if key in t:
+                assert int(t[key]) in resv, (key, t[key], resv)
+                assert het or int(t[key]) == resv[0], (key, t[key], resv)
+                rendezvous[key] = int(t[key])
+    for host, ports in by_host.items():
+        assert len(set(ports)) == len(ports), (host, ports)
+    for t in tasks:
+        for key, root in (("DMLC_PS_ROOT_PORT", "DMLC_PS_ROOT_URI"),
+                          ("MASTER_PORT", "MASTER_ADDR")):
+            if key in t:
+                assert rendezvous[key] not in by_host.get(t[root], []), \
+                    (key, t[key], by_host)
 
 DUMP = ("#!/bin/sh\n"
         "env > {d}/batch.$SLURM_RESTART_COUNT\n"
@@ -90,13 +130,13 @@ def _addr(t):
 
 
 def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
-                source="derived"):
+                source="derived", het=False):
     """Every cross-consistency rule of the task environment."""
     ps, workers = _by_role(tasks, "ps"), _by_role(tasks, "worker")
     assert len(ps) == p and len(workers) == w
     assert [int(t["OPTIMUS_RANK"]) for t in ps] == list(range(p))
     assert [int(t["OPTIMUS_RANK"]) for t in workers] == list(range(w))
-    base = PORT_MIN + PORT_BLOCK * (jid % PORT_BLOCKS)
+    check_ports(tasks, het=het)
     for t in tasks:
         assert t["OPTIMUS_JOB_ID"] == str(jid)
         # the default checkpoint folder is the job's own, not its id's
@@ -113,7 +153,6 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
         assert t["OPTIMUS_MODE"] == mode
         assert t["OPTIMUS_CHECKPOINT_DIR"] == ckpt
         assert t["SLURM_RESTART_COUNT"] == "0"
-        assert base + 2 <= int(t["OPTIMUS_PORT"]) < base + PORT_BLOCK
         assert t["OPTIMUS_SHARD_COUNT"] == str(w)
     # host lists: rank order, each entry the task's own host:port
     ps_hosts = ["%s:%s" % (_addr(t), t["OPTIMUS_PORT"]) for t in ps]
@@ -130,7 +169,7 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
         assert t["DMLC_ROLE"] == {"ps": "server", "worker": "worker"}[
             t["OPTIMUS_ROLE"]]
         assert t["DMLC_PS_ROOT_URI"] == _addr(ps[0])
-        assert t["DMLC_PS_ROOT_PORT"] == str(base)
+        assert t["DMLC_PS_ROOT_PORT"] == ps[0]["DMLC_PS_ROOT_PORT"]
         assert t["DMLC_NUM_SERVER"] == str(p)
         assert t["DMLC_NUM_WORKER"] == str(w)
     for t in ps:
@@ -142,14 +181,13 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
 def check_torch(workers):
     """What torch.distributed and torchrun read, among the workers."""
     w = len(workers)
-    base = int(workers[0]["MASTER_PORT"]) - 1
     local = {}
     for t in workers:
         assert t["OPTIMUS_SHARD_INDEX"] == t["OPTIMUS_RANK"]
         assert t["RANK"] == t["OPTIMUS_RANK"]
         assert t["WORLD_SIZE"] == str(w)
         assert t["MASTER_ADDR"] == _addr(workers[0])
-        assert t["MASTER_PORT"] == str(base + 1)
+        assert t["MASTER_PORT"] == workers[0]["MASTER_PORT"]
         local.setdefault(t["SLURMD_NODENAME"], []).append(int(t["LOCAL_RANK"]))
     nodes = sorted(local, key=lambda n: int(n[1:]))
     for node, ranks in local.items():
@@ -163,8 +201,6 @@ def check_torch(workers):
             # ranks contiguous node by node, as torchrun gives them
             assert int(t["RANK"]) == first + int(t["LOCAL_RANK"])
         first += len(mine)
-    assert base == PORT_MIN + PORT_BLOCK * (
-        int(workers[0]["OPTIMUS_JOB_ID"]) % PORT_BLOCKS)
 
 
 def _per_node(tasks):
@@ -209,6 +245,7 @@ def test_colocated_roles(cluster, hints, args, p, w, mode, nodes):
 def check_allreduce(jid, tasks, w):
     """mode=allreduce: every task a worker, no PS, torch's variables."""
     assert len(tasks) == w
+    check_ports(tasks)
     assert all(t["OPTIMUS_ROLE"] == "worker" for t in tasks)
     workers = _by_role(tasks, "worker")
     assert [int(t["RANK"]) for t in workers] == list(range(w))
@@ -321,7 +358,7 @@ def test_separate_layout_het_step(cluster):
         t = _read_env(os.path.join(d, f))
         assert t["OPTIMUS_ROLE"] == f.split(".")[0]
         tasks.append(t)
-    per_node = check_roles(jid, tasks, 1, 2, layout="separate")
+    per_node = check_roles(jid, tasks, 1, 2, layout="separate", het=True)
     assert sorted(per_node.values()) == [(0, 2), (1, 0)]
 
 
@@ -361,12 +398,31 @@ def test_requeued_job_sees_new_topology(cluster):
     assert run2[0]["OPTIMUS_CHECKPOINT_DIR"] == run1[0]["OPTIMUS_CHECKPOINT_DIR"]
 
 
+SIDE_BY_SIDE = ("#!/bin/sh\n"
+                "srun sh -c 'env > {d}/task.$SLURM_RESTART_COUNT.$SLURM_PROCID;"
+                " sleep 10'\n")
+
+
 def test_ports_differ_between_jobs_on_a_node(cluster):
-    ja, _, ta, _ = _run(cluster, "optimus,ps=1,workers=1", ["-w", "n1"])
-    jb, _, tb, _ = _run(cluster, "optimus,ps=1,workers=1", ["-w", "n1"])
-    ports_a = {t["OPTIMUS_PORT"] for t in ta} | {ta[0]["DMLC_PS_ROOT_PORT"]}
-    ports_b = {t["OPTIMUS_PORT"] for t in tb} | {tb[0]["DMLC_PS_ROOT_PORT"]}
-    assert not ports_a & ports_b
+    """Two jobs' steps running at once on one node: Slurm reserved them
+    different ports (MpiParams=ports=, within this cluster's range)."""
+    d = tempfile.mkdtemp(prefix="side-", dir=cluster.root)
+    ids = []
+    for x in ("a", "b"):
+        os.makedirs(os.path.join(d, x))
+        ids.append(hh.job_id(hh.sbatch(
+            cluster, ["-o", "/dev/null", "-t", "2", "-w", "n1",
+                      "--scheduler=optimus,ps=1,workers=1"],
+            SIDE_BY_SIDE.format(d=os.path.join(d, x)))))
+    for jid in ids:
+        cluster.wait_job_state(jid, {"COMPLETED"}, 90)
+    ta = [_read_env(os.path.join(d, "a", "task.0.%d" % i)) for i in range(2)]
+    tb = [_read_env(os.path.join(d, "b", "task.0.%d" % i)) for i in range(2)]
+    check_ports(ta, cluster.task_ports)
+    check_ports(tb, cluster.task_ports)
+    ports_a = set(_ports(ta[0]["SLURM_STEP_RESV_PORTS"]))
+    ports_b = set(_ports(tb[0]["SLURM_STEP_RESV_PORTS"]))
+    assert not ports_a & ports_b, (ports_a, ports_b)
 
 
 def test_plain_job_untouched(cluster):

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/job_admit.h"
 #include "job/job_model.h"
 #include "check_run.h"
 
@@ -522,6 +523,21 @@ START_TEST(test_timing_and_summary)
 	ck_assert_msg(strstr(buf, "remaining=3000 steps(target)"), "%s", buf);
 	ck_assert_msg(strstr(buf, "restarts=1"), "%s", buf);
 	ck_assert_msg(!strstr(buf, "jct="), "%s", buf);
+	/* Done: it completed, with no work left to predict. */
+	{
+		job_model_t *d = new_job("optimus,steps=4000");
+		char done[512];
+
+		job_model_started(d, 1100, 1, 2, 1);
+		job_model_done(d, 1130);
+		ck_assert_int_eq(job_model_summary(d, NULL, done, sizeof(done)),
+				 0);
+		ck_assert_msg(strstr(done, " completed fit=") &&
+			      strstr(done, " jct=") &&
+			      !strstr(done, "remaining=") &&
+			      !strstr(done, "eta="), "%s", done);
+		job_model_free(d);
+	}
 	/* Its first report: 10 steps at 10 steps/s, the first step at 1260,
 	 * 60 s after the signal. */
 	ck_assert_int_eq(job_model_report(m, 1261, 1010, 0.5, 10.0, 0), 0);
@@ -1113,6 +1129,65 @@ START_TEST(test_clone_refit)
 }
 END_TEST
 
+/*
+ * What the listener refuses to a report's sender (job/job_admit.c): what
+ * the record itself would refuse of a running run (a worker rank it does
+ * not have, a speed sample the speed model cannot hold, a report of an
+ * earlier run); a report of a run the record has not seen is taken.
+ */
+START_TEST(test_admit_refuses_what_the_record_refuses)
+{
+	job_model_t *m = new_job("optimus,mode=sync,batch=64,ps=1,workers=2");
+	job_model_t *ar = new_job("optimus,mode=allreduce,batch=64,workers=2");
+	report_t r = { .kind = REPORT_WORKER, .job_id = 42 };
+	char err[256];
+
+	r.worker.rank = 5;
+	/* not running yet: the record cannot tell, the planner will */
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
+	job_model_started(m, 100, 1, 2, 1);
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "rank 5") && strstr(err, "2 workers"), "%s",
+		      err);
+	r.worker.rank = 1;
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
+	/* the model's own rule is the same one */
+	ck_assert_int_eq(job_model_worker_check(m, 2, NULL, 0), -EINVAL);
+	ck_assert_int_eq(job_model_worker_check(m, 1, NULL, 0), 0);
+	/* runs: an earlier one refused, a newer one (not seen yet) taken */
+	r.worker.rank = 7;
+	r.has_run = 1;
+	r.run = 0;
+	ck_assert_int_eq(job_model_admit(m, &r, 1, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "run 0") && strstr(err, "current run is 1"),
+		      "%s", err);
+	r.run = 2;
+	ck_assert_int_eq(job_model_admit(m, &r, 1, err, sizeof(err)), 0);
+	/* speed: above 0, and a PS job's samples need PS */
+	r = (report_t){ .kind = REPORT_SPEED, .job_id = 42 };
+	r.speed = (report_speed_t){ .ps = 1, .workers = 2, .steps_per_sec = 0 };
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "above 0"));
+	r.speed.steps_per_sec = 3;
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
+	r.speed.ps = 0;
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "0 PS"));
+	/* ... at a batch of its own, a step time: no PS count needed */
+	r.speed.local_batch = 8;
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
+	/* an all-reduce job's samples are of nodes, never of PS */
+	job_model_started(ar, 100, 0, 2, 1);
+	r.speed.local_batch = 0;
+	ck_assert_int_eq(job_model_admit(ar, &r, 0, err, sizeof(err)), 0);
+	/* progress and checkpoints: the protocol's checks are all */
+	r = (report_t){ .kind = REPORT_PROGRESS, .job_id = 42 };
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
+	job_model_free(m);
+	job_model_free(ar);
+}
+END_TEST
+
 static Suite *job_model_suite(void)
 {
 	Suite *s = suite_create("job_model");
@@ -1145,6 +1220,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_json_every_key);
 	tcase_add_test(tc, test_loss_after);
 	tcase_add_test(tc, test_clone_refit);
+	tcase_add_test(tc, test_admit_refuses_what_the_record_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -149,6 +149,55 @@ START_TEST(test_unknown_type_escaped)
 }
 END_TEST
 
+/* A key the message's type does not have is refused by its name (the
+ * sender's text, escaped), never dropped: "lsos" for "loss", a key of raw
+ * bytes, a field of another type, any key beside the envelope's two. */
+START_TEST(test_unknown_keys_refused)
+{
+	static const char *const bad[][2] = {
+		{ "{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,"
+		  "\"loss\":1,\"sps\":0,\"lsos\":3}", "\"lsos\" in a progress" },
+		{ "{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,"
+		  "\"loss\":1,\"sps\":0,\"\\u0001\\n\":3}", "\"\\x01\\n\"" },
+		{ "{" HEAD "\"type\":\"checkpoint\",\"job\":1,\"step\":1,"
+		  "\"loss\":1}", "\"loss\" in a checkpoint" },
+		{ "{" HEAD "\"type\":\"worker\",\"job\":1,\"rank\":0,"
+		  "\"node\":\"n1\",\"step_time\":1,\"workers\":2}",
+		  "\"workers\" in a worker" },
+		{ "{" HEAD "\"type\":\"query\",\"query\":\"status\","
+		  "\"verbose\":1}", "\"verbose\" in a query" },
+	};
+	char *p, *c;
+	message_t m;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(parse(bad[i][0], &m), -EBADMSG);
+		ck_assert_msg(strstr(err, bad[i][1]), "%zu: '%s'", i, err);
+		ck_assert_msg(!strchr(err, '\n'), "raw newline in '%s'", err);
+	}
+	/* every key of every type, and run, are known */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":1,"
+			       "\"run\":0,\"step\":1,\"loss\":1,\"sps\":0,"
+			       "\"epoch\":0}", &m), 0);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":1,"
+			       "\"workers\":2,\"steps_per_sec\":1,"
+			       "\"local_batch\":4,\"accum\":1}", &m), 0);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"worker\",\"job\":1,"
+			       "\"rank\":0,\"node\":\"n1\",\"step_time\":1,"
+			       "\"lag\":0}", &m), 0);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"gradients\",\"job\":1,"
+			       "\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":2}",
+			       &m), 0);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"query\",\"query\":\"job\","
+			       "\"job\":3,\"points\":5}", &m), 0);
+	ck_assert_int_eq(protocol_envelope_parse(
+		"{\"payload\":\"x\",\"cred\":\"c\",\"extra\":1}", 36, &p, &c,
+		err, sizeof(err)), -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(err, "\"extra\" in the envelope"));
+	ck_assert_ptr_null(p);
+}
+END_TEST
+
 START_TEST(test_header_roundtrip_and_bounds)
 {
 	uint8_t h[4];
@@ -872,6 +921,7 @@ static Suite *protocol_suite(void)
 
 	tcase_add_test(tc, test_header_roundtrip_and_bounds);
 	tcase_add_test(tc, test_unknown_type_escaped);
+	tcase_add_test(tc, test_unknown_keys_refused);
 	tcase_add_test(tc, test_replay_cache_forget);
 	tcase_add_test(tc, test_endpoint_resolve);
 	tcase_add_test(tc, test_report_conf);

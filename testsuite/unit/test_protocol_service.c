@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "job/job_admit.h"
 #include "report/service.h"
 #include "check_run.h"
 
@@ -183,6 +184,53 @@ START_TEST(test_finished_job_refuses_reports)
 	ck_assert_str_eq(send_as(OWNER, &q, NULL), "ok");
 	m = progress_msg(FINISHED_JOB, 99999);
 	ck_assert_str_eq(send_as(OTHER, &m, NULL), "forbidden");
+}
+END_TEST
+
+/* The record of JOB as a planner would hold it: 2 workers running. */
+static job_model_t *record;
+
+static int admit_by_record(const report_t *r, char *err, size_t errlen)
+{
+	return r->job_id == JOB ? job_model_admit(record, r, 0, err, errlen) : 0;
+}
+
+/*
+ * A report the job's record refuses is refused to its sender, with the
+ * record's reason ("rejected"): nothing is queued and its nonce takes no
+ * replay slot; a report the record takes is queued as before.
+ */
+START_TEST(test_report_the_record_refuses_is_rejected)
+{
+	report_service_conf_t c = REPORT_SERVICE_CONF_DEFAULT;
+	report_callbacks_t cb = { .job_owner = job_owner,
+				  .admit = admit_by_record };
+	message_t m = { .type = MSG_WORKER, .nonce = next_nonce++,
+			.sent = (int64_t)NOW };
+	report_queue_t *queue;
+	optimus_hints_t h;
+	report_t got[2];
+	char err[256];
+
+	ck_assert(!hints_parse("optimus,ps=1,workers=2", &h, err, sizeof(err)));
+	record = job_model_new(JOB, OWNER, &h, 10);
+	job_model_started(record, 100, 1, 2, 1);
+	report_service_destroy(svc);
+	c.verify = fake_verify;
+	svc = report_service_create(&c, &cb);
+	queue = report_service_attach_consumer(svc);
+	m.report = (report_t){ .kind = REPORT_WORKER, .job_id = JOB };
+	m.report.worker = (report_worker_t){ .rank = 99, .node = "n1",
+					     .step_time = 0.5 };
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "rejected");
+	ck_assert_ptr_nonnull(strstr(out.reason, "rank 99"));
+	ck_assert_uint_eq(report_queue_length(queue), 0);
+	/* the same nonce, a rank the run has: taken (no slot was held) */
+	m.report.worker.rank = 1;
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	ck_assert_uint_eq(report_queue_drain(queue, got, 2), 1);
+	ck_assert_uint_eq(got[0].worker.rank, 1);
+	job_model_free(record);
 }
 END_TEST
 
@@ -415,6 +463,7 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, test_owner_reports_and_queries);
 	tcase_add_test(tc, test_other_user_is_forbidden);
 	tcase_add_test(tc, test_finished_job_refuses_reports);
+	tcase_add_test(tc, test_report_the_record_refuses_is_rejected);
 	tcase_add_test(tc, test_replay_and_stale);
 	tcase_add_test(tc, test_forged_and_malformed);
 	tcase_add_test(tc, test_queue_sheds_when_full);

@@ -147,18 +147,43 @@ static const char *const host_names[MAXN] = {
 	"n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8"
 };
 
+/* The ports Slurm reserved for a step, as SLURM_STEP_RESV_PORTS lists
+ * them: 20 from RESV (not contiguous: Slurm skips ports in use). */
+#define RESV "31000-31009,31020-31029"
+static uint32_t *resv;
+static size_t nresv;
+
+static void resv_load(void)
+{
+	if (!resv)
+		ck_assert_int_eq(roles_ports_parse(RESV, &resv, &nresv), 0);
+	ck_assert_uint_eq(nresv, 20);
+}
+
 static size_t make_nodes(roles_node_t *nodes, size_t n, const uint32_t *tasks)
 {
+	resv_load();
 	for (size_t i = 0; i < n; i++) {
 		nodes[i].host = host_names[i];
 		nodes[i].tasks = tasks[i];
 		nodes[i].ps = 0;
+		nodes[i].ports = resv;
+		nodes[i].nports = nresv;
 	}
 	return n;
 }
 
+/* The index of port in the reservation, or -1. */
+static int resv_index(uint32_t port)
+{
+	for (size_t i = 0; i < nresv; i++)
+		if (resv[i] == port)
+			return (int)i;
+	return -1;
+}
+
 /* Issue 15: two nodes with one address (multiple slurmd on a host) never
- * give two tasks the same host:port. */
+ * give two tasks the same host:port; the rendezvous port is none of theirs. */
 START_TEST(test_ports_unique_per_address)
 {
 	roles_node_t nodes[3] = {
@@ -167,52 +192,120 @@ START_TEST(test_ports_unique_per_address)
 		{ .host = "127.0.0.1", .tasks = 3 },
 	};
 	roles_topology_t t = { .ps = 3, .workers = 5 };
-	char seen[3][ROLES_PORT_BLOCK];
+	char seen[2][20];
 	roles_task_t task;
 
+	resv_load();
+	for (int i = 0; i < 3; i++)
+		nodes[i].ports = resv, nodes[i].nports = nresv;
 	memset(seen, 0, sizeof(seen));
 	ck_assert_int_eq(roles_assign(&t, HINTS_LAYOUT_COLOCATED, nodes, 3,
 				      NULL, 0), 0);
 	for (uint32_t i = 0; i < 3; i++)
 		for (uint32_t l = 0; l < nodes[i].tasks; l++) {
-			uint32_t off;
-			int h = strcmp(nodes[i].host, "127.0.0.1") ? 1 : 0;
+			int h = strcmp(nodes[i].host, "127.0.0.1") ? 1 : 0, k;
 
-			ck_assert_int_eq(roles_task_at(nodes, 3, i, l, 7,
-						       &task), 0);
-			off = task.port - roles_port_base(7);
-			ck_assert_msg(!seen[h][off], "port %u twice on %s",
+			ck_assert_int_eq(roles_task_at(nodes, 3, i, l, &task), 0);
+			k = resv_index(task.port);
+			ck_assert_int_ge(k, 1);
+			ck_assert_msg(!seen[h][k], "port %u twice on %s",
 				      task.port, task.host);
-			seen[h][off] = 1;
+			seen[h][k] = 1;
 		}
+	/* 6 tasks on 127.0.0.1 take 7 ports there: Slurm's own count for the
+	 * step (1 + 3 per node) is short, srun must ask for 7 */
+	ck_assert_uint_eq(roles_ports_request(nodes, 3), 7);
+	nodes[0].nports = nodes[2].nports = 6;
+	ck_assert_int_eq(roles_task_at(nodes, 3, 2, 2, &task), -ENOSPC);
+	ck_assert_int_eq(roles_ports_check(nodes, 3, NULL, 0), -ENOSPC);
+	nodes[0].nports = nodes[2].nports = 7;
+	ck_assert_int_eq(roles_ports_check(nodes, 3, NULL, 0), 0);
+}
+END_TEST
+
+/*
+ * Slurm's reservation decides: the ports come from the step's reserved
+ * ports alone (no job id plays a part), a
+ * node with one slurmd needs Slurm's own count, and a step without
+ * reserved ports is refused with what to configure.
+ */
+START_TEST(test_ports_from_the_reservation)
+{
+	static const uint32_t tasks[] = { 3, 2 };
+	uint32_t small[4] = { 40001, 40002, 40003, 40004 }, *v;
+	roles_node_t nodes[2];
+	roles_task_t task;
+	size_t n;
+	char err[256];
+
+	make_nodes(nodes, 2, tasks);
+	ck_assert_uint_eq(roles_ports_request(nodes, 2), 0);
+	ck_assert_uint_eq(roles_rendezvous_port(&nodes[0]), 31000);
+	ck_assert_int_eq(roles_task_at(nodes, 2, 0, 2, &task), 0);
+	ck_assert_uint_eq(task.port, 31003);
+	ck_assert_int_eq(roles_task_at(nodes, 2, 1, 0, &task), 0);
+	ck_assert_uint_eq(task.port, 31001);	/* another host: its own */
+	/* exactly Slurm's count: 1 + 3 tasks */
+	nodes[0].ports = nodes[1].ports = small;
+	nodes[0].nports = nodes[1].nports = 4;
+	ck_assert_int_eq(roles_ports_check(nodes, 2, err, sizeof(err)), 0);
+	ck_assert_int_eq(roles_task_at(nodes, 2, 0, 2, &task), 0);
+	ck_assert_uint_eq(task.port, 40004);
+	nodes[0].nports = 3;
+	ck_assert_int_eq(roles_ports_check(nodes, 2, err, sizeof(err)),
+			 -ENOSPC);
+	ck_assert_msg(strstr(err, "3 ports") && strstr(err, "need 4"), "%s",
+		      err);
+	nodes[0].ports = NULL;
+	nodes[0].nports = 0;
+	ck_assert_int_eq(roles_ports_check(nodes, 2, err, sizeof(err)),
+			 -ENOSPC);
+	ck_assert_ptr_nonnull(strstr(err, "MpiParams=ports="));
+	ck_assert_uint_eq(roles_rendezvous_port(&nodes[0]), 0);
+	/* Slurm's lists */
+	ck_assert_int_eq(roles_ports_parse("12000", &v, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	free(v);
+	ck_assert_int_eq(roles_ports_parse("12000-12002,12005,12007-12008",
+					   &v, &n), 0);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(v[3], 12005);
+	ck_assert_uint_eq(v[5], 12008);
+	free(v);
+	static const char *const bad[] = { "", "x", "12000-", "-3", "0",
+		"12002-12000", "12000,11000", "12000;12001", "70000",
+		"12000-70000", "12000,", "(null)" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(roles_ports_parse(bad[i], &v, &n) == -EINVAL,
+			      "%s", bad[i]);
 }
 END_TEST
 
 /* Every task has exactly one (role, rank); ranks 0..count-1 of each role. */
 static void assert_ranks(const roles_node_t *nodes, size_t n,
-			 const roles_topology_t *t, uint32_t job)
+			 const roles_topology_t *t)
 {
 	unsigned char seen[2][64] = { { 0 } };
 	uint32_t count[2] = { 0, 0 };
 	roles_task_t task;
 
 	for (uint32_t i = 0; i < n; i++) {
-		unsigned char port_used[ROLES_PORT_BLOCK] = { 0 };
+		unsigned char port_used[20] = { 0 };
 
 		for (uint32_t l = 0; l < nodes[i].tasks; l++) {
-			uint32_t off;
+			int k;
 
-			ck_assert_int_eq(roles_task_at(nodes, n, i, l, job, &task), 0);
+			ck_assert_int_eq(roles_task_at(nodes, n, i, l, &task), 0);
 			ck_assert_uint_lt(task.rank, 64);
 			ck_assert(!seen[task.role][task.rank]);
 			seen[task.role][task.rank] = 1;
 			count[task.role]++;
 			ck_assert_str_eq(task.host, nodes[i].host);
-			off = task.port - roles_port_base(job);
-			ck_assert_uint_ge(off, 2);
-			ck_assert_uint_lt(off, ROLES_PORT_BLOCK);
-			ck_assert(!port_used[off]);
-			port_used[off] = 1;
+			/* a reserved port, not the rendezvous (the first) */
+			k = resv_index(task.port);
+			ck_assert_int_ge(k, 1);
+			ck_assert(!port_used[k]);
+			port_used[k] = 1;
 		}
 	}
 	ck_assert_uint_eq(count[ROLE_PS], t->ps);
@@ -242,7 +335,7 @@ START_TEST(test_colocated_theorem1)
 				    sizeof(err)), "%s", err);
 	for (uint32_t i = 0; i < k; i++)
 		ck_assert_uint_eq(nodes[i].ps, placement_share_front(p, k, i));
-	assert_ranks(nodes, k, &t, 42 + _i);
+	assert_ranks(nodes, k, &t);
 }
 END_TEST
 
@@ -259,7 +352,7 @@ START_TEST(test_colocated_uneven_steps)
 	ck_assert_uint_eq(nodes[0].ps + nodes[1].ps + nodes[2].ps, 5);
 	for (int i = 0; i < 3; i++)
 		ck_assert_uint_le(nodes[i].ps, nodes[i].tasks);
-	assert_ranks(nodes, 3, &t, 7);
+	assert_ranks(nodes, 3, &t);
 }
 END_TEST
 
@@ -277,22 +370,10 @@ START_TEST(test_separate_and_mismatch)
 	ck_assert_uint_eq(nodes[0].ps, 2);
 	ck_assert_uint_eq(nodes[1].ps, 0);
 	ck_assert_uint_eq(nodes[2].ps, 0);
-	assert_ranks(nodes, 3, &t, 1);
+	assert_ranks(nodes, 3, &t);
 	ck_assert_int_eq(roles_assign(&bad, HINTS_LAYOUT_SEPARATE, nodes, 3,
 				      err, sizeof(err)), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "6 tasks"));
-}
-END_TEST
-
-START_TEST(test_ports_per_job)
-{
-	ck_assert_uint_ne(roles_port_base(1), roles_port_base(2));
-	ck_assert_uint_eq(roles_port_base(5),
-			  roles_port_base(5 + ROLES_PORT_BLOCKS));
-	for (uint32_t j = 0; j < 2 * ROLES_PORT_BLOCKS; j++) {
-		ck_assert_uint_ge(roles_port_base(j), ROLES_PORT_MIN);
-		ck_assert_uint_lt(roles_port_base(j) + ROLES_PORT_BLOCK, 32768);
-	}
 }
 END_TEST
 
@@ -307,8 +388,7 @@ START_TEST(test_task_env)
 			    .topology = { 2, 2 } };
 	roles_env_t env;
 	json_object *tf, *cl, *task, *v;
-	char want[64], err[160];
-	uint32_t base = roles_port_base(77);
+	char want[64], err[256];
 
 	ck_assert_int_eq(hints_parse("optimus,ps=2,workers=2,mode=sync,batch=64",
 				     &h, err, sizeof(err)), 0);
@@ -325,10 +405,14 @@ START_TEST(test_task_env)
 	ck_assert_str_eq(roles_env_get(&env, "SLURM_RESTART_COUNT"), "3");
 	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_CHECKPOINT_DIR"),
 			 "/home/u/run/optimus-checkpoints/77");
-	snprintf(want, sizeof(want), "n1:%u,n2:%u", base + 2, base + 2);
-	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_PS_HOSTS"), want);
-	snprintf(want, sizeof(want), "n1:%u,n2:%u", base + 3, base + 3);
-	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_WORKER_HOSTS"), want);
+	/* each host: its rendezvous port, then its tasks' */
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_PS_HOSTS"),
+			 "n1:31001,n2:31001");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_WORKER_HOSTS"),
+			 "n1:31002,n2:31002");
+	ck_assert_str_eq(roles_env_get(&env, "OPTIMUS_PORT"), "31002");
+	ck_assert_str_eq(roles_env_get(&env, "DMLC_PS_ROOT_PORT"), "31000");
+	ck_assert_str_eq(roles_env_get(&env, "MASTER_PORT"), "31000");
 	ck_assert_str_eq(roles_env_get(&env, "DMLC_ROLE"), "worker");
 	ck_assert_str_eq(roles_env_get(&env, "DMLC_PS_ROOT_URI"), "n1");
 	ck_assert_str_eq(roles_env_get(&env, "DMLC_NUM_SERVER"), "2");
@@ -344,9 +428,8 @@ START_TEST(test_task_env)
 	ck_assert(json_object_object_get_ex(cl, "ps", &v));
 	ck_assert_int_eq(json_object_array_length(v), 2);
 	ck_assert(json_object_object_get_ex(cl, "worker", &v));
-	snprintf(want, sizeof(want), "n2:%u", base + 3);
 	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 1)),
-			 want);
+			 "n2:31002");
 	ck_assert(json_object_object_get_ex(tf, "task", &task));
 	ck_assert(json_object_object_get_ex(task, "type", &v));
 	ck_assert_str_eq(json_object_get_string(v), "worker");
@@ -365,6 +448,13 @@ START_TEST(test_task_env)
 	roles_env_free(&env);
 	ck_assert_int_eq(roles_env_task(&job, nodes, 2, 2, 0, &env, err,
 					sizeof(err)), -ERANGE);
+	/* no reserved ports: no environment, and what to configure */
+	nodes[1].ports = NULL;
+	nodes[1].nports = 0;
+	ck_assert_int_eq(roles_env_task(&job, nodes, 2, 0, 0, &env, err,
+					sizeof(err)), -ENOSPC);
+	ck_assert_ptr_nonnull(strstr(err, "MpiParams=ports="));
+	ck_assert_uint_eq(env.n, 0);
 }
 END_TEST
 
@@ -513,7 +603,7 @@ static Suite *roles_suite(void)
 	tcase_add_loop_test(tc, test_colocated_theorem1, 0, 40);
 	tcase_add_test(tc, test_colocated_uneven_steps);
 	tcase_add_test(tc, test_separate_and_mismatch);
-	tcase_add_test(tc, test_ports_per_job);
+	tcase_add_test(tc, test_ports_from_the_reservation);
 	tcase_add_test(tc, test_task_env);
 	tcase_add_test(tc, test_task_env_allreduce);
 	tcase_add_test(tc, test_checkpoint_dir);

@@ -282,6 +282,15 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 int job_model_progress(job_model_t *m, time_t now, double step,
 		       double steps_per_sec, double epoch);
 
+/*
+ * Whether a reported speed of ps PS and `workers` workers is a sample the
+ * record takes: a speed above 0 and, at the run's own batch (own_batch
+ * false), a configuration the speed model holds (job_model_speed_p of it,
+ * speed_model_sample_valid). 0, or -EINVAL with the reason.
+ */
+int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
+			  double steps_per_sec, bool own_batch, char *err,
+			  size_t errlen);
 /* An explicit speed sample (pre-run or measured): 0 or -EINVAL. For an
  * all-reduce job `ps` is the number of nodes (job_model_speed_p). */
 int job_model_speed_sample(job_model_t *m, int ps, int workers,
@@ -368,6 +377,11 @@ double job_model_run_service(const job_model_t *m, const job_run_t *r,
  */
 int job_model_worker_report(job_model_t *m, const straggler_params_t *p,
 			    int rank, const char *node, double step_time);
+/* Whether the running run has a worker of this rank: 0, or -EINVAL with
+ * the reason (job_model_worker_report's rule, also asked at admission:
+ * job/job_admit.h). */
+int job_model_worker_check(const job_model_t *m, int64_t rank, char *err,
+			   size_t errlen);
 
 /* " straggler=NODE(2.5x)" for SystemComment, or "" when none; buf. */
 const char *job_model_straggler_text(const job_model_t *m, char *buf,

@@ -402,9 +402,12 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 		snprintf(loss, sizeof(loss), "%.4g", m->loss);
 	else
 		snprintf(loss, sizeof(loss), "unknown");
-	/* A job that failed says how, not a finished prediction. */
+	/* A job that ended says how (a failure as sacct words it), not a
+	 * prediction of work still to do. */
 	if (m->phase == JM_DONE && m->failed[0])
 		snprintf(pred, sizeof(pred), "failed: %s", m->failed);
+	else if (m->phase == JM_DONE)
+		snprintf(pred, sizeof(pred), "completed");
 	else
 		snprintf(pred, sizeof(pred), "remaining=%.0f steps%s eta=%.0fs",
 			 rem, how, eta);

@@ -21,6 +21,20 @@ static straggler_mode_t job_straggler_mode(const job_model_t *m)
 						    STRAGGLER_SYNC;
 }
 
+int job_model_worker_check(const job_model_t *m, int64_t rank, char *err,
+			   size_t errlen)
+{
+	if (m->cur_workers < 1)
+		return errmsg_set(err, errlen, -EINVAL, "worker rank %lld: the "
+				  "run has no workers", (long long)rank);
+	if (rank < 0 || rank >= m->cur_workers)
+		return errmsg_set(err, errlen, -EINVAL, "worker rank %lld is "
+				  "none of the run's %d workers (ranks 0 to %d)",
+				  (long long)rank, m->cur_workers,
+				  m->cur_workers - 1);
+	return 0;
+}
+
 int job_model_worker_report(job_model_t *m, const straggler_params_t *p,
 			    int rank, const char *node, double step_time)
 {
@@ -33,7 +47,7 @@ int job_model_worker_report(job_model_t *m, const straggler_params_t *p,
 	 * processes alive, reports after the requeue). */
 	if (m->phase != JM_RUNNING)
 		return -ESRCH;
-	if (m->cur_workers < 1 || rank < 0 || rank >= m->cur_workers)
+	if (job_model_worker_check(m, rank, NULL, 0))
 		return -EINVAL;
 	if (!m->straggler.ranks) {
 		rc = straggler_init(&m->straggler, job_straggler_mode(m),

@@ -112,9 +112,14 @@ static int speed_add_sum(speed_model_t *m, int p, int w, double sum,
 	return 0;
 }
 
+bool speed_model_sample_valid(int p, int w, double speed)
+{
+	return p >= 1 && w >= 1 && isfinite(speed) && speed > 0.0;
+}
+
 int speed_model_add_sample(speed_model_t *m, int p, int w, double speed)
 {
-	if (!m || p < 1 || w < 1 || !isfinite(speed) || !(speed > 0.0))
+	if (!m || !speed_model_sample_valid(p, w, speed))
 		return -EINVAL;
 	return speed_add_sum(m, p, w, speed, 1);
 }

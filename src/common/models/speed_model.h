@@ -15,6 +15,7 @@
 #ifndef OPTIMUS_SPEED_MODEL_H
 #define OPTIMUS_SPEED_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define SPEED_MAX_SAMPLES 4096
@@ -57,6 +58,9 @@ size_t speed_model_ntheta(const speed_model_t *m);
 
 /* p >= 1, w >= 1, speed > 0 finite. 0, -EINVAL, -ENOMEM, -ENOSPC. */
 int speed_model_add_sample(speed_model_t *m, int p, int w, double speed);
+/* Whether (p, w, speed) is a sample the model holds: p >= 1, w >= 1, a
+ * finite speed above 0 (speed_model_add_sample refuses any other). */
+bool speed_model_sample_valid(int p, int w, double speed);
 /* count samples averaging `mean` (restoring saved state). */
 int speed_model_add_mean(speed_model_t *m, int p, int w, double mean,
 			 unsigned count);

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "util/errmsg.h"
 #include "util/escape.h"
 #include "util/json_strict.h"
+#include "util/names.h"
 #include "report/protocol.h"
 #include "util/json_num.h"
 
@@ -38,6 +40,84 @@ static const char *const report_names[] = {
 	[REPORT_WORKER] = "worker",
 	[REPORT_GRADIENTS] = "gradients",
 };
+
+/*
+ * The keys each message may hold, and the envelope's. A key outside them
+ * is refused by name, never dropped: a misspelt "lsos" taken without its
+ * loss would pass for a report the scheduler used.
+ */
+static const char *const envelope_keys[] = { "payload", "cred" };
+static const char *const common_keys[] = { "v", "nonce", "time", "type" };
+static const char *const query_keys[] = { "query", "job", "points" };
+static const char *const report_keys[] = { "job", "run" };
+static const char *const kind_keys[][5] = {
+	[REPORT_PROGRESS] = { "step", "loss", "sps", "epoch" },
+	[REPORT_SPEED] = { "ps", "workers", "steps_per_sec", "local_batch",
+			   "accum" },
+	[REPORT_CHECKPOINT] = { "step" },
+	[REPORT_WORKER] = { "rank", "node", "step_time", "lag" },
+	[REPORT_GRADIENTS] = { "grad_sqr", "grad_var", "var_batch" },
+};
+
+static bool key_in(const char *const *keys, size_t n, const char *key)
+{
+	return names_find(keys, n, key, false) >= 0;
+}
+
+/* Set the message and return -EBADMSG. */
+#define fail(err, len, ...) errmsg_set(err, len, -EBADMSG, __VA_ARGS__)
+
+/*
+ * -EBADMSG naming the first key of o that none of the lists (sets[i] of
+ * counts[i] keys) holds, else 0. The key is the sender's text: quoted
+ * escaped and cut.
+ */
+static int keys_known(json_object *o, const char *what,
+		      const char *const *const *sets, const size_t *counts,
+		      size_t nsets, char *err, size_t errlen)
+{
+	json_object_object_foreach(o, key, val) {
+		size_t i;
+		char shown[40];
+
+		(void)val;
+		for (i = 0; i < nsets; i++)
+			if (key_in(sets[i], counts[i], key))
+				break;
+		if (i == nsets)
+			return fail(err, errlen, "unknown key \"%s\" in %s",
+				    str_escape(key, strlen(key), shown,
+					       sizeof(shown)), what);
+	}
+	return 0;
+}
+
+/* The keys of a message of type m->type (parsed). */
+static int message_keys_known(json_object *o, const message_t *m, char *err,
+			      size_t errlen)
+{
+	const char *const *sets[3] = { common_keys };
+	size_t counts[3] = { NAMES_COUNT(common_keys) };
+	const char *const *kind;
+	char what[48];
+	size_t n = 0;
+
+	if (m->type == MSG_QUERY) {
+		sets[1] = query_keys;
+		counts[1] = NAMES_COUNT(query_keys);
+		return keys_known(o, "a query", sets, counts, 2, err, errlen);
+	}
+	kind = kind_keys[m->report.kind];
+	while (n < NAMES_COUNT(kind_keys[0]) && kind[n])
+		n++;
+	sets[1] = report_keys;
+	counts[1] = NAMES_COUNT(report_keys);
+	sets[2] = kind;
+	counts[2] = n;
+	snprintf(what, sizeof(what), "a %s report",
+		 protocol_report_name(m->report.kind));
+	return keys_known(o, what, sets, counts, 3, err, errlen);
+}
 
 void protocol_header_encode(uint32_t len, uint8_t out[PROTOCOL_HEADER_LEN])
 {
@@ -63,9 +143,6 @@ int protocol_header_decode(const uint8_t in[PROTOCOL_HEADER_LEN], uint32_t *len)
 {
 	return protocol_header_decode_max(in, PROTOCOL_MAX_FRAME, len);
 }
-
-/* Set the message and return -EBADMSG. */
-#define fail(err, len, ...) errmsg_set(err, len, -EBADMSG, __VA_ARGS__)
 
 /* Parse exactly len (<= max) bytes as one JSON object; NULL with a
  * reason otherwise. */
@@ -149,16 +226,20 @@ int protocol_envelope_parse(const char *text, size_t len, char **payload,
 {
 	json_object *obj = parse_object(text, len, PROTOCOL_MAX_FRAME, err,
 					errlen);
+	const char *const *sets[] = { envelope_keys };
+	const size_t counts[] = { NAMES_COUNT(envelope_keys) };
 	const char *p = NULL, *c = NULL;
-	int rc = 0;
+	int rc;
 
 	*payload = *cred = NULL;
 	if (!obj)
 		return -EBADMSG;
-	if (get_string(obj, "payload", &p) || get_string(obj, "cred", &c))
+	rc = keys_known(obj, "the envelope", sets, counts, 1, err, errlen);
+	if (rc == 0 && (get_string(obj, "payload", &p) ||
+			get_string(obj, "cred", &c)))
 		rc = fail(err, errlen, "envelope needs string fields "
 			  "\"payload\" and \"cred\"");
-	else if (!*p || !*c)
+	else if (rc == 0 && (!*p || !*c))
 		rc = fail(err, errlen, "empty payload or credential");
 	if (rc == 0) {
 		*payload = strdup(p);
@@ -442,6 +523,8 @@ int protocol_message_parse(const char *text, size_t len, message_t *m,
 	if (!obj)
 		return -EBADMSG;
 	rc = parse_body(obj, m, err, errlen);
+	if (!rc)
+		rc = message_keys_known(obj, m, err, errlen);
 	json_object_put(obj);
 	return rc;
 }

@@ -34,8 +34,8 @@ static const char *const type_names[] = {
  * listed is counted as "other". */
 static const char *const refusal_codes[] = {
 	"bad_request", "too_large", "invalid", "replayed", "expired", "stale",
-	"forbidden", "no_job", "finished", "busy", "unavailable", "error",
-	"other",
+	"forbidden", "no_job", "finished", "rejected", "busy", "unavailable",
+	"error", "other",
 };
 #define NREFUSALS NAMES_COUNT(refusal_codes)
 
@@ -381,6 +381,11 @@ static char *serve_payload(report_service_t *s, const char *payload,
 	if ((m.type != MSG_QUERY || m.query.kind == QUERY_JOB) &&
 	    (deny = authorize(s, out->job_id, uid, m.type != MSG_QUERY, out)))
 		return deny;
+	/* A report the job's record would refuse is refused now, to its
+	 * sender: the planner, which feeds the queue later, answers nobody. */
+	if (m.type != MSG_QUERY && s->cb.admit &&
+	    s->cb.admit(&m.report, err, sizeof(err)))
+		return refuse(out, "rejected", "%s", err);
 	if ((deny = check_replay(s, &m, uid, now, out)))
 		return deny;
 	if (m.type == MSG_QUERY)

@@ -7,8 +7,9 @@
  * thread; this file owns the decisions, in this order: envelope, munge
  * credential (uid, payload bound to it, munge's expiry and replay checks),
  * message fields, our own replay/staleness check (replay_cache.h),
- * authorisation (the uid must own the job, or be root or SlurmUser), then
- * the action: push the report to the bounded queue (or, while no consumer
+ * authorisation (the uid must own the job, or be root or SlurmUser), the
+ * scheduler's admission of a report (would the job's record take it:
+ * report_callbacks_t.admit), then the action: push the report to the bounded queue (or, while no consumer
  * is attached, to the service's own per-job history: one home per report),
  * or answer the query through the registered callback, whose answer is the
  * whole answer. It counts every outcome (optimus_reports_*_total) and
@@ -42,6 +43,12 @@ typedef struct report_callbacks {
 	 * NULL callback: answered from the report history. Authorisation is
 	 * already done: a job query reaches it only from the owner/admin. */
 	json_object *(*query)(const query_t *q, uid_t uid);
+	/* Would the scheduler take report r (its job owned by the sender,
+	 * not finished)? 0, or < 0 with the reason in err: r is refused to
+	 * its sender ("rejected") and nothing is queued. NULL: every report
+	 * is queued. Called from the listener thread, so it must not wait
+	 * for slurmctld or the planner's work (a short lock at most). */
+	int (*admit)(const report_t *r, char *err, size_t errlen);
 } report_callbacks_t;
 
 /* Checks a credential; munge_auth_verify in production, a fake in tests. */
@@ -72,7 +79,7 @@ typedef struct report_outcome {
 	int accepted;		/* 1: served; 0: refused with code/reason */
 	const char *code;	/* "ok", "bad_request", "invalid", "replayed",
 				 * "expired", "stale", "forbidden", "no_job",
-				 * "finished",
+				 * "finished", "rejected",
 				 * "busy", "unavailable", "error" */
 	char reason[320];
 	uid_t uid;		/* (uid_t)-1 until the credential is checked */

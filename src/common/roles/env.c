@@ -189,8 +189,7 @@ int roles_env_job(const roles_job_t *job, roles_env_t *env)
 /* "host:port" of every task of a role, in rank order, into a json array
  * and a comma-separated list. */
 static int role_hosts(const roles_node_t *nodes, size_t nnodes,
-		      uint32_t job_id, roles_role_t role, json_object *arr,
-		      char **list)
+		      roles_role_t role, json_object *arr, char **list)
 {
 	size_t used = 0, cap = 256;
 	char *s = calloc(cap, 1);
@@ -201,7 +200,7 @@ static int role_hosts(const roles_node_t *nodes, size_t nnodes,
 			char item[300];
 			int n;
 
-			if (roles_task_at(nodes, nnodes, i, l, job_id, &t) ||
+			if (roles_task_at(nodes, nnodes, i, l, &t) ||
 			    t.role != role)
 				continue;
 			n = snprintf(item, sizeof(item), "%s:%u", t.host, t.port);
@@ -261,7 +260,6 @@ static int env_frameworks(const roles_job_t *job, const roles_node_t *nodes,
 {
 	const roles_node_t *root = first_host_of(nodes, nnodes, ROLE_PS);
 	const roles_node_t *master = first_host_of(nodes, nnodes, ROLE_WORKER);
-	uint32_t base = roles_port_base(job->job_id);
 	int rc = 0;
 
 	/* an all-reduce job has no PS: MXNet's PS variables do not apply */
@@ -272,14 +270,15 @@ static int env_frameworks(const roles_job_t *job, const roles_node_t *nodes,
 	if (!root)
 		root = master;	/* no PS: the root still needs an address */
 	rc |= env_setf(env, "DMLC_PS_ROOT_URI", "%s", root->host);
-	rc |= env_setf(env, "DMLC_PS_ROOT_PORT", "%u", base);
+	rc |= env_setf(env, "DMLC_PS_ROOT_PORT", "%u",
+		       roles_rendezvous_port(root));
 	rc |= env_setf(env, "DMLC_NUM_SERVER", "%u", job->topology.ps);
 	rc |= env_setf(env, "DMLC_NUM_WORKER", "%u", job->topology.workers);
 torch:
 	if (t->role != ROLE_WORKER)
 		return rc;
 	rc |= env_setf(env, "MASTER_ADDR", "%s", master->host);
-	rc |= env_setf(env, "MASTER_PORT", "%u", base + 1);
+	rc |= env_setf(env, "MASTER_PORT", "%u", roles_rendezvous_port(master));
 	rc |= env_setf(env, "WORLD_SIZE", "%u", job->topology.workers);
 	rc |= env_setf(env, "RANK", "%u", t->rank);
 	rc |= env_setf(env, "LOCAL_RANK", "%u", t->local_rank);
@@ -294,8 +293,8 @@ static int env_lists(const roles_job_t *job, const roles_node_t *nodes,
 	char *ps_list = NULL, *wk_list = NULL;
 	int rc;
 
-	rc = role_hosts(nodes, nnodes, job->job_id, ROLE_PS, ps, &ps_list);
-	rc |= role_hosts(nodes, nnodes, job->job_id, ROLE_WORKER, wk, &wk_list);
+	rc = role_hosts(nodes, nnodes, ROLE_PS, ps, &ps_list);
+	rc |= role_hosts(nodes, nnodes, ROLE_WORKER, wk, &wk_list);
 	if (!rc) {
 		rc |= env_take(env, "OPTIMUS_PS_HOSTS", ps_list);
 		rc |= env_take(env, "OPTIMUS_WORKER_HOSTS", wk_list);
@@ -339,11 +338,13 @@ int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 	roles_task_t t;
 	int rc;
 
-	if (roles_task_at(nodes, nnodes, node, local_id, job->job_id, &t))
+	/* every task's port, not only this one's: the host lists name all */
+	if ((rc = roles_ports_check(nodes, nnodes, err, errlen)))
+		return rc;
+	if (roles_task_at(nodes, nnodes, node, local_id, &t))
 		return errmsg_set(err, errlen, -ERANGE,
-				  "no task %u on node %u of %zu "
-				  "(at most %d tasks per node)", local_id, node,
-				  nnodes, ROLES_MAX_LOCAL_TASKS);
+				  "no task %u on node %u of %zu", local_id,
+				  node, nnodes);
 	rc = roles_env_job(job, env);
 	rc |= env_setf(env, "OPTIMUS_ROLE", "%s",
 		       t.role == ROLE_PS ? "ps" : "worker");

@@ -164,3 +164,50 @@ bad:
 	free(v);
 	return -EINVAL;
 }
+
+/* Ports are TCP's, 1 to 65535; a reservation holds a few per task. */
+#define PORT_MAX 65535
+
+int roles_ports_parse(const char *text, uint32_t **ports, size_t *n)
+{
+	uint32_t *v = NULL;
+	size_t used = 0, cap = 0;
+	const char *p = text;
+
+	while (p && *p) {
+		unsigned long lo, hi;
+		char *end;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				goto bad;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if ((*end && (*end != ',' || !end[1])) || !lo || hi < lo ||
+		    hi > PORT_MAX || (used && lo <= v[used - 1]))
+			goto bad;	/* Slurm's list is ascending */
+		for (unsigned long port = lo; port <= hi; port++) {
+			uint32_t *bigger = grow_array(v, &cap, used,
+						      sizeof(*v), 16);
+
+			if (!bigger) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = bigger;
+			v[used++] = (uint32_t)port;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (!used)
+		goto bad;
+	*ports = v;
+	*n = used;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}

@@ -180,35 +180,105 @@ int roles_assign(const roles_topology_t *t, hints_layout_t layout,
 	return 0;
 }
 
-uint32_t roles_port_base(uint32_t job_id)
+/* Do nodes a and b take ports from one pool: the same host and the same
+ * reservation (a heterogeneous step's components have their own)? */
+static bool same_pool(const roles_node_t *a, const roles_node_t *b)
 {
-	return ROLES_PORT_MIN + (job_id % ROLES_PORT_BLOCKS) * ROLES_PORT_BLOCK;
+	if (a->host != b->host && (!a->host || !b->host ||
+				   strcmp(a->host, b->host)))
+		return false;
+	return a->nports == b->nports &&
+	       (a->ports == b->ports || !a->nports ||
+		!memcmp(a->ports, b->ports, a->nports * sizeof(*a->ports)));
+}
+
+/* The step's tasks on the nodes before `node` that share its pool, and on
+ * all of them (*all). */
+static uint32_t pool_tasks_before(const roles_node_t *nodes, size_t nnodes,
+				  size_t node, uint32_t *all)
+{
+	uint32_t before = 0, total = 0;
+
+	for (size_t i = 0; i < nnodes; i++) {
+		if (!same_pool(&nodes[i], &nodes[node]))
+			continue;
+		total += nodes[i].tasks;
+		if (i < node)
+			before += nodes[i].tasks;
+	}
+	if (all)
+		*all = total;
+	return before;
+}
+
+uint32_t roles_rendezvous_port(const roles_node_t *node)
+{
+	return node && node->nports ? node->ports[0] : 0;
+}
+
+int roles_ports_check(const roles_node_t *nodes, size_t nnodes, char *err,
+		      size_t errlen)
+{
+	for (size_t i = 0; i < nnodes; i++) {
+		uint32_t all;
+
+		pool_tasks_before(nodes, nnodes, i, &all);
+		if (!nodes[i].nports)
+			return errmsg_set(err, errlen, -ENOSPC, "Slurm reserved "
+					  "no ports for the step "
+					  "(SLURM_STEP_RESV_PORTS): set "
+					  "MpiParams=ports=LOW-HIGH in "
+					  "slurm.conf");
+		if (nodes[i].nports < 1 + (size_t)all)
+			return errmsg_set(err, errlen, -ENOSPC, "Slurm reserved "
+					  "%zu ports for the step on node %zu "
+					  "(%s), whose host runs %u of its "
+					  "tasks: they need %u (srun "
+					  "--resv-ports=%u)", nodes[i].nports,
+					  i, nodes[i].host ? nodes[i].host : "?",
+					  all, all + 1,
+					  roles_ports_request(nodes, nnodes));
+	}
+	return 0;
+}
+
+uint32_t roles_ports_request(const roles_node_t *nodes, size_t nnodes)
+{
+	uint32_t slurm = 0, need = 0;
+
+	for (size_t i = 0; i < nnodes; i++) {
+		uint32_t all;
+
+		pool_tasks_before(nodes, nnodes, i, &all);
+		if (nodes[i].tasks + 1 > slurm)
+			slurm = nodes[i].tasks + 1;
+		if (all + 1 > need)
+			need = all + 1;
+	}
+	return need > slurm ? need : 0;
 }
 
 int roles_task_at(const roles_node_t *nodes, size_t nnodes, uint32_t node,
-		  uint32_t local_id, uint32_t job_id, roles_task_t *out)
+		  uint32_t local_id, roles_task_t *out)
 {
-	uint32_t ps_before = 0, workers_before = 0;
+	uint32_t ps_before = 0, workers_before = 0, same_host_before, slot;
 	const roles_node_t *nd;
 
-	if (node >= nnodes || local_id >= nodes[node].tasks ||
-	    local_id >= ROLES_MAX_LOCAL_TASKS)
+	if (node >= nnodes || local_id >= nodes[node].tasks)
 		return -ERANGE;
-	uint32_t same_host_before = 0;
-
 	nd = &nodes[node];
 	for (uint32_t i = 0; i < node; i++) {
 		ps_before += nodes[i].ps;
 		workers_before += nodes[i].tasks - nodes[i].ps;
-		/* Several nodes may share one address (multiple slurmd on a
-		 * host): ports are unique per address, not per node name. */
-		if (nodes[i].host && nd->host && !strcmp(nodes[i].host, nd->host))
-			same_host_before += nodes[i].tasks;
 	}
-	if (same_host_before + local_id >= ROLES_MAX_LOCAL_TASKS)
-		return -ERANGE;
+	/* Several nodes may share one address (multiple slurmd on a host):
+	 * ports are unique per address, not per node name. */
+	same_host_before = pool_tasks_before(nodes, nnodes, node, NULL);
+	slot = 1 + same_host_before + local_id;
+	if (slot >= nd->nports)
+		return -ENOSPC;
 	out->host = nd->host;
-	out->port = roles_port_base(job_id) + 2 + same_host_before + local_id;
+	out->port = nd->ports[slot];
 	if (local_id < nd->ps) {
 		out->role = ROLE_PS;
 		out->local_rank = local_id;

@@ -33,18 +33,18 @@
 #define ROLES_TOPOLOGY_ENV "OPTIMUS_TOPOLOGY"
 
 /*
- * Ports: each job owns a block of ROLES_PORT_BLOCK ports chosen from its id
- * so that jobs sharing a node do not collide (ids ROLES_PORT_BLOCKS apart
- * share a block). Offset 0: MXNet's DMLC scheduler (DMLC_PS_ROOT_PORT);
- * 1: PyTorch's MASTER_PORT; 2 + the task's index among the step's tasks
- * on the same host address: that task's own port (nodes sharing an
- * address, as multiple slurmd on one host, never share a port). The
- * range stays below Linux's ephemeral ports (32768-60999).
+ * Ports: a task's ports are ports Slurm reserved for its step on its node.
+ * With MpiParams=ports=LOW-HIGH in slurm.conf, slurmctld gives every srun
+ * step (max tasks on one node + 1) ports of that range, the same numbers on
+ * each of the step's nodes (SLURM_STEP_RESV_PORTS), and never one port of
+ * a node to two steps at once: jobs sharing a node never meet on a port,
+ * whatever their ids. On each host the first reserved port is the step's
+ * rendezvous: DMLC's scheduler (DMLC_PS_ROOT_PORT) on PS 0's host,
+ * PyTorch's MASTER_PORT on worker 0's; the next ones are the step's tasks'
+ * on that host, node by node (nodes sharing an address, as several slurmd
+ * on one machine, share its ports: their tasks take successive ones, and
+ * the batch script asks srun for that many, roles_ports_request()).
  */
-#define ROLES_PORT_MIN 12000
-#define ROLES_PORT_BLOCK 64
-#define ROLES_PORT_BLOCKS 320
-#define ROLES_MAX_LOCAL_TASKS (ROLES_PORT_BLOCK - 2)
 
 typedef struct roles_topology {
 	uint32_t ps;
@@ -79,11 +79,15 @@ typedef enum roles_role { ROLE_PS = 0, ROLE_WORKER = 1 } roles_role_t;
 
 /* One node of a step: its host address (NodeAddr, as srun connects to it;
  * else its name), its task count and how many are PS
- * (roles_assign() fills `ps`: local ids 0..ps-1 are PS). */
+ * (roles_assign() fills `ps`: local ids 0..ps-1 are PS), and the ports
+ * Slurm reserved for the step on it, ascending (a heterogeneous step: its
+ * component's own; NULL, 0 when none). */
 typedef struct roles_node {
 	const char *host;
 	uint32_t tasks;
 	uint32_t ps;
+	const uint32_t *ports;
+	size_t nports;
 } roles_node_t;
 
 /*
@@ -102,12 +106,33 @@ typedef struct roles_task {
 	const char *host;
 } roles_task_t;
 
-/* The task at (node, local id): 0 or -ERANGE. */
+/* The task at (node, local id): 0, -ERANGE (no such task) or -ENOSPC
+ * (its node's reserved ports are too few: roles_ports_check). */
 int roles_task_at(const roles_node_t *nodes, size_t nnodes, uint32_t node,
-		  uint32_t local_id, uint32_t job_id, roles_task_t *out);
+		  uint32_t local_id, roles_task_t *out);
 
-/* First port of the job's block. */
-uint32_t roles_port_base(uint32_t job_id);
+/* The rendezvous port on a node's host (the first reserved), 0 if none. */
+uint32_t roles_rendezvous_port(const roles_node_t *node);
+
+/*
+ * Does every node hold the ports its host's tasks take (1 + the tasks of
+ * the step on its host)? 0, or -ENOSPC naming the first node short of
+ * them and what would give them (MpiParams=ports=, srun --resv-ports).
+ */
+int roles_ports_check(const roles_node_t *nodes, size_t nnodes, char *err,
+		      size_t errlen);
+
+/*
+ * The ports a step of these nodes must ask srun for (SLURM_RESV_PORTS, or
+ * --resv-ports) so that every host's tasks have theirs: 0 when Slurm's own
+ * count (1 + the most tasks on one node) is enough, which it is unless
+ * nodes share an address.
+ */
+uint32_t roles_ports_request(const roles_node_t *nodes, size_t nnodes);
+
+/* Slurm's reserved ports, "12000-12003,12007" (SLURM_STEP_RESV_PORTS),
+ * into a malloc()ed ascending array: 0, or -EINVAL/-ENOMEM. */
+int roles_ports_parse(const char *text, uint32_t **ports, size_t *n);
 
 /* The variables a task sees; names and values owned by the list. */
 typedef struct roles_env {
@@ -162,7 +187,9 @@ int roles_env_job(const roles_job_t *job, roles_env_t *env);
  * has no PS), TF_CONFIG (TensorFlow) and, for workers, MASTER_ADDR,
  * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, NODE_RANK
  * and GROUP_RANK (PyTorch's torch.distributed and torchrun, among
- * workers). nodes must be assigned (roles_assign()).
+ * workers); the ports from the nodes' reservations (above). nodes must be
+ * assigned (roles_assign()). 0, -ENOSPC when a node's reserved ports are
+ * too few (roles_ports_check, the reason in err), -ERANGE or -ENOMEM.
  */
 int roles_env_task(const roles_job_t *job, const roles_node_t *nodes,
 		   size_t nnodes, uint32_t node, uint32_t local_id,

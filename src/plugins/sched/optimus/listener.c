@@ -41,9 +41,11 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "job/job_admit.h"
 #include "listener.h"
 #include "optimus_conf.h"
 #include "planner.h"
+#include "registry.h"
 #include "report/admission.h"
 #include "report/service.h"
 #include "util/escape.h"
@@ -100,12 +102,17 @@ static struct {
 	size_t *scope_index;
 } listener = { .wake = { -1, -1 }, .lfd = -1 };
 
-/* The uid owning job_id, under a short job read lock; 1 when the job has
- * finished (report_callbacks_t). */
+/*
+ * The uid owning job_id, under a short job read lock; 1 when the job has
+ * finished (report_callbacks_t). A job Slurm purged is finished, and
+ * while the planner keeps its record (optimusctl status lists it) its
+ * owner is the record's: status and show job answer for the same jobs.
+ */
 static int listener_job_owner(uint32_t job_id, uid_t *uid)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
 	job_record_t *job_ptr;
+	reg_job_t *rj;
 	int rc = -ENOENT;
 
 	lock_slurmctld(job_read_lock);
@@ -115,6 +122,33 @@ static int listener_job_owner(uint32_t job_id, uid_t *uid)
 		rc = IS_JOB_FINISHED(job_ptr) ? 1 : 0;
 	}
 	unlock_slurmctld(job_read_lock);
+	if (rc != -ENOENT)
+		return rc;
+	registry_lock();
+	if ((rj = registry_find(job_id))) {
+		*uid = (uid_t) rj->model->uid;
+		rc = 1;
+	}
+	registry_unlock();
+	return rc;
+}
+
+/*
+ * Would the job's record take r (job/job_admit.h)? Under the registry's
+ * mutex, which the planner holds only to change records (never across a
+ * plan or a slurmctld lock). A job the planner does not track has no
+ * record to refuse it.
+ */
+static int listener_admit(const report_t *r, char *err, size_t errlen)
+{
+	reg_job_t *rj;
+	int rc = 0;
+
+	registry_lock();
+	if ((rj = registry_find(r->job_id)))
+		rc = job_model_admit(rj->model, r, rj->restart_cnt, err,
+				     errlen);
+	registry_unlock();
 	return rc;
 }
 
@@ -532,7 +566,8 @@ static int service_create(void)
 {
 	static char *socket_path;
 	report_service_conf_t sc = REPORT_SERVICE_CONF_DEFAULT;
-	report_callbacks_t cb = { .job_owner = listener_job_owner };
+	report_callbacks_t cb = { .job_owner = listener_job_owner,
+				  .admit = listener_admit };
 
 	xfree(socket_path);
 	socket_path = auth_socket();

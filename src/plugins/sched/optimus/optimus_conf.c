@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "slurm/slurm_errno.h"
@@ -157,8 +158,19 @@ static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
 	plan_policy_t policy;
 
 	if (plan_policy_parse(c->policy, &policy)) {
-		error("sched/optimus: %s: Policy=%s: expected optimus, quality, drf, tetris, fifo or goodput",
-		      path, c->policy[0] ? c->policy : "(too long)");
+		/* the plan's own names, every one of them */
+		char *names = NULL;
+		int n = 0;
+
+		while (strcmp(plan_policy_name((plan_policy_t) n), "unknown"))
+			n++;
+		for (int i = 0; i < n; i++)
+			xstrfmtcat(names, "%s%s", !i ? "" : i == n - 1 ?
+				   " or " : ", ",
+				   plan_policy_name((plan_policy_t) i));
+		error("sched/optimus: %s: Policy=%s: expected %s",
+		      path, c->policy[0] ? c->policy : "(too long)", names);
+		xfree(names);
 		return SLURM_ERROR;
 	}
 	if (c->plan_interval < 1 || c->plan_interval > 86400) {

@@ -12,6 +12,8 @@
 
 #include "slurm/slurm_errno.h"
 #include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "backfill_delegate.h"
@@ -32,6 +34,10 @@ extern int init(void)
 	if (slurmctld_config.scheduling_disabled)
 		return SLURM_SUCCESS;
 	info("sched/optimus: loaded");
+	/* spank/optimus gives each task ports Slurm reserved for its step:
+	 * without a range to reserve from, optimus jobs' tasks get none. */
+	if (!xstrstr(slurm_conf.mpi_params, "ports="))
+		error("sched/optimus: slurm.conf has no MpiParams=ports=LOW-HIGH: the tasks of optimus jobs get no ports (spank_optimus(8), PORTS)");
 	listener_start();	/* reports/queries; failure is logged, not fatal */
 	planner_start(listener_attach_consumer());
 	listener_set_query(query_answer);

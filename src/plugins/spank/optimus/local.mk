@@ -11,4 +11,5 @@ src_plugins_spank_optimus_spank_optimus_la_SOURCES = \
 	src/plugins/spank/optimus/spank_options.c \
 	src/plugins/spank/optimus/spank_topology.c \
 	src/plugins/spank/optimus/spank_roles.c \
-	src/plugins/spank/optimus/spank_addrs.c
+	src/plugins/spank/optimus/spank_addrs.c \
+	src/plugins/spank/optimus/spank_ports.c

@@ -35,9 +35,11 @@ static void addrs_clear(void)
 	addr_n = 0;
 }
 
-/* Keep name -> address for the nodes of `hosts`. */
+/* Keep name -> address for the nodes of `hosts` (NULL: every node). */
 static int addrs_keep(const node_info_msg_t *msg, char **hosts, size_t nh)
 {
+	if (!hosts)
+		nh = msg->record_count;
 	addr_name = calloc(nh, sizeof(char *));
 	addr_value = calloc(nh, sizeof(char *));
 	if (!addr_name || !addr_value)
@@ -46,7 +48,8 @@ static int addrs_keep(const node_info_msg_t *msg, char **hosts, size_t nh)
 		for (uint32_t i = 0; i < msg->record_count; i++) {
 			const node_info_t *n = &msg->node_array[i];
 
-			if (!n->name || strcmp(n->name, hosts[h]))
+			if (!n->name || (hosts ? strcmp(n->name, hosts[h]) :
+					 i != h))
 				continue;
 			addr_name[addr_n] = strdup(n->name);
 			addr_value[addr_n] = strdup(

@@ -47,9 +47,16 @@ int spank_roles_task_init(spank_t sp);
 /* Once per step on each node, from slurm_spank_init: node addresses. */
 int spank_roles_step_init(spank_t sp);
 
-/* spank_addrs.c: NodeAddr of the step's nodes (hosts: node names). */
+/* spank_addrs.c: NodeAddr of the step's nodes (hosts: node names; NULL:
+ * every node of the cluster). */
 int spank_addrs_load(spank_t sp, char **hosts, size_t nh);
 /* The address of a node loaded above, else the node name itself. */
 const char *spank_addrs_of(const char *node);
+
+/* spank_ports.c: the ports Slurm reserved for the step on each of its
+ * nodes (a heterogeneous step: each component's own), from slurmctld. */
+int spank_ports_load(uint32_t job_id, uint32_t step_id);
+/* The ports reserved on node (ascending; *n of them), NULL when unknown. */
+const uint32_t *spank_ports_of(const char *node, size_t *n);
 
 #endif

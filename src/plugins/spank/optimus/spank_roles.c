@@ -9,6 +9,7 @@
  * leaves the task's environment as it was: a job never fails for it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,51 @@ static uint32_t batch_tasks(spank_t sp, const step_inputs_t *in,
 	return planned;
 }
 
+/*
+ * The ports the batch script's srun steps must ask for: Slurm reserves
+ * (1 + the most tasks on one node) per step, but nodes sharing an address
+ * (several slurmd on one machine) share its ports, and their tasks take
+ * successive ones (roles.h "Ports"). When the job's nodes do, srun is told
+ * the count through SLURM_RESV_PORTS (its --resv-ports), unless the user
+ * set one. The job's nodes and their task slots: SLURM_JOB_NODELIST and
+ * SLURM_TASKS_PER_NODE; the addresses were loaded in slurm_spank_init.
+ */
+static void batch_ports(spank_t sp, const step_inputs_t *in)
+{
+	char list[8192], tpn[4096], text[16], **hosts = NULL;
+	uint32_t *counts = NULL, ask = 0;
+	roles_node_t *nodes = NULL;
+	size_t nh = 0, nc = 0;
+
+	if (!getenv_str(sp, "SLURM_RESV_PORTS", text, sizeof(text)) ||
+	    getenv_str(sp, "SLURM_JOB_NODELIST", list, sizeof(list)) ||
+	    getenv_str(sp, "SLURM_TASKS_PER_NODE", tpn, sizeof(tpn)) ||
+	    roles_hostlist_expand(list, &hosts, &nh))
+		return;
+	if (!roles_tasks_per_node(tpn, &counts, &nc) && nc == nh &&
+	    (nodes = calloc(nh, sizeof(*nodes)))) {
+		for (size_t i = 0; i < nh; i++) {
+			nodes[i].host = spank_addrs_of(hosts[i]);
+			nodes[i].tasks = counts[i];
+		}
+		ask = roles_ports_request(nodes, nh);
+	}
+	if (ask) {
+		snprintf(text, sizeof(text), "%u", ask);
+		if (spank_setenv(sp, "SLURM_RESV_PORTS", text, 1) !=
+		    ESPANK_SUCCESS)
+			slurm_error("optimus: job %u: cannot set "
+				    "SLURM_RESV_PORTS=%s", in->job_id, text);
+		else
+			slurm_info("optimus: job %u: nodes share an address: "
+				   "its steps ask for %u reserved ports "
+				   "(SLURM_RESV_PORTS)", in->job_id, ask);
+	}
+	free(nodes);
+	free(counts);
+	roles_hostlist_free(hosts, nh);
+}
+
 /* The batch script: job-level variables for the job's whole size. */
 static int batch_env(spank_t sp, const step_inputs_t *in)
 {
@@ -202,23 +248,44 @@ static int step_layout(spank_t sp, char ***hosts, uint32_t **counts,
 	return 0;
 }
 
+/* The step's SLURM_STEP_RESV_PORTS, for nodes slurmctld did not name
+ * (spank_ports.c); NULL, 0 when the step has none. */
+static uint32_t *step_env_ports(spank_t sp, size_t *n)
+{
+	char text[4096];
+	uint32_t *ports;
+
+	*n = 0;
+	if (getenv_str(sp, "SLURM_STEP_RESV_PORTS", text, sizeof(text)) ||
+	    roles_ports_parse(text, &ports, n))
+		return NULL;
+	return ports;
+}
+
 static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 		    const uint32_t *counts, size_t n)
 {
 	roles_node_t *nodes = calloc(n, sizeof(*nodes));
 	roles_topology_t given, t;
 	const roles_topology_t *g = topology_given(sp, in, &given);
-	uint32_t total = 0;
+	uint32_t total = 0, *env_ports;
+	size_t nenv;
 	roles_env_t env;
 	roles_job_t job;
-	char err[256];
+	char err[512];
 	int rc, derived;
 
 	if (!nodes)
 		return -ENOMEM;
+	env_ports = step_env_ports(sp, &nenv);
 	for (size_t i = 0; i < n; i++) {
 		nodes[i].host = spank_addrs_of(hosts[i]);
 		nodes[i].tasks = counts[i];
+		nodes[i].ports = spank_ports_of(hosts[i], &nodes[i].nports);
+		if (!nodes[i].ports) {
+			nodes[i].ports = env_ports;
+			nodes[i].nports = nenv;
+		}
 		total += counts[i];
 	}
 	derived = roles_topology_for_step(&in->hints, g, total, &t);
@@ -244,14 +311,18 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 		slurm_error("optimus: job %u: %s", in->job_id, err);
 	}
 	roles_env_free(&env);
+	free(env_ports);
 	free(nodes);
 	return rc;
 }
 
 /*
- * The addresses of the step's nodes, once per step on each node: every
- * task forked after this inherits them (spank_addrs.c). Called from
- * slurm_spank_init in slurmstepd, as root and before privileges are dropped:
+ * The addresses of the step's nodes and the ports reserved for it, once
+ * per step on each node: every task forked after this inherits them
+ * (spank_addrs.c, spank_ports.c); the batch script's step, the addresses
+ * of every node (it sizes its steps' port requests: batch_ports). Called
+ * from slurm_spank_init in slurmstepd, as root and before privileges are
+ * dropped:
  * from user_init on, slurmstepd of Slurm 24.11 holds its auth plugin's lock
  * (auth_setuid_lock) while it runs as the user, and any RPC made there
  * (slurm_load_node) dies with "auth_g_create: pthread_rwlock_rdlock():
@@ -260,18 +331,24 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
 int spank_roles_step_init(spank_t sp)
 {
 	char text[HINTS_TEXT_MAX], **hosts;
-	uint32_t step_id, *counts;
+	uint32_t job_id, step_id, *counts;
 	size_t n;
 
 	if (!spank_remote(sp) ||
 	    getenv_str(sp, HINTS_TASK_ENV, text, sizeof(text)) ||
+	    spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS ||
 	    spank_get_item(sp, S_JOB_STEPID, &step_id) != ESPANK_SUCCESS)
 		return 0;	/* not an optimus job's step */
-	if (step_id == SLURM_EXTERN_CONT || step_id == SLURM_BATCH_SCRIPT)
+	if (step_id == SLURM_EXTERN_CONT)
 		return 0;
+	if (step_id == SLURM_BATCH_SCRIPT) {
+		(void) spank_addrs_load(sp, NULL, 0);
+		return 0;
+	}
 	if (step_layout(sp, &hosts, &counts, &n))
 		return 0;	/* task_init reports it */
 	(void) spank_addrs_load(sp, hosts, n);
+	(void) spank_ports_load(job_id, step_id);
 	roles_hostlist_free(hosts, n);
 	free(counts);
 	return 0;
@@ -294,6 +371,7 @@ int spank_roles_task_init(spank_t sp)
 		if (batch_env(sp, &in))
 			slurm_error("optimus: job %u: cannot set the batch "
 				    "script's environment", in.job_id);
+		batch_ports(sp, &in);
 		return 0;
 	}
 	if ((rc = step_layout(sp, &hosts, &counts, &n))) {
