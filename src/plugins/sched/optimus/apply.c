@@ -19,7 +19,7 @@
 #include "apply.h"
 #include "gate.h"
 #include "job_env.h"
-#include "limits.h"
+#include "job_limits.h"
 #include "lock_hold.h"
 #include "sized_request.h"
 #include "roles/roles.h"
@@ -64,7 +64,7 @@ static int update_pending(job_record_t *job, action_t *a)
 	if (rc == SLURM_SUCCESS)
 		rc = update_as(&desc, job->user_id);
 	if (rc == SLURM_SUCCESS)
-		limits_as_owner(job);
+		job_limits_as_owner(job);
 	desc.req_nodes = NULL;		/* not ours to free */
 	xfree(desc.tres_per_node);
 	return rc;

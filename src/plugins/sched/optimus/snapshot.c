@@ -21,7 +21,7 @@
 
 #include "hints/hints.h"
 #include "gate.h"
-#include "limits.h"
+#include "job_limits.h"
 #include "lock_hold.h"
 #include "snapshot.h"
 #include "roles/roles.h"
@@ -96,7 +96,7 @@ static snap_state_t job_state(job_record_t *job)
 static void copy_limits(snap_job_t *sj, job_record_t *job, int gpu_pos)
 {
 	sj->cap = xmalloc(sizeof(*sj->cap));
-	limits_of_job(job, gpu_pos, sj->cap);
+	job_limits_read(job, gpu_pos, sj->cap);
 	if (!cap_is_set(sj->cap))
 		xfree(sj->cap);
 }
@@ -156,7 +156,7 @@ static void copy_jobs(snapshot_t *s)
 {
 	list_itr_t *it = list_iterator_create(job_list);
 	int cap = list_count(job_list);
-	int gpu_pos = limits_gpu_tres_pos(true);
+	int gpu_pos = job_limits_gpu_pos(true);
 	job_record_t *job;
 
 	s->jobs = xcalloc(cap ? cap : 1, sizeof(*s->jobs));
@@ -199,13 +199,13 @@ extern snapshot_t *snapshot_take(void)
 	struct timespec held;
 
 	lock_slurmctld(read_lock);
-	limits_lock();
+	job_limits_lock();
 	lock_hold_begin(&held);
 	s->taken = time(NULL);
 	copy_nodes(s);
 	copy_jobs(s);
 	lock_hold_end(LOCK_SITE_SNAPSHOT, &held);
-	limits_unlock();
+	job_limits_unlock();
 	unlock_slurmctld(read_lock);
 	/* Sorted after the locks: the planner finds each job by id. */
 	qsort(s->jobs, s->njobs, sizeof(*s->jobs), snap_job_cmp);

@@ -48,7 +48,7 @@ typedef struct snap_job {
 	int *node_index;	/* running: node table indexes */
 	res_vec_t *usage;	/* running: what it uses on each */
 	/* pending or running: the most Slurm's limits let it hold
-	 * (limits.h); NULL when nothing limits it */
+	 * (job_limits.h); NULL when nothing limits it */
 	job_cap_t *cap;
 } snap_job_t;
 
@@ -61,7 +61,7 @@ typedef struct snapshot {
 } snapshot_t;
 
 /* Take a snapshot under slurmctld read locks (job, node, part, conf) and
- * the association manager's (limits_lock). */
+ * the association manager's (job_limits_lock). */
 extern snapshot_t *snapshot_take(void);
 extern void snapshot_free(snapshot_t *s);
 /* The job with this id, or NULL (binary search). */

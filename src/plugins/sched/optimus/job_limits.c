@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * limits.c - a job's effective limits as the plan's cap (limits.h).
+ * job_limits.c - a job's effective limits as the plan's cap (job_limits.h).
  *
  * Read the way Slurm checks a job before it starts it
  * (acct_policy_job_runnable_post_select in src/slurmctld/acct_policy.c,
@@ -21,7 +21,7 @@
  *     MaxCPUsPerNode and MaxMemPerNode.
  * An operator's override of a TRES limit on the job (ADMIN_SET_LIMIT) is
  * honoured as Slurm honours it; a planned start leaves on the TRES it
- * sizes the overrides the owner's own request would (limits_as_owner).
+ * sizes the overrides the owner's own request would (job_limits_as_owner).
  */
 #include "config.h"
 
@@ -36,7 +36,7 @@
 #include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "limits.h"
+#include "job_limits.h"
 #include "slurm_compat.h"
 
 /* The TRES the plan sizes a job in, and where each goes in the cap. */
@@ -67,21 +67,21 @@ typedef struct limits_ctx {
 static const assoc_mgr_lock_t limits_locks = {
 	.assoc = READ_LOCK, .qos = READ_LOCK, .tres = READ_LOCK };
 
-extern void limits_lock(void)
+extern void job_limits_lock(void)
 {
 	assoc_mgr_lock_t locks = limits_locks;
 
 	assoc_mgr_lock(&locks);
 }
 
-extern void limits_unlock(void)
+extern void job_limits_unlock(void)
 {
 	assoc_mgr_lock_t locks = limits_locks;
 
 	assoc_mgr_unlock(&locks);
 }
 
-extern int limits_gpu_tres_pos(bool locked)
+extern int job_limits_gpu_pos(bool locked)
 {
 	slurmdb_tres_rec_t rec = { .type = "gres", .name = "gpu" };
 
@@ -284,7 +284,7 @@ static void partition_limits(limits_ctx_t *x)
 				     p->name, p->max_mem_per_cpu);
 }
 
-extern void limits_of_job(job_record_t *job, int gpu_pos, job_cap_t *cap)
+extern void job_limits_read(job_record_t *job, int gpu_pos, job_cap_t *cap)
 {
 	limits_ctx_t x = {
 		.job = job, .cap = cap, .factor = -1.0,
@@ -310,10 +310,10 @@ extern void limits_of_job(job_record_t *job, int gpu_pos, job_cap_t *cap)
 	assoc_limits(&x);
 }
 
-extern void limits_as_owner(job_record_t *job)
+extern void job_limits_as_owner(job_record_t *job)
 {
 	int pos[] = { TRES_ARRAY_CPU, TRES_ARRAY_MEM, TRES_ARRAY_NODE,
-		      limits_gpu_tres_pos(false) };
+		      job_limits_gpu_pos(false) };
 
 	if (!job->limit_set.tres || validate_operator(job->user_id))
 		return;
