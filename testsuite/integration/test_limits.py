@@ -247,19 +247,24 @@ def _runs_within(c, jid, what, timeout=90):
     return f
 
 
+def _runs_on_one_node(c, shared, name, what):
+    """An elastic job of the first user runs (within 90 s) on one node."""
+    jid = elastic_as(c, USERS[0], shared, name)
+    try:
+        f = _runs_within(c, jid, what)
+        assert int(f["NumNodes"]) == 1
+    finally:
+        cancel(c, jid)
+
+
 def test_partition_max_nodes_job_runs_on_one_node(limited):
     """Partition MaxNodes=1: the plan sizes the job to one node (Slurm
     held it PartitionNodeLimit when the plan asked for more)."""
     c, shared = limited
     c.run(["scontrol", "update", "partitionname=debug", "maxnodes=1"])
-    jid = None
     try:
-        jid = elastic_as(c, USERS[0], shared, "one-node")
-        f = _runs_within(c, jid, "partition MaxNodes=1")
-        assert int(f["NumNodes"]) == 1
+        _runs_on_one_node(c, shared, "one-node", "partition MaxNodes=1")
     finally:
-        if jid:
-            cancel(c, jid)
         c.run(["scontrol", "update", "partitionname=debug",
                "maxnodes=unlimited"])
 
@@ -268,14 +273,10 @@ def test_qos_max_nodes_per_job_job_runs_on_one_node(limited):
     """QOS MaxTRESPerJob=node=1 (Slurm: QOSMaxNodePerJobLimit)."""
     c, shared = limited
     set_qos(c, MaxTRESPerJob="node=1")
-    jid = None
     try:
-        jid = elastic_as(c, USERS[0], shared, "qos-one-node")
-        f = _runs_within(c, jid, "QOS MaxTRESPerJob=node=1")
-        assert int(f["NumNodes"]) == 1
+        _runs_on_one_node(c, shared, "qos-one-node",
+                          "QOS MaxTRESPerJob=node=1")
     finally:
-        if jid:
-            cancel(c, jid)
         clear_qos(c)
 
 
@@ -295,3 +296,31 @@ def test_qos_max_gpus_per_user_job_runs_within(limited):
         if jid:
             cancel(c, jid)
         clear_qos(c)
+
+
+def test_ordinary_users_uneven_split_starts_as_planned(limited):
+    """The owner's update cannot set tasks per node (an operator's field in
+    job_mgr.c): it is set alone as SlurmUser, the rest as the owner. An
+    ordinary user's 2 PS + 3 workers of 2 CPUs, split 3 + 2 over two
+    8-CPU nodes, starts with the planned topology and task count."""
+    c, shared = limited
+    script = ("#!/bin/sh\n"
+              "echo topology=$SLURM_SPANK_OPTIMUS_TOPOLOGY "
+              "ntasks=$SLURM_NTASKS\n"
+              "srun sh -c 'echo role=$OPTIMUS_ROLE'\n")
+    jid = sbatch_as(c, USERS[1], shared, "uneven",
+                    ["--scheduler=optimus,min_ps=2,max_ps=2,min_workers=3,"
+                     "max_workers=3,ps_cpus=2,worker_cpus=2,ckpt_dir=%s"
+                     % os.path.join(shared, "ckpt-uneven")], script)
+    try:
+        c.wait_job_state(jid, {"COMPLETED"}, timeout=90)
+        f = c.job_fields(jid)
+        assert int(f["NumNodes"]) == 2
+        assert f["NtasksPerN:B:S:C"].startswith("3:"), f["NtasksPerN:B:S:C"]
+        text = open(os.path.join(shared, "uneven.out")).read()
+        assert "topology=ps=2,workers=3 ntasks=5" in text, text
+        roles = sorted(re.findall(r"(?m)^role=(\w+)", text))
+        assert roles == ["ps"] * 2 + ["worker"] * 3, text
+        assert "update as its owner" not in c.logs("slurmctld")
+    finally:
+        cancel(c, jid)

@@ -269,6 +269,20 @@ START_TEST(test_separate_layout)
 }
 END_TEST
 
+/* job alone on servers[0..ns): its status, and *nslots its servers. */
+static enum place_status place_alone(const res_vec_t *servers, size_t ns,
+				     const place_job_t *job, size_t *nslots)
+{
+	place_result_t r;
+	enum place_status st;
+
+	ck_assert_int_eq(placement_run(servers, ns, job, 1, &r), 0);
+	st = r.jobs[0].status;
+	*nslots = r.jobs[0].nslots;
+	placement_result_free(&r);
+	return st;
+}
+
 /*
  * A cap (alloc/cap.h) bounds the split, as Slurm counts it: servers, what
  * one server is charged, and the charges added up (the fullest server's
@@ -284,33 +298,26 @@ START_TEST(test_cap_bounds_the_split)
 			    .same_on_each = true };
 	place_result_t r;
 	job_cap_t cap;
+	size_t k;
 
 	/* 5 tasks on two 4-CPU servers take 3 + 3 slots: 6 CPUs charged. */
 	cap_init(&cap);
 	cap_lower_total(&cap, RES_CPU, 5, "QOS normal MaxTRESPerJob cpu=%d",
 			5);
 	job.cap = &cap;
-	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
-	ck_assert_int_eq(r.jobs[0].status, PLACE_UNFIT);
-	placement_result_free(&r);
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_UNFIT);
 	cap_init(&cap);
 	cap_lower_total(&cap, RES_CPU, 6, "x");
-	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
-	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
-	ck_assert_uint_eq(r.jobs[0].nslots, 2);
-	placement_result_free(&r);
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_OK);
+	ck_assert_uint_eq(k, 2);
 
-	/* One server at most: 5 tasks fit on none. */
+	/* One server at most: 5 tasks fit on none, 4 on one. */
 	cap_init(&cap);
 	cap_lower_servers(&cap, 1, "partition debug MaxNodes=1");
-	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
-	ck_assert_int_eq(r.jobs[0].status, PLACE_UNFIT);
-	placement_result_free(&r);
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_UNFIT);
 	job.workers = 4;
-	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
-	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
-	ck_assert_uint_eq(r.jobs[0].nslots, 1);
-	placement_result_free(&r);
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_OK);
+	ck_assert_uint_eq(k, 1);
 
 	/* At most 2 CPUs on any server: 4 tasks spread over two or more. */
 	cap_init(&cap);
@@ -319,16 +326,14 @@ START_TEST(test_cap_bounds_the_split)
 	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
 	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
 	ck_assert_uint_eq(r.jobs[0].nslots, 2);
-	for (size_t k = 0; k < r.jobs[0].nslots; k++)
-		ck_assert_int_le(r.jobs[0].slots[k].workers, 2);
+	for (size_t i = 0; i < r.jobs[0].nslots; i++)
+		ck_assert_int_le(r.jobs[0].slots[i].workers, 2);
 	placement_result_free(&r);
 
 	/* No server: nothing is placed. */
 	cap_init(&cap);
 	cap_lower_servers(&cap, 0, "QOS normal MaxTRESPerUser node=1 leaves 0");
-	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
-	ck_assert_int_eq(r.jobs[0].status, PLACE_UNFIT);
-	placement_result_free(&r);
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_UNFIT);
 }
 END_TEST
 

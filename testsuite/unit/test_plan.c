@@ -1205,12 +1205,8 @@ START_TEST(test_cap_minimum_over_waits)
 	cap_lower_total(&cap, RES_CPU, 0, "QOS normal MaxTRESPerUser cpu=4 "
 			"leaves 0");
 	f.j[1].cap = &cap;
-	ck_assert_int_eq(fx_plan(&f), 0);
-	check_plan(&f);
-	ck_assert_int_eq(dec(&f, 1)->action, PLAN_WAIT);
-	ck_assert_msg(strstr(dec(&f, 1)->reason, "optimus: QOS normal "
-			     "MaxTRESPerUser cpu=4 leaves 0"), "%s",
-		      dec(&f, 1)->reason);
+	expect_plan(&f, 1, PLAN_WAIT, "optimus: QOS normal MaxTRESPerUser "
+		    "cpu=4 leaves 0");
 	/* Without the cap it starts on the room left. */
 	f.j[1].cap = NULL;
 	ck_assert_int_eq(fx_plan(&f), 0);
@@ -1222,10 +1218,7 @@ START_TEST(test_cap_minimum_over_waits)
 			  "leaves 0");
 	f.j[0].cap = &none;
 	f.j[1].cap = NULL;
-	ck_assert_int_eq(fx_plan(&f), 0);
-	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
-	ck_assert_msg(strstr(dec(&f, 0)->reason, "node=1 leaves 0"), "%s",
-		      dec(&f, 0)->reason);
+	expect_plan(&f, 0, PLAN_KEEP, "node=1 leaves 0");
 	fx_free(&f);
 }
 END_TEST
