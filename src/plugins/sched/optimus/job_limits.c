@@ -182,18 +182,30 @@ static void qos_kind(limits_ctx_t *x, slurmdb_qos_rec_t *qos, int kind,
 	}
 }
 
+/* Does `lim` limit one of the TRES the plan sizes? */
+static bool limits_any(const limits_ctx_t *x, const uint64_t *lim)
+{
+	for (int k = 0; lim && k < LIMITS_NTRES; k++)
+		if (x->tres[k].pos >= 0 && lim[x->tres[k].pos] != INFINITE64 &&
+		    lim[x->tres[k].pos] != NO_VAL64)
+			return true;
+	return false;
+}
+
 static void qos_limits(limits_ctx_t *x, slurmdb_qos_rec_t *qos)
 {
 	slurmdb_qos_usage_t *u = qos->usage;
 	job_record_t *job = x->job;
 	slurmdb_used_limits_t *pu = NULL, *pa = NULL;
 
-	if (u) {
+	/* The user's and account's records are looked for (a walk of the
+	 * QOS' lists, under the snapshot's locks) only when a limit needs
+	 * them. */
+	if (u && limits_any(x, qos->max_tres_pu_ctld))
 		pu = used_by(u->user_limit_list, true, job->user_id, NULL);
-		if (job->assoc_ptr)
-			pa = used_by(u->acct_limit_list, false, 0,
-				     job->assoc_ptr->acct);
-	}
+	if (u && job->assoc_ptr && limits_any(x, qos->max_tres_pa_ctld))
+		pa = used_by(u->acct_limit_list, false, 0,
+			     job->assoc_ptr->acct);
 	qos_kind(x, qos, LK_GRP, qos->grp_tres_ctld,
 		 u ? u->grp_used_tres : NULL);
 	qos_kind(x, qos, LK_PJ, qos->max_tres_pj_ctld, NULL);
