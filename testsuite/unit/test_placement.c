@@ -269,6 +269,110 @@ START_TEST(test_separate_layout)
 }
 END_TEST
 
+/* job alone on servers[0..ns): its status, and *nslots its servers. */
+static enum place_status place_alone(const res_vec_t *servers, size_t ns,
+				     const place_job_t *job, size_t *nslots)
+{
+	place_result_t r;
+	enum place_status st;
+
+	ck_assert_int_eq(placement_run(servers, ns, job, 1, &r), 0);
+	st = r.jobs[0].status;
+	*nslots = r.jobs[0].nslots;
+	placement_result_free(&r);
+	return st;
+}
+
+/*
+ * A cap (alloc/cap.h) bounds the split, as Slurm counts it: servers, what
+ * one server is charged, and the charges added up (the fullest server's
+ * share on each with same_on_each).
+ */
+START_TEST(test_cap_bounds_the_split)
+{
+	res_vec_t servers[4] = { res_make(4, 64, 0), res_make(4, 64, 0),
+				 res_make(4, 64, 0), res_make(4, 64, 0) };
+	place_job_t job = { .id = 1, .ps = 0, .workers = 5,
+			    .ps_demand = res_make(0, 0, 0),
+			    .worker_demand = res_make(1, 1, 0),
+			    .same_on_each = true };
+	place_result_t r;
+	job_cap_t cap;
+	size_t k;
+
+	/* 5 tasks on two 4-CPU servers take 3 + 3 slots: 6 CPUs charged. */
+	cap_init(&cap);
+	cap_lower_total(&cap, RES_CPU, 5, "QOS normal MaxTRESPerJob cpu=%d",
+			5);
+	job.cap = &cap;
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_UNFIT);
+	cap_init(&cap);
+	cap_lower_total(&cap, RES_CPU, 6, "x");
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_OK);
+	ck_assert_uint_eq(k, 2);
+
+	/* One server at most: 5 tasks fit on none, 4 on one. */
+	cap_init(&cap);
+	cap_lower_servers(&cap, 1, "partition debug MaxNodes=1");
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_UNFIT);
+	job.workers = 4;
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_OK);
+	ck_assert_uint_eq(k, 1);
+
+	/* At most 2 CPUs on any server: 4 tasks spread over two or more. */
+	cap_init(&cap);
+	cap_lower_per_server(&cap, RES_CPU, 2, "partition debug "
+			     "MaxCPUsPerNode=2");
+	ck_assert_int_eq(placement_run(servers, 4, &job, 1, &r), 0);
+	ck_assert_int_eq(r.jobs[0].status, PLACE_OK);
+	ck_assert_uint_eq(r.jobs[0].nslots, 2);
+	for (size_t i = 0; i < r.jobs[0].nslots; i++)
+		ck_assert_int_le(r.jobs[0].slots[i].workers, 2);
+	placement_result_free(&r);
+
+	/* No server: nothing is placed. */
+	cap_init(&cap);
+	cap_lower_servers(&cap, 0, "QOS normal MaxTRESPerUser node=1 leaves 0");
+	ck_assert_int_eq(place_alone(servers, 4, &job, &k), PLACE_UNFIT);
+}
+END_TEST
+
+/* A cap's words are the tightest limit's; its first bound a size is over
+ * is the one a waiting job names. */
+START_TEST(test_cap_words)
+{
+	job_cap_t cap;
+	res_vec_t one = res_make(1, 100, 1), least = res_make(2, 200, 1);
+
+	cap_init(&cap);
+	ck_assert(!cap_is_set(&cap));
+	ck_assert_ptr_null(cap_why_over(&cap, least, one));
+	ck_assert_ptr_null(cap_why_over(NULL, least, one));
+	cap_lower_total(&cap, RES_CPU, 8, "QOS a MaxTRESPerJob cpu=8");
+	cap_lower_total(&cap, RES_CPU, 4, "QOS a MaxTRESPerUser cpu=4 leaves %d",
+			4);
+	cap_lower_total(&cap, RES_CPU, 6, "looser, not kept");
+	ck_assert(cap_is_set(&cap));
+	ck_assert_double_eq(cap.total.v[RES_CPU], 4);
+	ck_assert_str_eq(cap.why_total[RES_CPU],
+			 "QOS a MaxTRESPerUser cpu=4 leaves 4");
+	ck_assert_int_eq(cap_tasks_in_total(&cap, res_make(1, 0, 0)), 4);
+	ck_assert_ptr_null(cap_why_over(&cap, least, one));
+	cap_lower_total(&cap, RES_CPU, -3, "QOS a MaxTRESPerUser cpu=4 "
+			"leaves 0");
+	ck_assert_double_eq(cap.total.v[RES_CPU], 0);
+	ck_assert_str_eq(cap_why_over(&cap, least, one),
+			 "QOS a MaxTRESPerUser cpu=4 leaves 0");
+	cap_lower_per_server(&cap, RES_GPU, 0, "QOS a MaxTRESPerNode "
+			     "gres/gpu=0");
+	ck_assert_str_eq(cap_why_over(&cap, least, one),
+			 "QOS a MaxTRESPerNode gres/gpu=0");
+	cap_lower_servers(&cap, 0.5, "partition p MaxNodes=0");
+	ck_assert_str_eq(cap_why_over(&cap, least, one),
+			 "partition p MaxNodes=0");
+}
+END_TEST
+
 static Suite *placement_suite(void)
 {
 	Suite *s = suite_create("placement");
@@ -281,6 +385,8 @@ static Suite *placement_suite(void)
 	tcase_add_loop_test(tc, test_share_spreads_remainders, 0, 65);
 	tcase_add_test(tc, test_same_on_each_server);
 	tcase_add_test(tc, test_separate_layout);
+	tcase_add_test(tc, test_cap_bounds_the_split);
+	tcase_add_test(tc, test_cap_words);
 	suite_add_tcase(s, tc);
 	return s;
 }

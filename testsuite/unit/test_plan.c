@@ -1104,6 +1104,157 @@ START_TEST(test_closed_server_not_used_at_start)
 }
 END_TEST
 
+/* The charge of a decision as Slurm counts it: its fullest slot's tasks
+ * on each of its slots (--ntasks-per-node), c CPUs per task. */
+static double slurm_cpus(const plan_decision_t *d, double c)
+{
+	int most = 0;
+
+	for (size_t k = 0; k < d->nslots; k++)
+		if (d->slots[k].ps + d->slots[k].workers > most)
+			most = d->slots[k].ps + d->slots[k].workers;
+	return (double)most * (double)d->nslots * c;
+}
+
+/* A capped job starts within its cap: in all, per server, servers. */
+START_TEST(test_cap_bounds_start)
+{
+	fixture_t f;
+	job_cap_t cap;
+	const plan_decision_t *d;
+
+	fx_init(&f, 4, 8, 32768);
+	f.prm.uniform_node_share = true;
+	fx_job(&f, "optimus,max_ps=8,max_workers=16,steps=50000", 10);
+	cap_init(&cap);
+	cap_lower_total(&cap, RES_CPU, 4, "QOS normal MaxTRESPerUser cpu=4 "
+			"leaves 4");
+	f.j[0].cap = &cap;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_double_le(slurm_cpus(d, 1), 4);
+	ck_assert_int_ge(d->ps + d->workers, 2);
+
+	/* One node at most: all its tasks on one server. */
+	cap_init(&cap);
+	cap_lower_servers(&cap, 1, "partition debug MaxNodes=1");
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_uint_eq(d->nslots, 1);
+	ck_assert_int_ge(d->ps + d->workers, 2);
+
+	/* Two CPUs a node at most: no slot holds more than 2 tasks. */
+	cap_init(&cap);
+	cap_lower_per_server(&cap, RES_CPU, 2, "partition debug "
+			     "MaxCPUsPerNode=2");
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	for (size_t k = 0; k < d->nslots; k++)
+		ck_assert_int_le(d->slots[k].ps + d->slots[k].workers, 2);
+
+	/* Without a cap the same job takes far more. */
+	f.j[0].cap = NULL;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_gt(dec(&f, 0)->ps + dec(&f, 0)->workers, 8);
+	fx_free(&f);
+}
+END_TEST
+
+/* An all-reduce job of 1 GPU a worker under a GPU cap of 3: at most 3
+ * workers, on servers charged as Slurm charges them. */
+START_TEST(test_cap_allreduce_gpus)
+{
+	fixture_t f;
+	job_cap_t cap;
+	const plan_decision_t *d;
+
+	fx_init(&f, 4, 8, 32768);
+	for (size_t s = 0; s < f.ns; s++)
+		f.free[s].v[RES_GPU] = 4;
+	f.prm.uniform_node_share = true;
+	fx_job(&f, "optimus,mode=allreduce,max_workers=16,worker_gpus=1,"
+	       "batch=256,steps=50000", 10);
+	cap_init(&cap);
+	cap_lower_total(&cap, RES_GPU, 3, "QOS normal MaxTRESPerUser "
+			"gres/gpu=3 leaves 3");
+	f.j[0].cap = &cap;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	d = dec(&f, 0);
+	ck_assert_int_eq(d->action, PLAN_START);
+	ck_assert_int_ge(d->workers, 1);
+	ck_assert_int_le(d->workers, 3);
+	fx_free(&f);
+}
+END_TEST
+
+/*
+ * A job whose minimum is over its cap waits naming the limit (no
+ * preemption for it either: test_preempt.c), and a running one keeps its
+ * size.
+ */
+START_TEST(test_cap_minimum_over_waits)
+{
+	fixture_t f;
+	job_cap_t cap, none;
+	place_slot_t s = { 0, 2, 2 };
+
+	fx_init(&f, 1, 8, 32768);
+	f.prm.min_resize_interval = 0;
+	fx_job(&f, "optimus,max_ps=4,max_workers=4,steps=50000", 10);
+	fx_run(&f, 0, &s, 1, NOW - 100000);
+	fx_job(&f, "optimus,max_ps=4,max_workers=4", 20);
+	cap_init(&cap);
+	cap_lower_total(&cap, RES_CPU, 0, "QOS normal MaxTRESPerUser cpu=4 "
+			"leaves 0");
+	f.j[1].cap = &cap;
+	expect_plan(&f, 1, PLAN_WAIT, "optimus: QOS normal MaxTRESPerUser "
+		    "cpu=4 leaves 0");
+	/* Without the cap it starts on the room left. */
+	f.j[1].cap = NULL;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	ck_assert_int_eq(dec(&f, 1)->action, PLAN_START);
+
+	/* The running job over its cap keeps its size, saying why. */
+	cap_init(&none);
+	cap_lower_servers(&none, 0, "QOS normal MaxTRESPerUser node=1 "
+			  "leaves 0");
+	f.j[0].cap = &none;
+	f.j[1].cap = NULL;
+	expect_plan(&f, 0, PLAN_KEEP, "node=1 leaves 0");
+	fx_free(&f);
+}
+END_TEST
+
+/* The cap reaches the plan through plan_input_collect. */
+START_TEST(test_input_carries_cap)
+{
+	job_cap_t cap;
+	optimus_hints_t h;
+	char err[128];
+	job_model_t *m;
+	plan_input_t in = { .state = PLAN_INPUT_QUEUED, .held = true };
+	plan_job_t job;
+	size_t which;
+	res_vec_t room = res_make(8, 32768, 0);
+
+	ck_assert(!hints_parse("optimus", &h, err, sizeof(err)));
+	m = job_model_new(7, 0, &h, 10);
+	in.model = m;
+	cap_init(&cap);
+	in.cap = &cap;
+	ck_assert_uint_eq(plan_input_collect(&in, 1, NOW, &room, 1, &job,
+					     &which), 1);
+	ck_assert_ptr_eq(job.cap, &cap);
+	job_model_free(m);
+}
+END_TEST
+
 /* One decision as JSON (optimusctl job): a waiting job's infinite times
  * are null, never Infinity (not JSON). */
 START_TEST(test_decision_json_non_finite)
@@ -1256,6 +1407,10 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_straggler_moves_job);
 	tcase_add_test(tc, test_straggler_stays_without_room);
 	tcase_add_test(tc, test_closed_server_not_used_at_start);
+	tcase_add_test(tc, test_cap_bounds_start);
+	tcase_add_test(tc, test_cap_allreduce_gpus);
+	tcase_add_test(tc, test_cap_minimum_over_waits);
+	tcase_add_test(tc, test_input_carries_cap);
 	tcase_add_test(tc, test_decision_json_non_finite);
 	tcase_add_test(tc, test_input_start_reservation);
 	tcase_add_test(tc, test_undeclared_run_kept_whatever_its_age);

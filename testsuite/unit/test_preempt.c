@@ -179,6 +179,31 @@ START_TEST(test_takes_from_most_served)
 }
 END_TEST
 
+/* The same waiting job with a cap its minimum is over (its owner's GPU
+ * limit used up): no job is preempted for it, and it says why it waits. */
+START_TEST(test_no_preemption_past_the_limits)
+{
+	fx_t f;
+	size_t a, b, c;
+	job_cap_t cap;
+
+	two_full(&f, true, &a, &b, &c);
+	cap_init(&cap);
+	cap_lower_total(&cap, RES_GPU, 0, "QOS normal MaxTRESPerUser "
+			"gres/gpu=4 leaves 0");
+	f.j[b].cap = &cap;
+	fx_plan(&f);
+	ck_assert_uint_eq(f.plan.npreempt, 0);
+	ck_assert_int_eq(act(&f, a), PLAN_KEEP);
+	ck_assert_int_eq(act(&f, c), PLAN_KEEP);
+	ck_assert_int_eq(act(&f, b), PLAN_WAIT);
+	ck_assert_msg(strstr(f.plan.decisions[b].reason,
+			     "gres/gpu=4 leaves 0"), "%s",
+		      f.plan.decisions[b].reason);
+	fx_free(&f);
+}
+END_TEST
+
 /* Each condition alone keeps the most served job, the next one (c) then
  * being the candidate only when it qualifies. */
 START_TEST(test_minimum_run)
@@ -442,6 +467,7 @@ static Suite *preempt_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_takes_from_most_served);
+	tcase_add_test(tc, test_no_preemption_past_the_limits);
 	tcase_add_test(tc, test_minimum_run);
 	tcase_add_test(tc, test_not_resizable_or_starting);
 	tcase_add_test(tc, test_undeclared_run_not_preempted);

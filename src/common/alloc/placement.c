@@ -36,6 +36,7 @@ typedef struct placer {
 	size_t ntaken;
 	uint32_t *skipped; /* servers popped that cannot hold one task of it */
 	size_t nskipped;
+	res_vec_t *charge; /* what the split takes on each taken server */
 	size_t pool_used;
 } placer_t;
 
@@ -91,16 +92,18 @@ static res_vec_t placer_need(const place_job_t *job, int k, int kp, int i)
 	return need;
 }
 
+/* Does the split fit the taken servers' room, and the job's cap? */
 static bool placer_split_fits_kp(const placer_t *pl, const place_job_t *job,
 				 int kp)
 {
 	int k = pl->ntaken;
 
-	for (int i = 0; i < k; i++)
-		if (!res_fits(placer_need(job, k, kp, i),
-			      pl->out->free_after[pl->taken[i]]))
+	for (int i = 0; i < k; i++) {
+		pl->charge[i] = placer_need(job, k, kp, i);
+		if (!res_fits(pl->charge[i], pl->out->free_after[pl->taken[i]]))
 			return false;
-	return true;
+	}
+	return cap_allows(job->cap, pl->charge, (size_t)k);
 }
 
 /* Does the job fit the taken servers? Separate layout: with the fewest
@@ -217,6 +220,9 @@ static void placer_place(placer_t *pl, size_t j)
 		pl->out->jobs[j].status = PLACE_EMPTY;
 		return;
 	}
+	/* No split on more servers than the cap allows. */
+	if (job->cap && job->cap->servers < (double)kmax)
+		kmax = (size_t)job->cap->servers;
 	pl->kp = 0;
 	while (pl->ntaken < kmax && heap_pop(&pl->heap, &s, NULL)) {
 		if (!placer_eligible(pl, job, s)) {
@@ -306,9 +312,10 @@ static int placer_setup(placer_t *pl, const res_vec_t *server_free,
 	out->pool = calloc(ntasks + 1, sizeof(*out->pool));
 	out->free_after = malloc((nservers + 1) * sizeof(*out->free_after));
 	pl->taken = malloc(kmax * sizeof(*pl->taken));
+	pl->charge = malloc(kmax * sizeof(*pl->charge));
 	pl->skipped = malloc((PLACE_MAX_SKIPPED + 1) * sizeof(*pl->skipped));
 	if (!out->jobs || !out->pool || !out->free_after || !pl->taken ||
-	    !pl->skipped ||
+	    !pl->charge || !pl->skipped ||
 	    heap_init(&pl->heap, nservers))
 		return -ENOMEM;
 	out->njobs = njobs;
@@ -347,6 +354,7 @@ int placement_run(const res_vec_t *server_free, size_t nservers,
 		errmsg_set(out->err, sizeof(out->err), 0, "out of memory");
 	free(order);
 	free(pl.taken);
+	free(pl.charge);
 	free(pl.skipped);
 	heap_free(&pl.heap);
 	return rc;

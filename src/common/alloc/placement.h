@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/cap.h"
 #include "alloc/resources.h"
 
 typedef struct place_job {
@@ -40,6 +41,9 @@ typedef struct place_job {
 	/* A server the job must not use (the node of its straggler). */
 	bool has_closed;
 	uint32_t closed_server;
+	/* The most the job may hold (cap.h), charged what it takes on each
+	 * server; NULL: no cap. A split over the cap does not fit. */
+	const job_cap_t *cap;
 } place_job_t;
 
 typedef struct place_slot {

@@ -165,6 +165,7 @@ void plan_ctx_free(plan_ctx_t *c)
 	free(c->state);
 	free(c->lim_ps);
 	free(c->lim_w);
+	free(c->over_cap);
 	free(c->shrink);
 	free(c->placed);
 	free(c->room);
@@ -188,6 +189,7 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->state = calloc(n, sizeof(*c->state));
 	c->lim_ps = calloc(n, sizeof(*c->lim_ps));
 	c->lim_w = calloc(n, sizeof(*c->lim_w));
+	c->over_cap = calloc(n, sizeof(*c->over_cap));
 	c->shrink = calloc(n, sizeof(*c->shrink));
 	c->placed = calloc(n, sizeof(*c->placed));
 	c->room = calloc(c->nservers + 1, sizeof(*c->room));
@@ -195,7 +197,7 @@ static int plan_ctx_alloc(plan_ctx_t *c)
 	c->out->decisions = calloc(n, sizeof(*c->out->decisions));
 	if (!c->order || !c->order_key || !c->aj || !c->cb || !c->cur_ps ||
 	    !c->cur_w || !c->usage || !c->grant1 || !c->grant2 || !c->state ||
-	    !c->lim_ps || !c->lim_w || !c->shrink ||
+	    !c->lim_ps || !c->lim_w || !c->over_cap || !c->shrink ||
 	    !c->placed || !c->room || !c->free0 || !c->out->decisions)
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	c->out->ndecisions = c->n;
@@ -287,6 +289,7 @@ int plan_setup(plan_ctx_t *c)
 	if ((rc = plan_goodput_setup(c)))
 		return rc;
 	plan_explore_setup(c);
+	plan_cap_bound(c);
 	if ((rc = plan_speed_cache(c)))
 		return rc;
 	plan_order(c);

@@ -125,6 +125,13 @@ typedef struct plan_job {
 	 */
 	bool has_closed;
 	uint32_t closed_server;
+	/*
+	 * The most the resource manager lets the job hold (its limits, less
+	 * what its owner's other jobs hold; alloc/cap.h); NULL: no cap. No
+	 * decision gives it more (every placement is checked against it),
+	 * and a job whose minimum is over it waits, saying which limit.
+	 */
+	const job_cap_t *cap;
 } plan_job_t;
 
 typedef enum plan_action {

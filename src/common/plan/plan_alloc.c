@@ -53,15 +53,15 @@ static int plan_tasks_in(res_vec_t v, res_vec_t d)
 
 /*
  * A server's size is its free room plus what the running jobs of the plan
- * use there; an all-reduce job placed on the fewest servers (Theorem 1)
- * has as many workers per server as the largest one holds.
+ * use there: *big gets the largest, resource by resource. False when out
+ * of memory.
  */
-void plan_node_workers(plan_ctx_t *c)
+static bool plan_biggest_server(const plan_ctx_t *c, res_vec_t *big)
 {
-	res_vec_t *size = calloc(c->nservers + 1, sizeof(*size)), big;
+	res_vec_t *size = calloc(c->nservers + 1, sizeof(*size));
 
 	if (!size)
-		return;		/* out of memory: one node per job assumed */
+		return false;
 	for (size_t s = 0; s < c->nservers; s++)
 		size[s] = c->free0[s];
 	for (size_t i = 0; i < c->n; i++)
@@ -71,14 +71,125 @@ void plan_node_workers(plan_ctx_t *c)
 				size[c->jobs[i].slots[k].server] = res_add(
 					size[c->jobs[i].slots[k].server],
 					plan_slot_usage(c, i, k));
-	big = res_make(0, 0, 0);
+	*big = res_make(0, 0, 0);
 	for (size_t s = 0; s < c->nservers; s++)
-		big = res_max(big, size[s]);
+		*big = res_max(*big, size[s]);
+	free(size);
+	return true;
+}
+
+/*
+ * An all-reduce job placed on the fewest servers (Theorem 1) has as many
+ * workers per server as the largest one holds.
+ */
+void plan_node_workers(plan_ctx_t *c)
+{
+	res_vec_t big;
+
+	if (!plan_biggest_server(c, &big))
+		return;		/* out of memory: one node per job assumed */
 	for (size_t i = 0; i < c->n; i++)
 		if (c->aj[i].no_ps)
 			c->cb[i].node_workers = plan_tasks_in(big,
 							c->aj[i].worker_demand);
-	free(size);
+}
+
+/* Beyond any job's task count: a bound this large bounds nothing. */
+#define PLAN_CAP_TASKS_NONE 1000000
+
+static int plan_cap_min(double a, double b)
+{
+	double m = fmin(a, b);
+
+	return m < PLAN_CAP_TASKS_NONE ? (int)m : PLAN_CAP_TASKS_NONE;
+}
+
+/* A bound from the cap lowers the job's max (0: none), never below its
+ * minimum (the minimum is within the cap: plan_cap_bound). */
+static void plan_cap_lower(int *max, int bound, int min)
+{
+	if (bound >= PLAN_CAP_TASKS_NONE)
+		return;
+	if (bound < min)
+		bound = min;
+	if (*max <= 0 || bound < *max)
+		*max = bound;
+}
+
+/*
+ * A PS job's PS p and workers w, each at most its own bound, lowered
+ * together until both fit the cap in all and p + w the task bound: each
+ * step takes one task off the kind further above its minimum (relative
+ * to its bound), so that neither kind is starved for the other.
+ */
+static void plan_cap_ps_job(alloc_job_t *a, const job_cap_t *cap, int tasks)
+{
+	int minp = alloc_min_ps(a), minw = alloc_min_workers(a);
+	int p0 = plan_cap_min(a->max_ps > 0 ? a->max_ps : INFINITY,
+			      fmin(cap_tasks_in_total(cap, a->ps_demand),
+				   tasks));
+	int w0 = plan_cap_min(a->max_workers > 0 ? a->max_workers : INFINITY,
+			      fmin(cap_tasks_in_total(cap, a->worker_demand),
+				   tasks));
+	int p = p0 < minp ? minp : p0, w = w0 < minw ? minw : w0;
+
+	while ((p > minp || w > minw) &&
+	       (!res_fits(plan_need(a, p, w), cap->total) ||
+		(double)p + w > (double)tasks)) {
+		if (w <= minw ||
+		    (p > minp && (double)(p - minp) * (w0 - minw + 1) >
+				 (double)(w - minw) * (p0 - minp + 1)))
+			p--;
+		else
+			w--;
+	}
+	plan_cap_lower(&a->max_ps, p < p0 ? p : p0, minp);
+	plan_cap_lower(&a->max_workers, w < w0 ? w : w0, minw);
+}
+
+/*
+ * A job's cap (its resource manager's limits) as its allocator bounds: no
+ * more tasks than the cap holds in all, nor than its most servers could
+ * hold (each the largest server, within the cap on one server). The
+ * placement checks the exact charge (alloc/cap.h); these bounds keep the
+ * allocators from granting what no placement within the cap could give.
+ * A job whose minimum is over its cap is not allocated (over_cap says
+ * why): it waits, or a running one keeps its size.
+ */
+void plan_cap_bound(plan_ctx_t *c)
+{
+	res_vec_t big;
+	bool sized = plan_biggest_server(c, &big);
+
+	for (size_t i = 0; i < c->n; i++) {
+		const job_cap_t *cap = c->jobs[i].cap;
+		alloc_job_t *a = &c->aj[i];
+		res_vec_t task = a->no_ps ? a->worker_demand :
+				 res_max(a->ps_demand, a->worker_demand);
+		double tasks = INFINITY;
+
+		if (!cap)
+			continue;
+		c->over_cap[i] = cap_why_over(cap, plan_min_need(a), task);
+		if (c->over_cap[i])
+			continue;
+		if (sized && isfinite(cap->servers)) {
+			res_vec_t one = big;
+
+			for (int r = 0; r < RES_NUM; r++)
+				one.v[r] = fmin(one.v[r], cap->per_server.v[r]);
+			tasks = cap->servers * plan_tasks_in(one, task);
+		}
+		if (a->no_ps)
+			plan_cap_lower(&a->max_workers, plan_cap_min(
+				cap_tasks_in_total(cap, a->worker_demand),
+				tasks), alloc_min_workers(a));
+		else
+			plan_cap_ps_job(a, cap, plan_cap_min(tasks, INFINITY));
+		if (a->max_workers > 0 &&
+		    (a->max_units <= 0 || a->max_workers < a->max_units))
+			a->max_units = a->max_workers;
+	}
 }
 
 /* Speeds cached up to this many workers (beyond: computed). */
@@ -460,7 +571,7 @@ int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 
 		grants[i] = (alloc_grant_t){ .id = c->aj[i].id,
 					     .status = ALLOC_MIN_UNFIT };
-		if (!in[i])
+		if (!in[i] || c->over_cap[i])
 			continue;
 		if (plan_is_quality(c, i))
 			qual[nq++] = i;

@@ -50,6 +50,8 @@ typedef struct plan_input {
 	const res_vec_t *start_usage;
 	size_t nstart;
 	time_t started_at;
+	/* The job's cap (plan_job_t.cap); NULL: none. */
+	const job_cap_t *cap;
 } plan_input_t;
 
 /* Is the job the planner's to decide on now? */

@@ -158,6 +158,7 @@ place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 			    HINTS_LAYOUT_SEPARATE,
 		.has_closed = c->jobs[i].has_closed,
 		.closed_server = c->jobs[i].closed_server,
+		.cap = c->jobs[i].cap,
 	};
 }
 

@@ -40,11 +40,12 @@
 
 #include "plan/plan_priv.h"
 
-/* Does job i wait with nothing in this plan? */
+/* Does job i wait with nothing in this plan, for room (not for its
+ * limits: no preemption gives it a minimum over its cap)? */
 static bool plan_waits(const plan_ctx_t *c, size_t i)
 {
 	return !c->jobs[i].running && c->jobs[i].model->phase != JM_DONE &&
-	       c->out->decisions[i].action == PLAN_WAIT;
+	       c->out->decisions[i].action == PLAN_WAIT && !c->over_cap[i];
 }
 
 /* Attained service less the seconds waited since waiting_since. */

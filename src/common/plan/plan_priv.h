@@ -73,6 +73,9 @@ typedef struct plan_ctx {
 	alloc_grant_t *grant2;	/* pass 2: pending and resized jobs over the room */
 	plan_state_t *state;
 	int *lim_ps, *lim_w;	/* pass 2 size limits after a failed placement */
+	/* Why job i's minimum is over its cap (the cap's words), NULL when
+	 * it is not: such a job is not allocated (plan_cap_bound). */
+	const char **over_cap;
 	bool *shrink;		/* RESIZE chosen to make room (pass 1) */
 	bool pending_granted;	/* some pending job got room in pass 1 */
 	plan_slots_t *placed;	/* pass 2 placements */
@@ -124,6 +127,8 @@ bool plan_is_quality(const plan_ctx_t *c, size_t i);
 int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers);
 /* Sets every all-reduce job's node_workers from the servers' sizes. */
 void plan_node_workers(plan_ctx_t *c);
+/* Each capped job's allocator bounds from its cap, and over_cap. */
+void plan_cap_bound(plan_ctx_t *c);
 /* A speed cache for every all-reduce job (after its speed callback is
  * final): 0 or -ENOMEM (message set). */
 int plan_speed_cache(plan_ctx_t *c);

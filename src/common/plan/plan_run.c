@@ -184,6 +184,8 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 		return "resize in progress";
 	if (c->jobs[i].starting)
 		return "start in progress";
+	if (c->over_cap[i])
+		return c->over_cap[i];
 	if (!plan_granted(g))
 		return "no better allocation fits";
 	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i])
@@ -562,7 +564,10 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 		!res_fits(need, cap) ? "left by running jobs" :
 		"after older jobs' minimums";
 
-	if (c->grant2[i].status == ALLOC_WAITING)
+	if (c->over_cap[i])
+		plan_reason(d, "optimus: %s (its minimum: cpu=%g gpu=%g)",
+			    c->over_cap[i], need.v[RES_CPU], need.v[RES_GPU]);
+	else if (c->grant2[i].status == ALLOC_WAITING)
 		plan_reason(d, "optimus: FIFO: waits behind an older job");
 	else if (plan_is_quality(c, i) && res_fits(need, cap))
 		plan_reason(d, "optimus: lower predicted loss reduction than "

@@ -19,23 +19,52 @@
 #include "apply.h"
 #include "gate.h"
 #include "job_env.h"
+#include "job_limits.h"
 #include "lock_hold.h"
 #include "sized_request.h"
 #include "roles/roles.h"
 
-static int update_pending(action_t *a)
+/* One update_job() of the job's description d, by uid. */
+static int update_as(job_desc_msg_t *d, uid_t uid)
 {
-	job_desc_msg_t desc;
 	slurm_msg_t msg;
-	int rc;
+
+	slurm_msg_t_init(&msg);
+	msg.data = d;
+	return update_job(&msg, uid, false);
+}
+
+/*
+ * The planned size goes to Slurm as the job's owner asking for it: Slurm
+ * then holds the job to the owner's association, QOS and partition limits
+ * when it starts it, as it does any request of theirs. Given by SlurmUser,
+ * an operator, the update would mark the job's CPU, node and memory limits
+ * as set by an operator (ADMIN_SET_LIMIT), which those checks skip: the
+ * plan's size would pass every limit. ntasks_per_node is the one field
+ * job_mgr.c takes only from an operator on a pending job: it goes first,
+ * alone, as SlurmUser (it sets no limit and counts no TRES), so that the
+ * owner's update, which counts the TRES, sees it in place.
+ */
+static int update_pending(job_record_t *job, action_t *a)
+{
+	job_desc_msg_t desc, tasks;
+	int rc = SLURM_SUCCESS;
 
 	slurm_init_job_desc_msg(&desc);
-	slurm_msg_t_init(&msg);
 	desc.job_id = a->job_id;
 	sized_request_write(&desc, &a->req, true);
 	desc.req_nodes = a->nodes;
-	msg.data = &desc;
-	rc = update_job(&msg, slurm_conf.slurm_user_id, false);
+	if (desc.ntasks_per_node != NO_VAL16) {
+		slurm_init_job_desc_msg(&tasks);
+		tasks.job_id = a->job_id;
+		tasks.ntasks_per_node = desc.ntasks_per_node;
+		desc.ntasks_per_node = NO_VAL16;
+		rc = update_as(&tasks, slurm_conf.slurm_user_id);
+	}
+	if (rc == SLURM_SUCCESS)
+		rc = update_as(&desc, job->user_id);
+	if (rc == SLURM_SUCCESS)
+		job_limits_as_owner(job);
 	desc.req_nodes = NULL;		/* not ours to free */
 	xfree(desc.tres_per_node);
 	return rc;
@@ -48,12 +77,13 @@ static int act_start(job_record_t *job, action_t *a)
 	if (!IS_JOB_PENDING(job))
 		return ESLURM_JOB_NOT_PENDING;
 	job_env_set(job, ROLES_TOPOLOGY_ENV, a->topology);
-	rc = update_pending(a);
+	rc = update_pending(job, a);
 	if (rc == SLURM_SUCCESS)
 		gate_open(job, time(NULL));
 	if (rc != SLURM_SUCCESS)
-		error("sched/optimus: JobId=%u: cannot start with %u tasks on %s: %s",
-		      a->job_id, a->req.tasks, a->nodes, slurm_strerror(rc));
+		error("sched/optimus: JobId=%u: cannot start with %u tasks on %s (update as its owner uid %u): %s",
+		      a->job_id, a->req.tasks, a->nodes, job->user_id,
+		      slurm_strerror(rc));
 	else
 		info("sched/optimus: JobId=%u planned: %s on %s (%u nodes, %u tasks x %u cpus, %"PRIu64"MB/node, %u gpus/node)",
 		     a->job_id, a->topology, a->nodes, a->req.nodes,

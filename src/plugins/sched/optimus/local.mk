@@ -18,6 +18,7 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/accounting.c src/plugins/sched/optimus/accounting.h \
 	src/plugins/sched/optimus/apply.c src/plugins/sched/optimus/apply.h \
 	src/plugins/sched/optimus/gate.c src/plugins/sched/optimus/gate.h \
+	src/plugins/sched/optimus/job_limits.c src/plugins/sched/optimus/job_limits.h \
 	src/plugins/common/job_env.c src/plugins/common/job_env.h \
 	src/plugins/sched/optimus/planner.c src/plugins/sched/optimus/planner.h \
 	src/plugins/sched/optimus/planner_decide.c \

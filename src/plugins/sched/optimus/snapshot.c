@@ -21,6 +21,7 @@
 
 #include "hints/hints.h"
 #include "gate.h"
+#include "job_limits.h"
 #include "lock_hold.h"
 #include "snapshot.h"
 #include "roles/roles.h"
@@ -91,7 +92,17 @@ static snap_state_t job_state(job_record_t *job)
 	return SNAP_FINISHED;
 }
 
-static void copy_optimus_job(snapshot_t *s, job_record_t *job, const char *hints)
+/* The job's limits as its cap, kept only when something limits it. */
+static void copy_limits(snap_job_t *sj, job_record_t *job, int gpu_pos)
+{
+	sj->cap = xmalloc(sizeof(*sj->cap));
+	job_limits_read(job, gpu_pos, sj->cap);
+	if (!cap_is_set(sj->cap))
+		xfree(sj->cap);
+}
+
+static void copy_optimus_job(snapshot_t *s, job_record_t *job,
+			     const char *hints, int gpu_pos)
 {
 	snap_job_t *sj = &s->jobs[s->njobs++];
 
@@ -119,6 +130,8 @@ static void copy_optimus_job(snapshot_t *s, job_record_t *job, const char *hints
 			 WEXITSTATUS(job->exit_code) : 0,
 			 WIFSIGNALED(job->exit_code) ?
 			 WTERMSIG(job->exit_code) : 0);
+	if (sj->state == SNAP_PENDING || sj->state == SNAP_RUNNING)
+		copy_limits(sj, job, gpu_pos);
 	if (sj->state == SNAP_RUNNING || sj->state == SNAP_COMPLETING)
 		sj->nnodes = job_usage(job, &sj->node_index, &sj->usage);
 	else if (sj->state == SNAP_FINISHED && job->job_resrcs)
@@ -143,6 +156,7 @@ static void copy_jobs(snapshot_t *s)
 {
 	list_itr_t *it = list_iterator_create(job_list);
 	int cap = list_count(job_list);
+	int gpu_pos = job_limits_gpu_pos(true);
 	job_record_t *job;
 
 	s->jobs = xcalloc(cap ? cap : 1, sizeof(*s->jobs));
@@ -152,7 +166,7 @@ static void copy_jobs(snapshot_t *s)
 			     IS_JOB_COMPLETING(job);
 
 		if (hints && !job->het_job_id)
-			copy_optimus_job(s, job, hints);
+			copy_optimus_job(s, job, hints, gpu_pos);
 		else if (holds)
 			add_other_usage(s, job);
 	}
@@ -185,11 +199,13 @@ extern snapshot_t *snapshot_take(void)
 	struct timespec held;
 
 	lock_slurmctld(read_lock);
+	job_limits_lock();
 	lock_hold_begin(&held);
 	s->taken = time(NULL);
 	copy_nodes(s);
 	copy_jobs(s);
 	lock_hold_end(LOCK_SITE_SNAPSHOT, &held);
+	job_limits_unlock();
 	unlock_slurmctld(read_lock);
 	/* Sorted after the locks: the planner finds each job by id. */
 	qsort(s->jobs, s->njobs, sizeof(*s->jobs), snap_job_cmp);
@@ -207,6 +223,7 @@ extern void snapshot_free(snapshot_t *s)
 		xfree(s->jobs[i].topology);
 		xfree(s->jobs[i].node_index);
 		xfree(s->jobs[i].usage);
+		xfree(s->jobs[i].cap);
 	}
 	xfree(s->nodes);
 	xfree(s->jobs);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "alloc/cap.h"
 #include "alloc/resources.h"
 
 typedef struct snap_node {
@@ -46,6 +47,9 @@ typedef struct snap_job {
 	int ran_nodes;
 	int *node_index;	/* running: node table indexes */
 	res_vec_t *usage;	/* running: what it uses on each */
+	/* pending or running: the most Slurm's limits let it hold
+	 * (job_limits.h); NULL when nothing limits it */
+	job_cap_t *cap;
 } snap_job_t;
 
 typedef struct snapshot {
@@ -56,7 +60,8 @@ typedef struct snapshot {
 	snap_job_t *jobs;	/* optimus jobs only, by increasing job id */
 } snapshot_t;
 
-/* Take a snapshot under slurmctld read locks (job, node, part, conf). */
+/* Take a snapshot under slurmctld read locks (job, node, part, conf) and
+ * the association manager's (job_limits_lock). */
 extern snapshot_t *snapshot_take(void);
 extern void snapshot_free(snapshot_t *s);
 /* The job with this id, or NULL (binary search). */
