@@ -9,6 +9,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan_run.c src/common/plan/plan_json.c \
 	src/common/plan/plan_slots.c src/common/plan/plan_batch.c \
 	src/common/plan/plan_explore.c src/common/plan/plan_preempt.c \
+	src/common/plan/plan_fair.c \
 	src/common/plan/plan_input.h src/common/plan/plan_input.c \
 	src/common/plan/plan_interval.h src/common/plan/plan_interval.c
 

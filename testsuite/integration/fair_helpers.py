@@ -24,7 +24,7 @@ HONEST = "optimus-fair-a"
 GAMER = "optimus-fair-b"
 
 # The planner tests' cluster (sched_helpers.CLUSTER_OPTIONS): plans every
-# 2 s, resizes allowed 5 s after a start. 4 nodes x 4 GPUs = 16 GPUs.
+# 2 s, resizes allowed 5 s after a start; 4 nodes of 4 GPUs.
 CLUSTER_OPTIONS = {
     "cred_expire": 5,
     "optimus_conf": "PlanInterval=2\nMinResizeInterval=5\nRestartCost=2\n",

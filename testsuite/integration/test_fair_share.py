@@ -121,8 +121,23 @@ def test_speed_claims_are_checked(cluster):
         cancel_all(cluster, jid, held)
 
 
+def first_size(cluster, user, name, hints):
+    """The workers a job of `user` starts with on the empty cluster, and
+    its record's summary then."""
+    jid = sbatch_as(cluster, user, name, hints)
+    try:
+        wait_running(cluster, [jid])
+        row = records(cluster)[jid]
+        return row["workers"], row["summary"]
+    finally:
+        cancel_all(cluster, jid)
+
+
 def test_another_users_profile_does_not_size_my_job(cluster):
     honest_user, gamer_user = users()
+    # the size of a job of a model name nobody used
+    alone, _ = first_size(cluster, honest_user, "control",
+                          JOB + ",model=unusednet")
     poison = sbatch_as(cluster, gamer_user, "poison", JOB +
                        ",model=sharednet", held=True)
     try:
@@ -130,16 +145,12 @@ def test_another_users_profile_does_not_size_my_job(cluster):
     finally:
         cancel_all(cluster, poison)
     wait_plans(cluster, 2)
-    victim = sbatch_as(cluster, honest_user, "victim", JOB +
-                       ",model=sharednet")
-    try:
-        wait_running(cluster, [victim])
-        row = records(cluster)[victim]
-        print("victim: %d workers, %s" % (row["workers"], row["summary"]))
-        assert row["workers"] == GPUS, row
-        assert "model=profile" not in row["summary"], row["summary"]
-    finally:
-        cancel_all(cluster, victim)
+    workers, summary = first_size(cluster, honest_user, "victim",
+                                  JOB + ",model=sharednet")
+    print("victim: %d workers (unused name: %d), %s" % (workers, alone,
+                                                         summary))
+    assert workers == alone, summary
+    assert "model=profile" not in summary, summary
 
 
 def test_published_profile_sizes_every_users_job(cluster):

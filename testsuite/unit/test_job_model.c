@@ -420,10 +420,15 @@ START_TEST(test_speed_profile)
 	job_speed_source_t src;
 
 	feed_runs(donor, five_pw, 5, 100);
-	ck_assert_int_eq(speed_profiles_merge(reg, "resnet", &donor->speed), 0);
+	ck_assert_int_eq(speed_profiles_merge(reg, donor->uid, "resnet",
+					      &donor->speed), 0);
 	ck_assert_double_eq_tol(job_model_speed_from(m, reg, 3, 6, &src),
 				true_speed(3, 6), 0.05 * true_speed(3, 6));
 	ck_assert_int_eq(src, JOB_SPEED_PROFILE);
+	/* Another user's job of that name: not this user's profile. */
+	m->uid = donor->uid + 1;
+	(void)job_model_speed_from(m, reg, 3, 6, &src);
+	ck_assert_int_ne(src, JOB_SPEED_PROFILE);
 	/* Another model name: not that profile. */
 	ck_assert_int_eq((job_model_speed_from(donor, reg, 3, 6, &src), src),
 			 JOB_SPEED_SCALED);

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "plan/plan.h"
@@ -56,6 +57,10 @@ typedef struct plan_input {
 	const res_vec_t *start_usage;
 	size_t nstart;
 	time_t started_at;
+	/* Whose job it is and that user's share weight (plan_job_t.user,
+	 * .share: fair shares between users, plan/plan_fair.c). */
+	uint32_t user;
+	double share;
 } plan_input_t;
 
 /* Is the job the planner's to decide on now? */

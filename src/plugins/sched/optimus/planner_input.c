@@ -54,7 +54,10 @@ extern void planner_input_job(const reg_job_t *rj, const snap_job_t *sj,
 			      .start_slots = rj->start_slots,
 			      .start_usage = rj->start_usage,
 			      .nstart = rj->nstart,
-			      .started_at = rj->started_at };
+			      .started_at = rj->started_at,
+			      /* Fair shares are per user (plan_fair.c). */
+			      .user = rj->model->uid,
+			      .share = sj ? sj->share : 0.0 };
 	if (sj && sj->nnodes > 0) {
 		current_slots(rj->model, sj, slots);
 		in->slots = slots;
