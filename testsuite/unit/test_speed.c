@@ -4,7 +4,9 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -226,6 +228,62 @@ START_TEST(test_profiles_per_user)
 }
 END_TEST
 
+/* optimus.conf's PublishProfiles=: NAME@USER pairs, users resolved;
+ * each bad pair refused, naming it. */
+static int fake_uid(void *arg, const char *user, uint32_t *uid)
+{
+	(void)arg;
+	if (!strcmp(user, "root") || !strcmp(user, "0")) {
+		*uid = 0;
+		return 0;
+	}
+	if (!strcmp(user, "alice")) {
+		*uid = 1000;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+START_TEST(test_profiles_parse_pub)
+{
+	speed_profile_pub_t pub[SPEED_PROFILES_PUBLISHED_MAX];
+	char err[256], many[8192] = "";
+	size_t n = 7;
+
+	ck_assert_int_eq(speed_profiles_parse_pub("", fake_uid, NULL, pub, &n,
+						  err, sizeof(err)), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(speed_profiles_parse_pub("resnet@root,bert@alice",
+						  fake_uid, NULL, pub, &n, err,
+						  sizeof(err)), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(pub[1].name, "bert");
+	ck_assert_uint_eq(pub[1].owner, 1000);
+	ck_assert_int_eq(speed_profiles_parse_pub("resnet", fake_uid, NULL,
+						  pub, &n, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "'resnet' is not NAME@USER"), "%s", err);
+	ck_assert_int_eq(speed_profiles_parse_pub("a@bob", fake_uid, NULL,
+						  pub, &n, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "no such user"), "%s", err);
+	ck_assert_int_eq(speed_profiles_parse_pub("a@root,a@alice", fake_uid,
+						  NULL, pub, &n, err,
+						  sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "a published twice"), "%s", err);
+	ck_assert_int_eq(speed_profiles_parse_pub("@root", fake_uid, NULL, pub,
+						  &n, err, sizeof(err)),
+			 -EINVAL);
+	for (int k = 0; k <= SPEED_PROFILES_PUBLISHED_MAX; k++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many),
+			 "%sm%d@root", k ? "," : "", k);
+	ck_assert_int_eq(speed_profiles_parse_pub(many, fake_uid, NULL, pub,
+						  &n, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "more than"), "%s", err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("speed");
@@ -233,6 +291,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_fit_recovers_truth, 0, 2);
 	tcase_add_test(tc, test_profiles_per_user);
+	tcase_add_test(tc, test_profiles_parse_pub);
 	tcase_add_test(tc, test_fit_noisy);
 	tcase_add_test(tc, test_repeated_samples_averaged);
 	tcase_add_test(tc, test_bad_input);
