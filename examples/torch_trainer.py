@@ -42,9 +42,12 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   LR rule has them at the next start. `--profile-batches 0.5,2` times a
   few steps (forward, backward, all-reduce; no update) at those multiples
   of the local batch at the start of every run and reports them as speeds
-  at those batches: the scheduler fits its step-time model of any batch
-  from the first, and samples at more per-GPU batches tell the per-example
-  compute from the per-step constant sooner.
+  at those batches once the run's progress reports span PROFILE_AFTER
+  seconds (sched/optimus checks a speed against the steps the run
+  reported over their wall time, and refuses one it cannot check yet):
+  the scheduler fits its step-time model of any batch from the first,
+  and samples at more per-GPU batches tell the per-example compute from
+  the per-step constant sooner.
 - Checkpoint signal (SIGUSR1 unless ckpt_signal=): a worker blocked in an
   all-reduce cannot run its Python signal handler, so every step begins
   with a tiny all-reduce of (checkpoint wanted, stop) flags and all workers
@@ -170,13 +173,21 @@ def run_batch(args, W):
     return local * W, local, 0, local * W
 
 
-def profile_batches(ddp, X_t, y_t, sampler, local, factors, reporter, task,
-                    stats, work_ms):
+# Seconds of the run's own progress reports before its profiled step
+# times are sent: sched/optimus checks a speed against the steps the run
+# reported over at least 3 s of wall time (JOB_CLAIM_WINDOW), to the
+# whole second.
+PROFILE_AFTER = 5.0
+
+
+def profile_batches(ddp, X_t, y_t, sampler, local, factors, task, stats,
+                    work_ms):
     """Time `steps` forward/backward passes (with DDP's all-reduce, no
-    update) at each multiple of the local batch, and report them as
-    speeds at those batches. Every worker runs it (the all-reduce needs
-    all); worker 0 reports."""
+    update) at each multiple of the local batch: [(per-worker batch,
+    seconds per step)] on worker 0 (sent later: train), [] on the others.
+    Every worker runs it (the all-reduce needs all)."""
     W = task.num_workers
+    timed = []
     for f in factors:
         b = max(1, int(round(local * f)))
         if b == local:
@@ -195,8 +206,9 @@ def profile_batches(ddp, X_t, y_t, sampler, local, factors, reporter, task,
         dt = (time.time() - t0) / 3
         ddp.zero_grad()
         if task.is_chief:
-            reporter.speed(task.num_ps, W, 1.0 / dt, local_batch=b, accum=0)
+            timed.append((b, dt))
             log("profile: batch %d per worker: %.4f s per step" % (b, dt))
+    return timed
 
 
 def train(task, args):
@@ -243,10 +255,10 @@ def train(task, args):
         # from (sched/optimus resizes only a job that confirmed one).
         if task.ckpt_dir:
             reporter.checkpoint(step)
-    if args.profile_batches:
-        profile_batches(ddp, X_t, y_t, sampler, per_worker,
-                        [float(f) for f in args.profile_batches.split(",")],
-                        reporter, task, stats, args.work_ms_per_sample)
+    profiled = profile_batches(
+        ddp, X_t, y_t, sampler, per_worker,
+        [float(f) for f in args.profile_batches.split(",")], task, stats,
+        args.work_ms_per_sample) if args.profile_batches else []
 
     def meta():
         extra = {} if stats.grad_sqr is None else dict(
@@ -255,6 +267,7 @@ def train(task, args):
                     global_batch=glob, **extra)
     stop, start = False, step
     win_t, win_step, next_report = time.time(), step, 0.0
+    first_report = None
     feed = batches(sampler, per_worker, epoch, pos)
     while True:
         flags = torch.tensor([float(ckpt.pending), float(stop)])
@@ -307,6 +320,13 @@ def train(task, args):
             if step > win_step:
                 reporter.progress(step, full, rate * glob, epoch)
                 reporter.speed(task.num_ps, W, rate)
+                first_report = first_report or time.time()
+            if profiled and first_report and \
+                    time.time() - first_report >= PROFILE_AFTER:
+                for b, dt in profiled:
+                    reporter.speed(task.num_ps, W, 1.0 / dt, local_batch=b,
+                                   accum=0)
+                profiled = []
             log("step %d loss %.4f epoch %d %.1f samples/s"
                 % (step, full, epoch, rate * glob))
             win_t, win_step = time.time(), step

@@ -8,7 +8,8 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/hints/keys.h src/common/hints/keys.c \
 	src/common/hints/format.c src/common/hints/size.c \
 	src/common/hints/batch.c \
-	src/common/hints/script.h src/common/hints/script.c
+	src/common/hints/script.h src/common/hints/script.c \
+	src/common/hints/bounds.h src/common/hints/bounds.c
 
 check_PROGRAMS += testsuite/unit/test_hints
 TESTS += testsuite/unit/test_hints

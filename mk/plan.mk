@@ -9,10 +9,12 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan_run.c src/common/plan/plan_json.c \
 	src/common/plan/plan_slots.c src/common/plan/plan_batch.c \
 	src/common/plan/plan_explore.c src/common/plan/plan_preempt.c \
+	src/common/plan/plan_fair.c \
 	src/common/plan/plan_input.h src/common/plan/plan_input.c \
 	src/common/plan/plan_interval.h src/common/plan/plan_interval.c
 
-PLAN_TESTS = testsuite/unit/test_plan testsuite/unit/test_preempt
+PLAN_TESTS = testsuite/unit/test_plan testsuite/unit/test_preempt \
+	testsuite/unit/test_fair
 check_PROGRAMS += $(PLAN_TESTS)
 TESTS += $(PLAN_TESTS)
 testsuite_unit_test_plan_SOURCES = testsuite/unit/test_plan.c
@@ -21,3 +23,6 @@ testsuite_unit_test_plan_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_preempt_SOURCES = testsuite/unit/test_preempt.c
 testsuite_unit_test_preempt_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_preempt_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_fair_SOURCES = testsuite/unit/test_fair.c
+testsuite_unit_test_fair_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_fair_LDADD = $(UNIT_LDADD)

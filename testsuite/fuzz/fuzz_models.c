@@ -266,8 +266,8 @@ static void fz_op(world_t *w, fz_t *f)
 		break;
 	case 8:
 		if (m->hints.model[0])
-			speed_profiles_merge(w->profiles, m->hints.model,
-					     &m->speed);
+			speed_profiles_merge(w->profiles, m->uid,
+					     m->hints.model, &m->speed);
 		if (fz_byte(f) & 1)
 			fz_curves(f);
 		break;

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "hints/bounds.h"
 #include "hints/hints.h"
 #include "hints/script.h"
 #include "alloc/placement.h"
@@ -576,6 +578,66 @@ START_TEST(test_script_survives_signal)
 }
 END_TEST
 
+/* Replace what the file f holds by text; then read its bounds into *b. */
+static int bounds_from(FILE *f, const char *path, const char *text,
+		       hints_bounds_t *b)
+{
+	ck_assert(!ftruncate(fileno(f), 0));
+	rewind(f);
+	fputs(text, f);
+	fflush(f);
+	return hints_bounds_read(path, b, err, sizeof(err));
+}
+
+/* The site's bounds: read from optimus.conf (defaults without the keys or
+ * the file; a bad value refused, naming it, the bounds unchanged); above
+ * them, weight= and ckpt_grace= refused for an ordinary user, naming the
+ * bound; below or at them, taken. */
+START_TEST(test_site_bounds)
+{
+	char path[] = "/tmp/test_hints_boundsXXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	hints_bounds_t b;
+
+	ck_assert_ptr_nonnull(f);
+	hints_bounds_init(&b);
+	ck_assert_int_eq(hints_bounds_read("/nonexistent/optimus.conf", &b,
+					   err, sizeof(err)), 0);
+	ck_assert_double_eq(b.max_user_weight, 1.0);
+	ck_assert_uint_eq(b.max_ckpt_grace, 300);
+	ck_assert_int_eq(parse("quality,weight=1000"), 0);
+	ck_assert_int_eq(hints_bounds_check(&h, &b, err, sizeof(err)), -EPERM);
+	ck_assert_msg(strstr(err, "weight=1000 is above this site's "
+			     "MaxUserWeight=1"), "%s", err);
+	ck_assert_int_eq(parse("quality,weight=0.5"), 0);
+	ck_assert_int_eq(hints_bounds_check(&h, &b, err, sizeof(err)), 0);
+	ck_assert_int_eq(parse("optimus,ckpt_grace=301"), 0);
+	ck_assert_int_eq(hints_bounds_check(&h, &b, err, sizeof(err)), -EPERM);
+	ck_assert_msg(strstr(err, "ckpt_grace=301 is above this site's "
+			     "MaxCkptGrace=300"), "%s", err);
+	ck_assert_int_eq(parse("optimus,ckpt_grace=300"), 0);
+	ck_assert_int_eq(hints_bounds_check(&h, &b, err, sizeof(err)), 0);
+	ck_assert_int_eq(bounds_from(f, path, "MaxUserWeight=1000\n"
+				     "MaxCkptGrace=3600\n", &b), 0);
+	ck_assert_double_eq(b.max_user_weight, 1000.0);
+	ck_assert_uint_eq(b.max_ckpt_grace, 3600);
+	ck_assert_int_eq(parse("quality,weight=1000,ckpt_grace=3600"), 0);
+	ck_assert_int_eq(hints_bounds_check(&h, &b, err, sizeof(err)), 0);
+	/* bad values: refused, the bounds in force kept */
+	ck_assert_int_eq(bounds_from(f, path, "MaxUserWeight=0\n", &b),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "MaxUserWeight=0"), "%s", err);
+	ck_assert_double_eq(b.max_user_weight, 1000.0);
+	ck_assert_int_eq(bounds_from(f, path, "MaxCkptGrace=3601\n", &b),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "MaxCkptGrace=3601"), "%s", err);
+	ck_assert_uint_eq(b.max_ckpt_grace, 3600);
+	fclose(f);
+	unlink(path);
+}
+END_TEST
+
 static Suite *hints_suite(void)
 {
 	Suite *s = suite_create("hints");
@@ -599,6 +661,7 @@ static Suite *hints_suite(void)
 	tcase_add_test(tc, test_allreduce);
 	tcase_add_test(tc, test_size_allreduce);
 	tcase_add_test(tc, test_script_survives_signal);
+	tcase_add_test(tc, test_site_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

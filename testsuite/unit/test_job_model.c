@@ -425,6 +425,80 @@ START_TEST(test_cost_sample)
 }
 END_TEST
 
+/*
+ * A speed report is a claim about the run (job_claims.c): refused while
+ * the job waits, for a configuration it does not run, before its progress
+ * spans JOB_CLAIM_WINDOW seconds, far from the steps it reported over
+ * that time, and beyond the rate; taken otherwise. A step time at a batch
+ * of its own lies between the run's step time and that time scaled by the
+ * batch ratio.
+ */
+START_TEST(test_speed_claims)
+{
+	job_model_t *m = new_job("optimus,mode=allreduce,min_workers=1,"
+				 "max_workers=8,batch=64");
+	char why[256];
+	int taken = 0;
+
+	/* pending */
+	ck_assert_int_eq(job_model_speed_claim(m, 1000, 0, 2, 0, 0, 1.0, why,
+					       sizeof(why)), -EPERM);
+	ck_assert_msg(strstr(why, "not running (pending)"), "%s", why);
+	job_model_started(m, 1000, 0, 2, 1);
+	/* nothing observed yet */
+	ck_assert_int_eq(job_model_speed_claim(m, 1001, 0, 2, 0, 0, 1.0, why,
+					       sizeof(why)), -EPERM);
+	ck_assert_msg(strstr(why, "do not span 3s"), "%s", why);
+	/* the run's progress: 2 steps/s from its first report on */
+	for (int t = 0; t <= 10; t++)
+		ck_assert_int_eq(job_model_report(m, 1005 + t, 100 + 2.0 * t,
+						  1.0, 2.0, 0), 0);
+	ck_assert_double_eq_tol(job_model_observed_speed(m), 2.0, 1e-9);
+	/* another configuration */
+	ck_assert_int_eq(job_model_speed_claim(m, 1015, 0, 8, 0, 0, 2.0, why,
+					       sizeof(why)), -EPERM);
+	ck_assert_msg(strstr(why, "0 PS + 8 workers is not the configuration"),
+		      "%s", why);
+	ck_assert_int_eq(job_model_speed_claim(m, 1015, 1, 2, 0, 0, 2.0, why,
+					       sizeof(why)), -EPERM);
+	/* far from 2 steps/s, either way */
+	ck_assert_int_eq(job_model_speed_claim(m, 1015, 0, 2, 0, 0, 0.1, why,
+					       sizeof(why)), -EPERM);
+	ck_assert_msg(strstr(why, "more than 2x away"), "%s", why);
+	ck_assert_int_eq(job_model_speed_claim(m, 1015, 0, 2, 0, 0, 4.5, why,
+					       sizeof(why)), -EPERM);
+	/* near: taken, JOB_CLAIM_BURST at once, then one a second */
+	while (!job_model_speed_claim(m, 1015, 0, 2, 0, 0, 1.5, why,
+				      sizeof(why)))
+		taken++;
+	ck_assert_int_eq(taken, JOB_CLAIM_BURST);
+	ck_assert_msg(strstr(why, "at once"), "%s", why);
+	ck_assert_int_eq(job_model_speed_claim(m, 1016, 0, 2, 0, 0, 2.5, why,
+					       sizeof(why)), 0);
+	ck_assert_int_eq(job_model_speed_claim(m, 1016, 0, 2, 0, 0, 2.5, why,
+					       sizeof(why)), -EPERM);
+	/* a step time at 4x the per-worker batch (32 a worker): between the
+	 * run's 0.5 s and 4 x 0.5 s, within 2x */
+	ck_assert_int_eq(job_model_speed_claim(m, 1020, 0, 2, 128, 0,
+					       1.0 / 1.5, why, sizeof(why)), 0);
+	ck_assert_int_eq(job_model_speed_claim(m, 1020, 0, 2, 128, 0,
+					       1.0 / 5.0, why, sizeof(why)),
+			 -EPERM);
+	ck_assert_int_eq(job_model_speed_claim(m, 1021, 0, 2, 16, 0,
+					       1.0 / 0.05, why, sizeof(why)),
+			 -EPERM);
+	ck_assert_uint_eq(m->claims.taken, JOB_CLAIM_BURST + 2);
+	ck_assert_uint_eq(m->claims.refused, 10);
+	ck_assert_str_eq(m->claims.last_refusal, why);
+	/* a new run checks against its own steps */
+	job_model_started(m, 1030, 0, 4, 1);
+	ck_assert_int_eq(job_model_speed_claim(m, 1031, 0, 4, 0, 0, 2.0, why,
+					       sizeof(why)), -EPERM);
+	ck_assert_msg(strstr(why, "do not span"), "%s", why);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_speed_profile)
 {
 	job_model_t *m = new_job("optimus,model=resnet,max_ps=8,max_workers=16");
@@ -433,10 +507,15 @@ START_TEST(test_speed_profile)
 	job_speed_source_t src;
 
 	feed_runs(donor, five_pw, 5, 100);
-	ck_assert_int_eq(speed_profiles_merge(reg, "resnet", &donor->speed), 0);
+	ck_assert_int_eq(speed_profiles_merge(reg, donor->uid, "resnet",
+					      &donor->speed), 0);
 	ck_assert_double_eq_tol(job_model_speed_from(m, reg, 3, 6, &src),
 				true_speed(3, 6), 0.05 * true_speed(3, 6));
 	ck_assert_int_eq(src, JOB_SPEED_PROFILE);
+	/* Another user's job of that name: not this user's profile. */
+	m->uid = donor->uid + 1;
+	(void)job_model_speed_from(m, reg, 3, 6, &src);
+	ck_assert_int_ne(src, JOB_SPEED_PROFILE);
 	/* Another model name: not that profile. */
 	ck_assert_int_eq((job_model_speed_from(donor, reg, 3, 6, &src), src),
 			 JOB_SPEED_SCALED);
@@ -1221,6 +1300,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_loss_after);
 	tcase_add_test(tc, test_clone_refit);
 	tcase_add_test(tc, test_admit_refuses_what_the_record_refuses);
+	tcase_add_test(tc, test_speed_claims);
 	suite_add_tcase(s, tc);
 	return s;
 }

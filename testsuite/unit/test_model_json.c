@@ -60,12 +60,16 @@ START_TEST(test_speed_roundtrip)
 	ck_assert_uint_eq(n.samples[0].count, 2);
 	ck_assert_double_eq_tol(speed_model_eval(&n, 3, 7),
 				speed_model_eval(&m, 3, 7), 1e-9);
-	speed_profiles_merge(reg, "bert", &m);
-	speed_profiles_merge(reg, "alexnet", &m);
+	speed_profiles_merge(reg, 1000, "bert", &m);
+	speed_profiles_merge(reg, 1001, "bert", &m);
+	speed_profiles_merge(reg, 0, "alexnet", &m);
 	o = json_tokener_parse(roundtrip_text(speed_profiles_to_json(reg)));
 	ck_assert_int_eq(speed_profiles_from_json(o, &back, err, sizeof(err)), 0);
-	ck_assert_uint_eq(back->n, 2);
-	ck_assert_double_eq_tol(speed_model_eval(speed_profiles_get(back, "bert"),
+	ck_assert_uint_eq(back->n, 3);
+	ck_assert_ptr_nonnull(speed_profiles_own(back, 1001, "bert"));
+	ck_assert_ptr_null(speed_profiles_own(back, 0, "bert"));
+	ck_assert_double_eq_tol(speed_model_eval(speed_profiles_get(back, 1000,
+								    "bert"),
 						 2, 2), speed_model_eval(&m, 2, 2),
 				1e-9);
 	speed_model_clear(&m);
@@ -144,6 +148,10 @@ static const char *const bad_profiles[] = {
 	"{\"profiles\":[{\"name\":\"\",\"model\":{\"mode\":\"async\","
 	"\"batch\":0,\"samples\":[]}}]}",
 	"{\"profiles\":[{\"name\":7}]}", "{\"profiles\":3}",
+	"{\"profiles\":[{\"name\":\"a\",\"owner\":-1,\"model\":{\"mode\":"
+	"\"async\",\"batch\":0,\"samples\":[]}}]}",
+	"{\"profiles\":[{\"name\":\"a\",\"owner\":\"root\",\"model\":{"
+	"\"mode\":\"async\",\"batch\":0,\"samples\":[]}}]}",
 };
 
 static const char *const bad_quality[] = {

@@ -51,6 +51,7 @@ typedef struct alloc_job {
 	void *loss_ctx;
 	double weight;             /* importance; 0 means 1 */
 	int max_units;             /* 0 means no limit */
+	int min_units;             /* held before the greedy; 0 means 1 */
 } alloc_job_t;
 
 enum alloc_status {

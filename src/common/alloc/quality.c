@@ -4,7 +4,8 @@
  * alloc/quality.c - quality-driven allocation (Algorithm 1 of the
  * quality-driven scheduling paper).
  *
- * Every job starts with one unit (in input order, while units last); then
+ * Every job starts with one unit, or its min_units (in input order, while
+ * units last: a fair share guaranteed to it, plan/plan_fair.c); then
  * each remaining unit goes to the job whose predicted loss drops the most
  * with one more unit, weight_j * (Loss_j(a_j) - Loss_j(a_j + 1)). As in
  * Algorithm 1 the loop runs while units remain: it does not stop on a
@@ -86,15 +87,19 @@ int alloc_quality_run(const alloc_job_t *jobs, size_t n,
 		return -ENOMEM;
 	left = prm->total_units;
 	for (size_t i = 0; i < n; i++) {
+		long first = jobs[i].min_units > 1 ? jobs[i].min_units : 1;
+
 		if (left == 0) {
 			out->grants[i].status = ALLOC_MIN_UNFIT;
 			out->nleft_out++;
 			continue;
 		}
-		out->grants[i].units = 1;
-		out->units_used++;
-		left--;
-		quality_refresh(&h, &jobs[i], i, 1);
+		if (first > left)
+			first = left;
+		out->grants[i].units = (int)first;
+		out->units_used += first;
+		left -= first;
+		quality_refresh(&h, &jobs[i], i, (int)first);
 	}
 	quality_loop(jobs, &h, left, out);
 	heap_free(&h);

@@ -289,6 +289,13 @@ static void job_model_reported(job_model_t *m, time_t now, double step,
 		job_model_batch_progress(m, step > m->step ? step - m->step :
 					 0.0, steps_per_sec);
 	job_model_check_resume(m, step);
+	/* Where the run's own progress begins: its speed claims are checked
+	 * against the steps from here (job_claims.c). */
+	if (m->nruns && !m->runs[m->nruns - 1].end && !m->claims.first_report &&
+	    now >= m->runs[m->nruns - 1].start) {
+		m->claims.first_report = now;
+		m->claims.first_step = step;
+	}
 	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
 		m->runs[m->nruns - 1].steps_done += step - m->step;
 	job_model_restart_timed(m, now, steps_per_sec);
@@ -474,6 +481,11 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	(void)job_model_batch_run(m, 0, 0, 0);
 	/* A new run has new workers on new nodes: detect afresh. */
 	straggler_clear(&m->straggler);
+	/* ... and makes its own claims, checked against its own steps. */
+	m->claims.first_report = 0;
+	m->claims.first_step = 0.0;
+	m->claims.tokens = JOB_CLAIM_BURST;
+	m->claims.tokens_at = now;
 }
 
 /*

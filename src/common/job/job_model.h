@@ -88,6 +88,35 @@ typedef struct job_batch {
 	bool fitted;
 } job_batch_t;
 
+/*
+ * What the job's speed reports claimed in its current run, and what the
+ * record saw of the run to check them by (job/job_claims.c). Not in the
+ * state file: a restarted slurmctld checks the claims afresh.
+ */
+typedef struct job_claims {
+	time_t first_report;	/* the run's first progress report, 0: none */
+	double first_step;	/* the step that report gave */
+	/* Claims the run may still make now (JOB_CLAIM_BURST at its start,
+	 * JOB_CLAIM_RATE more a second up to it), as of tokens_at. */
+	double tokens;
+	time_t tokens_at;
+	uint64_t taken, refused;	/* over every run of the job */
+	char last_refusal[160];	/* why the last one was refused */
+} job_claims_t;
+
+/* A speed claim is checked against the steps the run reported over at
+ * least this many seconds of wall time (between its first progress
+ * report and its last). */
+#define JOB_CLAIM_WINDOW 3
+/* ... and is refused when it is more than this factor away from them. */
+#define JOB_CLAIM_FACTOR 2.0
+/* Speed claims a run may make: JOB_CLAIM_BURST at once, and JOB_CLAIM_RATE
+ * a second on average (a trainer reports its speed with its progress,
+ * about once a second): a bucket of JOB_CLAIM_BURST claims refilled at
+ * JOB_CLAIM_RATE a second. */
+#define JOB_CLAIM_BURST 8
+#define JOB_CLAIM_RATE 1.0
+
 typedef struct job_model {
 	uint32_t job_id;
 	uint32_t uid;
@@ -185,6 +214,7 @@ typedef struct job_model {
 	double avoid_slowdown;	/* that straggler's step time over the median */
 
 	job_batch_t batch;	/* adaptive batch (issue 28) */
+	job_claims_t claims;	/* its speed reports, checked */
 
 	/*
 	 * Preemption with aging (issue 28, plan/plan_preempt.c). attained:
@@ -291,6 +321,28 @@ int job_model_progress(job_model_t *m, time_t now, double step,
 int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
 			  double steps_per_sec, bool own_batch, char *err,
 			  size_t errlen);
+
+/*
+ * A speed report is a claim about the run slurmctld started, checked
+ * before the record takes it (job/job_claims.c): refused while the job
+ * does not run; for another configuration than the run's (its PS and
+ * workers; the nodes are the run's); beyond JOB_CLAIM_BURST at once or
+ * JOB_CLAIM_RATE a second on average; before the run's progress reports
+ * span JOB_CLAIM_WINDOW seconds; and more than JOB_CLAIM_FACTOR away
+ * from the steps they show over that time: at the run's batch
+ * (local_batch 0) the speed itself, at a per-worker batch of its own
+ * (local_batch, accum) the step time, which lies between the run's step
+ * time and that time scaled by the ratio of the two batches. 0 when the
+ * record may take it (counted in m->claims), else -EPERM with why (also
+ * kept in m->claims.last_refusal).
+ */
+int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
+			  int local_batch, int accum, double steps_per_sec,
+			  char *why, size_t len);
+/* The steps per second the current run's progress reports show over
+ * their wall time (JOB_CLAIM_WINDOW at least), or 0 when not yet. */
+double job_model_observed_speed(const job_model_t *m);
+
 /* An explicit speed sample (pre-run or measured): 0 or -EINVAL. For an
  * all-reduce job `ps` is the number of nodes (job_model_speed_p). */
 int job_model_speed_sample(job_model_t *m, int ps, int workers,

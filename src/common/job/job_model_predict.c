@@ -109,7 +109,7 @@ static const speed_model_t *job_model_profile(const job_model_t *m,
 
 	if (!reg || !m->hints.model[0])
 		return NULL;
-	p = speed_profiles_get(reg, m->hints.model);
+	p = speed_profiles_get(reg, m->uid, m->hints.model);
 	if (!p || !p->fitted || p->mode != m->speed.mode)
 		return NULL;
 	return p;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,6 +430,8 @@ json_object *speed_profiles_to_json(const speed_profiles_t *reg)
 
 		json_object_object_add(p, "name",
 				       json_object_new_string(reg->v[i].name));
+		json_object_object_add(p, "owner",
+				       json_object_new_int64(reg->v[i].owner));
 		json_object_object_add(p, "model",
 				       speed_model_to_json(&reg->v[i].model));
 		json_object_array_add(a, p);
@@ -440,22 +443,29 @@ json_object *speed_profiles_to_json(const speed_profiles_t *reg)
 static int mj_profile_add(json_object *p, speed_profiles_t *reg, size_t i,
 			  char *err, size_t len)
 {
-	json_object *jm;
+	json_object *jm, *jo;
 	const char *name;
 	speed_model_t m;
+	int64_t owner = 0;
 	int rc;
 
 	if ((rc = mj_object(p, err, len)) ||
 	    (rc = mj_string(p, "name", &name, err, len)))
 		return rc;
-	if (speed_profiles_get(reg, name))
+	/* A profile without an owner is root's. */
+	if (json_object_object_get_ex(p, "owner", &jo) &&
+	    (!json_object_is_type(jo, json_type_int) ||
+	     (owner = json_object_get_int64(jo)) < 0 || owner > UINT32_MAX))
+		return mj_fail(err, len, "profiles[%zu]: 'owner' must be a uid",
+			       i);
+	if (speed_profiles_own(reg, (uint32_t)owner, name))
 		return mj_fail(err, len, "profiles[%zu]: duplicate name", i);
 	if (!json_object_object_get_ex(p, "model", &jm))
 		return mj_fail(err, len, "profiles[%zu]: 'model' missing", i);
 	if ((rc = speed_model_from_json(jm, &m, err, len)))
 		return rc;
 	/* Merging refits the profile from its samples. */
-	rc = speed_profiles_merge(reg, name, &m);
+	rc = speed_profiles_merge(reg, (uint32_t)owner, name, &m);
 	speed_model_clear(&m);
 	if (rc)
 		return mj_fail(err, len, "profiles[%zu]: invalid name or "

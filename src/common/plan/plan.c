@@ -170,6 +170,9 @@ void plan_ctx_free(plan_ctx_t *c)
 	free(c->placed);
 	free(c->room);
 	free(c->free0);
+	free(c->fair_user);
+	free(c->fair_frac);
+	free(c->fair_held);
 	plan_goodput_free(c);
 }
 
@@ -293,5 +296,5 @@ int plan_setup(plan_ctx_t *c)
 	if ((rc = plan_speed_cache(c)))
 		return rc;
 	plan_order(c);
-	return 0;
+	return plan_fair_setup(c);
 }

@@ -132,6 +132,16 @@ typedef struct plan_job {
 	 * and a job whose minimum is over it waits, saying which limit.
 	 */
 	const job_cap_t *cap;
+	/*
+	 * Fair shares between users (plan_fair.c): the user the job belongs
+	 * to (the adapter's key: sched/optimus the job's uid) and that
+	 * user's share weight (Slurm: its association's normalized shares;
+	 * 0: 1, an equal share; negative: none). Under contention each user
+	 * with demand first gets min(demand, its weighted share of the
+	 * plan's capacity), the policy's greedy then shares the rest.
+	 */
+	uint32_t user;
+	double share;
 } plan_job_t;
 
 typedef enum plan_action {

@@ -515,21 +515,31 @@ static void plan_limit(alloc_job_t *a, int lim_ps, int lim_w)
 		a->max_units = a->max_workers;
 }
 
-/* Run one allocator over the jobs idx[0..k) (in order); copy the grants. */
-static int plan_alloc_group(plan_ctx_t *c, const size_t *idx, size_t k,
-			    res_vec_t cap, long units, alloc_run_fn run,
-			    alloc_grant_t *grants)
+/*
+ * Run one allocator over the jobs idx[0..k) (in order) of the jobs in[]
+ * this allocation takes, the group having `frac` of the capacity; copy the
+ * grants. Under contention between users each one's fair share is
+ * guaranteed first (plan_fair.c).
+ */
+static int plan_alloc_group(plan_ctx_t *c, const bool *in, const size_t *idx,
+			    size_t k, res_vec_t cap, long units, double frac,
+			    alloc_run_fn run, alloc_grant_t *grants)
 {
 	alloc_job_t *jobs;
+	alloc_grant_t *fair;
 	alloc_params_t prm;
-	alloc_result_t res;
+	alloc_result_t res = { 0 };
 	int rc;
 
 	if (!k)
 		return 0;
 	jobs = malloc(k * sizeof(*jobs));
-	if (!jobs)
+	fair = malloc(k * sizeof(*fair));
+	if (!jobs || !fair) {
+		free(jobs);
+		free(fair);
 		return -ENOMEM;
+	}
 	for (size_t j = 0; j < k; j++) {
 		jobs[j] = c->aj[idx[j]];
 		plan_limit(&jobs[j], c->lim_ps[idx[j]], c->lim_w[idx[j]]);
@@ -537,14 +547,18 @@ static int plan_alloc_group(plan_ctx_t *c, const size_t *idx, size_t k,
 	alloc_params_init(&prm, cap);
 	prm.damping = c->prm->damping;
 	prm.total_units = units;
-	rc = run(jobs, k, &prm, &res);
-	if (!rc)
+	rc = plan_fair_guarantee(c, in, idx, k, jobs, cap, units, frac, run,
+				 run == plan_run_quality, fair);
+	if (!rc && (rc = run(jobs, k, &prm, &res)))
+		plan_fail(c->out, rc, "allocation: %.140s", res.err);
+	if (!rc) {
+		plan_fair_hold(fair, res.grants, k);
 		for (size_t j = 0; j < k; j++)
 			grants[idx[j]] = res.grants[j];
-	else
-		plan_fail(c->out, rc, "allocation: %.140s", res.err);
+	}
 	alloc_result_free(&res);
 	free(jobs);
+	free(fair);
 	return rc;
 }
 
@@ -580,12 +594,14 @@ int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 	}
 	/* Both kinds present (quality policy): shares by job counts. */
 	share = nt + nq ? 1.0 / (nt + nq) : 0.0;
-	rc = plan_alloc_group(c, task, nt, plan_scale(cap, nt * share), 0,
-			      plan_task_allocator(c->prm->policy), grants);
+	rc = plan_alloc_group(c, in, task, nt, plan_scale(cap, nt * share), 0,
+			      nt * share, plan_task_allocator(c->prm->policy),
+			      grants);
 	if (!rc)
-		rc = plan_alloc_group(c, qual, nq, plan_scale(cap, nq * share),
+		rc = plan_alloc_group(c, in, qual, nq,
+				      plan_scale(cap, nq * share),
 				      plan_units(c, qual, nq, room, nroom,
-						 nq * share),
+						 nq * share), nq * share,
 				      plan_run_quality, grants);
 out:
 	free(task);

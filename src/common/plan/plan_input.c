@@ -77,7 +77,9 @@ size_t plan_input_collect(const plan_input_t *in, size_t n, time_t now,
 		*job = (plan_job_t){ .model = in[i].model,
 				     .running = in[i].state ==
 						PLAN_INPUT_RUNNING,
-				     .cap = in[i].cap };
+				     .cap = in[i].cap,
+				     .user = in[i].user,
+				     .share = in[i].share };
 		if (plan_input_start_reserved(&in[i], now)) {
 			collect_reserved(&in[i], server_free, nservers, job);
 		} else if (job->running) {

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "plan/plan.h"
@@ -52,6 +53,10 @@ typedef struct plan_input {
 	time_t started_at;
 	/* The job's cap (plan_job_t.cap); NULL: none. */
 	const job_cap_t *cap;
+	/* Whose job it is and that user's share weight (plan_job_t.user,
+	 * .share: fair shares between users, plan/plan_fair.c). */
+	uint32_t user;
+	double share;
 } plan_input_t;
 
 /* Is the job the planner's to decide on now? */

@@ -81,6 +81,18 @@ typedef struct plan_ctx {
 	plan_slots_t *placed;	/* pass 2 placements */
 	res_vec_t *room;	/* per server, pass 2 */
 	double alloc_s, place_s;
+	/* Fair shares between users (plan_fair.c): each job's user (an
+	 * index into fair_frac), each user's fair fraction of the capacity
+	 * (its demand, or its weighted share, whichever is less), and
+	 * whether two users or more contend for it (their demands exceed
+	 * it); after pass 1, whether some user below its fraction wants more
+	 * (a user above its own then yields). */
+	size_t *fair_user;
+	double *fair_frac;
+	double *fair_held;	/* per user, after pass 1: what it holds */
+	size_t nusers;
+	bool contended;
+	bool fair_owed;
 	/* Policy=goodput, per adaptive job (NULL otherwise): workers the
 	 * servers it could use hold, fullest first, added up (held[k]: the
 	 * k+1 fullest), and its rates by workers (NAN: not asked yet). */
@@ -132,6 +144,32 @@ void plan_cap_bound(plan_ctx_t *c);
 /* A speed cache for every all-reduce job (after its speed callback is
  * final): 0 or -ENOMEM (message set). */
 int plan_speed_cache(plan_ctx_t *c);
+
+/* plan_fair.c: fair shares between users */
+/* Each job's user and each user's fair fraction (after the capacity and
+ * the running jobs' usage are known). 0 or -ENOMEM (message set). */
+int plan_fair_setup(plan_ctx_t *c);
+/* Under contention, among jobs idx[0..k) (copied into jobs[] with their
+ * limits) that plan_alloc allocates (in[]) over cap with allocator `run`:
+ * each user's jobs are allocated its share first and their grants become
+ * their minimums (guaranteed[j] set), so that the policy's own run shares
+ * only the rest. `frac`: the part of the capacity the group has. 0, or an
+ * allocator's error (message set). */
+int plan_fair_guarantee(plan_ctx_t *c, const bool *in, const size_t *idx,
+			size_t k, alloc_job_t *jobs, res_vec_t cap, long units,
+			double frac, alloc_run_fn run, bool units_based,
+			alloc_grant_t *guaranteed);
+/* grants[0..k) of the policy's run keep every guarantee, else become the
+ * guarantees alone. */
+void plan_fair_hold(const alloc_grant_t *guaranteed, alloc_grant_t *grants,
+		    size_t k);
+/* After pass 1's verdicts on the running jobs: what each user holds, and
+ * does some user below its fraction want more (a pending job granted, a
+ * running one growing: fair_owed)? */
+void plan_fair_pass1(plan_ctx_t *c);
+/* Does running job i's user hold more than its fair fraction while
+ * another user is owed (a shrink that pays no gain still frees it)? */
+bool plan_fair_yields(const plan_ctx_t *c, size_t i);
 
 /* plan_place.c: place the jobs i with which[i] and grants g[i] on room;
  * fills c->placed[i] (previous content freed). */

@@ -86,16 +86,19 @@ static bool plan_resizable(const plan_ctx_t *c, size_t i)
 /*
  * A shrink: the target needs no more of any resource than the current
  * size, and pending jobs got room in pass 1 (Optimus re-allocates every
- * interval so that new jobs start; the minimum interval bounds it).
+ * interval so that new jobs start; the minimum interval bounds it), or
+ * another user below its fair share gets the room.
  */
 static bool plan_is_shrink(const plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 {
 	const alloc_job_t *a = &c->aj[i];
 
-	return c->prm->shrink_for_pending &&
+	/* A user above its fair share while another is below it yields
+	 * whatever the gain (plan_fair.c). */
+	return ((c->prm->shrink_for_pending && c->pending_granted) ||
+		plan_fair_yields(c, i)) &&
 	       res_fits(plan_need(a, g->ps, g->workers),
-			plan_need(a, c->cur_ps[i], c->cur_w[i])) &&
-	       c->pending_granted;
+			plan_need(a, c->cur_ps[i], c->cur_w[i]));
 }
 
 static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
@@ -206,6 +209,34 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 								     g->ps,
 								     g->workers),
 					   why, len);
+}
+
+/*
+ * A kept job of a user above its fair share, while a user below its own
+ * wants more (plan_fair.c): shrunk to its pass-1 grant whatever the gain,
+ * unless it could not be resized now or ends before a restart would.
+ */
+static void plan_fair_shrink(plan_ctx_t *c, size_t i)
+{
+	const alloc_grant_t *g = &c->grant1[i];
+	plan_decision_t *d = &c->out->decisions[i];
+	char why[96];
+
+	if (c->state[i] != PS_KEEP || !plan_fair_yields(c, i) ||
+	    c->jobs[i].starting ||
+	    c->jobs[i].model->phase == JM_CHECKPOINTING ||
+	    !plan_granted(g) ||
+	    (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i]) ||
+	    !plan_is_shrink(c, i, g) ||
+	    plan_time(c, i, c->cur_ps[i], c->cur_w[i]) <=
+	    c->prm->restart_cost ||
+	    job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
+					c->prm->min_resize_interval, why,
+					sizeof(why)))
+		return;
+	(void)plan_gain(c, i, g->ps, g->workers, d);
+	c->state[i] = PS_RESIZE;
+	c->shrink[i] = true;
 }
 
 static void plan_decide_running(plan_ctx_t *c, size_t i)
@@ -616,6 +647,10 @@ static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 			    "shrinks" : "grows", d->ps, d->workers,
 			    d->for_job ? " for " : "", d->for_job ? whom : "",
 			    100.0 * d->gain);
+	else if (c->shrink[i] && plan_fair_yields(c, i))
+		plan_reason(d, "optimus: shrinks to %d PS + %d workers: its "
+			    "user is above their fair share while another "
+			    "user is below theirs", d->ps, d->workers);
 	else if (c->shrink[i])
 		plan_reason(d, "optimus: shrinks to %d PS + %d workers for %s "
 			    "(shrink for pending jobs, gain %.1f%%)", d->ps,
@@ -758,6 +793,9 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 	for (size_t i = 0; i < njobs; i++)
 		if (jobs[i].running)
 			plan_decide_running(&c, i);
+	plan_fair_pass1(&c);
+	for (size_t i = 0; i < njobs; i++)
+		plan_fair_shrink(&c, i);
 	if ((rc = plan_pass2(&c, &cap)))
 		goto done;
 	for (size_t i = 0; !rc && i < njobs; i++)

@@ -53,7 +53,10 @@ def topology():
 
 
 def speed(p, w, theta):
+    """f(p, w); an all-reduce job (mode=allreduce, no PS: p = 0) as if
+    its gradients went through one PS."""
     t0, t1, t2, t3 = theta
+    p = max(p, 1)
     return w / (t0 + t1 * w / p + t2 * w + t3 * p)
 
 

@@ -12,18 +12,24 @@
 
 #include "config.h"
 
+#include <limits.h>
+#include <pthread.h>
+#include <sys/stat.h>
+
 #include "slurm/slurm_errno.h"
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "hints/bounds.h"
 #include "hints/hints.h"
 #include "hints/script.h"
 #include "job_env.h"
 #include "util/escape.h"
 #include "job_size.h"
 #include "slurm_compat.h"
+#include "report/conf.h"
 #include "roles/spank_env.h"
 
 const char plugin_name[] = "Optimus job submit plugin";
@@ -41,6 +47,55 @@ extern int init(void)
 
 extern void fini(void)
 {
+}
+
+/*
+ * The site's bounds (optimus.conf MaxUserWeight=, MaxCkptGrace=), read
+ * again when the file changed: job_submit runs under slurmctld's job write
+ * lock, so a submission costs a stat(), not a read. A file refused keeps
+ * the bounds last read (at first the defaults), said once per change.
+ */
+static pthread_mutex_t bounds_lock = PTHREAD_MUTEX_INITIALIZER;
+static hints_bounds_t bounds = { HINTS_MAX_USER_WEIGHT_DEFAULT,
+				 HINTS_MAX_CKPT_GRACE_DEFAULT };
+static struct timespec bounds_mtime;
+static ino_t bounds_ino;
+static bool bounds_read;
+
+static hints_bounds_t site_bounds(void)
+{
+	char path[PATH_MAX], err[512];
+	struct stat st;
+	hints_bounds_t b;
+
+	slurm_mutex_lock(&bounds_lock);
+	if (!slurm_conf.slurm_conf ||
+	    report_conf_path(slurm_conf.slurm_conf, path, sizeof(path)))
+		goto out;
+	if (stat(path, &st)) {
+		/* No optimus.conf: the defaults. */
+		if (bounds_read)
+			hints_bounds_init(&bounds);
+		bounds_read = false;
+		goto out;
+	}
+	if (bounds_read && st.st_ino == bounds_ino &&
+	    st.st_mtim.tv_sec == bounds_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == bounds_mtime.tv_nsec)
+		goto out;
+	bounds_read = true;
+	bounds_ino = st.st_ino;
+	bounds_mtime = st.st_mtim;
+	b = bounds;
+	if (hints_bounds_read(path, &b, err, sizeof(err)))
+		error("job_submit/optimus: %s; MaxUserWeight=%g MaxCkptGrace=%u stay in force",
+		      err, bounds.max_user_weight, bounds.max_ckpt_grace);
+	else
+		bounds = b;
+out:
+	b = bounds;
+	slurm_mutex_unlock(&bounds_lock);
+	return b;
 }
 
 /*
@@ -106,6 +161,18 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		     submit_uid, err);
 		*err_msg = xstrdup(err);
 		return SLURM_ERROR;
+	}
+	/* Beyond the site's bounds a declaration needs an administrator,
+	 * as --nice below 0 does (hints/bounds.h). */
+	if (!validate_operator(submit_uid)) {
+		hints_bounds_t b = site_bounds();
+
+		if (hints_bounds_check(&h, &b, err, sizeof(err))) {
+			info("job_submit/optimus: refused job from uid %u: %s",
+			     submit_uid, err);
+			*err_msg = xstrdup(err);
+			return ESLURM_ACCESS_DENIED;
+		}
 	}
 	if (job_size_apply(&h, job_desc, err_msg) != SLURM_SUCCESS)
 		return SLURM_ERROR;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "src/common/log.h"
 #include "src/common/parse_config.h"
 #include "src/common/read_config.h"
+#include "src/common/uid.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -54,6 +56,9 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "StragglerReports", .type = S_P_UINT32 },
 	{ .key = "StragglerDrain", .type = S_P_BOOLEAN },
 	{ .key = "MetricsPerJob", .type = S_P_BOOLEAN },
+	{ .key = "MaxUserWeight", .type = S_P_DOUBLE },
+	{ .key = "MaxCkptGrace", .type = S_P_UINT32 },
+	{ .key = "PublishProfiles", .type = S_P_STRING },
 	{NULL}
 };
 
@@ -81,6 +86,9 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	straggler_params_init(&c->straggler);
 	c->straggler_drain = false;
 	c->metrics_per_job = false;
+	hints_bounds_init(&c->bounds);
+	c->publish_profiles[0] = '\0';
+	c->npublished = 0;
 }
 
 extern char *optimus_conf_path(void)
@@ -150,6 +158,50 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 	s_p_get_uint32(&c->straggler.consecutive, "StragglerReports", tbl);
 	s_p_get_boolean(&c->straggler_drain, "StragglerDrain", tbl);
 	s_p_get_boolean(&c->metrics_per_job, "MetricsPerJob", tbl);
+	if (s_p_get_string(&addr, "PublishProfiles", tbl)) {
+		/* Too long for the buffer: refused by the check. */
+		if (snprintf(c->publish_profiles, sizeof(c->publish_profiles),
+			     "%s", addr) >= (int) sizeof(c->publish_profiles))
+			c->publish_profiles[0] = '\x01';
+		xfree(addr);
+	}
+}
+
+/* A user name or number (PublishProfiles=), as Slurm resolves one. */
+static int optimus_conf_uid(void *arg, const char *user, uint32_t *uid)
+{
+	uid_t u;
+
+	if (uid_from_string(user, &u) != SLURM_SUCCESS)
+		return -ENOENT;
+	*uid = (uint32_t) u;
+	return 0;
+}
+
+/*
+ * MaxUserWeight and MaxCkptGrace, read as job_submit/optimus reads them,
+ * and PublishProfiles' names and users.
+ */
+static int optimus_conf_declarations(const char *path, optimus_conf_t *c)
+{
+	char err[512];
+
+	if (hints_bounds_read(path, &c->bounds, err, sizeof(err))) {
+		error("sched/optimus: %s", err);
+		return SLURM_ERROR;
+	}
+	if (c->publish_profiles[0] == '\x01') {
+		error("sched/optimus: %s: PublishProfiles: longer than %zu characters",
+		      path, sizeof(c->publish_profiles) - 1);
+		return SLURM_ERROR;
+	}
+	if (speed_profiles_parse_pub(c->publish_profiles, optimus_conf_uid,
+				     NULL, c->published, &c->npublished, err,
+				     sizeof(err))) {
+		error("sched/optimus: %s: %s", path, err);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
 }
 
 /* Planner values out of range are refused, naming the key. */
@@ -273,6 +325,8 @@ static int optimus_conf_read(const char *path, optimus_conf_t *c)
 	} else {
 		optimus_conf_apply(tbl, c);
 		rc = optimus_conf_listener(path, c);
+		if (rc == SLURM_SUCCESS)
+			rc = optimus_conf_declarations(path, c);
 		if (rc == SLURM_SUCCESS)
 			rc = optimus_conf_check(path, c);
 	}
@@ -399,7 +453,8 @@ extern char *optimus_conf_text(void)
 		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
 		"RestartCost=%u ExploreScaling=%s Preempt=%s "
 		"StragglerAsyncRatio=%g StragglerSyncFactor=%g "
-		"StragglerReports=%u StragglerDrain=%s MetricsPerJob=%s",
+		"StragglerReports=%u StragglerDrain=%s MetricsPerJob=%s "
+		"MaxUserWeight=%g MaxCkptGrace=%u%s%s",
 		c->report_address ? c->report_address : "", c->report_port,
 		c->report_queue_size, c->report_max_connections,
 		c->report_timeout, c->report_auth_timeout,
@@ -410,7 +465,10 @@ extern char *optimus_conf_text(void)
 		c->explore_scaling ? "yes" : "no", c->preempt ? "yes" : "no",
 		c->straggler.async_ratio, c->straggler.sync_factor,
 		c->straggler.consecutive, c->straggler_drain ? "yes" : "no",
-		c->metrics_per_job ? "yes" : "no");
+		c->metrics_per_job ? "yes" : "no",
+		c->bounds.max_user_weight, c->bounds.max_ckpt_grace,
+		c->publish_profiles[0] ? " PublishProfiles=" : "",
+		c->publish_profiles);
 }
 
 extern void optimus_conf_free(void)
@@ -436,4 +494,13 @@ extern void optimus_conf_plan(plan_params_t *pc,
 	pc->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 	pc->uniform_node_share = true;	/* --ntasks-per-node on each node */
 	pc->profiles = profiles;
+}
+
+extern void optimus_conf_publish(speed_profiles_t *profiles)
+{
+	/* Checked when the file was read. */
+	if (speed_profiles_publish(profiles, optimus_conf.published,
+				   optimus_conf.npublished))
+		error("sched/optimus: PublishProfiles=%s not applied",
+		      optimus_conf.publish_profiles);
 }

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hints/bounds.h"
+#include "models/speed_profiles.h"
 #include "models/straggler.h"
 #include "plan/plan_interval.h"
 
@@ -52,6 +54,16 @@ typedef struct optimus_conf {
 
 	/* Metrics (doc/metrics.md). */
 	bool metrics_per_job;		/* MetricsPerJob, no */
+
+	/* What users may declare and whose profiles every user reads
+	 * (doc/reports.md "Claims and fair shares"). The bounds are applied
+	 * by job_submit/optimus, which reads them itself (hints/bounds.h):
+	 * shown here. */
+	hints_bounds_t bounds;		/* MaxUserWeight 1, MaxCkptGrace 300 */
+	/* PublishProfiles, "": none; a buffer, as policy. */
+	char publish_profiles[1024];
+	speed_profile_pub_t published[SPEED_PROFILES_PUBLISHED_MAX];
+	size_t npublished;
 } optimus_conf_t;
 
 /* The configuration in force (defaults until optimus_conf_load()). */
@@ -78,5 +90,8 @@ extern char *optimus_conf_text(void);
  * --ntasks-per-node as Slurm runs them, the shared speed profiles. */
 extern void optimus_conf_plan(plan_params_t *pc,
 			      const speed_profiles_t *profiles);
+/* The profiles PublishProfiles= publishes, made those every user reads
+ * (with the registry's lock held). */
+extern void optimus_conf_publish(speed_profiles_t *profiles);
 
 #endif

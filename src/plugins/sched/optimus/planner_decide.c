@@ -394,6 +394,7 @@ extern void planner_plan(const snapshot_t *snap)
 	registry_lock();
 	ctx_init(&c, snap);
 	registry_for_each(add_input, &c);
+	optimus_conf_publish(registry_profiles());
 	optimus_conf_plan(&conf, registry_profiles());
 	c.n = plan_interval_prepare(c.in, c.nrec, snap->taken, c.server_free,
 				    (size_t) snap->nnodes, &conf,

@@ -55,7 +55,10 @@ extern void planner_input_job(const reg_job_t *rj, const snap_job_t *sj,
 			      .start_usage = rj->start_usage,
 			      .nstart = rj->nstart,
 			      .started_at = rj->started_at,
-			      .cap = sj ? sj->cap : NULL };
+			      .cap = sj ? sj->cap : NULL,
+			      /* Fair shares are per user (plan_fair.c). */
+			      .user = rj->model->uid,
+			      .share = sj ? sj->share : 0.0 };
 	if (sj && sj->nnodes > 0) {
 		current_slots(rj->model, sj, slots);
 		in->slots = slots;

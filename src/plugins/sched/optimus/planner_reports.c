@@ -96,11 +96,30 @@ static int worker_reported(reg_job_t *rj, const report_t *r)
 }
 
 /*
- * A speed sample. At the run's own batch it is a sample of the speed
- * model (all-reduce jobs: the nodes of the run, job_model_speed_p); at a
- * batch of its own (local_batch given: the trainer timed other per-worker
- * batches) it is a step time of the goodput model (job_model_batch_sample)
- * only, on the run's nodes.
+ * A speed claim the record refused (job_model_speed_claim): said with its
+ * reason, once a second per job at most with the count refused since (a
+ * job may send hundreds).
+ */
+static void claim_refused(reg_job_t *rj, const report_t *r, const char *why)
+{
+	time_t now = time(NULL);
+
+	rj->claims_refused++;
+	if (now == rj->claims_logged)
+		return;
+	info("sched/optimus: JobId=%u: speed report refused: %s (%u refused since the last line)",
+	     r->job_id, why, rj->claims_refused);
+	rj->claims_logged = now;
+	rj->claims_refused = 0;
+}
+
+/*
+ * A speed sample, once the record took the claim (job/job_claims.c). At
+ * the run's own batch it is a sample of the speed model (all-reduce jobs:
+ * the nodes of the run, job_model_speed_p); at a batch of its own
+ * (local_batch given: the trainer timed other per-worker batches) it is a
+ * step time of the goodput model (job_model_batch_sample) only, on the
+ * run's nodes.
  */
 static int speed_reported(reg_job_t *rj, const report_t *r)
 {
@@ -108,7 +127,14 @@ static int speed_reported(reg_job_t *rj, const report_t *r)
 	const report_speed_t *s = &r->speed;
 	int w = (int) s->workers;
 	int n = job_model_speed_p(m, s->ps, s->workers, 0);
+	char why[256];
 
+	if (job_model_speed_claim(m, (time_t) r->received, (int) s->ps, w,
+				  (int) s->local_batch, (int) s->accum,
+				  s->steps_per_sec, why, sizeof(why))) {
+		claim_refused(rj, r, why);
+		return 0;
+	}
 	if (!s->local_batch)
 		return job_model_speed_sample(m, n, w, s->steps_per_sec);
 	if (w == m->cur_workers && m->cur_nodes >= 1)

@@ -236,7 +236,7 @@ static void note_finished(reg_job_t *rj, const snap_job_t *sj)
 		     sj->failed);
 	}
 	if (m->hints.model[0] && m->speed.nsamples)
-		(void) speed_profiles_merge(registry_profiles(),
+		(void) speed_profiles_merge(registry_profiles(), m->uid,
 					    m->hints.model, &m->speed);
 	info("sched/optimus: JobId=%u done: completion time %.0fs from first submission, %u resizes costing %.0fs",
 	     sj->job_id, difftime(m->end_time, m->first_submit), m->restarts,

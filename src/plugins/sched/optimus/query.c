@@ -114,6 +114,25 @@ static void add_batch_now(json_object *o, const job_model_t *m)
 	json_object_object_add(o, "batch_now", b);
 }
 
+/* "speed_claims": the job's speed reports the record took and refused,
+ * and why the last was refused (job/job_claims.c). */
+static void add_claims(json_object *o, const job_model_t *m)
+{
+	json_object *c = json_object_new_object();
+
+	if (!c)
+		return;
+	json_object_object_add(c, "taken",
+			       json_object_new_int64((int64_t) m->claims.taken));
+	json_object_object_add(c, "refused", json_object_new_int64(
+		(int64_t) m->claims.refused));
+	json_object_object_add(c, "last_refusal", json_object_new_string(
+		m->claims.last_refusal));
+	json_object_object_add(c, "observed_steps_per_sec",
+			       json_num_new(job_model_observed_speed(m)));
+	json_object_object_add(o, "speed_claims", c);
+}
+
 /*
  * A job the planner tracks: its model, decision and recent reports; any
  * other job that reported: its recent reports; else just its id.
@@ -154,6 +173,7 @@ static json_object *answer_job(uint32_t job_id)
 	json_object_object_add(o, "target_steps", json_num_new(
 		job_model_target_steps(rj->model)));
 	add_batch_now(o, rj->model);
+	add_claims(o, rj->model);
 	return o;
 }
 

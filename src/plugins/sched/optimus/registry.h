@@ -39,6 +39,10 @@ typedef struct reg_job {
 	 * and that line's second (one a second per job at most). */
 	uint32_t stale_dropped;
 	time_t stale_logged;
+	/* Speed claims refused since the last line saying so, and its
+	 * second (planner_reports.c claim_refused). */
+	uint32_t claims_refused;
+	time_t claims_logged;
 	bool blocked;		/* pending for others' reasons at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
 	/* The START applied last: its slots and what it takes on each

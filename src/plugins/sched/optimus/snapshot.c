@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "src/common/assoc_mgr.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
@@ -81,6 +82,17 @@ static int job_usage(job_record_t *job, int **index, res_vec_t **usage)
 	return n;
 }
 
+/* Slurm's own notion of a user's share (assoc_mgr's normalized shares,
+ * which its fairshare factor uses); the assoc_mgr read lock is held. */
+static double job_share(job_record_t *job)
+{
+	slurmdb_assoc_rec_t *a = job->assoc_ptr;
+
+	if (!a || !a->usage)
+		return 0.0;
+	return a->usage->shares_norm > 0.0 ? a->usage->shares_norm : -1.0;
+}
+
 static snap_state_t job_state(job_record_t *job)
 {
 	if (IS_JOB_PENDING(job))
@@ -108,6 +120,7 @@ static void copy_optimus_job(snapshot_t *s, job_record_t *job,
 
 	sj->job_id = job->job_id;
 	sj->uid = job->user_id;
+	sj->share = job_share(job);
 	sj->state = job_state(job);
 	sj->held = gate_is_closed(job);
 	sj->blocked = IS_JOB_PENDING(job) &&
@@ -195,6 +208,8 @@ extern snapshot_t *snapshot_take(void)
 	slurmctld_lock_t read_lock = {
 		.conf = READ_LOCK, .job = READ_LOCK, .node = READ_LOCK,
 		.part = READ_LOCK };
+	/* The jobs' associations (their shares), after slurmctld's locks as
+	 * slurmctld itself takes them. */
 	snapshot_t *s = xmalloc(sizeof(*s));
 	struct timespec held;
 
