@@ -1064,8 +1064,9 @@ START_TEST(test_json_salvage_every_key)
 }
 END_TEST
 
-/* A bad run is left out, the other runs kept. */
-START_TEST(test_json_salvage_drops_only_the_bad_run)
+/* A run's bad field is 0, the run and the others kept; a run that is no
+ * run is left out. */
+START_TEST(test_json_salvage_mends_only_the_bad_run)
 {
 	job_model_t *m = fed_job(), *r;
 	json_object *o = job_model_to_json(m), *runs;
@@ -1074,14 +1075,19 @@ START_TEST(test_json_salvage_drops_only_the_bad_run)
 
 	ck_assert(json_object_object_get_ex(o, "runs", &runs));
 	n = json_object_array_length(runs);
-	ck_assert_uint_gt(n, 1);
+	ck_assert_uint_gt(n, 2);
 	json_object_object_add(json_object_array_get_idx(runs, 0),
 			       "steps_done", json_object_new_double(1e300));
+	json_object_array_put_idx(runs, 1, json_object_new_string("x"));
 	r = job_model_from_json_salvaged(o, refused, sizeof(refused));
 	ck_assert_msg(r, "%s", refused);
 	ck_assert_msg(strstr(refused, "runs[0]") &&
-		      strstr(refused, "steps_done"), "%s", refused);
+		      strstr(refused, "steps_done") &&
+		      strstr(refused, "runs[1]"), "%s", refused);
 	ck_assert_uint_eq(r->nruns, n - 1);
+	ck_assert(r->runs[0].steps_done == 0);
+	ck_assert_int_eq(r->runs[0].workers, m->runs[0].workers);
+	ck_assert_int_eq(r->runs[1].start, m->runs[2].start);
 	ck_assert(r->step == m->step);
 	json_object_put(o);
 	job_model_free(r);
@@ -1195,7 +1201,7 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_json_mode_mismatch);
 	tcase_add_test(tc, test_json_every_key);
 	tcase_add_test(tc, test_json_salvage_every_key);
-	tcase_add_test(tc, test_json_salvage_drops_only_the_bad_run);
+	tcase_add_test(tc, test_json_salvage_mends_only_the_bad_run);
 	tcase_add_test(tc, test_steps_bounded_and_saturated);
 	tcase_add_test(tc, test_rerun_is_a_new_pending_run);
 	tcase_add_test(tc, test_loss_after);

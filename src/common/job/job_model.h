@@ -617,8 +617,8 @@ job_model_t *job_model_from_json(const json_object *o, char *err, size_t len);
  * The record back from JSON, losing only what is out of its bounds (the
  * state file: one bad value must not lose a job's whole record): each
  * part job_model_from_json() refuses is taken as a new record has it (a
- * field, a model, the straggler, the batch) or left out (a run), and
- * said in `refused` ("" when nothing was). NULL only when the record
+ * field, a model, the straggler, the batch; a run's field: 0) or left out
+ * (a run that is no run), and said in `refused` ("" when nothing was). NULL only when the record
  * cannot be told (its job_id, uid or hints), with the reason in refused.
  */
 job_model_t *job_model_from_json_salvaged(const json_object *o,

@@ -8,8 +8,9 @@
  * key ("'loss': -1 out of [0, inf]", "runs[0]: ...", "'speed': ..."). A
  * copy of the record is mended part by part: the part named is replaced by
  * what a new record of the same job has (job_model_new with its job id,
- * uid and hints), or left out when a new record has none of it (a run, a
- * straggler), and loaded again, until it loads. Each refusal is said.
+ * uid and hints), or left out when a new record has none of it (a
+ * straggler); a run's field is set to a new run's 0, a run that is no run
+ * left out; then loaded again, until it loads. Each refusal is said.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,12 +44,16 @@ static bool named_key(const char *err, char *key, size_t len)
 	return true;
 }
 
-/* Drop runs[i] when the message names it: true when it did. */
-static bool drop_named_run(json_object *rec, const char *err)
+/*
+ * The run the message names (runs[i]): the field it names set to a new
+ * run's 0 (its steps unknown), or, when no field of it is named (not an
+ * object, ends before it starts), the run left out. True when it did.
+ */
+static bool mend_named_run(json_object *rec, const char *err)
 {
-	json_object *runs;
+	json_object *runs, *run;
 	unsigned long i;
-	char *end;
+	char *end, key[64];
 
 	if (strncmp(err, "runs[", 5))
 		return false;
@@ -57,6 +62,12 @@ static bool drop_named_run(json_object *rec, const char *err)
 	    !json_object_is_type(runs, json_type_array) ||
 	    i >= json_object_array_length(runs))
 		return false;
+	run = json_object_array_get_idx(runs, i);
+	if (json_object_is_type(run, json_type_object) &&
+	    named_key(end, key, sizeof(key)) &&
+	    json_object_object_get_ex(run, key, NULL))
+		return json_object_object_add(run, key,
+					      json_object_new_int(0)) == 0;
 	return json_object_array_del_idx(runs, i, 1) == 0;
 }
 
@@ -69,7 +80,7 @@ static bool mend(json_object *rec, const json_object *fresh, const char *err)
 	json_object *v, *copy = NULL;
 	char key[64];
 
-	if (drop_named_run(rec, err))
+	if (mend_named_run(rec, err))
 		return true;
 	if (!named_key(err, key, sizeof(key)) || identity_key(key) ||
 	    !json_object_object_get_ex(rec, key, NULL))
