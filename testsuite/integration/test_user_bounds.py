@@ -169,6 +169,32 @@ def test_owner_requeuehold_of_a_running_job_waits_at_the_gate(cluster):
         cancel(cluster, jid)
 
 
+def test_owner_requeue_of_a_running_job_goes_through_the_plan(cluster):
+    """A running job requeued by its owner (not held): planned again
+    before it runs again, never counted as a resize (Slurm's requeue of a
+    run is a fault restart, resuming from the last checkpoint:
+    sched_optimus(8) FAULTS)."""
+    setup_users(cluster)
+    jid = user_sbatch_script(cluster, OWNER, "optimus,max_workers=2", SILENT)
+    try:
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=90)
+        wait_for(lambda: record(cluster, jid).get("phase") == "running", 30,
+                 "the record running")
+        mark = len(cluster.logs())
+        r = as_user(OWNER, ["scontrol", "requeue", str(jid)], cluster.env())
+        assert r.returncode == 0, r.stderr
+        wait_for(lambda: planned_lines(cluster.logs()[mark:], jid) >= 1, 40,
+                 "a planned line for the requeued JobId=%d" % jid)
+        cluster.wait_job_state(jid, {"RUNNING"}, timeout=90)
+        rec = wait_for(lambda: (lambda j: len(j.get("runs", [])) == 2 and j)(
+            record(cluster, jid)), 30, "the second run recorded")
+        assert rec["resizes"] == 0 and rec["restarts"] == 0, rec
+        rc, err = old_run_report(cluster, OWNER, jid, 0, 777)
+        assert rc != 0 and "old_run" in err, (rc, err)
+    finally:
+        cancel(cluster, jid)
+
+
 # ---------------------------------------------------------------- item 7
 
 # The readers: n connections (spread over the given source addresses)
