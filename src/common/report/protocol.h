@@ -58,8 +58,8 @@
  * one bound, that the parser checks here and the state file's loader
  * checks again (job/job_model_json.c). 2^50 is far below 2^53, where a
  * double stops holding every integer, so that a sum saturated at it stays
- * exact and loads back (a step of 2^53 - 1 then a few smaller ones once
- * summed past 2^53 and made the record unloadable).
+ * exact and loads back (steps near 2^53, then smaller ones after a
+ * restart, would sum past what a double counts exactly).
  */
 #define PROTOCOL_MAX_STEP (INT64_C(1) << 50)
 
