@@ -199,6 +199,13 @@ static void print_status(json_object *res, const opts_t *o)
 	if (hidden)
 		printf("(%zu finished job%s not shown: --all)\n", hidden,
 		       hidden == 1 ? "" : "s");
+	/* The reply holds at most ReportStatusMaxJobs of the jobs one may
+	 * see (optimus.conf(5)). */
+	if (get(res, "truncated") && json_object_get_boolean(
+		    get(res, "truncated")))
+		printf("(truncated: %zu of the %lld jobs you may see; a reply "
+		       "holds at most ReportStatusMaxJobs)\n", n,
+		       (long long)num(res, "jobs_total"));
 }
 
 /* The curve the plot draws: the scheduler's own fit (convergence.fit of

@@ -11,6 +11,7 @@
 
 #include "job/job_admit.h"
 #include "job/job_model.h"
+#include "report/protocol.h"
 #include "check_run.h"
 
 static job_model_t *new_job(const char *hints_text)
@@ -1132,6 +1133,172 @@ START_TEST(test_json_every_key)
 }
 END_TEST
 
+/*
+ * One bound on steps (PROTOCOL_MAX_STEP, report/protocol.h): a report
+ * above it is refused, and a run's steps summed from reports saturate at
+ * it, so that the largest step accepted then smaller ones (a restart from
+ * an older checkpoint) leave a record the state file loads back.
+ */
+START_TEST(test_steps_bounded_and_saturated)
+{
+	job_model_t *m = new_job("optimus"), *b;
+	double top = (double)PROTOCOL_MAX_STEP;
+	json_object *o;
+	char err[256];
+
+	job_model_started(m, 100, 1, 2, 1);
+	ck_assert_int_eq(job_model_report(m, 101, top + 1, 1, 0, 0), -EINVAL);
+	ck_assert_int_eq(job_model_report(m, 101, 10, 1, top * 2, 0), -EINVAL);
+	ck_assert_int_eq(job_model_checkpoint(m, 101, top + 1), -EINVAL);
+	ck_assert_int_eq(job_model_report(m, 102, top, 1, 0, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 103, 400, 1, 0, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 104, 410, 1, 0, 0), 0);
+	ck_assert_int_eq(job_model_report(m, 105, 420, 1, 0, 0), 0);
+	ck_assert(m->runs[0].steps_done == top);
+	ck_assert(job_model_steps_add(top - 5, 3) == top - 2);
+	ck_assert(job_model_steps_add(top - 5, 30) == top);
+	o = job_model_to_json(m);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b, "%s", err);
+	ck_assert(b->runs[0].steps_done == top);
+	ck_assert_uint_eq(b->reports, 4);
+	json_object_put(o);
+	job_model_free(b);
+	job_model_free(m);
+}
+END_TEST
+
+/*
+ * A finished job requeued by its owner: a new pending run, planned afresh
+ * (no planned size), neither a restart (a resize's) nor a fault restart;
+ * the count and a rerun awaiting its start survive the state file.
+ */
+START_TEST(test_rerun_is_a_new_pending_run)
+{
+	job_model_t *m = new_job("optimus"), *b;
+	json_object *o;
+	char err[256];
+
+	job_model_started(m, 100, 1, 2, 1);
+	ck_assert_int_eq(job_model_report(m, 110, 50, 1, 5, 0), 0);
+	m->plan_ps = 1, m->plan_workers = 2;
+	job_model_rerun(m, 115);	/* not done: nothing changes */
+	ck_assert_int_eq(m->phase, JM_RUNNING);
+	job_model_done(m, 120);
+	job_model_failed(m, "FAILED exit=1:0");
+	job_model_rerun(m, 130);
+	ck_assert_int_eq(m->phase, JM_PENDING);
+	ck_assert_int_eq(m->end_time, 0);
+	ck_assert_str_eq(m->failed, "");
+	ck_assert_int_eq(m->waiting_since, 130);
+	ck_assert_int_eq(m->plan_workers, 0);
+	o = job_model_to_json(m);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b, "%s", err);
+	ck_assert(b->rerun);
+	json_object_put(o);
+	job_model_started(b, 140, 1, 2, 1);
+	ck_assert_uint_eq(b->restarts, 0);
+	ck_assert_uint_eq(b->fault_restarts, 0);
+	ck_assert_uint_eq(b->resizes, 0);
+	ck_assert_uint_eq(b->reruns, 1);
+	ck_assert(!b->rerun);
+	/* resumes from wherever its owner chose: not "not resumable" */
+	ck_assert_int_eq(job_model_report(b, 150, 5, 1, 5, 0), 0);
+	ck_assert(!b->not_resumable);
+	ck_assert_uint_eq(b->nruns, 2);
+	job_model_free(b);
+	job_model_free(m);
+}
+END_TEST
+
+/*
+ * Every key of a record made bad in turn: the salvaged load keeps the
+ * record (its job, uid and reports) and says what it refused, unless the
+ * key tells which job it is (job_id, uid, hints).
+ */
+START_TEST(test_json_salvage_every_key)
+{
+	job_model_t *m = fed_job();
+	json_object *orig = job_model_to_json(m);
+	const char *text = json_object_to_json_string(orig);
+	const char *bad[] = { "null", "\"x\"", "-1", "1e300", "[1,2,3]" };
+	json_object *ref = json_tokener_parse(text);
+	size_t salvaged = 0;
+
+	json_object_object_foreach(ref, key, val) {
+		bool identity = !strcmp(key, "job_id") || !strcmp(key, "uid") ||
+				!strcmp(key, "hints");
+
+		(void)val;
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			json_object *o = json_tokener_parse(text);
+			char err[256] = "", refused[1024] = "x";
+			job_model_t *strict, *r;
+
+			json_object_object_add(o, key, json_tokener_parse(bad[b]));
+			strict = job_model_from_json(o, err, sizeof(err));
+			r = job_model_from_json_salvaged(o, refused,
+							 sizeof(refused));
+			if (strict) {
+				ck_assert_msg(r && !refused[0], "%s", key);
+			} else if (identity) {
+				ck_assert_msg(!r && refused[0], "%s", key);
+			} else {
+				ck_assert_msg(r, "%s=%s: %s", key, bad[b],
+					      refused);
+				ck_assert_msg(strstr(refused, key), "%s: %s",
+					      key, refused);
+				ck_assert_uint_eq(r->job_id, m->job_id);
+				ck_assert_uint_eq(r->uid, m->uid);
+				if (strcmp(key, "reports"))
+					ck_assert_uint_eq(r->reports,
+							  m->reports);
+				salvaged++;
+			}
+			job_model_free(strict);
+			job_model_free(r);
+			json_object_put(o);
+		}
+	}
+	ck_assert_uint_gt(salvaged, 100);
+	json_object_put(ref);
+	json_object_put(orig);
+	job_model_free(m);
+}
+END_TEST
+
+/* A run's bad field is 0, the run and the others kept; a run that is no
+ * run is left out. */
+START_TEST(test_json_salvage_mends_only_the_bad_run)
+{
+	job_model_t *m = fed_job(), *r;
+	json_object *o = job_model_to_json(m), *runs;
+	char refused[512];
+	size_t n;
+
+	ck_assert(json_object_object_get_ex(o, "runs", &runs));
+	n = json_object_array_length(runs);
+	ck_assert_uint_gt(n, 2);
+	json_object_object_add(json_object_array_get_idx(runs, 0),
+			       "steps_done", json_object_new_double(1e300));
+	json_object_array_put_idx(runs, 1, json_object_new_string("x"));
+	r = job_model_from_json_salvaged(o, refused, sizeof(refused));
+	ck_assert_msg(r, "%s", refused);
+	ck_assert_msg(strstr(refused, "runs[0]") &&
+		      strstr(refused, "steps_done") &&
+		      strstr(refused, "runs[1]"), "%s", refused);
+	ck_assert_uint_eq(r->nruns, n - 1);
+	ck_assert(r->runs[0].steps_done == 0);
+	ck_assert_int_eq(r->runs[0].workers, m->runs[0].workers);
+	ck_assert_int_eq(r->runs[1].start, m->runs[2].start);
+	ck_assert(r->step == m->step);
+	json_object_put(o);
+	job_model_free(r);
+	job_model_free(m);
+}
+END_TEST
+
 /* A model of the other mode than the hints is refused. */
 START_TEST(test_json_mode_mismatch)
 {
@@ -1297,6 +1464,10 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_json_malformed);
 	tcase_add_test(tc, test_json_mode_mismatch);
 	tcase_add_test(tc, test_json_every_key);
+	tcase_add_test(tc, test_json_salvage_every_key);
+	tcase_add_test(tc, test_json_salvage_mends_only_the_bad_run);
+	tcase_add_test(tc, test_steps_bounded_and_saturated);
+	tcase_add_test(tc, test_rerun_is_a_new_pending_run);
 	tcase_add_test(tc, test_loss_after);
 	tcase_add_test(tc, test_clone_refit);
 	tcase_add_test(tc, test_admit_refuses_what_the_record_refuses);

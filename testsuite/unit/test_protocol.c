@@ -723,8 +723,44 @@ START_TEST(test_history_ring_and_eviction)
 	report_history_add(h, &r);
 	ck_assert_ptr_null(report_history_job_json(h, 10));
 	ck_assert_uint_eq(report_history_jobs(h), 2);
-	j = report_history_status_json(h);
+	j = report_history_status_json(h, &(report_viewer_t){
+		.admin = true, .max_jobs = 10 });
 	ck_assert_uint_eq(json_object_array_length(json_object_object_get(j, "jobs")), 2);
+	json_object_put(j);
+	report_history_destroy(h);
+}
+END_TEST
+
+/* status from the history: the jobs the viewer may see (an ordinary user
+ * their own), at most max_jobs, "truncated" and "jobs_total" saying so. */
+START_TEST(test_history_status_per_viewer_bounded)
+{
+	report_history_t *h = report_history_create(8, 3);
+	json_object *j;
+	report_t r;
+
+	for (uint32_t job = 1; job <= 3; job++) {
+		r = progress(job, 1);
+		r.uid = job == 3 ? 7 : 5;
+		report_history_add(h, &r);
+	}
+	j = report_history_status_json(h, &(report_viewer_t){
+		.uid = 7, .max_jobs = 10 });
+	ck_assert_uint_eq(json_object_array_length(json_object_object_get(j, "jobs")), 1);
+	ck_assert_int_eq(json_object_get_int(json_object_object_get(
+		json_object_array_get_idx(json_object_object_get(j, "jobs"), 0),
+		"job")), 3);
+	ck_assert(!json_object_get_boolean(json_object_object_get(j, "truncated")));
+	json_object_put(j);
+	j = report_history_status_json(h, &(report_viewer_t){
+		.uid = 7, .admin = true, .max_jobs = 2 });
+	ck_assert_uint_eq(json_object_array_length(json_object_object_get(j, "jobs")), 2);
+	ck_assert(json_object_get_boolean(json_object_object_get(j, "truncated")));
+	ck_assert_int_eq(json_object_get_int(json_object_object_get(j, "jobs_total")), 3);
+	json_object_put(j);
+	j = report_history_status_json(h, &(report_viewer_t){
+		.uid = 9, .max_jobs = 2 });
+	ck_assert_uint_eq(json_object_array_length(json_object_object_get(j, "jobs")), 0);
 	json_object_put(j);
 	report_history_destroy(h);
 }
@@ -943,6 +979,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_queue_fair_share_per_uid);
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);
+	tcase_add_test(tc, test_history_status_per_viewer_bounded);
 	tcase_add_test(tc, test_history_keeps_last_checkpoint);
 	tcase_add_test(tc, test_history_restore_round_trip);
 	suite_add_tcase(s, tc);

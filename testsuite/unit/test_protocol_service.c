@@ -43,18 +43,20 @@ static munge_auth_status_t fake_verify(const char *socket, const char *cred,
 }
 
 #define FINISHED_JOB 77	/* a job that has ended, owned by OWNER */
+#define JOB_RUN 2	/* the current run (restart count) of every job */
 
-static int job_owner(uint32_t job_id, uid_t *uid)
+static int job_owner(uint32_t job_id, uid_t *uid, uint32_t *run)
 {
 	if (job_id != JOB && job_id != FINISHED_JOB)
 		return -ENOENT;
 	*uid = OWNER;
+	*run = JOB_RUN;
 	return job_id == FINISHED_JOB ? 1 : 0;
 }
 
 static int custom_calls;
 
-static json_object *custom_query(const query_t *q, uid_t uid)
+static json_object *custom_query(const query_t *q, const report_viewer_t *v)
 {
 	json_object *o = json_object_new_object();
 
@@ -331,7 +333,7 @@ START_TEST(test_query_callback_replaces_history)
 }
 END_TEST
 
-static json_object *planner_like(const query_t *q, uid_t uid)
+static json_object *planner_like(const query_t *q, const report_viewer_t *v)
 {
 	json_object *o;
 
@@ -454,6 +456,100 @@ START_TEST(test_metrics_count_and_show_own_jobs_only)
 }
 END_TEST
 
+/* A report naming a run that is over (the job requeued since) is refused
+ * `old_run`; the current run's, or one naming no run, is taken. */
+START_TEST(test_report_of_an_old_run_refused)
+{
+	message_t m = progress_msg(JOB, 10);
+
+	m.report.has_run = 1;
+	m.report.run = JOB_RUN - 1;
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "old_run");
+	m = progress_msg(JOB, 11);
+	m.report.has_run = 1;
+	m.report.run = JOB_RUN;
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	m = progress_msg(JOB, 12);
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+}
+END_TEST
+
+static report_viewer_t seen_viewer;
+
+static json_object *viewer_query(const query_t *q, const report_viewer_t *v)
+{
+	seen_viewer = *v;
+	return json_object_new_object();
+}
+
+static size_t status_jobs_as(uid_t uid, bool *truncated, int64_t *total)
+{
+	message_t q = { .type = MSG_QUERY, .nonce = next_nonce++,
+			.sent = (int64_t)NOW,
+			.query = { QUERY_STATUS, 0, 0 } };
+	json_object *res, *jobs;
+	size_t n;
+
+	ck_assert_str_eq(send_as(uid, &q, &res), "ok");
+	ck_assert(json_object_object_get_ex(res, "jobs", &jobs));
+	n = json_object_array_length(jobs);
+	*truncated = json_object_get_boolean(json_object_object_get(
+		res, "truncated"));
+	*total = json_object_get_int64(json_object_object_get(res,
+							      "jobs_total"));
+	json_object_put(res);
+	return n;
+}
+
+/*
+ * `status` shows an ordinary user their own jobs only, root and SlurmUser
+ * every job, at most status_max_jobs of them with "truncated"; the
+ * planner's callback is told who asks.
+ */
+START_TEST(test_status_shows_own_jobs_bounded)
+{
+	report_service_conf_t c = REPORT_SERVICE_CONF_DEFAULT;
+	report_callbacks_t cb = { .job_owner = job_owner };
+	message_t m = progress_msg(JOB, 10),
+		  q = { .type = MSG_QUERY, .sent = (int64_t)NOW,
+			.query = { QUERY_STATUS, 0, 0 } };
+	bool truncated;
+	int64_t total;
+
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	m = progress_msg(FINISHED_JOB - 1, 10);	/* no such job: no_job */
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "no_job");
+	ck_assert_uint_eq(status_jobs_as(OTHER, &truncated, &total), 0);
+	ck_assert(!truncated && total == 0);
+	ck_assert_uint_eq(status_jobs_as(OWNER, &truncated, &total), 1);
+	ck_assert_uint_eq(status_jobs_as(SLURM_USER, &truncated, &total), 1);
+	/* the bound: a service that shows one job at most */
+	report_service_destroy(svc);
+	c.verify = fake_verify;
+	c.admin_uid = SLURM_USER;
+	c.status_max_jobs = 1;
+	svc = report_service_create(&c, &cb);
+	m = progress_msg(JOB, 10);
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "ok");
+	m = progress_msg(FINISHED_JOB, 10);	/* finished: refused */
+	ck_assert_str_eq(send_as(OWNER, &m, NULL), "finished");
+	ck_assert_uint_eq(status_jobs_as(0, &truncated, &total), 1);
+	ck_assert(!truncated && total == 1);
+	report_service_set_query(svc, viewer_query);
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(OTHER, &q, NULL), "ok");
+	ck_assert_uint_eq(seen_viewer.uid, OTHER);
+	ck_assert(!seen_viewer.admin);
+	ck_assert_uint_eq(seen_viewer.max_jobs, 1);
+	ck_assert(!report_viewer_may_see(&seen_viewer, OWNER));
+	ck_assert(report_viewer_may_see(&seen_viewer, OTHER));
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(SLURM_USER, &q, NULL), "ok");
+	ck_assert(seen_viewer.admin);
+	ck_assert(report_viewer_may_see(&seen_viewer, OWNER));
+}
+END_TEST
+
 static Suite *service_suite(void)
 {
 	Suite *s = suite_create("report_service");
@@ -470,6 +566,8 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, test_query_callback_replaces_history);
 	tcase_add_test(tc, test_consumer_reports_have_one_home);
 	tcase_add_test(tc, test_metrics_count_and_show_own_jobs_only);
+	tcase_add_test(tc, test_report_of_an_old_run_refused);
+	tcase_add_test(tc, test_status_shows_own_jobs_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

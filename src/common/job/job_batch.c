@@ -168,7 +168,7 @@ void job_model_batch_progress(job_model_t *m, double steps,
 		return;
 	g = efficiency_gain(&b->eff, batch_current(b, b->submitted));
 	if (steps > 0 && g > 0 && isfinite(g))
-		b->progress += steps * g;
+		b->progress = job_model_steps_add(b->progress, steps * g);
 	/* The step time of the running configuration at its batch. */
 	if (steps_per_sec > 0 && m->cur_workers > 0) {
 		int w = m->cur_workers, n = m->cur_nodes > 0 ? m->cur_nodes : 1;
@@ -476,7 +476,8 @@ int job_model_batch_from_json(const json_object *o, job_model_t *m,
 	    (rc = batch_int(j, "local", 0, 1e9, &local, err, len)) ||
 	    (rc = batch_int(j, "accum", 0, JOB_BATCH_MAX_ACCUM, &accum, err,
 			    len)) ||
-	    (rc = json_num_get(j, "progress", 0, 1e15, &prog, err, len)) ||
+	    (rc = json_num_get(j, "progress", 0, (double)PROTOCOL_MAX_STEP,
+			       &prog, err, len)) ||
 	    (rc = json_num_get(j, "init_batch", 0, 1e12, &init, err, len)) ||
 	    (rc = json_num_get(j, "smoothing", 0, 1, &smooth, err, len)) ||
 	    (rc = json_num_get(j, "grad_sqr", 0, 1e300, &sqr, err, len)) ||

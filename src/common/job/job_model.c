@@ -13,6 +13,7 @@
 #include "models/allreduce_speed.h"
 #include "job/job_model.h"
 #include "util/errmsg.h"
+#include "report/protocol.h"
 #include "util/names.h"
 
 static const char *const phase_names[] = {
@@ -279,6 +280,23 @@ static void job_model_epoch_marked(job_model_t *m, double step, double epoch)
 	}
 }
 
+double job_model_steps_add(double sum, double steps)
+{
+	double bound = (double)PROTOCOL_MAX_STEP;
+
+	return sum + steps < bound ? sum + steps : bound;
+}
+
+/* A report's step and speed within the protocol's one bound: what the
+ * record keeps loads back from the state file. */
+static bool job_model_step_valid(double step, double steps_per_sec)
+{
+	return isfinite(step) && step >= 0.0 &&
+	       step <= (double)PROTOCOL_MAX_STEP &&
+	       isfinite(steps_per_sec) && steps_per_sec >= 0.0 &&
+	       steps_per_sec <= (double)PROTOCOL_MAX_STEP;
+}
+
 /* What every report records: the step (the run's progress, the resume
  * check, the adaptive batch's progress), the epoch and when. */
 static void job_model_reported(job_model_t *m, time_t now, double step,
@@ -297,7 +315,8 @@ static void job_model_reported(job_model_t *m, time_t now, double step,
 		m->claims.first_step = step;
 	}
 	if (m->nruns && !m->runs[m->nruns - 1].end && step > m->step)
-		m->runs[m->nruns - 1].steps_done += step - m->step;
+		m->runs[m->nruns - 1].steps_done = job_model_steps_add(
+			m->runs[m->nruns - 1].steps_done, step - m->step);
 	job_model_restart_timed(m, now, steps_per_sec);
 	m->step = step;
 	m->epoch = epoch;
@@ -326,9 +345,8 @@ static void job_model_speed_reported(job_model_t *m, double steps_per_sec)
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch)
 {
-	if (!m || !isfinite(step) || step < 0.0 || !isfinite(loss) ||
-	    loss < 0.0 || !isfinite(steps_per_sec) || steps_per_sec < 0.0 ||
-	    !isfinite(epoch) || epoch < 0.0)
+	if (!m || !job_model_step_valid(step, steps_per_sec) ||
+	    !isfinite(loss) || loss < 0.0 || !isfinite(epoch) || epoch < 0.0)
 		return -EINVAL;
 	job_model_feed_loss(m, step, loss);
 	job_model_speed_reported(m, steps_per_sec);
@@ -340,8 +358,7 @@ int job_model_report(job_model_t *m, time_t now, double step, double loss,
 int job_model_progress(job_model_t *m, time_t now, double step,
 		       double steps_per_sec, double epoch)
 {
-	if (!m || !isfinite(step) || step < 0.0 ||
-	    !isfinite(steps_per_sec) || steps_per_sec < 0.0 ||
+	if (!m || !job_model_step_valid(step, steps_per_sec) ||
 	    !isfinite(epoch) || epoch < 0.0)
 		return -EINVAL;
 	job_model_speed_reported(m, steps_per_sec);
@@ -445,7 +462,11 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	if (!m)
 		return;
 	job_model_stopped(m, now);
-	if (m->fault_requeue) {
+	if (m->rerun) {
+		m->reruns++;
+		m->resume_floor = 0;
+		m->rerun = false;
+	} else if (m->fault_requeue) {
 		/* A fault's restart: not the plan's, and the work since the
 		 * last confirmed checkpoint is the fault's loss, not the
 		 * job's failure to resume (issue 31). */
@@ -574,6 +595,19 @@ void job_model_lost_run(job_model_t *m, time_t now)
 	m->phase = JM_REQUEUED;
 }
 
+void job_model_rerun(job_model_t *m, time_t now)
+{
+	if (!m || m->phase != JM_DONE)
+		return;
+	m->phase = JM_PENDING;
+	m->rerun = true;
+	m->fault_requeue = false;
+	m->end_time = 0;
+	m->failed[0] = '\0';
+	m->waiting_since = now;
+	m->plan_ps = m->plan_workers = 0;
+}
+
 void job_model_done(job_model_t *m, time_t now)
 {
 	if (!m)
@@ -624,7 +658,7 @@ void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 
 int job_model_checkpoint(job_model_t *m, time_t now, double step)
 {
-	if (!m || !isfinite(step) || step < 0.0)
+	if (!m || !job_model_step_valid(step, 0.0))
 		return -EINVAL;
 	m->ckpt_confirmed = now;
 	m->ckpt_step = step;

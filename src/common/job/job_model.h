@@ -167,6 +167,13 @@ typedef struct job_model {
 	unsigned fault_restarts;
 	bool fault_requeue;
 	/*
+	 * A finished job requeued (its owner's `scontrol requeue`): its next
+	 * run is a new pending run, planned like any pending job's, neither
+	 * a restart (a resize's) nor a fault's; reruns counts them.
+	 */
+	bool rerun;
+	unsigned reruns;
+	/*
 	 * Found running without a record (state file lost or unreadable):
 	 * taken at its real size, and not resized before it reported after
 	 * this time (issue 15). 0: not adopted.
@@ -296,7 +303,8 @@ job_model_t *job_model_clone(const job_model_t *m);
 /*
  * A progress report: cumulative step, loss, and (if > 0) the measured speed
  * in steps per second with the job's current (cur_ps, cur_workers), which
- * is also added as a speed sample. Returns 0 or -EINVAL for bad values.
+ * is also added as a speed sample. Returns 0 or -EINVAL for bad values
+ * (a step or speed above PROTOCOL_MAX_STEP among them).
  */
 int job_model_report(job_model_t *m, time_t now, double step, double loss,
 		     double steps_per_sec, double epoch);
@@ -343,6 +351,13 @@ int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
  * their wall time (JOB_CLAIM_WINDOW at least), or 0 when not yet. */
 double job_model_observed_speed(const job_model_t *m);
 
+/*
+ * sum + steps, saturated at the protocol's bound on steps
+ * (PROTOCOL_MAX_STEP): every count of steps the record adds up from
+ * reports stays within what the state file loads back.
+ */
+double job_model_steps_add(double sum, double steps);
+
 /* An explicit speed sample (pre-run or measured): 0 or -EINVAL. For an
  * all-reduce job `ps` is the number of nodes (job_model_speed_p). */
 int job_model_speed_sample(job_model_t *m, int ps, int workers,
@@ -382,6 +397,14 @@ void job_model_requeued(job_model_t *m, time_t now);
  * run is a fault restart that resumes from the last confirmed checkpoint.
  */
 void job_model_lost_run(job_model_t *m, time_t now);
+/*
+ * A finished job back to pending (requeued by its owner, or an admin): a
+ * new pending run (rerun), waiting since now with no planned size; its
+ * end and how it ended are forgotten. Its next start counts neither as a
+ * restart nor as a fault restart, and sets no resume floor (the owner
+ * chose where it starts from). A job in any other phase is left as it is.
+ */
+void job_model_rerun(job_model_t *m, time_t now);
 /*
  * Added: a resize decided by the plan begins (checkpoint signal sent):
  * phase CHECKPOINTING, last_resize = resize_began = now, resizes + 1.
@@ -703,5 +726,15 @@ json_object *job_model_to_json(const job_model_t *m);
  * malformed or out-of-range input, never crashing on it.
  */
 job_model_t *job_model_from_json(const json_object *o, char *err, size_t len);
+/*
+ * The record back from JSON, losing only what is out of its bounds (the
+ * state file: one bad value must not lose a job's whole record): each
+ * part job_model_from_json() refuses is taken as a new record has it (a
+ * field, a model, the straggler, the batch; a run's field: 0) or left out
+ * (a run that is no run), and said in `refused` ("" when nothing was). NULL only when the record
+ * cannot be told (its job_id, uid or hints), with the reason in refused.
+ */
+job_model_t *job_model_from_json_salvaged(const json_object *o,
+					  char *refused, size_t len);
 
 #endif

@@ -23,8 +23,9 @@
 #include "util/json_num.h"
 
 #define JM_TIME_MAX 1e11	/* year ~5000: rejects garbage timestamps */
-/* Whatever a report may set, the state file restores (one bound). */
-#define JM_STEP_MAX ((double) PROTOCOL_MAX_COUNT)
+/* Whatever a report may set, the state file restores (one bound:
+ * report/protocol.h). */
+#define JM_STEP_MAX ((double) PROTOCOL_MAX_STEP)
 
 /* Set the message and return -EINVAL. */
 #define jm_fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
@@ -139,6 +140,8 @@ static int jm_scalars_to(json_object *o, const job_model_t *m)
 	    jm_add_int(o, "resizes", m->resizes) ||
 	    jm_add_int(o, "fault_restarts", m->fault_restarts) ||
 	    jm_add_int(o, "fault_requeue", m->fault_requeue) ||
+	    jm_add_int(o, "rerun", m->rerun) ||
+	    jm_add_int(o, "reruns", m->reruns) ||
 	    jm_add_int(o, "restart_from", (int64_t)m->restart_from) ||
 	    jm_add_int(o, "restarts_timed", m->restarts_timed) ||
 	    jm_add_num(o, "epoch_mark", m->epoch_mark) ||
@@ -313,11 +316,13 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 		{ "fault_requeue", 0, 1, true, NULL },
 		{ "restart_from", 0, JM_TIME_MAX, true, NULL },
 		{ "restarts_timed", 0, UINT32_MAX, true, NULL },
+		{ "rerun", 0, 1, true, NULL },
+		{ "reruns", 0, UINT32_MAX, true, NULL },
 	};
-	double v[12] = { 0 };
+	double v[14] = { 0 };
 
 	v[11] = -1;
-	if (jm_optional_from(o, f, 12, v, err, len))
+	if (jm_optional_from(o, f, 14, v, err, len))
 		return -EINVAL;
 	if (v[11] > m->restarts)
 		return jm_fail(err, len, "'restarts_timed' %.0f above "
@@ -334,6 +339,8 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 	m->fault_requeue = v[9] != 0.0;
 	m->restart_from = (time_t)v[10];
 	m->restarts_timed = v[11] < 0.0 ? m->restarts : (unsigned)v[11];
+	m->rerun = v[12] != 0.0;
+	m->reruns = (unsigned)v[13];
 	return 0;
 }
 
@@ -407,7 +414,7 @@ static int jm_scalars_from(const json_object *o, job_model_t *m, char *err,
 		{ "uid", 0, UINT32_MAX, true, &v[JF_UID] },
 		{ "step", 0, JM_STEP_MAX, false, &v[JF_STEP] },
 		{ "loss", 0, HUGE_VAL, false, &v[JF_LOSS] },
-		{ "steps_per_sec", 0, 1e12, false, &v[JF_SPS] },
+		{ "steps_per_sec", 0, JM_STEP_MAX, false, &v[JF_SPS] },
 		{ "epoch", 0, JM_STEP_MAX, false, &v[JF_EPOCH] },
 		{ "last_report", 0, T, true, &v[JF_LAST] },
 		{ "reports", 0, 9e15, true, &v[JF_REPORTS] },
@@ -490,6 +497,20 @@ static int jm_models_from(const json_object *o, job_model_t *m, char *err,
 	return 0;
 }
 
+/* The adaptive batch, its problem named by its key ('batch'), as every
+ * other part's is: job_model_from_json_salvaged() refuses that part. */
+static int jm_batch_from(const json_object *o, job_model_t *m, char *err,
+			 size_t len)
+{
+	char e[160] = "";
+
+	if (!job_model_batch_from_json(o, m, e, sizeof(e)))
+		return 0;
+	if (!strncmp(e, "'batch'", 7))
+		return jm_fail(err, len, "%s", e);
+	return jm_fail(err, len, "'batch': %s", e);
+}
+
 job_model_t *job_model_from_json(const json_object *o, char *err, size_t len)
 {
 	job_model_t *m;
@@ -509,7 +530,7 @@ job_model_t *job_model_from_json(const json_object *o, char *err, size_t len)
 	    jm_models_from(o, m, err, len) ||
 	    job_model_straggler_from_json(o, m, err, len) ||
 	    job_model_stop_from_json(o, m, err, len) ||
-	    job_model_batch_from_json(o, m, err, len)) {
+	    jm_batch_from(o, m, err, len)) {
 		job_model_free(m);
 		return NULL;
 	}

@@ -278,10 +278,12 @@ static json_object *job_summary(const job_history_t *j, size_t per_job)
 	return o;
 }
 
-json_object *report_history_status_json(report_history_t *h)
+json_object *report_history_status_json(report_history_t *h,
+					const report_viewer_t *v)
 {
 	json_object *o = json_object_new_object();
 	json_object *jobs = json_object_new_array();
+	size_t visible = 0;
 
 	if (!o || !jobs) {
 		json_object_put(o);
@@ -289,11 +291,20 @@ json_object *report_history_status_json(report_history_t *h)
 		return NULL;
 	}
 	pthread_mutex_lock(&h->lock);
-	for (size_t i = 0; i < h->max_jobs; i++)
-		if (h->jobs[i].job_id)
-			json_object_array_add(jobs, job_summary(&h->jobs[i], h->per_job));
+	for (size_t i = 0; i < h->max_jobs; i++) {
+		const job_history_t *j = &h->jobs[i];
+
+		if (!j->job_id || !report_viewer_may_see(v, (uint32_t)j->uid))
+			continue;
+		if (visible++ < v->max_jobs)
+			json_object_array_add(jobs, job_summary(j, h->per_job));
+	}
 	pthread_mutex_unlock(&h->lock);
 	json_object_object_add(o, "jobs", jobs);
+	json_object_object_add(o, "truncated",
+			       json_object_new_boolean(visible > v->max_jobs));
+	json_object_object_add(o, "jobs_total",
+			       json_object_new_int64((int64_t)visible));
 	return o;
 }
 

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "report/protocol.h"
+#include "report/viewer.h"
 
 typedef struct report_history report_history_t;
 
@@ -37,8 +38,13 @@ json_object *report_history_job_json(report_history_t *h, uint32_t job_id);
  */
 int report_history_job_restore(report_history_t *h, json_object *o,
 			       char *err, size_t len);
-/* {"jobs":[{"job":N,"uid":U,"reports":count,"last":{...}}...]} */
-json_object *report_history_status_json(report_history_t *h);
+/*
+ * {"jobs":[{"job":N,"uid":U,"reports":count,"last":{...}}...],
+ *  "truncated":bool,"jobs_total":n}: the jobs v may see, at most
+ * v->max_jobs of them (jobs_total: how many it may see).
+ */
+json_object *report_history_status_json(report_history_t *h,
+					const report_viewer_t *v);
 size_t report_history_jobs(report_history_t *h);
 
 #endif

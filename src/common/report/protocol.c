@@ -295,8 +295,9 @@ static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 	json_object *v;
 
 	r->kind = REPORT_PROGRESS;
-	if (get_int(o, "step", 0, PROTOCOL_MAX_COUNT, &step))
-		return fail(err, errlen, "progress needs an integer \"step\" >= 0");
+	if (get_int(o, "step", 0, PROTOCOL_MAX_STEP, &step))
+		return fail(err, errlen, "progress needs an integer \"step\" "
+			    "from 0 to 2^50");
 	if (json_num_get(o, "loss", 0.0, HUGE_VAL, &r->progress.loss, NULL,
 			 0))
 		return fail(err, errlen, "progress needs a finite \"loss\" >= 0");
@@ -321,10 +322,10 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 	    get_int(o, "workers", 1, 1 << 20, &workers))
 		return fail(err, errlen, "speed needs integers \"ps\" >= 0 "
 			    "and \"workers\" >= 1");
-	if (json_num_get(o, "steps_per_sec", 0.0, HUGE_VAL,
+	if (json_num_get(o, "steps_per_sec", 0.0, (double)PROTOCOL_MAX_STEP,
 		       &r->speed.steps_per_sec, NULL, 0))
-		return fail(err, errlen, "speed needs a finite "
-			    "\"steps_per_sec\" >= 0");
+		return fail(err, errlen, "speed needs a \"steps_per_sec\" "
+			    "from 0 to 2^50");
 	if (json_object_object_get_ex(o, "local_batch", &v) &&
 	    get_int(o, "local_batch", 1, UINT32_MAX, &local))
 		return fail(err, errlen, "\"local_batch\" must be an integer "
@@ -346,9 +347,9 @@ static int parse_checkpoint(json_object *o, report_t *r, char *err,
 	int64_t step;
 
 	r->kind = REPORT_CHECKPOINT;
-	if (get_int(o, "step", 0, PROTOCOL_MAX_COUNT, &step))
+	if (get_int(o, "step", 0, PROTOCOL_MAX_STEP, &step))
 		return fail(err, errlen, "checkpoint needs an integer "
-			    "\"step\" >= 0");
+			    "\"step\" from 0 to 2^50");
 	r->checkpoint.step = (uint64_t)step;
 	return 0;
 }

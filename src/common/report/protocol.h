@@ -51,6 +51,17 @@
  * value a report may set: it reads against the same bound (issue 15).
  */
 #define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
+/*
+ * The largest step a report may carry (progress, checkpoint), the fastest
+ * speed in steps per second, and the bound of every count of steps the
+ * record adds up from reports (a run's steps, an adaptive job's progress):
+ * one bound, that the parser checks here and the state file's loader
+ * checks again (job/job_model_json.c). 2^50 is far below 2^53, where a
+ * double stops holding every integer, so that a sum saturated at it stays
+ * exact and loads back (steps near 2^53, then smaller ones after a
+ * restart, would sum past what a double counts exactly).
+ */
+#define PROTOCOL_MAX_STEP (INT64_C(1) << 50)
 
 /* Replies come from the scheduler: a job's full answer is some 100 bytes
  * per kept point (a few thousand at most); 64 MiB is far above that. */

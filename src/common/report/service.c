@@ -15,11 +15,12 @@
 #include <time.h>
 
 #include "report/replay_cache.h"
+#include "report/run.h"
 #include "report/service.h"
 #include "util/names.h"
 #include "util/prom_text.h"
 
-typedef json_object *(*query_fn)(const query_t *, uid_t);
+typedef json_object *(*query_fn)(const query_t *, const report_viewer_t *);
 typedef int (*metrics_fn)(metrics_t *);
 
 /* Accepted requests are counted by message type ... */
@@ -34,8 +35,8 @@ static const char *const type_names[] = {
  * listed is counted as "other". */
 static const char *const refusal_codes[] = {
 	"bad_request", "too_large", "invalid", "replayed", "expired", "stale",
-	"forbidden", "no_job", "finished", "rejected", "busy", "unavailable",
-	"error", "other",
+	"forbidden", "no_job", "finished", "rejected", "old_run", "busy",
+	"unavailable", "error", "other",
 };
 #define NREFUSALS NAMES_COUNT(refusal_codes)
 
@@ -61,6 +62,8 @@ report_service_t *report_service_create(const report_service_conf_t *conf,
 	if (!s)
 		return NULL;
 	s->conf = *conf;
+	if (!s->conf.status_max_jobs)
+		s->conf.status_max_jobs = REPORT_STATUS_MAX_JOBS_DEFAULT;
 	if (!s->conf.verify)
 		s->conf.verify = munge_auth_verify;
 	s->cb = *cb;
@@ -160,23 +163,35 @@ static int is_admin(const report_service_t *s, uid_t uid)
 	return uid == 0 || uid == s->conf.admin_uid;
 }
 
-/* The one rule of who may see (and report for) a job: its owner, root or
- * SlurmUser. */
+/* Who asks: uid, and what a reply may show them (report/viewer.h). */
+static report_viewer_t viewer_of(const report_service_t *s, uid_t uid)
+{
+	return (report_viewer_t){ .uid = uid, .admin = is_admin(s, uid),
+				  .max_jobs = s->conf.status_max_jobs };
+}
+
+/* Who may see (and report for) a job: report/viewer.c's one rule. */
 static bool may_see(const report_service_t *s, uid_t uid, uid_t owner)
 {
-	return owner == uid || is_admin(s, uid);
+	report_viewer_t v = viewer_of(s, uid);
+
+	return report_viewer_may_see(&v, (uint32_t)owner);
 }
 
 /*
  * NULL when uid may act on job_id, else the refusal reply. A finished
  * job's record is final (its steps, loss and completion time are what
- * accounting keeps): a report for it is refused, a query answered.
+ * accounting keeps): a report for it is refused, a query answered. A
+ * report naming a run that is over (its job requeued since: by a resize,
+ * a preemption, a fault or its owner) is refused: it is about a run the
+ * record no longer follows (report/run.h).
  */
 static char *authorize(report_service_t *s, uint32_t job_id, uid_t uid,
-		       bool report, report_outcome_t *out)
+		       const report_t *report, report_outcome_t *out)
 {
 	uid_t owner;
-	int rc = s->cb.job_owner(job_id, &owner);
+	uint32_t run = 0;
+	int rc = s->cb.job_owner(job_id, &owner, &run);
 
 	if (rc < 0)
 		return refuse(out, "no_job", "job %u does not exist", job_id);
@@ -188,6 +203,11 @@ static char *authorize(report_service_t *s, uint32_t job_id, uid_t uid,
 		return refuse(out, "finished", "job %u has finished: its "
 			      "record is final and takes no more reports",
 			      job_id);
+	if (report && report_run_verdict(report, run) == REPORT_RUN_STALE)
+		return refuse(out, "old_run", "%s report of run %u dropped: "
+			      "the job's current run is %u",
+			      protocol_report_name(report->kind),
+			      (unsigned)report->run, (unsigned)run);
 	return NULL;
 }
 
@@ -248,7 +268,8 @@ static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 }
 
 json_object *report_service_history_query(report_service_t *s,
-					  const query_t *q)
+					  const query_t *q,
+					  const report_viewer_t *v)
 {
 	json_object *o;
 
@@ -263,13 +284,13 @@ json_object *report_service_history_query(report_service_t *s,
 		}
 		return o;
 	case QUERY_PLAN:
-		o = report_history_status_json(s->history);
+		o = report_history_status_json(s->history, v);
 		if (o)
 			json_object_object_add(o, "planner",
 					       json_object_new_string("none"));
 		return o;
 	default:
-		return report_history_status_json(s->history);
+		return report_history_status_json(s->history, v);
 	}
 }
 
@@ -348,12 +369,14 @@ static char *serve_query(report_service_t *s, const query_t *q, uid_t uid,
 			 report_outcome_t *out)
 {
 	query_fn fn = atomic_load(&s->query);
+	report_viewer_t v = viewer_of(s, uid);
 	json_object *result;
 
 	if (q->kind == QUERY_METRICS)
 		result = metrics_answer(s, uid);
 	else
-		result = fn ? fn(q, uid) : report_service_history_query(s, q);
+		result = fn ? fn(q, &v) :
+			      report_service_history_query(s, q, &v);
 	if (q->kind == QUERY_JOB)
 		result = protocol_job_page(result, q->points);
 	if (!result)
@@ -379,7 +402,8 @@ static char *serve_payload(report_service_t *s, const char *payload,
 	 * that is served, so refused requests (no_job, forbidden) take no
 	 * replay slot (issue 32 item 2). */
 	if ((m.type != MSG_QUERY || m.query.kind == QUERY_JOB) &&
-	    (deny = authorize(s, out->job_id, uid, m.type != MSG_QUERY, out)))
+	    (deny = authorize(s, out->job_id, uid,
+			      m.type != MSG_QUERY ? &m.report : NULL, out)))
 		return deny;
 	/* A report the job's record would refuse is refused now, to its
 	 * sender: the planner, which feeds the queue later, answers nobody. */

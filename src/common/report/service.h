@@ -31,18 +31,22 @@
 #include "report/history.h"
 #include "report/metrics.h"
 #include "report/queue.h"
+#include "report/viewer.h"
 
 /* Registered by the plugin. Both are called from the listener thread. */
 typedef struct report_callbacks {
-	/* 0 with the job's owner in *uid, 1 with it when the job has
-	 * finished (its record is closed to reports, still open to queries),
-	 * or -ENOENT when there is no such job (the plugin takes a short
-	 * slurmctld job read lock). */
-	int (*job_owner)(uint32_t job_id, uid_t *uid);
-	/* The answer to q asked by uid (caller owns it), NULL on failure.
+	/* 0 with the job's owner in *uid and its current run in *run (its
+	 * restart count: a report naming another run is refused), 1 with
+	 * them when the job has finished (its record is closed to reports,
+	 * still open to queries), or -ENOENT when there is no such job (the
+	 * plugin takes a short slurmctld job read lock). */
+	int (*job_owner)(uint32_t job_id, uid_t *uid, uint32_t *run);
+	/* The answer to q asked by v (caller owns it), NULL on failure.
 	 * NULL callback: answered from the report history. Authorisation is
-	 * already done: a job query reaches it only from the owner/admin. */
-	json_object *(*query)(const query_t *q, uid_t uid);
+	 * already done: a job query reaches it only from the owner/admin; a
+	 * status answer shows only the jobs v may see, at most v->max_jobs
+	 * (report/viewer.h). */
+	json_object *(*query)(const query_t *q, const report_viewer_t *v);
 	/* Would the scheduler take report r (its job owned by the sender,
 	 * not finished)? 0, or < 0 with the reason in err: r is refused to
 	 * its sender ("rejected") and nothing is queued. NULL: every report
@@ -66,20 +70,22 @@ typedef struct report_service_conf {
 	size_t queue_capacity;		/* reports waiting for the planner */
 	size_t history_jobs;		/* jobs kept until a consumer attaches */
 	size_t history_per_job;		/* reports kept per job and kind */
+	size_t status_max_jobs;		/* jobs a status reply holds at most */
 	report_verify_fn verify;	/* NULL: munge_auth_verify */
 } report_service_conf_t;
 
 #define REPORT_SERVICE_CONF_DEFAULT ((report_service_conf_t){ \
 	.munge_socket = NULL, .admin_uid = 0, .replay_window = 300, \
 	.replay_capacity = 1 << 18, .queue_capacity = 4096, \
-	.history_jobs = 1024, .history_per_job = 512, .verify = NULL })
+	.history_jobs = 1024, .history_per_job = 512, \
+	.status_max_jobs = REPORT_STATUS_MAX_JOBS_DEFAULT, .verify = NULL })
 
 /* What happened to one request, for the listener's log. */
 typedef struct report_outcome {
 	int accepted;		/* 1: served; 0: refused with code/reason */
 	const char *code;	/* "ok", "bad_request", "invalid", "replayed",
 				 * "expired", "stale", "forbidden", "no_job",
-				 * "finished", "rejected",
+				 * "finished", "rejected", "old_run",
 				 * "busy", "unavailable", "error" */
 	char reason[320];
 	uid_t uid;		/* (uid_t)-1 until the credential is checked */
@@ -100,7 +106,8 @@ char *report_service_handle(report_service_t *s, const char *body,
 
 /* Replace the query callback (thread-safe; NULL restores the default). */
 void report_service_set_query(report_service_t *s,
-			      json_object *(*query)(const query_t *, uid_t));
+			      json_object *(*query)(const query_t *,
+						    const report_viewer_t *));
 
 /* The planner's figures for the metrics query (thread-safe; NULL: none,
  * the default). fn fills m with every job it tracks (metrics_add_job) and
@@ -123,6 +130,7 @@ report_history_t *report_service_history(report_service_t *s);
 
 /* The history-based answer (the default query callback's). */
 json_object *report_service_history_query(report_service_t *s,
-					  const query_t *q);
+					  const query_t *q,
+					  const report_viewer_t *v);
 
 #endif

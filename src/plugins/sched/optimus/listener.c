@@ -62,6 +62,19 @@
  * flood's churn, not the genuine, is what is slowed (bench/flood_cost.py;
  * issue 32 item 6). A genuine connection waits in the backlog meanwhile. */
 #define LISTENER_FLOOD_PAUSE_MS 5
+/*
+ * Replies are written without blocking, and a connection has at most one
+ * reply waiting (its next request is not read before the reply is out):
+ * LISTENER_MAX_REPLY bounds that reply (a status reply is bounded by
+ * ReportStatusMaxJobs; a job's answer by the history kept per job), and
+ * LISTENER_REPLY_BUDGET every reply waiting on all connections together,
+ * so that readers who never read hold at most that much of slurmctld's
+ * memory: past it a query is answered `busy` (a few bytes). A reply still
+ * unsent ReportTimeout seconds after it was queued drops its connection
+ * (conn_reply), whatever the peer sends meanwhile.
+ */
+#define LISTENER_MAX_REPLY (4 * 1024 * 1024)
+#define LISTENER_REPLY_BUDGET (64 * 1024 * 1024)
 
 typedef struct conn {
 	int fd;
@@ -97,18 +110,20 @@ static struct {
 	/* strangers closed (made room, or timed out) since the last line */
 	time_t closed_second;
 	unsigned long evicted, expired, evicted_authed;
+	size_t out_total;	/* bytes of replies waiting, all connections */
 	/* admission_pick's scratch, max_conns each (one thread uses them) */
 	admission_conn_t *scope;
 	size_t *scope_index;
 } listener = { .wake = { -1, -1 }, .lfd = -1 };
 
 /*
- * The uid owning job_id, under a short job read lock; 1 when the job has
- * finished (report_callbacks_t). A job Slurm purged is finished, and
- * while the planner keeps its record (optimusctl status lists it) its
- * owner is the record's: status and show job answer for the same jobs.
+ * The uid owning job_id and its current run (Slurm's restart count), under
+ * a short job read lock; 1 when the job has finished (report_callbacks_t).
+ * A job Slurm purged is finished, and while the planner keeps its record
+ * (optimusctl status lists it) its owner is the record's: status and show
+ * job answer for the same jobs.
  */
-static int listener_job_owner(uint32_t job_id, uid_t *uid)
+static int listener_job_owner(uint32_t job_id, uid_t *uid, uint32_t *run)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
 	job_record_t *job_ptr;
@@ -119,6 +134,7 @@ static int listener_job_owner(uint32_t job_id, uid_t *uid)
 	job_ptr = find_job_record(job_id);
 	if (job_ptr) {
 		*uid = job_ptr->user_id;
+		*run = job_ptr->restart_cnt;
 		rc = IS_JOB_FINISHED(job_ptr) ? 1 : 0;
 	}
 	unlock_slurmctld(job_read_lock);
@@ -127,6 +143,7 @@ static int listener_job_owner(uint32_t job_id, uid_t *uid)
 	registry_lock();
 	if ((rj = registry_find(job_id))) {
 		*uid = (uid_t) rj->model->uid;
+		*run = 0;	/* finished: no report is taken */
 		rc = 1;
 	}
 	registry_unlock();
@@ -170,10 +187,17 @@ static void log_refusal(const conn_t *c, const report_outcome_t *o)
 		return;
 	}
 	/* The reason may quote what the peer sent. */
-	error("sched/optimus: report listener: refused request from %s "
-	      "(uid %d, job %u): %s: %s", c->peer,
-	      o->uid == (uid_t)-1 ? -1 : (int)o->uid, o->job_id, o->code,
-	      str_escape(o->reason, sizeof(o->reason), reason, sizeof(reason)));
+	str_escape(o->reason, sizeof(o->reason), reason, sizeof(reason));
+	/* A run that is over still reporting (a node taken for dead whose
+	 * processes live, a requeue's last seconds): late, not bad input. */
+	if (!strcmp(o->code, "old_run"))
+		info("sched/optimus: JobId=%u: %s (refused: old_run)",
+		     o->job_id, reason);
+	else
+		error("sched/optimus: report listener: refused request from %s "
+		      "(uid %d, job %u): %s: %s", c->peer,
+		      o->uid == (uid_t)-1 ? -1 : (int)o->uid, o->job_id,
+		      o->code, reason);
 }
 
 static double now_seconds(void)
@@ -182,6 +206,46 @@ static double now_seconds(void)
 
 	gettimeofday(&tv, NULL);
 	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* The reply freed; what it held is taken off the budget. */
+static void conn_out_free(conn_t *c)
+{
+	if (c->out)
+		listener.out_total -= c->out_len;
+	xfree(c->out);
+	c->out_len = c->out_sent = 0;
+}
+
+/*
+ * A reply over the bounds (LISTENER_MAX_REPLY, LISTENER_REPLY_BUDGET)
+ * replaced by a refusal of a few bytes, said in the log; else reply.
+ */
+static char *reply_within_bounds(const conn_t *c, char *reply)
+{
+	size_t len = strlen(reply) + PROTOCOL_HEADER_LEN;
+	report_outcome_t o = { .uid = c->authed ? c->uid : (uid_t)-1,
+			       .code = "busy" };
+	char *refusal;
+
+	if (len <= LISTENER_MAX_REPLY &&
+	    listener.out_total + len <= LISTENER_REPLY_BUDGET)
+		return reply;
+	if (len > LISTENER_MAX_REPLY) {
+		o.code = "too_large";
+		snprintf(o.reason, sizeof(o.reason), "reply of %zu bytes over the listener's bound of %d per connection",
+			 len, LISTENER_MAX_REPLY);
+	} else {
+		snprintf(o.reason, sizeof(o.reason), "replies of %zu bytes wait for readers who do not read (bound %d); retry later",
+			 listener.out_total, LISTENER_REPLY_BUDGET);
+	}
+	refusal = protocol_reply_error(o.code, "%s", o.reason);
+	if (!refusal)
+		return reply;
+	report_service_count(listener.service, &o);
+	log_refusal(c, &o);
+	free(reply);
+	return refusal;
 }
 
 /* Queue a reply frame on c. */
@@ -193,6 +257,7 @@ static void conn_reply(conn_t *c, char *reply, bool close_after)
 		c->close_after = true;
 		return;
 	}
+	reply = reply_within_bounds(c, reply);
 	len = strlen(reply);
 	c->out = xmalloc(PROTOCOL_HEADER_LEN + len);
 	protocol_header_encode((uint32_t)len, (uint8_t *)c->out);
@@ -200,6 +265,12 @@ static void conn_reply(conn_t *c, char *reply, bool close_after)
 	c->out_len = PROTOCOL_HEADER_LEN + len;
 	c->out_sent = 0;
 	c->close_after = close_after;
+	listener.out_total += c->out_len;
+	/* Written within ReportTimeout, or the connection is dropped: a peer
+	 * that stops reading frees its reply (a stranger keeps its shorter
+	 * deadline from accept). */
+	if (c->authed)
+		c->deadline = time(NULL) + listener.timeout;
 	free(reply);
 }
 
@@ -283,8 +354,7 @@ static bool conn_write(conn_t *c)
 			return errno == EAGAIN || errno == EINTR;
 		c->out_sent += (size_t)n;
 	}
-	xfree(c->out);
-	c->out_len = c->out_sent = 0;
+	conn_out_free(c);
 	/* A stranger's deadline runs from accept, whatever it sends. */
 	if (c->authed)
 		c->deadline = time(NULL) + listener.timeout;
@@ -297,7 +367,7 @@ static void conn_close(size_t i)
 
 	close(c->fd);
 	xfree(c->body);
-	xfree(c->out);
+	conn_out_free(c);
 	listener.conns[i] = listener.conns[--listener.nconns];
 }
 
@@ -576,6 +646,7 @@ static int service_create(void)
 	sc.replay_window = optimus_conf.report_replay_window;
 	sc.replay_capacity = optimus_conf.report_replay_capacity;
 	sc.queue_capacity = optimus_conf.report_queue_size;
+	sc.status_max_jobs = optimus_conf.report_status_max_jobs;
 	listener.service = report_service_create(&sc, &cb);
 	if (!listener.service) {
 		error("sched/optimus: report listener: out of memory");
@@ -664,8 +735,8 @@ extern report_queue_t *listener_attach_consumer(void)
 		       NULL;
 }
 
-extern void listener_set_query(json_object *(*query)(const query_t *q,
-						     uid_t uid))
+extern void listener_set_query(json_object *(*query)(
+	const query_t *q, const report_viewer_t *v))
 {
 	if (listener.service)
 		report_service_set_query(listener.service, query);

@@ -28,8 +28,8 @@ extern void listener_stop(void);
  * (report_queue_drain); NULL when the listener is not running. */
 extern report_queue_t *listener_attach_consumer(void);
 /* For the planner: answer queries (status, job N, plan) from now on. */
-extern void listener_set_query(json_object *(*query)(const query_t *q,
-						     uid_t uid));
+extern void listener_set_query(json_object *(*query)(
+	const query_t *q, const report_viewer_t *v));
 /* For the planner: its figures for the metrics query from now on. */
 extern void listener_set_metrics(int (*fn)(metrics_t *m));
 /* The per-job report history (also what queries fall back to). */

@@ -23,6 +23,7 @@
 #include "slurm_compat.h"
 #include "plan/plan.h"
 #include "report/conf.h"
+#include "report/viewer.h"
 
 optimus_conf_t optimus_conf;
 
@@ -41,6 +42,7 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "ReportMaxPeerConnections", .type = S_P_UINT32 },
 	{ .key = "ReportReplayWindow", .type = S_P_UINT32 },
 	{ .key = "ReportReplayCapacity", .type = S_P_UINT32 },
+	{ .key = "ReportStatusMaxJobs", .type = S_P_UINT32 },
 	{ .key = "Policy", .type = S_P_STRING },
 	{ .key = "PlanInterval", .type = S_P_UINT32 },
 	{ .key = "Damping", .type = S_P_DOUBLE },
@@ -73,6 +75,7 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->report_max_peer_connections = 64;
 	c->report_replay_window = 300;
 	c->report_replay_capacity = 1 << 18;
+	c->report_status_max_jobs = REPORT_STATUS_MAX_JOBS_DEFAULT;
 	snprintf(c->policy, sizeof(c->policy), "optimus");
 	c->plan_interval = PLAN_INTERVAL_DEFAULT;
 	c->damping = ALLOC_DAMPING_DEFAULT;
@@ -130,6 +133,7 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 		       "ReportMaxPeerConnections", tbl);
 	s_p_get_uint32(&c->report_replay_window, "ReportReplayWindow", tbl);
 	s_p_get_uint32(&c->report_replay_capacity, "ReportReplayCapacity", tbl);
+	s_p_get_uint32(&c->report_status_max_jobs, "ReportStatusMaxJobs", tbl);
 	if (s_p_get_string(&addr, "Policy", tbl)) {
 		/* A name too long for the buffer is no policy: left empty,
 		 * refused by the check as "(too long)". */
@@ -256,11 +260,11 @@ static int optimus_conf_check(const char *path, const optimus_conf_t *c)
 	}
 	if (!c->report_queue_size || !c->report_max_connections ||
 	    !c->report_timeout || !c->report_replay_window ||
-	    !c->report_replay_capacity ||
+	    !c->report_replay_capacity || !c->report_status_max_jobs ||
 	    !c->report_auth_timeout || !c->report_max_peer_connections) {
 		error("sched/optimus: %s: ReportQueueSize, ReportMaxConnections, "
 		      "ReportMaxPeerConnections, ReportTimeout, ReportAuthTimeout, "
-		      "ReportReplayCapacity "
+		      "ReportReplayCapacity, ReportStatusMaxJobs "
 		      "and ReportReplayWindow must be > 0", path);
 		return SLURM_ERROR;
 	}
@@ -292,6 +296,8 @@ static void optimus_conf_keep_listener(const char *path, optimus_conf_t *next)
 		  cur->report_replay_window },
 		{ "ReportReplayCapacity", &next->report_replay_capacity,
 		  cur->report_replay_capacity },
+		{ "ReportStatusMaxJobs", &next->report_status_max_jobs,
+		  cur->report_status_max_jobs },
 	};
 
 	if (xstrcmp(next->report_address, cur->report_address))
@@ -448,7 +454,8 @@ extern char *optimus_conf_text(void)
 	return xstrdup_printf(
 		"ReportAddress=%s ReportPort=%u ReportQueueSize=%u "
 		"ReportMaxConnections=%u ReportTimeout=%u ReportAuthTimeout=%u "
-		"ReportMaxPeerConnections=%u ReportReplayWindow=%u Policy=%s "
+		"ReportMaxPeerConnections=%u ReportReplayWindow=%u "
+		"ReportStatusMaxJobs=%u Policy=%s "
 		"PlanInterval=%u Damping=%g ResizeThreshold=%g "
 		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
 		"RestartCost=%u ExploreScaling=%s Preempt=%s "
@@ -459,7 +466,7 @@ extern char *optimus_conf_text(void)
 		c->report_queue_size, c->report_max_connections,
 		c->report_timeout, c->report_auth_timeout,
 		c->report_max_peer_connections, c->report_replay_window,
-		c->policy, c->plan_interval, c->damping,
+		c->report_status_max_jobs, c->policy, c->plan_interval, c->damping,
 		c->resize_threshold, c->resize_threshold_large,
 		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
 		c->explore_scaling ? "yes" : "no", c->preempt ? "yes" : "no",

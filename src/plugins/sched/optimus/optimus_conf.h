@@ -29,6 +29,7 @@ typedef struct optimus_conf {
 	uint32_t report_max_peer_connections; /* ReportMaxPeerConnections, 64 */
 	uint32_t report_replay_window;	/* ReportReplayWindow (s), 300 */
 	uint32_t report_replay_capacity;/* ReportReplayCapacity, 262144 */
+	uint32_t report_status_max_jobs;/* ReportStatusMaxJobs, 1000 */
 
 	/* Planner (doc/planning.md). */
 	/* A buffer, not a pointer: `scontrol reconfigure` rewrites it while

@@ -318,21 +318,30 @@ struct action_list {
 	int n, cap;
 };
 
-/* Jobs outside the plan still get their SystemComment refreshed. */
+/*
+ * Jobs outside the plan still get their SystemComment refreshed. A pending
+ * job that something else holds (its owner's hold, a requeuehold, a
+ * dependency) is not planned, and is kept at optimus' gate meanwhile
+ * (ACT_WAIT closes it; a hold is never touched): else, released after
+ * Slurm's delay after a requeue ran out, Slurm would start it at once,
+ * outside the plan.
+ */
 static int comment_unplanned(reg_job_t *rj, void *arg)
 {
 	struct action_list *list = arg;
 	job_model_t *m = rj->model;
 	char comment[COMMENT_MAX];
+	bool held = rj->blocked && !rj->at_gate &&
+		    (m->phase == JM_PENDING || m->phase == JM_REQUEUED);
 	action_t *a;
 
 	if (list->n >= list->cap || (m->phase == JM_DONE && rj->accounted))
 		return 0;
-	if (m->phase != JM_DONE && m->phase != JM_CHECKPOINTING)
+	if (m->phase != JM_DONE && m->phase != JM_CHECKPOINTING && !held)
 		return 0;
 	a = &list->acts[list->n++];
 	a->job_id = m->job_id;
-	a->kind = ACT_NONE;
+	a->kind = held ? ACT_WAIT : ACT_NONE;
 	job_model_summary(m, registry_profiles(), comment, sizeof(comment));
 	a->comment = xstrdup(comment);
 	if (m->phase == JM_DONE) {

@@ -62,6 +62,7 @@ static void track_new_job(const snap_job_t *sj, time_t now)
 	enable_adaptive_batch(m);
 	rj->restart_cnt = sj->restart_cnt;
 	rj->blocked = sj->blocked;
+	rj->at_gate = sj->held;
 	rj->last_seen = now;
 	info("sched/optimus: tracking JobId=%u (%s)", sj->job_id, shown);
 }
@@ -190,6 +191,18 @@ static void note_pending(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
 	job_model_t *m = rj->model;
 
+	if (m->phase == JM_DONE) {
+		/* A finished job requeued (its owner's scontrol requeue):
+		 * a new pending run, planned like any pending job; its end
+		 * is accounted again when it ends again. */
+		info("sched/optimus: JobId=%u requeued after it ended (restart %u): a new pending run, planned as any pending job",
+		     sj->job_id, sj->restart_cnt);
+		job_model_rerun(m, now);
+		rj->accounted = false;
+		rj->account_tries = 0;
+		rj->checkpoint_acked = false;
+		return;
+	}
 	if (m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING)
 		return;
 	info("sched/optimus: JobId=%u requeued by Slurm (restart %u, not a resize%s): resumes from its checkpoint of step %.0f",
@@ -292,6 +305,7 @@ static bool sync_job(const snap_job_t *sj, const snapshot_t *snap, time_t now)
 		break;
 	}
 	rj->restart_cnt = sj->restart_cnt;
+	rj->at_gate = sj->held;
 	/* A release, a dependency met, a begin time reached: plan it now. */
 	if (rj->blocked != sj->blocked) {
 		rj->blocked = sj->blocked;

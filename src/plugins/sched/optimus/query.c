@@ -21,14 +21,27 @@
 
 #define SUMMARY_MAX 1024
 
+/* A status answer being built: the jobs its viewer may see, at most
+ * max_jobs of them. */
+struct status_walk {
+	const report_viewer_t *v;
+	json_object *jobs;
+	size_t visible;
+};
+
 /* One line per job: what `optimusctl status` prints. */
 static int status_row(reg_job_t *rj, void *arg)
 {
+	struct status_walk *w = arg;
 	job_model_t *m = rj->model;
-	json_object *o = json_object_new_object();
+	json_object *o;
 	char summary[SUMMARY_MAX];
 	bool fitted = false;
 
+	if (!report_viewer_may_see(w->v, m->uid) ||
+	    w->visible++ >= w->v->max_jobs)
+		return 0;
+	o = json_object_new_object();
 	job_model_summary(m, registry_profiles(), summary, sizeof(summary));
 	json_object_object_add(o, "job_id", json_object_new_int64(m->job_id));
 	json_object_object_add(o, "uid", json_object_new_int64(m->uid));
@@ -54,7 +67,7 @@ static int status_row(reg_job_t *rj, void *arg)
 	json_object_object_add(o, "preemptions",
 			       json_object_new_int((int) m->preemptions));
 	json_object_object_add(o, "summary", json_object_new_string(summary));
-	json_object_array_add(arg, o);
+	json_object_array_add(w->jobs, o);
 	return 0;
 }
 
@@ -67,19 +80,29 @@ static void add_recent(json_object *o, json_object *recent, const char *key)
 		json_object_object_add(o, key, json_object_get(v));
 }
 
-static json_object *answer_status(void)
+/*
+ * The jobs v may see, at most v->max_jobs of them, with "truncated" and
+ * "jobs_total" (how many v may see): an ordinary user is answered with
+ * their own jobs, as Slurm's PrivateData=jobs would, and no reply grows
+ * without bound with the registry.
+ */
+static json_object *answer_status(const report_viewer_t *v)
 {
 	json_object *o = json_object_new_object();
-	json_object *jobs = json_object_new_array();
+	struct status_walk w = { .v = v, .jobs = json_object_new_array() };
 	json_object *recent = registry_recent() ?
-		report_history_status_json(registry_recent()) : NULL;
+		report_history_status_json(registry_recent(), v) : NULL;
 
 	json_object_object_add(o, "policy",
 			       json_object_new_string(optimus_conf.policy));
 	json_object_object_add(o, "plan_interval",
 			       json_object_new_int(optimus_conf.plan_interval));
-	registry_for_each(status_row, jobs);
-	json_object_object_add(o, "jobs", jobs);
+	registry_for_each(status_row, &w);
+	json_object_object_add(o, "jobs", w.jobs);
+	json_object_object_add(o, "truncated",
+			       json_object_new_boolean(w.visible > v->max_jobs));
+	json_object_object_add(o, "jobs_total",
+			       json_object_new_int64((int64_t) w.visible));
 	if (recent && json_object_object_get_ex(recent, "jobs", NULL)) {
 		json_object_object_add(o, "reporting", json_object_get(
 			json_object_object_get(recent, "jobs")));
@@ -257,14 +280,14 @@ extern int query_metrics(metrics_t *m)
 	return rc;
 }
 
-extern json_object *query_answer(const query_t *q, uid_t uid)
+extern json_object *query_answer(const query_t *q, const report_viewer_t *v)
 {
 	json_object *o = NULL;
 
 	registry_lock();
 	switch (q->kind) {
 	case QUERY_STATUS:
-		o = answer_status();
+		o = answer_status(v);
 		break;
 	case QUERY_JOB:
 		o = answer_job(q->job_id);

@@ -13,8 +13,11 @@
 
 #include "report/metrics.h"
 #include "report/protocol.h"
+#include "report/viewer.h"
 
-extern json_object *query_answer(const query_t *q, uid_t uid);
+/* The answer to q asked by v: a status shows only the jobs v may see, at
+ * most v->max_jobs (report/viewer.h). */
+extern json_object *query_answer(const query_t *q, const report_viewer_t *v);
 
 /* The planner's figures and every job's, for the metrics query
  * (report_service_set_metrics): 0, or -1 with no memory. */

@@ -220,7 +220,11 @@ extern json_object *registry_to_json(void)
 	return root;
 }
 
-/* Load every valid job; a bad record is reported and skipped. */
+/*
+ * Load every job: a record with a value out of its bounds is loaded
+ * without that value (job_model_from_json_salvaged), said with the job;
+ * only a record that cannot be told (its job id, uid or hints) is skipped.
+ */
 extern int registry_from_json(const json_object *o, char *err, size_t len)
 {
 	json_object *fmt, *arr;
@@ -238,8 +242,9 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 	for (size_t i = 0; i < n; i++) {
 		json_object *jo = json_object_array_get_idx(arr, i);
 		json_object *acc;
-		char why[160] = "";
-		job_model_t *m = job_model_from_json(jo, why, sizeof(why));
+		char why[1024] = "";
+		job_model_t *m = job_model_from_json_salvaged(jo, why,
+							      sizeof(why));
 		reg_job_t *rj;
 
 		if (!m || !(rj = registry_add(m))) {
@@ -249,6 +254,9 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 			bad++;
 			continue;
 		}
+		if (why[0])
+			error("sched/optimus: state: JobId=%u: out of bounds, refused (the rest of the record kept): %s",
+			      rj->job_id, why);
 		if (json_object_object_get_ex(jo, "accounted", &acc))
 			rj->accounted = json_object_get_boolean(acc);
 		/* Optional: state files before issue 32 have none. A bad
@@ -261,5 +269,5 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 	if (bad)
 		errmsg_set(err, len, 0, "%zu of %zu job records ignored", bad,
 			   n);
-	return bad ? -EINVAL : 0;
+	return (int) bad;
 }

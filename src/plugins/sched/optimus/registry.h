@@ -44,6 +44,7 @@ typedef struct reg_job {
 	uint32_t claims_refused;
 	time_t claims_logged;
 	bool blocked;		/* pending for others' reasons at our last look */
+	bool at_gate;		/* waiting at optimus' gate at our last look */
 	plan_decision_t last;	/* latest decision (slots not kept) */
 	/* The START applied last: its slots and what it takes on each
 	 * (xmalloc'd), and when it was applied; reserved until Slurm runs the
@@ -97,7 +98,11 @@ extern metrics_sched_t *registry_stats(void);
 extern void registry_set_plan_json(json_object *plan);
 extern json_object *registry_plan_json(void);
 
-/* The whole table as JSON, and back (state file). */
+/*
+ * The whole table as JSON, and back (state file): back returns the number
+ * of job records skipped (err says so; each is logged), or -EINVAL when o
+ * is not an optimus state at all.
+ */
 extern json_object *registry_to_json(void);
 extern int registry_from_json(const json_object *o, char *err, size_t len);
 

@@ -231,7 +231,7 @@ static const char *load_previous(const char *path)
 	if (!root)
 		snprintf(said, sizeof(said), "no previous save (%s) to recover from; starting without saved model state",
 			 prev);
-	else if (registry_from_json(root, err, sizeof(err)))
+	else if (registry_from_json(root, err, sizeof(err)) != 0)
 		snprintf(said, sizeof(said), "recovered %d jobs from the previous save %s (%s)",
 			 registry_count(), prev, err);
 	else
@@ -249,6 +249,7 @@ extern void state_file_load(void)
 	char err[256] = "";
 	json_object *root;
 	struct stat st;
+	int rc;
 
 	if (stat(path, &st) && errno == ENOENT) {
 		info("sched/optimus: no saved state in %s, starting empty", path);
@@ -267,9 +268,19 @@ extern void state_file_load(void)
 		      load_previous(path));
 		xfree(kept);
 		xfree(why);
-	} else if (registry_from_json(root, err, sizeof(err))) {
+	} else if ((rc = registry_from_json(root, err, sizeof(err))) < 0) {
 		error("sched/optimus: state file %s: %s", path, err);
 		set_aside(path);
+	} else if (rc > 0) {
+		/*
+		 * Records skipped (each logged): the file itself is readable,
+		 * so it is not set aside. Set-aside copies are for files
+		 * nothing can be read from: a copy per skipped record would
+		 * let one user's repeated faults, one per restart, rotate
+		 * out every copy kept for the admin (STATE_FILE_KEEP_ASIDE).
+		 */
+		error("sched/optimus: state file %s: %s; recovered model state of %d jobs",
+		      path, err, registry_count());
 	} else {
 		info("sched/optimus: recovered model state of %d jobs from %s",
 		     registry_count(), path);
