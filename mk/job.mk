@@ -7,7 +7,8 @@
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/job/job_model.h src/common/job/job_model.c \
 	src/common/job/job_model_predict.c src/common/job/job_model_json.c \
-	src/common/job/job_batch.c src/common/job/job_explore.c
+	src/common/job/job_batch.c src/common/job/job_explore.c \
+	src/common/job/job_rebatch.c
 
 check_PROGRAMS += testsuite/unit/test_job_model
 TESTS += testsuite/unit/test_job_model

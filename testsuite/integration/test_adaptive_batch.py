@@ -41,9 +41,20 @@ RUN_RE = re.compile(r"run (\d+): 0 PS \+ (\d+) workers on \S+, batch (\d+) "
                     r"\((\d+) per worker x (\d+) micro-steps\)")
 
 
+# examples/torch_trainer.py's worker 0, when it takes the plan's batch
+INPLACE_RE = re.compile(r"batch changed in place at step (\d+): (\d+) -> "
+                        r"(\d+) \((\d+) per worker x (\d+) micro-steps\)")
+
+
 def _runs(out):
     """[(run, workers, global, local, micro-steps)] of the batch script."""
     return [tuple(int(x) for x in m) for m in RUN_RE.findall(out)]
+
+
+def _in_place(out):
+    """[(step, old global, new global, local, micro-steps)] of the
+    trainer's batch changes in place."""
+    return [tuple(int(x) for x in m) for m in INPLACE_RE.findall(out)]
 
 
 def _model(cluster, job):
@@ -188,3 +199,60 @@ def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
     pytest.fail("the report of every job (%s) was drained while it ran: "
                 "the case of a report drained after the job's end was not "
                 "tested" % drained_while_running)
+
+
+@needs_torch
+def test_batch_change_at_the_same_gpus_is_taken_in_place(cluster, tmp_path):
+    """A batch change that keeps the job's GPUs reaches the running job
+    in the reply to its next report, and the trainer takes it at its next
+    step: no checkpoint, no requeue, the same run goes on at the new
+    batch, and the record counts a re-batch, not a restart. (Before, every
+    batch change was a checkpoint-requeue-restart: 11-13 s each on this
+    cluster, bench/adaptive_ddp.py.) The job has 2 workers, no more, no
+    fewer: whatever the plan changes, it is the batch alone."""
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    job = ex.submit(cluster, workdir,
+                    "optimus,mode=allreduce,workers=2,"
+                    "worker_mem=256M,batch=32,max_batch=512,"
+                    "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
+                    "steps=3000,delta=0.00001",
+                    ["--target-loss", "0", "--max-steps", "3000",
+                     "--work-ms-per-sample", "0.5", "--report-every", "1.2",
+                     "--stats-every", "5", "--profile-batches", "0.5,2,4"],
+                    example="torch_trainer.sbatch")
+    try:
+        first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
+                         "the first run's batch")[0]
+        assert first[1:] == (2, 32, 16, 1), first
+        # the plan's batch change reaches the job, one way or the other
+        wait_for(lambda: (lambda o: _in_place(o) or len(_runs(o)) > 1)(
+            ex.output(workdir, job)), 180, "a batch change")
+        out = ex.output(workdir, job)
+        assert len(_runs(out)) == 1, \
+            "a batch change at the same GPUs requeued the job: runs %s" % (
+                _runs(out),)
+        assert cluster.job_fields(job).get("Restarts") == "0", \
+            cluster.job_fields(job)
+        step, old, new, local, micro = _in_place(out)[0]
+        assert old == first[2] and new != old, (first, _in_place(out))
+        assert new == 2 * local * micro, _in_place(out)[0]
+        # the run goes on at the new batch: steps after the change, the
+        # progress reports saying the batch they run at
+        wait_for(lambda: [p for p in ex.curve(ex.output(workdir, job))
+                          if p[0] > step + 20], 120,
+                 "steps after the batch change")
+        assert len(_runs(ex.output(workdir, job))) == 1
+        # the record: a re-batch in place, no restart, its batch the new one
+        m = wait_for(lambda: (lambda j: j.get("rebatches") and j)(
+            _model(cluster, job)), 60, "the re-batch in the record")
+        assert m["restarts"] == 0 and m["resizes"] == 0, m
+        last = _in_place(ex.output(workdir, job))[-1]
+        assert m["batch"]["global"] in (new, last[2]), (m["batch"], last)
+        log = cluster.logs("slurmctld")
+        mine = [l for l in log.splitlines() if "JobId=%d" % job in l]
+        assert re.search(r"JobId=%d: re-batched in place %d -> %d " % (
+            job, old, new), log), mine
+        assert not re.search(r"JobId=%d: resize " % job, log), mine
+    finally:
+        cancel(cluster, job)

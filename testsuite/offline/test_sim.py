@@ -446,7 +446,7 @@ def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
     r, runs = slice_runs("--start", "40")
     assert r["cluster"] == {"nodes": 4, "gpus_per_node": 4, "round_s": 20,
                             "start_s": 40, "start_queued_s": 0,
-                            "restart_s": 120,
+                            "restart_s": 120, "rebatch_s": 5,
                             "min_resize_s": 600, "limit_unit_s": 1200,
                             "limit_start_s": 40,
                             "explore_scaling": True, "first": 0, "jobs": 5,

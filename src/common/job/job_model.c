@@ -441,6 +441,7 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	/* A new run uses the submitted batch unless its adapter says which
 	 * the plan chose (job_model_batch_run, after this). */
 	(void)job_model_batch_run(m, 0, 0, 0);
+	job_model_rebatch_void(m);
 	/* A new run has new workers on new nodes: detect afresh. */
 	straggler_clear(&m->straggler);
 }
@@ -485,7 +486,11 @@ void job_model_stopped(job_model_t *m, time_t now)
 {
 	job_run_t *r;
 
-	if (!m || !m->nruns)
+	if (!m)
+		return;
+	/* A batch change sent to the run is void with it. */
+	job_model_rebatch_void(m);
+	if (!m->nruns)
 		return;
 	r = &m->runs[m->nruns - 1];
 	/* end 0 means "running": a run ending in its start second (or on a

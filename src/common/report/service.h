@@ -42,6 +42,11 @@ typedef struct report_callbacks {
 	 * NULL callback: answered from the report history. Authorisation is
 	 * already done: a job query reaches it only from the owner/admin. */
 	json_object *(*query)(const query_t *q, uid_t uid);
+	/* A batch change for the job of the accepted report r, for its
+	 * reply ("rebatch", protocol.h): 1 with *out, else 0. NULL: none.
+	 * It must not wait on slurmctld: the plugin reads its registry
+	 * under the registry's own lock. */
+	int (*rebatch)(const report_t *r, report_rebatch_t *out);
 } report_callbacks_t;
 
 /* Checks a credential; munge_auth_verify in production, a fake in tests. */

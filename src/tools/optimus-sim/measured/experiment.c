@@ -77,6 +77,7 @@ typedef struct px_row {
 	double load;
 	size_t njobs, ndone;
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util, restarts;
+	double rebatches;	/* batch changes taken in place */
 	double per_wl[NWL];	/* avg JCT per selected workload */
 	double *jcts;		/* pooled, sorted */
 	size_t njcts;
@@ -126,6 +127,8 @@ static void usage(FILE *f)
 	      "                    every start costs --start)\n"
 	      "  --restart S       seconds lost per re-allocation "
 	      "(default 30)\n"
+	      "  --rebatch S       seconds lost per batch change taken in "
+	      "place (default 5,\n                    RebatchCost's)\n"
 	      "  --min-resize S    seconds between two resizes of a job "
 	      "(default 10 x the\n                    restart: 300)\n"
 	      "  --explore-scaling yes|no  our policies' ExploreScaling "
@@ -243,7 +246,7 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
        O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
-       O_FIRST };
+       O_FIRST, O_REBATCH };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -261,6 +264,8 @@ static const struct {
 	  offsetof(px_shape_t, start_queued), "start_queued_s" },
 	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart),
 	  "restart_s" },
+	{ O_REBATCH, "rebatch", 0, 86400, offsetof(px_shape_t, rebatch),
+	  "rebatch_s" },
 	{ O_MIN_RESIZE, "min-resize", 0, 1e7,
 	  offsetof(px_shape_t, min_resize), "min_resize_s" },
 	{ O_LIMIT_UNIT, "limit-unit", 1e-3, 1e6,
@@ -295,6 +300,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "first", 1, 0, O_FIRST },
 		{ "nodes", 1, 0, O_NODES }, { "round", 1, 0, O_ROUND },
 		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
+		{ "rebatch", 1, 0, O_REBATCH },
 		{ "start-queued", 1, 0, O_START_QUEUED },
 		{ "min-resize", 1, 0, O_MIN_RESIZE },
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
@@ -423,6 +429,7 @@ static bool sliced(const px_opts_t *o)
 	       h->round != d.round || h->start != d.start ||
 	       h->start_queued != d.start_queued ||
 	       h->restart != d.restart || h->min_resize != d.min_resize ||
+	       h->rebatch != d.rebatch ||
 	       h->limit_unit != d.limit_unit || h->limit_start != h->start;
 }
 
@@ -477,6 +484,7 @@ static int row_add(px_row_t *r, const px_result_t *x, size_t w)
 	r->makespan += x->makespan;
 	r->gpu_util += x->gpu_util;
 	r->restarts += (double)x->restarts;
+	r->rebatches += (double)x->rebatches;
 	return 0;
 }
 
@@ -508,6 +516,12 @@ static void row_detail(px_row_t *r, const px_workload_t *w, int n,
 				       NULL);
 		json_object_object_add(o, "restarts",
 				       json_object_new_int(x->job_restarts[i]));
+		json_object_object_add(o, "rebatches",
+				       json_object_new_int(x->job_rebatches[i]));
+		/* Seconds without progress: its start, restarts and
+		 * re-batches in place as the engine charged them. */
+		json_object_object_add(o, "lost_s",
+				       json_object_new_double(x->lost[i]));
 		json_object_object_add(o, "gpu_seconds",
 				       json_object_new_double(
 					       x->gpu_seconds[i]));
@@ -526,6 +540,7 @@ static void row_finish(px_row_t *r, size_t nwl)
 	r->makespan /= nwl;
 	r->gpu_util /= nwl;
 	r->restarts /= nwl;
+	r->rebatches /= nwl;
 	gsl_sort(r->jcts, 1, r->njcts);
 	r->median_jct = r->njcts ? gsl_stats_quantile_from_sorted_data(
 		r->jcts, 1, r->njcts, 0.5) : NAN;
@@ -621,10 +636,11 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 		snprintf(wls + strlen(wls), sizeof(wls) - strlen(wls), "%s%d",
 			 w ? "," : "", o->workloads[w]);
 	fprintf(f, "experiment pollux: %s workload %s, %d nodes x %d GPUs, "
-		"plan every %g s, %g s per start, %g s per re-allocation",
+		"plan every %g s, %g s per start, %g s per re-allocation, "
+		"%g s per re-batch in place",
 		o->realistic ? "realistic" : "tuned", wls, o->shape.nodes,
 		PX_NODE_GPUS, o->shape.round, o->shape.start,
-		o->shape.restart);
+		o->shape.restart, o->shape.rebatch);
 	if (o->shape.start_queued > 0)
 		fprintf(f, "; a first start %g s more per start queued "
 			"before it", o->shape.start_queued);
@@ -651,10 +667,10 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 						r->published[k]);
 				else
 					fprintf(f, "  %s -", pub_labels[k]);
-			fprintf(f, "\n%-26s %8s %9s %9s %9s %10s %6s %8s  %s\n",
-				"policy", "done", "avg JCT", "median",
+			fprintf(f, "\n%-26s %8s %9s %9s %9s %10s %6s %8s %8s  "
+				"%s\n", "policy", "done", "avg JCT", "median",
 				"p99", "makespan", "GPU %", "restarts",
-				"against the published");
+				"rebatch", "against the published");
 		}
 		char done[24], cmp[96] = "";
 		snprintf(done, sizeof(done), "%zu/%zu", r->ndone, r->njobs);
@@ -669,10 +685,10 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 				 r->avg_jct / r->published[0],
 				 r->avg_jct / r->published[1],
 				 r->avg_jct / r->published[2]);
-		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
-			"%s\n", r->label, done, r->avg_jct, r->median_jct,
-			r->p99_jct, r->makespan, 100 * r->gpu_util,
-			r->restarts, cmp);
+		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f "
+			"%8.1f  %s\n", r->label, done, r->avg_jct,
+			r->median_jct, r->p99_jct, r->makespan,
+			100 * r->gpu_util, r->restarts, r->rebatches, cmp);
 	}
 	/* Every figure read with free truth is said so beside the table. */
 	for (size_t i = 0; i < n && rows[i].load == rows[0].load; i++)
@@ -744,6 +760,8 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 		json_object_object_add(x, "makespan", json_num_new(r->makespan));
 		json_object_object_add(x, "gpu_util", json_num_new(r->gpu_util));
 		json_object_object_add(x, "restarts", json_num_new(r->restarts));
+		json_object_object_add(x, "rebatches",
+				       json_num_new(r->rebatches));
 		json_object *pw = json_object_new_object();
 		for (size_t w = 0; w < o->nworkloads; w++) {
 			char key[32];
