@@ -26,7 +26,8 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   samples per forward/backward pass, ACCUM_STEPS + 1 passes per update
   (the gradients of all but the last accumulate without an all-reduce,
   DDP's no_sync), GLOBAL in all. With adaptive_batch=yes the scheduler
-  chooses it with the workers at every restart, and the LR tuned at
+  chooses it with the workers at every restart (and changes it in place
+  between them, below), and the LR tuned at
   `--batch` (the submitted batch) is scaled by `--lr-rule` (default
   adascale: AdaScale's gain from the measured gradient statistics,
   optimus_report.lr_scale; sqrt; linear). Without the environment,

@@ -29,7 +29,8 @@ px_shape_t px_shape_default(void)
 {
 	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, 0.0, PX_RESTART,
 			     px_min_resize_for(PX_RESTART), 60.0, true,
-			     -1.0, false, false, PLAN_REBATCH_COST_DEFAULT };
+			     -1.0, false, false, PLAN_REBATCH_COST_DEFAULT,
+			     false };
 }
 
 double px_min_resize_for(double restart)

@@ -62,6 +62,10 @@ typedef struct px_shape {
 	 * re-batch of a kept job: plan_rebatch, job/job_rebatch.c): the
 	 * plan's RebatchCost by default, not a restart. */
 	double rebatch;
+	/* The jobs never say their batch (examples/replay_trainer.py, the
+	 * cluster's side of bench/pollux_replay.py): every batch change is
+	 * a restart. Off by default: they take changes in place. */
+	bool rebatch_by_restart;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);

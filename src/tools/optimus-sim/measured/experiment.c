@@ -140,7 +140,10 @@ static void usage(FILE *f)
 	      "  --bench-hints     the jobs as bench/pollux_replay.py submits "
 	      "them: no\n                    epoch_steps= (learned from the "
 	      "epochs reported), a goodput\n                    job's batch "
-	      "range from its submitted batch\n", f);
+	      "range from its submitted batch\n"
+	      "  --rebatch-by-restart  the jobs never say their batch (as "
+	      "examples/\n                    replay_trainer.py): a batch "
+	      "change is a restart\n", f);
 }
 
 static int parse_loads(px_opts_t *o, const char *a)
@@ -246,7 +249,7 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
        O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
-       O_FIRST, O_REBATCH };
+       O_FIRST, O_REBATCH, O_REBATCH_BY_RESTART };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -308,6 +311,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "explore-scaling", 1, 0, O_EXPLORE },
 		{ "sync-split", 0, 0, O_SYNC_SPLIT },
 		{ "bench-hints", 0, 0, O_BENCH_HINTS },
+		{ "rebatch-by-restart", 0, 0, O_REBATCH_BY_RESTART },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
@@ -332,6 +336,9 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_REAL: o->realistic = true; break;
 		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
 		case O_BENCH_HINTS: o->shape.bench_hints = true; break;
+		case O_REBATCH_BY_RESTART:
+			o->shape.rebatch_by_restart = true;
+			break;
 		case O_POL: rc = parse_policies(o, optarg); break;
 		case O_DATA: o->data = optarg; break;
 		case O_JSON: o->json = optarg; break;
@@ -429,7 +436,6 @@ static bool sliced(const px_opts_t *o)
 	       h->round != d.round || h->start != d.start ||
 	       h->start_queued != d.start_queued ||
 	       h->restart != d.restart || h->min_resize != d.min_resize ||
-	       h->rebatch != d.rebatch ||
 	       h->limit_unit != d.limit_unit || h->limit_start != h->start;
 }
 
@@ -728,6 +734,9 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	/* Only when on: the default output stays main's. */
 	if (o->shape.sync_split)
 		json_object_object_add(cl, "sync_split",
+				       json_object_new_boolean(true));
+	if (o->shape.rebatch_by_restart)
+		json_object_object_add(cl, "rebatch_by_restart",
 				       json_object_new_boolean(true));
 	if (o->shape.bench_hints)
 		json_object_object_add(cl, "bench_hints",

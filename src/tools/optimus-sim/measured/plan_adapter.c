@@ -252,7 +252,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	if (!pj->m && (rc = pp_record_new(o, s, i)))
 		return rc;
 	m = pj->m;
-	if (pp_adaptive(o))
+	if (pp_adaptive(o) && !s->shape.rebatch_by_restart)
 		pp_rebatched(s, i, pj);
 	/* A new run: its GPUs or batch changed when the plan was applied;
 	 * it began when its restart was over. */
