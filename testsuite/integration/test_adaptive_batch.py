@@ -211,6 +211,26 @@ def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
                 "tested" % drained_while_running)
 
 
+def _submit_two_workers(cluster, workdir, *extra):
+    """The DDP example on 2 workers, no more, no fewer (whatever the plan
+    changes, it is the batch alone), submitted at its largest batch, 512,
+    far above the best batch of its gradient noise (its noise scale was
+    163 at the end of a run), so that the plan surely changes it:
+    submitted at 32, a run's step timings decided whether a change paid
+    at all (one run did, one did not)."""
+    os.chmod(workdir, 0o777)
+    return ex.submit(cluster, workdir,
+                     "optimus,mode=allreduce,workers=2,"
+                     "worker_mem=256M,batch=512,min_batch=32,max_batch=512,"
+                     "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
+                     "steps=3000,delta=0.00001",
+                     ["--target-loss", "0", "--max-steps", "3000",
+                      "--batch", "512", "--work-ms-per-sample", "0.5",
+                      "--report-every", "1.2", "--stats-every", "5",
+                      "--profile-batches", "0.25,0.5"] + list(extra),
+                     example="torch_trainer.sbatch")
+
+
 @needs_torch
 def test_batch_change_at_the_same_gpus_is_taken_in_place(cluster, tmp_path):
     """A batch change that keeps the job's GPUs reaches the running job
@@ -218,25 +238,9 @@ def test_batch_change_at_the_same_gpus_is_taken_in_place(cluster, tmp_path):
     step: no checkpoint, no requeue, the same run goes on at the new
     batch, and the record counts a re-batch, not a restart. (Before, every
     batch change was a checkpoint-requeue-restart: 11-13 s each on this
-    cluster, bench/adaptive_ddp.py.) The job has 2 workers, no more, no
-    fewer: whatever the plan changes, it is the batch alone. It is
-    submitted at its largest batch, 512, far above the best batch of its
-    gradient noise (its noise scale was 163 at the end of a run), so that
-    the plan surely changes it: submitted at 32, a run's step timings
-    decided whether a change paid at all (one run did, one did not)."""
+    cluster, bench/adaptive_ddp.py.) The job: _submit_two_workers."""
     workdir = str(tmp_path)
-    os.chmod(workdir, 0o777)
-    job = ex.submit(cluster, workdir,
-                    "optimus,mode=allreduce,workers=2,"
-                    "worker_mem=256M,batch=512,min_batch=32,max_batch=512,"
-                    "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
-                    "steps=3000,delta=0.00001",
-                    ["--target-loss", "0", "--max-steps", "3000",
-                     "--batch", "512",
-                     "--work-ms-per-sample", "0.5", "--report-every", "1.2",
-                     "--stats-every", "5", "--profile-batches",
-                     "0.25,0.5"],
-                    example="torch_trainer.sbatch")
+    job = _submit_two_workers(cluster, workdir)
     try:
         first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
                          "the first run's batch")[0]
@@ -285,18 +289,8 @@ def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
     new batch) and the job goes on; the record counts the change missed,
     no re-batch in place."""
     workdir = str(tmp_path)
-    os.chmod(workdir, 0o777)
-    job = ex.submit(cluster, workdir,
-                    "optimus,mode=allreduce,workers=2,"
-                    "worker_mem=256M,batch=512,min_batch=32,max_batch=512,"
-                    "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
-                    "steps=3000,delta=0.00001",
-                    ["--target-loss", "0", "--max-steps", "3000",
-                     "--batch", "512",
-                     "--work-ms-per-sample", "0.5", "--report-every", "1.2",
-                     "--stats-every", "5", "--profile-batches",
-                     "0.25,0.5", "--rebatch-in-place", "ignore"],
-                    example="torch_trainer.sbatch")
+    job = _submit_two_workers(cluster, workdir, "--rebatch-in-place",
+                              "ignore")
     try:
         first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
                          "the first run's batch")[0]
