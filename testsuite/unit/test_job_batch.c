@@ -577,15 +577,27 @@ START_TEST(test_rebatch_record)
 	ck_assert_double_eq(m->batch.global, 512);
 	ck_assert_uint_eq(m->batch.rebatches, 4);
 	ck_assert(!job_model_rebatch_in_place(m));
-	/* A change sent is void with its run. */
+	/* A change sent is void with its run, never missed: a resize (or a
+	 * preemption) ends the run. */
 	ck_assert_int_eq(job_model_rebatch_send(m, 1500, 1024, 256, 0, NULL,
 						0), 0);
 	job_model_resizing(m, 1501);
-	ck_assert_ptr_null(job_model_rebatch_open(m));	/* checkpointing */
-	job_model_requeued(m, 1502);
+	ck_assert_ptr_null(job_model_rebatch_open(m));
 	ck_assert_double_eq(m->batch.offer.global, 0);
+	ck_assert_int_eq(job_model_rebatch_expire(m, 1501 + 600, 60), 0);
+	ck_assert_uint_eq(m->batch.missed, 1);
+	ck_assert_int_eq(job_model_rebatch_said(m, 1502, 1024, -1), -EINVAL);
+	job_model_requeued(m, 1502);
 	ck_assert_int_eq(job_model_rebatch_send(m, 1503, 1024, 256, 0, NULL,
 						0), -EINVAL);	/* not running */
+	/* A new run: none sent. */
+	job_model_started(m, 1600, 0, 4, 1);
+	ck_assert_double_eq(m->batch.offer.global, 0);
+	ck_assert_int_eq(job_model_rebatch_send(m, 1601, 1024, 256, 0, NULL,
+						0), 0);
+	job_model_started(m, 1700, 0, 4, 1);
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	ck_assert_double_eq(m->batch.offer.global, 0);
 	job_model_free(m);
 }
 END_TEST

@@ -556,6 +556,8 @@ void job_model_resizing(job_model_t *m, time_t now)
 {
 	if (!m)
 		return;
+	/* The run ends: a batch change sent to it is void (never missed). */
+	job_model_rebatch_void(m);
 	m->phase = JM_CHECKPOINTING;
 	m->resizes++;
 	m->resize_began = now;
@@ -566,6 +568,7 @@ void job_model_preempting(job_model_t *m, time_t now)
 {
 	if (!m)
 		return;
+	job_model_rebatch_void(m);
 	m->phase = JM_CHECKPOINTING;
 	m->preemptions++;
 	m->preempt_began = now;

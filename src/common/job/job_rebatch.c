@@ -93,8 +93,7 @@ int job_model_rebatch_said(job_model_t *m, time_t now, double global,
 	b->in_place = true;
 	if (global == rebatch_current(b))
 		return 0;
-	if (!(o->global > 0) || global != o->global ||
-	    (m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING))
+	if (!(o->global > 0) || global != o->global || m->phase != JM_RUNNING)
 		return -EINVAL;
 	/* Taken, in time or late (the bound passed: its miss stays
 	 * counted): from now its steps are at the new batch. The time is
