@@ -24,8 +24,11 @@ waits with no room, and starts it again 2 s later on the 2 CPUs left,
 (sched/optimus' decisions in slurmctld.log): the
 bench prints, per job, every decision of the plan that changed it (its
 resizes, re-batches, preemptions, with their time from the submission),
-its runs (workers, batch, the step each started at) and the restart time
-sched/optimus measured (checkpoint signal to the new run's first step).
+its runs (workers, batch, the step each started at), the batch changes
+its trainer took in place (the reply to its report: no restart) and the
+restart time sched/optimus measured (checkpoint signal to the new run's
+first step), and, for the adaptive arm, how many batch changes were taken
+in place and how many restarts were for a batch change alone.
 
 A pair of runs answers the question only when both jobs were resized
 mid-run: a job whose runs all had the same number of workers was not
@@ -90,6 +93,8 @@ srun --kill-on-bad-exit=1 sleep %d
 """ % (HOLD_S, HOLD_S)
 
 RUN_RE = re.compile(r"run (\d+): 0 PS \+ (\d+) workers on (\S+), batch (\d+)")
+INPLACE_RE = re.compile(r"batch changed in place at step (\d+): (\d+) -> "
+                        r"(\d+)")
 START_RE = re.compile(r"starting at step (\d+):")
 # worker 0's lines (examples/trainer_util.py log: local time, to the second)
 CHIEF_RE = re.compile(r"^\[(\d\d:\d\d:\d\d) worker0\] (step \d+ loss|"
@@ -124,6 +129,19 @@ def plan_events(ctld, job, t0):
                        "" if m.group(5) is None else
                        ", batch %s -> %s" % (m.group(5), m.group(6)),
                        m.group(7)))),
+        (r"sched/optimus: JobId=%d: re-batch in place (\d+) -> (\d+) "
+         r"\((\d+) x (\d+) workers x (\d+), LR x \S+; predicted (\S+) -> "
+         r"(\S+), gain (\S+)\)" % job,
+         lambda m: "re-batch in place %s -> %s sent (%s x %s workers x %s; "
+                   "predicted %s -> %s, gain %s)" % m.groups()),
+        (r"sched/optimus: JobId=%d: re-batched in place (\d+) -> (\d+) .* "
+         r"at step (\d+), (\d+)s after the plan sent it" % job,
+         lambda m: "re-batched in place %s -> %s at step %s, %ss after it "
+                   "was sent (no restart)" % m.groups()),
+        (r"sched/optimus: JobId=%d: did not take the re-batch in place to "
+         r"(\d+) within (\d+)s" % job,
+         lambda m: "re-batch in place to %s not taken within %ss: restart "
+                   "path" % m.groups()),
         (r"sched/optimus: JobId=%d (preempted for .*): checkpoint signal, "
          r"requeue at optimus' gate.*" % job,
          lambda m: "%s: checkpoint, requeue, pending" % m.group(1)),
@@ -176,6 +194,17 @@ def phases(out, t0):
     return first, train, restart
 
 
+def batch_changes(ctld, job):
+    """(re-batches taken in place, restarts for a batch change alone):
+    sched/optimus' lines for the job, a change taken in place and a
+    resize at the same workers with another batch."""
+    inplace = len(re.findall(r"JobId=%d: re-batched in place " % job, ctld))
+    alone = len([m for m in re.finditer(
+        r"JobId=%d: resize \d+\+(\d+) -> \d+\+(\d+) at batch" % job, ctld)
+        if m.group(1) == m.group(2)])
+    return inplace, alone
+
+
 def resize_cost(ctld, job):
     """(resizes, seconds) sched/optimus counted at the job's end: restarts
     and their time, checkpoint signal to the new run's first step."""
@@ -220,6 +249,8 @@ def run_once(adaptive, timeout, keep):
                     events=plan_events(ctld, job, t0),
                     holder=plan_events(ctld, holder, t0),
                     cost=resize_cost(ctld, job), phases=phases(out, t0),
+                    changes=batch_changes(ctld, job),
+                    inplace=INPLACE_RE.findall(out),
                     root=root)
     finally:
         c.stop(keep=True)
@@ -240,6 +271,9 @@ def show(name, r, keep):
         step = r["starts"][i] if i < len(r["starts"]) else "?"
         print("    run %d: %d workers on %s, batch %d, from step %s"
               % (run, w, nodes, b, step))
+    for step, old, new in r["inplace"]:
+        print("    trainer: batch changed in place at step %s: %s -> %s"
+              % (step, old, new))
     for t, what in r["events"]:
         print("    %6.1f s  %s" % (t, what))
     for t, what in r["holder"]:
@@ -248,6 +282,9 @@ def show(name, r, keep):
     print("    restarts counted by sched/optimus: %s, costing %s s "
           "(resizes timed from the checkpoint signal to the first step; "
           "a preemption's restart is not timed)" % (n, s))
+    inplace, alone = r["changes"]
+    print("    batch changes: %d taken in place, %d restarts for a batch "
+          "change alone" % (inplace, alone))
     first, train, restart = r["phases"]
     print("    worker 0's log (to the second): first step at %s s, training "
           "%.0f s (%s), restarts %.0f s (%s: checkpoint written to the next "
@@ -269,6 +306,7 @@ def main():
                     help="keep each cluster's folder")
     a = ap.parse_args()
     times = {True: [], False: []}
+    changes = [0, 0]
     pairs, every = [], []
     for i in range(a.repeat):
         pair = {}
@@ -282,6 +320,7 @@ def main():
         ok = all(p["state"] == "COMPLETED" and resized(p["runs"])
                  for p in pair.values())
         pairs.append(ok)
+        changes = [a + b for a, b in zip(changes, pair[True]["changes"])]
         if ok:
             for adaptive, p in pair.items():
                 times[adaptive].append(p["took"])
@@ -300,6 +339,8 @@ def main():
               "batch %.1f s, fixed/adaptive %.2f (%d of %d pair(s) "
               "answering)" % (TARGET, HOLDER_WORKERS, ARRIVE_S, HOLD_S, ad,
                               fx, fx / ad, len(times[True]), len(pairs)))
+        print("adaptive arm: %d batch changes taken in place, %d restarts "
+              "for a batch change alone (all pairs)" % tuple(changes))
         return 1 if job_outcome.failed(runs) else 0
     print("no comparison: no pair where both jobs completed and were "
           "resized mid-run")

@@ -49,8 +49,9 @@ static int one(load_t *L, report_client_t *c, uint64_t step)
 	int rc;
 
 	m.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = L->job };
-	m.report.progress = (report_progress_t){ step, 1.0 / (1.0 + step),
-						 100.0, -1 };
+	m.report.progress = (report_progress_t){ .step = step,
+		.loss = 1.0 / (1.0 + step), .samples_per_sec = 100.0,
+		.epoch = -1 };
 	rc = report_client_request(c, &m, &res, err, sizeof(err));
 	json_object_put(res);
 	if (rc == 0)

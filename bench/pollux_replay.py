@@ -214,6 +214,9 @@ def simulate(a, policies, start, restart, start_queued=0.0):
            # the jobs as hints() submits them (no epoch_steps=, goodput's
            # batch range from the submitted batch)
            "--bench-hints",
+           # the replay trainer never says its batch: its batch changes
+           # are restarts on the cluster, so in the simulator too
+           "--rebatch-by-restart",
            "--policy", ",".join(policies), "--detail", "--json", "-"]
     if start_queued > 0:
         cmd[cmd.index("--restart"):cmd.index("--restart")] = [

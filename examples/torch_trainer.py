@@ -26,7 +26,8 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   samples per forward/backward pass, ACCUM_STEPS + 1 passes per update
   (the gradients of all but the last accumulate without an all-reduce,
   DDP's no_sync), GLOBAL in all. With adaptive_batch=yes the scheduler
-  chooses it with the workers at every restart, and the LR tuned at
+  chooses it with the workers at every restart (and changes it in place
+  between them, below), and the LR tuned at
   `--batch` (the submitted batch) is scaled by `--lr-rule` (default
   adascale: AdaScale's gain from the measured gradient statistics,
   optimus_report.lr_scale; sqrt; linear). Without the environment,
@@ -35,6 +36,17 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   optimisation path. With `--scale-lr`, B is the batch of each worker
   instead: the global batch is B*W and the LR is scaled by W (the linear
   scaling rule of Goyal et al., 2017).
+- Batch changes in place: worker 0 says the global batch it trains at in
+  every progress report; a change of batch at the job's GPUs then comes
+  in the reply to a report (optimus_report.Rebatch) instead of a
+  checkpoint-requeue-restart. Worker 0 passes it to all workers with the
+  per-step flags below, and at that step every worker takes the new
+  local batch and micro-steps (the loader goes on from the same position
+  of the epoch) and the LR the new batch implies (`--lr-rule`, as at a
+  restart); the next progress report says the new batch and how long the
+  change took. `--rebatch-in-place no` never says the batch (a trainer
+  written before this: every batch change is a restart), `ignore` says
+  it but takes no change (the scheduler restarts it after RebatchTimeout).
 - Gradient statistics: optimus_report.GradientStats measures the gradient
   noise across the workers (a DDP communication hook, one tiny all-reduce
   per `--stats-every` steps) and worker 0 reports it (the scheduler's
@@ -50,8 +62,8 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   the per-step constant sooner.
 - Checkpoint signal (SIGUSR1 unless ckpt_signal=): a worker blocked in an
   all-reduce cannot run its Python signal handler, so every step begins
-  with a tiny all-reduce of (checkpoint wanted, stop) flags and all workers
-  act at the same step: worker 0 writes the parameters, step, epoch and pos
+  with a tiny all-reduce of (checkpoint wanted, stop, batch change) flags
+  and all workers act at the same step: worker 0 writes the parameters, step, epoch and pos
   (trainer_util.ckpt_save: atomic), confirms it with a checkpoint report,
   then all pause until the scheduler requeues the job.
 - Reports: worker 0 sends progress(step, loss on all data, samples/s,
@@ -269,9 +281,33 @@ def train(task, args):
     win_t, win_step, next_report = time.time(), step, 0.0
     first_report = None
     feed = batches(sampler, per_worker, epoch, pos)
+    # The batch said in progress reports (a batch of the scheduler's) and
+    # how long the last change in place took, said once.
+    say_batch = args.rebatch_in_place != "no" and not args.scale_lr and \
+        opr.batch_env() is not None
+    switch_seconds = None
     while True:
-        flags = torch.tensor([float(ckpt.pending), float(stop)])
+        change = take_change(reporter, args, task, say_batch, glob, W)
+        flags = torch.tensor([float(ckpt.pending), float(stop)] + change,
+                             dtype=torch.float64)
         dist.all_reduce(flags, op=dist.ReduceOp.MAX)
+        if flags[2] > 0:
+            # every worker at the same step: the loader goes on from the
+            # epoch's position with the new per-worker batch
+            t_switch = time.time()
+            old = glob
+            glob, per_worker, accum = (int(x) for x in flags[2:5])
+            feed = batches(sampler, per_worker, epoch, pos)
+            lr = args.lr * lr_scale_for(args, glob, base, stats.grad_sqr,
+                                        stats.trace)
+            for g in opt.param_groups:
+                g["lr"] = lr
+            switch_seconds = time.time() - t_switch
+            win_t, win_step = time.time(), step
+            if task.is_chief:
+                log("batch changed in place at step %d: %d -> %d (%d per "
+                    "worker x %d micro-steps), lr %g"
+                    % (step, old, glob, per_worker, accum + 1, lr))
         if flags[0] > 0:
             ckpt.acknowledge()
             if task.is_chief:
@@ -318,7 +354,10 @@ def train(task, args):
                 full = float(torch.nn.functional.cross_entropy(net(X_t), y_t))
             rate = (step - win_step) / max(time.time() - win_t, 1e-6)
             if step > win_step:
-                reporter.progress(step, full, rate * glob, epoch)
+                reporter.progress(step, full, rate * glob, epoch,
+                                  batch=glob if say_batch else None,
+                                  rebatch_seconds=switch_seconds)
+                switch_seconds = None
                 reporter.speed(task.num_ps, W, rate)
                 first_report = first_report or time.time()
             if profiled and first_report and \
@@ -337,6 +376,24 @@ def train(task, args):
     dist.destroy_process_group()
     log("done: steps %d..%d" % (start, step))
     return 0
+
+
+def take_change(reporter, args, task, say_batch, glob, workers):
+    """[global, local, accum] of the batch change a reply brought, for
+    the per-step flags (worker 0's; [0, 0, 0]: none). A change that is not
+    a whole split of this run's workers is not taken: the scheduler then
+    restarts the job after RebatchTimeout."""
+    if not (task.is_chief and say_batch and args.rebatch_in_place == "yes"):
+        return [0.0, 0.0, 0.0]
+    change = reporter.take_rebatch()
+    if change is None or change.global_batch == glob:
+        return [0.0, 0.0, 0.0]
+    if not change.fits(workers):
+        log("batch change %r not taken: not a split of %d workers"
+            % (change, workers))
+        return [0.0, 0.0, 0.0]
+    return [float(change.global_batch), float(change.local_batch),
+            float(change.accum_steps)]
 
 
 def lr_scale_for(args, batch, base, grad_sqr=None, trace=None):
@@ -361,6 +418,11 @@ def main(argv):
                     help="steps per gradient-statistics estimate")
     ap.add_argument("--profile-batches", default="",
                     help="time these multiples of the local batch at start")
+    ap.add_argument("--rebatch-in-place", choices=("yes", "no", "ignore"),
+                    default="yes",
+                    help="take batch changes in place (no: never say the "
+                    "batch, every change a restart; ignore: say it, take "
+                    "none)")
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target-loss", type=float, default=0.1)

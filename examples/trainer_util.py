@@ -260,15 +260,27 @@ class BackgroundReporter:
 
     def __init__(self, enabled=True):
         self.sent = self.failed = self.dropped = 0
+        # The batch change the latest reply brought and the training
+        # loop has not taken (optimus_report.Rebatch), or None.
+        self.rebatch = None
         self._q = queue.Queue(maxsize=32)
         self._enabled = enabled and os.environ.get("SLURM_JOB_ID") is not None
         self._last_error = 0.0
         if self._enabled:
             threading.Thread(target=self._run, daemon=True).start()
 
-    def progress(self, step, loss, samples_per_sec, epoch):
+    def progress(self, step, loss, samples_per_sec, epoch, batch=None,
+                 rebatch_seconds=None):
+        """batch: the global batch the run trains at, said by a trainer
+        that takes batch changes in place (take_rebatch)."""
         self._put(("progress", (step, loss), dict(
-            samples_per_sec=samples_per_sec, epoch=epoch)))
+            samples_per_sec=samples_per_sec, epoch=epoch, batch=batch,
+            rebatch_seconds=rebatch_seconds)))
+
+    def take_rebatch(self):
+        """The batch change a reply brought, not taken yet, or None."""
+        change, self.rebatch = self.rebatch, None
+        return change
 
     def speed(self, ps, workers, steps_per_sec, local_batch=None, accum=None):
         self._put(("speed", (ps, workers, steps_per_sec),
@@ -329,6 +341,9 @@ class BackgroundReporter:
                 rep = _import_reporter().Reporter()
             getattr(rep, kind)(*args, **kw)
             self.sent += 1
+            change = rep.take_rebatch()
+            if change is not None:
+                self.rebatch = change   # one assignment: the loop reads it
             return rep
         except Exception as e:  # never let reporting stop training
             self.failed += 1

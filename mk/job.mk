@@ -11,7 +11,8 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/job/job_batch.c src/common/job/job_explore.c \
 	src/common/job/job_stop.c \
 	src/common/job/job_admit.h src/common/job/job_admit.c \
-	src/common/job/job_claims.c
+	src/common/job/job_claims.c \
+	src/common/job/job_rebatch.c
 
 check_PROGRAMS += testsuite/unit/test_job_model
 TESTS += testsuite/unit/test_job_model

@@ -12,6 +12,15 @@ libmunge2) through ctypes for the credential. Use from a training loop:
             rep.progress(step, loss, samples_per_sec=sps, epoch=epoch)
     rep.speed(ps=1, workers=4, steps_per_sec=3.2)
 
+An adaptive_batch=yes trainer that takes batch changes in place says
+its batch in every progress report and applies the change a reply
+brings at its next step (examples/torch_trainer.py):
+
+    rep.progress(step, loss, batch=plan.global_batch)
+    change = rep.take_rebatch()       # a Rebatch, or None
+    if change and change.fits(workers):
+        plan = change                 # loader, micro-steps; LR x lr_scale
+
 Errors raise ReportError (code, message); a reporter that must never stop
 training should catch it. See doc/reports.md for the protocol: a frame is a
 4-byte big-endian length and JSON {"payload": <message text>, "cred":
@@ -37,7 +46,7 @@ import time
 __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
            "endpoints", "conf_read", "conf_get", "sign", "frame",
            "job_identity", "resume_refusal", "BatchPlan", "batch_env",
-           "GradientStats", "gradient_estimates", "lr_scale"]
+           "Rebatch", "GradientStats", "gradient_estimates", "lr_scale"]
 
 MAX_FRAME = 64 * 1024         # requests (the listener's bound)
 MAX_REPLY = 64 * 1024 * 1024  # replies (PROTOCOL_MAX_REPLY)
@@ -375,6 +384,8 @@ class Reporter:
         self._signals = 0       # checkpoint signals received
         self._saved_for = 0     # the _signals count the last save() served
         self._unconfirmed = None  # the step of a save() not yet confirmed
+        # The batch change the last reply carried (Rebatch), or None.
+        self.rebatch = None
 
     def _connect(self):
         """A connection to the first host that answers (primary first)."""
@@ -405,7 +416,9 @@ class Reporter:
             try:
                 sock = self._connect()
                 sock.sendall(data)
-                return read_reply(sock)
+                result = read_reply(sock)
+                self._note_rebatch(result)
+                return result
             except (OSError, ReportError) as e:
                 if isinstance(e, ReportError) and \
                         e.code not in ("unavailable", "busy"):
@@ -418,6 +431,21 @@ class Reporter:
         if isinstance(last, ReportError):
             raise last
         raise ReportError("unavailable", str(last))
+
+    def _note_rebatch(self, result):
+        """Keep the batch change a report's reply carries (Rebatch): the
+        latest replaces any earlier one not taken yet."""
+        change = Rebatch.from_reply(result)
+        if change is not None:
+            self.rebatch = change
+
+    def take_rebatch(self):
+        """The batch change the scheduler sent and this trainer has not
+        taken yet (a Rebatch), or None; it is taken: the next call says
+        None until a reply brings one again. Apply it at the next step
+        (Rebatch's docstring) and say its batch in the next progress()."""
+        change, self.rebatch = self.rebatch, None
+        return change
 
     def _job(self, job_id):
         job = job_id if job_id is not None else self.job_id
@@ -463,15 +491,27 @@ class Reporter:
             self.checkpoint(self._unconfirmed)
             self._unconfirmed = None
 
-    def progress(self, step, loss, samples_per_sec=0.0, epoch=None, job_id=None):
+    def progress(self, step, loss, samples_per_sec=0.0, epoch=None,
+                 job_id=None, batch=None, rebatch_seconds=None):
         """Report the training loss at a step (after writing and
-        confirming the checkpoint the signal asked for, if any)."""
+        confirming the checkpoint the signal asked for, if any).
+
+        batch: the global batch the run trains at now. Say it only from
+        a trainer that takes batch changes in place (take_rebatch): the
+        scheduler then sends a change of batch at the job's GPUs in the
+        reply to its reports instead of restarting the job, and reads
+        from the batch said that the change was taken. rebatch_seconds:
+        how long the change to this batch took (in the first report at
+        it)."""
         self.confirm_checkpoints()
         job = self._job(job_id)
         return self.request(lambda: message(
             "progress", job=job, step=int(step), loss=float(loss),
             sps=float(samples_per_sec),
-            epoch=None if epoch is None else int(epoch)))
+            epoch=None if epoch is None else int(epoch),
+            batch=None if batch is None else int(batch),
+            rebatch_seconds=None if batch is None or rebatch_seconds is None
+            else float(rebatch_seconds)))
 
     def speed(self, ps, workers, steps_per_sec, job_id=None,
               local_batch=None, accum=None):
@@ -642,8 +682,9 @@ def resume_refusal(recorded, env=None):
 # worker in one forward/backward pass and the extra micro-steps whose
 # gradients it accumulates, global = local * workers * (accum + 1). With
 # adaptive_batch=yes the scheduler chooses it with the workers (it may
-# differ at every restart); otherwise it is the submitted batch split over
-# this run's workers.
+# differ at every restart, and, for a trainer that says its batch in its
+# progress reports, change in the running job: Rebatch); otherwise it is
+# the submitted batch split over this run's workers.
 class BatchPlan:
     """The batch of this run: global_batch, local_batch, accum_steps."""
 
@@ -660,6 +701,53 @@ class BatchPlan:
     def __repr__(self):
         return "BatchPlan(global=%d, local=%d, accum=%d)" % (
             self.global_batch, self.local_batch, self.accum_steps)
+
+
+class Rebatch(BatchPlan):
+    """A batch change the scheduler sent in the reply to one of the job's
+    reports (doc/reports.md "Re-batch in place"): at the job's GPUs, from
+    the next step train at global_batch = local_batch x workers x
+    micro_steps, the learning rate tuned at the submitted batch times
+    lr_scale (the scheduler's AdaScale gain of this batch over the
+    submitted one from the statistics it holds: lr_scale(global_batch,
+    submitted, "adascale", grad_sqr, trace) with the job's own estimates
+    is the same rule), and say global_batch in the next progress report
+    (Reporter.progress(..., batch=...)). A job that does not within
+    RebatchTimeout (optimus.conf(5)) is re-batched by a restart."""
+
+    def __init__(self, global_batch, local_batch, accum_steps, lr_scale):
+        super().__init__(global_batch, local_batch, accum_steps)
+        self.lr_scale = float(lr_scale)
+
+    def fits(self, workers):
+        """Is it a whole split over `workers` (the job's)? A change that
+        is not is not taken: the scheduler then restarts the job."""
+        return self.global_batch == \
+            self.local_batch * int(workers) * self.micro_steps
+
+    @classmethod
+    def from_reply(cls, result):
+        """The "rebatch" of a reply's result, None when it has none;
+        ReportError("bad_reply") when it is malformed."""
+        if not isinstance(result, dict) or "rebatch" not in result:
+            return None
+        r = result["rebatch"]
+        ints = isinstance(r, dict) and all(
+            isinstance(r.get(k), int) and not isinstance(r.get(k), bool)
+            for k in ("batch", "local_batch", "accum"))
+        scale = r.get("lr_scale") if isinstance(r, dict) else None
+        if not ints or not isinstance(scale, (int, float)) or \
+                isinstance(scale, bool) or not math.isfinite(scale) or \
+                scale <= 0 or r["batch"] < 1 or r["local_batch"] < 1 or \
+                not 0 <= r["accum"] <= 64:
+            raise ReportError("bad_reply", "malformed \"rebatch\" in the "
+                              "reply: %r" % (r,))
+        return cls(r["batch"], r["local_batch"], r["accum"], scale)
+
+    def __repr__(self):
+        return "Rebatch(global=%d, local=%d, accum=%d, lr_scale=%.4g)" % (
+            self.global_batch, self.local_batch, self.accum_steps,
+            self.lr_scale)
 
 
 def batch_env(env=None):

@@ -238,8 +238,9 @@ static const char *build(const args_t *a, message_t *m)
 		m->type = MSG_PROGRESS;
 		m->report.kind = REPORT_PROGRESS;
 		m->report.progress = (report_progress_t){
-			(uint64_t)a->step, a->loss, a->sps,
-			a->epoch < 0 ? -1 : (int32_t)a->epoch };
+			.step = (uint64_t)a->step, .loss = a->loss,
+			.samples_per_sec = a->sps,
+			.epoch = a->epoch < 0 ? -1 : (int32_t)a->epoch };
 		return NULL;
 	}
 	if (!strcmp(a->kind, "speed")) {

@@ -7,9 +7,13 @@ measures and reports its gradient statistics (they reach the job's
 record: optimusctl and SystemComment show batch, efficiency and goodput),
 times other per-worker batches at its start (--profile-batches: the
 step-time model of any batch needs three configurations), and the
-planner re-batches it: it comes back from its checkpoint with another
-global batch in its tasks' environment and keeps converging. Bad
-statistics are refused by the listener with the reason.
+planner re-batches it. A trainer that says its batch in its progress
+reports takes a batch change at its GPUs in place, from the reply to a
+report, with no requeue; one that does not (a trainer written before)
+comes back from its checkpoint with another global batch in its tasks'
+environment and keeps converging; one that says it but does not take the
+change within RebatchTimeout is re-batched that way too. Bad statistics
+are refused by the listener with the reason.
 
 Cluster: 2 nodes of 4 CPUs. Each worker sleeps --work-ms-per-sample per
 sample (the compute of a larger model), so a step has a per-sample cost
@@ -19,6 +23,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import pytest
 
@@ -30,7 +35,7 @@ from waiting import wait_for
 CLUSTER_OPTIONS = {
     "nodes": 2, "cpus": 4, "cred_expire": 5,
     "optimus_conf": "Policy=goodput\nPlanInterval=2\nMinResizeInterval=5\n"
-                    "RestartCost=2\n",
+                    "RestartCost=2\nRebatchTimeout=10\n",
 }
 
 needs_torch = pytest.mark.skipif(not ex.HAVE_TORCH,
@@ -41,9 +46,20 @@ RUN_RE = re.compile(r"run (\d+): 0 PS \+ (\d+) workers on \S+, batch (\d+) "
                     r"\((\d+) per worker x (\d+) micro-steps\)")
 
 
+# examples/torch_trainer.py's worker 0, when it takes the plan's batch
+INPLACE_RE = re.compile(r"batch changed in place at step (\d+): (\d+) -> "
+                        r"(\d+) \((\d+) per worker x (\d+) micro-steps\)")
+
+
 def _runs(out):
     """[(run, workers, global, local, micro-steps)] of the batch script."""
     return [tuple(int(x) for x in m) for m in RUN_RE.findall(out)]
+
+
+def _in_place(out):
+    """[(step, old global, new global, local, micro-steps)] of the
+    trainer's batch changes in place."""
+    return [tuple(int(x) for x in m) for m in INPLACE_RE.findall(out)]
 
 
 def _model(cluster, job):
@@ -63,7 +79,8 @@ def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
                     "steps=3000,delta=0.00001",
                     ["--target-loss", "0", "--max-steps", "3000",
                      "--work-ms-per-sample", "0.5", "--report-every", "1.2",
-                     "--stats-every", "5", "--profile-batches", "0.5,2,4"],
+                     "--stats-every", "5", "--profile-batches", "0.5,2,4",
+                     "--rebatch-in-place", "no"],
                     example="torch_trainer.sbatch")
     try:
         first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
@@ -137,6 +154,10 @@ def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
         assert "JobId=%d planned: ps=0,workers=%d,batch=%d,local_batch=%d,"\
             "accum=%d " % (job, second[1], second[2], second[3],
                            second[4] - 1) in log, mine
+        # its reports never said their batch (a trainer written before
+        # re-batch in place): no change was ever sent to it in place
+        assert "JobId=%d: re-batch in place" % job not in log, mine
+        assert not _in_place(out), out
     finally:
         cancel(cluster, job)
 
@@ -188,3 +209,125 @@ def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
     pytest.fail("the report of every job (%s) was drained while it ran: "
                 "the case of a report drained after the job's end was not "
                 "tested" % drained_while_running)
+
+
+def _submit_two_workers(cluster, workdir, *extra):
+    """The DDP example on 2 workers, no more, no fewer (whatever the plan
+    changes, it is the batch alone), submitted at its largest batch, 512,
+    far above the best batch of its gradient noise (its noise scale was
+    163 at the end of a run), so that the plan surely changes it:
+    submitted at 32, a run's step timings decided whether a change paid
+    at all (one run did, one did not)."""
+    os.chmod(workdir, 0o777)
+    return ex.submit(cluster, workdir,
+                     "optimus,mode=allreduce,workers=2,"
+                     "worker_mem=256M,batch=512,min_batch=32,max_batch=512,"
+                     "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
+                     "steps=3000,delta=0.00001",
+                     ["--target-loss", "0", "--max-steps", "3000",
+                      "--batch", "512", "--work-ms-per-sample", "0.5",
+                      "--report-every", "1.2", "--stats-every", "5",
+                      "--profile-batches", "0.25,0.5"] + list(extra),
+                     example="torch_trainer.sbatch")
+
+
+@needs_torch
+def test_batch_change_at_the_same_gpus_is_taken_in_place(cluster, tmp_path):
+    """A batch change that keeps the job's GPUs reaches the running job
+    in the reply to its next report, and the trainer takes it at its next
+    step: no checkpoint, no requeue, the same run goes on at the new
+    batch, and the record counts a re-batch, not a restart. (Before, every
+    batch change was a checkpoint-requeue-restart: 11-13 s each on this
+    cluster, bench/adaptive_ddp.py.) The job: _submit_two_workers."""
+    workdir = str(tmp_path)
+    job = _submit_two_workers(cluster, workdir)
+    try:
+        first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
+                         "the first run's batch")[0]
+        assert first[1:] == (2, 512, 256, 1), first
+        # the plan's batch change reaches the job, one way or the other
+        wait_for(lambda: (lambda o: _in_place(o) or len(_runs(o)) > 1)(
+            ex.output(workdir, job)), 180, "a batch change")
+        out = ex.output(workdir, job)
+        assert len(_runs(out)) == 1, \
+            "a batch change at the same GPUs requeued the job: runs %s" % (
+                _runs(out),)
+        assert cluster.job_fields(job).get("Restarts") == "0", \
+            cluster.job_fields(job)
+        step, old, new, local, micro = _in_place(out)[0]
+        assert old == first[2] and new != old, (first, _in_place(out))
+        assert new == 2 * local * micro, _in_place(out)[0]
+        # the run goes on at the new batch: steps after the change, the
+        # progress reports saying the batch they run at
+        wait_for(lambda: [p for p in ex.curve(ex.output(workdir, job))
+                          if p[0] > step + 20], 120,
+                 "steps after the batch change")
+        assert len(_runs(ex.output(workdir, job))) == 1
+        # the record: a re-batch in place, no restart, its batch the new one
+        m = wait_for(lambda: (lambda j: j.get("batch", {}).get(
+            "rebatches") and j)(_model(cluster, job)), 60,
+            "the re-batch in the record")
+        assert m["restarts"] == 0 and m["resizes"] == 0, m
+        last = _in_place(ex.output(workdir, job))[-1]
+        assert m["batch"]["global"] in (new, last[2]), (m["batch"], last)
+        log = cluster.logs("slurmctld")
+        mine = [l for l in log.splitlines() if "JobId=%d" % job in l]
+        assert re.search(r"JobId=%d: re-batched in place %d -> %d " % (
+            job, old, new), log), mine
+        assert not re.search(r"JobId=%d: resize " % job, log), mine
+    finally:
+        cancel(cluster, job)
+
+
+@needs_torch
+def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
+        cluster, tmp_path):
+    """A trainer that says its batch but does not take the change sent
+    (--rebatch-in-place ignore: what a faulty one would do) loses
+    nothing: once RebatchTimeout (10 s here) has passed, the plan
+    re-batches it by the restart path (checkpoint, requeue, restart at the
+    new batch) and the job goes on; the record counts the change missed,
+    no re-batch in place."""
+    workdir = str(tmp_path)
+    job = _submit_two_workers(cluster, workdir, "--rebatch-in-place",
+                              "ignore")
+    try:
+        first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
+                         "the first run's batch")[0]
+        second = wait_for(lambda: _runs(ex.output(workdir, job))[1:2], 240,
+                          "a run at another batch")[0]
+        out = ex.output(workdir, job)
+        assert second[1] == 2 and second[2] != first[2], (first, second)
+        assert not _in_place(out), out
+        log = cluster.logs("slurmctld")
+        mine = [l for l in log.splitlines() if "JobId=%d" % job in l]
+        sent = [i for i, l in enumerate(mine)
+                if "JobId=%d: re-batch in place %d -> " % (job, first[2])
+                in l]
+        missed = [i for i, l in enumerate(mine)
+                  if re.search(r"JobId=%d: did not take the re-batch in "
+                               r"place to \d+ within 10s" % job, l)]
+        resized = [i for i, l in enumerate(mine)
+                   if re.search(r"JobId=%d: resize 0\+2 -> 0\+2 at batch "
+                                r"%d -> %d " % (job, first[2], second[2]),
+                                l)]
+        assert sent and missed and resized, mine
+        assert sent[0] < missed[0] < resized[0], mine
+        # the bound was kept: 10 s at least between the change sent and
+        # its miss (the log's clock)
+        stamp = re.compile(r"^\[([0-9T:.-]+)\]")
+        t = [time.mktime(time.strptime(stamp.match(mine[i]).group(1)[:19],
+                                       "%Y-%m-%dT%H:%M:%S"))
+             for i in (sent[0], missed[0])]
+        assert t[1] - t[0] >= 9, mine
+        m = wait_for(lambda: (lambda j: j["restarts"] >= 1 and j)(
+            _model(cluster, job)), 60, "the restart in the record")
+        assert m["batch"]["rebatch_missed"] == 1, m["batch"]
+        assert m["batch"]["rebatches"] == 0, m["batch"]
+        # the run goes on at its new batch, from its checkpoint
+        ckpts = [int(s) for s in ex.CKPT_RE.findall(out)]
+        wait_for(lambda: [p for p in ex.curve(ex.output(workdir, job))
+                          if p[0] > ckpts[0] + 20], 120,
+                 "steps after the restart")
+    finally:
+        cancel(cluster, job)

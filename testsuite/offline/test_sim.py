@@ -219,6 +219,30 @@ def test_pollux_peer_baselines_within_5_percent(pollux):
             assert abs(x["avg_jct"] / want - 1) < 0.05, x
 
 
+@pytest.mark.parametrize("rebatch", [None, 12])
+def test_pollux_rebatch_in_place_costs_the_rebatch(rebatch):
+    """Our goodput policy re-batches kept jobs in place on the measured
+    workloads (the jobs take a batch change in the running job, as
+    examples/torch_trainer.py does): each costs the set-up's re-batch
+    (--rebatch; RebatchCost's 5 s by default), not a restart's 30 s.
+    Every job's seconds without progress are exactly its start, its
+    restarts and its re-batches in place, each at its own cost."""
+    extra = [] if rebatch is None else ["--rebatch", str(rebatch)]
+    r = json.loads(run("experiment", "pollux", "--policy", "goodput",
+                       "--detail", "--json", "-", *extra).stdout)
+    c = r["cluster"]
+    assert c["rebatch_s"] == (5 if rebatch is None else rebatch)
+    assert c["restart_s"] == 30 and c["start_s"] == 30
+    x = r["runs"][0]
+    assert x["done"] == x["jobs"]
+    assert x["rebatches"] > 0
+    assert sum(j["rebatches"] for j in x["jobs"]) == x["rebatches"]
+    for j in x["jobs"]:
+        assert j["lost_s"] == pytest.approx(
+            c["start_s"] + c["restart_s"] * j["restarts"] +
+            c["rebatch_s"] * j["rebatches"]), j
+
+
 def test_pollux_table_and_errors(tmp_path):
     out = run("experiment", "pollux", "--policy", "tiresias,fifo").stdout
     assert "published avg JCT" in out and "vs their Tiresias" in out
@@ -452,7 +476,7 @@ def test_pollux_slice_runs_the_first_jobs_on_the_given_cluster():
     r, runs = slice_runs("--start", "40")
     assert r["cluster"] == {"nodes": 4, "gpus_per_node": 4, "round_s": 20,
                             "start_s": 40, "start_queued_s": 0,
-                            "restart_s": 120,
+                            "restart_s": 120, "rebatch_s": 5,
                             "min_resize_s": 600, "limit_unit_s": 1200,
                             "limit_start_s": 40,
                             "explore_scaling": True, "first": 0, "jobs": 5,

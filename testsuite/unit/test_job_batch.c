@@ -13,6 +13,14 @@
  *  - a plan with adaptive and fixed jobs under Policy=goodput gives the
  *    adaptive ones a batch for the nodes they are placed on and leaves
  *    the fixed ones at theirs; a kept job is re-batched only when it pays.
+ *  - re-batch in place (job/job_rebatch.c): a change is sent only as a
+ *    whole split of the job's GPUs within its limits, taken when a report
+ *    says its batch, timed by the job within the time since it was sent,
+ *    withdrawn after the bound (the job's changes then go the restart
+ *    path), void with its run, kept in the JSON; the plan re-batches a
+ *    job that takes changes in place as a KEEP priced at its re-batch
+ *    time, with no checkpoint or minimum interval needed, and one that
+ *    does not by a restart priced at the restart cost.
  */
 #include <check.h>
 #include <errno.h>
@@ -483,6 +491,259 @@ START_TEST(test_plan_rebatch)
 }
 END_TEST
 
+/* fitted_job's record running on 4 workers at `global` (local x 4 x
+ * (accum + 1)) since its resize at 1000, with a report at 1100. */
+static job_model_t *running_job(uint32_t id, double global, int local,
+				int accum)
+{
+	job_model_t *m = fitted_job(id);
+
+	m->hints.max_workers = 4;	/* only the batch can change */
+	job_model_started(m, 900, 0, 4, 1);
+	job_model_resizing(m, 1000);
+	job_model_started(m, 1000, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_run(m, global, local, accum), 0);
+	ck_assert_int_eq(job_model_report(m, 1100, 10, 1.0, 1.0, 0), 0);
+	job_model_refit(m);
+	return m;
+}
+
+START_TEST(test_rebatch_record)
+{
+	job_model_t *m = running_job(100, 256, 64, 0);
+	const job_rebatch_t *o;
+	char err[256] = "";
+
+	ck_assert(!job_model_rebatch_in_place(m));
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	/* Only a whole split of its 4 workers within its limits. */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1100, 1024, 128, 0, err,
+						sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a split of the job's 4"));
+	ck_assert_int_eq(job_model_rebatch_send(m, 1100, 2048, 512, 0, NULL,
+						0), -EINVAL);	/* > max_local */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1100, 8192, 256, 7, NULL,
+						0), -EINVAL);	/* > max_accum */
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	ck_assert_int_eq(job_model_rebatch_send(m, 1100, 1024, 256, 0, NULL,
+						0), 0);
+	o = job_model_rebatch_open(m);
+	ck_assert_ptr_nonnull(o);
+	/* The LR factor: AdaScale's gain of 1024 over the submitted 256. */
+	ck_assert_double_eq_tol(o->lr_scale,
+				efficiency_gain(&m->batch.eff, 1024) /
+				efficiency_gain(&m->batch.eff, 256), 1e-12);
+	ck_assert(o->lr_scale > 1.0 && o->lr_scale < 4.0);
+	/* A report at its run's batch says it takes changes in place. */
+	ck_assert_int_eq(job_model_rebatch_said(m, 1101, 256, -1), 0);
+	ck_assert(job_model_rebatch_in_place(m));
+	/* A batch neither its run's nor the one sent: not followed. */
+	ck_assert_int_eq(job_model_rebatch_said(m, 1102, 512, -1), -EINVAL);
+	ck_assert_double_eq(m->batch.global, 256);
+	ck_assert_uint_eq(m->batch.rebatches, 0);
+	/* Taken: its run's batch from now, timed by the job (0.5 s within
+	 * the 3 s since it was sent). */
+	ck_assert_int_eq(job_model_rebatch_said(m, 1103, 1024, 0.5), 1);
+	ck_assert_double_eq(m->batch.global, 1024);
+	ck_assert_int_eq(m->batch.local, 256);
+	ck_assert_int_eq(m->batch.accum, 0);
+	ck_assert_uint_eq(m->batch.rebatches, 1);
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	ck_assert_double_eq(job_model_rebatch_cost(m, 99), 0.5);
+	ck_assert_uint_eq(m->restarts, 1);	/* its resize's, no more */
+	ck_assert_uint_eq(m->nruns, 2);
+	/* Not timed by the job: the time since it was sent (10 s). */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1200, 512, 128, 0, NULL,
+						0), 0);
+	ck_assert_int_eq(job_model_rebatch_said(m, 1210, 512, -1), 1);
+	ck_assert_double_eq(job_model_rebatch_cost(m, 99), (0.5 + 10) / 2);
+	/* A claim above that time is bounded by it (2 s). */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1300, 1024, 256, 0, NULL,
+						0), 0);
+	ck_assert_int_eq(job_model_rebatch_said(m, 1302, 1024, 100), 1);
+	ck_assert_double_eq(m->batch.rebatch_seconds, 0.5 + 10 + 2);
+	/* Not taken within the bound: withdrawn, missed, no more in place. */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1400, 512, 128, 0, NULL,
+						0), 0);
+	ck_assert_int_eq(job_model_rebatch_expire(m, 1459, 60), 0);
+	ck_assert_ptr_nonnull(job_model_rebatch_open(m));
+	ck_assert_int_eq(job_model_rebatch_expire(m, 1460, 60), 1);
+	ck_assert_int_eq(job_model_rebatch_expire(m, 1461, 60), 0);
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	ck_assert_uint_eq(m->batch.missed, 1);
+	ck_assert(!job_model_rebatch_in_place(m));
+	/* Taken late: the record follows what the job runs at. */
+	ck_assert_int_eq(job_model_rebatch_said(m, 1470, 512, -1), 1);
+	ck_assert_double_eq(m->batch.global, 512);
+	ck_assert_uint_eq(m->batch.rebatches, 4);
+	ck_assert(!job_model_rebatch_in_place(m));
+	/* A change sent is void with its run, never missed: a resize (or a
+	 * preemption) ends the run. */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1500, 1024, 256, 0, NULL,
+						0), 0);
+	job_model_resizing(m, 1501);
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	ck_assert_double_eq(m->batch.offer.global, 0);
+	ck_assert_int_eq(job_model_rebatch_expire(m, 1501 + 600, 60), 0);
+	ck_assert_uint_eq(m->batch.missed, 1);
+	ck_assert_int_eq(job_model_rebatch_said(m, 1502, 1024, -1), -EINVAL);
+	job_model_requeued(m, 1502);
+	ck_assert_int_eq(job_model_rebatch_send(m, 1503, 1024, 256, 0, NULL,
+						0), -EINVAL);	/* not running */
+	/* A new run: none sent. */
+	job_model_started(m, 1600, 0, 4, 1);
+	ck_assert_double_eq(m->batch.offer.global, 0);
+	ck_assert_int_eq(job_model_rebatch_send(m, 1601, 1024, 256, 0, NULL,
+						0), 0);
+	job_model_started(m, 1700, 0, 4, 1);
+	ck_assert_ptr_null(job_model_rebatch_open(m));
+	ck_assert_double_eq(m->batch.offer.global, 0);
+	job_model_free(m);
+}
+END_TEST
+
+START_TEST(test_rebatch_json)
+{
+	job_model_t *m = running_job(100, 256, 64, 0), *back;
+	json_object *o, *b;
+	char err[256] = "";
+
+	ck_assert_int_eq(job_model_rebatch_said(m, 1101, 256, -1), 0);
+	ck_assert_int_eq(job_model_rebatch_send(m, 1102, 1024, 256, 0, NULL,
+						0), 0);
+	ck_assert_int_eq(job_model_rebatch_said(m, 1104, 1024, 1.5), 1);
+	ck_assert_int_eq(job_model_rebatch_send(m, 1110, 512, 128, 0, NULL,
+						0), 0);
+	o = job_model_to_json(m);
+	ck_assert_ptr_nonnull(o);
+	back = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert_uint_eq(back->batch.rebatches, 1);
+	ck_assert_double_eq(back->batch.rebatch_seconds, 1.5);
+	ck_assert(back->batch.in_place);
+	ck_assert_uint_eq(back->batch.missed, 0);
+	ck_assert_ptr_nonnull(job_model_rebatch_open(back));
+	ck_assert_double_eq(back->batch.offer.global, 512);
+	ck_assert_int_eq(back->batch.offer.local, 128);
+	ck_assert_int_eq(back->batch.offer.sent, 1110);
+	ck_assert_double_eq_tol(back->batch.offer.lr_scale,
+				m->batch.offer.lr_scale, 1e-12);
+	job_model_free(back);
+	/* A state file from before: none taken, none sent. */
+	ck_assert(json_object_object_get_ex(o, "batch", &b));
+	json_object_object_del(b, "rebatches");
+	json_object_object_del(b, "rebatch_seconds");
+	json_object_object_del(b, "rebatch_missed");
+	json_object_object_del(b, "in_place");
+	json_object_object_del(b, "rebatch_sent");
+	back = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert_uint_eq(back->batch.rebatches, 0);
+	ck_assert(!back->batch.in_place);
+	ck_assert_ptr_null(job_model_rebatch_open(back));
+	job_model_free(back);
+	/* Bad values are refused, naming what. */
+	json_object_object_add(b, "rebatches", json_object_new_int(-1));
+	ck_assert_ptr_null(job_model_from_json(o, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "rebatches"));
+	json_object_object_del(b, "rebatches");
+	json_object_object_add(b, "rebatch_sent", json_tokener_parse(
+		"{\"batch\":1024,\"local_batch\":100000,\"accum\":0,"
+		"\"lr_scale\":1,\"sent\":5,\"open\":true}"));
+	ck_assert_ptr_null(job_model_from_json(o, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "local_batch"));
+	json_object_put(o);
+	job_model_free(m);
+}
+END_TEST
+
+/*
+ * A kept job that takes batch changes in place is re-batched as a KEEP
+ * with its new batch, priced at its re-batch time (RebatchCost until it
+ * took one, then its own mean): no checkpoint, no minimum interval
+ * needed, whatever a restart would cost. While a change is out, it keeps
+ * its batch; once it missed one, its changes go the restart path.
+ */
+START_TEST(test_plan_rebatch_in_place)
+{
+	job_model_t *m = running_job(100, 4096, 256, 3);
+	place_slot_t sl[1] = { { 0, 0, 4 } };
+	plan_job_t j = { .model = m, .running = true, .slots = sl,
+			 .nslots = 1 };
+	res_vec_t fr[1] = { res_make(64, 1e6, 0) };
+	const plan_decision_t *d;
+	plan_params_t prm;
+	goodput_choice_t best;
+	plan_t p;
+
+	plan_params_init(&prm);
+	prm.policy = PLAN_GOODPUT;
+	prm.now = 1000 + 160;	/* within the minimum interval */
+	prm.restart_cost = 1e6;	/* a restart would never pay */
+	prm.rebatch_cost = 10;
+	/* Its reports do not say their batch: no re-batch (never confirmed
+	 * a checkpoint, and a restart does not pay). */
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	ck_assert_int_eq(p.decisions[0].action, PLAN_KEEP);
+	ck_assert(!p.decisions[0].rebatch);
+	plan_free(&p);
+	/* They do: re-batched in place, priced at RebatchCost. */
+	ck_assert_int_eq(job_model_rebatch_said(m, 1101, 4096, -1), 0);
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	d = &p.decisions[0];
+	ck_assert_int_eq(d->action, PLAN_KEEP);
+	ck_assert(d->rebatch && d->in_place);
+	ck_assert_int_eq(job_model_batch_for(m, 4, 1, &best), 0);
+	ck_assert_double_eq(d->batch, best.batch);
+	ck_assert_int_eq(d->local_batch, best.local);
+	ck_assert_int_eq(d->accum, best.accum);
+	ck_assert_double_eq_tol(d->gain, (d->remaining_now -
+					  d->remaining_planned - 10) /
+				d->remaining_now, 1e-12);
+	ck_assert_uint_eq(p.nkeep, 1);
+	ck_assert_uint_eq(p.nresize, 0);
+	ck_assert_uint_eq(p.nrebatch, 1);
+	ck_assert_ptr_nonnull(strstr(d->reason, "re-batches in place"));
+	/* Sent: kept at its batch until it takes it. */
+	ck_assert_int_eq(job_model_rebatch_send(m, 1060, d->batch,
+						d->local_batch, d->accum,
+						NULL, 0), 0);
+	plan_free(&p);
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	ck_assert_int_eq(p.decisions[0].action, PLAN_KEEP);
+	ck_assert(!p.decisions[0].rebatch);
+	ck_assert_ptr_nonnull(strstr(p.decisions[0].reason,
+				     "re-batching in place"));
+	plan_free(&p);
+	/* Its own re-batch time prices the next one: taken 1e7 s after
+	 * it was sent, a change back to 4096 no longer pays. */
+	ck_assert_int_eq(job_model_rebatch_said(m, 1060 + 10000000,
+						best.batch, -1), 1);
+	ck_assert_int_eq(job_model_batch_run(m, 4096, 256, 3), 0);
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	ck_assert(!p.decisions[0].rebatch);
+	plan_free(&p);
+	/* Missed one: its changes go the restart path (resizable, and a
+	 * restart that pays). */
+	m->batch.rebatches = 0;
+	m->batch.rebatch_seconds = 0;
+	ck_assert_int_eq(job_model_rebatch_send(m, 1070, best.batch,
+						best.local, best.accum, NULL,
+						0), 0);
+	ck_assert_int_eq(job_model_rebatch_expire(m, 1070 + 60, 60), 1);
+	ck_assert_int_eq(job_model_checkpoint(m, 1100, 10), 0);
+	prm.now = 1000 + 3600;
+	prm.restart_cost = 10;
+	ck_assert_int_eq(plan_run(&j, 1, fr, 1, &prm, &p), 0);
+	d = &p.decisions[0];
+	ck_assert_int_eq(d->action, PLAN_RESIZE);
+	ck_assert(d->rebatch && !d->in_place);
+	ck_assert_uint_eq(p.nrebatch, 0);
+	plan_free(&p);
+	job_model_free(m);
+}
+END_TEST
+
 static Suite *job_batch_suite(void)
 {
 	Suite *s = suite_create("job_batch");
@@ -499,6 +760,9 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_plan_mixed);
 	tcase_add_test(tc, test_plan_rebatch);
 	tcase_add_test(tc, test_plan_placement_aware);
+	tcase_add_test(tc, test_rebatch_record);
+	tcase_add_test(tc, test_rebatch_json);
+	tcase_add_test(tc, test_plan_rebatch_in_place);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -265,6 +265,98 @@ START_TEST(test_progress_parse)
 	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":1,"
 			       "\"step\":0,\"loss\":3,\"sps\":0}", &m), 0);
 	ck_assert_int_eq(m.report.progress.epoch, -1);
+	ck_assert_uint_eq(m.report.progress.batch, 0);
+	ck_assert(m.report.progress.rebatch_seconds < 0);
+	/* the batch it runs at, and how long the change to it took */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":1,"
+			       "\"step\":5,\"loss\":3,\"sps\":0,\"batch\":384,"
+			       "\"rebatch_seconds\":0.25}", &m), 0);
+	ck_assert_uint_eq(m.report.progress.batch, 384);
+	ck_assert_double_eq(m.report.progress.rebatch_seconds, 0.25);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":1,"
+			       "\"step\":5,\"loss\":3,\"sps\":0,\"batch\":64}",
+			       &m), 0);
+	ck_assert_uint_eq(m.report.progress.batch, 64);
+	ck_assert(m.report.progress.rebatch_seconds < 0);
+}
+END_TEST
+
+/* The batch a progress report says survives build and parse, and the
+ * kept form (protocol_report_to_json / _from_json: the state file). */
+START_TEST(test_progress_batch_roundtrip)
+{
+	message_t in = { .type = MSG_PROGRESS, .nonce = 7, .sent = 1 }, out;
+	report_t back;
+	json_object *o;
+	char *text;
+
+	in.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = 9 };
+	in.report.progress = (report_progress_t){ .step = 40, .loss = 0.5,
+		.epoch = -1, .batch = 512, .rebatch_seconds = 0.125 };
+	text = protocol_message_build(&in);
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_uint_eq(out.report.progress.batch, 512);
+	ck_assert_double_eq(out.report.progress.rebatch_seconds, 0.125);
+	free(text);
+	o = protocol_report_to_json(&out.report);
+	ck_assert_int_eq(protocol_report_from_json(o, &back, err,
+						   sizeof(err)), 0);
+	ck_assert_uint_eq(back.progress.batch, 512);
+	ck_assert_double_eq(back.progress.rebatch_seconds, 0.125);
+	json_object_put(o);
+	/* not said: neither field goes out */
+	in.report.progress.batch = 0;
+	text = protocol_message_build(&in);
+	ck_assert_ptr_null(strstr(text, "batch"));
+	free(text);
+}
+END_TEST
+
+/* A report's reply with a batch change: built, read back, and a
+ * malformed one refused with the reason. */
+START_TEST(test_reply_rebatch)
+{
+	report_rebatch_t rb = { 1536, 128, 2, 1.75 }, got;
+	json_object *res = json_object_new_object(), *parsed;
+	char *text;
+
+	json_object_object_add(res, "rebatch", protocol_rebatch_to_json(&rb));
+	text = protocol_reply_ok(res);
+	ck_assert_int_eq(protocol_reply_parse(text, strlen(text), &parsed,
+					      err, sizeof(err)), 0);
+	ck_assert_int_eq(protocol_reply_rebatch(parsed, &got, err,
+						sizeof(err)), 1);
+	ck_assert_uint_eq(got.batch, 1536);
+	ck_assert_uint_eq(got.local_batch, 128);
+	ck_assert_uint_eq(got.accum, 2);
+	ck_assert_double_eq(got.lr_scale, 1.75);
+	json_object_put(parsed);
+	free(text);
+	/* none */
+	ck_assert_int_eq(protocol_reply_rebatch(NULL, &got, err, sizeof(err)),
+			 0);
+	parsed = json_tokener_parse("{\"x\":1}");
+	ck_assert_int_eq(protocol_reply_rebatch(parsed, &got, err,
+						sizeof(err)), 0);
+	json_object_put(parsed);
+	/* malformed: not a whole split, a string, a zero scale */
+	for (int k = 0; k < 3; k++) {
+		static const char *const bad[] = {
+			"{\"rebatch\":{\"batch\":1000,\"local_batch\":128,"
+			"\"accum\":0,\"lr_scale\":1}}",
+			"{\"rebatch\":{\"batch\":\"1024\",\"local_batch\":128,"
+			"\"accum\":0,\"lr_scale\":1}}",
+			"{\"rebatch\":{\"batch\":1024,\"local_batch\":128,"
+			"\"accum\":0,\"lr_scale\":0}}",
+		};
+		parsed = json_tokener_parse(bad[k]);
+		err[0] = '\0';
+		ck_assert_int_eq(protocol_reply_rebatch(parsed, &got, err,
+							sizeof(err)),
+				 -EBADMSG);
+		ck_assert_ptr_nonnull(strstr(err, "rebatch"));
+		json_object_put(parsed);
+	}
 }
 END_TEST
 
@@ -309,6 +401,14 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":NaN,\"grad_var\":1,\"var_batch\":8}",
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":Infinity,\"var_batch\":8}",
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":-Infinity}",
+	/* progress's batch: 0, fractional, a string; rebatch_seconds
+	 * without batch, negative, beyond an hour */
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"batch\":0}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"batch\":2.5}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"batch\":\"64\"}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"rebatch_seconds\":1}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"batch\":64,\"rebatch_seconds\":-1}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"batch\":64,\"rebatch_seconds\":3601}",
 	/* speed at a batch: local_batch 0, accum without local_batch */
 	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":0}",
 	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"accum\":1}",
@@ -581,7 +681,8 @@ static report_t progress(uint32_t job, uint64_t step)
 	report_t r = { .kind = REPORT_PROGRESS, .job_id = job, .uid = 5,
 		       .received = (double)step };
 
-	r.progress = (report_progress_t){ step, 1.0 / (step + 1), 10, -1 };
+	r.progress = (report_progress_t){ .step = step, .loss = 1.0 / (step + 1),
+					 .samples_per_sec = 10, .epoch = -1 };
 	return r;
 }
 
@@ -963,6 +1064,8 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_report_conf);
 	tcase_add_test(tc, test_envelope);
 	tcase_add_test(tc, test_progress_parse);
+	tcase_add_test(tc, test_progress_batch_roundtrip);
+	tcase_add_test(tc, test_reply_rebatch);
 	tcase_add_test(tc, test_report_run_field);
 	tcase_add_test(tc, test_report_run_kept);
 	tcase_add_test(tc, test_report_run_verdict);

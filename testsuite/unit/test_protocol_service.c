@@ -103,7 +103,8 @@ static message_t progress_msg(uint32_t job, uint64_t step)
 			.sent = (int64_t)NOW };
 
 	m.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = job };
-	m.report.progress = (report_progress_t){ step, 2.0 / step, 50, 1 };
+	m.report.progress = (report_progress_t){ .step = step,
+		.loss = 2.0 / step, .samples_per_sec = 50, .epoch = 1 };
 	return m;
 }
 
@@ -550,6 +551,65 @@ START_TEST(test_status_shows_own_jobs_bounded)
 }
 END_TEST
 
+/* The plugin's side of the reply: a batch change for JOB while its
+ * reports are below step 100. */
+static int rebatch_calls;
+
+static int fake_rebatch(const report_t *r, report_rebatch_t *out)
+{
+	rebatch_calls++;
+	if (r->job_id != JOB || r->kind != REPORT_PROGRESS ||
+	    r->progress.step >= 100)
+		return 0;
+	*out = (report_rebatch_t){ 1024, 256, 1, 1.5 };
+	return 1;
+}
+
+/* An accepted report's reply carries the job's batch change; a refused
+ * one, a query's, and one for a job without a change carry none. */
+START_TEST(test_report_reply_carries_a_rebatch)
+{
+	report_service_conf_t c = REPORT_SERVICE_CONF_DEFAULT;
+	report_callbacks_t cb = { .job_owner = job_owner,
+				  .rebatch = fake_rebatch };
+	message_t m = progress_msg(JOB, 10);
+	message_t q = { .type = MSG_QUERY, .sent = (int64_t)NOW,
+			.query = { QUERY_STATUS } };
+	report_rebatch_t rb;
+	json_object *res;
+
+	report_service_destroy(svc);
+	c.verify = fake_verify;
+	c.replay_capacity = 1024;
+	c.replay_window = 60;
+	svc = report_service_create(&c, &cb);
+	ck_assert_ptr_nonnull(svc);
+	rebatch_calls = 0;
+	ck_assert_str_eq(send_as(OWNER, &m, &res), "ok");
+	ck_assert_int_eq(protocol_reply_rebatch(res, &rb, NULL, 0), 1);
+	ck_assert_uint_eq(rb.batch, 1024);
+	ck_assert_uint_eq(rb.local_batch, 256);
+	ck_assert_uint_eq(rb.accum, 1);
+	ck_assert_double_eq(rb.lr_scale, 1.5);
+	json_object_put(res);
+	ck_assert_int_eq(rebatch_calls, 1);
+	/* no change for it: an empty reply */
+	m = progress_msg(JOB, 200);
+	ck_assert_str_eq(send_as(OWNER, &m, &res), "ok");
+	ck_assert_ptr_null(res);
+	/* refused (another user's report): not asked */
+	m = progress_msg(JOB, 10);
+	ck_assert_str_eq(send_as(OTHER, &m, NULL), "forbidden");
+	ck_assert_int_eq(rebatch_calls, 2);
+	/* a query: not asked, no change in its answer */
+	q.nonce = next_nonce++;
+	ck_assert_str_eq(send_as(OWNER, &q, &res), "ok");
+	ck_assert(!json_object_object_get_ex(res, "rebatch", NULL));
+	json_object_put(res);
+	ck_assert_int_eq(rebatch_calls, 2);
+}
+END_TEST
+
 static Suite *service_suite(void)
 {
 	Suite *s = suite_create("report_service");
@@ -568,6 +628,7 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, test_metrics_count_and_show_own_jobs_only);
 	tcase_add_test(tc, test_report_of_an_old_run_refused);
 	tcase_add_test(tc, test_status_shows_own_jobs_bounded);
+	tcase_add_test(tc, test_report_reply_carries_a_rebatch);
 	suite_add_tcase(s, tc);
 	return s;
 }

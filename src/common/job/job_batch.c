@@ -378,7 +378,8 @@ int job_model_batch_to_json(json_object *o, const job_model_t *m)
 	    batch_add_num(j, "grad_sqr", b->eff.sqr) ||
 	    batch_add_num(j, "grad_trace", b->eff.trace) ||
 	    batch_add_num(j, "grad_reports", b->eff.reports) ||
-	    batch_add_num(j, "noise_scale", efficiency_noise_scale(&b->eff)))
+	    batch_add_num(j, "noise_scale", efficiency_noise_scale(&b->eff)) ||
+	    job_model_rebatch_to_json(j, m))
 		return -ENOMEM;
 	return 0;
 }
@@ -500,5 +501,5 @@ int job_model_batch_from_json(const json_object *o, job_model_t *m,
 				  "batch %g (%d x %d)", glob, local, accum);
 	b->progress = prog;
 	m->dirty |= JOB_MODEL_DIRTY_BATCH;
-	return 0;
+	return job_model_rebatch_from_json(j, m, err, len);
 }

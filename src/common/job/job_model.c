@@ -500,6 +500,7 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	/* A new run uses the submitted batch unless its adapter says which
 	 * the plan chose (job_model_batch_run, after this). */
 	(void)job_model_batch_run(m, 0, 0, 0);
+	job_model_rebatch_void(m);
 	/* A new run has new workers on new nodes: detect afresh. */
 	straggler_clear(&m->straggler);
 	/* ... and makes its own claims, checked against its own steps. */
@@ -549,7 +550,11 @@ void job_model_stopped(job_model_t *m, time_t now)
 {
 	job_run_t *r;
 
-	if (!m || !m->nruns)
+	if (!m)
+		return;
+	/* A batch change sent to the run is void with it. */
+	job_model_rebatch_void(m);
+	if (!m->nruns)
 		return;
 	r = &m->runs[m->nruns - 1];
 	/* end 0 means "running": a run ending in its start second (or on a
@@ -628,6 +633,8 @@ void job_model_resizing(job_model_t *m, time_t now)
 {
 	if (!m)
 		return;
+	/* The run ends: a batch change sent to it is void (never missed). */
+	job_model_rebatch_void(m);
 	m->phase = JM_CHECKPOINTING;
 	m->resizes++;
 	m->resize_began = now;
@@ -638,6 +645,7 @@ void job_model_preempting(job_model_t *m, time_t now)
 {
 	if (!m)
 		return;
+	job_model_rebatch_void(m);
 	m->phase = JM_CHECKPOINTING;
 	m->preemptions++;
 	m->preempt_began = now;

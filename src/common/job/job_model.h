@@ -62,6 +62,24 @@ typedef struct job_run {
 #define JOB_BATCH_MAX_ACCUM 64
 
 /*
+ * A batch change at the job's GPUs sent to the running job in the reply
+ * to its reports (job/job_rebatch.c, doc/reports.md "Re-batch in place"):
+ * global = local x workers x (accum + 1), and the factor for a learning
+ * rate tuned at the submitted batch (AdaScale's gain of global over the
+ * submitted batch from the record's gradient statistics, efficiency_gain;
+ * 1 before any). global 0: none sent in this run.
+ */
+typedef struct job_rebatch {
+	double global;
+	int local, accum;
+	double lr_scale;
+	time_t sent;	/* when the plan sent it */
+	/* Sent until the job runs at it or the bound passes (a late one is
+	 * still taken: the record follows what the job runs at). */
+	bool open;
+} job_rebatch_t;
+
+/*
  * Adaptive batch (issue 28; job/job_batch.c): what the record knows to
  * choose a job's global batch with its GPUs. Set up by
  * job_model_batch_limits(); a record without it (adaptive false) keeps
@@ -86,6 +104,20 @@ typedef struct job_batch {
 	size_t nsamples;
 	speed_model_t speed;
 	bool fitted;
+	/*
+	 * Re-batch in place (job/job_rebatch.c). in_place: the job's
+	 * progress reports say the batch they run at (its trainer takes a
+	 * batch change in place); missed: changes it did not take within
+	 * the bound (RebatchTimeout), after which its changes go the
+	 * restart path; offer: the change sent in this run; rebatches:
+	 * changes taken in place, rebatch_seconds their time (the mean is
+	 * what the plan prices one at).
+	 */
+	bool in_place;
+	unsigned missed;
+	job_rebatch_t offer;
+	unsigned rebatches;
+	double rebatch_seconds;
 } job_batch_t;
 
 /*
@@ -712,6 +744,54 @@ void job_model_batch_progress(job_model_t *m, double steps,
 bool job_model_batch_at_submitted(const job_model_t *m);
 /* Refit the step-time model of any batch (job_model_refit calls it). */
 void job_model_batch_refit(job_model_t *m);
+
+/*
+ * Re-batch in place (job/job_rebatch.c; doc/planning.md "Re-batch in
+ * place"). A batch change at the same GPUs goes to the running job in the
+ * reply to its next report instead of a checkpoint-requeue-restart; the
+ * job takes it at its next step and says so in its next progress report
+ * (the batch it runs at). A job whose reports never said their batch (a
+ * client that does not know the reply's field), or that did not take one
+ * within the bound, is re-batched by a restart.
+ */
+/* May a batch change reach this job in place: its reports say their
+ * batch and it never missed one? */
+bool job_model_rebatch_in_place(const job_model_t *m);
+/* The change sent and not taken yet (the reply's field), or NULL. */
+const job_rebatch_t *job_model_rebatch_open(const job_model_t *m);
+/*
+ * The plan's change of a running job's batch at its GPUs, sent now:
+ * global = local x cur_workers x (accum + 1) within the job's limits,
+ * the job adaptive and running. 0, or -EINVAL with a message in err
+ * (nothing sent).
+ */
+int job_model_rebatch_send(job_model_t *m, time_t now, double global,
+			   int local, int accum, char *err, size_t errlen);
+/*
+ * A progress report of a running job saying the global batch it runs at
+ * (`seconds` >= 0: how long its change to that batch took, as it timed
+ * it; < 0: not said). The job takes changes in place from now on. Its
+ * batch being the change sent: taken (its run's batch from now, one more
+ * re-batch, its time the job's own within the time since it was sent,
+ * else that time); returns 1. Its run's batch: 0. Any other: -EINVAL
+ * (a claim the record does not follow; nothing changed).
+ */
+int job_model_rebatch_said(job_model_t *m, time_t now, double global,
+			   double seconds);
+/* The change sent `bound` seconds ago or more and not taken: closed, one
+ * more missed (the job's changes go the restart path from now); 1 when
+ * this call closed it, else 0. */
+int job_model_rebatch_expire(job_model_t *m, time_t now, double bound);
+/* What a re-batch in place costs the job (seconds): the mean of its
+ * re-batches taken, else `fallback` (RebatchCost). */
+double job_model_rebatch_cost(const job_model_t *m, double fallback);
+/* The run ends or another begins: the change sent is void. */
+void job_model_rebatch_void(job_model_t *m);
+/* The re-batch record in the batch JSON (job_model_batch_to_json's
+ * object): 0 or -ENOMEM; from: absent keys leave it off; 0 or -EINVAL. */
+int job_model_rebatch_to_json(json_object *batch, const job_model_t *m);
+int job_model_rebatch_from_json(const json_object *batch, job_model_t *m,
+				char *err, size_t len);
 
 /* The adaptive batch in the record's JSON ("batch": {...}, absent when
  * not adaptive): 0 or -ENOMEM; from: absent leaves it off; 0 or -EINVAL. */

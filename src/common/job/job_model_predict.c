@@ -367,7 +367,8 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	int p, w;
 	double rem, f, eta;
 	char fit[96], jct[32] = "", loss[32], pred[96], strag[STRAGGLER_NODE_LEN + 32];
-	char batch[128], preempted[32] = "", stop[JOB_STOP_REASON_LEN + 16];
+	char batch[128], preempted[32] = "", rebatched[32] = "";
+	char stop[JOB_STOP_REASON_LEN + 16];
 	const char *no;
 	const job_run_t *last;
 	const char *how;
@@ -415,16 +416,20 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	if (m->preemptions)
 		snprintf(preempted, sizeof(preempted), " preempted=%u",
 			 m->preemptions);
+	/* Batch changes taken in place: not restarts (job_rebatch.c). */
+	if (m->batch.rebatches)
+		snprintf(rebatched, sizeof(rebatched), " rebatches=%u",
+			 m->batch.rebatches);
 	n = snprintf(buf, len, "optimus: ps=%d workers=%d plan=%d/%d "
 		     "step=%.0f loss=%s speed=%.3g/s model=%s "
-		     "%s fit=%s restarts=%u faults=%u%s "
+		     "%s fit=%s restarts=%u faults=%u%s%s "
 		     "resize=%.0fs(%.1f%%)%s%s%s%s%s%s%s",
 		     m->cur_ps || !last ? m->cur_ps : last->ps,
 		     m->cur_workers || !last ? m->cur_workers : last->workers,
 		     m->plan_ps, m->plan_workers,
 		     job_model_step_shown(m), loss, m->steps_per_sec,
 		     job_speed_source_name(src), pred, fit, m->restarts,
-		     m->fault_restarts, preempted, m->resize_seconds,
+		     m->fault_restarts, preempted, rebatched, m->resize_seconds,
 		     100.0 * job_model_resize_share(m), jct,
 		     job_model_stop_text(m, stop, sizeof(stop)),
 		     no ? " resizable=no: " : "", no ? no : "",

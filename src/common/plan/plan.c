@@ -38,6 +38,7 @@ void plan_params_init(plan_params_t *prm)
 	prm->large_tasks = PLAN_LARGE_TASKS_DEFAULT;
 	prm->min_resize_interval = PLAN_MIN_RESIZE_INTERVAL_DEFAULT;
 	prm->restart_cost = PLAN_RESTART_COST_DEFAULT;
+	prm->rebatch_cost = PLAN_REBATCH_COST_DEFAULT;
 	prm->placement = true;
 	prm->shrink_for_pending = true;
 	prm->explore_scaling = false;
@@ -112,7 +113,8 @@ static int plan_check_prm(const plan_params_t *p, plan_t *out)
 	    !isfinite(p->resize_threshold_large) || p->large_tasks < 1 ||
 	    !(p->min_resize_interval >= 0.0) ||
 	    !isfinite(p->min_resize_interval) || !(p->restart_cost >= 0.0) ||
-	    !isfinite(p->restart_cost))
+	    !isfinite(p->restart_cost) || !(p->rebatch_cost >= 0.0) ||
+	    !isfinite(p->rebatch_cost))
 		return plan_fail(out, -EINVAL, "invalid plan parameters");
 	return 0;
 }

@@ -76,6 +76,9 @@ typedef struct plan_params {
 	 * freed by preempting the running job with the most attained
 	 * service; false. */
 	bool preempt;
+	/* Seconds a re-batch in place costs a job that took none yet
+	 * (RebatchCost; its own mean once it took one: plan_batch.c). */
+	double rebatch_cost;
 } plan_params_t;
 
 /* Defaults of plan_params_init() (doc/planning.md). */
@@ -85,6 +88,7 @@ typedef struct plan_params {
 #define PLAN_LARGE_TASKS_DEFAULT 16
 #define PLAN_MIN_RESIZE_INTERVAL_DEFAULT 1800.0
 #define PLAN_RESTART_COST_DEFAULT 180.0
+#define PLAN_REBATCH_COST_DEFAULT 5.0
 /* Largest free room of a server in any resource (CPUs, MB, GPUs) that
  * plan_run() accepts: far beyond any machine, small enough that counts of
  * tasks derived from it stay exact integers (issue 16, found by fuzzing). */
@@ -179,11 +183,13 @@ typedef struct plan_decision {
 	 * adaptive job with its step-time fit): global = local_batch *
 	 * workers * (accum + 1). 0: the job keeps its submitted batch. A
 	 * RESIZE at the same size on the same slots changes only the batch
-	 * (rebatch).
+	 * (rebatch) by a restart; a KEEP with rebatch and in_place changes
+	 * it in the running job (job/job_rebatch.c).
 	 */
 	double batch;
 	int local_batch, accum;
 	bool rebatch;
+	bool in_place;
 	char reason[128];		/* why (WAIT, KEEP): for users */
 } plan_decision_t;
 
@@ -191,6 +197,7 @@ typedef struct plan {
 	size_t ndecisions;
 	plan_decision_t *decisions;	/* decisions[i] answers jobs[i] */
 	size_t nstart, nresize, nkeep, nwait, npreempt;
+	size_t nrebatch;	/* KEEPs re-batched in place */
 	double alloc_seconds, place_seconds;	/* time spent planning */
 	/* The restart cost every gain was weighed against (seconds: the
 	 * restarts measured, else RestartCost; plan_input_restart_cost). */

@@ -21,10 +21,11 @@
  * objective, side by side.
  *
  * After the decisions, each adaptive START/RESIZE gets the best batch for
- * the nodes it was placed on, and a KEEP that is resizable changes its
- * batch alone (a RESIZE on its own slots) when the predicted remaining
- * time drops by the plan's threshold after the restart cost, as a resize
- * must (plan_run.c, plan_gain).
+ * the nodes it was placed on, and a KEEP changes its batch alone when the
+ * predicted remaining time drops by the plan's threshold after what the
+ * change costs (plan_run.c, plan_gain): in the running job when it takes
+ * changes in place (the job's re-batch time), else by a restart (a
+ * RESIZE on its own slots, the restart cost, a resizable job only).
  */
 #include <errno.h>
 #include <math.h>
@@ -226,42 +227,69 @@ static void plan_set_batch(plan_decision_t *d, const goodput_choice_t *g)
 
 /*
  * A kept adaptive job whose best batch at its size differs from the one
- * it runs at: re-batched (a RESIZE on its slots) when the gain beats the
- * threshold after the restart cost and the job may be resized now.
+ * it runs at is re-batched when the gain beats the threshold after what
+ * the change costs. In place (job_model_rebatch_in_place: the job takes
+ * a change in the reply to its reports) it stays a KEEP with the new
+ * batch, priced at the job's own re-batch time (job_model_rebatch_cost:
+ * its mean, else RebatchCost), and nothing else holds it back: the run
+ * goes on, no work is lost. Otherwise by a restart (a RESIZE on its own
+ * slots), priced at the restart cost, when the job may be resized now.
+ * While a change sent is not taken, the job keeps its batch.
  */
 static void plan_rebatch(plan_ctx_t *c, size_t i, plan_decision_t *d)
 {
 	const job_model_t *m = c->jobs[i].model;
 	const job_batch_t *b = &m->batch;
+	const job_rebatch_t *sent = job_model_rebatch_open(m);
+	bool in_place = job_model_rebatch_in_place(m);
 	double cur = b->global > 0 ? b->global : b->submitted, left, now, thr;
+	double cost;
 	goodput_choice_t g;
 	char why[96];
 
+	if (sent) {
+		plan_reason(d, "optimus: keeps %d workers, re-batching in "
+			    "place to %.0f (sent %.0fs ago)", d->workers,
+			    sent->global, difftime(c->prm->now, sent->sent));
+		return;
+	}
 	if (!b->fitted || c->jobs[i].starting || m->phase != JM_RUNNING ||
 	    d->workers < 1 ||
 	    job_model_batch_for(m, d->workers, plan_decision_nodes(d), &g) ||
 	    g.batch == cur || !(g.goodput > 0) ||
-	    job_model_why_not_resizable(m, c->prm->now,
-					c->prm->min_resize_interval, why,
-					sizeof(why)))
+	    (!in_place &&
+	     job_model_why_not_resizable(m, c->prm->now,
+					 c->prm->min_resize_interval, why,
+					 sizeof(why))))
 		return;
 	now = plan_goodput_rate_now(c, i);
 	left = job_model_batch_remaining(m);
 	if (!(now > 0))
 		return;
+	cost = in_place ? job_model_rebatch_cost(m, c->prm->rebatch_cost) :
+	       c->prm->restart_cost;
 	d->remaining_now = left / now;
 	d->remaining_planned = left / (g.goodput / b->eff.init_batch);
-	d->gain = (d->remaining_now - d->remaining_planned -
-		   c->prm->restart_cost) / d->remaining_now;
+	d->gain = (d->remaining_now - d->remaining_planned - cost) /
+		  d->remaining_now;
 	thr = plan_threshold(c, i, d->ps, d->workers);
 	if (!(d->gain > thr)) {
 		d->remaining_planned = d->remaining_now;
 		d->gain = 0.0;
 		return;
 	}
-	d->action = PLAN_RESIZE;
 	d->rebatch = true;
 	plan_set_batch(d, &g);
+	if (in_place) {
+		d->in_place = true;
+		c->out->nrebatch++;
+		plan_reason(d, "optimus: re-batches in place to %.0f (%d x %d "
+			    "GPUs x %d) (gain %.1f%%, re-batch %.1fs)",
+			    g.batch, g.local, d->workers, g.accum + 1,
+			    100.0 * d->gain, cost);
+		return;
+	}
+	d->action = PLAN_RESIZE;
 	c->out->nkeep--;
 	c->out->nresize++;
 	plan_reason(d, "optimus: re-batches to %.0f (%d x %d GPUs x %d) "

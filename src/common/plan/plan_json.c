@@ -58,6 +58,8 @@ json_object *plan_decision_to_json(const plan_decision_t *d)
 				       json_object_new_int(d->accum));
 		json_object_object_add(o, "rebatch",
 				       json_object_new_boolean(d->rebatch));
+		json_object_object_add(o, "in_place",
+				       json_object_new_boolean(d->in_place));
 	}
 	/* The job it gives its GPUs to (a preemption, a shrink for a
 	 * pending job); absent: none. */
@@ -95,6 +97,8 @@ json_object *plan_to_json(const plan_t *p)
 	json_object_object_add(o, "nwait", json_object_new_int64(p->nwait));
 	json_object_object_add(o, "npreempt",
 			       json_object_new_int64(p->npreempt));
+	json_object_object_add(o, "nrebatch",
+			       json_object_new_int64(p->nrebatch));
 	json_object_object_add(o, "alloc_seconds", json_num_new(p->alloc_seconds));
 	json_object_object_add(o, "place_seconds", json_num_new(p->place_seconds));
 	json_object_object_add(o, "restart_cost", json_num_new(p->restart_cost));

@@ -202,7 +202,8 @@ int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w);
  * at its current batch; else at the best batch for the nodes). */
 double plan_goodput_time(const plan_ctx_t *c, size_t i, int w);
 /* After the decisions: the batch of every adaptive START/RESIZE, and a
- * KEEP re-batched when that pays its restart. */
+ * KEEP re-batched when that pays what the change costs (in place: the
+ * job's re-batch time; else a restart). */
 int plan_batches(plan_ctx_t *c);
 
 /* plan_run.c: the resize threshold of job i going to ps/w. */

@@ -499,9 +499,37 @@ int optimus_report_progress(uint32_t job_id, uint64_t step, double loss,
 	int rc;
 
 	m.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = job_id };
-	m.report.progress = (report_progress_t){ step, loss, samples_per_sec,
-						 epoch < 0 ? -1 : epoch };
+	m.report.progress = (report_progress_t){ .step = step, .loss = loss,
+		.samples_per_sec = samples_per_sec,
+		.epoch = epoch < 0 ? -1 : epoch };
 	rc = one_shot(&m, &res);
+	json_object_put(res);
+	return rc;
+}
+
+int optimus_report_progress_batch(uint32_t job_id, uint64_t step,
+				  double loss, double samples_per_sec,
+				  int epoch, uint64_t batch,
+				  double rebatch_seconds,
+				  report_rebatch_t *next)
+{
+	message_t m = { .type = MSG_PROGRESS };
+	json_object *res;
+	int rc;
+
+	if (!batch || !next)
+		return errmsg_set(last_error, sizeof(last_error), -EINVAL,
+				  "progress with a batch needs batch >= 1 and "
+				  "somewhere to put the reply's change");
+	m.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = job_id };
+	m.report.progress = (report_progress_t){ .step = step, .loss = loss,
+		.samples_per_sec = samples_per_sec,
+		.epoch = epoch < 0 ? -1 : epoch, .batch = batch,
+		.rebatch_seconds = rebatch_seconds };
+	rc = one_shot(&m, &res);
+	if (!rc)
+		rc = protocol_reply_rebatch(res, next, last_error,
+					    sizeof(last_error));
 	json_object_put(res);
 	return rc;
 }

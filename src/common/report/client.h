@@ -81,6 +81,22 @@ char *report_client_sign(const report_endpoint_t *ep, message_t *m,
  * optimus_report_error() (per thread). epoch < 0: none. */
 int optimus_report_progress(uint32_t job_id, uint64_t step, double loss,
 			    double samples_per_sec, int epoch);
+/*
+ * The same from a trainer that takes batch changes in place
+ * (doc/reports.md "Re-batch in place"): `batch` is the global batch the
+ * run trains at now (>= 1), `rebatch_seconds` how long its change to it
+ * took (< 0: not said; say it in the first report at a new batch). 1 with
+ * *next when the reply carries a batch change: from its next step the
+ * job trains at next->batch (next->local_batch per worker and pass,
+ * next->accum extra micro-steps), its learning rate tuned at the
+ * submitted batch times next->lr_scale, and says next->batch in its next
+ * report; 0 when it carries none; or a negative errno.
+ */
+int optimus_report_progress_batch(uint32_t job_id, uint64_t step,
+				  double loss, double samples_per_sec,
+				  int epoch, uint64_t batch,
+				  double rebatch_seconds,
+				  report_rebatch_t *next);
 int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 			 double steps_per_sec);
 /* After writing the checkpoint asked for by the checkpoint signal. */

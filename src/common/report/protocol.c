@@ -289,6 +289,30 @@ static int parse_nonce(json_object *o, uint64_t *nonce)
 	return 0;
 }
 
+/*
+ * The batch a progress report says it runs at, and how long the change
+ * to it took (an hour is beyond any change of batch: a bound, not a
+ * guess). Optional, the time only with the batch.
+ */
+static int parse_progress_batch(json_object *o, report_t *r, char *err,
+				size_t errlen)
+{
+	int64_t batch = 0;
+
+	r->progress.rebatch_seconds = -1.0;
+	if (json_object_object_get_ex(o, "batch", NULL) &&
+	    get_int(o, "batch", 1, PROTOCOL_MAX_COUNT, &batch))
+		return fail(err, errlen, "\"batch\" must be an integer >= 1 "
+			    "(the global batch the run trains at)");
+	if (json_object_object_get_ex(o, "rebatch_seconds", NULL) &&
+	    (!batch || json_num_get(o, "rebatch_seconds", 0.0, 3600.0,
+				    &r->progress.rebatch_seconds, NULL, 0)))
+		return fail(err, errlen, "\"rebatch_seconds\" must be seconds "
+			    "from 0 to 3600, with \"batch\"");
+	r->progress.batch = (uint64_t)batch;
+	return 0;
+}
+
 static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 {
 	int64_t step, epoch = -1;
@@ -309,7 +333,7 @@ static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 		return fail(err, errlen, "\"epoch\" must be an integer >= 0");
 	r->progress.step = (uint64_t)step;
 	r->progress.epoch = (int32_t)epoch;
-	return 0;
+	return parse_progress_batch(o, r, err, errlen);
 }
 
 static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
@@ -545,6 +569,13 @@ static void add_report_fields(json_object *o, const report_t *r)
 		if (r->progress.epoch >= 0)
 			json_object_object_add(o, "epoch",
 					       json_object_new_int(r->progress.epoch));
+		if (r->progress.batch)
+			json_object_object_add(o, "batch", json_object_new_int64(
+					       (int64_t)r->progress.batch));
+		if (r->progress.batch && r->progress.rebatch_seconds >= 0)
+			json_object_object_add(o, "rebatch_seconds",
+					       json_object_new_double(
+						       r->progress.rebatch_seconds));
 	} else if (r->kind == REPORT_CHECKPOINT) {
 		json_object_object_add(o, "step", json_object_new_int64(
 					       (int64_t)r->checkpoint.step));
@@ -666,6 +697,48 @@ int protocol_reply_parse(const char *text, size_t len, json_object **result,
 	}
 	json_object_put(obj);
 	return rc;
+}
+
+json_object *protocol_rebatch_to_json(const report_rebatch_t *rb)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "batch", json_object_new_int64(
+				       (int64_t)rb->batch));
+	json_object_object_add(o, "local_batch",
+			       json_object_new_int64(rb->local_batch));
+	json_object_object_add(o, "accum", json_object_new_int64(rb->accum));
+	json_object_object_add(o, "lr_scale",
+			       json_object_new_double(rb->lr_scale));
+	return o;
+}
+
+int protocol_reply_rebatch(json_object *result, report_rebatch_t *out,
+			   char *err, size_t errlen)
+{
+	json_object *o;
+	int64_t batch, local, accum;
+	double scale;
+
+	if (!result || !json_object_is_type(result, json_type_object) ||
+	    !json_object_object_get_ex(result, "rebatch", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object) ||
+	    get_int(o, "batch", 1, PROTOCOL_MAX_COUNT, &batch) ||
+	    get_int(o, "local_batch", 1, UINT32_MAX, &local) ||
+	    get_int(o, "accum", 0, 64, &accum) ||
+	    json_num_get(o, "lr_scale", 1e-12, 1e12, &scale, NULL, 0) ||
+	    batch % (local * (accum + 1)))
+		return fail(err, errlen, "the reply's \"rebatch\" needs "
+			    "integers \"batch\" >= 1, \"local_batch\" >= 1 "
+			    "and \"accum\" 0..64 (batch a multiple of "
+			    "local_batch x (accum + 1)) and a finite "
+			    "\"lr_scale\" > 0");
+	*out = (report_rebatch_t){ (uint64_t)batch, (uint32_t)local,
+				   (uint32_t)accum, scale };
+	return 1;
 }
 
 /* Keep the last n items of the array at o.key. */

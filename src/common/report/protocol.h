@@ -13,8 +13,8 @@
  * where cred is a munge credential whose data is exactly the payload text, so
  * the payload is bound to the credential (and to the sender's uid).
  * Messages (the payload):
- *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E],
- *      "nonce":"<16 hex>","time":T}
+ *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E]
+ *      [,"batch":B[,"rebatch_seconds":R]],"nonce":"<16 hex>","time":T}
  *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X
  *      [,"local_batch":L,"accum":K],...}
  *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
@@ -28,6 +28,9 @@
  * as today, from whichever run is going (older clients; report/run.h).
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
+ * The reply to a report may carry a batch change for the job, taken in
+ * place (report_rebatch_t): {"ok":true,"result":{"rebatch":{"batch":B,
+ * "local_batch":L,"accum":K,"lr_scale":S}}}.
  * Everything here is pure: no I/O, no Slurm, no munge.
  */
 #ifndef OPTIMUS_PROTOCOL_H
@@ -107,6 +110,14 @@ typedef struct report_progress {
 	double loss;		/* training loss at that step, finite, >= 0 */
 	double samples_per_sec;	/* throughput, finite, >= 0 */
 	int32_t epoch;		/* -1 when not given */
+	/*
+	 * Optional: the global batch the run trains at now (0: not said),
+	 * said by a trainer that takes a batch change in place (the reply's
+	 * "rebatch"); with it, rebatch_seconds (>= 0; < 0: not said): how
+	 * long its change to this batch took, as it timed it.
+	 */
+	uint64_t batch;
+	double rebatch_seconds;
 } report_progress_t;
 
 typedef struct report_speed {
@@ -173,6 +184,19 @@ typedef struct report {
 	};
 } report_t;
 
+/*
+ * A batch change for the job, sent in the reply to its report: the job
+ * trains at `batch` (global) from its next step, `local_batch` per worker
+ * and pass, `accum` extra micro-steps (batch = local_batch x workers x
+ * (accum + 1), at the workers it has), the learning rate it tuned at its
+ * submitted batch times lr_scale. doc/reports.md "Re-batch in place".
+ */
+typedef struct report_rebatch {
+	uint64_t batch;
+	uint32_t local_batch, accum;
+	double lr_scale;
+} report_rebatch_t;
+
 typedef struct message {
 	msg_type_t type;
 	uint64_t nonce;		/* random per message: replay detection */
@@ -207,6 +231,13 @@ char *protocol_reply_error(const char *code, const char *fmt, ...)
  * reply is an error (err holds "code: text"); -EBADMSG when unparsable. */
 int protocol_reply_parse(const char *text, size_t len, json_object **result,
 			 char *err, size_t errlen);
+/* The "rebatch" of a report's reply: its JSON (add it to the result);
+ * NULL on no memory. */
+json_object *protocol_rebatch_to_json(const report_rebatch_t *rb);
+/* The "rebatch" of a parsed reply's result (may be NULL): 1 with *out,
+ * 0 when there is none, -EBADMSG with a reason when it is malformed. */
+int protocol_reply_rebatch(json_object *result, report_rebatch_t *out,
+			   char *err, size_t errlen);
 
 /* A job answer cut to the last `points` items of each point series
  * ("progress", "speed_samples", "convergence"."points"); 0 keeps all.

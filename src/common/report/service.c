@@ -235,6 +235,27 @@ static char *check_replay(report_service_t *s, const message_t *m, uid_t uid,
 	}
 }
 
+/* What an accepted report's reply carries: a batch change for its job
+ * (the plugin's answer), or nothing (NULL). */
+static json_object *report_result(const report_service_t *s,
+				  const report_t *r)
+{
+	report_rebatch_t rb;
+	json_object *o, *v;
+
+	if (!s->cb.rebatch || s->cb.rebatch(r, &rb) != 1)
+		return NULL;
+	o = json_object_new_object();
+	v = protocol_rebatch_to_json(&rb);
+	if (!o || !v) {
+		json_object_put(o);
+		json_object_put(v);
+		return NULL;
+	}
+	json_object_object_add(o, "rebatch", v);
+	return o;
+}
+
 static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 			  double now, report_outcome_t *out)
 {
@@ -264,7 +285,7 @@ static char *serve_report(report_service_t *s, message_t *m, uid_t uid,
 	}
 	out->accepted = 1;
 	out->code = "ok";
-	return protocol_reply_ok(NULL);
+	return protocol_reply_ok(report_result(s, r));
 }
 
 json_object *report_service_history_query(report_service_t *s,

@@ -53,6 +53,11 @@ typedef struct report_callbacks {
 	 * is queued. Called from the listener thread, so it must not wait
 	 * for slurmctld or the planner's work (a short lock at most). */
 	int (*admit)(const report_t *r, char *err, size_t errlen);
+	/* A batch change for the job of the accepted report r, for its
+	 * reply ("rebatch", protocol.h): 1 with *out, else 0. NULL: none.
+	 * It must not wait on slurmctld: the plugin reads its registry
+	 * under the registry's own lock. */
+	int (*rebatch)(const report_t *r, report_rebatch_t *out);
 } report_callbacks_t;
 
 /* Checks a credential; munge_auth_verify in production, a fake in tests. */

@@ -46,6 +46,7 @@
 #include "optimus_conf.h"
 #include "planner.h"
 #include "registry.h"
+#include "rebatch.h"
 #include "report/admission.h"
 #include "report/service.h"
 #include "util/escape.h"
@@ -637,7 +638,8 @@ static int service_create(void)
 	static char *socket_path;
 	report_service_conf_t sc = REPORT_SERVICE_CONF_DEFAULT;
 	report_callbacks_t cb = { .job_owner = listener_job_owner,
-				  .admit = listener_admit };
+				  .admit = listener_admit,
+				  .rebatch = rebatch_reply };
 
 	xfree(socket_path);
 	socket_path = auth_socket();

@@ -27,6 +27,7 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/planner_reports.c \
 	src/plugins/sched/optimus/planner_sync.c \
 	src/plugins/sched/optimus/query.c src/plugins/sched/optimus/query.h \
+	src/plugins/sched/optimus/rebatch.c src/plugins/sched/optimus/rebatch.h \
 	src/plugins/sched/optimus/registry.c src/plugins/sched/optimus/registry.h \
 	src/plugins/sched/optimus/lock_hold.c src/plugins/sched/optimus/lock_hold.h \
 	src/plugins/sched/optimus/snapshot.c src/plugins/sched/optimus/snapshot.h \

@@ -53,6 +53,8 @@ static s_p_options_t optimus_conf_options[] = {
 	{ .key = "RestartCost", .type = S_P_UINT32 },
 	{ .key = "ExploreScaling", .type = S_P_BOOLEAN },
 	{ .key = "Preempt", .type = S_P_BOOLEAN },
+	{ .key = "RebatchCost", .type = S_P_UINT32 },
+	{ .key = "RebatchTimeout", .type = S_P_UINT32 },
 	{ .key = "StragglerAsyncRatio", .type = S_P_DOUBLE },
 	{ .key = "StragglerSyncFactor", .type = S_P_DOUBLE },
 	{ .key = "StragglerReports", .type = S_P_UINT32 },
@@ -86,6 +88,8 @@ static void optimus_conf_defaults(optimus_conf_t *c)
 	c->restart_cost = PLAN_RESTART_COST_DEFAULT;
 	c->explore_scaling = false;
 	c->preempt = false;	/* Policy=optimus's: optimus_conf_apply() */
+	c->rebatch_cost = PLAN_REBATCH_COST_DEFAULT;
+	c->rebatch_timeout = OPTIMUS_REBATCH_TIMEOUT_DEFAULT;
 	straggler_params_init(&c->straggler);
 	c->straggler_drain = false;
 	c->metrics_per_job = false;
@@ -157,6 +161,8 @@ static void optimus_conf_apply(s_p_hashtbl_t *tbl, optimus_conf_t *c)
 		c->preempt = !plan_policy_parse(c->policy, &policy) &&
 			     plan_preempt_default(policy);
 	}
+	s_p_get_uint32(&c->rebatch_cost, "RebatchCost", tbl);
+	s_p_get_uint32(&c->rebatch_timeout, "RebatchTimeout", tbl);
 	s_p_get_double(&c->straggler.async_ratio, "StragglerAsyncRatio", tbl);
 	s_p_get_double(&c->straggler.sync_factor, "StragglerSyncFactor", tbl);
 	s_p_get_uint32(&c->straggler.consecutive, "StragglerReports", tbl);
@@ -237,6 +243,11 @@ static int optimus_conf_check_planner(const char *path, const optimus_conf_t *c)
 	if (!(c->damping > 0 && c->damping <= 1)) {
 		error("sched/optimus: %s: Damping=%g: expected a factor in (0, 1]",
 		      path, c->damping);
+		return SLURM_ERROR;
+	}
+	if (c->rebatch_timeout < 1 || c->rebatch_timeout > 86400) {
+		error("sched/optimus: %s: RebatchTimeout=%u: expected 1..86400 seconds",
+		      path, c->rebatch_timeout);
 		return SLURM_ERROR;
 	}
 	if (!(c->resize_threshold >= 0 && c->resize_threshold < 1) ||
@@ -459,6 +470,7 @@ extern char *optimus_conf_text(void)
 		"PlanInterval=%u Damping=%g ResizeThreshold=%g "
 		"ResizeThresholdLarge=%g LargeJobTasks=%u MinResizeInterval=%u "
 		"RestartCost=%u ExploreScaling=%s Preempt=%s "
+		"RebatchCost=%u RebatchTimeout=%u "
 		"StragglerAsyncRatio=%g StragglerSyncFactor=%g "
 		"StragglerReports=%u StragglerDrain=%s MetricsPerJob=%s "
 		"MaxUserWeight=%g MaxCkptGrace=%u%s%s",
@@ -470,6 +482,7 @@ extern char *optimus_conf_text(void)
 		c->resize_threshold, c->resize_threshold_large,
 		c->large_job_tasks, c->min_resize_interval, c->restart_cost,
 		c->explore_scaling ? "yes" : "no", c->preempt ? "yes" : "no",
+		c->rebatch_cost, c->rebatch_timeout,
 		c->straggler.async_ratio, c->straggler.sync_factor,
 		c->straggler.consecutive, c->straggler_drain ? "yes" : "no",
 		c->metrics_per_job ? "yes" : "no",
@@ -498,6 +511,7 @@ extern void optimus_conf_plan(plan_params_t *pc,
 	pc->restart_cost = optimus_conf.restart_cost;
 	pc->explore_scaling = optimus_conf.explore_scaling;
 	pc->preempt = optimus_conf.preempt;
+	pc->rebatch_cost = optimus_conf.rebatch_cost;
 	pc->uniform_task_cpus = true;	/* one srun step: uniform tasks */
 	pc->uniform_node_share = true;	/* --ntasks-per-node on each node */
 	pc->profiles = profiles;

@@ -18,6 +18,12 @@
 #include "models/straggler.h"
 #include "plan/plan_interval.h"
 
+/* How long a job has to take a batch change sent in place before its
+ * changes go the restart path (RebatchTimeout, seconds): two reports of a
+ * trainer that reports every 30 s, one to see the change and one to say
+ * it runs at it. */
+#define OPTIMUS_REBATCH_TIMEOUT_DEFAULT 60
+
 typedef struct optimus_conf {
 	/* Report listener (doc/reports.md). */
 	char *report_address;		/* ReportAddress, "127.0.0.1" */
@@ -46,6 +52,8 @@ typedef struct optimus_conf {
 	bool explore_scaling;		/* ExploreScaling, no */
 	bool preempt;			/* Preempt, yes under Policy=goodput,
 					 * else no */
+	uint32_t rebatch_cost;		/* RebatchCost (s), 5 */
+	uint32_t rebatch_timeout;	/* RebatchTimeout (s), 60 */
 
 	/* Stragglers (sched_optimus(8) "Stragglers"). */
 	straggler_params_t straggler;	/* StragglerAsyncRatio 0.5,

@@ -25,6 +25,7 @@
 #include "alloc/placement.h"
 #include "planner.h"
 #include "planner_input.h"
+#include "rebatch.h"
 #include "registry.h"
 #include "roles/roles.h"
 
@@ -305,6 +306,8 @@ static void build_action(action_t *a, decide_ctx_t *c, size_t i,
 		break;
 	case PLAN_KEEP:
 		a->kind = ACT_NONE;
+		if (d->in_place)
+			rebatch_send(rj, d);
 		break;
 	}
 	job_model_summary(rj->model, registry_profiles(), comment,

@@ -16,6 +16,7 @@
 
 #include "optimus_conf.h"
 #include "planner.h"
+#include "rebatch.h"
 #include "registry.h"
 
 #define DRAIN_BATCH 256
@@ -185,6 +186,7 @@ static void feed_one(const report_t *r)
 {
 	reg_job_t *rj = registry_find(r->job_id);
 	job_model_t *m;
+	double speed;
 	int rc = 0;
 
 	/* The rule is the core's; the current run is Slurm's restart count
@@ -229,9 +231,15 @@ static void feed_one(const report_t *r)
 	}
 	switch (r->kind) {
 	case REPORT_PROGRESS:
+		speed = run_speed(rj, r);
+		/* The report that says a new batch taken in place: its steps
+		 * since the last report are at both batches, so its step
+		 * rate is a sample of neither. */
+		if (rebatch_said(rj, r))
+			speed = 0.0;
 		rc = job_model_report(m, (time_t) r->received,
 				      (double) r->progress.step,
-				      r->progress.loss, run_speed(rj, r),
+				      r->progress.loss, speed,
 				      r->progress.epoch < 0 ? 0 : r->progress.epoch);
 		if (!rc)
 			rj->progress_received = r->received;

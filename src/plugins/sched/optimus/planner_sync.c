@@ -13,6 +13,7 @@
 
 #include "planner.h"
 #include "planner_input.h"
+#include "rebatch.h"
 #include "registry.h"
 #include "roles/roles.h"
 #include "util/escape.h"
@@ -312,6 +313,10 @@ static bool sync_job(const snap_job_t *sj, const snapshot_t *snap, time_t now)
 		if (!sj->blocked)
 			return true;
 	}
+	/* A batch change not taken in place: the plan re-batches it by a
+	 * restart now, if that still pays. */
+	if (rebatch_expire(rj, now))
+		return true;
 	return rj->model->phase != before &&
 	       (rj->model->phase == JM_DONE || rj->model->phase == JM_REQUEUED);
 }

@@ -29,7 +29,8 @@ px_shape_t px_shape_default(void)
 {
 	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, 0.0, PX_RESTART,
 			     px_min_resize_for(PX_RESTART), 60.0, true,
-			     -1.0, false, false };
+			     -1.0, false, false, PLAN_REBATCH_COST_DEFAULT,
+			     false };
 }
 
 double px_min_resize_for(double restart)
@@ -146,6 +147,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		return 0;
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
+	j->lost += delay;
 	j->attained += delay * reps;
 	t += delay;
 	seconds -= delay;
@@ -222,6 +224,16 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	j->restarts++;
 }
 
+/* A batch change taken in place: the job keeps its GPUs and loses the
+ * shape's re-batch seconds, not a restart's. */
+static void job_rebatch(px_sim_t *s, px_job_t *j)
+{
+	j->bsz = j->next_bsz;
+	job_split(j);
+	j->rescale = s->shape.rebatch;
+	j->rebatches++;
+}
+
 static bool same_alloc(const px_job_t *j, const int *a, int n)
 {
 	return n == j->nalloc &&
@@ -267,10 +279,16 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		return rc;
 	for (size_t k = 0; k < n; k++) {
 		px_job_t *j = &s->jobs[active[k]];
-		/* A new batch on the same GPUs restarts the job too. */
-		if (same_alloc(j, next[active[k]], nnext[active[k]]) &&
-		    !(j->next_bsz > 0 && j->next_bsz != j->bsz))
-			continue;
+		/* A new batch on the same GPUs restarts the job too, unless
+		 * the policy sent it in place. */
+		if (same_alloc(j, next[active[k]], nnext[active[k]])) {
+			if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
+				continue;
+			if (j->next_in_place && j->nalloc) {
+				job_rebatch(s, j);
+				continue;
+			}
+		}
 		job_set_alloc(s, j, next[active[k]], nnext[active[k]]);
 		if (j->start < 0 && j->nalloc)
 			j->start = s->now;
@@ -330,9 +348,12 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 	out->jct = calloc(s->njobs + 1, sizeof(double));
 	out->wait = calloc(s->njobs + 1, sizeof(double));
 	out->job_restarts = calloc(s->njobs + 1, sizeof(int));
+	out->job_rebatches = calloc(s->njobs + 1, sizeof(int));
+	out->lost = calloc(s->njobs + 1, sizeof(double));
 	out->gpu_seconds = calloc(s->njobs + 1, sizeof(double));
 	out->limit = calloc(s->njobs + 1, sizeof(double));
 	if (!v || !out->jct || !out->wait || !out->job_restarts ||
+	    !out->job_rebatches || !out->lost ||
 	    !out->gpu_seconds || !out->limit) {
 		free(v);
 		return -ENOMEM;
@@ -344,6 +365,8 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 		out->jct[i] = NAN;
 		out->wait[i] = j->start >= 0 ? j->start - j->spec->submit : NAN;
 		out->job_restarts[i] = j->restarts > 0 ? j->restarts : 0;
+		out->job_rebatches[i] = j->rebatches;
+		out->lost[i] = j->lost;
 		out->gpu_seconds[i] = j->attained;
 		if (j->completion < 0)
 			continue;
@@ -351,6 +374,7 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 		v[n++] = out->jct[i];
 		out->makespan = fmax(out->makespan, j->completion);
 		out->restarts += j->restarts > 0 ? (size_t)j->restarts : 0;
+		out->rebatches += (size_t)j->rebatches;
 	}
 	gsl_sort(v, 1, n);
 	out->avg_jct = n ? gsl_stats_mean(v, 1, n) : NAN;
@@ -372,13 +396,14 @@ static int shape_check(const px_sim_t *s, const px_workload_t *w)
 	if (h->nodes < 1 || h->nodes > PX_NODES || !(h->round > 0) ||
 	    !(h->start >= 0) || !(h->start_queued >= 0) ||
 	    !(h->restart >= 0) || !(h->min_resize >= 0) ||
-	    !(h->limit_unit > 0))
+	    !(h->limit_unit > 0) || !(h->rebatch >= 0))
 		return errmsg_set(s->err, s->errlen, -EINVAL, "cluster: %d "
 				  "nodes (1..%d), plan every %g s, start %g s "
 				  "(+ %g s per start queued), restart %g s, "
+				  "re-batch in place %g s, "
 				  "resize interval %g s, limit unit %g s",
 				  h->nodes, PX_NODES, h->round, h->start,
-				  h->start_queued, h->restart,
+				  h->start_queued, h->restart, h->rebatch,
 				  h->min_resize, h->limit_unit);
 	for (size_t i = 0; i < w->n; i++)
 		if (w->jobs[i].replicas > px_sim_gpus(s))
@@ -430,10 +455,12 @@ void px_result_free(px_result_t *r)
 	free(r->jct);
 	free(r->wait);
 	free(r->job_restarts);
+	free(r->job_rebatches);
+	free(r->lost);
 	free(r->gpu_seconds);
 	free(r->limit);
-	r->jct = r->wait = r->gpu_seconds = r->limit = NULL;
-	r->job_restarts = NULL;
+	r->jct = r->wait = r->gpu_seconds = r->limit = r->lost = NULL;
+	r->job_restarts = r->job_rebatches = NULL;
 }
 
 double px_job_true_step(const px_job_t *j, int replicas)

@@ -58,6 +58,14 @@ typedef struct px_shape {
 	 * submitted batch, its size within that batch's largest. Off by
 	 * default: the sweep's jobs are the artifact's. */
 	bool bench_hints;
+	/* Seconds lost per batch change taken in place (our policies'
+	 * re-batch of a kept job: plan_rebatch, job/job_rebatch.c): the
+	 * plan's RebatchCost by default, not a restart. */
+	double rebatch;
+	/* The jobs never say their batch (examples/replay_trainer.py, the
+	 * cluster's side of bench/pollux_replay.py): every batch change is
+	 * a restart. Off by default: they take changes in place. */
+	bool rebatch_by_restart;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);
@@ -110,9 +118,11 @@ typedef struct px_job {
 	double bsz;		/* global batch it runs at (spec's at first) */
 	/* Set by a policy that chooses batches: the global batch of the job's
 	 * next allocation, applied with it (within the validated range); a
-	 * different batch on the same GPUs restarts the job (PX_RESTART); 0:
-	 * keep its batch. */
+	 * different batch on the same GPUs restarts the job (PX_RESTART),
+	 * or, with next_in_place, costs the shape's `rebatch`: the job takes
+	 * it in place; 0: keep its batch. */
 	double next_bsz;
+	bool next_in_place;
 	/* What the job reports of its gradients (measured/app.h units: the
 	 * epoch's statistics at its batch, variance over B0 examples), one
 	 * report per epoch or batch it ran in; nstats counts them. */
@@ -130,6 +140,9 @@ typedef struct px_job {
 	double rate;
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
+	int rebatches;		/* batch changes taken in place */
+	double lost;		/* seconds without progress: starts, restarts
+				 * and re-batches charged */
 	int max_replicas;	/* px_job_max_replicas, within the cluster */
 	double start;		/* first allocation, < 0: none yet */
 	px_obs_t *obs;		/* distinct configurations run, in order */
@@ -175,9 +188,12 @@ typedef struct px_result {
 	size_t njobs, ndone;
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util;
 	size_t restarts;
+	size_t rebatches;	/* batch changes taken in place */
 	double *jct;		/* per job, workload order (NAN: not done) */
 	double *wait;		/* per job: first allocation - submission */
 	int *job_restarts;	/* per job */
+	int *job_rebatches;	/* per job */
+	double *lost;		/* per job: seconds lost, px_job_t.lost */
 	double *gpu_seconds;	/* per job, held (restarts included) */
 	double *limit;		/* per job: slurm-backfill's time limit (s),
 				 * 0 under other policies */

@@ -88,6 +88,7 @@ typedef struct px_row {
 	double load;
 	size_t njobs, ndone;
 	double avg_jct, median_jct, p99_jct, makespan, gpu_util, restarts;
+	double rebatches;	/* batch changes taken in place */
 	double per_wl[NWL];	/* avg JCT per selected workload */
 	double *jcts;		/* pooled, sorted */
 	size_t njcts;
@@ -152,6 +153,8 @@ static void usage(FILE *f)
 	      "                    every start costs --start)\n"
 	      "  --restart S       seconds lost per re-allocation "
 	      "(default 30)\n"
+	      "  --rebatch S       seconds lost per batch change taken in "
+	      "place (default 5,\n                    RebatchCost's)\n"
 	      "  --min-resize S    seconds between two resizes of a job "
 	      "(default 10 x the\n                    restart: 300)\n"
 	      "  --explore-scaling yes|no  our policies' ExploreScaling "
@@ -163,7 +166,10 @@ static void usage(FILE *f)
 	      "  --bench-hints     the jobs as bench/pollux_replay.py submits "
 	      "them: no\n                    epoch_steps= (learned from the "
 	      "epochs reported), a goodput\n                    job's batch "
-	      "range from its submitted batch\n", f);
+	      "range from its submitted batch\n"
+	      "  --rebatch-by-restart  the jobs never say their batch (as "
+	      "examples/\n                    replay_trainer.py): a batch "
+	      "change is a restart\n", f);
 }
 
 static int parse_loads(px_opts_t *o, const char *a)
@@ -277,7 +283,7 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
        O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
-       O_FIRST, O_WL_SET, O_HINTS };
+       O_FIRST, O_WL_SET, O_HINTS, O_REBATCH, O_REBATCH_BY_RESTART };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -295,6 +301,8 @@ static const struct {
 	  offsetof(px_shape_t, start_queued), "start_queued_s" },
 	{ O_RESTART, "restart", 0, 86400, offsetof(px_shape_t, restart),
 	  "restart_s" },
+	{ O_REBATCH, "rebatch", 0, 86400, offsetof(px_shape_t, rebatch),
+	  "rebatch_s" },
 	{ O_MIN_RESIZE, "min-resize", 0, 1e7,
 	  offsetof(px_shape_t, min_resize), "min_resize_s" },
 	{ O_LIMIT_UNIT, "limit-unit", 1e-3, 1e6,
@@ -329,6 +337,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "first", 1, 0, O_FIRST },
 		{ "nodes", 1, 0, O_NODES }, { "round", 1, 0, O_ROUND },
 		{ "start", 1, 0, O_START }, { "restart", 1, 0, O_RESTART },
+		{ "rebatch", 1, 0, O_REBATCH },
 		{ "start-queued", 1, 0, O_START_QUEUED },
 		{ "min-resize", 1, 0, O_MIN_RESIZE },
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
@@ -337,6 +346,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "sync-split", 0, 0, O_SYNC_SPLIT },
 		{ "bench-hints", 0, 0, O_BENCH_HINTS },
 		{ "workload-set", 1, 0, O_WL_SET }, { "hints", 1, 0, O_HINTS },
+		{ "rebatch-by-restart", 0, 0, O_REBATCH_BY_RESTART },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
@@ -374,6 +384,9 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_REAL: o->realistic = true; break;
 		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
 		case O_BENCH_HINTS: o->shape.bench_hints = true; break;
+		case O_REBATCH_BY_RESTART:
+			o->shape.rebatch_by_restart = true;
+			break;
 		case O_POL: rc = parse_policies(o, optarg); break;
 		case O_DATA: o->data = optarg; break;
 		case O_JSON: o->json = optarg; break;
@@ -540,6 +553,7 @@ static int row_add(px_row_t *r, const px_result_t *x, size_t w)
 	r->makespan += x->makespan;
 	r->gpu_util += x->gpu_util;
 	r->restarts += (double)x->restarts;
+	r->rebatches += (double)x->rebatches;
 	return 0;
 }
 
@@ -571,6 +585,12 @@ static void row_detail(px_row_t *r, const px_workload_t *w, int n,
 				       NULL);
 		json_object_object_add(o, "restarts",
 				       json_object_new_int(x->job_restarts[i]));
+		json_object_object_add(o, "rebatches",
+				       json_object_new_int(x->job_rebatches[i]));
+		/* Seconds without progress: its start, restarts and
+		 * re-batches in place as the engine charged them. */
+		json_object_object_add(o, "lost_s",
+				       json_object_new_double(x->lost[i]));
 		json_object_object_add(o, "gpu_seconds",
 				       json_object_new_double(
 					       x->gpu_seconds[i]));
@@ -589,6 +609,7 @@ static void row_finish(px_row_t *r, size_t nwl)
 	r->makespan /= nwl;
 	r->gpu_util /= nwl;
 	r->restarts /= nwl;
+	r->rebatches /= nwl;
 	gsl_sort(r->jcts, 1, r->njcts);
 	r->median_jct = r->njcts ? gsl_stats_quantile_from_sorted_data(
 		r->jcts, 1, r->njcts, 0.5) : NAN;
@@ -728,12 +749,13 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 			 w ? "," : "", o->workloads[w]);
 	fprintf(f, "experiment pollux: %s workload %s (%s set), users' "
 		"hints %s, %d nodes x %d GPUs, "
-		"plan every %g s, %g s per start, %g s per re-allocation",
+		"plan every %g s, %g s per start, %g s per re-allocation, "
+		"%g s per re-batch in place",
 		o->realistic ? "realistic" : "tuned", wls,
 		o->validation ? "validation" : "test", px_hints_name(o->hints),
 		o->shape.nodes,
 		PX_NODE_GPUS, o->shape.round, o->shape.start,
-		o->shape.restart);
+		o->shape.restart, o->shape.rebatch);
 	if (o->shape.start_queued > 0)
 		fprintf(f, "; a first start %g s more per start queued "
 			"before it", o->shape.start_queued);
@@ -760,10 +782,10 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 						r->published[k]);
 				else
 					fprintf(f, "  %s -", pub_labels[k]);
-			fprintf(f, "\n%-26s %8s %9s %9s %9s %10s %6s %8s  %s\n",
-				"policy", "done", "avg JCT", "median",
+			fprintf(f, "\n%-26s %8s %9s %9s %9s %10s %6s %8s %8s  "
+				"%s\n", "policy", "done", "avg JCT", "median",
 				"p99", "makespan", "GPU %", "restarts",
-				"against the published");
+				"rebatch", "against the published");
 		}
 		char done[24], cmp[96] = "";
 		snprintf(done, sizeof(done), "%zu/%zu", r->ndone, r->njobs);
@@ -778,10 +800,11 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 				 r->avg_jct / r->published[0],
 				 r->avg_jct / r->published[1],
 				 r->avg_jct / r->published[2]);
-		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f  "
-			"%s%s\n", r->label, done, r->avg_jct, r->median_jct,
-			r->p99_jct, r->makespan, 100 * r->gpu_util,
-			r->restarts, r->oracle ? "(oracle) " : "", cmp);
+		fprintf(f, "%-26s %8s %9.1f %9.1f %9.1f %10.1f %6.1f %8.1f "
+			"%8.1f  %s%s\n", r->label, done, r->avg_jct,
+			r->median_jct, r->p99_jct, r->makespan,
+			100 * r->gpu_util, r->restarts, r->rebatches,
+			r->oracle ? "(oracle) " : "", cmp);
 	}
 	print_vs_tiresias(f, o, rows, n);
 	/* Every figure read with free truth is said so beside the table. */
@@ -843,6 +866,9 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	if (o->shape.sync_split)
 		json_object_object_add(cl, "sync_split",
 				       json_object_new_boolean(true));
+	if (o->shape.rebatch_by_restart)
+		json_object_object_add(cl, "rebatch_by_restart",
+				       json_object_new_boolean(true));
 	if (o->shape.bench_hints)
 		json_object_object_add(cl, "bench_hints",
 				       json_object_new_boolean(true));
@@ -874,6 +900,8 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 		json_object_object_add(x, "makespan", json_num_new(r->makespan));
 		json_object_object_add(x, "gpu_util", json_num_new(r->gpu_util));
 		json_object_object_add(x, "restarts", json_num_new(r->restarts));
+		json_object_object_add(x, "rebatches",
+				       json_num_new(r->rebatches));
 		json_object *pw = json_object_new_object();
 		for (size_t w = 0; w < o->nworkloads; w++) {
 			char key[32];

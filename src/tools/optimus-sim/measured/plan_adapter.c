@@ -14,7 +14,9 @@
  * through plan_interval_prepare() and plan_run() as plan_input_t on 16
  * servers of 4 GPUs. The decisions are applied as the engine's next
  * allocations: a START/RESIZE on the GPUs of its slots, with its batch
- * (Policy=goodput), a KEEP on its GPUs, a WAIT on none. So the gain
+ * (Policy=goodput), a KEEP on its GPUs (a KEEP re-batched in place: its
+ * new batch there, for the engine's re-batch cost: the measured jobs say
+ * their batch and take a change in place), a WAIT on none. So the gain
  * threshold, the minimum interval, the measured restart cost, shrinking
  * only for a job that would wait, resizability and placement are the
  * plan's code, not restated here.
@@ -72,10 +74,12 @@ typedef struct pp_job {
 	size_t nobs_fed;
 	int nstats_fed;
 	bool prerun_done;
-	/* The run the record knows of: its GPUs and batch. */
+	/* The run the record knows of: its GPUs and batch, and the batch
+	 * changes it took in place. */
 	int alloc[PX_GPUS];
 	int nalloc;
 	double bsz;
+	int rebatches;
 	double applied;		/* when the plan's last start was applied */
 	place_slot_t slots[PX_NODES];
 	res_vec_t usage[PX_NODES];
@@ -213,6 +217,32 @@ static double pp_share_left(const px_job_t *j)
 	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
 }
 
+/*
+ * The batch of an adaptive job's run, as it says it in its progress
+ * reports (a trainer that takes batch changes in place): a change the
+ * plan sent and the engine applied is taken, at the time its re-batch
+ * was over, its time the engine's charge; the split the record keeps is
+ * the engine's (the truth's rule, as at a restart).
+ */
+static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
+{
+	const px_job_t *j = &s->jobs[i];
+	job_model_t *m = pj->m;
+
+	if (!j->nalloc || m->phase != JM_RUNNING)
+		return;
+	if (j->rebatches != pj->rebatches && m->batch.offer.global > 0 &&
+	    job_model_rebatch_said(m, (time_t)(m->batch.offer.sent +
+					       s->shape.rebatch), j->bsz,
+				   s->shape.rebatch) == 1) {
+		(void)job_model_batch_run(m, j->bsz == j->spec->bsz ? 0 :
+					  j->bsz, j->atomic, j->accum);
+		pj->bsz = j->bsz;
+	}
+	pj->rebatches = j->rebatches;
+	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
+}
+
 /* Feed what job i reported since the last round and record its run. */
 static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 {
@@ -225,6 +255,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	if (!pj->m && (rc = pp_record_new(o, s, i)))
 		return rc;
 	m = pj->m;
+	if (pp_adaptive(o) && !s->shape.rebatch_by_restart)
+		pp_rebatched(s, i, pj);
 	/* A new run: its GPUs or batch changed when the plan was applied;
 	 * it began when its restart was over. */
 	if (j->nalloc && (j->nalloc != pj->nalloc || j->bsz != pj->bsz ||
@@ -335,6 +367,15 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		nnext[i] = 0;
 		return;
 	case PLAN_KEEP:
+		/* A batch change sent in place: the engine applies it at the
+		 * same GPUs for its re-batch cost (engine.c). */
+		if (d->in_place &&
+		    !job_model_rebatch_send(pj->m, (time_t)s->now, d->batch,
+					    d->local_batch, d->accum, NULL,
+					    0)) {
+			j->next_bsz = d->batch;
+			j->next_in_place = true;
+		}
 		return;
 	case PLAN_PREEMPT:
 		/* The measured jobs checkpoint whenever asked: the run ends
@@ -396,6 +437,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		for (int g = 0; g < nnext[i]; g++)
 			free_[next[i][g]]--;
 		s->jobs[i].next_bsz = 0;
+		s->jobs[i].next_in_place = false;
 		if ((rc = pp_sync(o, s, i)))
 			goto out;
 	}
@@ -420,6 +462,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.policy = pp_policy(o->kind);
 	conf.interval = s->shape.round;
 	conf.restart_cost = s->shape.restart;
+	conf.rebatch_cost = s->shape.rebatch;
 	conf.min_resize_interval = s->shape.min_resize;
 	conf.explore_scaling = s->shape.explore_scaling;
 	conf.preempt = o->preempt;
