@@ -50,8 +50,9 @@ static const char *const envelope_keys[] = { "payload", "cred" };
 static const char *const common_keys[] = { "v", "nonce", "time", "type" };
 static const char *const query_keys[] = { "query", "job", "points" };
 static const char *const report_keys[] = { "job", "run" };
-static const char *const kind_keys[][5] = {
-	[REPORT_PROGRESS] = { "step", "loss", "sps", "epoch" },
+static const char *const kind_keys[][6] = {
+	[REPORT_PROGRESS] = { "step", "loss", "sps", "epoch", "batch",
+			      "rebatch_seconds" },
 	[REPORT_SPEED] = { "ps", "workers", "steps_per_sec", "local_batch",
 			   "accum" },
 	[REPORT_CHECKPOINT] = { "step" },
