@@ -35,12 +35,19 @@ typedef struct instance {
 	res_vec_t capacity;
 } instance_t;
 
-static double now_ms(void)
+/* Milliseconds on a clock: CLOCK_MONOTONIC (wall) or
+ * CLOCK_PROCESS_CPUTIME_ID (this process' CPU, for a shared host). */
+static double clock_ms(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double now_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
 }
 
 static long peak_rss_kb(void)
@@ -218,10 +225,7 @@ typedef struct gp_instance {
 
 static double now_cpu_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	return clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 /* Seconds per step of the synthetic truth: compute linear in the per-GPU

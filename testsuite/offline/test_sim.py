@@ -205,7 +205,11 @@ def test_pollux_structure(pollux):
     assert set(r["published"]) == {"pollux", "optimus", "tiresias"}
     assert r["published"]["optimus"]["1.0"] == pytest.approx(5301.875)
     for name in ("pollux-jct-cdf.svg", "pollux-jct-load.svg"):
-        assert (svg / name).read_text().startswith("<svg")
+        text = (svg / name).read_text()
+        assert text.startswith("<svg")
+        # The legend says which rows read the truth.
+        assert "quality (oracle)" in text and "optimus-oracle (oracle)" in text
+        assert "goodput (oracle)" not in text
 
 
 def test_pollux_peer_baselines_within_5_percent(pollux):

@@ -312,19 +312,22 @@ static void watch_destroy(px_policy_t *p)
 	free(p);
 }
 
-static watch_t run_watched(const char *wl, const char *policy,
-			   px_prerun_mode_t prerun)
+/* Run workload wl under `inner` seen through a wrapper policy (plan,
+ * destroy, state: the wrapper's; inner is destroyed by it), every job
+ * done. */
+static void run_wrapped(const char *wl, px_policy_t *inner,
+			int (*plan)(px_policy_t *, px_sim_t *, const size_t *,
+				    size_t, int (*)[PX_GPUS], int *),
+			void (*destroy)(px_policy_t *), void *state)
 {
-	watch_t w = { .inner = px_policy_new(policy, prerun) };
 	px_policy_t *p = calloc(1, sizeof(*p));
 	px_workload_t work;
 	px_result_t r;
 	char err[512];
 
-	ck_assert_ptr_nonnull(w.inner);
+	ck_assert_ptr_nonnull(inner);
 	ck_assert_ptr_nonnull(p);
-	*p = (px_policy_t){ w.inner->name, watch_plan, watch_destroy, &w,
-			    w.inner->oracle };
+	*p = (px_policy_t){ inner->name, plan, destroy, state, inner->oracle };
 	ck_assert_msg(px_workload_read(wl, apps, napps, &work, err,
 				       sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(px_sim_run(&work, NULL, p, &r, err, sizeof(err)) == 0, "%s",
@@ -332,6 +335,14 @@ static watch_t run_watched(const char *wl, const char *policy,
 	ck_assert_uint_eq(r.ndone, work.n);
 	px_result_free(&r);
 	px_workload_free(&work);
+}
+
+static watch_t run_watched(const char *wl, const char *policy,
+			   px_prerun_mode_t prerun)
+{
+	watch_t w = { .inner = px_policy_new(policy, prerun) };
+
+	run_wrapped(wl, w.inner, watch_plan, watch_destroy, &w);
 	return w;
 }
 
@@ -704,20 +715,9 @@ START_TEST(test_restart_measured_is_charged)
 		restart_watch_t w = { .inner = px_policy_new(ours[i],
 							     PX_PRERUN_NONE),
 				      .worst = PX_RESTART };
-		px_policy_t *p = calloc(1, sizeof(*p));
-		px_workload_t work;
-		px_result_t r;
-		char err[512];
 
-		ck_assert_ptr_nonnull(w.inner);
-		ck_assert_ptr_nonnull(p);
-		*p = (px_policy_t){ w.inner->name, restart_watch_plan,
-				    restart_watch_destroy, &w,
-				    w.inner->oracle };
-		ck_assert_msg(px_workload_read(wl, apps, napps, &work, err,
-					       sizeof(err)) == 0, "%s", err);
-		ck_assert_msg(px_sim_run(&work, NULL, p, &r, err,
-					 sizeof(err)) == 0, "%s", err);
+		run_wrapped(wl, w.inner, restart_watch_plan,
+			    restart_watch_destroy, &w);
 		ck_assert_msg(w.timed > 10, "%s: %zu restarts timed", ours[i],
 			      w.timed);
 		ck_assert_msg(fabs(w.seconds / w.timed - PX_RESTART) < 0.5,
@@ -728,8 +728,6 @@ START_TEST(test_restart_measured_is_charged)
 			      "%s: %s measured its restarts at %.1f s on "
 			      "average, the engine charged %.0f s", ours[i],
 			      w.worst_job, w.worst, PX_RESTART);
-		px_result_free(&r);
-		px_workload_free(&work);
 	}
 	unload_apps();
 }

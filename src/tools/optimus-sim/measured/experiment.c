@@ -970,6 +970,8 @@ static int write_svg(const char *dir, const px_opts_t *o,
 {
 	char path[600];
 	svg_series_t s[MAX_POL + NPUB];
+	/* A row that reads the truth says so in the legend too. */
+	char names[MAX_POL][48];
 	double *xs[MAX_POL] = { 0 }, *ys[MAX_POL] = { 0 };
 	size_t ns = 0;
 	FILE *f;
@@ -992,7 +994,9 @@ static int write_svg(const char *dir, const px_opts_t *o,
 			xs[ns][k] = log10(fmax(rows[i].jcts[k], 1.0));
 			ys[ns][k] = (k + 1.0) / rows[i].njcts;
 		}
-		s[ns] = (svg_series_t){ rows[i].label, xs[ns], ys[ns],
+		snprintf(names[ns], sizeof(names[ns]), "%.31s%s", rows[i].label,
+			 rows[i].oracle ? " (oracle)" : "");
+		s[ns] = (svg_series_t){ names[ns], xs[ns], ys[ns],
 					rows[i].njcts };
 		ns++;
 	}
@@ -1012,7 +1016,11 @@ static int write_svg(const char *dir, const px_opts_t *o,
 		double x[MAX_POL + NPUB][MAX_LOADS], y[MAX_POL + NPUB][MAX_LOADS];
 		size_t np = o->npols;
 		for (size_t p = 0; p < np + NPUB; p++) {
-			s[p] = (svg_series_t){ p < np ? rows[p].label :
+			if (p < np)
+				snprintf(names[p], sizeof(names[p]), "%.31s%s",
+					 rows[p].label, rows[p].oracle ?
+					 " (oracle)" : "");
+			s[p] = (svg_series_t){ p < np ? names[p] :
 					       pub_labels[p - np], x[p], y[p],
 					       o->nloads };
 			for (size_t l = 0; l < o->nloads; l++) {
