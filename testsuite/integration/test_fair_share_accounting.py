@@ -11,8 +11,7 @@ want them all; with equal shares they split them 8 and 8
 import re
 
 import fair_helpers
-from fair_helpers import (JOB, cancel_all, hold_gpus, sbatch_as, users,
-                          wait_running)
+from fair_helpers import JOB, side_by_side, users
 from waiting import wait_for
 
 # Later keys of slurm.conf win: the test clusters name priority/basic.
@@ -41,15 +40,7 @@ def test_association_shares_split_the_gpus(accounting_cluster):
     print("normalized shares: %s %.2f, %s %.2f" % (heavy, norm[0], light,
                                                    norm[1]))
     assert abs(norm[0] / norm[1] - 3.0) < 0.1, norm
-    a = sbatch_as(c, heavy, "fs3", JOB, held=True)
-    b = sbatch_as(c, light, "fs1", JOB, held=True)
-    try:
-        c.run(["scontrol", "release", "%d,%d" % (a, b)])
-        wait_running(c, [a, b])
-        held = hold_gpus(c, [a, b], 30)
-        print("Fairshare=3 job: %s..%s GPUs; Fairshare=1 job: %s..%s GPUs"
-              % (held[a]["min"], held[a]["max"], held[b]["min"],
-                 held[b]["max"]))
-        assert held[a]["min"] >= 12 and held[b]["min"] >= 4, held
-    finally:
-        cancel_all(c, a, b)
+    a, b = side_by_side(c, (heavy, "fs3", JOB), (light, "fs1", JOB), 30)
+    print("Fairshare=3 job: %s..%s GPUs; Fairshare=1 job: %s..%s GPUs"
+          % (a["min"], a["max"], b["min"], b["max"]))
+    assert a["min"] >= 12 and b["min"] >= 4, (a, b)
