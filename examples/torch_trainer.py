@@ -198,7 +198,6 @@ def profile_batches(ddp, X_t, y_t, sampler, local, factors, task, stats,
     update) at each multiple of the local batch: [(per-worker batch,
     seconds per step)] on worker 0 (sent later: train), [] on the others.
     Every worker runs it (the all-reduce needs all)."""
-    W = task.num_workers
     timed = []
     for f in factors:
         b = max(1, int(round(local * f)))

@@ -9,7 +9,6 @@ holds, read from the planner's record of its run."""
 import json
 import os
 import subprocess
-import sys
 import time
 
 from report_helpers import open_to_every_user, unix_user
@@ -190,6 +189,21 @@ def cancel_all(cluster, *jobs):
                                    timeout=60)
         except Exception:
             pass
+
+
+def side_by_side(cluster, first, second, seconds):
+    """Two jobs, each (user, name, hints), submitted held and released at
+    once: what hold_gpus() measured of each over `seconds` from the moment
+    both run (the first's, the second's)."""
+    a = sbatch_as(cluster, *first, held=True)
+    b = sbatch_as(cluster, *second, held=True)
+    try:
+        cluster.run(["scontrol", "release", "%d,%d" % (a, b)])
+        wait_running(cluster, [a, b])
+        held = hold_gpus(cluster, [a, b], seconds)
+    finally:
+        cancel_all(cluster, a, b)
+    return held[a], held[b]
 
 
 def gaming_run(cluster, seconds=60, gaming=True, log=print):

@@ -274,6 +274,9 @@ START_TEST(test_profiles_parse_pub)
 	ck_assert_int_eq(speed_profiles_parse_pub("@root", fake_uid, NULL, pub,
 						  &n, err, sizeof(err)),
 			 -EINVAL);
+	ck_assert_int_eq(speed_profiles_parse_pub("a b@root", fake_uid, NULL,
+						  pub, &n, err, sizeof(err)),
+			 -EINVAL);
 	for (int k = 0; k <= SPEED_PROFILES_PUBLISHED_MAX; k++)
 		snprintf(many + strlen(many), sizeof(many) - strlen(many),
 			 "%sm%d@root", k ? "," : "", k);

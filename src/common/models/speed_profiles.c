@@ -174,8 +174,11 @@ static int speed_profiles_parse_one(const char *text, size_t len,
 	size_t nlen = at ? (size_t)(at - text) : 0;
 	size_t ulen = at ? len - nlen - 1 : 0;
 
+	/* One word a pair: optimus.conf's text and `optimusctl show
+	 * config` separate keys by spaces. */
 	if (!at || !nlen || !ulen || nlen >= sizeof(p->name) ||
-	    ulen >= sizeof(user))
+	    ulen >= sizeof(user) || memchr(text, ' ', len) ||
+	    memchr(text, '\t', len))
 		return errmsg_set(err, errlen, -EINVAL, "PublishProfiles: "
 				  "'%.*s' is not NAME@USER", (int)len, text);
 	memcpy(p->name, text, nlen);

@@ -82,15 +82,24 @@ static int job_usage(job_record_t *job, int **index, res_vec_t **usage)
 	return n;
 }
 
-/* Slurm's own notion of a user's share (assoc_mgr's normalized shares,
- * which its fairshare factor uses); the assoc_mgr read lock is held. */
+/*
+ * Slurm's own notion of a user's share: assoc_mgr's normalized shares,
+ * which its fairshare factor uses (the assoc_mgr read lock is held). Only
+ * a priority plugin other than priority/basic has them normalized (Slurm
+ * keeps them at NO_VAL64 otherwise): then, as without an association,
+ * an equal share.
+ */
 static double job_share(job_record_t *job)
 {
 	slurmdb_assoc_rec_t *a = job->assoc_ptr;
+	double s;
 
 	if (!a || !a->usage)
 		return 0.0;
-	return a->usage->shares_norm > 0.0 ? a->usage->shares_norm : -1.0;
+	s = a->usage->shares_norm;
+	if (!(s >= 0.0 && s <= 1.0))
+		return 0.0;
+	return s > 0.0 ? s : -1.0;
 }
 
 static snap_state_t job_state(job_record_t *job)

@@ -32,8 +32,9 @@ typedef struct snap_job {
 	uint32_t uid;
 	/* The share weight of the job's user in the plan: its association's
 	 * normalized shares (sacctmgr Fairshare=, as slurmctld normalizes
-	 * them); 0 without an association (an equal share); -1 for an
-	 * association without shares. */
+	 * them); 0 without an association or without normalized shares
+	 * (priority/basic): an equal share; -1 for an association without
+	 * shares. */
 	double share;
 	snap_state_t state;
 	bool held;		/* waiting at optimus' gate (gate.h) */
