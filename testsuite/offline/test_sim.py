@@ -238,7 +238,7 @@ def test_pollux_rebatch_in_place_costs_the_rebatch(rebatch):
     assert c["rebatch_s"] == (5 if rebatch is None else rebatch)
     assert c["restart_s"] == 30 and c["start_s"] == 30
     x = r["runs"][0]
-    assert x["done"] == len(x["jobs"])  # --detail: the jobs themselves
+    assert x["done"] == len(x["jobs"]) == 160    # --detail: each job
     assert x["rebatches"] > 0
     assert sum(j["rebatches"] for j in x["jobs"]) == x["rebatches"]
     for j in x["jobs"]:

@@ -746,10 +746,11 @@ bool job_model_batch_at_submitted(const job_model_t *m);
 void job_model_batch_refit(job_model_t *m);
 
 /*
- * Re-batch in place (job/job_rebatch.c; doc/planning.md "Re-batch in
- * place"). A batch change at the same GPUs goes to the running job in the
- * reply to its next report instead of a checkpoint-requeue-restart; the
- * job takes it at its next step and says so in its next progress report
+ * Re-batch in place (job/job_rebatch.c; doc/reports.md "Re-batch in
+ * place", doc/planning.md "Goodput"). A batch change at the same GPUs goes
+ * to the running job in the reply to its next report instead of a
+ * checkpoint-requeue-restart; the job takes it at its next step and says
+ * so in its next progress report
  * (the batch it runs at). A job whose reports never said their batch (a
  * client that does not know the reply's field), or that did not take one
  * within the bound, is re-batched by a restart.
