@@ -11,6 +11,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/history.h src/common/report/history.c \
 	src/common/report/munge_auth.h src/common/report/munge_auth.c \
 	src/common/report/viewer.h src/common/report/viewer.c \
+	src/common/report/reply_bound.h src/common/report/reply_bound.c \
 	src/common/report/service.h src/common/report/service.c \
 	src/common/report/metrics.h src/common/report/metrics.c \
 	src/common/report/conf.h src/common/report/conf.c \

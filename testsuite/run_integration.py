@@ -50,7 +50,8 @@ INTEGRATION = os.path.join(HERE, "integration")
 
 # The modules that take longest (CI lane logs, --durations), longest first.
 LONG_FIRST = [
-    "test_promises.py", "test_sched.py", "test_faults.py",
+    "test_promises.py", "test_user_bounds.py", "test_sched.py",
+    "test_faults.py",
     "test_stragglers.py", "test_examples.py", "test_pollux_replay.py",
     "test_replay_trainer.py",
     "test_ddp.py", "test_mass_cancel.py", "test_report_replies.py",

@@ -20,9 +20,7 @@ real cluster, each attack made by an ordinary Unix user:
 import glob
 import json
 import os
-import socket
 import subprocess
-import sys
 import time
 
 import sched_helpers as sched
@@ -33,8 +31,6 @@ from sched_helpers import OPTIMUS_REPORT, cancel, optimusctl
 from waiting import wait_for, wait_plans
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(TOP, "python"))
-import optimus_report as opr  # noqa: E402
 
 # The planner tests' cluster, and a small cap on status replies so that a
 # handful of jobs exceeds it.
@@ -54,15 +50,6 @@ ATTACK_S = 60
 # Source addresses of the readers (loopback only), so that all 250 are
 # held at once under ReportMaxPeerConnections (64 per address).
 READER_ADDRS = ["127.0.1.%d" % i for i in range(1, 5)]
-
-
-def user_sbatch(cluster, user, hints, script, extra=()):
-    env = cluster.env()
-    r = as_user(user, ["sbatch", "--parsable", "--scheduler=" + hints,
-                       "-o", "/dev/null", "--chdir=/tmp"] + list(extra),
-                env)
-    assert r.returncode == 0, r.stderr
-    return int(r.stdout.strip().split(";")[0])
 
 
 def user_sbatch_script(cluster, user, hints, script):

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "report/reply_bound.h"
 #include "report/protocol.h"
 #include "report/client.h"
 #include "report/replay_cache.h"
@@ -832,6 +833,25 @@ START_TEST(test_history_ring_and_eviction)
 }
 END_TEST
 
+/* A reply waits within the bounds: at most REPLY_BOUND_MAX by itself and
+ * REPLY_BOUND_BUDGET with what already waits, without overflow. */
+START_TEST(test_reply_bound)
+{
+	ck_assert_int_eq(reply_bound_verdict(100, 0), REPLY_BOUND_OK);
+	ck_assert_int_eq(reply_bound_verdict(REPLY_BOUND_MAX, 0),
+			 REPLY_BOUND_OK);
+	ck_assert_int_eq(reply_bound_verdict(REPLY_BOUND_MAX + 1, 0),
+			 REPLY_BOUND_TOO_LARGE);
+	ck_assert_int_eq(reply_bound_verdict(100, REPLY_BOUND_BUDGET - 100),
+			 REPLY_BOUND_OK);
+	ck_assert_int_eq(reply_bound_verdict(101, REPLY_BOUND_BUDGET - 100),
+			 REPLY_BOUND_BUSY);
+	ck_assert_int_eq(reply_bound_verdict(1, REPLY_BOUND_BUDGET + 5),
+			 REPLY_BOUND_BUSY);
+	ck_assert_int_eq(reply_bound_verdict(1, (size_t)-1), REPLY_BOUND_BUSY);
+}
+END_TEST
+
 /* status from the history: the jobs the viewer may see (an ordinary user
  * their own), at most max_jobs, "truncated" and "jobs_total" saying so. */
 START_TEST(test_history_status_per_viewer_bounded)
@@ -1083,6 +1103,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_queue_threads_keep_order);
 	tcase_add_test(tc, test_history_ring_and_eviction);
 	tcase_add_test(tc, test_history_status_per_viewer_bounded);
+	tcase_add_test(tc, test_reply_bound);
 	tcase_add_test(tc, test_history_keeps_last_checkpoint);
 	tcase_add_test(tc, test_history_restore_round_trip);
 	suite_add_tcase(s, tc);

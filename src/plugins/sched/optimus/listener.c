@@ -48,6 +48,7 @@
 #include "registry.h"
 #include "rebatch.h"
 #include "report/admission.h"
+#include "report/reply_bound.h"
 #include "report/service.h"
 #include "util/escape.h"
 
@@ -63,19 +64,6 @@
  * flood's churn, not the genuine, is what is slowed (bench/flood_cost.py;
  * issue 32 item 6). A genuine connection waits in the backlog meanwhile. */
 #define LISTENER_FLOOD_PAUSE_MS 5
-/*
- * Replies are written without blocking, and a connection has at most one
- * reply waiting (its next request is not read before the reply is out):
- * LISTENER_MAX_REPLY bounds that reply (a status reply is bounded by
- * ReportStatusMaxJobs; a job's answer by the history kept per job), and
- * LISTENER_REPLY_BUDGET every reply waiting on all connections together,
- * so that readers who never read hold at most that much of slurmctld's
- * memory: past it a query is answered `busy` (a few bytes). A reply still
- * unsent ReportTimeout seconds after it was queued drops its connection
- * (conn_reply), whatever the peer sends meanwhile.
- */
-#define LISTENER_MAX_REPLY (4 * 1024 * 1024)
-#define LISTENER_REPLY_BUDGET (64 * 1024 * 1024)
 
 typedef struct conn {
 	int fd;
@@ -219,26 +207,27 @@ static void conn_out_free(conn_t *c)
 }
 
 /*
- * A reply over the bounds (LISTENER_MAX_REPLY, LISTENER_REPLY_BUDGET)
- * replaced by a refusal of a few bytes, said in the log; else reply.
+ * A reply over the core's bounds (report/reply_bound.h) replaced by a
+ * refusal of a few bytes, said in the log; else reply. The one waiting is
+ * written within ReportTimeout or its connection dropped (conn_reply).
  */
 static char *reply_within_bounds(const conn_t *c, char *reply)
 {
 	size_t len = strlen(reply) + PROTOCOL_HEADER_LEN;
 	report_outcome_t o = { .uid = c->authed ? c->uid : (uid_t)-1,
 			       .code = "busy" };
+	reply_bound_verdict_t v = reply_bound_verdict(len, listener.out_total);
 	char *refusal;
 
-	if (len <= LISTENER_MAX_REPLY &&
-	    listener.out_total + len <= LISTENER_REPLY_BUDGET)
+	if (v == REPLY_BOUND_OK)
 		return reply;
-	if (len > LISTENER_MAX_REPLY) {
+	if (v == REPLY_BOUND_TOO_LARGE) {
 		o.code = "too_large";
-		snprintf(o.reason, sizeof(o.reason), "reply of %zu bytes over the listener's bound of %d per connection",
-			 len, LISTENER_MAX_REPLY);
+		snprintf(o.reason, sizeof(o.reason), "reply of %zu bytes over the listener's bound of %zu per connection",
+			 len, REPLY_BOUND_MAX);
 	} else {
-		snprintf(o.reason, sizeof(o.reason), "replies of %zu bytes wait for readers who do not read (bound %d); retry later",
-			 listener.out_total, LISTENER_REPLY_BUDGET);
+		snprintf(o.reason, sizeof(o.reason), "replies of %zu bytes wait for readers who do not read (bound %zu); retry later",
+			 listener.out_total, REPLY_BOUND_BUDGET);
 	}
 	refusal = protocol_reply_error(o.code, "%s", o.reason);
 	if (!refusal)
