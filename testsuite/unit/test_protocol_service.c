@@ -327,12 +327,14 @@ START_TEST(test_consumer_reports_have_one_home)
 }
 END_TEST
 
-/* A planner with one job of OWNER (JOB) and one of OTHER (43). */
+/* A planner with one job of OWNER (JOB) and one of OTHER (43), its
+ * per-job series asked for (MetricsPerJob=yes). */
 static int two_owners(metrics_t *m)
 {
 	metrics_job_t *j;
 
 	m->planner = true;
+	m->per_job = true;
 	if (!(j = metrics_add_job(m)))
 		return -1;
 	j->job_id = JOB, j->uid = OWNER, j->ps = 1;
