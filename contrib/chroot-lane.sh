@@ -179,6 +179,9 @@ fi
 mkdir -p "$root/optimus"
 "$top/contrib/tree-tar.sh" | tar -C "$root/optimus" -xpf -
 echo "$top" > "$root/optimus/.optimus-tree"
+# The copy has no .git: the list of what it holds, for test_release.py's
+# check that `make dist` ships every file.
+"$top/contrib/tree-tar.sh" --list > "$root/optimus/.optimus-files"
 
 # ---------------------------------------------------------------- run
 in_chroot() {
@@ -187,7 +190,8 @@ in_chroot() {
 		OPTIMUS_TEST_FIRST_JOB_ID="${OPTIMUS_TEST_FIRST_JOB_ID:-1}" \
 		OPTIMUS_TEST_PACKAGE="${OPTIMUS_TEST_PACKAGE:-1}" \
 		OPTIMUS_TEST_ALONE="${OPTIMUS_TEST_ALONE:-with}" \
-		OPTIMUS_TEST_RPM="${OPTIMUS_TEST_RPM:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
+		OPTIMUS_TEST_RPM="${OPTIMUS_TEST_RPM:-1}" \
+		OPTIMUS_TEST_REPRO="${OPTIMUS_TEST_REPRO:-1}" /bin/sh -c "cd /optimus && $1" sh "$@" &
 	child=$!
 	wait "$child"
 }

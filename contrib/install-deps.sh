@@ -7,10 +7,13 @@ set -eu
 [ "$(id -u)" = 0 ] || { echo "install-deps.sh: run as root (apt-get)" >&2; exit 1; }
 
 # clang + libclang-rt-dev: the libFuzzer targets of testsuite/fuzz/run.sh.
-# debhelper: contrib/build-deb.sh; rpm (rpmbuild): contrib/build-rpm.sh. python3-prometheus-client: the parser
+# debhelper, dh-python: contrib/build-deb.sh; rpm (rpmbuild): contrib/build-rpm.sh;
+# lintian, rpmlint: contrib/release-check.sh; man-db (lexgrog): the man
+# pages' whatis names (test_release.py). python3-prometheus-client: the parser
 # that checks `optimusctl metrics`.
 PACKAGES="
-	build-essential autoconf automake libtool pkg-config dpkg-dev debhelper rpm
+	build-essential autoconf automake libtool pkgconf dpkg-dev debhelper dh-python rpm
+	lintian rpmlint man-db
 	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
 	libgsl-dev libjson-c-dev libqhull-dev check
 	python3 python3-pytest python3-prometheus-client python3-numpy python3-sklearn python3-torch

@@ -6,27 +6,29 @@
 # (testsuite/offline) and the pytest integration tests against real
 # slurmctld/slurmd/munged (and slurmdbd + MariaDB) on localhost.
 # Run as root on Debian. Extra arguments go to pytest. With
-# OPTIMUS_TEST_PACKAGE=1 it also builds the Debian packages and installs them
-# into this system before the integration tests (CI's chroot lanes do).
+# OPTIMUS_TEST_PACKAGE=1 (CI's chroot lanes) the unit tests run inside `make
+# distcheck` of the release tarball, and the release is checked as a
+# packager would (contrib/release-check.sh: Debian packages and RPMs built
+# from that tarball as an ordinary user with no network, a second Debian
+# build compared with the first, lintian, rpmlint); the Debian packages are
+# then installed into this system before the integration tests.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 contrib/install-deps.sh
 contrib/build.sh
-echo "== $(date -u +%H:%M:%S) unit tests (make check)"
-if ! make -j2 check; then
-	cat testsuite/unit/*.log 2>/dev/null | tail -n 100
-	exit 1
-fi
-# OPTIMUS_TEST_PACKAGE=1 (CI's chroot lanes): build the Debian packages and
-# install them into this system, for test_install.py's package tests.
 if [ "${OPTIMUS_TEST_PACKAGE:-0}" = 1 ]; then
-	echo "== $(date -u +%H:%M:%S) Debian packages (contrib/build-deb.sh), installed into this system"
-	debs=$(contrib/build-deb.sh "$top/debs")
-	echo "$debs"
-	# shellcheck disable=SC2086
-	dpkg -i $debs
+	echo "== $(date -u +%H:%M:%S) release check (contrib/release-check.sh): distcheck with the unit tests, packages, lint"
+	contrib/release-check.sh
+	echo "== $(date -u +%H:%M:%S) the Debian packages installed into this system"
+	dpkg -i debs/*.deb
 	export OPTIMUS_TEST_PACKAGE
+else
+	echo "== $(date -u +%H:%M:%S) unit tests (make check)"
+	if ! make -j2 check; then
+		cat testsuite/unit/*.log 2>/dev/null | tail -n 100
+		exit 1
+	fi
 fi
 echo "== $(date -u +%H:%M:%S) pytest: offline tests (no cluster)"
 # Debian's pytest, whatever python3 comes first on PATH. Extra arguments
