@@ -587,8 +587,11 @@ class WorkerPace:
     """Rate-limited straggler reports from one worker: call step(seconds)
     after every training step with the time that step took; at most one
     report per `interval` seconds (default $OPTIMUS_WORKER_REPORT_INTERVAL,
-    else 10 s) carries the mean step time since the previous one. Reports
-    that cannot be sent are dropped: training never waits for them."""
+    else 10 s) carries the mean step time since the previous one. A report
+    that is refused or cannot be sent is not raised (training never waits
+    for one): step() returns False and `last_error` holds the ReportError
+    (its code and the scheduler's reason, e.g. "rejected: worker rank 2 is
+    none of the run's 2 workers")."""
 
     def __init__(self, reporter=None, interval=None, rank=None, node=None):
         self.reporter = reporter or Reporter()
@@ -597,6 +600,7 @@ class WorkerPace:
         self.rank, self.node = rank, node
         self._sum, self._n = 0.0, 0
         self._last = time.monotonic()
+        self.last_error = None
 
     def step(self, seconds):
         self._sum += float(seconds)
@@ -608,7 +612,8 @@ class WorkerPace:
         self._sum, self._n, self._last = 0.0, 0, now
         try:
             self.reporter.worker(mean, rank=self.rank, node=self.node)
-        except ReportError:
+        except ReportError as e:
+            self.last_error = e
             return False
         return True
 
@@ -851,7 +856,9 @@ class GradientStats:
     gradient to compare with: it measures nothing (no hook: its scheduler
     then sees no gain in a larger batch).
 
-    grad_sqr, trace and var_batch hold the last estimates (None before)."""
+    grad_sqr, trace and var_batch hold the last estimates (None before);
+    `last_error` the ReportError of the last report that was refused or not
+    sent (its code and reason), None while none was."""
 
     def __init__(self, ddp, reporter=None, every=10, process_group=None):
         import torch.distributed as dist
@@ -863,6 +870,7 @@ class GradientStats:
         self.every = max(1, int(every))
         self.grad_sqr = self.trace = self.var_batch = None
         self.reports = 0
+        self.last_error = None
         self._steps = 0
         self._examples = 0.0
         # Per bucket and update since the last estimate, 0-d float64
@@ -922,8 +930,10 @@ class GradientStats:
                                         self.trace / self.var_batch,
                                         self.var_batch)
                 self.reports += 1
-            except ReportError:
-                pass    # training never stops for a report
+            except ReportError as e:
+                # training never stops for a report; why it was not
+                # taken is kept
+                self.last_error = e
         return True
 
     def gain(self, batch, base_batch):

@@ -431,6 +431,12 @@ def test_report_the_job_record_refuses_is_refused_with_its_reason(
         with opr.Reporter(job_id=jid) as rep:
             rep.worker(0.5, rank=2, node="n1")
     assert e.value.code == "rejected" and "rank 2" in str(e.value), e.value
+    # the rate-limited helper raises nothing, but keeps the reason
+    with opr.Reporter(job_id=jid) as rep:
+        pace = opr.WorkerPace(rep, interval=0, rank=5, node="n1")
+        assert pace.step(0.5) is False
+        assert pace.last_error.code == "rejected", pace.last_error
+        assert "rank 5" in pace.last_error.message
     exe = c_worker_client(tmp_path)
     if exe:
         r = subprocess.run([exe, str(jid), "7"], env=env, capture_output=True,

@@ -126,6 +126,19 @@ void roles_hostlist_free(char **hosts, size_t n)
 	free(hosts);
 }
 
+/* A parsed list of numbers handed over: 0, or -EINVAL (v freed) when it
+ * holds none (Slurm writes no empty list). */
+static int list_take(uint32_t *v, size_t used, uint32_t **out, size_t *n)
+{
+	if (!used) {
+		free(v);
+		return -EINVAL;
+	}
+	*out = v;
+	*n = used;
+	return 0;
+}
+
 int roles_tasks_per_node(const char *text, uint32_t **counts, size_t *n)
 {
 	uint32_t *v = NULL;
@@ -155,11 +168,7 @@ int roles_tasks_per_node(const char *text, uint32_t **counts, size_t *n)
 			v[used++] = (uint32_t)c;
 		p = *end ? end + 1 : end;
 	}
-	if (!used)
-		goto bad;
-	*counts = v;
-	*n = used;
-	return 0;
+	return list_take(v, used, counts, n);
 bad:
 	free(v);
 	return -EINVAL;
@@ -202,11 +211,7 @@ int roles_ports_parse(const char *text, uint32_t **ports, size_t *n)
 		}
 		p = *end ? end + 1 : end;
 	}
-	if (!used)
-		goto bad;
-	*ports = v;
-	*n = used;
-	return 0;
+	return list_take(v, used, ports, n);
 bad:
 	free(v);
 	return -EINVAL;
