@@ -51,7 +51,7 @@ esac
 cp "$slurm" "$work/SOURCES/$slurm_tarball"
 # The spec of the release tarball (what a site gets with it), preceded by
 # the Slurm release it is built for: the source RPM then carries it, and
-# `rpmbuild --rebuild` of it needs no --define.
+# its spec parses on its own (rpmlint reads it).
 {
 	echo "# The Slurm release of Source1 (contrib/build-rpm.sh)."
 	echo "%global slurm_version $slurm_version"
