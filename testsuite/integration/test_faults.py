@@ -74,8 +74,19 @@ def revive_node(cluster, node):
     # Slurm then refuses the resume of a node that is not down.
     cluster.run(["scontrol", "update", "nodename=" + node, "state=resume"],
                 check=False)
-    wait_for(lambda: node_state(cluster, node) == "idle", 90,
+    # The controller's own state (scontrol), not sinfo's: sinfo derives
+    # "mixed" from the select plugin's CPU counts, and after a node cut off
+    # from a live run comes back it printed "mixed" for minutes while
+    # scontrol showed State=IDLE, CPUAlloc=0 and no job on the node.
+    wait_for(lambda: controller_node_state(cluster, node) == "IDLE", 90,
              "%s idle again" % node)
+
+
+def controller_node_state(cluster, node):
+    """The node's State= as slurmctld gives it (scontrol show node)."""
+    out = cluster.run(["scontrol", "show", "node", node]).stdout
+    m = re.search(r"\bState=(\S+)", out)
+    return m.group(1) if m else ""
 
 
 def planned_nodes(cluster, since):
