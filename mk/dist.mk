@@ -16,7 +16,8 @@ EXTRA_DIST += testsuite/conftest.py testsuite/run_integration.py \
 EXTRA_DIST += bench/e2e_jct.py bench/flood_cost.py bench/gradient_stats_cost.py \
 	bench/load_scale.py bench/pollux_replay.py bench/soak_faults.py \
 	bench/start_cost.py bench/start_cost_model_1205.json \
-	bench/start_cost_model_quiet.json
+	bench/start_cost_model_quiet.json bench/report_gaming.py \
+	bench/slow_start_resizes.py
 # The build, test and packaging scripts, and the packaging itself.
 EXTRA_DIST += contrib/build.sh contrib/build-deb.sh contrib/build-rpm.sh \
 	contrib/chroot-lane.sh contrib/demo.sh contrib/demo-workload.sh \

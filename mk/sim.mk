@@ -85,7 +85,8 @@ EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
 	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \
 	testsuite/offline/test_quality_curves.py \
 	testsuite/offline/test_gradient_stats.py \
-	testsuite/offline/test_report_run.py
+	testsuite/offline/test_report_run.py \
+	testsuite/offline/test_rebatch_client.py
 # quality-vs-fair's recorded curves, the script that made them and the
 # cluster benchmark that trains the same runs.
 EXTRA_DIST += testsuite/data/quality-curves/README.md \
