@@ -4,6 +4,7 @@
 test_stragglers.py, test_state_faults.py, test_mass_cancel.py): the
 synthetic trainer as a batch job, its runs, the plan in its SystemComment,
 cancelling jobs until they hold no nodes, optimus.conf rewritten."""
+import glob
 import json
 import os
 import re
@@ -103,6 +104,19 @@ def write_optimus_conf(cluster, text):
     reconfigure`)."""
     with open(os.path.join(cluster.etc, "optimus.conf"), "w") as f:
         f.write(text)
+
+
+
+def state_path(cluster):
+    """sched/optimus's state file in the cluster's StateSaveLocation."""
+    return os.path.join(cluster.state_dir, "optimus_state.json")
+
+
+def set_aside(cluster):
+    """The set-aside copies of the state file (any name the plugin uses)."""
+    path = state_path(cluster)
+    return sorted(p for p in glob.glob(path + ".*")
+                  if p not in (path + ".new", path + ".prev"))
 
 
 def optimusctl(cluster, *args):

@@ -9,7 +9,6 @@ input (issue 31): a node the file names that slurm.conf no longer has, a
 job whose node vanished, a file cut short mid-save: one clear log line
 each, nothing else lost, slurmctld runs on.
 """
-import glob
 import json
 import os
 import re
@@ -17,21 +16,11 @@ import re
 import sched_helpers as sched
 from sched_helpers import (cancel, optimusctl, plan_of, runs, submit,
                            wait_progress)
+from sched_helpers import set_aside, state_path
 from waiting import wait_for, wait_plans
 
 # The cluster fixture reads the module's CLUSTER_OPTIONS.
 CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
-
-
-def state_path(cluster):
-    return os.path.join(cluster.state_dir, "optimus_state.json")
-
-
-def set_aside(cluster):
-    """The set-aside copies of the state file (any name the plugin uses)."""
-    path = state_path(cluster)
-    return sorted(p for p in glob.glob(path + ".*")
-                  if p not in (path + ".new", path + ".prev"))
 
 
 def clear_set_aside(cluster):

@@ -17,7 +17,6 @@ real cluster, each attack made by an ordinary Unix user:
   accepted, then smaller ones), and a record holding a value out of its
   bound loads with that field refused, the rest kept, nothing set aside.
 """
-import glob
 import json
 import os
 import subprocess
@@ -28,6 +27,7 @@ from attack_helpers import GENUINE, genuine_reports, wait_landed
 from report_helpers import (as_user, client_env, open_to_every_user,
                             unix_user)
 from sched_helpers import OPTIMUS_REPORT, cancel, optimusctl
+from sched_helpers import set_aside, state_path
 from waiting import wait_for, wait_plans
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -359,16 +359,6 @@ def wait_for_rss(cluster, before, timeout=30):
 
 
 # ---------------------------------------------------------------- item 8
-
-def state_path(cluster):
-    return os.path.join(cluster.state_dir, "optimus_state.json")
-
-
-def set_aside(cluster):
-    path = state_path(cluster)
-    return sorted(p for p in glob.glob(path + ".*")
-                  if p not in (path + ".new", path + ".prev"))
-
 
 def max_step():
     """The largest step a report may carry (report/protocol.h)."""
