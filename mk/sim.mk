@@ -33,7 +33,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/declared.h \
 	src/tools/optimus-sim/measured/declared.c \
 	src/tools/optimus-sim/measured/policy.h \
-	src/tools/optimus-sim/measured/peer_baselines.c src/tools/optimus-sim/measured/fixed_size.c \
+	src/tools/optimus-sim/measured/peer_baselines.c src/tools/optimus-sim/measured/policy.c \
 	src/tools/optimus-sim/measured/plan_adapter.c \
 	src/tools/optimus-sim/measured/slurm_backfill.c \
 	src/tools/optimus-sim/measured/experiment.h src/tools/optimus-sim/measured/experiment.c \

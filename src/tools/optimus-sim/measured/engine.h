@@ -213,7 +213,7 @@ void px_result_free(px_result_t *r);
  * (px_job_t.prerun): the job spends the round after its restart running
  * each one that its GPUs hold on the first of its GPUs (in grant order)
  * and records its step time there, with no progress; the GPUs and the
- * time are its own. Free (--oracle-prerun, measured/fixed_size.c): the truth.
+ * time are its own. Free (--oracle-prerun, measured/plan_adapter.c): the truth.
  */
 extern const int px_prerun[5][2];
 

@@ -43,6 +43,8 @@
  *   optimus-oracle  Policy=optimus on records given the truth (an oracle):
  *                 the true step time of every GPU count on the fewest
  *                 nodes, and the true remaining steps every round
+ *   drf, fifo     Policy=drf, Policy=fifo, every job at the GPUs it was
+ *                 submitted with (min_workers = max_workers)
  *
  * What a job says: at submission epochs= and epoch_steps= as its spec
  * declares them (measured/declared.h: by default its application's epoch
@@ -67,7 +69,7 @@
 
 
 typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
-	       PP_ORACLE } pp_kind_t;
+	       PP_ORACLE, PP_DRF, PP_FIFO } pp_kind_t;
 
 typedef struct pp_job {
 	job_model_t *m;		/* NULL until the job is first planned */
@@ -105,7 +107,16 @@ static plan_policy_t pp_policy(pp_kind_t kind)
 {
 	return kind == PP_QUALITY ? PLAN_QUALITY :
 	       kind == PP_RATE || kind == PP_GOODPUT ? PLAN_GOODPUT :
+	       kind == PP_DRF ? PLAN_DRF : kind == PP_FIFO ? PLAN_FIFO :
 	       PLAN_OPTIMUS;
+}
+
+/* The fixed-size policies run every job at the GPUs it was submitted
+ * with (min_workers = max_workers), as the synthetic engine's baselines
+ * (sim_job.c). */
+static bool pp_fixed_size(pp_kind_t kind)
+{
+	return kind == PP_DRF || kind == PP_FIFO;
 }
 
 static bool pp_adaptive(const pp_t *o)
@@ -129,6 +140,8 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	h.max_workers = (uint32_t)(pp_adaptive(o) && !s->shape.bench_hints ?
 				   px_app_max_replicas_any_batch(j->spec->app) :
 				   px_job_max_replicas(j));
+	if (pp_fixed_size(o->kind))
+		h.min_workers = h.max_workers = (uint32_t)j->spec->replicas;
 	h.worker_res.gpus = 1;
 	h.worker_res.cpus = 1;
 	h.worker_res.mem_mb = 1;
@@ -541,6 +554,8 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 			       "quality+oracle-prerun" }, PP_QUALITY, false },
 		{ "optimus-oracle", { "optimus-oracle", "optimus-oracle",
 				      "optimus-oracle" }, PP_ORACLE, false },
+		{ "drf", { "drf", "drf", "drf" }, PP_DRF, false },
+		{ "fifo", { "fifo", "fifo", "fifo" }, PP_FIFO, false },
 	};
 
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
@@ -556,7 +571,10 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 		o->kind = k[i].kind;
 		o->preempt = !k[i].no_preempt &&
 			     plan_preempt_default(pp_policy(o->kind));
-		o->prerun = o->kind == PP_ORACLE ? PX_PRERUN_NONE : prerun;
+		/* Nothing to fit: the oracle and the fixed sizes take no
+		 * pre-run. */
+		o->prerun = o->kind == PP_ORACLE || pp_fixed_size(o->kind) ?
+			    PX_PRERUN_NONE : prerun;
 		*p = (px_policy_t){ k[i].label[o->prerun], pp_plan, pp_free, o,
 				    pp_oracle(o) };
 		return p;

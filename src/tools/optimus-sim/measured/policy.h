@@ -17,9 +17,8 @@
  * progress per second at the best batch for the GPUs and nodes, each
  * job's batch chosen with its GPUs from its efficiency and step-time
  * models), `quality` (Algorithm 1), `optimus-oracle` (Eqn. 9 on records
- * given the true step times and remaining steps); through the
- * allocators (measured/fixed_size.c) `drf`, `fifo` (at submitted size, strict
- * order);
+ * given the true step times and remaining steps), `drf` and `fifo`
+ * (Policy=drf, Policy=fifo, every job at its submitted size);
  * `slurm-backfill` (Slurm's priority order with reservations and backfill
  * under time limits, at the submitted size: what a Slurm user gets today)
  * and `first-fit` (the same without reservations), measured/slurm_backfill.c.
@@ -49,13 +48,13 @@ px_policy_t *px_policy_new(const char *name, px_prerun_mode_t prerun);
 extern const char *const px_policy_names[];
 extern const size_t px_policy_count;
 
-/* Constructors (measured/peer_baselines.c, measured/fixed_size.c). */
+/* Constructors (measured/peer_baselines.c, measured/slurm_backfill.c). */
 px_policy_t *px_peer_optimus_new(void);
 px_policy_t *px_tiresias_new(void);
-px_policy_t *px_ours_new(const char *name);
 px_policy_t *px_backfill_new(const char *name);
-/* optimus, optimus-rate, goodput, quality, optimus-oracle through
- * plan_run (measured/plan_adapter.c); NULL for another name. */
+/* optimus, optimus-rate, goodput, goodput-nopreempt, quality,
+ * optimus-oracle, drf, fifo through plan_run (measured/plan_adapter.c);
+ * NULL for another name. */
 px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
 /* For tests: the record a policy of measured/plan_adapter.c keeps of job `job`
  * (NULL for another policy or before the job was first planned). */
