@@ -559,6 +559,85 @@ START_TEST(test_goodput_batches)
 }
 END_TEST
 
+/*
+ * The engine runs the plan's decisions: a job started, resized or
+ * re-batched with a batch runs the plan's split of it (local_batch,
+ * accum), and under drf and fifo (the plan's Policy=drf/fifo) every job
+ * runs at the GPUs it was submitted with, never resized.
+ */
+typedef struct split_watch {
+	px_policy_t *inner;
+	size_t split_checked, split_off;	/* goodput */
+	size_t planned, off_size;		/* drf, fifo */
+} split_watch_t;
+
+static int split_watch_plan(px_policy_t *p, px_sim_t *s,
+			    const size_t *active, size_t n,
+			    int (*next)[PX_GPUS], int *nnext)
+{
+	split_watch_t *w = p->state;
+	const size_t *job;
+	const plan_t *last = px_plan_last(w->inner, &job);
+
+	/* What the last plan sent, as the jobs run it now. */
+	for (size_t k = 0; last && k < last->ndecisions; k++) {
+		const plan_decision_t *d = &last->decisions[k];
+		const px_job_t *j = &s->jobs[job[k]];
+		bool sent = d->batch > 0 && d->local_batch > 0 &&
+			    (d->action == PLAN_START ||
+			     d->action == PLAN_RESIZE ||
+			     (d->action == PLAN_KEEP && d->in_place));
+		if (sent && j->nalloc && j->bsz == d->batch) {
+			w->split_checked++;
+			w->split_off += j->atomic != d->local_batch ||
+					j->accum != d->accum;
+		}
+		if (d->action == PLAN_START || d->action == PLAN_RESIZE ||
+		    d->action == PLAN_KEEP) {
+			w->planned++;
+			w->off_size += d->workers != j->spec->replicas ||
+				       d->action == PLAN_RESIZE;
+		}
+	}
+	return w->inner->plan(w->inner, s, active, n, next, nnext);
+}
+
+static void split_watch_destroy(px_policy_t *p)
+{
+	split_watch_t *w = p->state;
+
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+START_TEST(test_engine_runs_the_plan)
+{
+	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
+	static const char *const fixed[] = { "drf", "fifo" };
+
+	load_apps();
+	split_watch_t w = { .inner = px_policy_new("goodput",
+						   PX_PRERUN_NONE) };
+	run_wrapped(wl, w.inner, split_watch_plan, split_watch_destroy, &w);
+	ck_assert_msg(w.split_checked > 100, "%zu splits checked",
+		      w.split_checked);
+	ck_assert_msg(w.split_off == 0, "%zu of %zu runs not at the plan's "
+		      "split", w.split_off, w.split_checked);
+	for (size_t i = 0; i < 2; i++) {
+		split_watch_t f = { .inner = px_policy_new(fixed[i],
+							   PX_PRERUN_NONE) };
+		run_wrapped(wl, f.inner, split_watch_plan,
+			    split_watch_destroy, &f);
+		ck_assert_msg(f.planned > 100, "%s: %zu decisions through "
+			      "plan_run", fixed[i], f.planned);
+		ck_assert_msg(f.off_size == 0, "%s: %zu of %zu decisions "
+			      "resize or leave the submitted size", fixed[i],
+			      f.off_size, f.planned);
+	}
+	unload_apps();
+}
+END_TEST
+
 /* The time limits of the rule hold every job's run on workload 6. */
 START_TEST(test_backfill_limits_hold)
 {
@@ -818,6 +897,7 @@ int main(void)
 	tcase_add_test(tc, test_elastic_ncf_one_gpu);
 	tcase_add_test(tc, test_charged_prerun);
 	tcase_add_test(tc, test_goodput_batches);
+	tcase_add_test(tc, test_engine_runs_the_plan);
 	tcase_add_test(tc, test_start_cost_queue);
 	tcase_add_test(tc, test_quality_loss_is_the_trainers);
 	tcase_add_test(tc, test_restart_measured_is_charged);

@@ -49,12 +49,18 @@ static int job_replicas(const px_job_t *j)
 	return j->nalloc;
 }
 
-/* A batch above the smallest validated on one GPU always accumulates
- * (the peer's rule, part of the measured truth). */
+/* The split the policy sent with the batch (the plan's), else the job's
+ * own: a batch above the smallest validated on one GPU always
+ * accumulates (the peer's rule, part of the measured truth). */
 static void job_split(px_job_t *j)
 {
 	const px_app_t *a = j->spec->app;
 
+	if (j->next_atomic > 0 && j->next_bsz == j->bsz) {
+		j->atomic = j->next_atomic;
+		j->accum = j->next_accum;
+		return;
+	}
 	px_app_split_job(a, j->bsz, j->nalloc, &j->atomic, &j->accum);
 }
 

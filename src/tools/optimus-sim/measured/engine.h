@@ -123,6 +123,11 @@ typedef struct px_job {
 	 * it in place; 0: keep its batch. */
 	double next_bsz;
 	bool next_in_place;
+	/* Set with next_bsz by a policy that splits the batch too (the
+	 * plan's local_batch and accum): the per-GPU batch and extra
+	 * micro-steps the job runs it at; 0: the job splits it itself
+	 * (px_app_split_job, the artifact's rule). */
+	int next_atomic, next_accum;
 	/* What the job reports of its gradients (measured/app.h units: the
 	 * epoch's statistics at its batch, variance over B0 examples), one
 	 * report per epoch or batch it ran in; nstats counts them. */

@@ -235,7 +235,7 @@ static double pp_share_left(const px_job_t *j)
  * reports (a trainer that takes batch changes in place): a change the
  * plan sent and the engine applied is taken, at the time its re-batch
  * was over, its time the engine's charge; the split the record keeps is
- * the engine's (the truth's rule, as at a restart).
+ * the one the job runs: the plan's (engine.c, job_split).
  */
 static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 {
@@ -387,6 +387,8 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 					    d->local_batch, d->accum, NULL,
 					    0)) {
 			j->next_bsz = d->batch;
+			j->next_atomic = d->local_batch;
+			j->next_accum = d->accum;
 			j->next_in_place = true;
 		}
 		return;
@@ -403,9 +405,11 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		/* fall through */
 	case PLAN_START:
 		pj->applied = s->now;
-		if (d->batch > 0)
+		if (d->batch > 0) {
 			j->next_bsz = d->batch;
-		else if (j->bsz != j->spec->bsz)
+			j->next_atomic = d->local_batch;
+			j->next_accum = d->accum;
+		} else if (j->bsz != j->spec->bsz)
 			j->next_bsz = j->spec->bsz;
 		if (d->rebatch)
 			return;
@@ -450,6 +454,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		for (int g = 0; g < nnext[i]; g++)
 			free_[next[i][g]]--;
 		s->jobs[i].next_bsz = 0;
+		s->jobs[i].next_atomic = s->jobs[i].next_accum = 0;
 		s->jobs[i].next_in_place = false;
 		if ((rc = pp_sync(o, s, i)))
 			goto out;
