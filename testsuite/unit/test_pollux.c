@@ -494,6 +494,81 @@ START_TEST(test_start_cost_queue)
 }
 END_TEST
 
+/*
+ * One start-cost model: a record of ours times a job's first run from
+ * the end of the start the engine charged, queued starts included
+ * (--start-queued). Three jobs started together at the first plan (60 s)
+ * cost 30, 70 and 110 s with 40 s per start queued.
+ */
+typedef struct start_watch {
+	px_policy_t *inner;
+	const px_sim_t *sim;
+	double first_run[3], charged[3];
+} start_watch_t;
+
+static int start_watch_plan(px_policy_t *p, px_sim_t *s,
+			    const size_t *active, size_t n,
+			    int (*next)[PX_GPUS], int *nnext)
+{
+	start_watch_t *w = p->state;
+
+	w->sim = s;
+	for (size_t i = 0; i < s->njobs && i < 3; i++) {
+		const job_model_t *m = px_plan_job_model(w->inner, i);
+		if (m && m->nruns && w->first_run[i] == 0)
+			w->first_run[i] = (double)m->runs[0].start;
+		if (s->jobs[i].restarts == 0 && w->charged[i] == 0)
+			w->charged[i] = s->jobs[i].began;
+	}
+	return w->inner->plan(w->inner, s, active, n, next, nnext);
+}
+
+static void start_watch_destroy(px_policy_t *p)
+{
+	start_watch_t *w = p->state;
+
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+START_TEST(test_start_cost_one_model)
+{
+	static const char csv[] =
+		"name,time,application,num_replicas,batch_size\n"
+		"a,0,cifar10,1,128\nb,0,cifar10,1,128\nc,0,cifar10,1,128\n";
+	const char *path = tmp_file(csv);
+	start_watch_t w = { .inner = px_policy_new("optimus",
+						   PX_PRERUN_NONE) };
+	px_policy_t *p = calloc(1, sizeof(*p));
+	px_shape_t shape = px_shape_default();
+	px_workload_t work;
+	px_result_t r;
+	char err[512];
+
+	load_apps();
+	ck_assert_ptr_nonnull(w.inner);
+	ck_assert_ptr_nonnull(p);
+	*p = (px_policy_t){ "optimus", start_watch_plan, start_watch_destroy,
+			    &w, NULL };
+	ck_assert_msg(px_workload_read(path, apps, napps, &work, err,
+				       sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	shape.start_queued = 40;
+	ck_assert_msg(px_sim_run(&work, &shape, p, &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (int k = 0; k < 3; k++) {
+		ck_assert_double_eq_tol(w.charged[k], 60 + 30 + 40 * k, 1e-9);
+		ck_assert_msg(w.first_run[k] == w.charged[k], "%s: its record "
+			      "began its run at %.0f s, the engine charged "
+			      "its start until %.0f s", work.jobs[k].name,
+			      w.first_run[k], w.charged[k]);
+	}
+	px_result_free(&r);
+	px_workload_free(&work);
+	unload_apps();
+}
+END_TEST
+
 /* A charged pre-run: a job alone on the cluster spends its first round on
  * 16 GPUs measuring the five pre-run configurations on them, with no
  * progress; without a pre-run it has run only where it was put. */
@@ -899,6 +974,7 @@ int main(void)
 	tcase_add_test(tc, test_goodput_batches);
 	tcase_add_test(tc, test_engine_runs_the_plan);
 	tcase_add_test(tc, test_start_cost_queue);
+	tcase_add_test(tc, test_start_cost_one_model);
 	tcase_add_test(tc, test_quality_loss_is_the_trainers);
 	tcase_add_test(tc, test_restart_measured_is_charged);
 	tcase_add_test(tc, test_declared_epochs);

@@ -227,6 +227,7 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	j->rescale = j->restarts < 0 ?
 		px_start_cost(shape->start, shape->start_queued, s->now,
 			      &s->launch_busy) : shape->restart;
+	j->began = s->now + j->rescale;
 	j->restarts++;
 }
 
@@ -237,6 +238,7 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 	j->bsz = j->next_bsz;
 	job_split(j);
 	j->rescale = s->shape.rebatch;
+	j->began = s->now + j->rescale;
 	j->rebatches++;
 }
 

@@ -135,6 +135,11 @@ typedef struct px_job {
 	int nstats, stats_epoch;
 	double stats_bsz;
 	double rescale;		/* seconds of restart left */
+	/* When its current run's first step may come: the allocation or
+	 * re-batch plus the seconds charged for it (a first start's,
+	 * queued behind the starts launching, a restart's or a re-batch's;
+	 * job_set_alloc). What a record of the run times it from. */
+	double began;
 	double progress;
 	int epoch;
 	double attained;	/* GPU-seconds held */

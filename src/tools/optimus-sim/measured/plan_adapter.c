@@ -82,7 +82,6 @@ typedef struct pp_job {
 	int nalloc;
 	double bsz;
 	int rebatches;
-	double applied;		/* when the plan's last start was applied */
 	place_slot_t slots[PX_NODES];
 	res_vec_t usage[PX_NODES];
 	size_t nslots;
@@ -276,11 +275,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 			  m->phase != JM_RUNNING ||
 			  memcmp(j->alloc, pj->alloc,
 				 (size_t)j->nalloc * sizeof(int)))) {
-		/* A first start costs the shape's start, a later one its
-		 * restart (the engine's rule: engine.c, j->restarts is 0
-		 * after the first allocation). */
-		time_t began = (time_t)(pj->applied + (j->restarts > 0 ?
-				s->shape.restart : s->shape.start));
+		/* When the engine's charge for it ended (engine.c,
+		 * job_set_alloc: one start-cost model). */
+		time_t began = (time_t)j->began;
 		job_model_started(m, began, 0, j->nalloc,
 				  pp_nodes(j->alloc, j->nalloc));
 		/* The measured jobs checkpoint whenever asked. */
@@ -362,7 +359,6 @@ static bool pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
 		px_place_fewest(free_, g, next[i], &nnext[i]);
 		pj->prerun_done = true;
 		s->jobs[i].prerun = true;
-		pj->applied = s->now;
 	}
 	return true;
 }
@@ -404,7 +400,6 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		job_model_resizing(pj->m, (time_t)s->now);
 		/* fall through */
 	case PLAN_START:
-		pj->applied = s->now;
 		if (d->batch > 0) {
 			j->next_bsz = d->batch;
 			j->next_atomic = d->local_batch;
