@@ -186,16 +186,6 @@ def busiest_window(a):
     return best
 
 
-def app_truth(app, batch):
-    """optimus-sim truth of an application at a batch on one GPU: its
-    largest size and an adaptive job's batch range, as the simulator
-    gives them."""
-    r = subprocess.run([SIM, "truth", "--app", app, "--gpus-per-node", "1",
-                        "--batch", str(batch)], capture_output=True,
-                       text=True, check=True)
-    return json.loads(r.stdout)
-
-
 def simulate(a, policies, start, restart, start_queued=0.0):
     """optimus-sim's slice: {label: run with its jobs}; costs in wall
     seconds, turned into the trace's by the compression. start_queued > 0:
@@ -211,8 +201,8 @@ def simulate(a, policies, start, restart, start_queued=0.0):
            "--limit-start", str(START_ALLOWANCE * c),
            # the cluster's optimus.conf leaves ExploreScaling at its default
            "--explore-scaling", "no",
-           # the jobs as hints() submits them (no epoch_steps=, goodput's
-           # batch range from the submitted batch)
+           # the jobs as the cluster's are submitted (said_hints: no
+           # epoch_steps=, goodput's batch range from the submitted batch)
            "--bench-hints",
            # the replay trainer never says its batch: its batch changes
            # are restarts on the cluster, so in the simulator too
@@ -227,53 +217,55 @@ def simulate(a, policies, start, restart, start_queued=0.0):
     return {run["label"]: run for run in json.loads(r.stdout)["runs"]}, cmd
 
 
-def hints(job, policy, a):
-    """Elastic under sched/optimus (1 up to the simulator's largest size);
-    the submitted size under backfill. Under Policy=goodput every job is
-    adaptive as in the simulator (measured/plan_adapter.c): its largest
-    batch, per-GPU batch and accumulation from the truth."""
-    n = int(job["num_replicas"])
-    t = app_truth(job["application"], job["batch_size"])
-    # No epoch_steps=: the jobs learn their epoch's length from the epochs
-    # they report (the trainer's epochs are the artifact's, measured in
-    # progress at the application's smallest batch, not passes over the
-    # data; a loader length given under the plugin's goodput, whose
-    # efficiency is relative to the submitted batch here, ended imagenet-13
-    # at a third of its steps: doc/e2e.md "The epoch length").
-    if policy == "backfill":
-        return ("optimus,mode=allreduce,min_workers=%d,max_workers=%d,"
-                "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d"
-                % (n, n, a.epochs))
-    extra = ""
-    if policy == "goodput":
-        # The truth has no step time below the smallest per-GPU batch
-        # measured, and the plugin takes no per-GPU floor (the simulator's
-        # goodput has one: min_local): the batch range starts at the
-        # submitted batch and the size stays within the submitted batch's
-        # largest, so every split keeps at least the measured per-GPU
-        # batch. A narrower range than the simulator's (min_batch its
-        # smallest validated, any size of the range).
-        r = t["adaptive"]
-        extra = (",batch=%d,min_batch=%d,max_batch=%d,max_local_batch=%d,"
-                 "max_accum=%d,adaptive_batch=yes"
-                 % (int(job["batch_size"]), int(job["batch_size"]),
-                    r["max_batch"], r["max_local_batch"], r["max_accum"]))
-    hi = t["max_replicas"]
-    # --scheduler= names optimus or quality; goodput is the cluster's
-    # Policy= (optimus.conf), its jobs submitted as optimus ones.
-    return ("%s,mode=allreduce,min_workers=1,max_workers=%d,"
-            "worker_gpus=1,worker_mem=256M,ckpt_grace=20,epochs=%d%s"
-            % ("quality" if policy == "quality" else "optimus",
-               min(hi, NODES * GPUS), a.epochs, extra))
+# The simulator's policy whose jobs' hints each scheduler's jobs are
+# submitted with: backfill's run at their submitted size, as drf's.
+HINTS_OF = {"optimus": "optimus", "quality": "quality",
+            "goodput": "goodput", "backfill": "drf"}
+# What the cluster adds to a job's hints: its trainer's memory and the
+# seconds it takes to checkpoint (the simulator's jobs have neither).
+CLUSTER_HINTS = {"worker_mem": "256M", "ckpt_grace": "20"}
 
 
-def submit(c, workdir, job, policy, a, limit_min):
+def said_hints(a):
+    """Every job of the slice with the hints it says under each
+    scheduler: optimus-sim's (--print-hints), the ones its simulated
+    record is given, with the cluster's keys: {name: {policy: text}}.
+    Elastic under sched/optimus (1 up to the simulator's largest size;
+    under Policy=goodput adaptive, its batch range from its submitted
+    batch); the submitted size under backfill. No epoch_steps= (with
+    --bench-hints): the jobs learn their epoch's length from the epochs
+    they report (the trainer's epochs are the artifact's, measured in
+    progress at the application's smallest batch, not passes over the
+    data; a loader length given under the plugin's goodput, whose
+    efficiency is relative to the submitted batch here, ended imagenet-13
+    at a third of its steps: doc/e2e.md "The epoch length")."""
+    cmd = [SIM, "experiment", "pollux", "--workload", str(a.workload),
+           "--first", str(a.first), "--jobs", str(a.jobs),
+           "--epochs", str(a.epochs), "--nodes", str(NODES),
+           "--bench-hints", "--print-hints",
+           "--policy", ",".join(sorted(set(HINTS_OF.values())))]
+    if not a.tuned:
+        cmd.append("--realistic")
+    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    out = {}
+    for job in json.loads(r.stdout)["jobs"]:
+        out[job["name"]] = {}
+        for policy, sim in HINTS_OF.items():
+            head, *keys = job["hints"][sim].split(",")
+            kv = dict(k.split("=", 1) for k in keys)
+            kv.update(CLUSTER_HINTS)
+            out[job["name"]][policy] = ",".join(
+                [head] + ["%s=%s" % x for x in kv.items()])
+    return out
+
+
+def submit(c, workdir, job, policy, a, limit_min, said):
     name = job["name"]
     r = c.run(["sbatch", "--parsable", "-J", name, "-D", workdir,
                "--open-mode=append", "-o", os.path.join(workdir, name + ".out"),
                "--export=ALL,OPTIMUS_EXAMPLES=%s,PYTHON=%s" % (EXAMPLES, PYTHON),
                "--scheduler=%s,ckpt_dir=%s" % (
-                   hints(job, policy, a), os.path.join(workdir, "ck-" + name))]
+                   said[name][policy], os.path.join(workdir, "ck-" + name))]
               + (["--time=%d" % limit_min] if limit_min else []) +
               [os.path.join(EXAMPLES, "replay_trainer.sbatch"),
                "--app", job["application"], "--batch", job["batch_size"],
@@ -336,7 +328,7 @@ def start_cost(row, s):
     return None
 
 
-def run_once(policy, jobs, a, limits):
+def run_once(policy, jobs, a, limits, said):
     """One cluster, one scheduler: every job's figures and the costs."""
     scheduler, root, workdir, c = replay_cluster(policy)
     log("%s: starting the cluster in %s" % (policy, root))
@@ -348,7 +340,7 @@ def run_once(policy, jobs, a, limits):
             at = t0 + (float(job["time"]) - first) / a.compression
             time.sleep(max(0.0, at - time.time()))
             jid = submit(c, workdir, job, policy, a,
-                         limits[k] if policy == "backfill" else 0)
+                         limits[k] if policy == "backfill" else 0, said)
             done.append({"id": jid, "name": job["name"],
                          "submitted": time.time()})
             log("%s: submitted %s as job %d" % (policy, job["name"], jid))
@@ -622,7 +614,8 @@ def main():
     limits = [int(round(j["time_limit"] / a.compression / 60))
               for j in pre["slurm-backfill"]["jobs"]]
     t0 = time.time()
-    runs = [run_once(p, jobs, a, limits) for p in pols]
+    said = said_hints(a)
+    runs = [run_once(p, jobs, a, limits, said) for p in pols]
     return analyse(a, path, jobs, runs, limits, time.time() - t0)
 
 

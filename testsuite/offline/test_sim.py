@@ -271,6 +271,41 @@ def test_pollux_table_and_errors(tmp_path):
     assert "unknown application 'alexnet'" in p.stderr
 
 
+def test_pollux_print_hints():
+    """bench/pollux_replay.py's jobs with the hints their simulated
+    records get (--print-hints): elastic under our elastic policies, the
+    submitted size under drf, goodput's batch range from the submitted
+    batch (--bench-hints); the peer's policies have none."""
+    slice_ = ["experiment", "pollux", "--workload", "1", "--first", "3",
+              "--jobs", "4", "--epochs", "3", "--nodes", "4",
+              "--realistic", "--bench-hints", "--print-hints"]
+    j = json.loads(run(*slice_, "--policy",
+                       "optimus,goodput,drf,tiresias").stdout)
+    assert [x["name"] for x in j["jobs"]] == [
+        "deepspeech2-3", "cifar10-4", "ncf-5", "ncf-6"]
+    for x in j["jobs"]:
+        h = {p: dict(kv.split("=", 1) for kv in t.split(",")[1:])
+             for p, t in x["hints"].items()}
+        assert set(h) == {"optimus", "goodput", "drf"}
+        n = str(x["num_replicas"])
+        assert h["drf"]["min_workers"] == h["drf"]["max_workers"] == n
+        assert h["optimus"]["min_workers"] == "1"
+        assert int(h["optimus"]["max_workers"]) <= 16
+        assert all(v["epochs"] == "3" and "epoch_steps" not in v
+                   for v in h.values())
+        assert h["goodput"]["batch"] == "%d" % x["batch_size"]
+        assert "adaptive_batch" not in h["optimus"]
+    assert any(x["hints"]["goodput"].endswith(",layout=colocated") and
+               "adaptive_batch=yes" in x["hints"]["goodput"]
+               for x in j["jobs"])
+    # Hints the plugin would refuse are an error, not printed.
+    p = subprocess.run([SIM, "experiment", "pollux", "--workload", "6",
+                        "--print-hints", "--policy", "goodput"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and "under goodput: invalid" in p.stderr
+    assert p.stdout == ""
+
+
 def test_pollux_oracle_prerun_labelled(tmp_path):
     """Issue 28: the free pre-run is an oracle and says so wherever its
     figures appear: label, JSON, table."""

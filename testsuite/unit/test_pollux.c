@@ -713,6 +713,117 @@ START_TEST(test_engine_runs_the_plan)
 }
 END_TEST
 
+/*
+ * One translation of a measured job into hints: the text optimus-sim
+ * prints for bench/pollux_replay.py's jobs (px_plan_hints) parses back
+ * into the hints the simulated record was given, and under goodput into
+ * its batch range (all but the per-GPU floor, the truth's: no hint says
+ * it; a range of one batch is said as that batch alone).
+ */
+typedef struct hints_watch {
+	px_policy_t *inner;
+	const char *policy;
+	const px_sim_t *sim;
+	size_t compared;
+} hints_watch_t;
+
+static int hints_watch_plan(px_policy_t *p, px_sim_t *s,
+			    const size_t *active, size_t n,
+			    int (*next)[PX_GPUS], int *nnext)
+{
+	hints_watch_t *w = p->state;
+
+	w->sim = s;
+	return w->inner->plan(w->inner, s, active, n, next, nnext);
+}
+
+static void hints_watch_destroy(px_policy_t *p)
+{
+	hints_watch_t *w = p->state;
+
+	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
+		const job_model_t *m = px_plan_job_model(w->inner, i);
+		const px_spec_t *sp = w->sim->jobs[i].spec;
+		optimus_hints_t h;
+		goodput_limits_t lim;
+		char text[1024], err[160];
+
+		ck_assert_ptr_nonnull(m);
+		ck_assert_msg(px_plan_hints(w->policy, &w->sim->shape, sp,
+					    text, sizeof(text), err,
+					    sizeof(err)) == 0, "%s: %s",
+			      sp->name, err);
+		ck_assert_msg(hints_parse(text, &h, err, sizeof(err)) == 0,
+			      "%s: '%s': %s", sp->name, text, err);
+		ck_assert_int_eq(h.policy, m->hints.policy);
+		ck_assert_uint_eq(h.min_workers, m->hints.min_workers);
+		ck_assert_uint_eq(h.max_workers, m->hints.max_workers);
+		ck_assert_uint_eq(h.batch, m->hints.batch);
+		ck_assert_uint_eq(h.epochs, m->hints.epochs);
+		ck_assert_uint_eq(h.epoch_steps, m->hints.epoch_steps);
+		/* A range of one batch is said as the batch alone. */
+		ck_assert(h.adaptive_batch == (m->batch.adaptive &&
+			  m->batch.limits.max_batch >
+			  m->batch.limits.min_batch));
+		if (h.adaptive_batch) {
+			ck_assert_int_eq(hints_batch_limits(&h, &lim), 0);
+			ck_assert_double_eq(lim.min_batch,
+					    m->batch.limits.min_batch);
+			ck_assert_double_eq(lim.max_batch,
+					    m->batch.limits.max_batch);
+			ck_assert_int_eq(lim.max_local,
+					 m->batch.limits.max_local);
+			ck_assert_int_eq(lim.max_accum,
+					 m->batch.limits.max_accum);
+		}
+		w->compared++;
+	}
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+START_TEST(test_printed_hints_are_the_records)
+{
+	static const char *const ours[] = { "goodput", "optimus", "quality",
+					    "drf" };
+	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
+	char text[1024];
+	px_shape_t shape = px_shape_default();
+
+	load_apps();
+	/* The bench's jobs (--bench-hints) on its 4 nodes. */
+	shape.bench_hints = true;
+	shape.nodes = 4;
+	{
+		for (size_t i = 0; i < 4; i++) {
+			hints_watch_t w = { .inner = px_policy_new(ours[i],
+					PX_PRERUN_NONE), .policy = ours[i] };
+			px_policy_t *p = calloc(1, sizeof(*p));
+			px_workload_t work;
+			px_result_t r;
+			char err[512];
+
+			ck_assert_ptr_nonnull(p);
+			*p = (px_policy_t){ ours[i], hints_watch_plan,
+					    hints_watch_destroy, &w, NULL };
+			ck_assert_msg(px_workload_read(wl, apps, napps, &work,
+						       err, sizeof(err)) == 0,
+				      "%s", err);
+			work.n = 12;	/* a slice: every application */
+			ck_assert_msg(px_sim_run(&work, &shape, p, &r, err,
+						 sizeof(err)) == 0, "%s", err);
+			ck_assert_uint_eq(w.compared, 12);
+			px_result_free(&r);
+			px_workload_free(&work);
+		}
+	}
+	/* Not one of ours: no hints. */
+	ck_assert_int_eq(px_plan_hints("tiresias", &shape, NULL, text,
+				       sizeof(text), NULL, 0), -EINVAL);
+	unload_apps();
+}
+END_TEST
+
 /* The time limits of the rule hold every job's run on workload 6. */
 START_TEST(test_backfill_limits_hold)
 {
@@ -973,6 +1084,7 @@ int main(void)
 	tcase_add_test(tc, test_charged_prerun);
 	tcase_add_test(tc, test_goodput_batches);
 	tcase_add_test(tc, test_engine_runs_the_plan);
+	tcase_add_test(tc, test_printed_hints_are_the_records);
 	tcase_add_test(tc, test_start_cost_queue);
 	tcase_add_test(tc, test_start_cost_one_model);
 	tcase_add_test(tc, test_quality_loss_is_the_trainers);

@@ -63,6 +63,8 @@ typedef struct px_opts {
 	px_hints_t hints;
 	bool hints_set;
 	bool realistic, detail;
+	/* --print-hints: the slice's jobs with their hints, no run. */
+	bool print_hints;
 	px_prerun_mode_t prerun;
 	const char *pols[MAX_POL];
 	size_t npols;
@@ -169,7 +171,11 @@ static void usage(FILE *f)
 	      "range from its submitted batch\n"
 	      "  --rebatch-by-restart  the jobs never say their batch (as "
 	      "examples/\n                    replay_trainer.py): a batch "
-	      "change is a restart\n", f);
+	      "change is a restart\n"
+	      "  --print-hints     no run: print the jobs as JSON, each with "
+	      "the hints it\n                    says under each policy of "
+	      "ours in --policy (--scheduler=\n                    text, "
+	      "what its record is given)\n", f);
 }
 
 static int parse_loads(px_opts_t *o, const char *a)
@@ -283,7 +289,8 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
        O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
-       O_FIRST, O_WL_SET, O_HINTS, O_REBATCH, O_REBATCH_BY_RESTART };
+       O_FIRST, O_WL_SET, O_HINTS, O_REBATCH, O_REBATCH_BY_RESTART,
+       O_PRINT_HINTS };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -347,6 +354,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "bench-hints", 0, 0, O_BENCH_HINTS },
 		{ "workload-set", 1, 0, O_WL_SET }, { "hints", 1, 0, O_HINTS },
 		{ "rebatch-by-restart", 0, 0, O_REBATCH_BY_RESTART },
+		{ "print-hints", 0, 0, O_PRINT_HINTS },
 		{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 } };
 	int c, rc = 0, jobs = 0, first = 0;
 	bool min_resize_set = false;
@@ -384,6 +392,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		case O_REAL: o->realistic = true; break;
 		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
 		case O_BENCH_HINTS: o->shape.bench_hints = true; break;
+		case O_PRINT_HINTS: o->print_hints = true; break;
 		case O_REBATCH_BY_RESTART:
 			o->shape.rebatch_by_restart = true;
 			break;
@@ -636,6 +645,79 @@ static int slice(const px_opts_t *o, px_workload_t *w, char *err,
 		if (o->epochs < w->jobs[i].epochs)
 			w->jobs[i].epochs = o->epochs;
 	return 0;
+}
+
+/* The jobs of every selected workload at the first load, as the runs
+ * read them (slice, users' hints), each with its hints under each policy
+ * of ours in --policy (measured/plan_adapter.c, px_plan_hints): what
+ * bench/pollux_replay.py submits. */
+static int print_jobs_hints(const px_opts_t *o, const px_app_t *apps,
+			    size_t napps, char *err, size_t errlen)
+{
+	json_object *root = json_object_new_object();
+	json_object *jobs = json_object_new_array();
+	int rc = 0;
+
+	json_object_object_add(root, "jobs", jobs);
+	for (size_t w = 0; w < o->nworkloads && !rc; w++) {
+		px_workload_t wl = { 0 };
+		char path[600];
+		wl_path(o, o->loads[0], o->workloads[w], path, sizeof(path));
+		rc = px_workload_read(path, apps, napps, &wl, err, errlen);
+		if (!rc)
+			rc = slice(o, &wl, err, errlen);
+		if (!rc && (rc = px_workload_declare(&wl, o->hints,
+				(unsigned long)o->workloads[w])))
+			errmsg_set(err, errlen, rc, "no memory for the users' "
+				   "hints");
+		for (size_t i = 0; !rc && i < wl.n; i++) {
+			const px_spec_t *sp = &wl.jobs[i];
+			json_object *j = json_object_new_object();
+			json_object *h = json_object_new_object();
+			json_object_array_add(jobs, j);
+			json_object_object_add(j, "workload",
+					       json_object_new_int(
+						       o->workloads[w]));
+			json_object_object_add(j, "name",
+					       json_object_new_string(sp->name));
+			json_object_object_add(j, "submit",
+					       json_object_new_double(
+						       sp->submit));
+			json_object_object_add(j, "application",
+					       json_object_new_string(
+						       sp->app->name));
+			json_object_object_add(j, "num_replicas",
+					       json_object_new_int(
+						       sp->replicas));
+			json_object_object_add(j, "batch_size",
+					       json_object_new_double(sp->bsz));
+			json_object_object_add(j, "epochs",
+					       json_object_new_int(sp->epochs));
+			json_object_object_add(j, "hints", h);
+			for (size_t p = 0; p < o->npols && !rc; p++) {
+				char text[1024], why[256] = "";
+				int r = px_plan_hints(o->pols[p], &o->shape,
+						      sp, text, sizeof(text),
+						      why, sizeof(why));
+				if (r == -EINVAL)
+					continue;	/* not one of ours */
+				if (r)
+					rc = errmsg_set(err, errlen, r, "%s "
+							"under %s: %s",
+							sp->name, o->pols[p],
+							why);
+				else
+					json_object_object_add(h, o->pols[p],
+						json_object_new_string(text));
+			}
+		}
+		px_workload_free(&wl);
+	}
+	if (!rc)
+		puts(json_object_to_json_string_ext(root,
+						    JSON_C_TO_STRING_PRETTY));
+	json_object_put(root);
+	return rc;
 }
 
 static int run_all(const px_opts_t *o, const px_app_t *apps, size_t napps,
@@ -1070,6 +1152,14 @@ int px_exp_main(int argc, char **argv)
 	memset(rows, 0, sizeof(rows));
 	snprintf(traces, sizeof(traces), "%s/traces", o.data);
 	rc = px_apps_load(traces, &apps, &napps, err, sizeof(err));
+	if (!rc && o.print_hints) {
+		rc = print_jobs_hints(&o, apps, napps, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "optimus-sim: experiment pollux: %s\n",
+				err[0] ? err : strerror(-rc));
+		px_apps_free(apps, napps);
+		return rc ? 1 : 0;
+	}
 	if (!rc)
 		rc = run_all(&o, apps, napps, rows, &nrows, err, sizeof(err));
 	clock_gettime(CLOCK_MONOTONIC, &t1);

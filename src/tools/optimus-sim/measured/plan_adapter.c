@@ -123,43 +123,67 @@ static bool pp_adaptive(const pp_t *o)
 	return o->kind == PP_GOODPUT;
 }
 
+/* Most GPUs a job of `spec` may use on the cluster of `shape`
+ * (px_job_max_replicas' rule before the job exists). */
+static int pp_spec_max_replicas(const px_spec_t *spec,
+				const px_shape_t *shape)
+{
+	int m = px_app_max_replicas(spec->app, spec->bsz);
+	int gpus = shape->nodes * PX_NODE_GPUS;
+
+	return m < gpus ? m : gpus;
+}
+
+/* What a job of `spec` says at submission under policy `kind`, and an
+ * adaptive job's batch range (*adaptive). */
+static void pp_hints(pp_kind_t kind, const px_shape_t *shape,
+		     const px_spec_t *spec, optimus_hints_t *h,
+		     goodput_limits_t *lim, bool *adaptive)
+{
+	const px_app_t *a = spec->app;
+
+	*adaptive = kind == PP_GOODPUT;
+	hints_init(h, kind == PP_QUALITY ? HINTS_POLICY_QUALITY :
+					   HINTS_POLICY_OPTIMUS);
+	h->mode = HINTS_MODE_ALLREDUCE;
+	h->min_ps = h->max_ps = 0;
+	h->min_workers = 1;
+	h->max_workers = (uint32_t)(*adaptive && !shape->bench_hints ?
+				    px_app_max_replicas_any_batch(a) :
+				    pp_spec_max_replicas(spec, shape));
+	if (pp_fixed_size(kind))
+		h->min_workers = h->max_workers = (uint32_t)spec->replicas;
+	h->worker_res.gpus = 1;
+	h->worker_res.cpus = 1;
+	h->worker_res.mem_mb = 1;
+	h->batch = (uint64_t)spec->bsz;
+	h->epochs = (uint64_t)spec->declared_epochs;
+	if (spec->epoch_steps_hint && h->epochs && !shape->bench_hints)
+		h->epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
+			a, spec->bsz)));
+	*lim = (goodput_limits_t){ shape->bench_hints ? spec->bsz :
+				   a->init_bsz, a->max_bsz,
+				   (int)ceil(a->min_local - 1e-9),
+				   (int)floor(a->max_local + 1e-9),
+				   PX_MAX_ACCUM };
+}
+
 static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 {
 	const px_job_t *j = &s->jobs[i];
-	const px_app_t *a = j->spec->app;
 	optimus_hints_t h;
+	goodput_limits_t lim;
+	bool adaptive;
 	job_model_t *m;
 	char err[160];
 
-	hints_init(&h, o->kind == PP_QUALITY ? HINTS_POLICY_QUALITY :
-					      HINTS_POLICY_OPTIMUS);
-	h.mode = HINTS_MODE_ALLREDUCE;
-	h.min_ps = h.max_ps = 0;
-	h.min_workers = 1;
-	h.max_workers = (uint32_t)(pp_adaptive(o) && !s->shape.bench_hints ?
-				   px_app_max_replicas_any_batch(j->spec->app) :
-				   px_job_max_replicas(j));
-	if (pp_fixed_size(o->kind))
-		h.min_workers = h.max_workers = (uint32_t)j->spec->replicas;
-	h.worker_res.gpus = 1;
-	h.worker_res.cpus = 1;
-	h.worker_res.mem_mb = 1;
-	h.batch = (uint64_t)j->spec->bsz;
-	h.epochs = (uint64_t)j->spec->declared_epochs;
-	if (j->spec->epoch_steps_hint && h.epochs && !s->shape.bench_hints)
-		h.epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
-			j->spec->app, j->spec->bsz)));
+	pp_hints(o->kind, &s->shape, j->spec, &h, &lim, &adaptive);
 	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
 	if (!m)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
 				  "record", j->spec->name);
 	o->jobs[i].m = m;
-	if (pp_adaptive(o)) {
-		goodput_limits_t lim = { s->shape.bench_hints ? j->spec->bsz :
-					 a->init_bsz, a->max_bsz,
-					 (int)ceil(a->min_local - 1e-9),
-					 (int)floor(a->max_local + 1e-9),
-					 PX_MAX_ACCUM };
+	if (adaptive) {
 		int rc = job_model_batch_limits(m, j->spec->bsz, &lim, err,
 						sizeof(err));
 		if (rc)
@@ -597,4 +621,36 @@ const plan_t *px_plan_last(const px_policy_t *p, const size_t **job)
 		return NULL;
 	*job = o->last_job;
 	return &o->last;
+}
+
+int px_plan_hints(const char *policy, const px_shape_t *shape,
+		  const px_spec_t *spec, char *buf, size_t len, char *err,
+		  size_t errlen)
+{
+	px_policy_t *p = px_plan_new(policy, PX_PRERUN_NONE);
+	optimus_hints_t h;
+	goodput_limits_t lim;
+	bool adaptive;
+	int rc;
+
+	if (!p)
+		return -EINVAL;
+	pp_hints(((pp_t *)p->state)->kind, shape, spec, &h, &lim,
+		 &adaptive);
+	pp_free(p);
+	/* The batch range as hints say it (hints_batch_limits reads it
+	 * back); the per-GPU floor is the truth's, which no hint says. A
+	 * range of one batch is no choice to the plugin (hints_validate
+	 * refuses it): the job says its batch only. */
+	if (adaptive && lim.max_batch > lim.min_batch) {
+		h.min_batch = (uint64_t)lim.min_batch;
+		h.max_batch = (uint64_t)lim.max_batch;
+		h.max_local_batch = (uint64_t)lim.max_local;
+		h.max_accum = (uint64_t)lim.max_accum;
+		h.adaptive_batch = true;
+	}
+	if ((rc = hints_validate(&h, err, errlen)))
+		return rc == -EINVAL ? -ERANGE : rc;
+	rc = hints_format(&h, buf, len);
+	return rc < 0 ? errmsg_set(err, errlen, rc, "hints too long") : 0;
 }

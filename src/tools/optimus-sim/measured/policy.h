@@ -56,6 +56,16 @@ px_policy_t *px_backfill_new(const char *name);
  * optimus-oracle, drf, fifo through plan_run (measured/plan_adapter.c);
  * NULL for another name. */
 px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
+/* What a job of `spec` says at submission under our policy `policy` (a
+ * name px_plan_new takes) on the cluster of `shape`, as --scheduler=
+ * text (hints_format): the hints its record is given, an adaptive job's
+ * batch range included. 0; -EINVAL for another policy; -ERANGE with the
+ * reason in err when the plugin would refuse them (hints_validate: an
+ * adaptive job's range beyond what its per-GPU batch and accumulation
+ * hold on its fewest GPUs, outside --bench-hints); -ENOSPC. */
+int px_plan_hints(const char *policy, const px_shape_t *shape,
+		  const px_spec_t *spec, char *buf, size_t len, char *err,
+		  size_t errlen);
 /* For tests: the record a policy of measured/plan_adapter.c keeps of job `job`
  * (NULL for another policy or before the job was first planned). */
 const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job);
