@@ -383,23 +383,32 @@ START_TEST(test_fitted_sees_only_what_ran)
 }
 END_TEST
 
-static px_result_t run_csv(const char *csv, const char *policy,
-			   const px_shape_t *shape)
+/* Run the jobs of `csv` under policy p (destroyed by the run) on
+ * `shape` (NULL: the default), every job done. */
+static px_result_t run_csv_policy(const char *csv, px_policy_t *p,
+				  const px_shape_t *shape)
 {
 	px_workload_t w;
 	px_result_t r;
 	char err[512];
-	const char *p = tmp_file(csv);
+	const char *path = tmp_file(csv);
 
-	ck_assert_msg(px_workload_read(p, apps, napps, &w, err,
+	ck_assert_ptr_nonnull(p);
+	ck_assert_msg(px_workload_read(path, apps, napps, &w, err,
 				       sizeof(err)) == 0, "%s", err);
-	unlink(p);
-	ck_assert_msg(px_sim_run(&w, shape,
-				 px_policy_new(policy, PX_PRERUN_NONE), &r, err,
-				 sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	ck_assert_msg(px_sim_run(&w, shape, p, &r, err, sizeof(err)) == 0,
+		      "%s", err);
 	ck_assert_uint_eq(r.ndone, w.n);
 	px_workload_free(&w);
 	return r;
+}
+
+static px_result_t run_csv(const char *csv, const char *policy,
+			   const px_shape_t *shape)
+{
+	return run_csv_policy(csv, px_policy_new(policy, PX_PRERUN_NONE),
+			      shape);
 }
 
 /*
@@ -494,6 +503,46 @@ START_TEST(test_start_cost_queue)
 }
 END_TEST
 
+/* A wrapper policy's state that only reads the engine after the run:
+ * the inner policy and the engine it planned for. */
+typedef struct watch_head {
+	px_policy_t *inner;
+	const px_sim_t *sim;
+} watch_head_t;
+
+static int read_through_plan(px_policy_t *p, px_sim_t *s,
+			     const size_t *active, size_t n,
+			     int (*next)[PX_GPUS], int *nnext)
+{
+	watch_head_t *w = p->state;
+
+	w->sim = s;
+	return w->inner->plan(w->inner, s, active, n, next, nnext);
+}
+
+static void watch_head_destroy(px_policy_t *p)
+{
+	watch_head_t *w = p->state;
+
+	w->inner->destroy(w->inner);
+	free(p);
+}
+
+/* A wrapper of `inner`'s plan and destroy, with state `w`. */
+static px_policy_t *watch_policy(px_policy_t *inner,
+				 int (*plan)(px_policy_t *, px_sim_t *,
+					     const size_t *, size_t,
+					     int (*)[PX_GPUS], int *),
+				 void (*destroy)(px_policy_t *), void *w)
+{
+	px_policy_t *p = calloc(1, sizeof(*p));
+
+	ck_assert_ptr_nonnull(inner);
+	ck_assert_ptr_nonnull(p);
+	*p = (px_policy_t){ inner->name, plan, destroy, w, inner->oracle };
+	return p;
+}
+
 /*
  * One start-cost model: a record of ours times a job's first run from
  * the end of the start the engine charged, queued starts included
@@ -501,8 +550,7 @@ END_TEST
  * cost 30, 70 and 110 s with 40 s per start queued.
  */
 typedef struct start_watch {
-	px_policy_t *inner;
-	const px_sim_t *sim;
+	watch_head_t head;	/* first: watch_head_destroy */
 	double first_run[3], charged[3];
 } start_watch_t;
 
@@ -512,23 +560,15 @@ static int start_watch_plan(px_policy_t *p, px_sim_t *s,
 {
 	start_watch_t *w = p->state;
 
-	w->sim = s;
+	w->head.sim = s;
 	for (size_t i = 0; i < s->njobs && i < 3; i++) {
-		const job_model_t *m = px_plan_job_model(w->inner, i);
+		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		if (m && m->nruns && w->first_run[i] == 0)
 			w->first_run[i] = (double)m->runs[0].start;
 		if (s->jobs[i].restarts == 0 && w->charged[i] == 0)
 			w->charged[i] = s->jobs[i].began;
 	}
-	return w->inner->plan(w->inner, s, active, n, next, nnext);
-}
-
-static void start_watch_destroy(px_policy_t *p)
-{
-	start_watch_t *w = p->state;
-
-	w->inner->destroy(w->inner);
-	free(p);
+	return w->head.inner->plan(w->head.inner, s, active, n, next, nnext);
 }
 
 START_TEST(test_start_cost_one_model)
@@ -536,35 +576,24 @@ START_TEST(test_start_cost_one_model)
 	static const char csv[] =
 		"name,time,application,num_replicas,batch_size\n"
 		"a,0,cifar10,1,128\nb,0,cifar10,1,128\nc,0,cifar10,1,128\n";
-	const char *path = tmp_file(csv);
-	start_watch_t w = { .inner = px_policy_new("optimus",
-						   PX_PRERUN_NONE) };
-	px_policy_t *p = calloc(1, sizeof(*p));
+	static const char *const name[] = { "a", "b", "c" };
+	start_watch_t w = { .head.inner = px_policy_new("optimus",
+							PX_PRERUN_NONE) };
 	px_shape_t shape = px_shape_default();
-	px_workload_t work;
 	px_result_t r;
-	char err[512];
 
 	load_apps();
-	ck_assert_ptr_nonnull(w.inner);
-	ck_assert_ptr_nonnull(p);
-	*p = (px_policy_t){ "optimus", start_watch_plan, start_watch_destroy,
-			    &w, NULL };
-	ck_assert_msg(px_workload_read(path, apps, napps, &work, err,
-				       sizeof(err)) == 0, "%s", err);
-	unlink(path);
 	shape.start_queued = 40;
-	ck_assert_msg(px_sim_run(&work, &shape, p, &r, err, sizeof(err)) == 0,
-		      "%s", err);
+	r = run_csv_policy(csv, watch_policy(w.head.inner, start_watch_plan,
+					     watch_head_destroy, &w), &shape);
 	for (int k = 0; k < 3; k++) {
 		ck_assert_double_eq_tol(w.charged[k], 60 + 30 + 40 * k, 1e-9);
 		ck_assert_msg(w.first_run[k] == w.charged[k], "%s: its record "
 			      "began its run at %.0f s, the engine charged "
-			      "its start until %.0f s", work.jobs[k].name,
+			      "its start until %.0f s", name[k],
 			      w.first_run[k], w.charged[k]);
 	}
 	px_result_free(&r);
-	px_workload_free(&work);
 	unload_apps();
 }
 END_TEST
@@ -641,7 +670,7 @@ END_TEST
  * runs at the GPUs it was submitted with, never resized.
  */
 typedef struct split_watch {
-	px_policy_t *inner;
+	watch_head_t head;	/* first: watch_head_destroy */
 	size_t split_checked, split_off;	/* goodput */
 	size_t planned, off_size;		/* drf, fifo */
 } split_watch_t;
@@ -652,7 +681,7 @@ static int split_watch_plan(px_policy_t *p, px_sim_t *s,
 {
 	split_watch_t *w = p->state;
 	const size_t *job;
-	const plan_t *last = px_plan_last(w->inner, &job);
+	const plan_t *last = px_plan_last(w->head.inner, &job);
 
 	/* What the last plan sent, as the jobs run it now. */
 	for (size_t k = 0; last && k < last->ndecisions; k++) {
@@ -674,15 +703,7 @@ static int split_watch_plan(px_policy_t *p, px_sim_t *s,
 				       d->action == PLAN_RESIZE;
 		}
 	}
-	return w->inner->plan(w->inner, s, active, n, next, nnext);
-}
-
-static void split_watch_destroy(px_policy_t *p)
-{
-	split_watch_t *w = p->state;
-
-	w->inner->destroy(w->inner);
-	free(p);
+	return w->head.inner->plan(w->head.inner, s, active, n, next, nnext);
 }
 
 START_TEST(test_engine_runs_the_plan)
@@ -691,18 +712,19 @@ START_TEST(test_engine_runs_the_plan)
 	static const char *const fixed[] = { "drf", "fifo" };
 
 	load_apps();
-	split_watch_t w = { .inner = px_policy_new("goodput",
-						   PX_PRERUN_NONE) };
-	run_wrapped(wl, w.inner, split_watch_plan, split_watch_destroy, &w);
+	split_watch_t w = { .head.inner = px_policy_new("goodput",
+							PX_PRERUN_NONE) };
+	run_wrapped(wl, w.head.inner, split_watch_plan, watch_head_destroy,
+		    &w);
 	ck_assert_msg(w.split_checked > 100, "%zu splits checked",
 		      w.split_checked);
 	ck_assert_msg(w.split_off == 0, "%zu of %zu runs not at the plan's "
 		      "split", w.split_off, w.split_checked);
 	for (size_t i = 0; i < 2; i++) {
-		split_watch_t f = { .inner = px_policy_new(fixed[i],
-							   PX_PRERUN_NONE) };
-		run_wrapped(wl, f.inner, split_watch_plan,
-			    split_watch_destroy, &f);
+		split_watch_t f = { .head.inner = px_policy_new(fixed[i],
+						PX_PRERUN_NONE) };
+		run_wrapped(wl, f.head.inner, split_watch_plan,
+			    watch_head_destroy, &f);
 		ck_assert_msg(f.planned > 100, "%s: %zu decisions through "
 			      "plan_run", fixed[i], f.planned);
 		ck_assert_msg(f.off_size == 0, "%s: %zu of %zu decisions "
@@ -721,35 +743,24 @@ END_TEST
  * it; a range of one batch is said as that batch alone).
  */
 typedef struct hints_watch {
-	px_policy_t *inner;
+	watch_head_t head;	/* first: read_through_plan */
 	const char *policy;
-	const px_sim_t *sim;
 	size_t compared;
 } hints_watch_t;
-
-static int hints_watch_plan(px_policy_t *p, px_sim_t *s,
-			    const size_t *active, size_t n,
-			    int (*next)[PX_GPUS], int *nnext)
-{
-	hints_watch_t *w = p->state;
-
-	w->sim = s;
-	return w->inner->plan(w->inner, s, active, n, next, nnext);
-}
 
 static void hints_watch_destroy(px_policy_t *p)
 {
 	hints_watch_t *w = p->state;
 
-	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
-		const job_model_t *m = px_plan_job_model(w->inner, i);
-		const px_spec_t *sp = w->sim->jobs[i].spec;
+	for (size_t i = 0; w->head.sim && i < w->head.sim->njobs; i++) {
+		const job_model_t *m = px_plan_job_model(w->head.inner, i);
+		const px_spec_t *sp = w->head.sim->jobs[i].spec;
 		optimus_hints_t h;
 		goodput_limits_t lim;
 		char text[1024], err[160];
 
 		ck_assert_ptr_nonnull(m);
-		ck_assert_msg(px_plan_hints(w->policy, &w->sim->shape, sp,
+		ck_assert_msg(px_plan_hints(w->policy, &w->head.sim->shape, sp,
 					    text, sizeof(text), err,
 					    sizeof(err)) == 0, "%s: %s",
 			      sp->name, err);
@@ -778,7 +789,7 @@ static void hints_watch_destroy(px_policy_t *p)
 		}
 		w->compared++;
 	}
-	w->inner->destroy(w->inner);
+	w->head.inner->destroy(w->head.inner);
 	free(p);
 }
 
@@ -796,16 +807,16 @@ START_TEST(test_printed_hints_are_the_records)
 	shape.nodes = 4;
 	{
 		for (size_t i = 0; i < 4; i++) {
-			hints_watch_t w = { .inner = px_policy_new(ours[i],
-					PX_PRERUN_NONE), .policy = ours[i] };
-			px_policy_t *p = calloc(1, sizeof(*p));
+			hints_watch_t w = { .head.inner = px_policy_new(
+					ours[i], PX_PRERUN_NONE),
+					    .policy = ours[i] };
+			px_policy_t *p = watch_policy(w.head.inner,
+						      read_through_plan,
+						      hints_watch_destroy, &w);
 			px_workload_t work;
 			px_result_t r;
 			char err[512];
 
-			ck_assert_ptr_nonnull(p);
-			*p = (px_policy_t){ ours[i], hints_watch_plan,
-					    hints_watch_destroy, &w, NULL };
 			ck_assert_msg(px_workload_read(wl, apps, napps, &work,
 						       err, sizeof(err)) == 0,
 				      "%s", err);
@@ -929,29 +940,18 @@ END_TEST
  * every policy of ours that resizes.
  */
 typedef struct restart_watch {
-	px_policy_t *inner;
-	const px_sim_t *sim;
+	watch_head_t head;	/* first: read_through_plan */
 	double seconds, worst;	/* summed; the record's mean farthest off */
 	size_t timed;
 	char worst_job[48];
 } restart_watch_t;
 
-static int restart_watch_plan(px_policy_t *p, px_sim_t *s,
-			      const size_t *active, size_t n,
-			      int (*next)[PX_GPUS], int *nnext)
-{
-	restart_watch_t *w = p->state;
-
-	w->sim = s;
-	return w->inner->plan(w->inner, s, active, n, next, nnext);
-}
-
 static void restart_watch_destroy(px_policy_t *p)
 {
 	restart_watch_t *w = p->state;
 
-	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
-		const job_model_t *m = px_plan_job_model(w->inner, i);
+	for (size_t i = 0; w->head.sim && i < w->head.sim->njobs; i++) {
+		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		double mean;
 
 		if (!m || !m->restarts_timed)
@@ -962,10 +962,10 @@ static void restart_watch_destroy(px_policy_t *p)
 		if (fabs(mean - PX_RESTART) > fabs(w->worst - PX_RESTART)) {
 			w->worst = mean;
 			snprintf(w->worst_job, sizeof(w->worst_job), "%s",
-				 w->sim->jobs[i].spec->name);
+				 w->head.sim->jobs[i].spec->name);
 		}
 	}
-	w->inner->destroy(w->inner);
+	w->head.inner->destroy(w->head.inner);
 	free(p);
 }
 
@@ -977,11 +977,11 @@ START_TEST(test_restart_measured_is_charged)
 
 	load_apps();
 	for (size_t i = 0; i < 4; i++) {
-		restart_watch_t w = { .inner = px_policy_new(ours[i],
-							     PX_PRERUN_NONE),
+		restart_watch_t w = { .head.inner = px_policy_new(ours[i],
+						PX_PRERUN_NONE),
 				      .worst = PX_RESTART };
 
-		run_wrapped(wl, w.inner, restart_watch_plan,
+		run_wrapped(wl, w.head.inner, read_through_plan,
 			    restart_watch_destroy, &w);
 		ck_assert_msg(w.timed > 10, "%s: %zu restarts timed", ours[i],
 			      w.timed);
