@@ -638,6 +638,11 @@ int px_plan_hints(const char *policy, const px_shape_t *shape,
 	pp_hints(((pp_t *)p->state)->kind, shape, spec, &h, &lim,
 		 &adaptive);
 	pp_free(p);
+	/* A fixed batch is the trainer's own: said as batch=, the plugin
+	 * would split it for the trainer (OPTIMUS_LOCAL_BATCH), where the
+	 * engine's jobs split theirs (px_app_split_job). */
+	if (!adaptive)
+		h.batch = 0;
 	/* The batch range as hints say it (hints_batch_limits reads it
 	 * back); the per-GPU floor is the truth's, which no hint says. A
 	 * range of one batch is no choice to the plugin (hints_validate

@@ -59,7 +59,7 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
 /* What a job of `spec` says at submission under our policy `policy` (a
  * name px_plan_new takes) on the cluster of `shape`, as --scheduler=
  * text (hints_format): the hints its record is given, an adaptive job's
- * batch range included. 0; -EINVAL for another policy; -ERANGE with the
+ * batch range included, a fixed batch left to the job (no batch=). 0; -EINVAL for another policy; -ERANGE with the
  * reason in err when the plugin would refuse them (hints_validate: an
  * adaptive job's range beyond what its per-GPU batch and accumulation
  * hold on its fewest GPUs, outside --bench-hints); -ENOSPC. */
