@@ -8,7 +8,8 @@ real cluster, each attack made by an ordinary Unix user:
   the plan (a `planned` line before the job runs again; the gate closed
   while it is held), the record takes the new run as a new pending run
   (no resize counted) and a report of the old run is refused;
-- `status` answers an ordinary user with their own jobs only, at most
+- `status` and `plan` answer an ordinary user with their own jobs only,
+  `status` at most
   ReportStatusMaxJobs records with a `truncated` marker; 250 connections of
   another user asking `status` every 2 s for 60 s without ever reading
   their replies do not keep a job's 20 reports from landing, and
@@ -267,6 +268,37 @@ def test_status_shows_a_user_their_own_jobs_bounded(cluster):
         assert len(root["jobs"]) == STATUS_MAX_JOBS, len(root["jobs"])
         assert root.get("truncated") is True, root.keys()
         assert root.get("jobs_total", 0) >= len(mine) + len(others), root
+    finally:
+        cancel(cluster, *(mine + others))
+
+
+def plan_as(cluster, user):
+    env = dict(cluster.env())
+    env.pop("OPTIMUS_REPORT_ADDR", None)
+    r = as_user(user, [sched.OPTIMUSCTL, "--json", "plan"], env)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_plan_shows_a_user_the_decisions_of_their_own_jobs(cluster):
+    """`optimusctl plan` follows the rule `status` follows: an ordinary
+    user sees the decisions about their own jobs only (the plan's counts
+    stay: they name no job); root sees every decision."""
+    setup_users(cluster)
+    mine = [user_sbatch_script(cluster, READER, "optimus,max_workers=1",
+                               SILENT)]
+    others = [user_sbatch_script(cluster, OWNER, "optimus,max_workers=1",
+                                 SILENT) for _ in range(2)]
+    try:
+        def decided():
+            ids = {d["job_id"] for d in plan_as(cluster, "root")
+                   .get("decisions", [])}
+            return set(mine + others) <= ids
+        wait_for(decided, 90, "a plan deciding about every job")
+        seen = plan_as(cluster, READER)
+        ids = {d["job_id"] for d in seen.get("decisions", [])}
+        assert ids == set(mine), (ids, mine)
+        assert "nstart" in seen, seen.keys()
     finally:
         cancel(cluster, *(mine + others))
 
