@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_preempt.c - preemption with aging (issue 28; doc/design/planning.md
+ * plan_preempt.c - preemption with aging (doc/design/planning.md
  * "Preemption with aging"), run by plan_run() after the plan's decisions
  * when prm->preempt.
  *
