@@ -6,7 +6,8 @@
 # checkout (testsuite/integration/test_release.py checks it against `git
 # ls-files`), the data `make check` and `make install` read included.
 EXTRA_DIST += HACKING.md .gitignore .ci/run \
-	doc/allocation.md doc/e2e.md doc/hints.md doc/metrics.md doc/planning.md
+	doc/hints.md doc/metrics.md doc/results.md \
+	doc/design/allocation.md doc/design/planning.md
 # Folders copied whole (their every file is source: data, tests, examples).
 EXTRA_DIST += testsuite/data/pollux-osdi21 testsuite/integration examples \
 	testsuite/fuzz/corpus

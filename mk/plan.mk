@@ -2,7 +2,7 @@
 # Copyright (C) 2026 The slurm-optimus developers
 # plan: core sources, unit tests, tools and benchmarks (see HACKING.md)
 # The planning of one scheduling interval from the job records (mk/job.mk),
-# shared by sched/optimus and optimus-sim (doc/planning.md).
+# shared by sched/optimus and optimus-sim (doc/design/planning.md).
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan.h src/common/plan/plan_priv.h src/common/plan/plan.c \
 	src/common/plan/plan_alloc.c src/common/plan/plan_place.c \

@@ -41,7 +41,7 @@ typedef enum plan_policy {
 	 * and batch together, with the completion-rate objective
 	 * (alloc/rate.c) and the nodes they would really get; the others as
 	 * under optimus' task allocator, by the same objective (plan_batch.c,
-	 * doc/planning.md "Goodput"). */
+	 * doc/design/planning.md "Goodput"). */
 	PLAN_GOODPUT,
 } plan_policy_t;
 
@@ -71,7 +71,7 @@ typedef struct plan_params {
 	 * job is optimistic beyond the GPUs and nodes it ran on, and granted
 	 * at most twice the most GPUs it had (Pollux's rule); false. */
 	bool explore_scaling;
-	/* Preemption with aging (plan_preempt.c, doc/planning.md): after
+	/* Preemption with aging (plan_preempt.c, doc/design/planning.md): after
 	 * the plan's decisions, a waiting job with no GPU may take one,
 	 * freed by preempting the running job with the most attained
 	 * service; false. */
@@ -81,7 +81,7 @@ typedef struct plan_params {
 	double rebatch_cost;
 } plan_params_t;
 
-/* Defaults of plan_params_init() (doc/planning.md). */
+/* Defaults of plan_params_init() (doc/design/planning.md). */
 #define PLAN_INTERVAL_DEFAULT 600.0
 #define PLAN_RESIZE_THRESHOLD_DEFAULT 0.10
 #define PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT 0.05

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_alloc.c - from job models to allocator input, and the allocation of
- * a subset of the jobs with the plan's policy (doc/planning.md).
+ * a subset of the jobs with the plan's policy (doc/design/planning.md).
  *
  * Quality-driven allocation (Algorithm 1) shares "unit resources": here a
  * unit is one worker of the job (with the job's min_ps PS fixed), and the
@@ -406,7 +406,7 @@ static int plan_apportion(const res_vec_t *room, size_t nroom, int nps,
  * left on each of several servers) added up to units that no server
  * could hold, the grants that used them could not be placed, and the
  * jobs Algorithm 1 had grown were cut back to their size while the
- * shrunk ones took the units back (doc/planning.md). The PS, whole tasks
+ * shrunk ones took the units back (doc/design/planning.md). The PS, whole tasks
  * of the mean PS demand, take their room first (plan_apportion).
  */
 static long plan_units(const plan_ctx_t *c, const size_t *idx, size_t n,

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_batch.c - the goodput policy's part of a plan (Policy=goodput,
- * issue 28; doc/planning.md "Goodput").
+ * doc/design/planning.md "Goodput").
  *
  * An adaptive job (job_model_batch_limits) of an all-reduce mode is sized
  * by its progress rate in B0-steps per second at the best batch for the

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_explore.c - ExploreScaling in a plan (plan_params_t.explore_scaling;
- * doc/planning.md "Exploring scaling"): every all-reduce job is planned
+ * doc/design/planning.md "Exploring scaling"): every all-reduce job is planned
  * with its optimistic speed beyond the GPUs and nodes it ran on, and a
  * grant of at most twice the most GPUs it had (job/job_explore.c, the
  * rule's home). Without it, a job whose prior predicts no gain across

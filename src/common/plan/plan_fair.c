@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_fair.c - fair shares between users (doc/planning.md "Fair shares
+ * plan_fair.c - fair shares between users (doc/design/planning.md "Fair shares
  * between users").
  *
  * The policies' greedy objectives (Optimus' Eqn. 9, the quality-driven loss

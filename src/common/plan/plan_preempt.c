@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_preempt.c - preemption with aging (issue 28; doc/planning.md
+ * plan_preempt.c - preemption with aging (doc/design/planning.md
  * "Preemption with aging"), run by plan_run() after the plan's decisions
  * when prm->preempt.
  *
@@ -28,7 +28,7 @@
  * rule cannot serve must not keep it from the others) and the next least
  * key is tried.
  *
- * Decided before any run (the probe of doc/simulator.md "Preemption with
+ * Decided before any run (doc/design/planning.md "Preemption with
  * aging"), not tuned; the batch of each START it adds is chosen after it
  * like any START's (plan_batches).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_run.c - one scheduling interval (plan_run; doc/planning.md has the
+ * plan_run.c - one scheduling interval (plan_run; doc/design/planning.md has the
  * rules and their defaults):
  *
  *   pass 1   allocate every job over the whole capacity (free room plus
