@@ -167,9 +167,18 @@ def session_script(bs, tour_dir):
 
 
 def run_session(bs, tour_dir, cwd, prefix="", timeout=600):
+    """The session's result; one that outlives `timeout` is a failure
+    with what it printed (the fixture must still reach its teardown)."""
     script = prefix + session_script(bs, tour_dir)
-    return subprocess.run(["/bin/bash", "-c", script], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+    try:
+        return subprocess.run(["/bin/bash", "-c", script], cwd=cwd,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        said = [x.decode(errors="replace") if isinstance(x, bytes) else x or ""
+                for x in (e.stdout, e.stderr)]
+        return subprocess.CompletedProcess(
+            e.cmd, -1, said[0], said[1] + "\ntest_docs: timed out after "
+            "%d s" % timeout)
 
 
 def cluster_env_prefix(tour_dir):
