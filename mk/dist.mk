@@ -42,3 +42,5 @@ dist-hook:
 # distcheck builds the tarball against the Slurm source this tree was
 # configured with.
 AM_DISTCHECK_CONFIGURE_FLAGS = --with-slurm-source=$(SLURM_SRC)
+# The guides, by reader.
+EXTRA_DIST += doc/user-guide.md doc/admin-guide.md
