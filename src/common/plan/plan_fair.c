@@ -18,8 +18,8 @@
  * share keeps its demand and leaves the rest to the others. Demand and
  * shares are dominant shares of the plan's capacity (free room plus what
  * the running jobs hold), so on a GPU cluster the fraction is of the GPUs.
- * With one user, or with demands the capacity holds, nothing changes: the
- * policy alone decides, as before.
+ * With one user, or with demands the capacity holds, the policy alone
+ * decides.
  *
  * The guarantee is an allocation by the policy itself of each user's jobs
  * alone on its fraction of the room, topped up to the whole fraction (or
