@@ -20,7 +20,7 @@ never checkpoints (it is never resized or preempted). The DDP job must
 be shrunk or preempted for it, and may grow back when it ends (measured
 2026-12-05, both arms: the plan preempts it for the rigid job, which
 waits with no room, and starts it again 2 s later on the 2 CPUs left,
-1 + 1 workers; doc/e2e.md). The plan does it as it decides
+1 + 1 workers; doc/results.md). The plan does it as it decides
 (sched/optimus' decisions in slurmctld.log): the
 bench prints, per job, every decision of the plan that changed it (its
 resizes, re-batches, preemptions, with their time from the submission),

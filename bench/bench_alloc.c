@@ -455,7 +455,7 @@ int main(int argc, char **argv)
 		bench_scale(1);
 		bench_scale(10);
 		/* Policy=goodput's plan_run grows faster than linearly with
-		 * the scale (doc/allocation.md): 10x only when asked. */
+		 * the scale (doc/design/allocation.md): 10x only when asked. */
 		bench_goodput(0.25);
 		bench_goodput(0.5);
 		bench_goodput(1);

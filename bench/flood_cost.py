@@ -14,7 +14,7 @@ once every one the listener closes (as in issue 32: 3,000 sockets gave
 (utime+stime from /proc) is read at both ends.
 
 Prints, per kind of phase: slurmctld CPU seconds per 20 s, squeue and
-sbatch p50/p95; then the flood/idle ratios beside doc/reports.md's bound
+sbatch p50/p95; then the flood/idle ratios beside doc/design/reports.md's bound
 (1.2x for the latencies). Nothing is asserted: a benchmark.
 
 The attacker of the threat model dials from another machine; here it
@@ -38,7 +38,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
 from cluster import Cluster  # noqa: E402
 
-BOUND = 1.2     # doc/reports.md, "Admission"
+BOUND = 1.2     # doc/design/reports.md, "Admission"
 
 # The flooder: CONNS non-blocking idle connections, each one the listener
 # closes (EOF or a reply) reopened at once; stopped with SIGSTOP between

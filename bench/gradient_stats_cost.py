@@ -40,7 +40,7 @@ step, and the overhead ratios stats/plain and hook/plain: the median over
 rounds of each round's paired ratio (the figure), and the ratio of the
 medians beside it. No timing is asserted: the figures are printed.
 
-Parameters decided before the measured run (doc/reports.md gives the
+Parameters decided before the measured run (doc/design/reports.md gives the
 figures): the example's defaults, hidden 32 (2,410 parameters), global
 batch 32 (16 per replica), no accumulation, stats every 10 steps; 5
 rounds x 2000 steps; one thread per replica (2 replicas on the 2 cores).

@@ -10,7 +10,7 @@ testsuite/data/pollux-osdi21 (workloads-realistic by default: sizes as
 users chose them; --tuned: the tuned ones), by default the busiest such
 window of the 8 files (the slice rule, busiest_window; --window first
 --workload W --first K: a window by hand), run as replayed jobs
-(examples/replay_trainer.py, doc/e2e.md "Replayed jobs") on a localhost
+(examples/replay_trainer.py, doc/design/simulator.md "Replayed jobs") on a localhost
 cluster of 4 nodes of 4 fake GPUs with accounting: under sched/optimus
 once per policy (--policies; each job elastic from 1 GPU up to its
 application's largest size within the cluster, as the simulator sizes
@@ -39,7 +39,7 @@ simulator's prediction (divided by the compression) and the ratio
 simulator / real; the ratios to backfill and the ranking both ways. No
 figure is asserted; the exit status is 1 if a job did not complete.
 
-    bench/pollux_replay.py                  # the busiest 30 jobs, 3 epochs (doc/e2e.md)
+    bench/pollux_replay.py                  # the busiest 30 jobs, 3 epochs (doc/results.md)
     bench/pollux_replay.py --simulate-only  # the slice and the simulator's prediction, no cluster
     bench/pollux_replay.py --window first --workload 1 --jobs 11   # the earlier slice
     bench/pollux_replay.py --quick          # 3 jobs, one epoch: a smoke test (CI)
@@ -87,7 +87,7 @@ PLAN_INTERVAL, MIN_RESIZE, RESTART_COST = 5, 30, 10
 # PlanInterval, so the simulator plans every wall second (Slurm's times
 # are whole seconds) rather than every PlanInterval, whose rounds would
 # delay every start by half a round on average. Chosen before the first
-# full run, after the --quick smoke run (doc/e2e.md).
+# full run, after the --quick smoke run (doc/design/simulator.md "Replayed jobs").
 SIM_ROUND = 1.0
 # The start cost the simulator is given before any start is measured
 # (--simulate-only, and the fallback when a run measured none; wall
@@ -96,7 +96,7 @@ START_ESTIMATE = 3.0
 # The start a backfill job's time limit allows for (wall seconds): Slurm
 # counts a limit from the allocation, and on this machine a job waited up
 # to 41.7 s from allocation to its batch launch when about 20 jobs started
-# at once on 2 cores (ncf-15, 2026-12-04, doc/e2e.md), so a limit computed
+# at once on 2 cores (ncf-15, 2026-12-04, doc/design/simulator.md), so a limit computed
 # with the 3 s estimate killed it before its work was done. The allowance
 # is that measured worst case, rounded up to 45 s, fixed before the runs
 # that use it. A limit is the simulator's slurm-backfill rule, twice the
@@ -105,7 +105,7 @@ START_ESTIMATE = 3.0
 # the cluster, whatever start cost the simulator is given. Jobs under
 # sched/optimus have no time limit.
 START_ALLOWANCE = 45.0
-# The slice rule's bound (doc/e2e.md "A slice that queues"): a window's
+# The slice rule's bound (doc/design/simulator.md "A slice that queues"): a window's
 # horizon and its work at full use at most 5 wall minutes each, so that
 # each scheduler's run, its queue drained and its cluster started and
 # stopped, keeps three or four schedulers within the 30 minutes.
@@ -157,7 +157,7 @@ def runs_alone(a, w):
 
 
 def busiest_window(a):
-    """The slice rule (doc/e2e.md "A slice that queues", fixed before any
+    """The slice rule (doc/design/simulator.md "A slice that queues", fixed before any
     run of it): over the 8 workload files, the window of --jobs
     consecutive jobs (arrival order) whose offered load on this cluster
     is the highest: its GPU-seconds at the submitted sizes over 16 GPUs
@@ -238,7 +238,7 @@ def said_hints(a):
     progress at the application's smallest batch, not passes over the
     data; a loader length given under the plugin's goodput, whose
     efficiency is relative to the submitted batch here, ended imagenet-13
-    at a third of its steps: doc/e2e.md "The epoch length")."""
+    at a third of its steps: doc/design/simulator.md "The epoch length")."""
     cmd = [SIM, "experiment", "pollux", "--workload", str(a.workload),
            "--first", str(a.first), "--jobs", str(a.jobs),
            "--epochs", str(a.epochs), "--nodes", str(NODES),
@@ -304,7 +304,7 @@ def replay_cluster(policy):
     # of ~20 starts on 2 cores launched steps up to 42 s after their
     # credential: with 5 s, srun's step failed with "Job credential
     # expired" before the trainer's first line (reproduced by SIGSTOPping
-    # a slurmd for 10 s, doc/e2e.md), so backfill gets 60 s.
+    # a slurmd for 10 s, doc/design/simulator.md), so backfill gets 60 s.
     cred_expire = 60 if policy == "backfill" else 5
     root = tempfile.mkdtemp(prefix="optimus-replay-%s-" % policy)
     workdir = os.path.join(root, "jobs")
@@ -552,7 +552,7 @@ def main():
     ap.add_argument("--window", choices=("busiest", "first"),
                     default="busiest",
                     help="busiest: the slice rule picks the workload and "
-                    "the first job (doc/e2e.md); first: --workload from "
+                    "the first job (doc/design/simulator.md); first: --workload from "
                     "--first")
     ap.add_argument("--first", type=int, default=0,
                     help="with --window first: the slice's first job")
@@ -623,7 +623,7 @@ def own_costs(a, runs, costs):
     """A check beside the prediction: each scheduler simulated again with
     the mean start and resize costs of its own run (the pooled ones where
     its run measured none). A start's cost on this machine grows with the
-    jobs starting at the same time (doc/e2e.md), which one pooled cost
+    jobs starting at the same time (doc/design/simulator.md), which one pooled cost
     cannot follow."""
     out = {}
     for r in runs:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """What a user's reports can take from another user's job, measured in one
-run (doc/reports.md "Claims and fair shares").
+run (doc/design/reports.md "Claims and fair shares").
 
 Starts one real localhost cluster of 16 GPUs (4 nodes x 4 GPUs,
 testsuite/cluster, the planner tests' optimus.conf) and two ordinary

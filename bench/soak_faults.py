@@ -129,7 +129,7 @@ def admin_repairs(c, jobs, repairs):
     first launch still running on the node ("Duplicate jobid on nodes X,
     set to state DRAIN") and holds the job ("launch failed requeued
     held"). That is Slurm's own handling: the same kill under plain
-    sched/backfill gives the same held job and drained node (doc/e2e.md,
+    sched/backfill gives the same held job and drained node (doc/results.md,
     the soak). The admin releases the job and resumes the node."""
     r = c.run(["squeue", "-h", "-t", "PD", "-o", "%i %r"], check=False)
     for line in r.stdout.splitlines():

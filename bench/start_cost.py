@@ -3,7 +3,7 @@
 # Copyright (C) 2026 The slurm-optimus developers
 """The start cost of a replayed job against the jobs starting with it:
 a calibration run on the real cluster, separate from the benchmark it
-serves (bench/pollux_replay.py --start-model; issue 29, doc/e2e.md
+serves (bench/pollux_replay.py --start-model; doc/design/simulator.md
 "A start cost that depends on the starts together").
 
 On the benchmark's cluster under plain sched/backfill (the same set-up:
@@ -15,7 +15,7 @@ it (pollux_replay.start_cost: End - Start less the trainer's time from
 its first step to its end), beside its allocation-to-first-step.
 
 The model, chosen from the benchmark's measured runs before this
-calibration (doc/e2e.md): the launches of jobs allocated together queue
+calibration (doc/design/simulator.md): the launches of jobs allocated together queue
 on this host, each about the same seconds more than the one before it, so
 the i-th job to start while i others are still starting costs
 base + per_queued * i; a burst of k jobs costs base + per_queued (k-1)/2

@@ -27,7 +27,7 @@ export SLURM_CONF MUNGE_SOCKET
 sinfo
 failed=""
 contrib/demo-workload.sh "$dir/work" || failed="the demonstration workload"
-# The end-to-end comparison (doc/e2e.md) in short: three training jobs on
+# The end-to-end comparison (doc/results.md) in short: three training jobs on
 # two fresh clusters, one with sched/optimus and one with sched/backfill.
 if [ "${OPTIMUS_DEMO_COMPARE:-1}" != 0 ]; then
 	echo "== a short end-to-end comparison: bench/e2e_jct.py --quick (a few minutes;"

@@ -8,12 +8,14 @@ set -eu
 
 # clang + libclang-rt-dev: the libFuzzer targets of testsuite/fuzz/run.sh.
 # debhelper, dh-python: contrib/build-deb.sh; rpm (rpmbuild): contrib/build-rpm.sh;
-# lintian, rpmlint: contrib/release-check.sh; man-db (lexgrog): the man
+# lintian, rpmlint: contrib/release-check.sh, with rpmlint's spelling check
+# always on (python3-enchant, hunspell-en-us: its filters are written for
+# the words it flags, and a filter that matches nothing is an error); man-db (lexgrog): the man
 # pages' whatis names (test_release.py). python3-prometheus-client: the parser
 # that checks `optimusctl metrics`.
 PACKAGES="
 	build-essential autoconf automake libtool pkgconf dpkg-dev debhelper dh-python rpm
-	lintian rpmlint man-db
+	lintian rpmlint python3-enchant hunspell-en-us man-db
 	slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
 	libgsl-dev libjson-c-dev libqhull-dev check
 	python3 python3-pytest python3-prometheus-client python3-numpy python3-sklearn python3-torch

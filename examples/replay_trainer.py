@@ -17,7 +17,7 @@ Time compression: the trainer runs `--compression C` measured seconds per
 wall-clock second, so an iteration measured at t seconds takes t / C
 seconds of wall clock (the pace is kept against the clock: iterations done
 = floor(elapsed * C / t), whatever the sleeps' granularity). Restarts,
-scheduling and Slurm are not compressed. doc/e2e.md, "Replayed jobs".
+scheduling and Slurm are not compressed. doc/design/simulator.md, "Replayed jobs".
 
 Placement: the step's tasks per node (SLURM_STEP_TASKS_PER_NODE), one GPU
 per worker task: submit with worker_gpus=1 (replay_trainer.sbatch). Only worker 0 replays the job (the

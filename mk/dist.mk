@@ -6,7 +6,8 @@
 # checkout (testsuite/integration/test_release.py checks it against `git
 # ls-files`), the data `make check` and `make install` read included.
 EXTRA_DIST += HACKING.md .gitignore .ci/run \
-	doc/allocation.md doc/e2e.md doc/hints.md doc/metrics.md doc/planning.md
+	doc/hints.md doc/metrics.md doc/results.md \
+	doc/design/allocation.md doc/design/planning.md
 # Folders copied whole (their every file is source: data, tests, examples).
 EXTRA_DIST += testsuite/data/pollux-osdi21 testsuite/integration examples \
 	testsuite/fuzz/corpus
@@ -41,3 +42,5 @@ dist-hook:
 # distcheck builds the tarball against the Slurm source this tree was
 # configured with.
 AM_DISTCHECK_CONFIGURE_FLAGS = --with-slurm-source=$(SLURM_SRC)
+# The guides, by reader.
+EXTRA_DIST += doc/user-guide.md doc/admin-guide.md

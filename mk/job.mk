@@ -21,7 +21,7 @@ testsuite_unit_test_job_model_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_job_model_LDADD = $(UNIT_LDADD)
 
 # The adaptive batch of a record and the goodput policy of the plan
-# (job/job_batch.c, plan/plan_batch.c; issue 28).
+# (job/job_batch.c, plan/plan_policy_goodput.c).
 check_PROGRAMS += testsuite/unit/test_job_batch
 TESTS += testsuite/unit/test_job_batch
 testsuite_unit_test_job_batch_SOURCES = testsuite/unit/test_job_batch.c

@@ -58,4 +58,4 @@ bench_bench_models_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS)
 bench_bench_models_LDADD = src/common/liboptimus_core.la $(GSL_LIBS) $(JSONC_LIBS) -lm
 EXTRA_DIST += testsuite/data/README.md testsuite/data/loss_softmax_sgd.csv \
 	testsuite/data/loss_mlp_sgd.csv testsuite/data/loss_mlp_stepdecay.csv \
-	contrib/record_loss_curves.py doc/models.md
+	contrib/record_loss_curves.py doc/design/models.md

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 # report: core sources, unit tests, tools and benchmarks (see HACKING.md)
-# Reports and queries over a munge-authenticated channel (doc/reports.md).
+# Reports and queries over a munge-authenticated channel (doc/design/reports.md).
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/report/protocol.h src/common/report/protocol.c \
 	src/common/report/run.h src/common/report/run.c \
@@ -67,5 +67,5 @@ bench_load_reports_LDADD = $(TOOLS_LDADD) -lpthread
 optimuspythondir = $(OPTIMUS_PYTHONDIR)
 dist_optimuspython_DATA = python/optimus_report.py
 EXTRA_DIST += testsuite/fuzz/fuzz_protocol.c \
-	testsuite/fuzz/run.sh bench/load_reports.py doc/reports.md \
+	testsuite/fuzz/run.sh bench/load_reports.py doc/design/reports.md \
 	testsuite/integration/test_report.py

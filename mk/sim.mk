@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 # sim: core sources, unit tests, tools and benchmarks (see HACKING.md)
-# optimus-sim: the trace-driven simulator (doc/simulator.md). It links the
+# optimus-sim: the trace-driven simulator (doc/design/simulator.md). It links the
 # core library and drives the same job_model.h/plan.h code as the plugin.
 SIM_SOURCES = \
 	src/tools/optimus-sim/sim_catalog.h src/tools/optimus-sim/sim_catalog.c \
@@ -81,7 +81,7 @@ testsuite_unit_test_pollux_CPPFLAGS = $(testsuite_unit_test_sim_CPPFLAGS)
 testsuite_unit_test_pollux_CFLAGS = $(testsuite_unit_test_sim_CFLAGS)
 testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)
 
-EXTRA_DIST += examples/traces/sample.csv doc/simulator.md \
+EXTRA_DIST += examples/traces/sample.csv doc/design/simulator.md \
 	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \
 	testsuite/offline/test_quality_curves.py \
 	testsuite/offline/test_gradient_stats.py \

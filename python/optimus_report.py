@@ -22,7 +22,7 @@ brings at its next step (examples/torch_trainer.py):
         plan = change                 # loader, micro-steps; LR x lr_scale
 
 Errors raise ReportError (code, message); a reporter that must never stop
-training should catch it. See doc/reports.md for the protocol: a frame is a
+training should catch it. See doc/design/reports.md for the protocol: a frame is a
 4-byte big-endian length and JSON {"payload": <message text>, "cred":
 <munge credential of exactly that text>}.
 
@@ -313,7 +313,7 @@ def run_of(job, env=None):
     named; the scheduler then takes the report as any run's). The
     scheduler drops a report of a run that is not the job's current one:
     the first run of a job whose node was taken for dead reports on
-    (doc/reports.md)."""
+    (doc/design/reports.md)."""
     env = os.environ if env is None else env
     count = env.get("SLURM_RESTART_COUNT", "")
     if env.get("SLURM_JOB_ID") != str(job) or not count.isdigit() or \
@@ -356,7 +356,7 @@ def read_reply(sock):
     if n == 0 or n > MAX_REPLY:
         raise ReportError("bad_reply", "reply of %d bytes" % n)
     body = _recv_exact(sock, n)
-    # The reply is strict UTF-8 JSON (doc/reports.md); anything else is the
+    # The reply is strict UTF-8 JSON (doc/design/reports.md); anything else is the
     # listener's fault, told as this client's own error, never as a
     # UnicodeDecodeError or JSONDecodeError from deep inside json.
     try:
@@ -554,7 +554,7 @@ class Reporter:
         """Report the job's gradient statistics: the squared norm of its
         gradient, the variance of a gradient averaged over var_batch
         examples (GradientStats measures both in a DDP job). The listener
-        refuses a value out of range (doc/reports.md) with the reason."""
+        refuses a value out of range (doc/design/reports.md) with the reason."""
         job = self._job(job_id)
         return self.request(lambda: message(
             "gradients", job=job, grad_sqr=float(grad_sqr),
@@ -710,7 +710,7 @@ class BatchPlan:
 
 class Rebatch(BatchPlan):
     """A batch change the scheduler sent in the reply to one of the job's
-    reports (doc/reports.md "Re-batch in place"): at the job's GPUs, from
+    reports (doc/design/reports.md "Re-batch in place"): at the job's GPUs, from
     the next step train at global_batch = local_batch x workers x
     micro_steps, the learning rate tuned at the submitted batch times
     lr_scale (the scheduler's AdaScale gain of this batch over the

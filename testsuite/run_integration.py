@@ -51,12 +51,15 @@ INTEGRATION = os.path.join(HERE, "integration")
 # The modules that take longest (CI lane logs, --durations), longest first.
 LONG_FIRST = [
     "test_promises.py", "test_user_bounds.py", "test_sched.py",
-    "test_faults.py",
-    "test_stragglers.py", "test_examples.py", "test_pollux_replay.py",
-    "test_replay_trainer.py",
-    "test_ddp.py", "test_mass_cancel.py", "test_report_replies.py",
-    "test_report_admission.py", "test_install.py", "test_report_endpoint.py",
-    "test_checkpoint_identity.py",
+    "test_faults.py", "test_preemption.py", "test_limits.py",
+    "test_fair_share.py", "test_stragglers.py", "test_job_contract.py",
+    "test_ddp.py", "test_examples.py", "test_summaries.py",
+    "test_state_faults.py", "test_ports.py", "test_pollux_replay.py",
+    "test_mass_cancel.py", "test_adaptive_batch.py",
+    "test_report_replies.py", "test_text_bytes.py",
+    "test_fair_share_accounting.py", "test_metrics.py",
+    "test_replay_trainer.py", "test_roles.py", "test_failover.py",
+    "test_install.py", "test_checkpoint_identity.py",
 ]
 
 # Modules run with no other module beside them (see above).

@@ -207,7 +207,7 @@ def side_by_side(cluster, first, second, seconds):
 
 
 def gaming_run(cluster, seconds=60, gaming=True, log=print):
-    """The gaming scenario of doc/reports.md "Claims and fair shares": one
+    """The gaming scenario of doc/design/reports.md "Claims and fair shares": one
     job of each user submitted held; the gaming user's job sends 160
     fabricated speed samples while held, both are released at once, and
     160 more are sent while they run (4 a second). Returns {"honest":

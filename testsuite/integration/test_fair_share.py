@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """Fair shares between users, and reports and declarations that cannot buy
-GPUs, on a real cluster of 16 GPUs with two ordinary users (doc/reports.md
+GPUs, on a real cluster of 16 GPUs with two ordinary users (doc/design/reports.md
 "Claims and fair shares", sched_optimus(8) "Fair shares").
 
 - A job whose owner sends fabricated speed samples (slow and perfectly

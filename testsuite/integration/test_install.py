@@ -140,7 +140,8 @@ def test_packages_install_every_part():
         with open(path, "rb") as f:
             assert b"slurm-optimus-deb." not in f.read(), path
     # the documentation (dh_compress gzips the larger files)
-    for doc in ("README.md", "metrics.md", "reports.md", "hints.md"):
+    for doc in ("README.md", "metrics.md", "results.md", "hints.md",
+                "design/reports.md", "design/simulator.md"):
         path = "/usr/share/doc/slurm-optimus/" + doc
         assert path in listed or path + ".gz" in listed, (doc, listed)
     for tool in ("optimusctl", "optimus-report", "optimus-sim"):

@@ -5,7 +5,7 @@ replayed Pollux jobs, one epoch each, under sched/optimus (Policy=optimus
 and Policy=goodput, every job adaptive) and plain sched/backfill on the bench's own localhost clusters with accounting,
 and the simulator's prediction of the same slice beside them.
 
-No figure is asserted (the bench's figures are doc/e2e.md's, measured by
+No figure is asserted (the bench's figures are doc/results.md's, measured by
 hand): the bench runs end to end, every job COMPLETED under both
 schedulers, and each job and each scheduler has a real JCT and a
 simulated one. Under Policy=goodput the batch the scheduler chose reaches

@@ -112,12 +112,32 @@ def test_installed_files_name_no_build_path(tmp_path):
         with open(file, "rb") as f:
             data = f.read()
         for root in roots:
-            if root.encode() in data:
+            if names_path(data, root):
                 text = subprocess.run(["strings", "-n", "8", file],
                                       capture_output=True, text=True).stdout
                 hits.append((path, [s for s in text.splitlines()
-                                    if root in s][:3]))
+                                    if names_path(s.encode(), root)][:3]))
     assert not hits, "installed files naming the build: %s" % hits
+
+
+def names_path(data, root):
+    """Whether bytes `data` name the folder `root` as a path: `root` not
+    inside a longer word or path. A tree cloned at /optimus must not match
+    the text "sched/optimus"; "/optimus/src" and "'/optimus'" do match."""
+    return re.search(rb"(?<![\w./-])" + re.escape(root.encode()) +
+                     rb"(?![\w.-])", data) is not None
+
+
+@pytest.mark.parametrize("data,named", [
+    (b"\0/optimus/testsuite/data\0", True),
+    (b"dir='/optimus'", True),
+    (b"/optimus", True),
+    (b"the sched/optimus plugin", False),
+    (b"/optimus-ci/src", False),
+    (b"/srv/optimus/src", False),
+])
+def test_build_path_match_is_a_whole_path(data, named):
+    assert names_path(data, "/optimus") is named
 
 
 def man_pages():

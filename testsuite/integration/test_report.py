@@ -2,7 +2,7 @@
 # Copyright (C) 2026 The slurm-optimus developers
 """Reports and queries over the munge-authenticated channel, on a real
 cluster: ownership, forged/replayed/stale/oversized/malformed requests,
-load shedding, and slurmctld staying up throughout (doc/reports.md)."""
+load shedding, and slurmctld staying up throughout (doc/design/reports.md)."""
 import json
 import os
 import socket
@@ -277,7 +277,7 @@ def test_slow_and_excess_connections(cluster, env):
     """Strangers (no valid credential yet) never keep a genuine request
     out: past ReportMaxConnections the oldest stranger makes room, and one
     that has not authenticated within ReportAuthTimeout is closed, however
-    slowly it trickles bytes (doc/reports.md, "Admission")."""
+    slowly it trickles bytes (doc/design/reports.md, "Admission")."""
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
                          script="#!/bin/sh\nsleep 300\n")
     idle = [socket.create_connection(("127.0.0.1", cluster.ports["report"]))

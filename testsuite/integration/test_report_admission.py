@@ -6,7 +6,7 @@ them idle and half sending one byte a second, and reopens every connection
 the listener closes. Meanwhile several jobs report through the C command
 (optimus-report) and the Python client: every report must land, and sbatch
 latency (p99) must stay within 1.2x of the same cluster idle, measured in
-the same run (doc/reports.md, "Admission").
+the same run (doc/design/reports.md, "Admission").
 
 Parameters: 1,000 attacker connections, 4 jobs, 6 rounds each of a
 control phase and an attack phase. The attacker runs in both, at the same
@@ -77,7 +77,7 @@ NOISE_S = 0.05
 P50_NOISE_S = 0.01
 
 # The listener's limits in the test cluster (optimus.conf defaults,
-# doc/reports.md "Admission"), which the decoy applies too
+# doc/design/reports.md "Admission"), which the decoy applies too
 PER_PEER = 64
 MAX_CONNS = 256
 AUTH_TIMEOUT = 3

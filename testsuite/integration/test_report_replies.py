@@ -3,7 +3,7 @@
 """Any reply can be read (issue 16, item 2), on a real cluster: one job
 with 100,000 progress reports (sent by bench/load_reports, the C client),
 then `optimusctl show job` (text and --json), `--points N` and the Python
-client all read the scheduler's answer (doc/reports.md, "Replies")."""
+client all read the scheduler's answer (doc/design/reports.md, "Replies")."""
 import json
 import os
 import subprocess

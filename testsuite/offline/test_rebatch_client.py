@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The Python client's side of a batch change in place (doc/reports.md
+"""The Python client's side of a batch change in place (doc/design/reports.md
 "Re-batch in place"): a progress report says the batch it runs at, a
 reply's "rebatch" is read strictly and kept until the trainer takes it.
 Needs no cluster (the end to end: testsuite/integration/

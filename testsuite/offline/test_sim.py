@@ -572,7 +572,7 @@ def test_pollux_bench_hints():
     epoch_steps=, goodput's batch range from the submitted batch), recorded
     in the JSON; on the bench's slice it changes goodput's plan (the
     replay bench's imagenet-13 ran 3x longer than the simulator said with
-    the artifact's hints: doc/e2e.md "The epoch length")."""
+    the artifact's hints: doc/design/simulator.md "The epoch length")."""
     bench = ["experiment", "pollux", "--realistic", "--workload", "4",
              "--first", "10", "--jobs", "30", "--epochs", "3", "--nodes",
              "4", "--round", "20", "--restart", "160", "--min-resize", "600",

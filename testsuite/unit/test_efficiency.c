@@ -226,7 +226,7 @@ START_TEST(test_best_batch)
 	/* Not yolov3 nor bert: their per-GPU batches were measured over a
 	 * range of 2 (4..8) and 3 (4..12) only, too narrow for the fit to
 	 * tell the per-example time from the fixed cost of a micro-step
-	 * (doc/models.md, "Goodput and the best batch"). */
+	 * (doc/design/models.md, "Goodput and the best batch"). */
 	static const char *names[] = { "cifar10", "imagenet", "deepspeech2" };
 	static const int alloc[][2] = { { 4, 1 }, { 8, 2 }, { 16, 4 } };
 
@@ -374,7 +374,7 @@ START_TEST(test_fit_priors)
 }
 END_TEST
 
-/* A diagnostic of the simulator (goodput.h, doc/simulator.md "Compute
+/* A diagnostic of the simulator (goodput.h, doc/design/simulator.md "Compute
  * apart from sync"): with the sync part of every step measured, t0/t1
  * come from the compute parts alone, whatever the sync's form. The
  * yolov3 trace's samples: one GPU at 8 per GPU, then 2..32 GPUs at 4, one

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_explore.c - ExploreScaling (job/job_explore.c, plan/plan_explore.c;
- * doc/planning.md "Exploring scaling"):
+ * doc/design/planning.md "Exploring scaling"):
  *  - a job's explored extent is the most GPUs and nodes it ran on; its
  *    grant cap twice the most GPUs (1 before any run);
  *  - beyond the extent the prediction is at least perfect scaling from

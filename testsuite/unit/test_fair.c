@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_fair.c - fair shares between users (plan/plan_fair.c;
- * doc/planning.md "Fair shares between users"), on 4 servers of 4 GPUs:
+ * doc/design/planning.md "Fair shares between users"), on 4 servers of 4 GPUs:
  *  - a job whose model says "slow and perfectly scalable" (fabricated
  *    speeds) takes more than half the GPUs when both jobs are one user's,
  *    and no more than the surplus when they are two users': 8 and 8;

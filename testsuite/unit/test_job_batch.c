@@ -2,7 +2,8 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_job_batch.c - a job record's adaptive batch (job/job_batch.c) and
- * the goodput policy of the plan (plan/plan_batch.c, Policy=goodput):
+ * the goodput policy of the plan (plan/plan_policy_goodput.c,
+ * Policy=goodput):
  *  - limits and gradient statistics are validated, a refused value
  *    stores nothing;
  *  - the record's best batch for an allocation is goodput_best on its

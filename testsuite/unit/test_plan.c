@@ -155,9 +155,10 @@ static void check_plan(const fixture_t *f)
 START_TEST(test_policy_names)
 {
 	plan_policy_t p;
-	const char *names[] = { "optimus", "quality", "drf", "tetris", "fifo" };
+	const char *names[] = { "optimus", "quality", "drf", "tetris", "fifo",
+				"goodput" };
 
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		ck_assert_int_eq(plan_policy_parse(names[i], &p), 0);
 		ck_assert_int_eq(p, i);
 		ck_assert_str_eq(plan_policy_name(p), names[i]);
@@ -173,6 +174,31 @@ START_TEST(test_policy_names)
 		plan_params_init(&prm);
 		ck_assert(!prm.preempt);	/* off unless configured */
 	}
+}
+END_TEST
+
+/* The table of policies (plan_policy.c): a name for every value and none
+ * beyond, names matched exactly, preemption on by default under goodput
+ * alone, and a value without a row refused by plan_run. */
+START_TEST(test_policy_table)
+{
+	plan_policy_t p;
+	plan_params_t prm;
+	plan_t out;
+
+	ck_assert_str_eq(plan_policy_name(PLAN_GOODPUT + 1), "unknown");
+	ck_assert_str_eq(plan_policy_name((plan_policy_t)-1), "unknown");
+	ck_assert_int_eq(plan_policy_parse("Optimus", &p), -EINVAL);
+	ck_assert_int_eq(plan_policy_parse("", &p), -EINVAL);
+	for (p = PLAN_OPTIMUS; p <= PLAN_GOODPUT; p++)
+		ck_assert_msg(plan_preempt_default(p) == (p == PLAN_GOODPUT),
+			      "Preempt= default of %s", plan_policy_name(p));
+	ck_assert(!plan_preempt_default(PLAN_GOODPUT + 1));
+	plan_params_init(&prm);
+	prm.policy = PLAN_GOODPUT + 1;
+	ck_assert_int_eq(plan_run(NULL, 0, NULL, 0, &prm, &out), -EINVAL);
+	ck_assert_msg(strstr(out.err, "unknown policy"), "%s", out.err);
+	plan_free(&out);
 }
 END_TEST
 
@@ -1376,6 +1402,7 @@ static Suite *plan_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_policy_names);
+	tcase_add_test(tc, test_policy_table);
 	tcase_add_test(tc, test_start_even);
 	tcase_add_test(tc, test_wait_reason);
 	tcase_add_test(tc, test_wait_full);

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_preempt.c - preemption with aging (plan/plan_preempt.c;
- * doc/planning.md "Preemption with aging"):
+ * doc/design/planning.md "Preemption with aging"):
  *  - a waiting job gets one GPU from the running job with the most
  *    attained service, placed on one server; nothing without the rule;
  *  - no preemption before the minimum run since the job's last start, of

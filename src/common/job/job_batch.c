@@ -211,7 +211,7 @@ void job_model_batch_refit(job_model_t *m)
  * the examples per second and lowers the statistical efficiency of each
  * (it falls with the batch), so it pays only where saved synchronisations
  * outweigh that, which a job without a step-time fit cannot know; the
- * submitted batch was chosen for the submitted GPUs (doc/simulator.md
+ * submitted batch was chosen for the submitted GPUs (doc/design/simulator.md
  * "Low load").
  */
 static double batch_unfitted(const job_batch_t *b, int workers)

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_claims.c - a job's speed reports are claims, checked against its run
- * (job_model.h job_model_speed_claim; doc/reports.md "Claims and fair
+ * (job_model.h job_model_speed_claim; doc/design/reports.md "Claims and fair
  * shares").
  *
  * Why: the speed model decides how many GPUs the plan gives a job, and a

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * job_explore.c - exploring how a job scales (ExploreScaling, issue 28;
- * doc/planning.md "Exploring scaling"), Pollux's rule (Qiao et al., OSDI
+ * doc/design/planning.md "Exploring scaling"), Pollux's rule (Qiao et al., OSDI
  * 2021, section 4.1): a job whose model has not seen a configuration is
  * optimistic about it, and may grow at most to twice the most GPUs it has
  * had, so that optimism costs at most one doubling before the job has
@@ -92,7 +92,7 @@ double job_model_explore_speed(double predicted, int workers, int nodes,
  * cap (log2 of its largest size, one doubling each), and Pollux grows a
  * job every round while it explores. Held to the interval, a job that
  * should run on 16 GPUs spent 4 intervals (1200 s at 300 s) getting there
- * (doc/simulator.md "Low load").
+ * (doc/design/planning.md "Exploring scaling").
  */
 bool job_model_explore_growth(int cur_workers, int workers, int nodes,
 			      const job_explore_t *x)

@@ -63,7 +63,7 @@ typedef struct job_run {
 
 /*
  * A batch change at the job's GPUs sent to the running job in the reply
- * to its reports (job/job_rebatch.c, doc/reports.md "Re-batch in place"):
+ * to its reports (job/job_rebatch.c, doc/design/reports.md "Re-batch in place"):
  * global = local x workers x (accum + 1), and the factor for a learning
  * rate tuned at the submitted batch (AdaScale's gain of global over the
  * submitted batch from the record's gradient statistics, efficiency_gain;
@@ -291,7 +291,7 @@ enum {
 };
 
 /*
- * Priors and thresholds (doc/planning.md). A prior is what the allocator
+ * Priors and thresholds (doc/design/planning.md). A prior is what the allocator
  * uses for a job that has no fit yet, so that it still chooses sensibly.
  */
 #define JOB_MODEL_PRIOR_STEPS 10000.0	/* remaining steps, nothing known */
@@ -658,7 +658,7 @@ int job_model_batch_sample(job_model_t *m, int w, int n, int local,
 			   int accum, double seconds);
 /* The same with the step's all-reduce seconds as the job measured them
  * (goodput_sample_t sync, 0 <= sync < seconds; 0: not measured): the
- * simulator's diagnostic `--sync-split` (doc/simulator.md); the plugin's
+ * simulator's diagnostic `--sync-split` (doc/design/simulator.md); the plugin's
  * jobs report whole steps. 0 or -EINVAL. */
 int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 				int accum, double seconds, double sync);
@@ -681,7 +681,7 @@ int job_model_batch_run(job_model_t *m, double global, int local,
 int job_model_batch_for(const job_model_t *m, int workers, int nodes,
 			goodput_choice_t *out);
 /*
- * Exploring scaling (job/job_explore.c; doc/planning.md "Exploring
+ * Exploring scaling (job/job_explore.c; doc/design/planning.md "Exploring
  * scaling"), Pollux's rule. A job's explored extent: the most workers
  * and the most nodes over the configurations it measured: its recorded
  * runs, its speed samples (pre-runs included) and its step times at any
@@ -746,8 +746,8 @@ bool job_model_batch_at_submitted(const job_model_t *m);
 void job_model_batch_refit(job_model_t *m);
 
 /*
- * Re-batch in place (job/job_rebatch.c; doc/reports.md "Re-batch in
- * place", doc/planning.md "Goodput"). A batch change at the same GPUs goes
+ * Re-batch in place (job/job_rebatch.c; doc/design/reports.md "Re-batch in
+ * place", doc/design/planning.md "Goodput"). A batch change at the same GPUs goes
  * to the running job in the reply to its next report instead of a
  * checkpoint-requeue-restart; the job takes it at its next step and says
  * so in its next progress report

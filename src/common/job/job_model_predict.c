@@ -4,7 +4,7 @@
  * job_model_predict.c - what the allocator asks of a job: its speed f(p,w),
  * its remaining steps Q, its loss after the next interval, and the summary
  * line shown to users. Every prediction has a documented fallback so that a
- * job without a fit is still allocated sensibly (doc/planning.md).
+ * job without a fit is still allocated sensibly (doc/design/planning.md).
  */
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * job_rebatch.c - re-batch in place: a batch change at the job's GPUs
  * sent to the running job in the reply to its reports, taken at its next
  * step, instead of a checkpoint-requeue-restart (job_model.h, "Re-batch
- * in place"; doc/planning.md).
+ * in place"; doc/design/planning.md).
  *
  * The record keeps what was sent (the reply's field, read by the
  * listener under the registry's lock), whether the job takes changes in

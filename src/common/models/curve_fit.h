@@ -7,7 +7,7 @@
  *   CURVE_POWER    l = c0*k^(-c1) + c2         (quality-driven paper)
  *   CURVE_EXP      l = c0*exp(-c1*k) + c2
  * c2 is the asymptote in every form. The fit minimises the (optionally
- * weighted) squared error in l; see curve_fit.c and doc/models.md for the
+ * weighted) squared error in l; see curve_fit.c and doc/design/models.md for the
  * method (profile over the asymptote + projected Gauss-Newton polish).
  */
 #ifndef OPTIMUS_CURVE_FIT_H

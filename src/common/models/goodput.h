@@ -73,7 +73,7 @@ typedef struct goodput_sample {
  *    one of w > 1; and only if it adds to the rank of the terms before it
  *    (order t0/t1, t2, t3, t4), so the fit has one answer.
  * The sync part measured in every sample (0 < sync < step; a diagnostic
- * of the simulator, doc/simulator.md "Compute apart from sync"): t0/t1 are
+ * of the simulator, doc/design/simulator.md "Compute apart from sync"): t0/t1 are
  * fitted on the compute part (step - sync) alone and t2..t4 on the sync
  * part alone, each by the same rules (priors, rank order t2, t3, t4, rows
  * weighted by 1/step); else all terms on the whole step as above.

@@ -6,7 +6,7 @@
  * A small registry: (owner, name) -> speed model (samples merged, refitted
  * on each merge), kept sorted for binary search. A profile is its owner's
  * (a user's uid): another user's samples never size a job, since a job's
- * samples are its owner's word (doc/reports.md "Claims and fair shares").
+ * samples are its owner's word (doc/design/reports.md "Claims and fair shares").
  * An administrator may publish one user's profile of a name for every
  * user (optimus.conf PublishProfiles=): a job without a profile of its
  * owner's then reads the published one.

@@ -8,7 +8,8 @@
  * policy logic exists once. A plan is:
  *   1. allocation: how many PS and workers each job gets (alloc.h), with
  *      the policy of the plan (Optimus marginal gain, quality-driven,
- *      DRF, Tetris, FIFO);
+ *      DRF, Tetris, FIFO, goodput: one file each, plan_policy_NAME.c, and
+ *      a row of the table in plan_policy.c);
  *   2. stability: a running job is resized only when the predicted gain
  *      passes a threshold (smaller for large jobs) and its last resize is
  *      older than a minimum interval (Optimus open problem 3); other running
@@ -40,8 +41,8 @@ typedef enum plan_policy {
 	/* Adaptive-batch jobs (job_model_batch_limits) sized by goodput, GPUs
 	 * and batch together, with the completion-rate objective
 	 * (alloc/rate.c) and the nodes they would really get; the others as
-	 * under optimus' task allocator, by the same objective (plan_batch.c,
-	 * doc/planning.md "Goodput"). */
+	 * under optimus' task allocator, by the same objective
+	 * (plan_policy_goodput.c, doc/design/planning.md "Goodput"). */
 	PLAN_GOODPUT,
 } plan_policy_t;
 
@@ -64,24 +65,25 @@ typedef struct plan_params {
 	 * false. */
 	bool uniform_node_share;
 	const speed_profiles_t *profiles;	/* shared speed profiles */
-	/* Added: a running job may also be shrunk (after the min interval)
+	/* A running job may also be shrunk (after the min interval)
 	 * when pass 1 gives it less so that pending jobs can start; true. */
 	bool shrink_for_pending;
 	/* ExploreScaling (job/job_explore.c, plan_explore.c): an all-reduce
 	 * job is optimistic beyond the GPUs and nodes it ran on, and granted
 	 * at most twice the most GPUs it had (Pollux's rule); false. */
 	bool explore_scaling;
-	/* Preemption with aging (plan_preempt.c, doc/planning.md): after
+	/* Preemption with aging (plan_preempt.c, doc/design/planning.md): after
 	 * the plan's decisions, a waiting job with no GPU may take one,
 	 * freed by preempting the running job with the most attained
 	 * service; false. */
 	bool preempt;
 	/* Seconds a re-batch in place costs a job that took none yet
-	 * (RebatchCost; its own mean once it took one: plan_batch.c). */
+	 * (RebatchCost; its own mean once it took one:
+	 * plan_policy_goodput.c). */
 	double rebatch_cost;
 } plan_params_t;
 
-/* Defaults of plan_params_init() (doc/planning.md). */
+/* Defaults of plan_params_init() (doc/design/planning.md). */
 #define PLAN_INTERVAL_DEFAULT 600.0
 #define PLAN_RESIZE_THRESHOLD_DEFAULT 0.10
 #define PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT 0.05
@@ -91,7 +93,7 @@ typedef struct plan_params {
 #define PLAN_REBATCH_COST_DEFAULT 5.0
 /* Largest free room of a server in any resource (CPUs, MB, GPUs) that
  * plan_run() accepts: far beyond any machine, small enough that counts of
- * tasks derived from it stay exact integers (issue 16, found by fuzzing). */
+ * tasks derived from it stay exact integers. */
 #define PLAN_ROOM_MAX 1e12
 
 void plan_params_init(plan_params_t *prm);
@@ -223,7 +225,7 @@ int plan_run(const plan_job_t *jobs, size_t njobs,
 	     const res_vec_t *server_free, size_t nservers,
 	     const plan_params_t *prm, plan_t *out);
 void plan_free(plan_t *p);
-/* Added: "wait", "start", "keep", "resize", "preempt". */
+/* "wait", "start", "keep", "resize", "preempt". */
 const char *plan_action_name(plan_action_t a);
 
 /* A plan as JSON (optimusctl plan). */

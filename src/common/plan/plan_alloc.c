@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_alloc.c - from job models to allocator input, and the allocation of
- * a subset of the jobs with the plan's policy (doc/planning.md).
- *
- * Quality-driven allocation (Algorithm 1) shares "unit resources": here a
- * unit is one worker of the job (with the job's min_ps PS fixed), and the
- * number of units the room holds is counted server by server with the
- * mean worker demand of the quality jobs, after their PS (plan_units).
- * Jobs whose hints ask for the Optimus policy are allocated by Optimus
- * even under the quality policy: with both kinds present, the capacity is
- * split in proportion to the number of jobs of each kind, and each
- * allocator runs on its share.
+ * plan_alloc.c - from job models to allocator input (speeds, losses,
+ * bounds from caps), and the allocation of a subset of the jobs with the
+ * policies' allocators (doc/design/planning.md): the plan's policy allocates the
+ * jobs in tasks; jobs whose rules allocate in units (Algorithm 1,
+ * plan_policy_quality.c) are allocated apart, on a share of the capacity
+ * in proportion to the number of jobs of each kind.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <gsl/gsl_statistics_double.h>
 
 #include "plan/plan_priv.h"
 
@@ -286,223 +279,6 @@ void plan_alloc_build(plan_ctx_t *c)
 	}
 }
 
-/*
- * A job submitted with --scheduler=quality gets Algorithm 1 under the
- * optimus and quality policies; the baselines treat every job alike.
- */
-bool plan_is_quality(const plan_ctx_t *c, size_t i)
-{
-	return (c->prm->policy == PLAN_QUALITY ||
-		c->prm->policy == PLAN_OPTIMUS) &&
-	       c->jobs[i].model->hints.policy == HINTS_POLICY_QUALITY;
-}
-
-static alloc_run_fn plan_task_allocator(plan_policy_t p)
-{
-	switch (p) {
-	case PLAN_DRF:
-		return alloc_drf_run;
-	case PLAN_TETRIS:
-		return alloc_tetris_run;
-	case PLAN_FIFO:
-		return alloc_fifo_run;
-	case PLAN_GOODPUT:
-		return alloc_rate_run;
-	default:
-		return alloc_optimus_run;
-	}
-}
-
-/* Jobs idx[0..n): their mean worker demand, mean PS demand, PS count. */
-static int plan_unit_demands(const alloc_job_t *aj, const size_t *idx,
-			     size_t n, res_vec_t *mean, res_vec_t *ps_mean)
-{
-	res_vec_t ps = res_make(0, 0, 0);
-	int nps = 0;
-
-	*mean = res_make(0, 0, 0);
-	for (size_t k = 0; k < n; k++) {
-		const alloc_job_t *j = &aj[idx[k]];
-
-		nps += alloc_min_ps(j);
-		ps = res_add(ps, res_combo(j->ps_demand, alloc_min_ps(j),
-					   j->worker_demand, 0));
-		for (int r = 0; r < RES_NUM; r++)
-			mean->v[r] += j->worker_demand.v[r] / n;
-	}
-	for (int r = 0; r < RES_NUM; r++)
-		ps_mean->v[r] = nps ? ps.v[r] / nps : 0.0;
-	return nps;
-}
-
-/* Whole units in `avail` (the scarcest resource decides); 0 if none. */
-static double plan_units_in(res_vec_t avail, res_vec_t mean)
-{
-	double units = INFINITY;
-
-	for (int r = 0; r < RES_NUM; r++)
-		if (mean.v[r] > 0.0)
-			units = fmin(units, floor(avail.v[r] / mean.v[r] + 1e-9));
-	return isfinite(units) && units > 0.0 ? units : 0.0;
-}
-
-/* Server s's part of the room: the mean over resources of its fraction. */
-static double plan_room_part(res_vec_t room, res_vec_t total)
-{
-	double part = 0.0;
-	int k = 0;
-
-	for (int r = 0; r < RES_NUM; r++)
-		if (total.v[r] > 0.0) {
-			part += room.v[r] / total.v[r];
-			k++;
-		}
-	return k ? part / k : 0.0;
-}
-
-/*
- * PS tasks per server: nps shared in proportion to the servers' parts of
- * the room, rounded down, the rest one each to the largest remainders
- * (Hamilton's apportionment), in time linear in the servers. tasks[]
- * gets the counts; 0 or -ENOMEM.
- */
-static int plan_apportion(const res_vec_t *room, size_t nroom, int nps,
-			  double *tasks)
-{
-	res_vec_t total = res_make(0, 0, 0);
-	double *rest = malloc((nroom + 1) * sizeof(*rest)), cut;
-	int left = nps;
-
-	if (!rest)
-		return -ENOMEM;
-	for (size_t s = 0; s < nroom; s++)
-		total = res_add(total, room[s]);
-	for (size_t s = 0; s < nroom; s++) {
-		double part = nps * plan_room_part(room[s], total);
-
-		tasks[s] = floor(part);
-		rest[s] = part - tasks[s];
-		left -= (int)tasks[s];
-	}
-	/* The left-th largest remainder, in linear time (quickselect). */
-	cut = left > 0 && (size_t)left <= nroom ?
-	      gsl_stats_select(rest, 1, nroom, nroom - (size_t)left) : INFINITY;
-	for (size_t s = 0; s < nroom && left > 0; s++) {
-		double r = nps * plan_room_part(room[s], total) - tasks[s];
-
-		if (r >= cut && r > 0.0) {
-			tasks[s] += 1.0;
-			left--;
-		}
-	}
-	free(rest);
-	return 0;
-}
-
-/*
- * Units the room holds for the quality jobs, `share` of it theirs. A unit
- * is one worker, which cannot span servers, so the units are counted on
- * each server and added up: counted in the aggregate, fragments (a few GB
- * left on each of several servers) added up to units that no server
- * could hold, the grants that used them could not be placed, and the
- * jobs Algorithm 1 had grown were cut back to their size while the
- * shrunk ones took the units back (doc/planning.md). The PS, whole tasks
- * of the mean PS demand, take their room first (plan_apportion).
- */
-static long plan_units(const plan_ctx_t *c, const size_t *idx, size_t n,
-		       const res_vec_t *room, size_t nroom, double share)
-{
-	res_vec_t mean, ps_mean;
-	double units = 0.0, *tasks;
-	int nps;
-
-	if (!n)
-		return 0;
-	nps = plan_unit_demands(c->aj, idx, n, &mean, &ps_mean);
-	tasks = malloc((nroom + 1) * sizeof(*tasks));
-	if (!tasks || plan_apportion(room, nroom, nps, tasks)) {
-		free(tasks);
-		return 0;	/* out of memory: running jobs keep their size */
-	}
-	for (size_t s = 0; s < nroom; s++) {
-		res_vec_t avail;
-
-		for (int r = 0; r < RES_NUM; r++)
-			avail.v[r] = share * room[s].v[r] -
-				     tasks[s] * ps_mean.v[r];
-		units += plan_units_in(avail, mean);
-	}
-	free(tasks);
-	return (long)units;
-}
-
-/*
- * Units become workers (within the job's min and max) with min_ps PS.
- * Heterogeneous demands can make that exceed the capacity: then the job
- * with the most workers above its minimum gives one back, and when none
- * can, the last job in order is left out.
- */
-static void plan_units_to_tasks(const alloc_job_t *jobs, size_t n,
-				res_vec_t cap, alloc_result_t *res)
-{
-	res_vec_t used = res_make(0, 0, 0);
-
-	for (size_t k = 0; k < n; k++) {
-		alloc_grant_t *g = &res->grants[k];
-
-		if (g->status != ALLOC_OK || g->units < 1) {
-			g->status = ALLOC_MIN_UNFIT;
-			g->ps = g->workers = 0;
-			continue;
-		}
-		g->ps = alloc_min_ps(&jobs[k]);
-		g->workers = g->units < alloc_min_workers(&jobs[k]) ?
-			alloc_min_workers(&jobs[k]) : g->units;
-		if (jobs[k].max_workers > 0 && g->workers > jobs[k].max_workers)
-			g->workers = jobs[k].max_workers;
-		used = res_add(used, plan_need(&jobs[k], g->ps, g->workers));
-	}
-	while (!res_fits(used, cap)) {
-		size_t best = n;
-		int most = 0;
-
-		for (size_t k = 0; k < n; k++) {
-			alloc_grant_t *g = &res->grants[k];
-			int extra = g->workers - alloc_min_workers(&jobs[k]);
-
-			if (g->status == ALLOC_OK && extra > most) {
-				most = extra;
-				best = k;
-			}
-		}
-		if (best < n) {
-			res->grants[best].workers--;
-			used = res_sub(used, jobs[best].worker_demand);
-			continue;
-		}
-		for (best = n; best-- > 0;)
-			if (res->grants[best].status == ALLOC_OK)
-				break;
-		if (best >= n)
-			break;
-		used = res_sub(used, plan_need(&jobs[best],
-					       res->grants[best].ps,
-					       res->grants[best].workers));
-		res->grants[best] = (alloc_grant_t){ .id = jobs[best].id,
-						     .status = ALLOC_MIN_UNFIT };
-	}
-}
-
-static int plan_run_quality(const alloc_job_t *jobs, size_t n,
-			    const alloc_params_t *prm, alloc_result_t *out)
-{
-	int rc = alloc_quality_run(jobs, n, prm, out);
-
-	if (!rc)
-		plan_units_to_tasks(jobs, n, prm->capacity, out);
-	return rc;
-}
-
 /* A size limit (0: none) lowers the job's max, never below its min. */
 static void plan_limit(alloc_job_t *a, int lim_ps, int lim_w)
 {
@@ -523,7 +299,8 @@ static void plan_limit(alloc_job_t *a, int lim_ps, int lim_w)
  */
 static int plan_alloc_group(plan_ctx_t *c, const bool *in, const size_t *idx,
 			    size_t k, res_vec_t cap, long units, double frac,
-			    alloc_run_fn run, alloc_grant_t *grants)
+			    alloc_run_fn run, bool units_based,
+			    alloc_grant_t *grants)
 {
 	alloc_job_t *jobs;
 	alloc_grant_t *fair;
@@ -548,7 +325,7 @@ static int plan_alloc_group(plan_ctx_t *c, const bool *in, const size_t *idx,
 	prm.damping = c->prm->damping;
 	prm.total_units = units;
 	rc = plan_fair_guarantee(c, in, idx, k, jobs, cap, units, frac, run,
-				 run == plan_run_quality, fair);
+				 units_based, fair);
 	if (!rc && (rc = run(jobs, k, &prm, &res)))
 		plan_fail(c->out, rc, "allocation: %.140s", res.err);
 	if (!rc) {
@@ -587,22 +364,24 @@ int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 					     .status = ALLOC_MIN_UNFIT };
 		if (!in[i] || c->over_cap[i])
 			continue;
-		if (plan_is_quality(c, i))
+		if (c->rules[i]->allocate_units)
 			qual[nq++] = i;
 		else
 			task[nt++] = i;
 	}
-	/* Both kinds present (quality policy): shares by job counts. */
+	/* Both kinds present: shares by job counts. */
 	share = nt + nq ? 1.0 / (nt + nq) : 0.0;
 	rc = plan_alloc_group(c, in, task, nt, plan_scale(cap, nt * share), 0,
-			      nt * share, plan_task_allocator(c->prm->policy),
-			      grants);
-	if (!rc)
+			      nt * share, c->policy->allocate, false, grants);
+	if (!rc && nq) {
+		const plan_policy_ops_t *q = c->rules[qual[0]];
+
 		rc = plan_alloc_group(c, in, qual, nq,
 				      plan_scale(cap, nq * share),
-				      plan_units(c, qual, nq, room, nroom,
-						 nq * share), nq * share,
-				      plan_run_quality, grants);
+				      q->units(c, qual, nq, room, nroom,
+					       nq * share), nq * share,
+				      q->allocate_units, true, grants);
+	}
 out:
 	free(task);
 	free(qual);

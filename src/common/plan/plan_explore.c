@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_explore.c - ExploreScaling in a plan (plan_params_t.explore_scaling;
- * doc/planning.md "Exploring scaling"): every all-reduce job is planned
+ * doc/design/planning.md "Exploring scaling"): every all-reduce job is planned
  * with its optimistic speed beyond the GPUs and nodes it ran on, and a
  * grant of at most twice the most GPUs it had (job/job_explore.c, the
  * rule's home). Without it, a job whose prior predicts no gain across
@@ -11,18 +11,6 @@
 #include <math.h>
 
 #include "plan/plan_priv.h"
-
-/* Job i's rate at w workers on n nodes as the plan predicts it without
- * the optimism: goodput over B0 for an adaptive job under goodput, else
- * its speed. */
-static double plan_model_rate(const plan_ctx_t *c, size_t i, int w, int n)
-{
-	const job_model_t *m = c->jobs[i].model;
-
-	if (plan_is_goodput(c, i))
-		return job_model_batch_rate(m, c->prm->profiles, w, n);
-	return job_model_speed(m, c->prm->profiles, n, w);
-}
 
 typedef struct plan_explore_best {
 	const plan_ctx_t *c;
@@ -33,7 +21,8 @@ typedef struct plan_explore_best {
 static void plan_explore_per_gpu(void *ctx, int w, int n)
 {
 	plan_explore_best_t *b = ctx;
-	double r = plan_model_rate(b->c, b->i, w, n) / w;
+	/* Its policy's rate without the optimism. */
+	double r = b->c->rules[b->i]->rate(b->c, b->i, w, n) / w;
 
 	if (r > b->per_gpu && isfinite(r))
 		b->per_gpu = r;
@@ -79,8 +68,7 @@ double plan_explore_min_interval(const plan_ctx_t *c, size_t i, int ps,
 
 	if (!cb->exploring)
 		return c->prm->min_resize_interval;
-	n = plan_is_goodput(c, i) ? plan_goodput_nodes(c, i, w) :
-	    plan_speed_p(c, i, ps, w);
+	n = c->rules[i]->nodes(c, i, ps, w);
 	return job_model_explore_growth(c->cur_w[i], w, n, &cb->explore) ?
 	       0.0 : c->prm->min_resize_interval;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_fair.c - fair shares between users (doc/planning.md "Fair shares
+ * plan_fair.c - fair shares between users (doc/design/planning.md "Fair shares
  * between users").
  *
  * The policies' greedy objectives (Optimus' Eqn. 9, the quality-driven loss
@@ -18,8 +18,8 @@
  * share keeps its demand and leaves the rest to the others. Demand and
  * shares are dominant shares of the plan's capacity (free room plus what
  * the running jobs hold), so on a GPU cluster the fraction is of the GPUs.
- * With one user, or with demands the capacity holds, nothing changes: the
- * policy alone decides, as before.
+ * With one user, or with demands the capacity holds, the policy alone
+ * decides.
  *
  * The guarantee is an allocation by the policy itself of each user's jobs
  * alone on its fraction of the room, topped up to the whole fraction (or

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_preempt.c - preemption with aging (issue 28; doc/planning.md
+ * plan_preempt.c - preemption with aging (doc/design/planning.md
  * "Preemption with aging"), run by plan_run() after the plan's decisions
  * when prm->preempt.
  *
@@ -28,9 +28,9 @@
  * rule cannot serve must not keep it from the others) and the next least
  * key is tried.
  *
- * Decided before any run (the probe of doc/simulator.md "Preemption with
+ * Decided before any run (the probe of doc/design/simulator.md "Preemption with
  * aging"), not tuned; the batch of each START it adds is chosen after it
- * like any START's (plan_batches).
+ * like any START's (the policy's `after`).
  */
 #include <errno.h>
 #include <math.h>
@@ -140,11 +140,7 @@ static int plan_preempt_start(plan_ctx_t *c, size_t w, res_vec_t *room,
 	d->ps = alloc_min_ps(&c->aj[w]);
 	d->workers = alloc_min_workers(&c->aj[w]);
 	d->remaining_now = INFINITY;
-	d->remaining_planned = plan_is_goodput(c, w) ?
-		plan_goodput_time(c, w, d->workers) :
-		job_model_remaining_time(m, c->prm->profiles,
-					 plan_speed_p(c, w, d->ps, d->workers),
-					 d->workers);
+	d->remaining_planned = plan_time(c, w, d->ps, d->workers);
 	free(d->slots);
 	d->slots = NULL;
 	if ((rc = plan_copy_slots(d, res->jobs[0].slots, res->jobs[0].nslots)))

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_priv.h - what the parts of plan_run() share. From the top down:
- * plan_run.c the passes and decisions of one interval; plan_straggler.c
- * moving a kept job off its straggler's server; plan_alloc.c the
- * allocation by policy; plan_place.c the placement; plan.c the checks,
- * set-up and words of a plan; plan_slots.c, at the bottom, the helpers
- * every part uses. Not installed, not for callers of plan.h.
+ * plan_priv.h - what the parts of plan_run() share: the context of one
+ * plan, a policy's operations, and each file's functions, from the top of
+ * HACKING.md's map of plan/ down (every file calls only files below it:
+ * testsuite/unit/plan_layers.sh). Not installed, not for callers of
+ * plan.h.
  */
 #ifndef OPTIMUS_PLAN_PRIV_H
 #define OPTIMUS_PLAN_PRIV_H
@@ -31,8 +30,8 @@ typedef struct plan_cb {
 	/* All-reduce jobs: workers the largest server holds (their speed
 	 * depends on the nodes they span: job_model_speed_p). */
 	int node_workers;
-	/* Policy=goodput, an adaptive job: the plan and the job's index
-	 * (the nodes it would get depend on the plan's room). */
+	/* The plan and the job's index, for a policy whose speed of a job
+	 * depends on the plan (goodput: the nodes it would get). */
 	const struct plan_ctx *ctx;
 	size_t i;
 	/* All-reduce jobs: speeds by workers asked in this plan (NAN: not
@@ -93,49 +92,131 @@ typedef struct plan_ctx {
 	size_t nusers;
 	bool contended;
 	bool fair_owed;
-	/* Policy=goodput, per adaptive job (NULL otherwise): workers the
-	 * servers it could use hold, fullest first, added up (held[k]: the
-	 * k+1 fullest), and its rates by workers (NAN: not asked yet). */
-	int **gp_held;
+	/* The plan's policy (prm->policy), and the policy whose job
+	 * operations plan each job (plan_policy_rules). */
+	const struct plan_policy_ops *policy;
+	const struct plan_policy_ops **rules;
+	/* What the plan's policy keeps for one plan (its setup and cleanup
+	 * operations own it); NULL: nothing. */
+	void *policy_state;
 } plan_ctx_t;
 
-/* plan_slots.c: the bottom, used by every other part */
-double plan_clock(void);
-/* A job's resources at a size; at its minimum size. */
-res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
-res_vec_t plan_min_need(const alloc_job_t *j);
-/* What running job i uses on the server of its slot k. */
-res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
-/* Give running job i's servers back to room (what it uses on each slot). */
-void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i);
-/* Take from room what job i needs on the servers of slots v[0..n). */
-void plan_take_slots(const plan_ctx_t *c, res_vec_t *room, size_t i,
-		     const place_slot_t *v, size_t n);
-/* The room every decision of the plan leaves on each server. */
-void plan_room_after(const plan_ctx_t *c, res_vec_t *room);
-int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
-void plan_slots_clear(plan_slots_t *s);
+/*
+ * A policy: what it decides, plan_run.c's mechanics doing the rest (the
+ * passes, placement, stragglers, preemption). One file a policy
+ * (plan_policy_NAME.c) defines its operations, one row of the table
+ * (plan_policy.c) names it. The plan's policy gives the plan-wide
+ * operations; the job operations of job i are those of c->rules[i]: the
+ * plan's policy, or the one it leaves the job to (by_hints, job_rules).
+ * An operation marked optional may be NULL.
+ */
+typedef struct plan_policy_ops {
+	const char *name;		/* Policy= value */
+	bool preempt_default;		/* Preempt= default under it */
 
-/* plan.c: checks, set-up and words of a plan */
-int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
-	       size_t ns, const plan_params_t *prm, plan_t *out);
+	/* Plan-wide. The allocator of the jobs allocated in tasks. */
+	alloc_run_fn allocate;
+	/* A job's own choice of policy (hints.policy, --scheduler) names
+	 * the rules it is planned by. */
+	bool by_hints;
+	/* Optional: the policy whose rules plan job i (NULL: this one). */
+	const struct plan_policy_ops *(*job_rules)(const plan_ctx_t *c,
+						   size_t i);
+	/* Optional: pending jobs' order key, least first (else 0: by
+	 * submission). */
+	double (*order_key)(const plan_ctx_t *c, size_t i);
+	/* Optional: after the allocator input is built, before
+	 * exploration's setup: 0 or -ENOMEM (message set). */
+	int (*setup)(plan_ctx_t *c);
+	/* Optional: frees what setup kept. */
+	void (*cleanup)(plan_ctx_t *c);
+	/* Optional: what follows the plan's decisions (and preemption):
+	 * 0 or -ENOMEM. */
+	int (*after)(plan_ctx_t *c);
+
+	/* Of a job. Optional: jobs allocated apart, in units (Algorithm
+	 * 1), on a share of the capacity by job counts: their allocator,
+	 * and the units `share` of room[0..nroom) holds for jobs idx[0..n). */
+	alloc_run_fn allocate_units;
+	long (*units)(const plan_ctx_t *c, const size_t *idx, size_t n,
+		      const res_vec_t *room, size_t nroom, double share);
+	/* Predicted seconds left of job i with ps PS and w workers. */
+	double (*time)(const plan_ctx_t *c, size_t i, int ps, int w);
+	/* Job i's rate at w workers on n nodes without exploration's
+	 * optimism, and the nodes ps/w span (plan_explore.c). */
+	double (*rate)(const plan_ctx_t *c, size_t i, int w, int n);
+	int (*nodes)(const plan_ctx_t *c, size_t i, int ps, int w);
+	/* Running job i granted g, which is not its size: why it keeps its
+	 * size (in why[len]), or NULL when it is resized (c->shrink[i] set).
+	 * again: pass 2's re-check of a resize pass 1 chose. */
+	const char *(*verdict)(plan_ctx_t *c, size_t i,
+			       const alloc_grant_t *g, bool again, char *why,
+			       size_t len);
+	/* May kept job i, resizable and above its minimum, shrink so that
+	 * a pending job can be placed? */
+	bool (*may_shrink)(const plan_ctx_t *c, size_t i);
+	/* Optional: the reason of pending job i that got nothing, when the
+	 * policy has its own words (true: written). */
+	bool (*wait_reason)(const plan_ctx_t *c, size_t i, res_vec_t cap,
+			    plan_decision_t *d);
+	/* Optional: a RESIZE's reason in the policy's words (whom: the job
+	 * a shrink makes room for). */
+	void (*resize_reason)(const plan_ctx_t *c, size_t i,
+			      plan_decision_t *d, const char *whom);
+} plan_policy_ops_t;
+
+/* The policies (one file each) and the job operations they share. */
+extern const plan_policy_ops_t plan_policy_optimus, plan_policy_quality,
+	plan_policy_drf, plan_policy_tetris, plan_policy_fifo,
+	plan_policy_goodput;
+
+
+/* plan_setup.c: the context of one plan */
+/* The context: the policy and each job's rules, allocator input, sizes
+ * and usage of the running jobs, capacity, order, fair shares. 0, or
+ * -errno (message set). */
 int plan_setup(plan_ctx_t *c);
 void plan_ctx_free(plan_ctx_t *c);
-int plan_fail(plan_t *out, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void plan_reason(plan_decision_t *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
-/* plan_alloc.c */
+/* plan_policy.c: the table of policies */
+/* Policy p's operations, NULL when unknown. */
+const plan_policy_ops_t *plan_policy_ops(plan_policy_t p);
+/* The policy whose job operations plan job i under c->policy. */
+const plan_policy_ops_t *plan_policy_rules(const plan_ctx_t *c, size_t i);
+
+/* plan_policy_optimus.c: Optimus' job operations, which the policies
+ * without their own use */
+double plan_optimus_time(const plan_ctx_t *c, size_t i, int ps, int w);
+double plan_optimus_rate(const plan_ctx_t *c, size_t i, int w, int n);
+const char *plan_optimus_verdict(plan_ctx_t *c, size_t i,
+				 const alloc_grant_t *g, bool again,
+				 char *why, size_t len);
+bool plan_optimus_may_shrink(const plan_ctx_t *c, size_t i);
+/* Optimus' job operations, as designated initializers. */
+#define PLAN_OPTIMUS_JOB_OPS \
+	.time = plan_optimus_time, .rate = plan_optimus_rate, \
+	.nodes = plan_speed_p, .verdict = plan_optimus_verdict, \
+	.may_shrink = plan_optimus_may_shrink
+
+/* plan_straggler.c: after the decisions, move the kept jobs that have a
+ * straggler to servers without it, on the room the plan leaves. */
+int plan_move_stragglers(plan_ctx_t *c);
+
+/* plan_preempt.c: after the decisions (prm->preempt), preemption with
+ * aging: waiting jobs in order of least key get their minimum, on free
+ * room or on the GPUs of the running job with the most attained service
+ * (PLAN_PREEMPT). 0 or -ENOMEM. */
+int plan_preempt(plan_ctx_t *c);
+
+/* plan_alloc.c: allocator input and allocation */
 void plan_alloc_build(plan_ctx_t *c);
-/* Allocate, with the plan's policy, the jobs i with in[i] over cap, which
- * is room[0..nroom) added up (the quality units are counted per server);
+/* Allocate, with the policies' allocators, the jobs i with in[i] over
+ * cap, which is room[0..nroom) added up (units are counted per server);
  * grants[i] answers job i (zeroed, status ALLOC_MIN_UNFIT when !in[i]). */
 int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 	       const res_vec_t *room, size_t nroom, alloc_grant_t *grants);
-/* Is job i allocated by the quality-driven Algorithm 1 in this plan? */
-bool plan_is_quality(const plan_ctx_t *c, size_t i);
-/* The speed model's first coordinate of job i with ps PS, w workers. */
+/* The speed model's first coordinate of job i with ps PS, w workers
+ * (for an all-reduce job, the nodes its workers span). */
 int plan_speed_p(const plan_ctx_t *c, size_t i, int ps, int workers);
 /* Sets every all-reduce job's node_workers from the servers' sizes. */
 void plan_node_workers(plan_ctx_t *c);
@@ -144,6 +225,33 @@ void plan_cap_bound(plan_ctx_t *c);
 /* A speed cache for every all-reduce job (after its speed callback is
  * final): 0 or -ENOMEM (message set). */
 int plan_speed_cache(plan_ctx_t *c);
+
+/* plan_explore.c: ExploreScaling */
+/* Each all-reduce job's extent, best per-GPU rate and grant cap, after
+ * the policy's setup. */
+void plan_explore_setup(plan_ctx_t *c);
+/* f, the predicted speed or rate of w workers on n nodes, made
+ * optimistic beyond the job's extent when it explores. */
+double plan_explore_speed(const plan_cb_t *cb, int w, int n, double f);
+/* The minimum resize interval for running job i to (ps, w): none for a
+ * growth beyond its explored extent (job_model_explore_growth). */
+double plan_explore_min_interval(const plan_ctx_t *c, size_t i, int ps,
+				 int w);
+
+/* plan_gain.c: what a change of a running job is worth */
+/* Predicted seconds left of job i at ps/w, by its policy. */
+double plan_time(const plan_ctx_t *c, size_t i, int ps, int w);
+/* The one gain formula: (now - planned - cost) / now, 0 when a time is
+ * not finite or now is not positive; sets d's three fields. */
+double plan_gain(plan_decision_t *d, double now, double planned,
+		 double cost);
+/* The gain of resizing running job i to ps/w (restart cost). */
+double plan_resize_gain(const plan_ctx_t *c, size_t i, int ps, int w,
+			plan_decision_t *d);
+/* The resize threshold of job i going to ps/w (smaller for large jobs). */
+double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w);
+/* Is g a shrink of running job i that frees room for others? */
+bool plan_is_shrink(const plan_ctx_t *c, size_t i, const alloc_grant_t *g);
 
 /* plan_fair.c: fair shares between users */
 /* Each job's user and each user's fair fraction (after the capacity and
@@ -179,44 +287,29 @@ int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 			   int workers);
 
+/* plan.c: checks and words of a plan */
+int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
+	       size_t ns, const plan_params_t *prm, plan_t *out);
+int plan_fail(plan_t *out, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void plan_reason(plan_decision_t *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-/* plan_batch.c: the goodput policy (Policy=goodput, adaptive jobs) */
-bool plan_is_goodput(const plan_ctx_t *c, size_t i);
-/* Per adaptive job: the room it could use, its speed callback, its
- * remaining progress and size limit. 0 or -ENOMEM (message set). */
-int plan_goodput_setup(plan_ctx_t *c);
-/* ExploreScaling (plan_explore.c): each all-reduce job's extent, best
- * per-GPU rate and grant cap, after plan_goodput_setup. */
-void plan_explore_setup(plan_ctx_t *c);
-/* f, the predicted speed or rate of w workers on n nodes, made
- * optimistic beyond the job's extent when it explores. */
-double plan_explore_speed(const plan_cb_t *cb, int w, int n, double f);
-/* The minimum resize interval for running job i to (ps, w): none for a
- * growth beyond its explored extent (job_model_explore_growth). */
-double plan_explore_min_interval(const plan_ctx_t *c, size_t i, int ps,
-				 int w);
-void plan_goodput_free(plan_ctx_t *c);
-/* Nodes adaptive job i would span with w workers (placement-aware). */
-int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w);
-/* Remaining seconds of adaptive job i with w workers (its current size:
- * at its current batch; else at the best batch for the nodes). */
-double plan_goodput_time(const plan_ctx_t *c, size_t i, int w);
-/* After the decisions: the batch of every adaptive START/RESIZE, and a
- * KEEP re-batched when that pays what the change costs (in place: the
- * job's re-batch time; else a restart). */
-int plan_batches(plan_ctx_t *c);
-
-/* plan_run.c: the resize threshold of job i going to ps/w. */
-double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w);
-
-/* plan_straggler.c: after the decisions, move the kept jobs that have a
- * straggler to servers without it, on the room the plan leaves. */
-int plan_move_stragglers(plan_ctx_t *c);
-
-/* plan_preempt.c: after the decisions (prm->preempt), preemption with
- * aging: waiting jobs in order of least key get their minimum, on free
- * room or on the GPUs of the running job with the most attained service
- * (PLAN_PREEMPT). 0 or -ENOMEM. */
-int plan_preempt(plan_ctx_t *c);
+/* plan_slots.c: the bottom, used by every other part */
+double plan_clock(void);
+/* A job's resources at a size; at its minimum size. */
+res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
+res_vec_t plan_min_need(const alloc_job_t *j);
+/* What running job i uses on the server of its slot k. */
+res_vec_t plan_slot_usage(const plan_ctx_t *c, size_t i, size_t k);
+/* Give running job i's servers back to room (what it uses on each slot). */
+void plan_add_servers(const plan_ctx_t *c, res_vec_t *room, size_t i);
+/* Take from room what job i needs on the servers of slots v[0..n). */
+void plan_take_slots(const plan_ctx_t *c, res_vec_t *room, size_t i,
+		     const place_slot_t *v, size_t n);
+/* The room every decision of the plan leaves on each server. */
+void plan_room_after(const plan_ctx_t *c, res_vec_t *room);
+int plan_copy_slots(plan_decision_t *d, const place_slot_t *v, size_t n);
+void plan_slots_clear(plan_slots_t *s);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_run.c - one scheduling interval (plan_run; doc/planning.md has the
+ * plan_run.c - one scheduling interval (plan_run; doc/design/planning.md has the
  * rules and their defaults):
  *
  *   pass 1   allocate every job over the whole capacity (free room plus
@@ -14,8 +14,13 @@
  *            be placed WAITs; then pass 2 runs again without them. Each
  *            round fixes at least one job, so it ends within n + 1 rounds;
  *   after    kept jobs moved off their stragglers (plan_straggler.c),
- *            preemption with aging when configured (plan_preempt.c), the
- *            batch of every adaptive START/RESIZE (plan_batch.c).
+ *            preemption with aging when configured (plan_preempt.c), what
+ *            follows under the plan's policy (its `after`: goodput's
+ *            batches).
+ *
+ * What a policy decides (its allocator, a job's predicted time, the
+ * verdict on a running job, its words) are its operations (plan_priv.h,
+ * plan_policy_*.c); these mechanics call them for every policy alike.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,48 +37,6 @@ static bool plan_granted(const alloc_grant_t *g)
 	return g->status == ALLOC_OK && g->workers > 0;
 }
 
-static double plan_time(const plan_ctx_t *c, size_t i, int ps, int w)
-{
-	const job_model_t *m = c->jobs[i].model;
-	int n;
-	double f;
-
-	if (plan_is_goodput(c, i))
-		return plan_goodput_time(c, i, w);
-	n = plan_speed_p(c, i, ps, w);
-	if (!c->cb[i].exploring)
-		return job_model_remaining_time(m, c->prm->profiles, n, w);
-	/* The gain of a resize with the speed the allocator granted by. */
-	f = plan_explore_speed(&c->cb[i], w, n,
-			       job_model_speed(m, c->prm->profiles, n, w));
-	return f > 0.0 && isfinite(f) ? job_model_remaining_steps(m, NULL) / f :
-	       INFINITY;
-}
-
-/* (remaining_now - remaining_planned - restart_cost) / remaining_now. */
-static double plan_gain(const plan_ctx_t *c, size_t i, int ps, int w,
-			plan_decision_t *d)
-{
-	d->remaining_now = plan_time(c, i, c->cur_ps[i], c->cur_w[i]);
-	d->remaining_planned = plan_time(c, i, ps, w);
-	if (!(d->remaining_now > 0.0) || !isfinite(d->remaining_now) ||
-	    !isfinite(d->remaining_planned))
-		return d->gain = 0.0;
-	return d->gain = (d->remaining_now - d->remaining_planned -
-			  c->prm->restart_cost) / d->remaining_now;
-}
-
-/* The threshold is smaller for large jobs (Optimus open problem 3). */
-double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
-{
-	int tasks = c->cur_ps[i] + c->cur_w[i];
-
-	if (ps + w > tasks)
-		tasks = ps + w;
-	return tasks >= c->prm->large_tasks ? c->prm->resize_threshold_large :
-					      c->prm->resize_threshold;
-}
-
 static bool plan_resizable(const plan_ctx_t *c, size_t i)
 {
 	char why[96];
@@ -81,24 +44,6 @@ static bool plan_resizable(const plan_ctx_t *c, size_t i)
 	return !job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
 					    c->prm->min_resize_interval, why,
 					    sizeof(why));
-}
-
-/*
- * A shrink: the target needs no more of any resource than the current
- * size, and pending jobs got room in pass 1 (Optimus re-allocates every
- * interval so that new jobs start; the minimum interval bounds it), or
- * another user below its fair share gets the room.
- */
-static bool plan_is_shrink(const plan_ctx_t *c, size_t i, const alloc_grant_t *g)
-{
-	const alloc_job_t *a = &c->aj[i];
-
-	/* A user above its fair share while another is below it yields
-	 * whatever the gain (plan_fair.c). */
-	return ((c->prm->shrink_for_pending && c->pending_granted) ||
-		plan_fair_yields(c, i)) &&
-	       res_fits(plan_need(a, g->ps, g->workers),
-			plan_need(a, c->cur_ps[i], c->cur_w[i]));
 }
 
 static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
@@ -113,76 +58,14 @@ static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
 }
 
 /*
- * How much a quality job's size changes from its current workers to g:
- * |change| / current. Algorithm 1 has no gain per job (a shrink serves
- * the other jobs), so the plan's threshold bounds the size change instead.
- */
-static double plan_quality_change(const plan_ctx_t *c, size_t i,
-				  const alloc_grant_t *g, plan_decision_t *d)
-{
-	int cur = c->cur_w[i] > 0 ? c->cur_w[i] : 1;
-
-	d->remaining_now = plan_time(c, i, c->cur_ps[i], c->cur_w[i]);
-	d->remaining_planned = plan_time(c, i, g->ps, g->workers);
-	return d->gain = fabs((double)(g->workers - c->cur_w[i])) / cur;
-}
-
-/*
- * A quality job follows Algorithm 1's allocation of this interval, both
- * ways: the units go to the jobs with the largest predicted loss
- * reduction every interval (quality-driven paper), not only when a
- * pending job would wait. Why it keeps, or NULL.
- */
-static const char *plan_quality_verdict(plan_ctx_t *c, size_t i,
-					const alloc_grant_t *g, char *why,
-					size_t len)
-{
-	plan_decision_t *d = &c->out->decisions[i];
-	double thr = plan_threshold(c, i, g->ps, g->workers);
-
-	c->shrink[i] = g->workers < c->cur_w[i];
-	if (plan_quality_change(c, i, g, d) <= thr) {
-		snprintf(why, len, "size change %.1f%% to %d/%d not above "
-			 "%.1f%%", 100.0 * d->gain, g->ps, g->workers,
-			 100.0 * thr);
-		return why;
-	}
-	return NULL;
-}
-
-/*
- * An Optimus job resizes when the gain beats the threshold, or shrinks so
- * that pending jobs start; but not when it will end before a restart would
- * be over: by ending it frees its room sooner than a checkpoint-requeue.
- */
-static const char *plan_optimus_verdict(plan_ctx_t *c, size_t i,
-					const alloc_grant_t *g, char *why,
-					size_t len)
-{
-	plan_decision_t *d = &c->out->decisions[i];
-	double thr = plan_threshold(c, i, g->ps, g->workers);
-
-	c->shrink[i] = plan_gain(c, i, g->ps, g->workers, d) <= thr;
-	if (!c->shrink[i])
-		return NULL;
-	if (!plan_is_shrink(c, i, g))
-		snprintf(why, len, "gain %.1f%% of %d/%d below %.1f%%",
-			 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
-	else if (d->remaining_now <= c->prm->restart_cost)
-		snprintf(why, len, "ends in %.0fs, before a restart (%.0fs) "
-			 "would", d->remaining_now, c->prm->restart_cost);
-	else
-		return NULL;
-	return why;
-}
-
-/*
  * Pass 1 verdict on running job i against its grant g: why it keeps its
  * allocation, or NULL when it is resized (state set accordingly).
  */
 static const char *plan_verdict(plan_ctx_t *c, size_t i,
 				const alloc_grant_t *g, char *why, size_t len)
 {
+	const char *kept;
+
 	if (c->jobs[i].model->phase == JM_CHECKPOINTING)
 		return "resize in progress";
 	if (c->jobs[i].starting)
@@ -193,17 +76,8 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 		return "no better allocation fits";
 	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i])
 		return "already at its planned size";
-	if (plan_is_quality(c, i)) {
-		const char *q = plan_quality_verdict(c, i, g, why, len);
-
-		if (q)
-			return q;
-	} else {
-		const char *o = plan_optimus_verdict(c, i, g, why, len);
-
-		if (o)
-			return o;
-	}
+	if ((kept = c->rules[i]->verdict(c, i, g, false, why, len)))
+		return kept;
 	return job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
 					   plan_explore_min_interval(c, i,
 								     g->ps,
@@ -234,7 +108,7 @@ static void plan_fair_shrink(plan_ctx_t *c, size_t i)
 					c->prm->min_resize_interval, why,
 					sizeof(why)))
 		return;
-	(void)plan_gain(c, i, g->ps, g->workers, d);
+	(void)plan_resize_gain(c, i, g->ps, g->workers, d);
 	c->state[i] = PS_RESIZE;
 	c->shrink[i] = true;
 }
@@ -289,9 +163,7 @@ static size_t plan_room_all(plan_ctx_t *c)
 static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 {
 	const alloc_grant_t *g = &c->grant2[i];
-	plan_decision_t *d = &c->out->decisions[i];
 	char why[96];
-	double thr;
 
 	if (!plan_granted(g)) {
 		plan_keep(c, i, "no room on the servers left");
@@ -312,22 +184,8 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		plan_keep(c, i, why);
 		return true;
 	}
-	if (plan_is_quality(c, i)) {
-		if (!plan_quality_verdict(c, i, g, why, sizeof(why)))
-			return false;
-		plan_keep(c, i, why);
-		return true;
-	}
-	thr = plan_threshold(c, i, g->ps, g->workers);
-	/* Pass 1's shrink for pending jobs excuses the gain only if pass 2
-	 * still shrinks it: a pass-2 grant above its size is a growth and
-	 * must pay like one (test_replay: 5 -> 6 workers for a 3% gain). */
-	if (c->shrink[i] && !plan_is_shrink(c, i, g))
-		c->shrink[i] = false;
-	if (plan_gain(c, i, g->ps, g->workers, d) > thr || c->shrink[i])
+	if (!c->rules[i]->verdict(c, i, g, true, why, sizeof(why)))
 		return false;
-	snprintf(why, sizeof(why), "gain %.1f%% of %d/%d below %.1f%%",
-		 100.0 * d->gain, g->ps, g->workers, 100.0 * thr);
 	plan_keep(c, i, why);
 	return true;
 }
@@ -379,10 +237,8 @@ static bool plan_fits_alone(const plan_ctx_t *c, size_t i,
 
 /*
  * May kept running job j shrink for a pending job? Above its minimum,
- * neither starting nor checkpointing, its last resize old enough; an
- * Optimus job only with shrink_for_pending and when it ends after a
- * restart would (as in pass 1). Quality jobs always may: Algorithm 1
- * gives the units to whoever reduces the loss most.
+ * neither starting nor checkpointing, its last resize old enough, and as
+ * its policy allows (may_shrink).
  */
 static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
 {
@@ -397,11 +253,7 @@ static bool plan_may_shrink_kept(const plan_ctx_t *c, size_t j)
 	    (c->cur_ps[j] <= alloc_min_ps(a) &&
 	     c->cur_w[j] <= alloc_min_workers(a)))
 		return false;
-	if (plan_is_quality(c, j))
-		return true;
-	return c->prm->shrink_for_pending &&
-	       plan_time(c, j, c->cur_ps[j], c->cur_w[j]) >
-	       c->prm->restart_cost;
+	return c->rules[j]->may_shrink(c, j);
 }
 
 /* Would pending job i fit at g on the room plus kept job j's servers? */
@@ -598,12 +450,8 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 	if (c->over_cap[i])
 		plan_reason(d, "optimus: %s (its minimum: cpu=%g gpu=%g)",
 			    c->over_cap[i], need.v[RES_CPU], need.v[RES_GPU]);
-	else if (c->grant2[i].status == ALLOC_WAITING)
-		plan_reason(d, "optimus: FIFO: waits behind an older job");
-	else if (plan_is_quality(c, i) && res_fits(need, cap))
-		plan_reason(d, "optimus: lower predicted loss reduction than "
-			    "other jobs");
-	else
+	else if (!c->rules[i]->wait_reason ||
+		 !c->rules[i]->wait_reason(c, i, cap, d))
 		plan_reason(d, "optimus: no room %s for the minimum %d PS + %d "
 			    "worker(s) (needs cpu=%g mem=%gMB gpu=%g)", where,
 			    alloc_min_ps(a), alloc_min_workers(a),
@@ -633,7 +481,7 @@ static uint32_t plan_shrunk_for(const plan_ctx_t *c, uint32_t chosen)
 }
 
 /* A RESIZE's reason, for the job's owner: a shrink names the job it was
- * made for and the rule. */
+ * made for and the rule (in its policy's words when it has its own). */
 static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 			       plan_decision_t *d)
 {
@@ -641,12 +489,8 @@ static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 
 	if (d->for_job)
 		snprintf(whom, sizeof(whom), "JobId=%u", d->for_job);
-	if (plan_is_quality(c, i))
-		plan_reason(d, "optimus: Algorithm 1 %s it to %d PS + %d "
-			    "workers%s%s (size change %.1f%%)", c->shrink[i] ?
-			    "shrinks" : "grows", d->ps, d->workers,
-			    d->for_job ? " for " : "", d->for_job ? whom : "",
-			    100.0 * d->gain);
+	if (c->rules[i]->resize_reason)
+		c->rules[i]->resize_reason(c, i, d, whom);
 	else if (c->shrink[i] && plan_fair_yields(c, i))
 		plan_reason(d, "optimus: shrinks to %d PS + %d workers: its "
 			    "user is above their fair share while another "
@@ -806,8 +650,8 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 		rc = plan_move_stragglers(&c);
 	if (!rc && prm->preempt)
 		rc = plan_preempt(&c);
-	if (!rc)
-		rc = plan_batches(&c);
+	if (!rc && c.policy->after)
+		rc = c.policy->after(&c);
 	if (rc)
 		plan_fail(out, rc, "out of memory");
 done:

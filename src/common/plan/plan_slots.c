@@ -2,12 +2,10 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * plan_slots.c - the bottom of plan/: what every part of one interval
- * (plan.c, plan_alloc.c, plan_place.c, plan_run.c, plan_straggler.c,
- * plan_preempt.c) uses and none of them owns: a job's resource need at a
- * size, what a running job uses on each of its servers, the room the
- * decisions leave, copying and clearing slot lists, the clock of the
- * plan's own timings. It calls nothing else of plan/, so the
- * other files only ever call down to it (plan_priv.h).
+ * uses and none of them owns: a job's resource need at a size, what a
+ * running job uses on each of its servers, the room the decisions leave,
+ * copying and clearing slot lists, the clock of the plan's own timings.
+ * It calls nothing else of plan/.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * admission.h - which connection gives up its slot when the listener's
- * limits are reached (doc/reports.md "Admission", "Fair shares").
+ * limits are reached (doc/design/reports.md "Admission", "Fair shares").
  *
  * The listener describes the connections in the limit's scope (one
  * address, or all); the rule picks the one to close so that the newcomer

@@ -34,7 +34,7 @@ struct report_client {
 
 /*
  * The small API (optimus_report_*, optimus_query) returns only a code, so
- * its message waits here for optimus_report_error() (doc/reports.md's C
+ * its message waits here for optimus_report_error() (doc/design/reports.md's C
  * API; an interface cannot change under its callers). Kept per thread so that two reporting threads do
  * not overwrite each other's message; it is written only through the
  * (err, errlen) functions below, that is, through errmsg_set.

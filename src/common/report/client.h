@@ -83,7 +83,7 @@ int optimus_report_progress(uint32_t job_id, uint64_t step, double loss,
 			    double samples_per_sec, int epoch);
 /*
  * The same from a trainer that takes batch changes in place
- * (doc/reports.md "Re-batch in place"): `batch` is the global batch the
+ * (doc/design/reports.md "Re-batch in place"): `batch` is the global batch the
  * run trains at now (>= 1), `rebatch_seconds` how long its change to it
  * took (< 0: not said; say it in the first report at a new batch). 1 with
  * *next when the reply carries a batch change: from its next step the

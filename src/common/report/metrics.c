@@ -73,7 +73,7 @@ static int render_channel(FILE *f, const metrics_channel_t *c)
 			c->accepted, c->naccepted) ||
 	       labelled(f, "optimus_reports_refused_total", PROM_COUNTER,
 			"Requests the report listener refused, by reason (the "
-			"code of the refusal, doc/reports.md).", "reason",
+			"code of the refusal, doc/design/reports.md).", "reason",
 			c->refused, c->nrefused) ? -EINVAL : 0;
 }
 

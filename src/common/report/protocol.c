@@ -188,7 +188,7 @@ static json_object *parse_object(const char *text, size_t len, size_t max,
 
 /*
  * A string without NUL: JSON may carry "\u0000", which C would read as
- * the end of the text, so "n1\u0000x" would be taken as "n1" (doc/reports.md
+ * the end of the text, so "n1\u0000x" would be taken as "n1" (doc/design/reports.md
  * says NUL is refused).
  */
 static int get_string(json_object *o, const char *key, const char **out)

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * protocol.h - the report/query wire protocol between training jobs,
- * optimusctl and the sched/optimus listener (see doc/reports.md).
+ * optimusctl and the sched/optimus listener (see doc/design/reports.md).
  *
  * A frame is a 4-byte big-endian length followed by that many bytes of JSON
  * text: a request at most PROTOCOL_MAX_FRAME (the listener's bound on what
@@ -189,7 +189,7 @@ typedef struct report {
  * trains at `batch` (global) from its next step, `local_batch` per worker
  * and pass, `accum` extra micro-steps (batch = local_batch x workers x
  * (accum + 1), at the workers it has), the learning rate it tuned at its
- * submitted batch times lr_scale. doc/reports.md "Re-batch in place".
+ * submitted batch times lr_scale. doc/design/reports.md "Re-batch in place".
  */
 typedef struct report_rebatch {
 	uint64_t batch;

@@ -182,7 +182,7 @@ static void delete_at(replay_cache_t *rc, size_t i)
 	rc->slots[i] = (replay_entry_t){ 0 };
 }
 
-/* The table is full. Fair shares (doc/reports.md "Fair shares"): the uid
+/* The table is full. Fair shares (doc/design/reports.md "Fair shares"): the uid
  * holding the most slots gives one up for a uid holding fewer; a uid that
  * holds the most itself is refused (its own load costs only itself). The
  * evicted nonce could be replayed by its owner, for its own jobs only. */

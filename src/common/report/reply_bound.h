@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * report/reply_bound.h - how much of the listener's replies may wait for
- * their readers (doc/reports.md "Replies").
+ * their readers (doc/design/reports.md "Replies").
  *
  * Replies are written without blocking, and a connection has at most one
  * reply waiting (its next request is read once the reply is out). That

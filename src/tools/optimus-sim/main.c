@@ -3,7 +3,7 @@
 /*
  * optimus-sim - trace-driven simulator of the Optimus and quality-driven
  * schedulers, running the plugin's own planning code (plan.h) on
- * simulated jobs. See optimus-sim(1) and doc/simulator.md.
+ * simulated jobs. See optimus-sim(1) and doc/design/simulator.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -59,7 +59,7 @@ static void usage(FILE *f)
 	      "run options:\n"
 	      "  --policy LIST     optimus,quality,drf,tetris,fifo,oracle "
 	      "(default optimus,drf)\n"
-	      "  --trace FILE      jobs from a CSV trace (doc/simulator.md)\n"
+	      "  --trace FILE      jobs from a CSV trace (doc/design/simulator.md)\n"
 	      "  --jobs N          generated jobs (default 40)\n"
 	      "  --arrivals KIND   poisson, google or batch (default poisson)\n"
 	      "  --gap S           mean seconds between arrivals (default 180)\n"

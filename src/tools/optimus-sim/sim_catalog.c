@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_catalog.c - the model catalogue (figures and their sources are in
- * doc/simulator.md, "Workload").
+ * doc/design/simulator.md, "Workload").
  */
 #include <math.h>
 #include <strings.h>

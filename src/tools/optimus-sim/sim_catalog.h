@@ -9,7 +9,7 @@
  * Each entry holds physical figures (parameters, compute per sample,
  * batch, dataset size, epochs); sim_truth.c derives the true speed
  * coefficients of Eqns. (3)/(4) and the true loss curve from them. The
- * derivation is documented in doc/simulator.md.
+ * derivation is documented in doc/design/simulator.md.
  */
 #ifndef OPTIMUS_SIM_CATALOG_H
 #define OPTIMUS_SIM_CATALOG_H

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_curves.c - recorded training curves as the truth of quality jobs
- * (see sim_curves.h and doc/simulator.md, "Recorded curves").
+ * (see sim_curves.h and doc/design/simulator.md, "Recorded curves").
  */
 #include <errno.h>
 #include <math.h>

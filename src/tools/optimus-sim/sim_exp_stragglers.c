@@ -11,7 +11,7 @@
 
 #include "sim_exp.h"
 
-/* Chosen before the first run (doc/simulator.md "Stragglers"): a sick
+/* Chosen before the first run (doc/design/simulator.md "Stragglers"): a sick
  * node in eight, as slow as a thermally throttled GPU. */
 #define STRAGGLER_SHARE 0.125
 #define STRAGGLER_SLOWDOWN 3.0

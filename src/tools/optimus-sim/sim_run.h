@@ -54,7 +54,7 @@ typedef struct sim_config {
 	int preempt;
 } sim_config_t;
 
-/* Defaults of the Optimus experiments (doc/simulator.md). */
+/* Defaults of the Optimus experiments (doc/design/simulator.md). */
 void sim_config_init(sim_config_t *c);
 
 /* Loss-reduction levels of the quality paper's Figure 3: 50/80/90/95%. */

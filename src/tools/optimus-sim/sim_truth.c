@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_truth.c - derived true speed and convergence of a simulated job
- * (see sim_truth.h and doc/simulator.md, "Ground truth").
+ * (see sim_truth.h and doc/design/simulator.md, "Ground truth").
  */
 #include <errno.h>
 #include <math.h>

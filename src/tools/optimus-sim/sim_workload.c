@@ -193,7 +193,7 @@ static const char *parse_fields(char *line, sim_job_spec_t *j)
 	if (j->size > sim_truth_max_size(j->model, SIM_DELTA_DEFAULT))
 		return "size beyond the model's truth domain (a larger size "
 		       "would converge sooner; see sim_truth_max_size in "
-		       "doc/simulator.md)";
+		       "doc/design/simulator.md)";
 	j->weight = 1.0;
 	if (n >= 5 && (parse_number(f[4], &j->weight) || !(j->weight > 0)))
 		return "weight must be a number > 0";

@@ -5,7 +5,7 @@
  * arrivals, or spiky arrivals like the Google cluster trace) or read from
  * a trace file.
  *
- * Trace format (CSV, documented in doc/simulator.md and optimus-sim(1)):
+ * Trace format (CSV, documented in doc/design/simulator.md and optimus-sim(1)):
  * one job per line, `arrival_s,model,mode,size[,weight[,ps,workers]]`;
  * arrival in seconds >= 0, model a catalogue name, mode `sync` or
  * `async`, size > 0 the length relative to the model's median job,

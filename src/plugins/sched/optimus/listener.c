@@ -8,7 +8,7 @@
  * machine: read a 4-byte header, read the body, write the reply frame, and
  * again.
  *
- * Admission (doc/reports.md): anyone who can connect is a stranger until a
+ * Admission (doc/design/reports.md): anyone who can connect is a stranger until a
  * request with a valid munge credential makes the connection
  * authenticated. A stranger must do so within ReportAuthTimeout seconds of
  * accept, however slowly it trickles bytes; an authenticated connection

@@ -3,7 +3,7 @@
 /*
  * listener.h - the report/query listener thread inside slurmctld.
  *
- * Accepts framed, munge-authenticated JSON requests (doc/reports.md) on
+ * Accepts framed, munge-authenticated JSON requests (doc/design/reports.md) on
  * ReportAddress:ReportPort of optimus.conf, in its own poll()-based thread
  * with non-blocking sockets, so it never blocks slurmctld. Decisions are in
  * the core (report/service.h); this file owns the sockets, the thread, the

@@ -25,7 +25,7 @@
 #define OPTIMUS_REBATCH_TIMEOUT_DEFAULT 60
 
 typedef struct optimus_conf {
-	/* Report listener (doc/reports.md). */
+	/* Report listener (doc/design/reports.md). */
 	char *report_address;		/* ReportAddress, "127.0.0.1" */
 	uint16_t report_port;		/* ReportPort, 6830; 0 disables */
 	uint32_t report_queue_size;	/* ReportQueueSize, 4096 */
@@ -37,7 +37,7 @@ typedef struct optimus_conf {
 	uint32_t report_replay_capacity;/* ReportReplayCapacity, 262144 */
 	uint32_t report_status_max_jobs;/* ReportStatusMaxJobs, 1000 */
 
-	/* Planner (doc/planning.md). */
+	/* Planner (doc/design/planning.md). */
 	/* A buffer, not a pointer: `scontrol reconfigure` rewrites it while
 	 * the planner and the listener read it, and must free nothing they
 	 * may hold. */
@@ -65,7 +65,7 @@ typedef struct optimus_conf {
 	bool metrics_per_job;		/* MetricsPerJob, no */
 
 	/* What users may declare and whose profiles every user reads
-	 * (doc/reports.md "Claims and fair shares"). The bounds are applied
+	 * (doc/design/reports.md "Claims and fair shares"). The bounds are applied
 	 * by job_submit/optimus, which reads them itself (hints/bounds.h):
 	 * shown here. */
 	hints_bounds_t bounds;		/* MaxUserWeight 1, MaxCkptGrace 300 */

@@ -200,7 +200,40 @@ static json_object *answer_job(uint32_t job_id)
 	return o;
 }
 
-static json_object *answer_plan(void)
+/* May the viewer see the job a plan decision is about? A decision about a
+ * job the registry no longer holds is shown to admins only. */
+static bool may_see_decision(const report_viewer_t *v, json_object *d)
+{
+	json_object *id;
+	reg_job_t *rj;
+
+	if (v->admin)
+		return true;
+	if (!json_object_object_get_ex(d, "job_id", &id))
+		return false;
+	rj = registry_find((uint32_t)json_object_get_int64(id));
+	return rj && report_viewer_may_see(v, rj->model->uid);
+}
+
+/* The decisions the viewer may see, as `status` shows its jobs; the plan's
+ * counts and timings name no job and stay. */
+static void keep_visible_decisions(json_object *o, const report_viewer_t *v)
+{
+	json_object *all, *kept;
+
+	if (v->admin || !json_object_object_get_ex(o, "decisions", &all) ||
+	    !(kept = json_object_new_array()))
+		return;
+	for (size_t i = 0; i < json_object_array_length(all); i++) {
+		json_object *d = json_object_array_get_idx(all, i);
+
+		if (may_see_decision(v, d))
+			json_object_array_add(kept, json_object_get(d));
+	}
+	json_object_object_add(o, "decisions", kept);
+}
+
+static json_object *answer_plan(const report_viewer_t *v)
 {
 	json_object *plan = registry_plan_json(), *o;
 	char *conf = optimus_conf_text();
@@ -209,9 +242,11 @@ static json_object *answer_plan(void)
 	 * (optimusctl show config). */
 	o = plan ? json_tokener_parse(json_object_to_json_string(plan)) :
 		   json_object_new_object();
-	if (o)
+	if (o) {
+		keep_visible_decisions(o, v);
 		json_object_object_add(o, "config",
 				       json_object_new_string(conf));
+	}
 	xfree(conf);
 	return o;
 }
@@ -293,7 +328,7 @@ extern json_object *query_answer(const query_t *q, const report_viewer_t *v)
 		o = answer_job(q->job_id);
 		break;
 	case QUERY_PLAN:
-		o = answer_plan();
+		o = answer_plan(v);
 		break;
 	case QUERY_METRICS:
 		break;	/* the report service answers it (query_metrics) */

@@ -4,8 +4,9 @@
  * rebatch.h - re-batch in place, sched/optimus' side: the plan's batch
  * change at a job's GPUs sent in the reply to the job's reports instead
  * of a checkpoint-requeue-restart. The rules are the record's
- * (job/job_rebatch.c) and the plan's (plan/plan_batch.c, plan_rebatch);
- * this file applies them and logs (doc/reports.md "Re-batch in place").
+ * (job/job_rebatch.c) and the plan's (plan/plan_policy_goodput.c,
+ * plan_rebatch); this file applies them and logs (doc/design/reports.md
+ * "Re-batch in place").
  */
 #ifndef OPTIMUS_SCHED_REBATCH_H
 #define OPTIMUS_SCHED_REBATCH_H

@@ -5,7 +5,7 @@
  * the Pollux artifact (testsuite/data/pollux-osdi21/traces/<name>): its
  * step time for a GPU placement and per-GPU batch, its gradient
  * statistics and epoch boundaries per global batch size. The semantics
- * are those the data's README describes; doc/simulator.md ("Measured
+ * are those the data's README describes; doc/design/simulator.md ("Measured
  * workloads") says how each is read.
  */
 #ifndef OPTIMUS_POLLUX_APP_H
@@ -86,7 +86,7 @@ double px_app_iteration_time(double step, double sync, int accum);
  * artifact's rule). */
 int px_app_max_replicas(const px_app_t *a, double bsz);
 /* Most extra accumulation micro-steps a goodput job accepts (fixed before
- * the first run, doc/simulator.md): the simulator's adaptive jobs and the
+ * the first run, doc/design/simulator.md): the simulator's adaptive jobs and the
  * replay trainer's hints (optimus-sim truth). */
 #define PX_MAX_ACCUM 15
 /* Most GPUs an adaptive job can use at any batch in its range: the

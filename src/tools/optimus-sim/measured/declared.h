@@ -3,7 +3,7 @@
 /*
  * measured/declared.h - what the users of the measured workloads tell the
  * scheduler of their jobs' length at submission: the hints `epochs=` and
- * `epoch_steps=` of each job (doc/simulator.md, "What a job says").
+ * `epoch_steps=` of each job (doc/design/simulator.md, "What a job says").
  *
  *   noisy  epochs= as a user gives it: the job's true epoch count times
  *          a lognormal factor (sigma PX_DECLARED_SIGMA, median 1), rounded,

@@ -493,7 +493,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
  * The artifact keeps NCF on one GPU under its elastic policies (Pollux and
  * its Optimus+Oracle): peer-optimus-oracle reproduces their published
  * figures to the second with this rule, not without it (5299.8 s against
- * 5301.875 s on workload 6, doc/simulator.md). It is the
+ * 5301.875 s on workload 6, doc/design/simulator.md). It is the
  * application's constraint, so every policy that sizes jobs itself keeps
  * it; the fixed-size policies run a job at the size it was submitted with.
  */

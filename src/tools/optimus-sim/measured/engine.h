@@ -6,7 +6,7 @@
  * a plan every 60 s, 30 s without progress after every change of a job's
  * GPUs, and each job's progress drawn from its model's measurements
  * (measured/app.h). A policy (measured/policy.h) maps the active jobs to GPUs
- * at every round. doc/simulator.md, "Measured workloads".
+ * at every round. doc/design/simulator.md, "Measured workloads".
  */
 #ifndef OPTIMUS_POLLUX_SIM_H
 #define OPTIMUS_POLLUX_SIM_H
@@ -26,7 +26,7 @@
  * a re-allocation alike, the plugin's minimum
  * resize interval, time limits in whole minutes); `experiment pollux
  * --nodes ...` sets another, e.g. the localhost cluster of
- * bench/pollux_replay.py with its compression (doc/e2e.md).
+ * bench/pollux_replay.py with its compression (doc/design/simulator.md).
  */
 typedef struct px_shape {
 	int nodes;		/* of PX_NODE_GPUS GPUs, 1..PX_NODES */
@@ -40,13 +40,13 @@ typedef struct px_shape {
 	double min_resize;	/* stability rule: seconds between resizes */
 	double limit_unit;	/* slurm-backfill's limits are whole units */
 	/* Our policies plan with ExploreScaling (plan_params_t.
-	 * explore_scaling): on in this set-up (doc/simulator.md). */
+	 * explore_scaling): on in this set-up (doc/design/simulator.md). */
 	bool explore_scaling;
 	/* slurm-backfill's limits count this start, not `start`: a user's
 	 * allowance for the wait between allocation and launch, which the
 	 * limit covers (bench/pollux_replay.py); < 0: `start`. */
 	double limit_start;
-	/* A diagnostic (doc/simulator.md, "Compute apart from sync"):
+	/* A diagnostic (doc/design/simulator.md, "Compute apart from sync"):
 	 * goodput's step samples carry their all-reduce part as the job
 	 * would measure it, and its fit takes compute and sync apart
 	 * (goodput_fit). Off by default: the plugin's jobs report whole
@@ -71,7 +71,7 @@ typedef struct px_shape {
 px_shape_t px_shape_default(void);
 /* The set-up's stability interval for a restart cost: the plugin's
  * default ratio, MinResizeInterval / RestartCost = 1800 / 180 = 10
- * (doc/simulator.md), unless --min-resize sets it. */
+ * (doc/design/simulator.md), unless --min-resize sets it. */
 double px_min_resize_for(double restart);
 
 typedef struct px_spec {

@@ -135,7 +135,7 @@ static void usage(FILE *f)
 	      "  --sync-split      a diagnostic: goodput's step samples "
 	      "carry their all-reduce\n                    part as the job "
 	      "would measure it, its fit takes compute\n"
-	      "                    and sync apart (doc/simulator.md)\n"
+	      "                    and sync apart (doc/design/simulator.md)\n"
 	      "  --data DIR        the measured data (default "
 	      "$OPTIMUS_POLLUX_DATA,\n                    else "
 	      POLLUX_DATA_INSTALLED ")\n"

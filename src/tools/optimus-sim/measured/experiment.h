@@ -4,7 +4,7 @@
  * measured/experiment.h - `optimus-sim experiment pollux`: the measured workloads
  * of the Pollux artifact under the peer's baselines and this project's
  * policies, beside the peer's published average JCTs (optimus-sim(1),
- * doc/simulator.md "Measured workloads").
+ * doc/design/simulator.md "Measured workloads").
  */
 #ifndef OPTIMUS_POLLUX_EXP_H
 #define OPTIMUS_POLLUX_EXP_H

@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/peer_baselines.c - the peer's two baselines, written from their
- * description (doc/simulator.md, "Measured workloads"): these are the
+ * description (doc/design/simulator.md, "Measured workloads"): these are the
  * Pollux artifact's rules, not this project's, and are labelled so.
  */
 #include <errno.h>

@@ -3,7 +3,7 @@
 /*
  * measured/plan_adapter.c - our policies on the measured workloads through the plan
  * itself: the third adapter of plan_run(), beside sched/optimus and
- * sim_apply.c (doc/simulator.md, "Our policies on the same jobs").
+ * sim_apply.c (doc/design/simulator.md, "Our policies on the same jobs").
  *
  * Every round, each active job's record (the plugin's job_model_t: an
  * all-reduce job, its GPUs the workers) is fed what the job reported

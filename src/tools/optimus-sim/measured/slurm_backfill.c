@@ -16,7 +16,7 @@
  * first blocked job's reservation is never delayed by a later one, and
  * neither is any other's. The expected end of a job is its start plus its
  * time limit, which the rule below gives it; one that runs past its limit
- * (Slurm would kill it; it never happens with this rule, doc/simulator.md)
+ * (Slurm would kill it; it never happens with this rule, doc/design/simulator.md)
  * is expected to end within the round.
  *
  * first-fit: the earlier baseline under a name that says what it is: in

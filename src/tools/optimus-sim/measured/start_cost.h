@@ -6,7 +6,7 @@
  * the launches of jobs allocated together queue on the one host (four
  * slurmds, each job a slurmstepd and a Python trainer): the i-th of a
  * burst reached its first step about 2 s after the one before it, where a
- * job starting alone took 2 to 4 s (doc/e2e.md, "A start cost that
+ * job starting alone took 2 to 4 s (doc/design/simulator.md, "A start cost that
  * depends on the starts together"; calibrated by bench/start_cost.py).
  */
 #ifndef OPTIMUS_PX_START_COST_H

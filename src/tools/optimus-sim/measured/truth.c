@@ -40,7 +40,7 @@ static void usage(FILE *f)
 	      "  on N GPUs on each node at global batch B, and per epoch its "
 	      "progress bounds\n"
 	      "  and the batch's statistical efficiency, as JSON "
-	      "(doc/e2e.md)\n", f);
+	      "(doc/design/simulator.md)\n", f);
 }
 
 int px_truth_wanted(int argc, char **argv)

@@ -5,7 +5,7 @@
  * the Pollux artifact (measured/app.h) for a placement and a batch, as JSON,
  * for the replay trainer (examples/replay_trainer.py) that plays such a
  * job on a real cluster: one implementation of the step time and the
- * statistical efficiency, the simulator's. doc/e2e.md, "Replayed jobs".
+ * statistical efficiency, the simulator's. doc/design/simulator.md, "Replayed jobs".
  */
 #ifndef OPTIMUS_POLLUX_TRUTH_H
 #define OPTIMUS_POLLUX_TRUTH_H

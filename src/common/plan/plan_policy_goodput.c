@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_batch.c - the goodput policy's part of a plan (Policy=goodput,
- * issue 28; doc/planning.md "Goodput").
+ * plan_policy_goodput.c - Policy=goodput (doc/design/planning.md "Goodput").
  *
  * An adaptive job (job_model_batch_limits) of an all-reduce mode is sized
  * by its progress rate in B0-steps per second at the best batch for the
@@ -17,13 +16,14 @@
  * the placement (Theorem 1, fewest servers first) gives a job alone; when
  * that room cannot hold w, others must shrink first and where is not
  * known: the fewest nodes. Other jobs (not adaptive, PS jobs) are
- * allocated as they would be under optimus' task allocator, by the same
- * objective, side by side.
+ * allocated by the same objective, side by side, and kept or resized by
+ * Optimus' rules (plan_policy_optimus.c); an adaptive job by the same
+ * gain verdict, on its goodput time.
  *
  * After the decisions, each adaptive START/RESIZE gets the best batch for
  * the nodes it was placed on, and a KEEP changes its batch alone when the
  * predicted remaining time drops by the plan's threshold after what the
- * change costs (plan_run.c, plan_gain): in the running job when it takes
+ * change costs (plan_gain.c): in the running job when it takes
  * changes in place (the job's re-batch time), else by a restart (a
  * RESIZE on its own slots, the restart cost, a resizable job only).
  */
@@ -35,12 +35,27 @@
 #include "models/allreduce_speed.h"
 #include "plan/plan_priv.h"
 
-bool plan_is_goodput(const plan_ctx_t *c, size_t i)
+/* An adaptive job of an all-reduce mode is planned by goodput's rules,
+ * the others by Optimus'. */
+static const plan_policy_ops_t *plan_goodput_rules(const plan_ctx_t *c,
+						   size_t i)
 {
 	const job_model_t *m = c->jobs[i].model;
 
-	return c->prm->policy == PLAN_GOODPUT && m->batch.adaptive &&
-	       hints_is_allreduce(&m->hints);
+	return m->batch.adaptive && hints_is_allreduce(&m->hints) ?
+	       &plan_policy_goodput : &plan_policy_optimus;
+}
+
+static bool plan_is_goodput(const plan_ctx_t *c, size_t i)
+{
+	return c->rules[i] == &plan_policy_goodput;
+}
+
+/* Per goodput job (NULL otherwise): workers the servers it could use
+ * hold, fullest first, added up (held[k]: the k+1 fullest). */
+static int **plan_goodput_held(const plan_ctx_t *c)
+{
+	return c->policy_state;
 }
 
 /* Workers of demand d that room r holds. */
@@ -84,14 +99,16 @@ static int plan_goodput_room(plan_ctx_t *c, size_t i)
 	for (size_t s = 1; s < c->nservers; s++)
 		held[s] += held[s - 1];
 	free(room);
-	c->gp_held[i] = held;
+	plan_goodput_held(c)[i] = held;
 	return 0;
 }
 
-int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
+/* Nodes goodput job i would span with w workers (placement-aware). */
+static int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
 {
 	const plan_job_t *j = &c->jobs[i];
-	const int *held = c->gp_held ? c->gp_held[i] : NULL;
+	int **all = plan_goodput_held(c);
+	const int *held = all ? all[i] : NULL;
 	int nodes = 0;
 
 	if (w < 1)
@@ -146,11 +163,15 @@ static double plan_goodput_rate_now(const plan_ctx_t *c, size_t i)
 				       (int)ceil(b->submitted / w - 1e-9), 0);
 }
 
-double plan_goodput_time(const plan_ctx_t *c, size_t i, int w)
+/* Remaining seconds of goodput job i with w workers (its current size:
+ * at its current batch; else at the best batch for the nodes). */
+static double plan_goodput_time(const plan_ctx_t *c, size_t i, int ps,
+				int w)
 {
 	double r = c->jobs[i].running && w == c->cur_w[i] ?
 		   plan_goodput_rate_now(c, i) : plan_goodput_rate(c, i, w);
 
+	(void)ps;
 	return r > 0 ? job_model_batch_remaining(c->jobs[i].model) / r :
 		       INFINITY;
 }
@@ -170,14 +191,12 @@ static int plan_goodput_max_workers(const job_model_t *m)
 	return hint > 0 && hint < most ? hint : (int)most;
 }
 
-int plan_goodput_setup(plan_ctx_t *c)
+/* Per goodput job: the room it could use, its speed callback, its
+ * remaining progress and size limit. */
+static int plan_goodput_setup(plan_ctx_t *c)
 {
-	size_t n = c->n + 1;
-
-	if (c->prm->policy != PLAN_GOODPUT)
-		return 0;
-	c->gp_held = calloc(n, sizeof(*c->gp_held));
-	if (!c->gp_held)
+	c->policy_state = calloc(c->n + 1, sizeof(int *));
+	if (!c->policy_state)
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->n; i++) {
 		alloc_job_t *a = &c->aj[i];
@@ -200,12 +219,14 @@ int plan_goodput_setup(plan_ctx_t *c)
 	return 0;
 }
 
-void plan_goodput_free(plan_ctx_t *c)
+static void plan_goodput_free(plan_ctx_t *c)
 {
-	for (size_t i = 0; c->gp_held && i < c->n; i++)
-		free(c->gp_held[i]);
-	free(c->gp_held);
-	c->gp_held = NULL;
+	int **held = plan_goodput_held(c);
+
+	for (size_t i = 0; held && i < c->n; i++)
+		free(held[i]);
+	free(held);
+	c->policy_state = NULL;
 }
 
 /* Nodes with workers among a decision's slots. */
@@ -268,10 +289,7 @@ static void plan_rebatch(plan_ctx_t *c, size_t i, plan_decision_t *d)
 		return;
 	cost = in_place ? job_model_rebatch_cost(m, c->prm->rebatch_cost) :
 	       c->prm->restart_cost;
-	d->remaining_now = left / now;
-	d->remaining_planned = left / (g.goodput / b->eff.init_batch);
-	d->gain = (d->remaining_now - d->remaining_planned - cost) /
-		  d->remaining_now;
+	plan_gain(d, left / now, left / (g.goodput / b->eff.init_batch), cost);
 	thr = plan_threshold(c, i, d->ps, d->workers);
 	if (!(d->gain > thr)) {
 		d->remaining_planned = d->remaining_now;
@@ -297,7 +315,10 @@ static void plan_rebatch(plan_ctx_t *c, size_t i, plan_decision_t *d)
 		    100.0 * d->gain);
 }
 
-int plan_batches(plan_ctx_t *c)
+/* After the decisions: the batch of every goodput START/RESIZE, and a
+ * KEEP re-batched when that pays what the change costs (in place: the
+ * job's re-batch time; else a restart). */
+static int plan_batches(plan_ctx_t *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		plan_decision_t *d = &c->out->decisions[i];
@@ -318,3 +339,31 @@ int plan_batches(plan_ctx_t *c)
 	}
 	return 0;
 }
+
+/* Its rate without exploration's optimism: goodput over B0. */
+static double plan_goodput_model_rate(const plan_ctx_t *c, size_t i, int w,
+				      int n)
+{
+	return job_model_batch_rate(c->jobs[i].model, c->prm->profiles, w, n);
+}
+
+static int plan_goodput_span(const plan_ctx_t *c, size_t i, int ps, int w)
+{
+	(void)ps;
+	return plan_goodput_nodes(c, i, w);
+}
+
+const plan_policy_ops_t plan_policy_goodput = {
+	.name = "goodput",
+	.preempt_default = true,
+	.allocate = alloc_rate_run,
+	.job_rules = plan_goodput_rules,
+	.setup = plan_goodput_setup,
+	.cleanup = plan_goodput_free,
+	.after = plan_batches,
+	.time = plan_goodput_time,
+	.rate = plan_goodput_model_rate,
+	.nodes = plan_goodput_span,
+	.verdict = plan_optimus_verdict,
+	.may_shrink = plan_optimus_may_shrink,
+};
