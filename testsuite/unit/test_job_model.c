@@ -1378,8 +1378,9 @@ END_TEST
 /*
  * What the listener refuses to a report's sender (job/job_admit.c): what
  * the record itself would refuse of a running run (a worker rank it does
- * not have, a speed sample the speed model cannot hold, a report of an
- * earlier run); a report of a run the record has not seen is taken.
+ * not have, a speed that is none or of another configuration than the
+ * run's: the speed claim's own check, job_model_speed_check, a report of
+ * an earlier run); a report of a run the record has not seen is taken.
  */
 START_TEST(test_admit_refuses_what_the_record_refuses)
 {
@@ -1409,23 +1410,33 @@ START_TEST(test_admit_refuses_what_the_record_refuses)
 		      "%s", err);
 	r.run = 2;
 	ck_assert_int_eq(job_model_admit(m, &r, 1, err, sizeof(err)), 0);
-	/* speed: above 0, and a PS job's samples need PS */
+	/* speed: above 0, and the run's configuration (the claim's rule) */
 	r = (report_t){ .kind = REPORT_SPEED, .job_id = 42 };
 	r.speed = (report_speed_t){ .ps = 1, .workers = 2, .steps_per_sec = 0 };
-	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "above 0"));
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(err, "is not a speed"));
 	r.speed.steps_per_sec = 3;
 	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
 	r.speed.ps = 0;
-	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "0 PS"));
-	/* ... at a batch of its own, a step time: no PS count needed */
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(err, "0 PS + 2 workers is not the "
+				     "configuration"));
+	/* ... at a batch of its own, a step time of the run's configuration */
 	r.speed.local_batch = 8;
+	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EPERM);
+	r.speed.ps = 1;
 	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);
+	/* the same check the claim makes, without spending its budget */
+	ck_assert_int_eq(job_model_speed_check(m, 1, 4, 0, 0, 3, NULL, 0),
+			 -EPERM);
+	ck_assert_uint_eq(m->claims.refused, 0);
 	/* an all-reduce job's samples are of nodes, never of PS */
 	job_model_started(ar, 100, 0, 2, 1);
+	r.speed.ps = 0;
 	r.speed.local_batch = 0;
 	ck_assert_int_eq(job_model_admit(ar, &r, 0, err, sizeof(err)), 0);
+	r.speed.ps = 1;
+	ck_assert_int_eq(job_model_admit(ar, &r, 0, err, sizeof(err)), -EPERM);
 	/* progress and checkpoints: the protocol's checks are all */
 	r = (report_t){ .kind = REPORT_PROGRESS, .job_id = 42 };
 	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);

@@ -140,6 +140,11 @@ int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 	return 0;
 }
 
+double job_model_batch_global(const job_model_t *m)
+{
+	return m->batch.global > 0 ? m->batch.global : m->batch.submitted;
+}
+
 int job_model_batch_run(job_model_t *m, double global, int local, int accum)
 {
 	if (!m || !(global >= 0) || !isfinite(global) || local < 0 ||

@@ -353,16 +353,6 @@ int job_model_progress(job_model_t *m, time_t now, double step,
 		       double steps_per_sec, double epoch);
 
 /*
- * Whether a reported speed of ps PS and `workers` workers is a sample the
- * record takes: a speed above 0 and, at the run's own batch (own_batch
- * false), a configuration the speed model holds (job_model_speed_p of it,
- * speed_model_sample_valid). 0, or -EINVAL with the reason.
- */
-int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
-			  double steps_per_sec, bool own_batch, char *err,
-			  size_t errlen);
-
-/*
  * A speed report is a claim about the run slurmctld started, checked
  * before the record takes it (job/job_claims.c): refused while the job
  * does not run; for another configuration than the run's (its PS and
@@ -377,6 +367,15 @@ int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
  * kept in m->claims.last_refusal).
  */
 int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
+			  int local_batch, int accum, double steps_per_sec,
+			  char *why, size_t len);
+/*
+ * The part of that rule a record's state alone decides, without taking
+ * anything from the claim's budget: the job runs, the speed is one, the
+ * configuration is the run's and, at the run's batch, one the speed model
+ * holds. Also asked at admission (job/job_admit.h). 0, or -EPERM with why.
+ */
+int job_model_speed_check(const job_model_t *m, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,
 			  char *why, size_t len);
 /* The steps per second the current run's progress reports show over
@@ -621,6 +620,9 @@ typedef struct job_batch_now {
 
 int job_model_batch_now(const job_model_t *m, int workers,
 			job_batch_now_t *out);
+/* The global batch the run trains at: the one a plan chose, else the
+ * submitted one. */
+double job_model_batch_global(const job_model_t *m);
 
 /*
  * Adaptive batch (issue 28, job/job_batch.c). The statistical efficiency

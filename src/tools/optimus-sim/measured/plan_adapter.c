@@ -8,9 +8,10 @@
  * Every round, each active job's record (the plugin's job_model_t: an
  * all-reduce job, its GPUs the workers) is fed what the job reported
  * since the last round (the step time of every configuration it ran in,
- * its steps and epochs, its gradient statistics), its run is recorded as
- * the plugin records one (job_model_started when its GPUs or batch
- * changed, job_model_resizing when a plan resized it), and the jobs go
+ * its steps and epochs through the feed's rules, job/job_feed.h, its
+ * gradient statistics), its run is recorded as the plugin records one
+ * (job_model_started when its GPUs or batch changed; each decision's
+ * change by plan_apply, as the plugin's), and the jobs go
  * through plan_interval_prepare() and plan_run() as plan_input_t on 16
  * servers of 4 GPUs. The decisions are applied as the engine's next
  * allocations: a START/RESIZE on the GPUs of its slots, with its batch
@@ -58,9 +59,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/job_feed.h"
 #include "job/job_model.h"
 #include "models/allreduce_speed.h"
 #include "plan/plan.h"
+#include "plan/plan_apply.h"
 #include "plan/plan_interval.h"
 #include "util/errmsg.h"
 #include "measured/policy.h"
@@ -71,6 +74,7 @@ typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
 
 typedef struct pp_job {
 	job_model_t *m;		/* NULL until the job is first planned */
+	job_feed_t feed;	/* its reports into m */
 	size_t nobs_fed;
 	int nstats_fed;
 	bool prerun_done;
@@ -271,7 +275,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		job_model_started(m, began, 0, j->nalloc,
 				  pp_nodes(j->alloc, j->nalloc));
 		/* The measured jobs checkpoint whenever asked. */
-		(void)job_model_checkpoint(m, began, m->step);
+		(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
@@ -313,11 +317,11 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		 * (the record takes them off the restart it times: the
 		 * restart measured is the one the engine charged). Only
 		 * quality plans on a loss: the share of work left. */
-		double rate = j->nalloc ? j->rate : 0.0;
-		rc = o->kind == PP_QUALITY ?
-		     job_model_report(m, now, j->steps, pp_share_left(j), rate,
-				      j->epoch) :
-		     job_model_progress(m, now, j->steps, rate, j->epoch);
+		rc = job_feed_progress(m, &pj->feed, &(job_progress_t){
+			.received = (double)now, .step = j->steps,
+			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
+			.epoch = j->epoch, .rebatch_seconds = -1.0,
+			.timed = j->nalloc ? j->rate : 0.0 }, NULL);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
@@ -370,9 +374,7 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		/* A batch change sent in place: the engine applies it at the
 		 * same GPUs for its re-batch cost (engine.c). */
 		if (d->in_place &&
-		    !job_model_rebatch_send(pj->m, (time_t)s->now, d->batch,
-					    d->local_batch, d->accum, NULL,
-					    0)) {
+		    !plan_apply(pj->m, d, (time_t)s->now, NULL, 0)) {
 			j->next_bsz = d->batch;
 			j->next_in_place = true;
 		}
@@ -381,14 +383,14 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		/* The measured jobs checkpoint whenever asked: the run ends
 		 * now, the job gives its GPUs back and waits pending; its
 		 * next start pays the restart (engine.c). */
-		job_model_preempting(pj->m, (time_t)s->now);
+		if (plan_apply(pj->m, d, (time_t)s->now, NULL, 0))
+			return;
 		job_model_requeued(pj->m, (time_t)s->now);
 		nnext[i] = 0;
 		return;
 	case PLAN_RESIZE:
-		job_model_resizing(pj->m, (time_t)s->now);
-		/* fall through */
 	case PLAN_START:
+		(void)plan_apply(pj->m, d, (time_t)s->now, NULL, 0);
 		pj->applied = s->now;
 		if (d->batch > 0)
 			j->next_bsz = d->batch;
