@@ -203,8 +203,7 @@ static void job_model_feed_loss(job_model_t *m, double step, double loss)
  * The first report of a run after another run: a job that resumed below
  * the step it had reached (or below the checkpoint it confirmed for the
  * resize, the floor set by job_model_started()) threw work away on
- * restart, and would again: it is never resized again while it runs
- * (issue 15).
+ * restart, and would again: it is never resized again while it runs.
  */
 static void job_model_check_resume(job_model_t *m, double step)
 {
@@ -448,7 +447,7 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	} else if (m->fault_requeue) {
 		/* A fault's restart: not the plan's, and the work since the
 		 * last confirmed checkpoint is the fault's loss, not the
-		 * job's failure to resume (issue 31). */
+		 * job's failure to resume. */
 		m->fault_restarts++;
 		m->resume_floor = m->ckpt_confirmed && m->ckpt_step < m->step ?
 				  m->ckpt_step : m->ckpt_confirmed ? m->step : 0;

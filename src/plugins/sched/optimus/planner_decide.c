@@ -352,8 +352,8 @@ static int comment_unplanned(reg_job_t *rj, void *arg)
 #define ACCOUNT_TRIES 10
 
 /* Hand the ended jobs' comments to the accounting thread: the planner never
- * waits on slurmdbd (issue 32: written here one by one, a mass cancel
- * stopped planning for 14 minutes). */
+ * waits on slurmdbd (one by one here, a mass cancel would stop planning
+ * for as long as slurmdbd takes to write them). */
 static void queue_final_comments(action_t *acts, int n)
 {
 	for (int i = 0; i < n; i++) {

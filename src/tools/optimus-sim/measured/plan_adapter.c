@@ -209,10 +209,8 @@ static void pp_slots(pp_job_t *pj, const int *alloc, int n)
  * replay trainer reports on the cluster (examples/replay_trainer.py), the
  * measured progress still to go to its last counted epoch's end. Not a
  * share of steps over an estimate of the steps per epoch: before its first
- * epoch ended that estimate (the dataset over the batch) ignored the
- * batch's efficiency, and imagenet at batch 3200 reported 0.33 left at
- * step 800 where its trainer says 0.85, 0 from step 1205 and 0.67 again at
- * its first epoch's end (step 1779; issue 29).
+ * epoch ends that estimate (the dataset over the batch) ignores the
+ * batch's efficiency, and drifts far from what the trainer says.
  */
 static double pp_share_left(const px_job_t *j)
 {
