@@ -102,32 +102,18 @@ int job_model_speed_check(const job_model_t *m, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,
 			  char *why, size_t len)
 {
-	const job_run_t *run;
-
 	if (!m)
 		return errmsg_set(why, len, -EINVAL, "no record");
-	run = m->nruns ? &m->runs[m->nruns - 1] : NULL;
-	if ((m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING) ||
-	    !run || run->end)
-		return errmsg_set(why, len, -EPERM, "the job is not running "
-				  "(%s): a speed is a claim about the run "
-				  "slurmctld started",
-				  job_phase_name(m->phase));
 	if (!(steps_per_sec > 0.0) || !isfinite(steps_per_sec) ||
 	    local_batch < 0 || accum < 0)
-		return errmsg_set(why, len, -EPERM, "%g steps/s is not a "
-				  "speed", steps_per_sec);
-	if (ps != m->cur_ps || workers != m->cur_workers)
-		return errmsg_set(why, len, -EPERM, "%d PS + %d workers is not "
-				  "the configuration the job runs (%d PS + %d "
-				  "workers on %d nodes)", ps, workers,
-				  m->cur_ps, m->cur_workers, m->cur_nodes);
+		return errmsg_set(why, len, -EINVAL, "%g steps/s is not a "
+				  "speed: it must be above 0", steps_per_sec);
 	/* At the run's own batch it is a sample of the speed model, which
 	 * holds only the configurations a job of its kind can run. */
 	if (!local_batch &&
 	    !speed_model_sample_valid(job_model_speed_p(m, ps, workers, 0),
 				      workers, steps_per_sec))
-		return errmsg_set(why, len, -EPERM, "a speed sample of %d PS "
+		return errmsg_set(why, len, -EINVAL, "a speed sample of %d PS "
 				  "and %d workers is no configuration of this "
 				  "%s job (it needs ps >= 1 and workers >= 1)",
 				  ps, workers, hints_is_allreduce(&m->hints) ?
@@ -135,25 +121,41 @@ int job_model_speed_check(const job_model_t *m, int ps, int workers,
 	return 0;
 }
 
+/* The configuration: the run's PS and workers (its nodes are the run's). */
+static int claim_configuration(job_model_t *m, int ps, int workers,
+			       char *why, size_t len)
+{
+	if (ps == m->cur_ps && workers == m->cur_workers)
+		return 0;
+	return claim_refuse(m, why, len, "%d PS + %d workers is not the "
+			    "configuration the job runs (%d PS + %d workers "
+			    "on %d nodes)", ps, workers, m->cur_ps,
+			    m->cur_workers, m->cur_nodes);
+}
+
 int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,
 			  char *why, size_t len)
 {
 	const job_run_t *run;
+	char no[sizeof(m->claims.last_refusal)];
 	double seen;
 	int rc;
 
 	if (!m)
 		return errmsg_set(why, len, -EINVAL, "no record");
-	if ((rc = job_model_speed_check(m, ps, workers, local_batch, accum,
-					steps_per_sec,
-					m->claims.last_refusal,
-					sizeof(m->claims.last_refusal)))) {
-		m->claims.refused++;
-		return errmsg_set(why, len, rc, "%s",
-				  m->claims.last_refusal);
-	}
-	run = &m->runs[m->nruns - 1];
+	run = m->nruns ? &m->runs[m->nruns - 1] : NULL;
+	if ((m->phase != JM_RUNNING && m->phase != JM_CHECKPOINTING) ||
+	    !run || run->end)
+		return claim_refuse(m, why, len, "the job is not running (%s):"
+				    " a speed is a claim about the run "
+				    "slurmctld started",
+				    job_phase_name(m->phase));
+	if (job_model_speed_check(m, ps, workers, local_batch, accum,
+				  steps_per_sec, no, sizeof(no)))
+		return claim_refuse(m, why, len, "%s", no);
+	if ((rc = claim_configuration(m, ps, workers, why, len)))
+		return rc;
 	if (!m->claims.tokens_at || m->claims.tokens_at < run->start) {
 		m->claims.tokens = JOB_CLAIM_BURST;
 		m->claims.tokens_at = run->start;

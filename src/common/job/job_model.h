@@ -370,10 +370,12 @@ int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,
 			  char *why, size_t len);
 /*
- * The part of that rule a record's state alone decides, without taking
- * anything from the claim's budget: the job runs, the speed is one, the
- * configuration is the run's and, at the run's batch, one the speed model
- * holds. Also asked at admission (job/job_admit.h). 0, or -EPERM with why.
+ * What a speed must be for the record to take it as a sample at all, the
+ * first check of a claim and the one the listener makes before queuing a
+ * speed report (job/job_admit.h): a speed above 0, no negative batch or
+ * accumulation and, at the run's batch (local_batch 0), a configuration
+ * the job's speed model holds (job_model_speed_p of it,
+ * speed_model_sample_valid). 0, or -EINVAL with why.
  */
 int job_model_speed_check(const job_model_t *m, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,

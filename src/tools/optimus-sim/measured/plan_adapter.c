@@ -283,6 +283,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		pj->bsz = j->bsz;
 	}
 	pp_slots(pj, pj->alloc, j->nalloc ? pj->nalloc : 0);
+	/* The engine's own timing of each configuration the job ran in,
+	 * samples as a pre-run's are: not a speed report, which is a claim
+	 * its sender makes over the protocol (job_feed_speed). */
 	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[pj->nobs_fed];
 		double t = px_app_iteration_time(ob->step, ob->sync,
@@ -303,8 +306,13 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	}
 	if (j->nstats != pj->nstats_fed) {
 		/* The latest statistics of an epoch and batch. */
-		(void)job_model_gradients(m, j->grad_sqr, j->grad_var,
-					  j->spec->app->init_bsz, NULL, 0);
+		report_t g = { .kind = REPORT_GRADIENTS, .job_id = m->job_id,
+			       .received = (double)now };
+		job_feed_out_t out;
+
+		g.gradients = (report_gradients_t){ j->grad_sqr, j->grad_var,
+			j->spec->app->init_bsz };
+		(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
 		pj->nstats_fed = j->nstats;
 	}
 	if (o->kind == PP_ORACLE)
