@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * job_batch.c - the adaptive batch of a job record (issue 28): its limits,
+ * job_batch.c - the adaptive batch of a job record: its limits,
  * the gradient statistics and step times it reported, and the batch it
  * should run at with an allocation (see job_model.h, "Adaptive batch").
  *
@@ -138,6 +138,11 @@ int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 					    sync };
 	m->dirty |= JOB_MODEL_DIRTY_BATCH;
 	return 0;
+}
+
+double job_model_batch_global(const job_model_t *m)
+{
+	return m->batch.global > 0 ? m->batch.global : m->batch.submitted;
 }
 
 int job_model_batch_run(job_model_t *m, double global, int local, int accum)
@@ -455,7 +460,7 @@ int job_model_batch_from_json(const json_object *o, job_model_t *m,
 	int local, accum, rc;
 	job_batch_t *b = &m->batch;
 
-	/* A state file written before issue 28: not adaptive. */
+	/* A state file without a batch: not adaptive. */
 	if (!json_object_object_get_ex(o, "batch", &j))
 		return 0;
 	if (!json_object_is_type(j, json_type_object) ||
