@@ -3,7 +3,7 @@
 # Copyright (C) 2026 The slurm-optimus developers
 """The start cost of a replayed job against the jobs starting with it:
 a calibration run on the real cluster, separate from the benchmark it
-serves (bench/pollux_replay.py --start-model; issue 29, doc/e2e.md
+serves (bench/pollux_replay.py --start-model; doc/e2e.md
 "A start cost that depends on the starts together").
 
 On the benchmark's cluster under plain sched/backfill (the same set-up:

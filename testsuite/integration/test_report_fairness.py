@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """One ordinary user cannot take the report channel's shared resources from
-the others (issue 32, doc/reports.md "Fair shares"), on a real cluster.
+the others (doc/reports.md "Fair shares"), on a real cluster.
 The attacks run as a second Unix user created here; meanwhile a real job
 of another user sends genuine reports, which must all land.
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """One ordinary user cannot fill the planner's report queue for the others
-(issue 32, doc/reports.md "Fair shares"), on a real cluster.
+(doc/reports.md "Fair shares"), on a real cluster.
 
 The queue is made small (ReportQueueSize=32; the planner drains it every
 second) and the replay table is left at its default size, so the attacker's

@@ -119,7 +119,7 @@ START_TEST(test_fit_predictions)
 END_TEST
 
 /*
- * Issue 15: a job still running past its fitted convergence shows the fit
+ * A job still running past its fitted convergence shows the fit
  * is wrong; the prediction falls back to the target (or the prior), never
  * to 0 remaining, else the planner never grows it.
  */
@@ -158,7 +158,7 @@ START_TEST(test_running_never_zero_remaining)
 END_TEST
 
 /*
- * Issue 26: a job running past its fitted end is predicted as many steps
+ * A job running past its fitted end is predicted as many steps
  * again as it has overrun, so the prediction moves smoothly through the
  * fit's end; before, it fell to about 1 step and then jumped to the prior
  * (10,000 steps: 4 s, 1 s, 882 s within 10 s for a DDP job).
@@ -202,7 +202,7 @@ START_TEST(test_remaining_steps_continuous_past_the_fit)
 }
 END_TEST
 
-/* Issue 15: resizable only after a confirmed checkpoint, never again after
+/* Resizable only after a confirmed checkpoint, never again after
  * a run resumed below its step; restarts= counts restarts that happened. */
 START_TEST(test_resizable_rules)
 {
@@ -528,7 +528,7 @@ END_TEST
 
 /*
  * A restart costs the job until its first step, not until Slurm starts it
- * (issue 29: on the cluster a re-batch was planned with 3.3 s measured
+ * (on the cluster a re-batch was planned with 3.3 s measured
  * from signal to start where the job lost 8 s to its first step, and
  * re-batched jobs whose restart did not pay). The first report ends the
  * timing, its steps at the reported speed taken off; a run ending before
@@ -678,7 +678,7 @@ END_TEST
 /* A run Slurm requeued itself (a node failed) is a fault's restart: not
  * counted in restarts, not charged as a resize, resumed from the last
  * confirmed checkpoint without the job being called not resumable; a
- * resize under way is abandoned (issue 31). The count survives the state
+ * resize under way is abandoned. The count survives the state
  * file. */
 START_TEST(test_lost_run_is_a_fault_not_a_resize)
 {
@@ -729,7 +729,7 @@ START_TEST(test_lost_run_is_a_fault_not_a_resize)
 END_TEST
 
 /*
- * Preemption (issue 28): the attained service counts every run's GPUs x
+ * Preemption: the attained service counts every run's GPUs x
  * seconds, the open one up to now, exactly across the history's trimming;
  * a preemption checkpoints like a resize but is not one (neither resizes
  * nor resize_seconds), its checkpoint is where the next run resumes, and

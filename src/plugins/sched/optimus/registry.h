@@ -79,8 +79,8 @@ extern speed_profiles_t *registry_profiles(void);
 /*
  * The recent reports of every job that reported (optimusctl show job,
  * status), fed with the models by planner_feed_reports(): the registry is
- * the one home of a job's reports (issue 18). Bounded like the report
- * service's history was: REGISTRY_RECENT_JOBS jobs (least recently updated
+ * the one home of a job's reports. Bounded like the report service's
+ * history: REGISTRY_RECENT_JOBS jobs (least recently updated
  * forgotten first), REGISTRY_RECENT_PER_JOB reports per job and kind.
  */
 #define REGISTRY_RECENT_JOBS 1024
