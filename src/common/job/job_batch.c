@@ -19,6 +19,11 @@
 #include "util/errmsg.h"
 #include "util/json_num.h"
 
+/* A speed report's micro-steps (the protocol's bound) are the ones a job
+ * may declare (the hints' bound): one number, held here where both meet. */
+_Static_assert(PROTOCOL_MAX_ACCUM == HINTS_MAX_ACCUM,
+	       "a report's accum bound is the hints' accum bound");
+
 int job_model_batch_limits(job_model_t *m, double submitted,
 			   const goodput_limits_t *lim, char *err,
 			   size_t errlen)
@@ -460,7 +465,8 @@ int job_model_batch_from_json(const json_object *o, job_model_t *m,
 	int local, accum, rc;
 	job_batch_t *b = &m->batch;
 
-	/* A state file without a batch: not adaptive. */
+	/* A state file with no "batch" (no adaptive batch then): not
+	 * adaptive. */
 	if (!json_object_object_get_ex(o, "batch", &j))
 		return 0;
 	if (!json_object_is_type(j, json_type_object) ||

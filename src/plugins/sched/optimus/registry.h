@@ -76,9 +76,9 @@ extern speed_profiles_t *registry_profiles(void);
 /*
  * The recent reports of every job that reported (optimusctl show job,
  * status), fed with the models by planner_feed_reports(): the registry is
- * the one home of a job's reports. Bounded: REGISTRY_RECENT_JOBS jobs
- * (least recently updated forgotten first), REGISTRY_RECENT_PER_JOB
- * reports per job and kind.
+ * the one home of a job's reports. Bounded like the report service's
+ * history: REGISTRY_RECENT_JOBS jobs (least recently updated
+ * forgotten first), REGISTRY_RECENT_PER_JOB reports per job and kind.
  */
 #define REGISTRY_RECENT_JOBS 1024
 #define REGISTRY_RECENT_PER_JOB 512
