@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """Adaptive batch against a fixed batch on a real localhost cluster, both
-resized mid-run (issue 28): the DDP example (examples/torch_trainer.py)
+resized mid-run: the DDP example (examples/torch_trainer.py)
 trained to a target loss once with adaptive_batch=yes (the scheduler
 chooses its batch with its workers: Policy=goodput) and once at its
 submitted batch, the same job otherwise, each on a fresh cluster
@@ -65,7 +65,6 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
-sys.path.insert(0, os.path.join(TOP, "testsuite", "integration"))
 from cluster import Cluster  # noqa: E402
 import examples_helpers as ex  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, "bench"))

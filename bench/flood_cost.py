@@ -1,15 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""What an idle-socket flood of the report port costs slurmctld (issue 32
-item 6), as ratios measured in one run.
+"""What an idle-socket flood of the report port costs slurmctld, as ratios
+measured in one run.
 
 Starts one real localhost cluster (testsuite/cluster) and alternates
 ROUNDS idle phases and ROUNDS flood phases of PHASE seconds each (so the
 machine's other load falls on both alike). In a flood phase a separate
 process keeps CONNS idle connections to the report port and reopens at
-once every one the listener closes (as in issue 32: 3,000 sockets gave
-~25k accepts and evictions a second). In every phase squeue and
+once every one the listener closes (3,000 sockets can give ~25k
+accepts and evictions a second). In every phase squeue and
 `sbatch --hold` are timed back to back, and slurmctld's CPU time
 (utime+stime from /proc) is read at both ends.
 

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The cost of measuring gradient statistics in a PyTorch DDP job (issue 28
-item 4: "at negligible cost"): per-step wall time of a small DDP training
-loop with and without optimus_report.GradientStats, in the same run.
+"""The cost of measuring gradient statistics in a PyTorch DDP job (it should
+be negligible): per-step wall time of a small DDP training loop with and
+without optimus_report.GradientStats, in the same run.
 
 Two replicas (torch.multiprocessing, spawn) on this machine, CPU, gloo,
 rendezvous on a port the OS gives free. Each replica builds the model of

@@ -3,7 +3,7 @@
 # Copyright (C) 2026 The slurm-optimus developers
 """Measured Pollux jobs replayed on the real cluster: sched/optimus
 against plain sched/backfill, and the simulator's prediction of the same
-slice beside each run (issue 29 items 2 and 3).
+slice beside each run.
 
 N consecutive jobs (arrival order; default 30) of one workload file of
 testsuite/data/pollux-osdi21 (workloads-realistic by default: sizes as

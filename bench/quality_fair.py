@@ -25,26 +25,23 @@ and at every arrival and completion (sched/optimus plans there);
 RestartCost 8 s; each iteration sleeps cost_scale * its recorded c*S /
 units.
 
-Calibration (issue 30 item 5), fixed on 2026-12-04 before any run with
-it: the rule of optimus-sim's quality-vs-fair (sim_exp_quality.c,
-sim_exp_quality_faithful) scaled to this cluster. There the cost factor
-gives an offered load rho (the mean recorded run's c*S x cost = rho x the
-cluster's worker CPUs x the 15 s mean gap) and rho is the first of 1, 2,
-4, 8, 16 at which fair sharing's mean job lasts 3 plan intervals or more;
-it chose rho = 2. Here: the same rho = 2 on the cluster's 8 CPUs (drivers
-included, they take CPUs here) and the same 15 s gap, so the mean
-recorded run takes 2 x 8 x 15 = 240 s on one unit (before: 150 s). The
-rule's length condition holds by construction: on at most 3 workers the
-mean run lasts 80 s = 4 plan intervals of 20 s, so fair sharing (never
-more than 3 workers a job) keeps a job at least that long.
-Beside the cluster's figures it prints the simulator's prediction for
-exactly that run: `optimus-sim quality-bench SETUP.json` on the same jobs
-(curves, arrivals, cost factor), nodes, CPUs, worker limit, plan interval
-and RestartCost, made before the cluster runs; and again with the restart
-cost measured on the cluster (the mean gap from a job's last report
-before a requeue to its first report after it), the one input the
-cluster measures that the set-up only assumes.
-Needs root (the cluster's daemons), a built tree, python3-sklearn.
+Calibration, fixed before any run with it: the rule of optimus-sim's
+quality-vs-fair (sim_exp_quality.c, sim_exp_quality_faithful) scaled to this
+cluster. There the cost factor gives an offered load rho (the mean recorded
+run's c*S x cost = rho x the cluster's worker CPUs x the 15 s mean gap) and
+rho is the first of 1, 2, 4, 8, 16 at which fair sharing's mean job lasts 3
+plan intervals or more; it chose rho = 2. Here: the same rho = 2 on the
+cluster's 8 CPUs (drivers included, they take CPUs here) and the same 15 s
+gap, so the mean recorded run takes 2 x 8 x 15 = 240 s on one unit. The rule's length condition holds by construction: on at most 3
+workers the mean run lasts 80 s = 4 plan intervals of 20 s, so fair sharing
+(never more than 3 workers a job) keeps a job at least that long. Beside the
+cluster's figures it prints the simulator's prediction for exactly that run:
+`optimus-sim quality-bench SETUP.json` on the same jobs (curves, arrivals,
+cost factor), nodes, CPUs, worker limit, plan interval and RestartCost, made
+before the cluster runs; and again with the restart cost measured on the
+cluster (the mean gap from a job's last report before a requeue to its first
+report after it), the one input the cluster measures that the set-up only
+assumes. Needs root (the cluster's daemons), a built tree, python3-sklearn.
 """
 import argparse
 import csv

@@ -6,7 +6,7 @@ run (doc/design/reports.md "Claims and fair shares").
 
 Starts one real localhost cluster of 16 GPUs (4 nodes x 4 GPUs,
 testsuite/cluster, the planner tests' optimus.conf) and two ordinary
-users (testsuite/integration/fair_helpers.py), then:
+users (testsuite/cluster/fair_helpers.py), then:
 
   honest   one job of each user (the synthetic trainer, all-reduce, up to
            16 one-GPU workers), submitted held and released at once;
@@ -33,7 +33,6 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
-sys.path.insert(0, os.path.join(TOP, "testsuite", "integration"))
 from cluster import Cluster  # noqa: E402
 import fair_helpers as fh  # noqa: E402
 from waiting import wait_plans  # noqa: E402

@@ -20,7 +20,7 @@ run's declaration when the run its output shows in progress then had not
 declared, or wrote no checkpoint after it (sched_helpers
 .signals_unanswered: the signal killed it).
 
-The cluster is the planner tests' (testsuite/integration/sched_helpers
+The cluster is the planner tests' (testsuite/cluster/sched_helpers
 CLUSTER_OPTIONS: plans every 2 s, MinResizeInterval 5 s, cred_expire 5 s).
 
     bench/slow_start_resizes.py                 # 10 cycles, about 25 min
@@ -41,7 +41,6 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "cluster"))
-sys.path.insert(0, os.path.join(TOP, "testsuite", "integration"))
 from cluster import Cluster  # noqa: E402
 import sched_helpers as sched  # noqa: E402
 from waiting import wait_for  # noqa: E402

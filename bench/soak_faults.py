@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""A soak with faults (issue 31 item 4): PS and DDP jobs under sched/optimus
+"""A soak with faults: PS and DDP jobs under sched/optimus
 while slurmd and slurmctld daemons are killed and restarted.
 
 For --minutes (default 20) a stream of training jobs (the mixed workload of

@@ -13,6 +13,10 @@ EXTRA_DIST += testsuite/data/pollux-osdi21 testsuite/integration examples \
 	testsuite/fuzz/corpus
 EXTRA_DIST += testsuite/conftest.py testsuite/run_integration.py \
 	testsuite/cluster/cluster.py testsuite/cluster/optimus-cluster \
+	testsuite/cluster/attack_helpers.py testsuite/cluster/examples_helpers.py \
+	testsuite/cluster/fair_helpers.py testsuite/cluster/hints_helpers.py \
+	testsuite/cluster/report_helpers.py testsuite/cluster/sched_helpers.py \
+	testsuite/cluster/signal_storm.py testsuite/cluster/waiting.py \
 	testsuite/fuzz/fuzz_models.c
 EXTRA_DIST += bench/e2e_jct.py bench/flood_cost.py bench/gradient_stats_cost.py \
 	bench/load_scale.py bench/pollux_replay.py bench/soak_faults.py \

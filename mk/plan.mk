@@ -15,10 +15,11 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan_policy_tetris.c src/common/plan/plan_policy_fifo.c \
 	src/common/plan/plan_policy_goodput.c \
 	src/common/plan/plan_input.h src/common/plan/plan_input.c \
-	src/common/plan/plan_interval.h src/common/plan/plan_interval.c
+	src/common/plan/plan_interval.h src/common/plan/plan_interval.c \
+	src/common/plan/plan_apply.h src/common/plan/plan_apply.c
 
 PLAN_TESTS = testsuite/unit/test_plan testsuite/unit/test_preempt \
-	testsuite/unit/test_fair
+	testsuite/unit/test_fair testsuite/unit/test_plan_apply
 check_PROGRAMS += $(PLAN_TESTS)
 TESTS += $(PLAN_TESTS)
 testsuite_unit_test_plan_SOURCES = testsuite/unit/test_plan.c
@@ -30,6 +31,9 @@ testsuite_unit_test_preempt_LDADD = $(UNIT_LDADD)
 testsuite_unit_test_fair_SOURCES = testsuite/unit/test_fair.c
 testsuite_unit_test_fair_CFLAGS = $(UNIT_CFLAGS)
 testsuite_unit_test_fair_LDADD = $(UNIT_LDADD)
+testsuite_unit_test_plan_apply_SOURCES = testsuite/unit/test_plan_apply.c
+testsuite_unit_test_plan_apply_CFLAGS = $(UNIT_CFLAGS)
+testsuite_unit_test_plan_apply_LDADD = $(UNIT_LDADD)
 
 # HACKING.md's map of plan/: every file calls only the files listed after
 # it (read from the objects' symbols).

@@ -63,9 +63,27 @@ bench_load_reports_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
 bench_load_reports_LDADD = $(TOOLS_LDADD) -lpthread
 
 # The Python client (stdlib + ctypes): python3's site folder under the
-# prefix, found by configure (--with-pythondir to choose another).
+# prefix, found by configure (--with-pythondir to choose another). Its
+# constants are the C client's, written from the C headers at build time
+# (HACKING.md, "The two clients") and installed beside it.
 optimuspythondir = $(OPTIMUS_PYTHONDIR)
 dist_optimuspython_DATA = python/optimus_report.py
+nodist_optimuspython_DATA = python/optimus_report_consts.py
+noinst_PROGRAMS += src/tools/report_consts_py
+src_tools_report_consts_py_SOURCES = src/tools/report_consts_py.c
+src_tools_report_consts_py_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+python/optimus_report_consts.py: src/tools/report_consts_py$(EXEEXT)
+	$(MKDIR_P) python
+	src/tools/report_consts_py$(EXEEXT) > $@.tmp && mv $@.tmp $@
+CLEANFILES += python/optimus_report_consts.py
+
+# The Python client's rules held to the C client's answers
+# (testsuite/offline/test_client_rules.py runs this probe).
+check_PROGRAMS += testsuite/offline/client_rules
+testsuite_offline_client_rules_SOURCES = testsuite/offline/client_rules.c
+testsuite_offline_client_rules_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
+testsuite_offline_client_rules_LDADD = $(TOOLS_LDADD)
+EXTRA_DIST += testsuite/offline/test_client_rules.py
 EXTRA_DIST += testsuite/fuzz/fuzz_protocol.c \
 	testsuite/fuzz/run.sh bench/load_reports.py doc/design/reports.md \
 	testsuite/integration/test_report.py

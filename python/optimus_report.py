@@ -26,8 +26,13 @@ training should catch it. See doc/design/reports.md for the protocol: a frame is
 4-byte big-endian length and JSON {"payload": <message text>, "cred":
 <munge credential of exactly that text>}.
 
-Install: copy this file into a folder on sys.path (`make install` puts it
-in $(pythondir)), or set PYTHONPATH to the source tree's python/ folder.
+Install: `make install` puts this file and optimus_report_consts.py (the
+C client's constants, which the build writes from its headers) in
+$(pythondir); or, after `make`, set PYTHONPATH to the build tree's python/
+folder. The rules this module shares with the C client (where the listener
+is, Slurm's configuration grammar, the run a report names, a reply's batch
+change, the retries) are held to the C client's answers by
+testsuite/offline/test_client_rules.py.
 """
 
 import ctypes
@@ -43,21 +48,16 @@ import struct
 import threading
 import time
 
+from optimus_report_consts import (
+    CONF_MAX_DEPTH, DEFAULT_ADDRESS, DEFAULT_PORT, DEFAULT_SLURM_CONF,
+    LR_SCALE_MAX, LR_SCALE_MIN, MAX_ACCUM, MAX_COUNT, MAX_FRAME, MAX_HOSTS,
+    MAX_REPLY, MAX_RUN, MUNGE_OPT_SOCKET, RETRY_ATTEMPTS, RETRY_BASE,
+    RETRY_MAX)
+
 __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
            "endpoints", "conf_read", "conf_get", "sign", "frame",
            "job_identity", "resume_refusal", "BatchPlan", "batch_env",
            "Rebatch", "GradientStats", "gradient_estimates", "lr_scale"]
-
-MAX_FRAME = 64 * 1024         # requests (the listener's bound)
-MAX_REPLY = 64 * 1024 * 1024  # replies (PROTOCOL_MAX_REPLY)
-# Retries of a request that was not delivered or met "busy": 100 ms
-# doubling up to 2 s, each wait drawn in [d/2, d] (report/client.h).
-RETRY_ATTEMPTS = 8
-RETRY_BASE = 0.1
-RETRY_MAX = 2.0
-DEFAULT_PORT = 6830
-DEFAULT_ADDRESS = "127.0.0.1"
-_MUNGE_OPT_SOCKET = 8
 
 
 class ReportError(Exception):
@@ -71,7 +71,6 @@ class ReportError(Exception):
 
 # Slurm's configuration grammar, as src/common/util/conf_file.c reads it
 # (both pass testsuite/data/conf_cases.json).
-_CONF_MAX_DEPTH = 16
 _KEY = re.compile(r"[A-Za-z0-9_.]+")
 
 
@@ -170,9 +169,9 @@ def conf_read(path, _state=None, _depth=0):
     """Every (key, value) of a Slurm-style file, includes read in place.
     A missing top file gives []; anything unparsable raises ConfError."""
     state = _state if _state is not None else {"cluster": ""}
-    if _depth > _CONF_MAX_DEPTH:
+    if _depth > CONF_MAX_DEPTH:
         raise ConfError("%s: Include nested more than %d deep"
-                        % (path, _CONF_MAX_DEPTH))
+                        % (path, CONF_MAX_DEPTH))
     try:
         f = open(path)
     except FileNotFoundError:
@@ -219,16 +218,39 @@ def conf_get(path, key):
 
 
 def _slurm_conf():
-    return os.environ.get("SLURM_CONF") or "/etc/slurm/slurm.conf"
+    return os.environ.get("SLURM_CONF") or DEFAULT_SLURM_CONF
 
 
 def _controllers():
-    """slurmctld's hosts, SlurmctldHost=name(addr), the primary first."""
+    """slurmctld's hosts, SlurmctldHost=name(addr), the primary first (the
+    first MAX_HOSTS lines)."""
     hosts = []
     for k, v in conf_read(_slurm_conf()):
         if k.lower() in ("slurmctldhost", "controlmachine"):
-            hosts.append(v.split("(", 1)[1].rstrip(")") if "(" in v else v)
-    return hosts or [DEFAULT_ADDRESS]
+            inner = re.match(r"[^(]*\(([^)]*)\)", v)
+            hosts.append(inner.group(1) if inner else v)
+    return hosts[:MAX_HOSTS] or [DEFAULT_ADDRESS]
+
+
+def _port(text):
+    """A port number 0..65535 as report_conf_port reads one (strtol: spaces
+    and a sign before the digits), or None."""
+    m = re.fullmatch(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text, re.ASCII)
+    if not m or not 0 <= int(m.group(1)) <= 65535:
+        return None
+    return int(m.group(1))
+
+
+def _report_addr(text):
+    """(host, port) of OPTIMUS_REPORT_ADDR ("host:port", "[v6]:port"),
+    as the C client reads it; ConfError when it is not one."""
+    raw, _, port = text.rpartition(":")
+    host = raw[1:-1] if len(raw) > 1 and raw[0] == "[" and raw[-1] == "]" \
+        else raw
+    number = _port(port)
+    if not raw or not number or len(host.encode()) >= 256:
+        raise ConfError("OPTIMUS_REPORT_ADDR=%s is not host:port" % text)
+    return host, number
 
 
 def endpoints():
@@ -242,18 +264,22 @@ def endpoints():
                 sock = opt[7:]
     addr = os.environ.get("OPTIMUS_REPORT_ADDR")
     if addr:
-        host, _, port = addr.rpartition(":")
-        return [host.strip("[]")], int(port), sock
+        host, port = _report_addr(addr)
+        return [host], port, sock
     conf = os.path.join(os.path.dirname(_slurm_conf()), "optimus.conf")
     host = conf_get(conf, "ReportAddress")
+    if host is None:
+        host = DEFAULT_ADDRESS
+    port = conf_get(conf, "ReportPort")
+    number = DEFAULT_PORT if port is None else _port(port)
+    if number is None:
+        raise ConfError("%s: ReportPort=%s is not a port" % (conf, port))
+    if not number:
+        raise ConfError("%s: ReportPort=0 is not a port" % conf)
     # Bound to every address: reach it at slurmctld's hosts, which is
     # right on compute nodes too.
-    hosts = _controllers() if host in ("0.0.0.0", "::") else \
-        [host or DEFAULT_ADDRESS]
-    port = conf_get(conf, "ReportPort")
-    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
-        raise ConfError("%s: ReportPort=%s is not a port" % (conf, port))
-    return hosts, int(port or DEFAULT_PORT), sock
+    hosts = _controllers() if host in ("0.0.0.0", "::") else [host]
+    return hosts, number, sock
 
 
 def endpoint():
@@ -289,7 +315,7 @@ def sign(data, munge_socket=None):
         raise ReportError("unavailable", "munge_ctx_create failed")
     try:
         if munge_socket and lib.munge_ctx_set(
-                ctypes.c_void_p(ctx), ctypes.c_int(_MUNGE_OPT_SOCKET),
+                ctypes.c_void_p(ctx), ctypes.c_int(MUNGE_OPT_SOCKET),
                 ctypes.c_char_p(munge_socket.encode())) != 0:
             raise ReportError("unavailable", "munge socket %s: %s" % (
                 munge_socket, lib.munge_ctx_strerror(ctx).decode()))
@@ -302,9 +328,6 @@ def sign(data, munge_socket=None):
         return value
     finally:
         lib.munge_ctx_destroy(ctx)
-
-
-MAX_RUN = 65535     # Slurm counts a job's restarts in 16 bits
 
 
 def run_of(job, env=None):
@@ -730,24 +753,29 @@ class Rebatch(BatchPlan):
         return self.global_batch == \
             self.local_batch * int(workers) * self.micro_steps
 
+    # The bounds of each field, as protocol_reply_rebatch checks them.
+    _INT_BOUNDS = {"batch": (1, MAX_COUNT), "local_batch": (1, 2**32 - 1),
+                   "accum": (0, MAX_ACCUM)}
+
     @classmethod
     def from_reply(cls, result):
         """The "rebatch" of a reply's result, None when it has none;
-        ReportError("bad_reply") when it is malformed."""
+        ReportError("bad_reply") when it is malformed: the C client's rule
+        (report/protocol.c, protocol_reply_rebatch)."""
         if not isinstance(result, dict) or "rebatch" not in result:
             return None
         r = result["rebatch"]
         ints = isinstance(r, dict) and all(
             isinstance(r.get(k), int) and not isinstance(r.get(k), bool)
-            for k in ("batch", "local_batch", "accum"))
+            and lo <= r[k] <= hi for k, (lo, hi) in cls._INT_BOUNDS.items())
         scale = r.get("lr_scale") if isinstance(r, dict) else None
         if not ints or not isinstance(scale, (int, float)) or \
                 isinstance(scale, bool) or not math.isfinite(scale) or \
-                scale <= 0 or r["batch"] < 1 or r["local_batch"] < 1 or \
-                not 0 <= r["accum"] <= 64:
+                not LR_SCALE_MIN <= scale <= LR_SCALE_MAX or \
+                r["batch"] % (r["local_batch"] * (r["accum"] + 1)):
             raise ReportError("bad_reply", "malformed \"rebatch\" in the "
                               "reply: %r" % (r,))
-        return cls(r["batch"], r["local_batch"], r["accum"], scale)
+        return cls(r["batch"], r["local_batch"], r["accum"], float(scale))
 
     def __repr__(self):
         return "Rebatch(global=%d, local=%d, accum=%d, lr_scale=%.4g)" % (

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * fuzz_models.c - libFuzzer target for the whole model path (issue 16):
+ * fuzz_models.c - libFuzzer target for the whole model path:
  * arbitrary report sequences into job models of every curve form and both
  * job policies (optimus, quality), speed and cost samples, lifecycle
  * events, refits (in place and on a clone, as the planner does), every

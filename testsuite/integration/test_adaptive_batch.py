@@ -1,19 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""An adaptive DDP job under Policy=goodput on a real cluster (issue 28
-items 4 and 5): examples/torch_trainer.py submitted with
-adaptive_batch=yes reads its batch from its environment at every start,
-measures and reports its gradient statistics (they reach the job's
-record: optimusctl and SystemComment show batch, efficiency and goodput),
-times other per-worker batches at its start (--profile-batches: the
-step-time model of any batch needs three configurations), and the
-planner re-batches it. A trainer that says its batch in its progress
-reports takes a batch change at its GPUs in place, from the reply to a
-report, with no requeue; one that does not (a trainer written before)
-comes back from its checkpoint with another global batch in its tasks'
-environment and keeps converging; one that says it but does not take the
-change within RebatchTimeout is re-batched that way too. Bad statistics
-are refused by the listener with the reason.
+"""An adaptive DDP job under Policy=goodput on a real cluster:
+examples/torch_trainer.py submitted with adaptive_batch=yes reads its batch
+from its environment at every start, measures and reports its gradient
+statistics (they reach the job's record: optimusctl and SystemComment show
+batch, efficiency and goodput), times other per-worker batches at its start
+(--profile-batches: the step-time model of any batch needs three
+configurations), and the planner re-batches it. A trainer that says its
+batch in its progress reports takes a batch change at its GPUs in place,
+from the reply to a report, with no requeue; one that does not comes
+back from its checkpoint with another global batch in
+its tasks' environment and keeps converging; one that says it but does not
+take the change within RebatchTimeout is re-batched that way too. Bad
+statistics are refused by the listener with the reason.
 
 Cluster: 2 nodes of 4 CPUs. Each worker sleeps --work-ms-per-sample per
 sample (the compute of a larger model), so a step has a per-sample cost

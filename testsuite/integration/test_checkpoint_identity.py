@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""A checkpoint is resumed only by the job that wrote it (issue 26, item 3).
+"""A checkpoint is resumed only by the job that wrote it.
 
 Job ids start again at FirstJobId on a new cluster (and wrap at MaxJobId on
 any cluster). Two clusters, one after the other, each fresh (same

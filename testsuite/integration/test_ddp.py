@@ -148,11 +148,11 @@ def _model(cluster, job):
 
 
 def test_ddp_job_started_by_the_planner_is_not_adopted(cluster, tmp_path):
-    """Issue 26 item 1: an all-reduce job the planner released (plan 0 PS +
-    W workers) was taken for a stranger when it started ('found running
-    without a record: adopted'), which counted as a resize and blocked its
-    resizes for MinResizeInterval. Its first run is a start like any other:
-    no adoption, no resize time, the size its tasks run."""
+    """An all-reduce job the planner released (plan 0 PS + W workers) is
+    not taken for a stranger when it starts ('found running without a
+    record: adopted', which would count as a resize and block its resizes
+    for MinResizeInterval). Its first run is a start like any other: no
+    adoption, no resize time, the size its tasks run."""
     workdir = str(tmp_path)
     os.chmod(workdir, 0o777)
     ddp = _ddp(cluster, workdir)
@@ -172,10 +172,9 @@ def test_ddp_job_started_by_the_planner_is_not_adopted(cluster, tmp_path):
 
 def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
                                                             tmp_path):
-    """Issue 26 item 2: after a resize an all-reduce job was recorded at
-    min_workers (the plan's 0 PS read as 'no plan'), not at the size Slurm
-    started; its worker reports were then refused (rank >= workers). The
-    recorded size (optimusctl, SystemComment) is what the tasks run
+    """After a resize an all-reduce job is recorded at the size Slurm
+    started, not at min_workers (the plan's 0 PS read as 'no plan', which
+    would refuse its worker reports: rank >= workers). The recorded size (optimusctl, SystemComment) is what the tasks run
     (the chief's start line) and what Slurm started (NumTasks)."""
     workdir = str(tmp_path)
     os.chmod(workdir, 0o777)
@@ -211,11 +210,11 @@ def test_resized_ddp_job_recorded_at_the_size_slurm_started(cluster,
 
 
 def test_ddp_remaining_time_moves_smoothly_past_its_fit(cluster, tmp_path):
-    """Issue 26 item 5: a DDP job with the example's own hints (no steps=
-    target: the loss fit alone predicts its end) showed remaining times of
-    11 s, 7 s, 5 s, 2 s, then 983 s a second later: once the fitted curve's
-    end had passed while the job ran on, the prediction fell back to the
-    10,000-step prior. Sampled every half second at one size, the
+    """A DDP job with the example's own hints (no steps= target: the loss
+    fit alone predicts its end) must not show remaining times of 11 s, 7 s,
+    5 s, 2 s, then 983 s a second later (once the fitted curve's end has
+    passed while the job runs on, a prediction falling back to the
+    10,000-step prior). Sampled every half second at one size, the
     predicted time may fall fast (a fit replacing the prior) but never
     rise more than fivefold and a minute at once."""
     workdir = str(tmp_path)

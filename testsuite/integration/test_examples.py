@@ -253,7 +253,7 @@ def test_trains_two_plus_two_on_two_nodes(cluster, workdir):
     assert "run 0: 2 PS + 2 workers on n[1-2]" in out, out
     assert START_RE.search(out).group(2, 3) == ("2", "2"), out
     # host lists hold NodeAddr (127.0.0.1 for every node of this cluster):
-    # the two servers share the address, never the port (issue 15)
+    # the two servers share the address, never the port
     served = re.findall(r"serving parameters \S+ \S+ on (\S+)", out)
     assert len(served) == 2 and len(set(served)) == 2, out
     assert all(a.startswith("127.0.0.1:") for a in served), out

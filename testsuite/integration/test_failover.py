@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The backup controller takes over, and gives control back (issue 31
-item 2), on a real localhost cluster with two controllers: SlurmctldHost
-ctl1(127.0.0.1) and ctl2(127.0.0.2), one StateSaveLocation, each
-slurmctld in UTS and mount namespaces of its own (testsuite/cluster:
-Cluster(backup=True)). The report listener binds the controller's own
-address (ReportAddress=0.0.0.0 with NoCtldInAddrAny), so a client must
-find the dead primary's address and try the backup's."""
+"""The backup controller takes over, and gives control back, on a real
+localhost cluster with two controllers: SlurmctldHost ctl1(127.0.0.1) and
+ctl2(127.0.0.2), one StateSaveLocation, each slurmctld in UTS and mount
+namespaces of its own (testsuite/cluster: Cluster(backup=True)). The report
+listener binds the controller's own address (ReportAddress=0.0.0.0 with
+NoCtldInAddrAny), so a client must find the dead primary's address and try
+the backup's."""
 import re
 import time
 

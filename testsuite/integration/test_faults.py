@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The faults a production cluster has, with optimus jobs (issue 31): a
+"""The faults a production cluster has, with optimus jobs: a
 node that dies under a job (item 1), the configuration changed on a live
 system (item 3: optimus.conf, nodes drained, nodes removed from and added
 to slurm.conf). Each scenario on a real localhost cluster."""
@@ -192,7 +192,7 @@ def test_a_run_over_still_reporting_is_named_not_refused(cluster, tmp_path):
     crashed and an admin set it DOWN, or it was cut off): Slurm requeues
     the job and the first run reports on until its node returns. Its
     worker reports are late, not bad input: one line says so, never "report
-    refused by the model (kind 4, rc -22)" (issue 31's soak): they are
+    refused by the model (kind 4, rc -22)": they are
     refused, or dropped, as another run's (they name theirs). Held, the
     requeued job waits, so that the first run's reports meet no second."""
     out = str(tmp_path / "alive.out")

@@ -14,15 +14,14 @@ scheduler, and only sched/backfill lets a heterogeneous job reach
 job_submit/optimus (slurmctld refuses them earlier otherwise).
 """
 import os
-import sys
 import tempfile
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# conftest puts testsuite/cluster (the harness and its helpers) on the path
 import hints_helpers as hh  # noqa: E402
 from waiting import wait_for  # noqa: E402
-from cluster import Cluster, gpu_tres  # noqa: E402  (conftest puts testsuite/cluster on the path)
+from cluster import Cluster, gpu_tres  # noqa: E402
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 SCRIPT = "#!/bin/sh\ntrue\n"
@@ -95,11 +94,11 @@ REFUSED = [
     ("optimus,epochs=-1", "epochs must be an integer from 1"),
     ("optimus,epoch_steps=1.5", "epoch_steps must be an integer from 1"),
     ("optimus,ckpt_signal=KILLME", "ckpt_signal must be a signal name"),
-    # one rule for names and numbers (issue 16): uncatchable both ways
+    # one rule for names and numbers: uncatchable both ways
     ("optimus,ckpt_signal=KILL", "ckpt_signal must be a signal name"),
     ("optimus,ckpt_signal=9", "ckpt_signal must be a signal name"),
     ("optimus,ckpt_signal=19", "ckpt_signal must be a signal name"),
-    # log injection (issue 16): no control character in any value
+    # log injection: no control character in any value
     ("optimus,ckpt_dir=/tmp/x\n[2026-12-03T06:00:00.000] error: FORGED",
      "control character \\n in the value of ckpt_dir"),
     ("optimus,ckpt_grace=7200", "ckpt_grace must be an integer from 0 to 3600"),
@@ -220,8 +219,8 @@ def test_unfit_refused_by_job_submit(cluster):
 
 def test_bare_gpu_gres_is_one_gpu():
     """A node declared `Gres=gpu` (no count) has one GPU, as Slurm counts
-    it: job_submit/optimus sizes against slurmctld's GRES count (issue 18:
-    its own parser read "gpu" as 0 GPUs where sched/optimus's read 1)."""
+    it: job_submit/optimus sizes against slurmctld's GRES count (a parser
+    of its own could read "gpu" as 0 GPUs where sched/optimus's reads 1)."""
     c = Cluster(tempfile.mkdtemp(prefix="optimus-test-gres-"), nodes=1,
                 gpus=1, node_gres="gpu", scheduler="sched/backfill")
     c.start()

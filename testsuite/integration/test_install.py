@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """`make install` puts the tools where the shell finds them and the Python
-client where python3 finds it (issue 16, item 6). Installed into a staging
+client where python3 finds it. Installed into a staging
 folder (DESTDIR), so the machine is left alone: each installed file must
 land in a folder that is on the default PATH, or in /usr/bin/python3's
 site-packages list, once DESTDIR is taken away."""
@@ -30,6 +30,9 @@ def test_installed_tools_on_path_and_module_importable(tmp_path):
         assert tool in found, sorted(found)
         assert found[tool] in DEFAULT_PATH, (tool, found[tool])
     assert "optimus_report.py" in found, sorted(found)
+    # the C client's constants it imports, beside it
+    assert found.get("optimus_report_consts.py") == \
+        found["optimus_report.py"], sorted(found)
     sites = subprocess.run(
         [PYTHON, "-c", "import site; print('\\n'.join(site.getsitepackages()))"],
         capture_output=True, text=True, check=True).stdout.split()
@@ -65,7 +68,7 @@ def test_cluster_env_exports_the_build_tree(tmp_path):
 
 
 # --------------------------------------------------------------------------
-# The Debian packages (issue 25 item 2), installed into this system by
+# The Debian packages, installed into this system by
 # contrib/run-tests.sh when OPTIMUS_TEST_PACKAGE=1: CI's lanes set it, in
 # chroots made for the run, so the packages are installed into a clean
 # system. On a developer's machine the tests are skipped rather than
@@ -128,6 +131,7 @@ def test_packages_install_every_part():
               DEBIAN_PLUGINDIR + "/job_submit_optimus.so",
               DEBIAN_PLUGINDIR + "/spank_optimus.so",
               "/usr/lib/python3/dist-packages/optimus_report.py",
+              "/usr/lib/python3/dist-packages/optimus_report_consts.py",
               "/usr/share/man/man8/sched_optimus.8.gz",
               "/usr/share/man/man5/optimus_hints.5.gz",
               "/usr/share/man/man1/optimusctl.1.gz",
@@ -215,7 +219,7 @@ def _next_release(debs, outdir, suffix="+upgradetest1"):
 
 @needs_package
 def test_upgrade_keeps_the_state_file_and_its_records(tmp_path):
-    """Issue 25 item 2: upgrading the packages keeps sched/optimus' state
+    """Upgrading the packages keeps sched/optimus' state
     file, and the next release reads the records the previous one wrote.
     A cluster of the installed plugins tracks a job that reports; the next
     release is installed over them with dpkg (what apt does), slurmctld
@@ -325,7 +329,8 @@ def test_rpm_packages_require_their_slurm_and_hold_every_part():
     for name in ("/usr/bin/optimusctl", "/usr/bin/optimus-report",
                  "/usr/bin/optimus-sim", "/slurm/spank_optimus.so",
                  "/slurm/sched_optimus.so", "/slurm/job_submit_optimus.so",
-                 "/optimus_report.py", "/man8/sched_optimus.8",
+                 "/optimus_report.py", "/optimus_report_consts.py",
+                 "/man8/sched_optimus.8",
                  "/examples/optimus.conf", "/metrics.md", "/COPYING"):
         # rpmbuild's brp-compress gzips man pages on some releases (Debian
         # 13's rpm: sched_optimus.8.gz), not on others (Debian 12's)

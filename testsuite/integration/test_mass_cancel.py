@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""A mass cancel does not freeze the planner (issue 32 item 3).
+"""A mass cancel does not freeze the planner.
 
 Every ended optimus job's final SystemComment goes to slurmdbd; written one
 at a time on the planner's path, 9,950 of them stopped planning for 14

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """The scheduler's metrics and a job's plan history on a real cluster
-(issue 25 item 3, doc/metrics.md): `optimusctl metrics` as root and as a
+(doc/metrics.md): `optimusctl metrics` as root and as a
 second Unix user, parsed by prometheus_client's own parser (Debian's
 python3-prometheus-client), and `optimusctl plan-history N --svg FILE`
 read back as XML. The job is resized for real: an elastic job takes the

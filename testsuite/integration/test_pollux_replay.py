@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""bench/pollux_replay.py --quick as a smoke test (issue 29): three
-replayed Pollux jobs, one epoch each, under sched/optimus (Policy=optimus
-and Policy=goodput, every job adaptive) and plain sched/backfill on the bench's own localhost clusters with accounting,
-and the simulator's prediction of the same slice beside them.
+"""bench/pollux_replay.py --quick as a smoke test: three replayed Pollux
+jobs, one epoch each, under sched/optimus (Policy=optimus and
+Policy=goodput, every job adaptive) and plain sched/backfill on the bench's
+own localhost clusters with accounting, and the simulator's prediction of
+the same slice beside them.
 
 No figure is asserted (the bench's figures are doc/results.md's, measured by
 hand): the bench runs end to end, every job COMPLETED under both

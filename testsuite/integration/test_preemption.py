@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""Preemption on a real cluster (issue 28): the plan's PLAN_PREEMPT carried
+"""Preemption on a real cluster: the plan's PLAN_PREEMPT carried
 out by sched/optimus. A running job that can checkpoint holds every GPU; a
 newcomer arrives; the running job is sent its checkpoint signal, requeued
 and held at optimus' gate (Slurm's restart count 1, its SystemComment and
@@ -200,10 +200,10 @@ def test_preempted_restart_is_not_a_free_restart(accounting_cluster,
     """The plan weighs every resize against the mean restart it measured.
     A preempted job's restart is counted as a restart, but its time (the
     wait for the newcomer, then its start) was never timed as one: the mean
-    took it as a restart that cost nothing. Issue 29's bench: imagenet-13,
-    preempted twice for NCF jobs, recorded 10 s over 4 restarts (7.3 s
-    each from the trainer's own stamps), and NCF re-batches were weighed
-    against that. With no resize timed, the plan keeps RestartCost (2 s
+    would take it as a restart that cost nothing (the replay bench's
+    imagenet-13, preempted twice for NCF jobs, would record 10 s over 4
+    restarts of 7.3 s each, and NCF re-batches be weighed against that).
+    With no resize timed, the plan keeps RestartCost (2 s
     here), not 0 s."""
     c = accounting_cluster
     big, big_out = submit(c, tmp_path, "holds-all-2", HOLDS_ALL + ",steps=60",

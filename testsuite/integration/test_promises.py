@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""Slurm's promises kept under sched/optimus (issue 15) on a real cluster.
+"""Slurm's promises kept under sched/optimus on a real cluster.
 
 Holds, dependencies, begin times, `scontrol top` and `--nice` keep their
 meaning for optimus jobs; losing the state file resizes nobody.
@@ -322,13 +322,13 @@ def test_idle_room_grows_a_job_past_its_fitted_convergence(cluster,
                                                            tmp_path):
     """A job whose loss looks converged to the fit (a large delta) but
     still runs towards steps= is grown when nodes become idle: it is never
-    predicted at 0 remaining steps (issue 15)."""
+    predicted at 0 remaining steps."""
     _grows_into_idle_room(cluster, tmp_path, "optimus,max_ps=4,max_workers=12,"
                           "steps=20000,delta=0.5", "grow")
 
 
 def test_idle_room_grows_a_quality_job(cluster, tmp_path):
-    """The quality twin of the test above (issue 15 item 5: a quality job
+    """The quality twin of the test above (a quality job
     stayed at one worker, "no better allocation fits", with 13 CPUs free):
     a quality job started while the cluster was full grows into the nodes
     that become idle."""

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
 """A measured job of the Pollux artifact replayed on the real cluster
-(examples/replay_trainer.py, issue 29 item 1).
+(examples/replay_trainer.py).
 
 Cluster: 2 nodes of 4 GPUs. One replayed job (cifar10 at batch 512, its
 first EPOCHS epochs, COMPRESSION measured seconds per wall-clock second)

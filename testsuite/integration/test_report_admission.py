@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""Nobody can block the report channel (issue 16, item 1), on a real
+"""Nobody can block the report channel, on a real
 cluster: one attacker holds 1,000 connections to the report port, half of
 them idle and half sending one byte a second, and reopens every connection
 the listener closes. Meanwhile several jobs report through the C command

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""Any reply can be read (issue 16, item 2), on a real cluster: one job
+"""Any reply can be read, on a real cluster: one job
 with 100,000 progress reports (sent by bench/load_reports, the C client),
 then `optimusctl show job` (text and --json), `--points N` and the Python
 client all read the scheduler's answer (doc/design/reports.md, "Replies")."""

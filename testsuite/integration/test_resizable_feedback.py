@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""Feedback to a job that asks to be elastic but cannot be resized
-(issue 26, item 4).
+"""Feedback to a job that asks to be elastic but cannot be resized.
 
 A job is resized only once it has confirmed a checkpoint (declared at
 start, confirmed after each signal), and only if its batch script survives

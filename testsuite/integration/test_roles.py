@@ -16,15 +16,14 @@ scheduler plugin's progress: only the topology's source differs.
 """
 import json
 import os
-import sys
 import tempfile
 import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# conftest puts testsuite/cluster (the harness and its helpers) on the path
 import hints_helpers as hh  # noqa: E402
-from cluster import gpu_tres, gpu_tres_bind  # noqa: E402  (conftest puts testsuite/cluster on the path)
+from cluster import gpu_tres, gpu_tres_bind  # noqa: E402
 
 CLUSTER_OPTIONS = {"scheduler": "sched/backfill"}
 
@@ -110,7 +109,7 @@ def _share_back(n, k, i):
     return n // k + (1 if i >= k - n % k else 0)
 
 
-# NodeAddr of each node (issue 15: host lists hold the address Slurm
+# NodeAddr of each node (host lists hold the address Slurm
 # connects to, never a node name that need not resolve).
 NODE_ADDR = {}
 
@@ -139,8 +138,8 @@ def check_roles(jid, tasks, p, w, mode="async", layout="colocated",
     check_ports(tasks, het=het)
     for t in tasks:
         assert t["OPTIMUS_JOB_ID"] == str(jid)
-        # the default checkpoint folder is the job's own, not its id's
-        # (issue 26): cluster, id and the submission stamp from sbatch
+        # the default checkpoint folder is the job's own, not its id's:
+        # cluster, id and the submission stamp from sbatch
         assert t["OPTIMUS_CLUSTER"] == "optimus"
         assert t["OPTIMUS_SUBMIT_TIME"].isdigit()
         assert abs(int(t["OPTIMUS_SUBMIT_TIME"]) - time.time()) < 600

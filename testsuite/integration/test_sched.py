@@ -117,7 +117,7 @@ def test_job_left_out_waits_with_a_reason(cluster, tmp_path):
         cluster.wait_job_state(blocker, {"RUNNING"})
         jid, _ = submit(cluster, tmp_path, "waits", "optimus", 20)
 
-        # Slurm shows Reason=BeginTime at optimus' gate (issue 15): the
+        # Slurm shows Reason=BeginTime at optimus' gate: the
         # planner's reason is in the SystemComment.
         def reason():
             f = cluster.job_fields(jid)
@@ -144,7 +144,7 @@ def test_running_job_shrinks_and_grows_through_requeue(cluster, tmp_path):
         assert second["resumed_from"] > 0
         f = cluster.job_fields(big)
         assert f["Restarts"] == "1"
-        # restarts= counts restarts that happened (issue 15): the planner
+        # restarts= counts restarts that happened: the planner
         # sees this one at its next look, the comment at the next plan.
         wait_for(lambda: "restarts=1" in
                  cluster.job_fields(big)["SystemComment"], 15,
@@ -183,8 +183,8 @@ def assert_restart_timed(cluster, big, big_out, delay):
 def test_restart_cost_runs_to_the_first_step(cluster, tmp_path):
     """A restart costs the job until its first step, not until Slurm starts
     it: the plan weighs every resize and re-batch against the restarts it
-    measured, and a cost taken at the start made re-batches that did not
-    pay (issue 29's bench: 3.3 s measured, 8 s lost). The resized job's
+    measured, and a cost taken at the start would make re-batches that do
+    not pay (3.3 s measured where 8 s are lost). The resized job's
     processes take 8 s after the restart before their first step."""
     delay = 8
     big, big_out, first, small = squeezed(cluster, tmp_path, "slowstart", 5,
@@ -201,11 +201,9 @@ def test_restart_cost_counts_the_steps_of_the_new_run_only(cluster, tmp_path):
     reports 5 times, then trains on silently for 6 s before it is resized,
     checkpoints about 6 s of steps past its last report, and its restart
     (new processes that wait 4 s before their first step) must still cost
-    the signal-to-start time plus those 4 s. A guard written while looking
-    for why issue 29's imagenet-13 recorded 10 s over 4 restarts: it
-    passed at once (a run's first report carries no speed, so no steps are
-    taken off); the cause was the preempted restarts counted untimed
-    (test_preemption test_preempted_restart_is_not_a_free_restart)."""
+    the signal-to-start time plus those 4 s (a run's first report carries
+    no speed, so no steps are taken off; preempted restarts are
+    test_preemption's test_preempted_restart_is_not_a_free_restart)."""
     delay = 4
     big, big_out = submit(cluster, tmp_path, "quiet",
                           "optimus,max_ps=8,max_workers=24,ckpt_grace=5,"
@@ -284,7 +282,7 @@ def test_model_state_survives_slurmctld_restart(cluster, tmp_path):
 
 
 def test_plan_reports_its_lock_holds(cluster, tmp_path):
-    """Issue 16 item 7: the longest hold of each lock since the previous
+    """The longest hold of each lock since the previous
     plan is logged and in the plan's JSON (optimusctl --json plan)."""
     jid, _ = submit(cluster, tmp_path, "locks",
                     "optimus,max_ps=1,max_workers=2", 300)
@@ -314,7 +312,7 @@ def test_corrupt_state_file_is_reported_and_set_aside(cluster):
     assert cluster.run(["scontrol", "ping"]).stdout.find("UP") >= 0
     log = cluster.logs("slurmctld")
     assert "cannot parse state file" in log
-    # Set aside under a name of its own (issue 32): .corrupt.<UTC time>
+    # Set aside under a name of its own: .corrupt.<UTC time>
     assert re.search(r"corrupt state kept as %s\.corrupt\.\d{8}T\d{6}Z"
                      % re.escape(path), log), log
 
@@ -395,9 +393,9 @@ def test_separate_layout_placed_on_disjoint_nodes(cluster, tmp_path):
 
 
 def test_failed_job_says_why_in_its_system_comment(cluster, tmp_path):
-    """Issue 26 item 5: a job that failed showed a finished prediction
-    (`remaining=0 steps eta=0s`) in its SystemComment; it says how it ended
-    (state and exit code, as sacct words them) instead."""
+    """A job that failed shows in its SystemComment how it ended (state
+    and exit code, as sacct words them), not a finished prediction
+    (`remaining=0 steps eta=0s`)."""
     jid = cluster.sbatch(["--scheduler=optimus,max_ps=1,max_workers=1",
                           "-D", str(tmp_path), "-o", str(tmp_path / "f.out")],
                          "#!/bin/sh\nsleep 3\nexit 3\n")
@@ -413,8 +411,8 @@ def test_failed_job_says_why_in_its_system_comment(cluster, tmp_path):
 
 
 def test_show_job_text_names_the_job(cluster, tmp_path):
-    """Issue 26 item 5: `optimusctl show job N` printed `Job 0: uid 0`
-    for a tracked job (the model's JSON says job_id and uid)."""
+    """`optimusctl show job N` prints the tracked job's id and uid (the
+    model's JSON says job_id and uid), never `Job 0: uid 0`."""
     jid, _ = submit(cluster, tmp_path, "named",
                     "optimus,max_ps=1,max_workers=1", 300)
     try:
@@ -435,8 +433,8 @@ def test_epoch_target_from_whole_epoch_reports(cluster, tmp_path):
     must be 600 steps within what its reports tell (one every 20 steps:
     the epoch began between two of them, 3 x 10 steps either way).
     step / epoch took the epoch index for epochs done: 3 x 340 / 1 = 1020
-    steps at step 340, in epoch 1 (the replay bench's NCF jobs, issue 29:
-    24 s predicted left with 9 s left, so they re-batched for nothing)."""
+    steps at step 340, in epoch 1 (the replay bench's NCF jobs: with 24 s
+    predicted left and 9 s left they would re-batch for nothing)."""
     lines = ["#!/bin/sh"]
     for step in range(20, 341, 20):
         lines.append("%s progress --step %d --loss %g --epoch %d || exit 3"
@@ -456,8 +454,8 @@ def test_epoch_target_from_whole_epoch_reports(cluster, tmp_path):
 
 
 def test_gate_date_in_the_man_page_is_the_gate(cluster, tmp_path):
-    """Issue 26 item 5: sched_optimus(8) named the gate 2097-08-31, the code
-    set 2097-08-05T09:04:00 UTC. The date the man page gives is the begin
+    """sched_optimus(8) names the gate's date as the code sets it,
+    2097-08-05T09:04:00 UTC. The date the man page gives is the begin
     time a waiting optimus job shows."""
     import calendar
     man = open(os.path.join(TOP, "doc", "man", "sched_optimus.8")).read()
@@ -476,9 +474,9 @@ def test_gate_date_in_the_man_page_is_the_gate(cluster, tmp_path):
 
 
 def test_optimusctl_shows_the_settings_in_force(cluster):
-    """Issue 26 item 5: nothing showed the values sched/optimus runs with
-    (optimus.conf's and the defaults); `optimusctl show config` does, and
-    `scontrol reconfigure` logs what it re-read."""
+    """`optimusctl show config` shows the values sched/optimus runs with
+    (optimus.conf's and the defaults), and `scontrol reconfigure` logs what
+    it re-read."""
     r = cluster.run([OPTIMUSCTL, "show", "config"], check=False)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -497,9 +495,9 @@ def test_optimusctl_shows_the_settings_in_force(cluster):
 
 
 def test_waiting_job_reason_in_squeue_is_stable(cluster, tmp_path):
-    """Issue 26 item 5: squeue's reason for a waiting optimus job flipped
-    between BeginTime and optimus' own reason (set at each plan, cleared by
-    Slurm's scheduler). It stays BeginTime; the planner's reason is in the
+    """squeue's reason for a waiting optimus job does not flip between
+    BeginTime and optimus' own reason (set at each plan, cleared by Slurm's
+    scheduler). It stays BeginTime; the planner's reason is in the
     SystemComment."""
     blocker = cluster.sbatch(["-N4", "--exclusive", "-o", "/dev/null"],
                              "#!/bin/sh\nsleep 300\n")

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""spank/optimus's plugstack.conf arguments (issue 16, item 6): a relative
+"""spank/optimus's plugstack.conf arguments: a relative
 or too long state_dir= is refused with a message naming it, never cut or
 passed over with a generic failure."""
 import pytest

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""State-file faults lose no more than they must (issue 32 item 4).
+"""State-file faults lose no more than they must.
 
 A state path that became a directory is set aside and saving resumes,
 even when an older set-aside copy exists; every set-aside copy is kept
 (the newest five); the recent-report history survives a restart. Bad
-input (issue 31): a node the file names that slurm.conf no longer has, a
+input: a node the file names that slurm.conf no longer has, a
 job whose node vanished, a file cut short mid-save: one clear log line
 each, nothing else lost, slurmctld runs on.
 """

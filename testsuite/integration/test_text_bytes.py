@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""Bytes that leak (issue 32, item 5), on a real cluster.
+"""Bytes that leak, on a real cluster.
 
 One rule for user text (src/common/util/escape.h): hints in UTF-8 letters
 work and reach slurmctld.log, the state file and `optimusctl show job

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""What optimusctl and optimus-report print (issue 16, item 6), on a real
+"""What optimusctl and optimus-report print, on a real
 cluster: strict JSON (a parser refusing NaN/Infinity), the scheduler's own
 fitted curve in `show job`, a status table with real figures and a state
 column (finished jobs only with --all), a plan table, and one line naming

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The Python module's gradient statistics (issue 28 item 4): the
+"""The Python module's gradient statistics: the
 estimator recovers |G|^2 and tr(Sigma) from gradients of two batch sizes,
 GradientStats measures across the replicas of a real DDP group (gloo, 2
 processes on this machine) exactly what each replica's own gradient and

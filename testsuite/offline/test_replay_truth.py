@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""`optimus-sim truth` and the replay trainer by hand (issue 29 item 1):
+"""`optimus-sim truth` and the replay trainer by hand:
 the truth is the measured data where the data has a point, the trainer's
 steps follow it to the epoch count, and what is outside the measured
 domain or mistyped is refused. Needs no cluster."""

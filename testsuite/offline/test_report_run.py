@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The run a report names (issue 31): the Python module's reports carry
+"""The run a report names: the Python module's reports carry
 the sender's SLURM_RESTART_COUNT when it belongs to the reported job, and
 no run otherwise (the scheduler then takes the report as any run's).
 Needs no cluster."""

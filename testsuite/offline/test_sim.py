@@ -170,7 +170,7 @@ def test_quality_figures_on_recorded_curves(tmp_path):
     assert p.returncode != 0 and "bad.csv:1: expected curve," in p.stderr
 
 
-# ---- experiment pollux: the measured workloads (issue 20) ----
+# ---- experiment pollux: the measured workloads ----
 
 POLICIES = ["peer-optimus-oracle", "tiresias", "optimus", "optimus-rate",
             "goodput", "goodput-nopreempt",
@@ -308,7 +308,7 @@ def test_pollux_print_hints():
 
 
 def test_pollux_oracle_prerun_labelled(tmp_path):
-    """Issue 28: the free pre-run is an oracle and says so wherever its
+    """The free pre-run is an oracle and says so wherever its
     figures appear: label, JSON, table."""
     pols = "optimus,optimus-rate,quality,drf"
     j = json.loads(run("experiment", "pollux", "--policy", pols,
@@ -347,7 +347,7 @@ def test_pollux_oracle_prerun_labelled(tmp_path):
 
 
 def test_large_trace_size_refused(tmp_path):
-    """Issue 20: a size beyond the truth model no longer finishes at once."""
+    """A size beyond the truth model no longer finishes at once."""
     t = tmp_path / "t.csv"
     t.write_text("0,resnext-110,sync,4\n0,resnext-110,sync,10\n")
     p = subprocess.run([SIM, "run", "--trace", str(t)],
@@ -368,7 +368,7 @@ def test_pollux_detail():
         r["avg_jct"])
 
 
-# ---- every option works or is refused (issue 30, item 3) ----
+# ---- every option works or is refused ----
 
 def figure(report, name):
     return next(c for c in report["comparisons"] if c["name"] == name)
@@ -499,7 +499,7 @@ def test_quality_bench_errors(tmp_path):
     assert p.returncode == 2 and "takes its set-up from the file" in p.stderr
 
 
-# ---- a slice on another cluster (issue 29 item 3, bench/pollux_replay.py) --
+# ---- a slice on another cluster (bench/pollux_replay.py) --
 
 SLICE = ["experiment", "pollux", "--realistic", "--workload", "1",
          "--jobs", "5", "--epochs", "1", "--nodes", "4", "--round", "20",

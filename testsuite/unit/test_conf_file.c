@@ -90,7 +90,7 @@ START_TEST(test_table_case)
 END_TEST
 
 /* optimus.conf with spaces, and every SlurmctldHost in order: the
- * clients try the primary controller first (issue 16: both took the last,
+ * clients try the primary controller first (both took the last,
  * the backup, and `ReportPort = 7000` was silently the default port). */
 START_TEST(test_endpoint_grammar_and_controllers)
 {

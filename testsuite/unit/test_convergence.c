@@ -332,7 +332,7 @@ START_TEST(test_real_curve)
 }
 END_TEST
 
-/* Issue 16 item 4: huge losses. Six decreasing points near 1e27 in the
+/* Huge losses. Six decreasing points near 1e27 in the
  * inverse form made the NNLS give up, the profile return infinity and
  * GSL's Brent minimiser abort the process; near 1e152 the power form's
  * sums overflowed into a "successful" c = 1,0,0. The fit is invariant to

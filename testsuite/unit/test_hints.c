@@ -196,7 +196,7 @@ static const struct { const char *text, *needle; } bad[] = {
 	{ "optimus,mode=allreduce,workers=8,batch=4", "smaller than "
 	  "min_workers=8" },
 	{ "optimus,mode=allreduce,ps=257", "from 1 to 256" },
-	/* the batch the job accepts (issue 28) */
+	/* the batch the job accepts */
 	{ "optimus,mode=allreduce,max_batch=64", "max_batch= needs batch=" },
 	{ "optimus,mode=allreduce,adaptive_batch=yes", "adaptive_batch= "
 	  "needs batch=" },
@@ -538,7 +538,7 @@ START_TEST(test_size_allreduce)
 }
 END_TEST
 
-/* Does the batch shell survive the checkpoint signal (issue 26)? */
+/* Does the batch shell survive the checkpoint signal? */
 START_TEST(test_script_survives_signal)
 {
 	static const struct { const char *script; int sig; bool ok; } c[] = {

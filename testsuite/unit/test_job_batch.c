@@ -211,7 +211,7 @@ static job_model_t *adaptive_job(uint32_t id)
 	return m;
 }
 
-/* Issue 28, Pollux's priors: a job's first measured step is a fit (no
+/* Pollux's priors: a job's first measured step is a fit (no
  * wait for 3 configurations), its compute half per example and half per
  * micro-step, no sync term measured. */
 START_TEST(test_fit_from_first_step)

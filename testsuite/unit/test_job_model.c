@@ -119,7 +119,7 @@ START_TEST(test_fit_predictions)
 END_TEST
 
 /*
- * Issue 15: a job still running past its fitted convergence shows the fit
+ * A job still running past its fitted convergence shows the fit
  * is wrong; the prediction falls back to the target (or the prior), never
  * to 0 remaining, else the planner never grows it.
  */
@@ -158,10 +158,9 @@ START_TEST(test_running_never_zero_remaining)
 END_TEST
 
 /*
- * Issue 26: a job running past its fitted end is predicted as many steps
- * again as it has overrun, so the prediction moves smoothly through the
- * fit's end; before, it fell to about 1 step and then jumped to the prior
- * (10,000 steps: 4 s, 1 s, 882 s within 10 s for a DDP job).
+ * A job running past its fitted end is predicted as many steps again as
+ * it has overrun, so the prediction moves smoothly through the fit's end
+ * rather than falling to about 1 step and then jumping to the prior.
  */
 START_TEST(test_remaining_steps_continuous_past_the_fit)
 {
@@ -202,7 +201,7 @@ START_TEST(test_remaining_steps_continuous_past_the_fit)
 }
 END_TEST
 
-/* Issue 15: resizable only after a confirmed checkpoint, never again after
+/* Resizable only after a confirmed checkpoint, never again after
  * a run resumed below its step; restarts= counts restarts that happened. */
 START_TEST(test_resizable_rules)
 {
@@ -528,9 +527,9 @@ END_TEST
 
 /*
  * A restart costs the job until its first step, not until Slurm starts it
- * (issue 29: on the cluster a re-batch was planned with 3.3 s measured
- * from signal to start where the job lost 8 s to its first step, and
- * re-batched jobs whose restart did not pay). The first report ends the
+ * (a job loses more to its first step than from signal to start, and a
+ * plan that priced the latter re-batched jobs whose restart did not pay).
+ * The first report ends the
  * timing, its steps at the reported speed taken off; a run ending before
  * any report lost all of it; the restart being timed survives the state
  * file.
@@ -678,7 +677,7 @@ END_TEST
 /* A run Slurm requeued itself (a node failed) is a fault's restart: not
  * counted in restarts, not charged as a resize, resumed from the last
  * confirmed checkpoint without the job being called not resumable; a
- * resize under way is abandoned (issue 31). The count survives the state
+ * resize under way is abandoned. The count survives the state
  * file. */
 START_TEST(test_lost_run_is_a_fault_not_a_resize)
 {
@@ -729,7 +728,7 @@ START_TEST(test_lost_run_is_a_fault_not_a_resize)
 END_TEST
 
 /*
- * Preemption (issue 28): the attained service counts every run's GPUs x
+ * Preemption: the attained service counts every run's GPUs x
  * seconds, the open one up to now, exactly across the history's trimming;
  * a preemption checkpoints like a resize but is not one (neither resizes
  * nor resize_seconds), its checkpoint is where the next run resumes, and
@@ -1378,8 +1377,9 @@ END_TEST
 /*
  * What the listener refuses to a report's sender (job/job_admit.c): what
  * the record itself would refuse of a running run (a worker rank it does
- * not have, a speed sample the speed model cannot hold, a report of an
- * earlier run); a report of a run the record has not seen is taken.
+ * not have, a speed that is none or of another configuration than the
+ * run's: the speed claim's own check, job_model_speed_check, a report of
+ * an earlier run); a report of a run the record has not seen is taken.
  */
 START_TEST(test_admit_refuses_what_the_record_refuses)
 {
@@ -1409,7 +1409,8 @@ START_TEST(test_admit_refuses_what_the_record_refuses)
 		      "%s", err);
 	r.run = 2;
 	ck_assert_int_eq(job_model_admit(m, &r, 1, err, sizeof(err)), 0);
-	/* speed: above 0, and a PS job's samples need PS */
+	/* speed: above 0, and a PS job's samples need PS (the claim's first
+	 * check, job_model_speed_check) */
 	r = (report_t){ .kind = REPORT_SPEED, .job_id = 42 };
 	r.speed = (report_speed_t){ .ps = 1, .workers = 2, .steps_per_sec = 0 };
 	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
@@ -1419,6 +1420,11 @@ START_TEST(test_admit_refuses_what_the_record_refuses)
 	r.speed.ps = 0;
 	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "0 PS"));
+	/* the claim refuses it the same way, and counts it */
+	ck_assert_int_eq(job_model_speed_claim(m, 200, 0, 2, 0, 0, 3, err,
+					       sizeof(err)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(err, "0 PS"));
+	ck_assert_uint_eq(m->claims.refused, 1);
 	/* ... at a batch of its own, a step time: no PS count needed */
 	r.speed.local_batch = 8;
 	ck_assert_int_eq(job_model_admit(m, &r, 0, err, sizeof(err)), 0);

@@ -71,7 +71,7 @@ static void fx_run(fixture_t *f, size_t i, const place_slot_t *sl, size_t k,
 			res_combo(psd, sl[s].ps, wd, sl[s].workers));
 	}
 	job_model_started(f->m[i], started, ps, w, (int)k);
-	/* These jobs can checkpoint (issue 15: else never resized). */
+	/* These jobs can checkpoint (else never resized). */
 	ck_assert_int_eq(job_model_checkpoint(f->m[i], started, 0), 0);
 	f->j[i].running = true;
 	f->j[i].slots = f->slots[i];
@@ -728,7 +728,7 @@ static void expect_plan(fixture_t *f, size_t i, plan_action_t action,
 }
 
 /*
- * Issue 15: spare room grows a running quality job (it stayed at one
+ * Spare room grows a running quality job (it stayed at one
  * worker, "no better allocation fits", with 13 CPUs free).
  */
 START_TEST(test_quality_grows_into_idle_room)
@@ -932,8 +932,8 @@ START_TEST(test_bad_input_and_json)
 }
 END_TEST
 
-/* Issue 16 (found by fuzzing): a free room beyond PLAN_ROOM_MAX made a
- * task count overflow its integer (undefined behaviour); it is refused. */
+/* A free room beyond PLAN_ROOM_MAX would make a task count overflow its
+ * integer (undefined behaviour; fuzz_models finds it): it is refused. */
 START_TEST(test_absurd_free_room_refused)
 {
 	fixture_t f;
@@ -1093,7 +1093,7 @@ START_TEST(test_straggler_stays_without_room)
 	ck_assert_ptr_nonnull(strstr(dec(&f, 0)->reason, "resized 5s ago"));
 	fx_free(&f);
 
-	/* Only a job that can checkpoint is moved (issue 15's rule). */
+	/* Only a job that can checkpoint is moved. */
 	fx_straggler(&f, 4, 8);
 	f.m[0]->ckpt_confirmed = false;
 	ck_assert_int_eq(fx_plan(&f), 0);

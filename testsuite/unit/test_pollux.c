@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * test_pollux.c - optimus-sim on the measured workloads (issue 20): the
+ * test_pollux.c - optimus-sim on the measured workloads: the
  * CSV and workload readers' errors, the measured step times and their
  * interpolation, the peer's two baselines against their published
  * average JCTs on workload 6 (within 5%), that a fitted policy knows only
- * the configurations its jobs ran in (issue 28), that goodput chooses
- * batches within the validated range (issue 28), that slurm-backfill
+ * the configurations its jobs ran in, that goodput chooses
+ * batches within the validated range, that slurm-backfill
  * never lets a later job delay the reservation of a blocked one, and a
- * start's cost against the starts queued with it (issue 29).
+ * start's cost against the starts queued with it.
  */
 #include <check.h>
 #include <errno.h>
@@ -346,7 +346,7 @@ static watch_t run_watched(const char *wl, const char *policy,
 	return w;
 }
 
-/* Issue 28: a fitted policy learns only from what its jobs ran; the free
+/* A fitted policy learns only from what its jobs ran; the free
  * pre-run of --oracle-prerun is caught by the same check, and labelled. */
 START_TEST(test_fitted_sees_only_what_ran)
 {
@@ -463,7 +463,7 @@ START_TEST(test_backfill_keeps_reservation)
 END_TEST
 
 /*
- * A start's cost against the starts launching with it (issue 29): jobs
+ * A start's cost against the starts launching with it: jobs
  * that start together queue, each per_queued seconds after the one before
  * it; starts further apart cost the base each; per_queued 0 is the single
  * pooled cost. In the engine, three 1-GPU jobs submitted together under
@@ -646,7 +646,7 @@ START_TEST(test_elastic_ncf_one_gpu)
 }
 END_TEST
 
-/* Issue 28: goodput chooses batches (within the validated range, where
+/* Goodput chooses batches (within the validated range, where
  * the truth has statistics); the other policies never do. */
 START_TEST(test_goodput_batches)
 {
@@ -851,7 +851,7 @@ START_TEST(test_backfill_limits_hold)
 END_TEST
 
 /*
- * Issue 29: quality's loss is what the replay trainer reports
+ * Quality's loss is what the replay trainer reports
  * (examples/replay_trainer.py), the share of the slice's measured progress
  * still to go, 1 - progress / progress at its last epoch's end. The
  * adapter reported a share of steps over an estimate of the steps per

@@ -347,7 +347,7 @@ static json_object *planner_like(const query_t *q, const report_viewer_t *v)
 }
 
 /*
- * Issue 18: one source of truth for a job's reports. Once a consumer (the
+ * One source of truth for a job's reports. Once a consumer (the
  * planner) drains the queue, the service keeps no copy of its own: the
  * report is queued only, and the callback's answer is the answer, never
  * completed key by key from a second store.
@@ -416,7 +416,7 @@ static char *metrics_as(uid_t uid)
 }
 
 /*
- * Issue 25: the metrics query counts what the service accepted and refused,
+ * The metrics query counts what the service accepted and refused,
  * and shows a job's series only to its owner and the administrators (the
  * rule of the job queries); the scheduler's figures to everyone.
  */

@@ -205,7 +205,7 @@ START_TEST(test_alg1_equals_exhaustive_on_predicted_curves)
 }
 END_TEST
 
-/* Issue 16 item 4: losses near 1e150 overflowed the fit's sums and gave
+/* Losses near 1e150 overflowed the fit's sums and gave
  * a "successful" c = 1,0,0; a fit either fails or predicts the points. */
 START_TEST(test_huge_losses)
 {

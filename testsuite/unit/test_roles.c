@@ -182,7 +182,7 @@ static int resv_index(uint32_t port)
 	return -1;
 }
 
-/* Issue 15: two nodes with one address (multiple slurmd on a host) never
+/* Two nodes with one address (multiple slurmd on a host) never
  * give two tasks the same host:port; the rendezvous port is none of theirs. */
 START_TEST(test_ports_unique_per_address)
 {

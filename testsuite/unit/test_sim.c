@@ -152,9 +152,9 @@ START_TEST(test_sample_trace)
 END_TEST
 
 /*
- * Issue 20, defect: a large trace `size` made a job finish at once (the
- * per-epoch decrease of its truth curve was below delta from the first
- * step: resnext-110 size 4 -> 2497 s, 8 -> 1409 s, >= 10 -> 0 s). A job's
+ * A large trace `size` must not make a job finish at once (the per-epoch
+ * decrease of its truth curve below delta from the first step would give
+ * resnext-110 size 4 -> 2497 s, 8 -> 1409 s, >= 10 -> 0 s). A job's
  * JCT alone on the cluster must grow with its size, or the size must be
  * refused with an error that names it.
  */
@@ -509,7 +509,7 @@ START_TEST(test_curves)
 }
 END_TEST
 
-/* Issue 30: a run is normalised against the loss its family reaches on
+/* A run is normalised against the loss its family reaches on
  * the same data (the lowest of the runs from the same untrained model),
  * not its own best: a run that stalls stays above 0. A run from another
  * start (k-means' k, other data) is its own group. */

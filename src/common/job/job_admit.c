@@ -27,9 +27,10 @@ int job_model_admit(const job_model_t *m, const report_t *r,
 		return job_model_worker_check(m, (int64_t)r->worker.rank, err,
 					      errlen);
 	case REPORT_SPEED:
-		return job_model_speed_check(m, s->ps, s->workers,
-					     s->steps_per_sec,
-					     s->local_batch > 0, err, errlen);
+		return job_model_speed_check(m, (int)s->ps, (int)s->workers,
+					     (int)s->local_batch,
+					     (int)s->accum, s->steps_per_sec,
+					     err, errlen);
 	default:
 		return 0;
 	}

@@ -24,7 +24,8 @@
  * 0 when the record of a job whose current run is `current_run` (Slurm's
  * restart count as the scheduler last saw it) takes r, else -EINVAL with
  * the reason: a report of an earlier run, a worker rank the run does not
- * have, a speed sample the speed model cannot hold.
+ * have, a speed the record could take as no sample (job_model_speed_check,
+ * the claim's first check).
  */
 int job_model_admit(const job_model_t *m, const report_t *r,
 		    uint32_t current_run, char *err, size_t errlen);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * job_batch.c - the adaptive batch of a job record (issue 28): its limits,
+ * job_batch.c - the adaptive batch of a job record: its limits,
  * the gradient statistics and step times it reported, and the batch it
  * should run at with an allocation (see job_model.h, "Adaptive batch").
  *
@@ -18,6 +18,11 @@
 #include "report/protocol.h"
 #include "util/errmsg.h"
 #include "util/json_num.h"
+
+/* A speed report's micro-steps (the protocol's bound) are the ones a job
+ * may declare (the hints' bound): one number, held here where both meet. */
+_Static_assert(PROTOCOL_MAX_ACCUM == HINTS_MAX_ACCUM,
+	       "a report's accum bound is the hints' accum bound");
 
 int job_model_batch_limits(job_model_t *m, double submitted,
 			   const goodput_limits_t *lim, char *err,
@@ -138,6 +143,11 @@ int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 					    sync };
 	m->dirty |= JOB_MODEL_DIRTY_BATCH;
 	return 0;
+}
+
+double job_model_batch_global(const job_model_t *m)
+{
+	return m->batch.global > 0 ? m->batch.global : m->batch.submitted;
 }
 
 int job_model_batch_run(job_model_t *m, double global, int local, int accum)
@@ -455,7 +465,8 @@ int job_model_batch_from_json(const json_object *o, job_model_t *m,
 	int local, accum, rc;
 	job_batch_t *b = &m->batch;
 
-	/* A state file written before issue 28: not adaptive. */
+	/* A state file with no "batch" (no adaptive batch then): not
+	 * adaptive. */
 	if (!json_object_object_get_ex(o, "batch", &j))
 		return 0;
 	if (!json_object_is_type(j, json_type_object) ||

@@ -66,18 +66,6 @@ static bool claim_near(double claimed, double lo, double hi)
 	       claimed <= hi * JOB_CLAIM_FACTOR;
 }
 
-/* The configuration: the run's PS and workers (its nodes are the run's). */
-static int claim_configuration(job_model_t *m, int ps, int workers,
-			       char *why, size_t len)
-{
-	if (ps == m->cur_ps && workers == m->cur_workers)
-		return 0;
-	return claim_refuse(m, why, len, "%d PS + %d workers is not the "
-			    "configuration the job runs (%d PS + %d workers "
-			    "on %d nodes)", ps, workers, m->cur_ps,
-			    m->cur_workers, m->cur_nodes);
-}
-
 /* The claim against the steps per second `seen` at the run's batch. */
 static int claim_observed(job_model_t *m, double seen, int local_batch,
 			  int accum, double sps, char *why, size_t len)
@@ -110,11 +98,47 @@ static int claim_observed(job_model_t *m, double seen, int local_batch,
 			    fmax(1.0, q) / seen, seen, run_batch);
 }
 
+int job_model_speed_check(const job_model_t *m, int ps, int workers,
+			  int local_batch, int accum, double steps_per_sec,
+			  char *why, size_t len)
+{
+	if (!m)
+		return errmsg_set(why, len, -EINVAL, "no record");
+	if (!(steps_per_sec > 0.0) || !isfinite(steps_per_sec) ||
+	    local_batch < 0 || accum < 0)
+		return errmsg_set(why, len, -EINVAL, "%g steps/s is not a "
+				  "speed: it must be above 0", steps_per_sec);
+	/* At the run's own batch it is a sample of the speed model, which
+	 * holds only the configurations a job of its kind can run. */
+	if (!local_batch &&
+	    !speed_model_sample_valid(job_model_speed_p(m, ps, workers, 0),
+				      workers, steps_per_sec))
+		return errmsg_set(why, len, -EINVAL, "a speed sample of %d PS "
+				  "and %d workers is no configuration of this "
+				  "%s job (it needs ps >= 1 and workers >= 1)",
+				  ps, workers, hints_is_allreduce(&m->hints) ?
+				  "all-reduce" : "parameter-server");
+	return 0;
+}
+
+/* The configuration: the run's PS and workers (its nodes are the run's). */
+static int claim_configuration(job_model_t *m, int ps, int workers,
+			       char *why, size_t len)
+{
+	if (ps == m->cur_ps && workers == m->cur_workers)
+		return 0;
+	return claim_refuse(m, why, len, "%d PS + %d workers is not the "
+			    "configuration the job runs (%d PS + %d workers "
+			    "on %d nodes)", ps, workers, m->cur_ps,
+			    m->cur_workers, m->cur_nodes);
+}
+
 int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,
 			  char *why, size_t len)
 {
 	const job_run_t *run;
+	char no[sizeof(m->claims.last_refusal)];
 	double seen;
 	int rc;
 
@@ -127,10 +151,9 @@ int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
 				    " a speed is a claim about the run "
 				    "slurmctld started",
 				    job_phase_name(m->phase));
-	if (!(steps_per_sec > 0.0) || !isfinite(steps_per_sec) ||
-	    local_batch < 0 || accum < 0)
-		return claim_refuse(m, why, len, "%g steps/s is not a speed",
-				    steps_per_sec);
+	if (job_model_speed_check(m, ps, workers, local_batch, accum,
+				  steps_per_sec, no, sizeof(no)))
+		return claim_refuse(m, why, len, "%s", no);
 	if ((rc = claim_configuration(m, ps, workers, why, len)))
 		return rc;
 	if (!m->claims.tokens_at || m->claims.tokens_at < run->start) {

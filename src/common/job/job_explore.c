@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * job_explore.c - exploring how a job scales (ExploreScaling, issue 28;
+ * job_explore.c - exploring how a job scales (ExploreScaling;
  * doc/design/planning.md "Exploring scaling"), Pollux's rule (Qiao et al., OSDI
  * 2021, section 4.1): a job whose model has not seen a configuration is
  * optimistic about it, and may grow at most to twice the most GPUs it has

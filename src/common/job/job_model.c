@@ -203,8 +203,7 @@ static void job_model_feed_loss(job_model_t *m, double step, double loss)
  * The first report of a run after another run: a job that resumed below
  * the step it had reached (or below the checkpoint it confirmed for the
  * resize, the floor set by job_model_started()) threw work away on
- * restart, and would again: it is never resized again while it runs
- * (issue 15).
+ * restart, and would again: it is never resized again while it runs.
  */
 static void job_model_check_resume(job_model_t *m, double step)
 {
@@ -366,27 +365,6 @@ int job_model_progress(job_model_t *m, time_t now, double step,
 	return 0;
 }
 
-int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
-			  double steps_per_sec, bool own_batch, char *err,
-			  size_t errlen)
-{
-	int w = workers > INT32_MAX ? INT32_MAX : (int)workers;
-	int p = job_model_speed_p(m, ps > INT32_MAX ? INT32_MAX : (int)ps, w,
-				  0);
-
-	if (!isfinite(steps_per_sec) || !(steps_per_sec > 0.0))
-		return errmsg_set(err, errlen, -EINVAL, "a speed of %g steps/s "
-				  "is no sample: it must be above 0",
-				  steps_per_sec);
-	if (!own_batch && !speed_model_sample_valid(p, w, steps_per_sec))
-		return errmsg_set(err, errlen, -EINVAL, "a speed sample of %u "
-				  "PS and %u workers is no configuration of "
-				  "this %s job (it needs %s)", ps, workers,
-				  hints_is_allreduce(&m->hints) ? "all-reduce" :
-				  "parameter-server", "ps >= 1 and workers >= 1");
-	return 0;
-}
-
 int job_model_speed_sample(job_model_t *m, int ps, int workers,
 			   double steps_per_sec)
 {
@@ -469,7 +447,7 @@ void job_model_started(job_model_t *m, time_t now, int ps, int workers,
 	} else if (m->fault_requeue) {
 		/* A fault's restart: not the plan's, and the work since the
 		 * last confirmed checkpoint is the fault's loss, not the
-		 * job's failure to resume (issue 31). */
+		 * job's failure to resume. */
 		m->fault_restarts++;
 		m->resume_floor = m->ckpt_confirmed && m->ckpt_step < m->step ?
 				  m->ckpt_step : m->ckpt_confirmed ? m->step : 0;

@@ -80,7 +80,7 @@ typedef struct job_rebatch {
 } job_rebatch_t;
 
 /*
- * Adaptive batch (issue 28; job/job_batch.c): what the record knows to
+ * Adaptive batch (job/job_batch.c): what the record knows to
  * choose a job's global batch with its GPUs. Set up by
  * job_model_batch_limits(); a record without it (adaptive false) keeps
  * its submitted batch and is planned as before.
@@ -193,7 +193,7 @@ typedef struct job_model {
 	/*
 	 * Runs Slurm ended and requeued itself (a node failed under the job,
 	 * an admin's requeue): neither counted in restarts nor charged to
-	 * resize_seconds (issue 31). fault_requeue: such a requeue awaits
+	 * resize_seconds. fault_requeue: such a requeue awaits
 	 * its next run.
 	 */
 	unsigned fault_restarts;
@@ -208,13 +208,13 @@ typedef struct job_model {
 	/*
 	 * Found running without a record (state file lost or unreadable):
 	 * taken at its real size, and not resized before it reported after
-	 * this time (issue 15). 0: not adopted.
+	 * this time. 0: not adopted.
 	 */
 	time_t adopted;
 	/*
 	 * How a job that did not complete ended, as its adapter words it
 	 * ("FAILED exit=0:10"); empty for a completed job. A failed job's
-	 * summary says this instead of a finished prediction (issue 26).
+	 * summary says this instead of a finished prediction.
 	 */
 	char failed[48];
 	/*
@@ -252,11 +252,11 @@ typedef struct job_model {
 	char avoid_node[STRAGGLER_NODE_LEN];
 	double avoid_slowdown;	/* that straggler's step time over the median */
 
-	job_batch_t batch;	/* adaptive batch (issue 28) */
+	job_batch_t batch;	/* adaptive batch (job/job_batch.c) */
 	job_claims_t claims;	/* its speed reports, checked */
 
 	/*
-	 * Preemption with aging (issue 28, plan/plan_preempt.c). attained:
+	 * Preemption with aging (plan/plan_preempt.c). attained:
 	 * the GPU-seconds of its closed runs (job_model_run_service), added as each run closes so that the
 	 * history's trimming loses none (job_model_attained adds the open
 	 * run). waiting_since: the time its wait is aged from, its submission
@@ -353,16 +353,6 @@ int job_model_progress(job_model_t *m, time_t now, double step,
 		       double steps_per_sec, double epoch);
 
 /*
- * Whether a reported speed of ps PS and `workers` workers is a sample the
- * record takes: a speed above 0 and, at the run's own batch (own_batch
- * false), a configuration the speed model holds (job_model_speed_p of it,
- * speed_model_sample_valid). 0, or -EINVAL with the reason.
- */
-int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
-			  double steps_per_sec, bool own_batch, char *err,
-			  size_t errlen);
-
-/*
  * A speed report is a claim about the run slurmctld started, checked
  * before the record takes it (job/job_claims.c): refused while the job
  * does not run; for another configuration than the run's (its PS and
@@ -377,6 +367,17 @@ int job_model_speed_check(const job_model_t *m, uint32_t ps, uint32_t workers,
  * kept in m->claims.last_refusal).
  */
 int job_model_speed_claim(job_model_t *m, time_t now, int ps, int workers,
+			  int local_batch, int accum, double steps_per_sec,
+			  char *why, size_t len);
+/*
+ * What a speed must be for the record to take it as a sample at all, the
+ * first check of a claim and the one the listener makes before queuing a
+ * speed report (job/job_admit.h): a speed above 0, no negative batch or
+ * accumulation and, at the run's batch (local_batch 0), a configuration
+ * the job's speed model holds (job_model_speed_p of it,
+ * speed_model_sample_valid). 0, or -EINVAL with why.
+ */
+int job_model_speed_check(const job_model_t *m, int ps, int workers,
 			  int local_batch, int accum, double steps_per_sec,
 			  char *why, size_t len);
 /* The steps per second the current run's progress reports show over
@@ -621,9 +622,12 @@ typedef struct job_batch_now {
 
 int job_model_batch_now(const job_model_t *m, int workers,
 			job_batch_now_t *out);
+/* The global batch the run trains at: the one a plan chose, else the
+ * submitted one. */
+double job_model_batch_global(const job_model_t *m);
 
 /*
- * Adaptive batch (issue 28, job/job_batch.c). The statistical efficiency
+ * Adaptive batch (job/job_batch.c). The statistical efficiency
  * of a batch and the goodput are models/efficiency.h and models/goodput.h;
  * the record feeds them with what the job reports and answers for an
  * allocation.

@@ -20,8 +20,8 @@
  * k and l are scaled to (0, 1] internally (by their largest value) so the
  * normal equations stay well conditioned and their sums cannot overflow:
  * the fit is invariant to the units of k and l, whose finite range is then
- * the whole of a double's (issue 16: losses near 1e27 once made the
- * inverse profile infinite and GSL's Brent abort, losses near 1e152 a
+ * the whole of a double's (unscaled, losses near 1e27 make the inverse
+ * profile infinite and GSL's Brent abort, losses near 1e152 give a
  * "successful" c = 1,0,0). Whatever the input, every value the fit returns
  * is checked for finiteness: a failure is an error code, never a curve.
  */

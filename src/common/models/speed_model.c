@@ -269,7 +269,7 @@ int speed_model_fit(speed_model_t *m)
 		double theta[SPEED_NTHETA] = { 0 };
 
 		/* A coefficient that overflowed in the unscaling is a failed
-		 * fit, not a model (issue 16). */
+		 * fit, not a model. */
 		for (j = 0; j < nt && !rc; j++) {
 			theta[j] = colnorm[j] > 0.0 ?
 				gsl_vector_get(x, j) / colnorm[j] : 0.0;

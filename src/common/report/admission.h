@@ -10,7 +10,7 @@
  * every one is authenticated, a connection of the uid holding the most
  * of them, an idle one if it has one. So a user holding connections only
  * ever pushes out its own, and nobody is refused because another user
- * holds more than its share (issue 32 item 1).
+ * holds more than its share.
  */
 #ifndef OPTIMUS_REPORT_ADMISSION_H
 #define OPTIMUS_REPORT_ADMISSION_H

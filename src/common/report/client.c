@@ -24,7 +24,6 @@
 #include "util/errmsg.h"
 #include "util/conf_file.h"
 
-#define DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
 #define DEFAULT_TIMEOUT_MS 5000
 
 struct report_client {
@@ -45,7 +44,7 @@ static const char *slurm_conf_path(void)
 {
 	const char *p = getenv("SLURM_CONF");
 
-	return p && *p ? p : DEFAULT_SLURM_CONF;
+	return p && *p ? p : CONF_DEFAULT_SLURM_CONF;
 }
 
 /* "host:port" (host may be "[v6]"). */

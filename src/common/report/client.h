@@ -17,6 +17,12 @@
  * listener closed it, or a "busy" refusal) is signed afresh and sent again
  * after a bounded, jittered exponential backoff (REPORT_RETRY_*); a
  * refusal on the merits (forbidden, no_job, bad_request, ...) is final.
+ *
+ * The Python client (python/optimus_report.py) takes this file's constants
+ * (and conf.h's, protocol.h's, conf_file.h's) from optimus_report_consts.py,
+ * which the build writes from them (src/tools/report_consts_py.c), and
+ * testsuite/offline/test_client_rules.py holds its rules (endpoint, run,
+ * grammar, reply) to this client's answers.
  */
 #ifndef OPTIMUS_REPORT_CLIENT_H
 #define OPTIMUS_REPORT_CLIENT_H

@@ -32,7 +32,7 @@ int report_history_add(report_history_t *h, const report_t *r);
 json_object *report_history_job_json(report_history_t *h, uint32_t job_id);
 /*
  * Put back a job's reports from report_history_job_json's answer (the
- * state file, issue 32): the newest per_job of each kind, the last
+ * state file): the newest per_job of each kind, the last
  * checkpoint and the count. 0, or -EINVAL/-EBADMSG with a reason in err
  * (reports read before the fault stay).
  */

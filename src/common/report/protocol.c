@@ -356,7 +356,7 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 		return fail(err, errlen, "\"local_batch\" must be an integer "
 			    ">= 1");
 	if (json_object_object_get_ex(o, "accum", &v) &&
-	    (!local || get_int(o, "accum", 0, 64, &accum)))
+	    (!local || get_int(o, "accum", 0, PROTOCOL_MAX_ACCUM, &accum)))
 		return fail(err, errlen, "\"accum\" must be an integer from 0 "
 			    "to 64, with \"local_batch\"");
 	r->speed.ps = (uint32_t)ps;
@@ -729,8 +729,9 @@ int protocol_reply_rebatch(json_object *result, report_rebatch_t *out,
 	if (!json_object_is_type(o, json_type_object) ||
 	    get_int(o, "batch", 1, PROTOCOL_MAX_COUNT, &batch) ||
 	    get_int(o, "local_batch", 1, UINT32_MAX, &local) ||
-	    get_int(o, "accum", 0, 64, &accum) ||
-	    json_num_get(o, "lr_scale", 1e-12, 1e12, &scale, NULL, 0) ||
+	    get_int(o, "accum", 0, PROTOCOL_MAX_ACCUM, &accum) ||
+	    json_num_get(o, "lr_scale", PROTOCOL_LR_SCALE_MIN,
+			 PROTOCOL_LR_SCALE_MAX, &scale, NULL, 0) ||
 	    batch % (local * (accum + 1)))
 		return fail(err, errlen, "the reply's \"rebatch\" needs "
 			    "integers \"batch\" >= 1, \"local_batch\" >= 1 "
@@ -784,7 +785,7 @@ json_object *protocol_report_to_json(const report_t *r)
 }
 
 /* The inverse of protocol_report_to_json, every field validated as a
- * report's (the state file keeps the recent reports, issue 32). */
+ * report's (the state file keeps the recent reports). */
 int protocol_report_from_json(json_object *o, report_t *r, char *err,
 			      size_t errlen)
 {

@@ -25,7 +25,8 @@
  *     {"v":1,"type":"query","query":"status"|"job"|"plan"|"metrics"[,"job":N],...}
  * Every report may name its run, "run":R (0 to PROTOCOL_MAX_RUN: the
  * job's SLURM_RESTART_COUNT when it was sent); one without it is taken
- * as today, from whichever run is going (older clients; report/run.h).
+ * as from whichever run is going (clients that do not say it;
+ * report/run.h).
  * Replies are not authenticated: {"ok":true,"result":{...}} or
  *     {"ok":false,"code":"<word>","error":"<text>"}.
  * The reply to a report may carry a batch change for the job, taken in
@@ -51,7 +52,7 @@
  * saturates integers that overflow int64 to INT64_MAX; any bound below that
  * turns such a silently wrong value into a refusal. 2^53 steps or seconds
  * is far beyond any real value. The state file stores and restores every
- * value a report may set: it reads against the same bound (issue 15).
+ * value a report may set: it reads against the same bound.
  */
 #define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
 /*
@@ -74,6 +75,13 @@
 #define PROTOCOL_MAX_RUN UINT16_MAX
 /* The largest "points" a job query may ask for. */
 #define PROTOCOL_MAX_POINTS 1000000
+/* The most extra micro-steps a speed report or a batch change names: the
+ * most a job may accumulate (hints.h's HINTS_MAX_ACCUM; job/job_batch.c
+ * asserts they are one number). */
+#define PROTOCOL_MAX_ACCUM 64
+/* The bounds of a batch change's learning-rate factor. */
+#define PROTOCOL_LR_SCALE_MIN 1e-12
+#define PROTOCOL_LR_SCALE_MAX 1e12
 typedef enum msg_type {
 	MSG_PROGRESS = 1,
 	MSG_SPEED = 2,

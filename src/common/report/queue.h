@@ -7,7 +7,7 @@
  * queue refuses the push (-EAGAIN) so the listener can shed load with an
  * error reply instead of growing without bound or blocking.
  *
- * The queue is shared fairly per uid (issue 32): a uid may hold at most
+ * The queue is shared fairly per uid: a uid may hold at most
  * capacity / (holders + 1) reports, holders counting the uids with reports
  * in the queue and the pusher, so a share is always left for a user who
  * has none in it. One user sending as fast as it can fills only its own

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * report/run.h - which run of a job a report comes from (issue 31).
+ * report/run.h - which run of a job a report comes from.
  *
  * A node Slurm takes for dead while its machine lives (slurmd killed or
  * cut off) leaves the job's first run alive: Slurm requeues the job and
  * starts it elsewhere, and the first run's tasks report on. A report
  * names its run ("run": the sender's SLURM_RESTART_COUNT, protocol.h);
  * one from any run but the current one is late and must change nothing.
- * A report that names no run (an older client) is taken as today's were.
+ * A report that names no run (a client that does not say it) is applied
+ * whichever run sent it.
  */
 #ifndef OPTIMUS_REPORT_RUN_H
 #define OPTIMUS_REPORT_RUN_H

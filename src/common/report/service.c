@@ -421,7 +421,7 @@ static char *serve_payload(report_service_t *s, const char *payload,
 	out->job_id = m.type == MSG_QUERY ? m.query.job_id : m.report.job_id;
 	/* Every other check first: a nonce is remembered only for a request
 	 * that is served, so refused requests (no_job, forbidden) take no
-	 * replay slot (issue 32 item 2). */
+	 * replay slot. */
 	if ((m.type != MSG_QUERY || m.query.kind == QUERY_JOB) &&
 	    (deny = authorize(s, out->job_id, uid,
 			      m.type != MSG_QUERY ? &m.report : NULL, out)))

@@ -114,8 +114,8 @@ int roles_checkpoint_dir(const roles_job_t *job, char *buf, size_t len)
 	if (!base || !*base)
 		return -EINVAL;
 	/* Unique to the job, not to its id: ids start again on a new cluster
-	 * and wrap at MaxJobId, and a folder named by the id alone handed an
-	 * older job's checkpoint to a new job (issue 26). */
+	 * and wrap at MaxJobId, and a folder named by the id alone would hand
+	 * an older job's checkpoint to a new job. */
 	if (job->cluster && *job->cluster) {
 		size_t i;
 

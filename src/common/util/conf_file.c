@@ -11,9 +11,6 @@
 #include "util/conf_file.h"
 #include "util/errmsg.h"
 
-/* Include nesting: Slurm has no bound; a loop must not recurse forever. */
-#define CONF_MAX_DEPTH 16
-
 typedef struct conf_read {
 	conf_file_fn fn;
 	void *arg;

@@ -6,7 +6,8 @@
  * the clients (optimus-report, optimusctl, the C library) read every file
  * slurmctld reads, the same way. The Python client
  * (python/optimus_report.py) implements the same grammar; both pass the
- * table testsuite/data/conf_cases.json.
+ * table testsuite/data/conf_cases.json, and
+ * testsuite/offline/test_client_rules.py holds the two to the same answers.
  *
  * The grammar:
  *   - '#' starts a comment unless escaped as "\#"; "\\" is a backslash; a
@@ -26,6 +27,11 @@
 #define OPTIMUS_CONF_FILE_H
 
 #include <stddef.h>
+
+/* Include nesting: Slurm has no bound; a loop must not recurse forever. */
+#define CONF_MAX_DEPTH 16
+/* slurm.conf where $SLURM_CONF does not say (Slurm's default place). */
+#define CONF_DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
 
 /* Called for every pair; a non-zero return stops the read with it. */
 typedef int (*conf_file_fn)(const char *key, const char *value, void *arg);

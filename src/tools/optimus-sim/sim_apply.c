@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plan/plan_apply.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
 
@@ -97,13 +98,19 @@ static int report_all(sim_state_t *s, plan_input_t *in)
  * requeued and waits pending; its servers went back with the resized
  * jobs'. A RESUME still queued for it is stale (gen).
  */
-static void do_preempt(sim_state_t *s, sim_job_t *j)
+static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 {
-	job_model_preempting(j->jm, sim_time(s->now));
+	char why[256];
+
+	if (plan_apply(j->jm, d, sim_time(s->now), why, sizeof(why)))
+		return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
+				  "preempted a job its record refuses: %s",
+				  j->id, why);
 	job_model_requeued(j->jm, sim_time(s->now));
 	j->st = SJ_PENDING;
 	j->gen++;
 	sim_job_set_speed(s, j);
+	return 0;
 }
 
 /* The start of a job that ran before (preempted): it restarts from its
@@ -127,7 +134,6 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 {
 	double cost = sim_job_restart_cost(s, j);
 
-	job_model_resizing(j->jm, sim_time(s->now));
 	j->st = SJ_RESTARTING;
 	sim_job_set_speed(s, j);
 	j->res.resizes++;
@@ -147,15 +153,16 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 		if (p->decisions[i].action == PLAN_RESIZE ||
 		    p->decisions[i].action == PLAN_PREEMPT)
 			sim_job_release(s, act[i]);
-	for (size_t i = 0; i < p->ndecisions; i++)
+	for (size_t i = 0; i < p->ndecisions && !rc; i++)
 		if (p->decisions[i].action == PLAN_PREEMPT)
-			do_preempt(s, act[i]);
+			rc = do_preempt(s, act[i], &p->decisions[i]);
 	for (size_t i = 0; i < p->ndecisions && !rc; i++) {
 		const plan_decision_t *d = &p->decisions[i];
 		if (d->action != PLAN_START && d->action != PLAN_RESIZE)
 			continue;
 		if ((rc = sim_job_take(s, act[i], d)))
 			break;
+		(void)plan_apply(act[i]->jm, d, sim_time(s->now), NULL, 0);
 		if (d->action == PLAN_START && act[i]->jm->nruns)
 			rc = do_restart(s, act[i]);
 		else if (d->action == PLAN_START)

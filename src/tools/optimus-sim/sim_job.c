@@ -195,8 +195,9 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 	j->t_step = s->now;
 	int rc = prerun_samples(s, j);
 	if (!rc)
-		rc = job_model_report(j->jm, sim_time(s->now), 0.0,
-				      j->res.loss0, 0.0, 0.0);
+		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
+			.received = sim_time(s->now), .loss = j->res.loss0,
+			.rebatch_seconds = -1.0 }, NULL);
 	if (rc)
 		errmsg_set(s->err, s->errlen, 0,
 			   "job %u: pre-run: %d", j->id, rc);
@@ -210,7 +211,7 @@ void sim_job_run(sim_state_t *s, sim_job_t *j)
 	/* Simulated trainers install their handler at once and declare at
 	 * every start that they can checkpoint: the core resizes or preempts
 	 * a run only once it declared. */
-	(void)job_model_checkpoint(j->jm, sim_time(s->now), j->jm->step);
+	(void)job_feed_checkpoint(j->jm, sim_time(s->now), j->jm->step, NULL);
 	j->st = SJ_RUNNING;
 	sim_job_set_speed(s, j);
 }
@@ -258,9 +259,11 @@ int sim_job_report(sim_state_t *s, sim_job_t *j)
 		if (!exact)
 			f *= j->speed_bias *
 			     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
-		rc = job_model_report(j->jm, sim_time(s->now), step,
-				      observed_loss(j, step, exact), f,
-				      step / j->truth.epoch_steps);
+		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
+			.received = sim_time(s->now), .step = step,
+			.loss = observed_loss(j, step, exact),
+			.epoch = step / j->truth.epoch_steps,
+			.rebatch_seconds = -1.0, .timed = f }, NULL);
 	}
 	j->reported = to;
 	return rc;

@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "job/job_feed.h"
 #include "job/job_model.h"
 #include "plan/plan_input.h"
 #include "plan/plan_interval.h"
@@ -30,6 +31,7 @@ typedef struct sim_job {
 	sim_job_spec_t spec;
 	sim_truth_t truth;
 	job_model_t *jm;
+	job_feed_t feed;		/* its reports into jm */
 	sim_job_state_t st;
 	double step, t_step;		/* true progress at time t_step */
 	double speed;			/* true steps/s now (0: not moving) */

@@ -91,7 +91,9 @@ double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
 int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 {
 	straggler_params_t p;
-	char node[16];
+	report_t rep = { .kind = REPORT_WORKER, .job_id = j->id,
+			 .received = (double)sim_time(s->now) };
+	job_feed_out_t out;
 
 	if (!s->cfg->straggler_detect || j->st != SJ_RUNNING)
 		return 0;
@@ -100,13 +102,13 @@ int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 		uint32_t sv = worker_server(j, r);
 		double t = (s->slow_server[sv] ? s->cfg->straggler_slowdown : 1.0) *
 			   (1.0 + gsl_ran_gaussian(j->rng, WORKER_JITTER));
-		int rc;
 
-		snprintf(node, sizeof(node), "s%u", sv);
-		rc = job_model_worker_report(j->jm, &p, r, node, fmax(t, 1e-3));
-		if (rc < 0)
-			return rc;
-		s->stragglers += rc == 1;
+		rep.worker = (report_worker_t){ .rank = (uint32_t)r,
+						.step_time = fmax(t, 1e-3) };
+		snprintf(rep.worker.node, sizeof(rep.worker.node), "s%u", sv);
+		if (job_feed_report(j->jm, &j->feed, &rep, 0, &p, &out))
+			return out.rc ? out.rc : -ESRCH;
+		s->stragglers += out.straggler_found;
 	}
 	return 0;
 }

@@ -5,8 +5,9 @@
  *
  * The authoritative check of `--scheduler=...` (spank/optimus passes the
  * option's value in the job's SPANK environment): every hint is validated
- * by src/common/hints.c, a bad one refuses the job with a message naming
- * the key and its accepted values, and a good one sizes the job.
+ * by src/common/hints/hints.c (hints_parse), a bad one refuses the job with
+ * a message naming the key and its accepted values, and a good one sizes
+ * the job; under sched/optimus the job then waits at optimus' gate.
  */
 #include <gsl/gsl_errno.h>
 
@@ -25,6 +26,7 @@
 #include "hints/bounds.h"
 #include "hints/hints.h"
 #include "hints/script.h"
+#include "gate.h"
 #include "job_env.h"
 #include "util/escape.h"
 #include "job_size.h"
@@ -39,7 +41,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 extern int init(void)
 {
 	/* GSL's default error handler aborts the process: the models check
-	 * every result and return errors instead (issue 16). */
+	 * every result and return errors instead. */
 	gsl_set_error_handler_off();
 	info("job_submit/optimus: loaded");
 	return SLURM_SUCCESS;
@@ -99,26 +101,17 @@ out:
 }
 
 /*
- * Under sched/optimus the job waits at optimus' gate (a begin time nobody
- * else uses, see roles/spank_env.h) until the planner sizes it and pins its
- * nodes; otherwise Slurm's scheduler would start it at once with its
- * initial size wherever it fits. Never a priority of 0: that is a hold,
- * and only `scontrol release` may clear a hold. The begin time the user
- * asked for (--begin) is kept for the planner, which honours it. Under any
- * other scheduler the job runs with the size job_size_apply() gave it.
+ * Under sched/optimus the job waits at optimus' gate (gate.h) until the
+ * planner sizes it and pins its nodes; otherwise Slurm's scheduler would
+ * start it at once with its initial size wherever it fits. Never a
+ * priority of 0: that is a hold, and only `scontrol release` may clear a
+ * hold. Under any other scheduler the job runs with the size
+ * job_size_apply() gave it.
  */
 static void gate_for_planner(job_desc_msg_t *job_desc)
 {
-	char *entry;
-
-	if (xstrcmp(slurm_conf.schedtype, "sched/optimus"))
-		return;
-	entry = xstrdup_printf("%s=%lld", OPTIMUS_SPANK_ENV_BEGIN,
-			       (long long) job_desc->begin_time);
-	xrecalloc(job_desc->spank_job_env, job_desc->spank_job_env_size + 1,
-		  sizeof(char *));
-	job_desc->spank_job_env[job_desc->spank_job_env_size++] = entry;
-	job_desc->begin_time = OPTIMUS_GATE_TIME;
+	if (!xstrcmp(slurm_conf.schedtype, "sched/optimus"))
+		gate_close_submitted(job_desc);
 }
 
 /*
@@ -180,7 +173,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	keep_output(job_desc);
 	/* A message with a successful return is printed by sbatch: say at
 	 * once that an elastic job whose shell the checkpoint signal would
-	 * kill can never be resized (issue 26), instead of leaving the user
+	 * kill can never be resized, instead of leaving the user
 	 * to find resizable=no in SystemComment. */
 	if (job_desc->script && hints_elastic(&h) &&
 	    !hints_script_survives_signal(job_desc->script, h.ckpt_signal)) {
@@ -204,9 +197,8 @@ extern int job_modify(COMPAT_JOB_MODIFY_PARAMS)
 {
 	char text[32];
 
-	if (!job_desc->begin_time || !job_ptr || !job_ptr->details ||
-	    !IS_JOB_PENDING(job_ptr) ||
-	    job_ptr->details->begin_time < OPTIMUS_GATE_TIME)
+	if (!job_desc->begin_time || !job_ptr || !IS_JOB_PENDING(job_ptr) ||
+	    !gate_is_closed(job_ptr))
 		return SLURM_SUCCESS;
 	/* Slurm checks who may update the job after this hook: only the
 	 * owner's or an operator's begin time is kept. */

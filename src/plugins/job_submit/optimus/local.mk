@@ -10,5 +10,6 @@ src_plugins_job_submit_optimus_job_submit_optimus_la_SOURCES = \
 	src/plugins/job_submit/optimus/job_submit_optimus.c \
 	src/plugins/job_submit/optimus/job_size.c \
 	src/plugins/job_submit/optimus/job_size.h \
+	src/plugins/common/gate.c src/plugins/common/gate.h \
 	src/plugins/common/job_env.c src/plugins/common/job_env.h \
 	$(SLURM_COMPAT_SOURCES)

@@ -5,8 +5,8 @@
  * true completion time) into slurmdbd.
  *
  * The writes run on a thread of their own, fed by a bounded queue, so that
- * the planner never waits on slurmdbd (issue 32: 9,950 comments written
- * one at a time on the planner's path stopped planning for 14 minutes).
+ * the planner never waits on slurmdbd (thousands of comments written one
+ * at a time on the planner's path would stop planning for minutes).
  */
 #ifndef OPTIMUS_ACCOUNTING_H
 #define OPTIMUS_ACCOUNTING_H

@@ -103,9 +103,9 @@ static int act_wait(job_record_t *job, action_t *a)
 	/*
 	 * The job's reason is left to Slurm: BeginTime at the gate, or its
 	 * own (a hold, a dependency). Setting optimus' reason as state_desc
-	 * made squeue flip (issue 26): Slurm's scheduler clears state_desc of
-	 * a job whose begin time is ahead at its next pass, and each plan set
-	 * it again. The planner's reason is in the SystemComment
+	 * would make squeue flip: Slurm's scheduler clears state_desc of
+	 * a job whose begin time is ahead at its next pass, and each plan would
+	 * set it again. The planner's reason is in the SystemComment
 	 * ("waiting: ...", set_comment()), which nothing else clears.
 	 * A reason left from an attempt to start it before the gate closed
 	 * (Resources, Priority) is what Slurm's next pass turns into

@@ -61,8 +61,8 @@
 #define LISTENER_ACCEPT_BATCH 16
 /* After a batch in which every accept had to close a stranger (a flood
  * reopening what it loses), the listening socket rests this long: the
- * flood's churn, not the genuine, is what is slowed (bench/flood_cost.py;
- * issue 32 item 6). A genuine connection waits in the backlog meanwhile. */
+ * flood's churn, not the genuine, is what is slowed (bench/flood_cost.py).
+ * A genuine connection waits in the backlog meanwhile. */
 #define LISTENER_FLOOD_PAUSE_MS 5
 
 typedef struct conn {
@@ -653,7 +653,7 @@ static int service_create(void)
  * its host name resolves to). Controllers that share a host on addresses of
  * their own (SlurmctldHost=name(addr)) then each listen on their own, and a
  * client, trying SlurmctldHost's addresses in order, finds the one in
- * charge (issue 31); bound to every address, the first one would reach
+ * charge; bound to every address, the first one would reach
  * whichever listens.
  */
 static const char *listen_address(char *host, size_t len)

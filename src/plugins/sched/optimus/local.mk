@@ -13,11 +13,11 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES = \
 	src/plugins/sched/optimus/listener.c src/plugins/sched/optimus/listener.h \
 	src/plugins/sched/optimus/optimus_conf.c src/plugins/sched/optimus/optimus_conf.h \
 	$(SLURM_COMPAT_SOURCES)
-# the planner (issue 6): snapshot -> models -> plan -> apply
+# the planner: snapshot -> models -> plan -> apply
 src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/accounting.c src/plugins/sched/optimus/accounting.h \
 	src/plugins/sched/optimus/apply.c src/plugins/sched/optimus/apply.h \
-	src/plugins/sched/optimus/gate.c src/plugins/sched/optimus/gate.h \
+	src/plugins/common/gate.c src/plugins/common/gate.h \
 	src/plugins/sched/optimus/job_limits.c src/plugins/sched/optimus/job_limits.h \
 	src/plugins/common/job_env.c src/plugins/common/job_env.h \
 	src/plugins/sched/optimus/planner.c src/plugins/sched/optimus/planner.h \

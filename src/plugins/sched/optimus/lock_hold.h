@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * lock_hold.h - how long sched/optimus holds locks (issue 16 item 7).
+ * lock_hold.h - how long sched/optimus holds locks.
  *
  * Every hold of a slurmctld lock by the plugin (the snapshot's read locks,
  * the write locks that apply decisions) and every hold of the registry

@@ -364,7 +364,7 @@ static char *optimus_conf_saved_path(void)
  * `scontrol reconfigure` as a restart of slurmctld: the plugin then reads
  * optimus.conf as at a first start, and a typo would put the defaults in
  * force (PlanInterval=600, the listener on the default port). A refused
- * first read uses this copy instead (issue 31, bad input stays bad input).
+ * first read uses this copy instead (bad input stays bad input).
  */
 static void optimus_conf_save_in_force(void)
 {
@@ -424,7 +424,7 @@ extern int optimus_conf_load(void)
 		rc = optimus_conf_read(path, &c);
 	/* A re-read refused keeps what is in force: a typo made on a live
 	 * system must not put the defaults (PlanInterval=600, ...) in force
-	 * (issue 31, bad input stays bad input). */
+	 * (bad input stays bad input). */
 	if (rc != SLURM_SUCCESS && loaded) {
 		xfree(c.report_address);
 		text = optimus_conf_text();

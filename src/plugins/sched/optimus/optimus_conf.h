@@ -87,7 +87,7 @@ extern char *optimus_conf_path(void);
  * A re-read (`scontrol reconfigure`) applies the planner's keys at once;
  * the report listener's (Report*) are read only when slurmctld starts:
  * a changed one is logged as needing a restart and the value in force is
- * kept (issue 31). */
+ * kept. */
 extern int optimus_conf_load(void);
 extern void optimus_conf_free(void);
 /* The configuration in force as optimus.conf's "Key=Value" pairs (defaults

@@ -24,6 +24,7 @@
 #include "optimus_conf.h"
 #include "alloc/placement.h"
 #include "planner.h"
+#include "plan/plan_apply.h"
 #include "planner_input.h"
 #include "rebatch.h"
 #include "registry.h"
@@ -197,8 +198,7 @@ static void build_start(action_t *a, const decide_ctx_t *c, size_t i,
 	a->kind = ACT_START;
 	a->topology = xstrdup(text);
 	reserve_start(c->regs[i], d, &a->req, c->snap->taken);
-	m->plan_ps = d->ps;
-	m->plan_workers = d->workers;
+	(void)plan_apply(m, d, c->snap->taken, NULL, 0);
 }
 
 /* A resize at the same size, elsewhere: said once in slurmctld.log. */
@@ -221,10 +221,7 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 
 	a->kind = ACT_SIGNAL;
 	a->signal = m->hints.ckpt_signal;
-	job_model_resizing(m, c->snap->taken);
-	job_model_stop_reason(m, d->for_job, d->reason);
-	m->plan_ps = d->ps;
-	m->plan_workers = d->workers;
+	(void)plan_apply(m, d, c->snap->taken, NULL, 0);
 	if (d->moves_off_straggler) {
 		move_off_straggler(a, m);
 		return;
@@ -232,7 +229,7 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 	if (d->batch > 0)
 		info("sched/optimus: JobId=%u: resize %d+%d -> %d+%d at batch %.0f -> %.0f (%d x %d x %d; predicted %.0fs -> %.0fs, gain %.0f%%)",
 		     m->job_id, m->cur_ps, m->cur_workers, d->ps, d->workers,
-		     m->batch.global > 0 ? m->batch.global : m->batch.submitted,
+		     job_model_batch_global(m),
 		     d->batch, d->local_batch,
 		     d->workers, d->accum + 1, d->remaining_now,
 		     d->remaining_planned, 100.0 * d->gain);
@@ -246,29 +243,26 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
  * The plan takes a running job's GPUs for waiting ones (its rule:
  * plan/plan_preempt.c): the checkpoint signal of a resize, then the
  * requeue (collect_requeue); the job is then pending like any other. The
- * plan preempts only a job that can checkpoint; checked again where the
- * signal is sent, since the signal kills a job that cannot (its work
- * lost).
+ * record refuses a job that cannot checkpoint (plan_apply): the signal
+ * would kill it, its work lost.
  */
 static void build_preempt(action_t *a, const decide_ctx_t *c, size_t i,
 			  const plan_decision_t *d)
 {
 	job_model_t *m = c->regs[i]->model;
-	const char *no = job_model_not_resizable(m);
 	const char *why = strncmp(d->reason, "optimus: ", 9) ? d->reason :
 			  d->reason + 9;
+	char no[256];
 
-	if (no || m->phase != JM_RUNNING) {
+	if (plan_apply(m, d, c->snap->taken, no, sizeof(no))) {
 		error("sched/optimus: JobId=%u: preemption refused: %s",
-		      m->job_id, no ? no : job_phase_name(m->phase));
+		      m->job_id, no);
 		a->kind = ACT_NONE;
 		return;
 	}
 	a->kind = ACT_SIGNAL;
 	a->signal = m->hints.ckpt_signal;
 	a->preempt = true;
-	job_model_preempting(m, c->snap->taken);
-	job_model_stop_reason(m, d->for_job, d->reason);
 	registry_stats()->preemptions++;
 	info("sched/optimus: JobId=%u %s: checkpoint signal, requeue at optimus' gate, planned again as pending (%d+%d held, preemption %u)",
 	     m->job_id, why, m->cur_ps, m->cur_workers, m->preemptions);
@@ -358,8 +352,8 @@ static int comment_unplanned(reg_job_t *rj, void *arg)
 #define ACCOUNT_TRIES 10
 
 /* Hand the ended jobs' comments to the accounting thread: the planner never
- * waits on slurmdbd (issue 32: written here one by one, a mass cancel
- * stopped planning for 14 minutes). */
+ * waits on slurmdbd (one by one here, a mass cancel would stop planning
+ * for as long as slurmdbd takes to write them). */
 static void queue_final_comments(action_t *acts, int n)
 {
 	for (int i = 0; i < n; i++) {

@@ -16,24 +16,21 @@
 
 #include "src/common/log.h"
 
+#include "plan/plan_apply.h"
+
 #include "optimus_conf.h"
 #include "rebatch.h"
 #include "report/run.h"
 
-/* The run's global batch now (the submitted one until the plan chose). */
-static double batch_now(const job_model_t *m)
-{
-	return m->batch.global > 0 ? m->batch.global : m->batch.submitted;
-}
-
 extern void rebatch_send(reg_job_t *rj, const plan_decision_t *d)
 {
 	job_model_t *m = rj->model;
-	double from = batch_now(m);
+	double from = job_model_batch_global(m);
 	char err[256];
 
-	if (job_model_rebatch_send(m, time(NULL), d->batch, d->local_batch,
-				   d->accum, err, sizeof(err))) {
+	/* Sent now, not at the snapshot: the job's time to take it counts
+	 * from here. */
+	if (plan_apply(m, d, time(NULL), err, sizeof(err))) {
 		error("sched/optimus: JobId=%u: re-batch in place not sent: %s",
 		      m->job_id, err);
 		return;
@@ -64,27 +61,22 @@ extern int rebatch_reply(const report_t *r, report_rebatch_t *out)
 	return found;
 }
 
-extern bool rebatch_said(reg_job_t *rj, const report_t *r)
+extern void rebatch_said(reg_job_t *rj, const report_t *r,
+			 const job_feed_out_t *out)
 {
-	job_model_t *m = rj->model;
-	double from = batch_now(m), said = (double)r->progress.batch;
-	int rc;
+	const job_model_t *m = rj->model;
 
-	if (!r->progress.batch || !m->batch.adaptive)
-		return false;
-	rc = job_model_rebatch_said(m, (time_t)r->received, said,
-				    r->progress.rebatch_seconds);
-	if (rc == 1)
+	if (out->rebatch == 1)
 		info("sched/optimus: JobId=%u: re-batched in place %.0f -> %.0f (%d x %d workers x %d) at step %"PRIu64", %.0fs after the plan sent it (%u re-batches in place, mean %.2fs, no restart)",
-		     m->job_id, from, said, m->batch.local, m->cur_workers,
-		     m->batch.accum + 1, r->progress.step,
+		     m->job_id, out->batch_before, (double)r->progress.batch,
+		     m->batch.local, m->cur_workers, m->batch.accum + 1,
+		     r->progress.step,
 		     difftime((time_t)r->received, m->batch.offer.sent),
 		     m->batch.rebatches,
 		     job_model_rebatch_cost(m, optimus_conf.rebatch_cost));
-	else if (rc < 0)
+	else if (out->rebatch < 0)
 		info("sched/optimus: JobId=%u: progress report says batch %.0f, neither its run's %.0f nor a change sent: not followed",
-		     m->job_id, said, from);
-	return rc == 1;
+		     m->job_id, (double)r->progress.batch, out->batch_before);
 }
 
 extern bool rebatch_expire(reg_job_t *rj, time_t now)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "job/job_feed.h"
 #include "plan/plan.h"
 #include "registry.h"
 #include "report/protocol.h"
@@ -27,10 +28,11 @@ extern void rebatch_send(reg_job_t *rj, const plan_decision_t *d);
  * *out, else 0. Takes the registry's lock only, never slurmctld's.
  */
 extern int rebatch_reply(const report_t *r, report_rebatch_t *out);
-/* A progress report that says the batch it runs at (planner thread,
- * registry lock held, before the report is recorded): true when it took
- * the change sent (its run's batch from now). */
-extern bool rebatch_said(reg_job_t *rj, const report_t *r);
+/* A progress report that said the batch it runs at, fed to the record
+ * (job/job_feed.h, planner thread, registry lock held): what it did said
+ * in the log. */
+extern void rebatch_said(reg_job_t *rj, const report_t *r,
+			 const job_feed_out_t *out);
 /* A change not taken within RebatchTimeout: withdrawn, the job's batch
  * changes go the restart path from now. True when this call withdrew
  * one (plan now). Planner thread, registry lock held. */

@@ -201,7 +201,7 @@ static int add_job_json(reg_job_t *rj, void *arg)
 	json_object_object_add(o, "accounted",
 			       json_object_new_boolean(rj->accounted));
 	/* The job's recent reports (bounded like the history itself), so
-	 * that a restart keeps `optimusctl show job`'s points (issue 32). */
+	 * that a restart keeps `optimusctl show job`'s points. */
 	if (recent && (hist = report_history_job_json(recent, rj->job_id)))
 		json_object_object_add(o, "recent", hist);
 	json_object_array_add(arg, o);
@@ -259,7 +259,7 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 			      rj->job_id, why);
 		if (json_object_object_get_ex(jo, "accounted", &acc))
 			rj->accounted = json_object_get_boolean(acc);
-		/* Optional: state files before issue 32 have none. A bad
+		/* Optional: a state file may have none. A bad
 		 * history loses only the history, not the record. */
 		if (recent && json_object_object_get_ex(jo, "recent", &acc) &&
 		    report_history_job_restore(recent, acc, why, sizeof(why)))

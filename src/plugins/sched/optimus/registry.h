@@ -20,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "job/job_feed.h"
 #include "job/job_model.h"
 #include "plan/plan.h"
 #include "models/speed_profiles.h"
@@ -54,11 +55,7 @@ typedef struct reg_job {
 	size_t nstart;
 	time_t started_at;
 	double start_batch;	/* the batch of that START (0: submitted) */
-	/* Arrival of the last progress report taken in, to the sub-second:
-	 * the model keeps whole seconds (last_report), and a step rate over
-	 * an interval that starts at a truncated second runs low by up to a
-	 * second per interval (planner_reports.c run_speed). */
-	double progress_received;
+	job_feed_t feed;	/* the core's feed beside the record */
 } reg_job_t;
 
 extern void registry_init(void);
@@ -79,8 +76,8 @@ extern speed_profiles_t *registry_profiles(void);
 /*
  * The recent reports of every job that reported (optimusctl show job,
  * status), fed with the models by planner_feed_reports(): the registry is
- * the one home of a job's reports (issue 18). Bounded like the report
- * service's history was: REGISTRY_RECENT_JOBS jobs (least recently updated
+ * the one home of a job's reports. Bounded like the report service's
+ * history: REGISTRY_RECENT_JOBS jobs (least recently updated
  * forgotten first), REGISTRY_RECENT_PER_JOB reports per job and kind.
  */
 #define REGISTRY_RECENT_JOBS 1024

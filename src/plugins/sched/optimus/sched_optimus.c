@@ -29,7 +29,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 extern int init(void)
 {
 	/* GSL's default error handler aborts the process: the models check
-	 * every result and return errors instead (issue 16). */
+	 * every result and return errors instead. */
 	gsl_set_error_handler_off();
 	if (slurmctld_config.scheduling_disabled)
 		return SLURM_SUCCESS;

@@ -48,8 +48,8 @@ static int write_all(int fd, const char *buf, size_t len)
 
 /*
  * Set-aside copies: "<path>.corrupt.<UTC time>[-<n>]", so that a second
- * fault never overwrites the first copy (issue 32: a 6.6 MB copy was
- * replaced by a 0-byte one), and a name that cannot collide, so that a
+ * fault never overwrites the first copy (a state file set aside must not
+ * be replaced by an empty one), and a name that cannot collide, so that a
  * path turned into a directory is set aside even when an older copy
  * exists. The newest STATE_FILE_KEEP_ASIDE are kept: the names sort by
  * time.
@@ -163,7 +163,7 @@ static int set_aside(const char *path)
  * The last whole save stays as "<path>.prev" (a hard link, so that the
  * path itself is never missing): a state file cut short, by a controller
  * stopped mid-save on a shared StateSaveLocation that does not rename
- * atomically, is then replaced by it instead of by nothing (issue 31).
+ * atomically, is then replaced by it instead of by nothing.
  */
 static void keep_previous(const char *path)
 {
@@ -194,8 +194,8 @@ static int save_to(const char *path, const char *text)
 		rc = SLURM_SUCCESS;
 	} else if (!lstat(path, &st) && S_ISDIR(st.st_mode) &&
 		   !set_aside(path) && !rename(tmp, path)) {
-		/* The path became a directory: set aside, saved (issue 32:
-		 * else nothing was ever saved again). */
+		/* The path became a directory: set aside, saved (else nothing
+		 * would ever be saved again). */
 		rc = SLURM_SUCCESS;
 	} else {
 		error("sched/optimus: cannot replace %s: %m", path);

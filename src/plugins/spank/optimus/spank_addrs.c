@@ -3,7 +3,7 @@
 /*
  * spank_addrs.c - the address of each node of a step as Slurm itself
  * connects to it (NodeAddr, which defaults to NodeHostname, which defaults
- * to NodeName), as srun does: a node name need not resolve (issue 15).
+ * to NodeName), as srun does: a node name need not resolve.
  *
  * Looked up once per step on each node, in slurm_spank_init (in
  * slurmstepd, as root, before privileges are dropped and the tasks fork:

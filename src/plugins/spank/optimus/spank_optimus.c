@@ -61,7 +61,7 @@ static int conf_parse(int ac, char **av)
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	/* GSL's default error handler aborts the process: the models check
-	 * every result and return errors instead (issue 16). */
+	 * every result and return errors instead. */
 	gsl_set_error_handler_off();
 	if (conf_parse(ac, av))
 		return -1;

@@ -9,7 +9,7 @@
  * Job prolog/epilog: the topology the scheduler wrote in the job's SPANK
  * environment is kept in a per-node file (spank_topology.c).
  * Remote side (slurmstepd): each task's role and environment
- * (spank_roles.c, computed by src/common/roles.c).
+ * (spank_roles.c, computed by src/common/roles/roles.c).
  */
 #ifndef OPTIMUS_SPANK_OPTIMUS_H
 #define OPTIMUS_SPANK_OPTIMUS_H

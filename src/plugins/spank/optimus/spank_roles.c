@@ -4,8 +4,8 @@
  * spank_roles.c - each task's role and environment (slurmstepd side).
  *
  * Gathers the inputs (job id, step layout, this task's node and local id,
- * the hints and the topology) and hands them to src/common/roles.c; sets
- * whatever it returns in the task's environment. Any failure is logged and
+ * the hints and the topology) and hands them to src/common/roles/roles.c;
+ * sets whatever it returns in the task's environment. Any failure is logged and
  * leaves the task's environment as it was: a job never fails for it.
  */
 #include <errno.h>
@@ -326,7 +326,7 @@ static int task_env(spank_t sp, const step_inputs_t *in, char **hosts,
  * from user_init on, slurmstepd of Slurm 24.11 holds its auth plugin's lock
  * (auth_setuid_lock) while it runs as the user, and any RPC made there
  * (slurm_load_node) dies with "auth_g_create: pthread_rwlock_rdlock():
- * Resource deadlock avoided" (issue 17).
+ * Resource deadlock avoided".
  */
 int spank_roles_step_init(spank_t sp)
 {

@@ -20,8 +20,7 @@
 #include <unistd.h>
 
 #include "spank_optimus.h"
-
-#define DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
+#include "util/conf_file.h"
 
 static unsigned long fnv1a(const char *s)
 {
@@ -37,7 +36,7 @@ static int topology_path(const char *conf, const char *node, uint32_t job_id,
 {
 	int n = snprintf(buf, len, "%s/%08lx-%s-%u.topology",
 			 spank_optimus_conf.state_dir,
-			 fnv1a(conf && *conf ? conf : DEFAULT_SLURM_CONF),
+			 fnv1a(conf && *conf ? conf : CONF_DEFAULT_SLURM_CONF),
 			 node ? node : "", job_id);
 
 	return n < 0 || (size_t)n >= len ? -1 : 0;

@@ -8,9 +8,10 @@
  * Every round, each active job's record (the plugin's job_model_t: an
  * all-reduce job, its GPUs the workers) is fed what the job reported
  * since the last round (the step time of every configuration it ran in,
- * its steps and epochs, its gradient statistics), its run is recorded as
- * the plugin records one (job_model_started when its GPUs or batch
- * changed, job_model_resizing when a plan resized it), and the jobs go
+ * its steps and epochs through the feed's rules, job/job_feed.h, its
+ * gradient statistics), its run is recorded as the plugin records one
+ * (job_model_started when its GPUs or batch changed; each decision's
+ * change by plan_apply, as the plugin's), and the jobs go
  * through plan_interval_prepare() and plan_run() as plan_input_t on 16
  * servers of 4 GPUs. The decisions are applied as the engine's next
  * allocations: a START/RESIZE on the GPUs of its slots, with its batch
@@ -60,9 +61,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/job_feed.h"
 #include "job/job_model.h"
 #include "models/allreduce_speed.h"
 #include "plan/plan.h"
+#include "plan/plan_apply.h"
 #include "plan/plan_interval.h"
 #include "util/errmsg.h"
 #include "measured/policy.h"
@@ -73,6 +76,7 @@ typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
 
 typedef struct pp_job {
 	job_model_t *m;		/* NULL until the job is first planned */
+	job_feed_t feed;	/* its reports into m */
 	size_t nobs_fed;
 	int nstats_fed;
 	bool prerun_done;
@@ -241,10 +245,8 @@ static void pp_slots(pp_job_t *pj, const int *alloc, int n)
  * replay trainer reports on the cluster (examples/replay_trainer.py), the
  * measured progress still to go to its last counted epoch's end. Not a
  * share of steps over an estimate of the steps per epoch: before its first
- * epoch ended that estimate (the dataset over the batch) ignored the
- * batch's efficiency, and imagenet at batch 3200 reported 0.33 left at
- * step 800 where its trainer says 0.85, 0 from step 1205 and 0.67 again at
- * its first epoch's end (step 1779; issue 29).
+ * epoch ends that estimate (the dataset over the batch) ignores the
+ * batch's efficiency, and drifts far from what the trainer says.
  */
 static double pp_share_left(const px_job_t *j)
 {
@@ -305,7 +307,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		job_model_started(m, began, 0, j->nalloc,
 				  pp_nodes(j->alloc, j->nalloc));
 		/* The measured jobs checkpoint whenever asked. */
-		(void)job_model_checkpoint(m, began, m->step);
+		(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
@@ -315,6 +317,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		pj->bsz = j->bsz;
 	}
 	pp_slots(pj, pj->alloc, j->nalloc ? pj->nalloc : 0);
+	/* The engine's own timing of each configuration the job ran in,
+	 * samples as a pre-run's are: not a speed report, which is a claim
+	 * its sender makes over the protocol (job_feed_speed). */
 	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[pj->nobs_fed];
 		double t = px_app_iteration_time(ob->step, ob->sync,
@@ -335,8 +340,13 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	}
 	if (j->nstats != pj->nstats_fed) {
 		/* The latest statistics of an epoch and batch. */
-		(void)job_model_gradients(m, j->grad_sqr, j->grad_var,
-					  j->spec->app->init_bsz, NULL, 0);
+		report_t g = { .kind = REPORT_GRADIENTS, .job_id = m->job_id,
+			       .received = (double)now };
+		job_feed_out_t out;
+
+		g.gradients = (report_gradients_t){ j->grad_sqr, j->grad_var,
+			j->spec->app->init_bsz };
+		(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
 		pj->nstats_fed = j->nstats;
 	}
 	if (o->kind == PP_ORACLE)
@@ -347,11 +357,11 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		 * (the record takes them off the restart it times: the
 		 * restart measured is the one the engine charged). Only
 		 * quality plans on a loss: the share of work left. */
-		double rate = j->nalloc ? j->rate : 0.0;
-		rc = o->kind == PP_QUALITY ?
-		     job_model_report(m, now, j->steps, pp_share_left(j), rate,
-				      j->epoch) :
-		     job_model_progress(m, now, j->steps, rate, j->epoch);
+		rc = job_feed_progress(m, &pj->feed, &(job_progress_t){
+			.received = (double)now, .step = j->steps,
+			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
+			.epoch = j->epoch, .rebatch_seconds = -1.0,
+			.timed = j->nalloc ? j->rate : 0.0 }, NULL);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
@@ -403,9 +413,7 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		/* A batch change sent in place: the engine applies it at the
 		 * same GPUs for its re-batch cost (engine.c). */
 		if (d->in_place &&
-		    !job_model_rebatch_send(pj->m, (time_t)s->now, d->batch,
-					    d->local_batch, d->accum, NULL,
-					    0)) {
+		    !plan_apply(pj->m, d, (time_t)s->now, NULL, 0)) {
 			j->next_bsz = d->batch;
 			j->next_atomic = d->local_batch;
 			j->next_accum = d->accum;
@@ -416,14 +424,14 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		/* The measured jobs checkpoint whenever asked: the run ends
 		 * now, the job gives its GPUs back and waits pending; its
 		 * next start pays the restart (engine.c). */
-		job_model_preempting(pj->m, (time_t)s->now);
+		if (plan_apply(pj->m, d, (time_t)s->now, NULL, 0))
+			return;
 		job_model_requeued(pj->m, (time_t)s->now);
 		nnext[i] = 0;
 		return;
 	case PLAN_RESIZE:
-		job_model_resizing(pj->m, (time_t)s->now);
-		/* fall through */
 	case PLAN_START:
+		(void)plan_apply(pj->m, d, (time_t)s->now, NULL, 0);
 		if (d->batch > 0) {
 			j->next_bsz = d->batch;
 			j->next_atomic = d->local_batch;

@@ -15,7 +15,8 @@ from report_helpers import open_to_every_user, unix_user
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-TRAINER = os.path.join(HERE, "workloads", "synthetic_trainer.py")
+TRAINER = os.path.join(TOP, "testsuite", "integration", "workloads",
+                       "synthetic_trainer.py")
 OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
 PYTHON_DIR = os.path.join(TOP, "python")
 

@@ -13,8 +13,9 @@ from cluster import ClusterError
 from waiting import log_time, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TRAINER = os.path.join(HERE, "workloads", "synthetic_trainer.py")
 TOP = os.path.dirname(os.path.dirname(HERE))
+TRAINER = os.path.join(TOP, "testsuite", "integration", "workloads",
+                       "synthetic_trainer.py")
 OPTIMUSCTL = os.path.join(TOP, "src", "tools", "optimusctl")
 OPTIMUS_REPORT = os.path.join(TOP, "src", "tools", "optimus-report")
 
@@ -30,7 +31,7 @@ MIN_RESIZE_INTERVAL = 5
 def trainer_script(steps, ignore_signal=False, ckpt_seconds=0,
                    restart_delay=0, run0_reports=0, handler_delay=0):
     if ignore_signal:
-        # A job that says it can checkpoint (issue 15: else it is never
+        # A job that says it can checkpoint (else it is never
         # resized) but ignores the signal: the shell and its child.
         return ("#!/bin/sh\ntrap '' USR1\n"
                 "/usr/bin/python3 -c 'import signal,sys,time\n"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The report-channel attacker of the fairness tests (issue 32): a second
+"""The report-channel attacker of the fairness tests: a second
 Unix user flooding the listener with its own signed reports while the
 owner of a real job sends genuine ones, which must all land."""
 import os

@@ -63,7 +63,7 @@ static bool partition_starts_jobs(const job_record_t *job)
 extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
 {
 	/* Slurm would not start it: planning it would reserve room for a
-	 * start that cannot come (issue 31). */
+	 * start that cannot come. */
 	if (!partition_starts_jobs(job))
 		return true;
 	if (job->priority == 0)
@@ -77,6 +77,15 @@ extern bool gate_blocked_by_others(const job_record_t *job, time_t now)
 	return gate_is_closed(job) && gate_user_begin(job) > now;
 }
 
+/* The only writer of OPTIMUS_GATE_TIME: the begin time it replaces. */
+static time_t gate_shut(time_t *begin_time)
+{
+	time_t held = *begin_time;
+
+	*begin_time = OPTIMUS_GATE_TIME;
+	return held;
+}
+
 extern void gate_close(job_record_t *job, time_t now, time_t not_before)
 {
 	time_t begin;
@@ -87,12 +96,24 @@ extern void gate_close(job_record_t *job, time_t now, time_t not_before)
 	/* A begin time still ahead once the gate was open is Slurm's delay
 	 * after a requeue (or an update): kept, with the caller's, for when
 	 * the gate opens; it does not keep the job from being planned. */
-	begin = job->details->begin_time > now ? job->details->begin_time : 0;
+	begin = gate_shut(&job->details->begin_time);
+	if (begin <= now)
+		begin = 0;
 	if (not_before > begin)
 		begin = not_before;
 	snprintf(text, sizeof(text), "%lld", (long long) begin);
 	job_env_set(job, OPTIMUS_SPANK_ENV_NOT_BEFORE, text);
-	job->details->begin_time = OPTIMUS_GATE_TIME;
+}
+
+extern void gate_close_submitted(job_desc_msg_t *desc)
+{
+	char *entry;
+
+	entry = xstrdup_printf("%s=%lld", OPTIMUS_SPANK_ENV_BEGIN,
+			       (long long) gate_shut(&desc->begin_time));
+	xrecalloc(desc->spank_job_env, desc->spank_job_env_size + 1,
+		  sizeof(char *));
+	desc->spank_job_env[desc->spank_job_env_size++] = entry;
 }
 
 extern time_t gate_requeue_delay(void)
