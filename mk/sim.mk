@@ -72,7 +72,7 @@ testsuite_unit_test_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIM_TEST_CPPFLAGS) \
 testsuite_unit_test_sim_CFLAGS = $(UNIT_CFLAGS) $(QHULL_CFLAGS)
 testsuite_unit_test_sim_LDADD = $(UNIT_LDADD) $(QHULL_LIBS)
 
-# Unit tests of the measured-workload simulation (issue 20).
+# Unit tests of the measured-workload simulation.
 check_PROGRAMS += testsuite/unit/test_pollux
 TESTS += testsuite/unit/test_pollux
 testsuite_unit_test_pollux_SOURCES = testsuite/unit/test_pollux.c \

@@ -651,7 +651,7 @@ def query(what="status", job_id=None, points=None):
 # ------------------------------------------------- whose checkpoint is it
 # A job id alone does not name a job: ids start again at FirstJobId on a
 # new cluster and wrap at MaxJobId, and a new job once resumed an older
-# job's checkpoint found under the same id (issue 26). The identity adds
+# job's checkpoint found under the same id. The identity adds
 # the cluster and the submission stamp spank/optimus gives the job in
 # sbatch, which, unlike Slurm's SubmitTime (reset by a requeue) and
 # SLURM_JOB_START_TIME (new each run), stays the same across the requeues

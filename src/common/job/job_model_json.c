@@ -293,9 +293,8 @@ enum { JF_JOB, JF_UID, JF_STEP, JF_LOSS, JF_SPS, JF_EPOCH, JF_LAST, JF_REPORTS,
        JF_BEGAN, JF_RSEC, JF_RESTARTS, JF_DIRTY, JF_COST, JF_COUNT };
 
 /*
- * The checkpoint record (issue 15), the resizes begun (issue 25), the
- * fault restarts (issue 31), a restart timed to its first step and the
- * restarts timed (issue 29):
+ * The checkpoint record, the resizes begun, the fault restarts, a restart
+ * timed to its first step and the restarts timed:
  * optional, so that a state file written before them still loads (such a
  * job has no confirmed checkpoint yet, counts its resizes from now, and
  * its restarts as timed, the former rule).
@@ -345,7 +344,7 @@ static int jm_checkpoint_from(const json_object *o, job_model_t *m, char *err,
 }
 
 /*
- * Where an epoch began (issue 29): optional, so that a state file written
+ * Where an epoch began: optional, so that a state file written
  * before it still loads. Such a job's last report marks it, as the former
  * rule (step / epoch) took it, until its next epoch.
  */
@@ -372,7 +371,7 @@ static int jm_epoch_mark_from(const json_object *o, job_model_t *m,
 }
 
 /*
- * Preemption's record (issue 28): optional, so that a state file written
+ * Preemption's record: optional, so that a state file written
  * before it still loads. Such a job has waited since its submission, and
  * its attained service is what its recorded runs held (the runs are read
  * first; the GPU-seconds of runs trimmed before are unknown, none).

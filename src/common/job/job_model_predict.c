@@ -181,8 +181,8 @@ double job_model_target_steps(const job_model_t *m)
  * past that end (never less than one). The fit was wrong about where the
  * job stops, not about its having slowed down; doubling the overrun moves
  * smoothly from the fit's last prediction (about 1 step when the end has
- * just passed) instead of jumping to the prior (issue 26: a DDP job's
- * remaining time went 4 s, 1 s, then 882 s within 10 s).
+ * just passed) instead of jumping to the prior (a DDP job's remaining
+ * time would go 4 s, 1 s, then 882 s within 10 s).
  */
 static bool job_model_past_fit(const job_model_t *m, double *steps)
 {
@@ -221,7 +221,7 @@ double job_model_remaining_steps(const job_model_t *m, bool *fitted)
 			r = fmin(r, left);
 		/* A job not done past its fitted convergence (or target) is
 		 * evidence that the prediction is wrong: never less than one
-		 * step for it, else the planner never grows it (issue 15). */
+		 * step for it, else the planner never grows it. */
 		if (r >= 1.0 || done) {
 			if (fitted)
 				*fitted = true;
@@ -396,7 +396,7 @@ int job_model_summary(const job_model_t *m, const speed_profiles_t *profiles,
 	last = m->nruns ? &m->runs[m->nruns - 1] : NULL;
 	batch_text(m, m->cur_workers || !last ? m->cur_workers : last->workers,
 		   batch, sizeof(batch));
-	/* Why the planner will not resize it (issue 15). */
+	/* Why the planner will not resize it. */
 	no = m->phase == JM_DONE ? NULL : job_model_not_resizable(m);
 	/* Before any report the loss is unknown: 0 would read as perfect. */
 	if (m->reports)

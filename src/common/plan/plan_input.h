@@ -39,7 +39,7 @@ typedef struct plan_input {
 	plan_input_state_t state;
 	bool held;		/* queued and held until a plan starts it */
 	/* Queued for a reason not the planner's (a user's or an admin's
-	 * hold, a dependency, a begin time): not planned (issue 15). */
+	 * hold, a dependency, a begin time): not planned. */
 	bool blocked;
 	/* What the job holds now, whatever its state: slots[k] on server
 	 * slots[k].server, using usage[k] there. */

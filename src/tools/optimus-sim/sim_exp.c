@@ -32,7 +32,7 @@ static const sim_exp_def_t experiments[] = {
 	  "14 min; 53% of CPU to the top 20%)",
 	  sim_exp_quality_vs_fair, 3, 10, SIM_EXP_USE_WORKLOAD },
 	{ "quality-vs-fair-synthetic", "the same on the catalogue's made-up "
-	  "MLlib curves (before issue 21)", sim_exp_quality_synthetic, 2, 5, SIM_EXP_USE_WORKLOAD },
+	  "MLlib curves", sim_exp_quality_synthetic, 2, 5, SIM_EXP_USE_WORKLOAD },
 	{ "quality-sweep", "quality/fair loss at 14 min over load, job "
 	  "length and plan interval around quality-vs-fair's set-up "
 	  "(table and SVG)", sim_exp_quality_sweep, 30, 10, 0 },

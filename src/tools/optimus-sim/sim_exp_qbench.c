@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_exp_qbench.c - the simulator's prediction for one run of
- * bench/quality_fair.py (issue 30 item 5): the bench's own jobs (recorded
+ * bench/quality_fair.py: the bench's own jobs (recorded
  * curve, arrival, cost factor) on its cluster (nodes x CPUs, a driver and
  * 1..max_workers workers of one CPU each), its plan interval and restart
  * cost, planned at arrivals and completions, with quality-vs-fair's

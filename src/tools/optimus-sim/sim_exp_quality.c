@@ -6,7 +6,7 @@
  * a plan every 2 minutes; the mean loss after 14 minutes and the CPU
  * share of the jobs that improved most. quality-vs-fair draws the jobs
  * from recorded scikit-learn curves (sim_curves.h) at an offered load of
- * one and plans at arrivals and completions too (issue 30); quality-vs-
+ * one and plans at arrivals and completions too; quality-vs-
  * fair-synthetic from the catalogue's made-up MLlib curves. Every figure
  * is a mean over the seeds with its spread.
  */
@@ -668,7 +668,7 @@ static int fair_length(sim_exp_t *e, const sim_config_t *c,
 }
 
 /*
- * The faithful set-up (issue 30), every rule fixed before the runs: the
+ * The faithful set-up, every rule fixed before the runs: the
  * plugin's plans at arrivals and completions besides the 2-minute ticks,
  * and jobs that last several plan intervals under fair sharing: the
  * offered load is the first of 1, 2, 4, 8, 16 at which fair sharing's

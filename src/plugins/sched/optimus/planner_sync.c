@@ -72,8 +72,8 @@ static void track_new_job(const snap_job_t *sj, time_t now)
  * The size a run is recorded at: the topology its tasks were started with
  * (OPTIMUS_TOPOLOGY in its SPANK environment, which spank/optimus reads),
  * for every mode and layout. Neither the plan nor the hints' minimum is
- * what ran: an all-reduce job's plan has 0 PS, which the old fallback took
- * for "no plan" and recorded min_workers (issue 26 item 2). Only when the
+ * what ran: an all-reduce job's plan has 0 PS, which a fallback to the plan
+ * would take for "no plan" and record min_workers. Only when the
  * topology is missing or unreadable is the plan (else the minimum) taken,
  * with an error.
  */
@@ -120,7 +120,7 @@ static void note_run_batch(job_model_t *m, const roles_topology_t *t)
  * A running job found without a record (the state file was lost, corrupt
  * or unreadable): its real size is the topology the planner gave it at
  * start, never the minimum of its hints, and it is not resized before it
- * reports again (issue 15).
+ * reports again.
  */
 static void adopt_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
@@ -152,8 +152,8 @@ static void end_start_reservation(reg_job_t *rj)
  * The job runs: close a resize and record the run's topology. A job the
  * planner released always has a plan of at least one worker (an
  * all-reduce plan has 0 PS, so plan_ps says nothing): only a job that
- * never ran and was never planned here is a stranger to adopt (issue 26
- * item 1; adopting it blocked its resizes for MinResizeInterval).
+ * never ran and was never planned here is a stranger to adopt (adopting
+ * any other would block its resizes for MinResizeInterval).
  */
 static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
@@ -186,7 +186,7 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
  * requeued it itself (ours set the record to requeued before the request,
  * collect_requeue): a node failed under it, or an admin's requeue. A
  * resize under way is abandoned, never requeued a second time, and the
- * restart is not the plan's (issue 31).
+ * restart is not the plan's.
  */
 static void note_pending(reg_job_t *rj, const snap_job_t *sj, time_t now)
 {
