@@ -261,3 +261,35 @@ def test_licence_in_the_packaging_metadata():
     for word in ("GPL-2.0-or-later", "GPL-3.0-or-later", "GSL",
                  "Apache-2.0", "COPYING"):
         assert word in section.group(1), word
+
+
+def defined_globals(path, dynamic):
+    """The global symbols `path` defines (its dynamic table if `dynamic`)."""
+    args = ["nm", "--defined-only", "-g"] + (["-D"] if dynamic else [])
+    out = subprocess.run(args + [path], capture_output=True, text=True,
+                         check=True).stdout
+    return {line.split()[-1] for line in out.splitlines()
+            if len(line.split()) == 3}
+
+
+def plugin_exports_core(plugin, core):
+    return sorted(defined_globals(plugin, True) & core)
+
+
+PLUGINS = ["src/plugins/sched/optimus/.libs/sched_optimus.so",
+           "src/plugins/job_submit/optimus/.libs/job_submit_optimus.so",
+           "src/plugins/spank/optimus/.libs/spank_optimus.so"]
+
+
+@pytest.mark.parametrize("plugin", PLUGINS)
+def test_plugins_keep_the_core_to_themselves(plugin):
+    """A plugin exports none of the core's functions: loaded into slurmctld
+    beside other libraries, an exported core function of a common name
+    resolves to theirs (Slurm 24.11: the job cap's cap_init() to libcap's,
+    and every limited job waited). An installed plugin built before the
+    module flags hid them shows cap_init here."""
+    core = defined_globals(os.path.join(TOP, "src/common/.libs/"
+                                        "liboptimus_core.a"), False)
+    assert "cap_init" in core
+    leaked = plugin_exports_core(os.path.join(TOP, plugin), core)
+    assert not leaked, "%s exports core symbols: %s" % (plugin, leaked[:10])
