@@ -239,12 +239,17 @@ def rss_kb(cluster):
     raise AssertionError("no VmRSS for slurmctld %d" % pid)
 
 
-def status_as(cluster, user):
+def query_as(cluster, user, query):
+    """`optimusctl --json QUERY` run as `user`, its answer."""
     env = dict(cluster.env())
     env.pop("OPTIMUS_REPORT_ADDR", None)
-    r = as_user(user, [sched.OPTIMUSCTL, "--json", "status"], env)
+    r = as_user(user, [sched.OPTIMUSCTL, "--json", query], env)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
+
+
+def status_as(cluster, user):
+    return query_as(cluster, user, "status")
 
 
 def test_status_shows_a_user_their_own_jobs_bounded(cluster):
@@ -273,11 +278,7 @@ def test_status_shows_a_user_their_own_jobs_bounded(cluster):
 
 
 def plan_as(cluster, user):
-    env = dict(cluster.env())
-    env.pop("OPTIMUS_REPORT_ADDR", None)
-    r = as_user(user, [sched.OPTIMUSCTL, "--json", "plan"], env)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return query_as(cluster, user, "plan")
 
 
 def test_plan_shows_a_user_the_decisions_of_their_own_jobs(cluster):
