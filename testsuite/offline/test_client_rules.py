@@ -29,7 +29,7 @@ GENERATOR = os.path.join(TOP, "src", "tools", "report_consts_py")
 def c_client():
     """ask(request) -> the C client's answer (a dict)."""
     assert os.access(PROBE, os.X_OK), \
-        "%s is not built: run make check" % PROBE
+        "%s is not built: run make" % PROBE
     p = subprocess.Popen([PROBE], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True)
 
