@@ -177,6 +177,12 @@ def test_published_profile_sizes_every_users_job(cluster):
         reconfigure(cluster, "PublishProfiles=pubnet@root\n")
         wait_for(lambda: "model=profile" in records(cluster)[other]["summary"],
                  30, "the published profile in the job's summary")
+        # The profiles are kept across a restart of slurmctld (under
+        # Slurm 24.11 every `scontrol reconfigure` is one).
+        cluster.restart_slurmctld()
+        wait_for(lambda: "model=profile" in records(cluster).get(
+            other, {}).get("summary", ""), 60,
+            "the published profile after slurmctld restarted")
     finally:
         cancel_all(cluster, other)
         reconfigure(cluster, "")

@@ -15,6 +15,7 @@
 #include "src/common/xmalloc.h"
 
 #include "lock_hold.h"
+#include "models/model_json.h"
 #include "registry.h"
 #include "slurm_compat.h"
 #include "util/errmsg.h"
@@ -217,7 +218,31 @@ extern json_object *registry_to_json(void)
 			       json_object_new_int(REGISTRY_FORMAT));
 	json_object_object_add(root, "jobs", arr);
 	registry_for_each(add_job_json, arr);
+	/* The speed profiles the finished jobs fed: a restart of slurmctld
+	 * (under Slurm 24.11 every `scontrol reconfigure`) must not lose
+	 * them, nor what PublishProfiles= lends to other users. */
+	if (profiles)
+		json_object_object_add(root, "profiles",
+				       speed_profiles_to_json(profiles));
 	return root;
+}
+
+/* The saved profiles, if any: a bad one loses only the profiles (the
+ * jobs' records are kept), said once. */
+static void restore_profiles(const json_object *o)
+{
+	json_object *saved;
+	speed_profiles_t *loaded = NULL;
+	char why[256] = "";
+
+	if (!json_object_object_get_ex(o, "profiles", &saved))
+		return;
+	if (speed_profiles_from_json(saved, &loaded, why, sizeof(why))) {
+		error("sched/optimus: state: speed profiles ignored: %s", why);
+		return;
+	}
+	speed_profiles_free(profiles);
+	profiles = loaded;
 }
 
 /*
@@ -266,6 +291,7 @@ extern int registry_from_json(const json_object *o, char *err, size_t len)
 			error("sched/optimus: state: JobId=%u: recent reports ignored: %s",
 			      rj->job_id, why);
 	}
+	restore_profiles(o);
 	if (bad)
 		errmsg_set(err, len, 0, "%zu of %zu job records ignored", bad,
 			   n);
