@@ -98,8 +98,16 @@ mount_in() { # mount_in TARGET mount-arguments...: mounts and records it (last m
 # ---------------------------------------------------------------- chroot
 if [ "${OPTIMUS_FRESH:-0}" = 1 ] && [ -e "$root" ]; then
 	# Never delete through a mount of the host's /dev, /proc or /run that an
-	# interrupted run left behind.
-	grep -q " $root/" /proc/mounts &&
+	# interrupted run left behind: a lane killed outright (SIGKILL, a lost
+	# CI runner) cannot run its EXIT trap, and the next lane reuses its
+	# mounts without owning them. Its processes are killed and its mounts
+	# undone, deepest first; if one stays, nothing is deleted.
+	kill_chroot_processes
+	for m in $(awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r); do
+		say "OPTIMUS_FRESH=1: unmounting $m, left by an interrupted run"
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+	done
+	awk -v r="$root" '$2 == r || index($2, r "/") == 1 { found = 1 } END { exit !found }' /proc/mounts &&
 		die "$root still has mounts (see /proc/mounts): unmount them before OPTIMUS_FRESH=1"
 	say "OPTIMUS_FRESH=1: removing the cached chroot $root"
 	rm -rf "$root"

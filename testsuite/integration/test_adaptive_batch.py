@@ -303,10 +303,12 @@ def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
         missed = [i for i, l in enumerate(mine)
                   if re.search(r"JobId=%d: did not take the re-batch in "
                                r"place to \d+ within 10s" % job, l)]
+        # the restart is planned again when it starts, with the reports
+        # sent since the resize: its batch may differ from the resize's
+        # by a few samples (108 decided, 110 started in one CI run)
         resized = [i for i, l in enumerate(mine)
                    if re.search(r"JobId=%d: resize 0\+2 -> 0\+2 at batch "
-                                r"%d -> %d " % (job, first[2], second[2]),
-                                l)]
+                                r"%d -> \d+ " % (job, first[2]), l)]
         assert sent and missed and resized, mine
         assert sent[0] < missed[0] < resized[0], mine
         # the bound was kept: 10 s at least between the change sent and
