@@ -144,9 +144,33 @@ def task_ports(slot):
     return first, first + TASK_BLOCK - 1
 
 
+# The abstract socket name of a slot's claim (_slot_claim).
+SLOT_CLAIM = "slurm-optimus-test-slot-%d"
+
+
+def _slot_claim(slot):
+    """An abstract Unix socket named after the slot, bound: the claim of a
+    cluster that is starting, before any of its daemons has bound a port
+    (mariadb and slurmdbd take seconds), released when the socket is
+    closed or its process ends. Abstract names belong to the network
+    namespace, which CI's chroot lanes share with each other; a second
+    claim of a slot fails. None if the slot is claimed already. (Two
+    clusters that saw a slot's ports free at once took it both: in CI,
+    mariadb, slurmdbd and slurmctld "Address already in use".)"""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.bind("\0" + SLOT_CLAIM % slot)
+    except OSError:
+        s.close()
+        return None
+    return s
+
+
 def _free_slot(count):
     """A free slot (see SLOTS) whose daemon ports base..base+count-1 are
-    all free on localhost: (slot, base)."""
+    all free on localhost and that no starting cluster claims: (slot,
+    base, claim), the claim (_slot_claim) to keep while the cluster
+    lives."""
     ephemeral = ephemeral_ports()
     if count > DAEMON_STRIDE:
         raise ClusterError("%d daemon ports do not fit a slot of %d"
@@ -157,8 +181,12 @@ def _free_slot(count):
         if any(p in ephemeral for p in range(base, base + count)) or \
                 first in ephemeral or last in ephemeral:
             continue
+        claim = _slot_claim(slot)
+        if claim is None:
+            continue
         if all(_port_free(p) for p in range(base, base + count)):
-            return slot, base
+            return slot, base, claim
+        claim.close()
     raise ClusterError("no free slot of %d daemon ports in %d-%d (every "
                        "slot's ports taken: other clusters run on this host)"
                        % (count, DAEMON_PORTS[0], DAEMON_PORTS[1] - 1))
@@ -235,6 +263,8 @@ class Cluster:
         self.ports = None
         # (first, last) of the tasks' ports (MpiParams=ports=), its slot's.
         self.task_ports = None
+        # The claim of its slot while it lives (_slot_claim).
+        self._slot_claim = None
         # Where the job ids start. Ports do not depend on them (SLOTS); a
         # developer may number a cluster's jobs apart from another's, so
         # that two clusters' logs are told apart at a glance.
@@ -570,7 +600,7 @@ StorageLoc=slurm_acct_db
         """Start every daemon and wait until all nodes are idle."""
         self._layout()
         self.ports = {"slurmctld": 0}
-        slot, base = _free_slot(self.nodes + 5)
+        slot, base, self._slot_claim = _free_slot(self.nodes + 5)
         self.ports = {"slurmctld": base, "slurmdbd": base + 1, "mysql": base + 2,
                       "report": base + 3, "slurmd": base + 5}
         self.task_ports = task_ports(slot)
@@ -647,6 +677,9 @@ StorageLoc=slurm_acct_db
                        + ["slurmdbd", "mariadb"], timeout=30)
         self._kill_all(["munged"])
         self._kill_leftovers()
+        if self._slot_claim is not None:
+            self._slot_claim.close()
+            self._slot_claim = None
         if not keep:
             shutil.rmtree(self.root, ignore_errors=True)
 
