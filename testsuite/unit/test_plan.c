@@ -559,6 +559,13 @@ START_TEST(test_keep_servers)
 END_TEST
 
 /* Random clusters and queues: every plan respects capacity and bounds. */
+/*
+ * Random plans of every policy, with and without placement, PS jobs
+ * alone or mixed with all-reduce ones (_i & 1), every round of pass 2
+ * exact or settling from the first (_i & 2: round_budget 0): no server
+ * over its capacity, every decision within its job's limits. Settled or
+ * not, the plan is one a cluster can run.
+ */
 START_TEST(test_capacity_random)
 {
 	unsigned seed = 12345;
@@ -569,12 +576,14 @@ START_TEST(test_capacity_random)
 
 		srand(seed + round);
 		fx_init(&f, 2 + rand() % 6, 4 + rand() % 12, 16384);
+		if (_i & 2)
+			f.prm.round_budget = 0;
 		f.prm.policy = (plan_policy_t)(round % 5);
 		f.prm.placement = round % 3 != 0;
 		nj = 1 + rand() % 8;
 		for (size_t i = 0; i < nj; i++) {
-			/* _i 1: every third job all-reduce, mixed with PS */
-			bool ar = _i && i % 3 == 0;
+			/* _i & 1: every third job all-reduce, with PS */
+			bool ar = (_i & 1) && i % 3 == 0;
 			char h[160];
 
 			snprintf(h, sizeof(h), "%s,%s=%d,max_workers=%d,"
@@ -1416,7 +1425,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_no_shrink_near_the_end);
 	tcase_add_test(tc, test_starting_job_keeps_its_slots);
 	tcase_add_test(tc, test_keep_servers);
-	tcase_add_loop_test(tc, test_capacity_random, 0, 2);
+	tcase_add_loop_test(tc, test_capacity_random, 0, 4);
 	tcase_add_test(tc, test_allreduce_with_ps);
 	tcase_add_test(tc, test_allreduce_samples_nodes);
 	tcase_add_test(tc, test_separate_layout_disjoint);

@@ -193,12 +193,15 @@ double goodput_step_time(const speed_model_t *speed, int w, int n,
 	       sync_time(speed, w, n);
 }
 
-int goodput_eval(const speed_model_t *speed, const efficiency_model_t *eff,
-		 int w, int n, int local, int accum, goodput_choice_t *c)
+/* goodput_eval with the step's sync time given (one per w and n): the
+ * same operations as goodput_step_time, in the same order. */
+static int goodput_eval_sync(const speed_model_t *speed,
+			     const efficiency_model_t *eff, int w, int local,
+			     int accum, double sync, goodput_choice_t *c)
 {
-	if (!eff || !c)
-		return -EINVAL;
-	double t = goodput_step_time(speed, w, n, local, accum);
+	double t = (accum + 1) * (speed->theta[0] * local + speed->theta[1]) +
+		   sync;
+
 	if (!(t > 0) || !isfinite(t))
 		return -EDOM;
 	c->local = local;
@@ -208,6 +211,17 @@ int goodput_eval(const speed_model_t *speed, const efficiency_model_t *eff,
 	c->efficiency = efficiency_eval(eff, c->batch);
 	c->goodput = c->efficiency * c->batch / t;
 	return 0;
+}
+
+int goodput_eval(const speed_model_t *speed, const efficiency_model_t *eff,
+		 int w, int n, int local, int accum, goodput_choice_t *c)
+{
+	if (!eff || !c)
+		return -EINVAL;
+	if (isnan(goodput_step_time(speed, w, n, local, accum)))
+		return -EDOM;
+	return goodput_eval_sync(speed, eff, w, local, accum,
+				 sync_time(speed, w, n), c);
 }
 
 static int limits_valid(const goodput_limits_t *l)
@@ -237,6 +251,11 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 	if (!eff || !best || !limits_valid(lim) || w < 1 || n < 1 || n > w)
 		return -EINVAL;
 	double bn = efficiency_noise_scale(eff);
+	/* the step's sync part depends on w and n alone: once, not per
+	 * candidate (this search runs for every size every plan asks) */
+	if (isnan(goodput_step_time(speed, w, n, 1, 0)))
+		return -EDOM;
+	double sync = sync_time(speed, w, n);
 	for (int k = 0; k <= lim->max_accum; k++) {
 		double per = (double)w * (k + 1);	/* examples per local */
 		double lo = fmax(lim->min_local, ceil(lim->min_batch / per -
@@ -245,8 +264,8 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 						       1e-9));
 		if (lo > hi)
 			continue;
-		double a = goodput_step_time(speed, w, n, 1, k) -
-			   (k + 1) * speed->theta[0];
+		double a = ((k + 1) * (speed->theta[0] * 1 + speed->theta[1]) +
+			    sync) - (k + 1) * speed->theta[0];
 		double cpe = speed->theta[0] / w;
 		double bstar;
 		if (isinf(bn) || cpe <= 0)
@@ -258,7 +277,14 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 		for (int i = 0; i < 4; i++) {
 			goodput_choice_t c;
 			double b = fmin(hi, fmax(lo, cand[i]));
-			int rc = goodput_eval(speed, eff, w, n, (int)b, k, &c);
+			bool seen = false;
+			/* a candidate met before gives the same choice */
+			for (int j = 0; j < i && !seen; j++)
+				seen = fmin(hi, fmax(lo, cand[j])) == b;
+			if (seen)
+				continue;
+			int rc = goodput_eval_sync(speed, eff, w, (int)b, k,
+						   sync, &c);
 			if (rc)
 				return rc;
 			keep_better(best, &found, &c);

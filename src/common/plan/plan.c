@@ -36,6 +36,7 @@ void plan_params_init(plan_params_t *prm)
 	prm->placement = true;
 	prm->shrink_for_pending = true;
 	prm->explore_scaling = false;
+	prm->round_budget = PLAN_ROUND_BUDGET_DEFAULT;
 }
 
 const char *plan_action_name(plan_action_t a)

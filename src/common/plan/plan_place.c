@@ -162,6 +162,170 @@ place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 	};
 }
 
+/*
+ * Servers a placement of pj on room must see: those of `cand` (NULL: all)
+ * that hold one of its tasks, and for each resource the first of them
+ * with the most of it free (the placement weighs the resources by those
+ * maxima). The others are never chosen. With cand NULL the placement is
+ * the one on every server (ties go to the lower index either way).
+ */
+static size_t plan_place_servers(const plan_ctx_t *c, const place_job_t *pj,
+				 const res_vec_t *room,
+				 const plan_servers_t *cand, uint32_t *idx)
+{
+	size_t n = cand ? cand->n : c->nservers, most[RES_NUM] = { 0 }, k = 0;
+
+	for (size_t q = 1; q < n; q++)
+		for (int r = 0; r < RES_NUM; r++) {
+			size_t s = cand ? cand->v[q] : q;
+			size_t m = cand ? cand->v[most[r]] : most[r];
+
+			if (room[s].v[r] > room[m].v[r])
+				most[r] = q;
+		}
+	for (size_t q = 0; q < n; q++) {
+		size_t s = cand ? cand->v[q] : q;
+		bool keep = (pj->workers > 0 &&
+			     res_fits(pj->worker_demand, room[s])) ||
+			    (pj->ps > 0 && res_fits(pj->ps_demand, room[s]));
+
+		for (int r = 0; !keep && r < RES_NUM; r++)
+			keep = most[r] == q;
+		if (keep)
+			idx[k++] = (uint32_t)s;
+	}
+	return k;
+}
+
+/* Does room hold one task of one of the set's shapes? */
+static bool plan_servers_holds(const plan_servers_t *set, res_vec_t room)
+{
+	for (size_t k = 0; k < set->nneeds; k++)
+		if (res_fits(set->needs[k], room))
+			return true;
+	return false;
+}
+
+int plan_servers_for(const plan_ctx_t *c, const res_vec_t *room,
+		     const size_t *jobs, size_t njobs, plan_servers_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t k = 0; k < njobs; k++) {
+		const alloc_job_t *a = &c->aj[jobs[k]];
+		res_vec_t t[2] = { a->worker_demand, a->ps_demand };
+		bool has[2] = { true, !a->no_ps };
+
+		for (int q = 0; q < 2; q++) {
+			bool seen = !has[q];
+
+			for (size_t u = 0; !seen && u < out->nneeds; u++)
+				seen = !memcmp(&out->needs[u], &t[q],
+					       sizeof(t[q]));
+			if (seen)
+				continue;
+			if (out->nneeds == PLAN_SERVER_SHAPES)
+				return 0;	/* v NULL: every server */
+			out->needs[out->nneeds++] = t[q];
+		}
+	}
+	out->v = malloc((c->nservers + 1) * sizeof(*out->v));
+	out->in = calloc(c->nservers + 1, sizeof(*out->in));
+	if (!out->v || !out->in) {
+		plan_servers_free(out);
+		return -ENOMEM;
+	}
+	for (size_t s = 0; s < c->nservers; s++)
+		if (plan_servers_holds(out, room[s]))
+			plan_servers_add(out, (uint32_t)s);
+	return 0;
+}
+
+void plan_servers_prune(plan_servers_t *set, const res_vec_t *room)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; set->v && k < set->n; k++) {
+		uint32_t s = set->v[k];
+
+		if (plan_servers_holds(set, room[s]))
+			set->v[n++] = s;
+		else
+			set->in[s] = false;
+	}
+	if (set->v)
+		set->n = n;
+}
+
+void plan_servers_add(plan_servers_t *set, uint32_t s)
+{
+	if (!set->v || set->in[s])
+		return;
+	set->in[s] = true;
+	set->v[set->n++] = s;
+}
+
+void plan_servers_free(plan_servers_t *set)
+{
+	free(set->v);
+	free(set->in);
+	memset(set, 0, sizeof(*set));
+}
+
+int plan_place_one(const plan_ctx_t *c, const place_job_t *pj,
+		   const res_vec_t *room, const plan_servers_t *cand,
+		   plan_slots_t *s)
+{
+	size_t cap = cand ? cand->n : c->nservers;
+	uint32_t *idx = malloc((cap + 1) * sizeof(*idx));
+	res_vec_t *sub = malloc((cap + 1) * sizeof(*sub));
+	place_job_t one = *pj;
+	place_result_t res;
+	size_t n;
+	int rc = -ENOMEM;
+
+	memset(&res, 0, sizeof(res));
+	if (!idx || !sub)
+		goto out;
+	n = plan_place_servers(c, pj, room, cand, idx);
+	if (cand)
+		qsort(idx, n, sizeof(*idx), plan_u32_cmp);
+	one.has_closed = false;
+	for (size_t k = 0; k < n; k++) {
+		sub[k] = room[idx[k]];
+		if (pj->has_closed && idx[k] == pj->closed_server) {
+			one.has_closed = true;
+			one.closed_server = (uint32_t)k;
+		}
+	}
+	if ((rc = placement_run(sub, n, &one, 1, &res)))
+		goto out;
+	rc = 0;
+	if (res.jobs[0].status != PLACE_OK)
+		goto out;
+	if ((rc = plan_copy_assign(s, &res.jobs[0])))
+		goto out;
+	for (size_t k = 0; k < s->n; k++)
+		s->v[k].server = idx[s->v[k].server];
+	rc = 1;
+out:
+	placement_result_free(&res);
+	free(idx);
+	free(sub);
+	return rc;
+}
+
+bool plan_place_alone(const plan_ctx_t *c, size_t i, int ps, int workers,
+		      res_vec_t *room, const plan_servers_t *cand,
+		      plan_slots_t *s)
+{
+	place_job_t pl = plan_place_job(c, i, ps, workers);
+
+	if (plan_place_one(c, &pl, room, cand && cand->v ? cand : NULL, s) != 1)
+		return false;
+	plan_take_slots(c, room, i, s->v, s->n);
+	return true;
+}
+
 int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 	       const res_vec_t *room)
 {

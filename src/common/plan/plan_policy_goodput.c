@@ -27,6 +27,7 @@
  * changes in place (the job's re-batch time), else by a restart (a
  * RESIZE on its own slots, the restart cost, a resizable job only).
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -51,9 +52,30 @@ static bool plan_is_goodput(const plan_ctx_t *c, size_t i)
 	return c->rules[i] == &plan_policy_goodput;
 }
 
-/* Per goodput job (NULL otherwise): workers the servers it could use
- * hold, fullest first, added up (held[k]: the k+1 fullest). */
-static int **plan_goodput_held(const plan_ctx_t *c)
+/*
+ * The free room's servers as goodput reads them: for one worker demand,
+ * the workers each server's free room holds, and the servers by that
+ * count, most first. The jobs of a plan share a few demands; one sort per
+ * demand, not per job (per job, it took seconds at thousands of jobs and
+ * servers).
+ */
+typedef struct gp_free_rank {
+	res_vec_t demand;
+	int *held;		/* per server */
+	uint32_t *by_held;	/* servers, most held first */
+} gp_free_rank_t;
+
+/* Per goodput job (NULL otherwise) the workers the servers it could use
+ * hold, fullest first, added up, as far as its most workers
+ * (held[k]: the k+1 fullest), and their count; the ranks by demand. */
+typedef struct gp_state {
+	int **held;
+	int *nheld;
+	gp_free_rank_t *ranks;
+	size_t nranks;
+} gp_state_t;
+
+static gp_state_t *plan_goodput_state(const plan_ctx_t *c)
 {
 	return c->policy_state;
 }
@@ -76,30 +98,102 @@ static int plan_int_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Job i's held[]: its servers' room and the free room, fullest first,
- * the server closed to it left out. */
-static int plan_goodput_room(plan_ctx_t *c, size_t i)
+/* qsort_r's context: the counts the servers are ranked by. */
+static int plan_server_by_held(const void *a, const void *b, void *ctx)
+{
+	const int *held = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return held[x] < held[y] ? 1 : held[x] > held[y] ? -1 :
+	       x < y ? -1 : x > y;
+}
+
+/* The free room's rank for demand d (made on first use); NULL: out of
+ * memory. */
+static const gp_free_rank_t *plan_goodput_rank(const plan_ctx_t *c,
+					       gp_state_t *st, res_vec_t d)
+{
+	gp_free_rank_t *r, *more;
+
+	for (size_t k = 0; k < st->nranks; k++)
+		if (!memcmp(&st->ranks[k].demand, &d, sizeof(d)))
+			return &st->ranks[k];
+	more = realloc(st->ranks, (st->nranks + 1) * sizeof(*more));
+	if (!more)
+		return NULL;
+	st->ranks = more;
+	r = &st->ranks[st->nranks];
+	r->demand = d;
+	r->held = malloc((c->nservers + 1) * sizeof(*r->held));
+	r->by_held = malloc((c->nservers + 1) * sizeof(*r->by_held));
+	if (!r->held || !r->by_held) {
+		free(r->held);
+		free(r->by_held);
+		return NULL;
+	}
+	for (size_t s = 0; s < c->nservers; s++) {
+		r->held[s] = plan_workers_in(c->free0[s], d);
+		r->by_held[s] = (uint32_t)s;
+	}
+	qsort_r(r->by_held, c->nservers, sizeof(*r->by_held),
+		plan_server_by_held, r->held);
+	st->nranks++;
+	return r;
+}
+
+/* Is server s one of job i's, or the server closed to it? */
+static bool plan_goodput_own(const plan_job_t *j, uint32_t s)
+{
+	if (j->has_closed && s == j->closed_server)
+		return true;
+	for (size_t k = 0; j->running && k < j->nslots; k++)
+		if (j->slots[k].server == s)
+			return true;
+	return false;
+}
+
+/*
+ * Job i's held[] for its most workers `most`: its servers' room (free
+ * plus its own) and the free room, fullest first, the server closed to
+ * it left out. Only the `most` fullest matter (each holds one worker at
+ * least, until they hold none): they are the free rank's first, but for
+ * the job's own servers and the closed one, counted apart.
+ */
+static int plan_goodput_room(plan_ctx_t *c, size_t i, int most)
 {
 	const plan_job_t *j = &c->jobs[i];
-	res_vec_t *room = malloc((c->nservers + 1) * sizeof(*room));
-	int *held = calloc(c->nservers + 1, sizeof(*held));
+	gp_state_t *st = plan_goodput_state(c);
+	const res_vec_t d = c->aj[i].worker_demand;
+	const gp_free_rank_t *r = plan_goodput_rank(c, st, d);
+	size_t mine = j->running ? j->nslots : 0, n = 0;
+	size_t want = most > 0 ? (size_t)most : 1;
+	int *held;
 
-	if (!room || !held) {
-		free(room);
-		free(held);
+	if (!r || !(held = calloc(want + mine + 1, sizeof(*held))))
 		return -ENOMEM;
+	for (size_t k = 0; k < c->nservers && n < want; k++)
+		if (!plan_goodput_own(j, r->by_held[k]))
+			held[n++] = r->held[r->by_held[k]];
+	/* each of its own servers once: the free room plus what it uses */
+	for (size_t k = 0; k < mine; k++) {
+		uint32_t s = j->slots[k].server;
+		bool seen = j->has_closed && s == j->closed_server;
+		res_vec_t room = c->free0[s];
+
+		for (size_t q = 0; !seen && q < k; q++)
+			seen = j->slots[q].server == s;
+		if (seen)
+			continue;
+		for (size_t q = k; q < mine; q++)
+			if (j->slots[q].server == s)
+				room = res_add(room, plan_slot_usage(c, i, q));
+		held[n++] = plan_workers_in(room, d);
 	}
-	memcpy(room, c->free0, c->nservers * sizeof(*room));
-	if (j->running)
-		plan_add_servers(c, room, i);
-	for (size_t s = 0; s < c->nservers; s++)
-		held[s] = j->has_closed && s == j->closed_server ? 0 :
-			  plan_workers_in(room[s], c->aj[i].worker_demand);
-	qsort(held, c->nservers, sizeof(*held), plan_int_desc);
-	for (size_t s = 1; s < c->nservers; s++)
-		held[s] += held[s - 1];
-	free(room);
-	plan_goodput_held(c)[i] = held;
+	qsort(held, n, sizeof(*held), plan_int_desc);
+	for (size_t k = 1; k < n; k++)
+		held[k] += held[k - 1];
+	st->held[i] = held;
+	st->nheld[i] = (int)n;
 	return 0;
 }
 
@@ -107,8 +201,8 @@ static int plan_goodput_room(plan_ctx_t *c, size_t i)
 static int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
 {
 	const plan_job_t *j = &c->jobs[i];
-	int **all = plan_goodput_held(c);
-	const int *held = all ? all[i] : NULL;
+	const gp_state_t *st = plan_goodput_state(c);
+	const int *held = st ? st->held[i] : NULL;
 	int nodes = 0;
 
 	if (w < 1)
@@ -118,9 +212,9 @@ static int plan_goodput_nodes(const plan_ctx_t *c, size_t i, int w)
 			nodes += j->slots[k].workers > 0;
 		return nodes > 0 && nodes <= w ? nodes : 1;
 	}
-	for (size_t s = 0; held && s < c->nservers; s++)
+	for (int s = 0; held && s < st->nheld[i]; s++)
 		if (held[s] >= w)
-			return (int)s + 1 <= w ? (int)s + 1 : w;
+			return s + 1 <= w ? s + 1 : w;
 	nodes = allreduce_min_nodes(w, c->cb[i].node_workers > 0 ?
 				       c->cb[i].node_workers : 1);
 	return nodes > w ? w : nodes < 1 ? 1 : nodes;
@@ -191,12 +285,15 @@ static int plan_goodput_max_workers(const job_model_t *m)
 	return hint > 0 && hint < most ? hint : (int)most;
 }
 
-/* Per goodput job: the room it could use, its speed callback, its
- * remaining progress and size limit. */
+/* Per goodput job: its size limit, the room it could use, its speed
+ * callback and its remaining progress. */
 static int plan_goodput_setup(plan_ctx_t *c)
 {
-	c->policy_state = calloc(c->n + 1, sizeof(int *));
-	if (!c->policy_state)
+	gp_state_t *st = calloc(1, sizeof(*st));
+
+	c->policy_state = st;
+	if (!st || !(st->held = calloc(c->n + 1, sizeof(*st->held))) ||
+	    !(st->nheld = calloc(c->n + 1, sizeof(*st->nheld))))
 		return plan_fail(c->out, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->n; i++) {
 		alloc_job_t *a = &c->aj[i];
@@ -204,11 +301,11 @@ static int plan_goodput_setup(plan_ctx_t *c)
 
 		if (!plan_is_goodput(c, i))
 			continue;
-		if (plan_goodput_room(c, i))
-			return plan_fail(c->out, -ENOMEM, "out of memory");
 		most = plan_goodput_max_workers(c->jobs[i].model);
 		if (most < alloc_min_workers(a))
 			most = alloc_min_workers(a);
+		if (plan_goodput_room(c, i, most))
+			return plan_fail(c->out, -ENOMEM, "out of memory");
 		a->max_workers = a->max_units = most;
 		c->cb[i].ctx = c;
 		c->cb[i].i = i;
@@ -221,11 +318,20 @@ static int plan_goodput_setup(plan_ctx_t *c)
 
 static void plan_goodput_free(plan_ctx_t *c)
 {
-	int **held = plan_goodput_held(c);
+	gp_state_t *st = plan_goodput_state(c);
 
-	for (size_t i = 0; held && i < c->n; i++)
-		free(held[i]);
-	free(held);
+	for (size_t i = 0; st && st->held && i < c->n; i++)
+		free(st->held[i]);
+	for (size_t k = 0; st && k < st->nranks; k++) {
+		free(st->ranks[k].held);
+		free(st->ranks[k].by_held);
+	}
+	if (st) {
+		free(st->held);
+		free(st->nheld);
+		free(st->ranks);
+	}
+	free(st);
 	c->policy_state = NULL;
 }
 

@@ -57,26 +57,6 @@ static double plan_preempt_key(const plan_ctx_t *c, size_t i)
 	return job_model_attained(m, c->prm->now) - (waited > 0 ? waited : 0);
 }
 
-/* The waiting job with the least key not tried yet, or c->n. */
-static size_t plan_least_key(const plan_ctx_t *c, const bool *tried,
-			     double *key)
-{
-	size_t best = c->n;
-
-	for (size_t i = 0; i < c->n; i++) {
-		double k;
-
-		if (tried[i] || !plan_waits(c, i))
-			continue;
-		k = plan_preempt_key(c, i);
-		if (best == c->n || k < *key) {
-			best = i;
-			*key = k;
-		}
-	}
-	return best;
-}
-
 /* May running job i be preempted now (its decision KEEP)? */
 static bool plan_preemptible(const plan_ctx_t *c, size_t i)
 {
@@ -93,44 +73,116 @@ static bool plan_preemptible(const plan_ctx_t *c, size_t i)
 					    sizeof(why));
 }
 
-/* The preemptible running job with the most attained service, or c->n. */
-static size_t plan_most_served(const plan_ctx_t *c, double *attained)
+/* A job and the number it is ranked by. */
+typedef struct plan_ranked {
+	size_t i;
+	double key;
+} plan_ranked_t;
+
+/* Least key first; equal keys by the plan's index. */
+static int plan_ranked_cmp(const void *a, const void *b)
 {
-	size_t best = c->n;
+	const plan_ranked_t *x = a, *y = b;
 
-	for (size_t i = 0; i < c->n; i++) {
-		double a;
-
-		if (!plan_preemptible(c, i))
-			continue;
-		a = job_model_attained(c->jobs[i].model, c->prm->now);
-		if (best == c->n || a > *attained) {
-			best = i;
-			*attained = a;
-		}
-	}
-	return best;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* Place waiting job w at its minimum on room: 1 with its slots in res,
- * 0 when it does not fit, or -errno. */
+/*
+ * The waiting jobs by key, least first, and the preemptible running jobs
+ * by attained service, most first (key: minus it), each sorted once:
+ * keys do not change within a plan, and a job leaves its list only by
+ * what this pass does (a waiting job started, a running one preempted).
+ * Searching both for every waiting job took a quarter of a second at
+ * thousands of jobs.
+ */
+static int plan_preempt_ranks(const plan_ctx_t *c, plan_ranked_t **waiting,
+			      size_t *nwaiting, plan_ranked_t **served,
+			      size_t *nserved)
+{
+	*waiting = malloc((c->n + 1) * sizeof(**waiting));
+	*served = malloc((c->n + 1) * sizeof(**served));
+	*nwaiting = *nserved = 0;
+	if (!*waiting || !*served)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		if (plan_waits(c, i))
+			(*waiting)[(*nwaiting)++] = (plan_ranked_t){
+				i, plan_preempt_key(c, i) };
+		else if (plan_preemptible(c, i))
+			(*served)[(*nserved)++] = (plan_ranked_t){
+				i, -job_model_attained(c->jobs[i].model,
+						       c->prm->now) };
+	}
+	qsort(*waiting, *nwaiting, sizeof(**waiting), plan_ranked_cmp);
+	qsort(*served, *nserved, sizeof(**served), plan_ranked_cmp);
+	return 0;
+}
+
+/*
+ * Placements found not to fit since the room last changed: a plan's
+ * waiting jobs share a few shapes, and one that did not fit still does
+ * not. `with` is the running job whose servers were added (c->n: none).
+ */
+typedef struct plan_nofit {
+	place_job_t v[16];
+	size_t with[16];
+	size_t n;
+} plan_nofit_t;
+
+static bool plan_same_place(const place_job_t *a, const place_job_t *b)
+{
+	return !memcmp(&a->ps_demand, &b->ps_demand, sizeof(a->ps_demand)) &&
+	       !memcmp(&a->worker_demand, &b->worker_demand,
+		       sizeof(a->worker_demand)) &&
+	       a->ps == b->ps && a->workers == b->workers &&
+	       a->same_on_each == b->same_on_each &&
+	       a->separate == b->separate && a->has_closed == b->has_closed &&
+	       (!a->has_closed || a->closed_server == b->closed_server) &&
+	       a->cap == b->cap;
+}
+
+static bool plan_nofit_known(const plan_nofit_t *f, const place_job_t *pj,
+			     size_t with)
+{
+	for (size_t k = 0; k < f->n; k++)
+		if (f->with[k] == with && plan_same_place(&f->v[k], pj))
+			return true;
+	return false;
+}
+
+static void plan_nofit_add(plan_nofit_t *f, const place_job_t *pj,
+			   size_t with)
+{
+	if (f->n == sizeof(f->v) / sizeof(f->v[0]))
+		return;
+	f->v[f->n] = *pj;
+	f->with[f->n++] = with;
+}
+
+/* Place waiting job w at its minimum on room (with running job `with`'s
+ * servers added, in cand; c->n: none): 1 with its slots in *s, 0 when it
+ * does not fit (known from f, or found and added to it), or -errno. */
 static int plan_place_min(plan_ctx_t *c, size_t w, const res_vec_t *room,
-			  place_result_t *res)
+			  const plan_servers_t *cand, size_t with,
+			  plan_nofit_t *f, plan_slots_t *s)
 {
 	place_job_t pj = plan_place_job(c, w, alloc_min_ps(&c->aj[w]),
 					alloc_min_workers(&c->aj[w]));
 	int rc;
 
-	memset(res, 0, sizeof(*res));
-	rc = placement_run(room, c->nservers, &pj, 1, res);
-	if (rc)
-		return rc;
-	return res->jobs[0].status == PLACE_OK;
+	if (plan_nofit_known(f, &pj, with))
+		return 0;
+	rc = plan_place_one(c, &pj, room, cand->v ? cand : NULL, s);
+	if (rc == 0)
+		plan_nofit_add(f, &pj, with);
+	return rc;
 }
 
-/* Waiting job w starts at its minimum on res's slots. */
+/* Waiting job w starts at its minimum on slots s. */
 static int plan_preempt_start(plan_ctx_t *c, size_t w, res_vec_t *room,
-			      const place_result_t *res, double key)
+			      const plan_slots_t *s, double key)
 {
 	plan_decision_t *d = &c->out->decisions[w];
 	const job_model_t *m = c->jobs[w].model;
@@ -143,7 +195,7 @@ static int plan_preempt_start(plan_ctx_t *c, size_t w, res_vec_t *room,
 	d->remaining_planned = plan_time(c, w, d->ps, d->workers);
 	free(d->slots);
 	d->slots = NULL;
-	if ((rc = plan_copy_slots(d, res->jobs[0].slots, res->jobs[0].nslots)))
+	if ((rc = plan_copy_slots(d, s->v, s->n)))
 		return rc;
 	plan_take_slots(c, room, w, d->slots, d->nslots);
 	c->out->nwait--;
@@ -179,35 +231,71 @@ static void plan_preempt_one(plan_ctx_t *c, size_t v, size_t w,
 		    difftime(c->prm->now, mw->waiting_since));
 }
 
-/* One waiting job w (least key): 1 when it got its minimum, 0 when it
- * could not, or -errno. */
+/*
+ * One waiting job w (least key): 1 when it got its minimum, 0 when it
+ * could not, or -errno. served[*next..]: the preemptible jobs left, most
+ * attained service first. The room changes (f emptied) when it starts.
+ */
 static int plan_preempt_for(plan_ctx_t *c, size_t w, double key,
-			    res_vec_t *room, res_vec_t *trial)
+			    res_vec_t *room, res_vec_t *trial,
+			    const plan_ranked_t *served, size_t nserved,
+			    size_t *next, plan_servers_t *cand,
+			    plan_nofit_t *f)
 {
-	place_result_t res;
-	double attained = 0, held;
+	plan_slots_t s = { 0 };
+	double attained, held;
 	size_t v;
-	int rc = plan_place_min(c, w, room, &res);
+	int rc = plan_place_min(c, w, room, cand, c->n, f, &s);
 
 	if (rc == 1)
-		rc = plan_preempt_start(c, w, room, &res, key) ? -ENOMEM : 1;
-	placement_result_free(&res);
+		rc = plan_preempt_start(c, w, room, &s, key) ? -ENOMEM : 1;
+	plan_slots_clear(&s);
 	if (rc)
-		return rc;
-	v = plan_most_served(c, &attained);
-	if (v == c->n)
+		goto out;
+	if (*next == nserved)
 		return 0;
+	v = served[*next].i;
+	attained = -served[*next].key;
 	held = job_model_gpus(c->jobs[v].model, c->cur_ps[v], c->cur_w[v]);
 	if (!(attained - key > c->prm->min_resize_interval * held))
 		return 0;
 	memcpy(trial, room, c->nservers * sizeof(*trial));
 	plan_add_servers(c, trial, v);
-	rc = plan_place_min(c, w, trial, &res);
+	for (size_t k = 0; k < c->jobs[v].nslots; k++)
+		plan_servers_add(cand, c->jobs[v].slots[k].server);
+	rc = plan_place_min(c, w, trial, cand, v, f, &s);
 	if (rc == 1) {
 		plan_preempt_one(c, v, w, room, attained);
-		rc = plan_preempt_start(c, w, room, &res, key) ? -ENOMEM : 1;
+		(*next)++;
+		rc = plan_preempt_start(c, w, room, &s, key) ? -ENOMEM : 1;
 	}
-	placement_result_free(&res);
+	plan_slots_clear(&s);
+out:
+	if (rc == 1) {
+		f->n = 0;
+		plan_servers_prune(cand, room);
+	}
+	return rc;
+}
+
+/*
+ * The servers a waiting job's minimum could use: those whose room holds
+ * one task of a waiting job; a preemption adds the servers it frees
+ * (plan_preempt_for). Starts only take room, so the set stays a superset.
+ */
+static int plan_preempt_servers(const plan_ctx_t *c, const res_vec_t *room,
+				const plan_ranked_t *waiting, size_t nwaiting,
+				plan_servers_t *cand)
+{
+	size_t *idx = malloc((nwaiting + 1) * sizeof(*idx));
+	int rc;
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t k = 0; k < nwaiting; k++)
+		idx[k] = waiting[k].i;
+	rc = plan_servers_for(c, room, idx, nwaiting, cand);
+	free(idx);
 	return rc;
 }
 
@@ -215,22 +303,26 @@ int plan_preempt(plan_ctx_t *c)
 {
 	res_vec_t *room = malloc((c->nservers + 1) * sizeof(*room));
 	res_vec_t *trial = malloc((c->nservers + 1) * sizeof(*trial));
-	bool *tried = calloc(c->n + 1, sizeof(*tried));
-	int rc = room && trial && tried ? 0 : -ENOMEM;
+	plan_ranked_t *waiting = NULL, *served = NULL;
+	size_t nwaiting = 0, nserved = 0, next = 0;
+	plan_nofit_t f = { .n = 0 };
+	plan_servers_t cand = { 0 };
+	int rc = room && trial ? 0 : -ENOMEM;
 
 	if (!rc)
+		rc = plan_preempt_ranks(c, &waiting, &nwaiting, &served,
+					&nserved);
+	if (!rc)
 		plan_room_after(c, room);
-	while (rc >= 0) {
-		double key = 0;
-		size_t w = plan_least_key(c, tried, &key);
-
-		if (w == c->n)
-			break;
-		tried[w] = true;
-		rc = plan_preempt_for(c, w, key, room, trial);
-	}
+	if (!rc)
+		rc = plan_preempt_servers(c, room, waiting, nwaiting, &cand);
+	for (size_t k = 0; rc >= 0 && k < nwaiting; k++)
+		rc = plan_preempt_for(c, waiting[k].i, waiting[k].key, room,
+				      trial, served, nserved, &next, &cand, &f);
+	plan_servers_free(&cand);
 	free(room);
 	free(trial);
-	free(tried);
+	free(waiting);
+	free(served);
 	return rc < 0 ? rc : 0;
 }

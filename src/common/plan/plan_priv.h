@@ -286,6 +286,39 @@ int plan_place(plan_ctx_t *c, const bool *which, const alloc_grant_t *g,
 /* Job i with ps PS and workers as the placement sees it (its layout). */
 place_job_t plan_place_job(const plan_ctx_t *c, size_t i, int ps,
 			   int workers);
+/* A set of servers: the candidates of a run of placements one job at a
+ * time, where scanning every server for each took seconds at 40,000. */
+#define PLAN_SERVER_SHAPES 64	/* past this many task shapes: every server */
+typedef struct plan_servers {
+	uint32_t *v;
+	size_t n;
+	bool *in;	/* per server */
+	res_vec_t needs[PLAN_SERVER_SHAPES];	/* the task shapes */
+	size_t nneeds;
+} plan_servers_t;
+/* The servers whose room holds one task (PS or worker) of one of the
+ * jobs jobs[0..njobs): 0 or -ENOMEM. Past a few dozen task shapes it is
+ * every server (v NULL). */
+int plan_servers_for(const plan_ctx_t *c, const res_vec_t *room,
+		     const size_t *jobs, size_t njobs, plan_servers_t *out);
+/* Adds server s (a set never opened, v NULL, stays "every server"). */
+void plan_servers_add(plan_servers_t *set, uint32_t s);
+/* Drops the servers whose room holds none of the set's task shapes. */
+void plan_servers_prune(plan_servers_t *set, const res_vec_t *room);
+void plan_servers_free(plan_servers_t *set);
+/* pj placed alone on room (not changed), on the servers of cand that can
+ * hold it (NULL: all; cand must hold every server that can): 1 with its
+ * slots in *s (empty before), 0 if it does not fit, or -errno. */
+int plan_place_one(const plan_ctx_t *c, const place_job_t *pj,
+		   const res_vec_t *room, const plan_servers_t *cand,
+		   plan_slots_t *s);
+/* Job i at (ps, workers) placed alone on `room` (on the servers of cand
+ * that hold it; NULL or v NULL: every server): its slots in *s (empty
+ * before) and their room taken off `room`; false, both unchanged, when it
+ * does not fit (or memory ran out). */
+bool plan_place_alone(const plan_ctx_t *c, size_t i, int ps, int workers,
+		      res_vec_t *room, const plan_servers_t *cand,
+		      plan_slots_t *s);
 
 /* plan.c: checks and words of a plan */
 int plan_check(const plan_job_t *jobs, size_t n, const res_vec_t *sf,
@@ -297,6 +330,8 @@ void plan_reason(plan_decision_t *d, const char *fmt, ...)
 
 /* plan_slots.c: the bottom, used by every other part */
 double plan_clock(void);
+/* qsort/bsearch order of uint32_t, ascending. */
+int plan_u32_cmp(const void *a, const void *b);
 /* A job's resources at a size; at its minimum size. */
 res_vec_t plan_need(const alloc_job_t *j, int ps, int workers);
 res_vec_t plan_min_need(const alloc_job_t *j);

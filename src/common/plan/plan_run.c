@@ -320,6 +320,66 @@ static size_t plan_biggest_placed(const plan_ctx_t *c, const bool *which)
 	return best;
 }
 
+/* The room this round's placed jobs leave: c->room less their slots. */
+static void plan_leftover(const plan_ctx_t *c, const bool *which,
+			  res_vec_t *left)
+{
+	memcpy(left, c->room, c->nservers * sizeof(*left));
+	for (size_t j = 0; j < c->n; j++)
+		if (which[j] && c->placed[j].ok)
+			plan_take_slots(c, left, j, c->placed[j].v,
+					c->placed[j].n);
+}
+
+/*
+ * The room this round's placed jobs leave (*left) and the servers where a
+ * pending or resized job could use it (*cand): 0, or -ENOMEM (nothing
+ * kept).
+ */
+static int plan_left_open(const plan_ctx_t *c, const bool *which,
+			  res_vec_t **left, plan_servers_t *cand)
+{
+	size_t *idx = malloc((c->n + 1) * sizeof(*idx)), n = 0;
+	int rc = -ENOMEM;
+
+	*left = malloc((c->nservers + 1) * sizeof(**left));
+	if (idx && *left) {
+		plan_leftover(c, which, *left);
+		for (size_t i = 0; i < c->n; i++)
+			if (c->state[i] == PS_PENDING ||
+			    c->state[i] == PS_RESIZE)
+				idx[n++] = i;
+		rc = plan_servers_for(c, *left, idx, n, cand);
+	}
+	free(idx);
+	if (rc) {
+		free(*left);
+		*left = NULL;
+	}
+	return rc;
+}
+
+/*
+ * Job i placed with the most workers fewer than its grant and at least
+ * its minimum (its PS as granted) that the room `left` holds: its grant
+ * and placement set, that room taken off `left`. False, nothing changed,
+ * when `left` holds not even its minimum.
+ */
+static bool plan_fit_left(plan_ctx_t *c, size_t i, res_vec_t *left,
+			  const plan_servers_t *cand)
+{
+	alloc_grant_t *g = &c->grant2[i];
+
+	for (int w = g->workers - 1; w >= 1 &&
+	     w >= alloc_min_workers(&c->aj[i]); w--)
+		if (plan_place_alone(c, i, g->ps, w, left, cand,
+				     &c->placed[i])) {
+			g->workers = w;
+			return true;
+		}
+	return false;
+}
+
 /*
  * A job that could not be placed at its grant (the aggregate fitted, the
  * servers' fragments did not) is limited to 3/4 of it for the next round.
@@ -357,9 +417,67 @@ static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
 		    g->ps, g->workers);
 }
 
-/* Place the granted jobs; *changed if one could not be. */
-static int plan_place_round(plan_ctx_t *c, bool *which, bool *changed)
+/*
+ * Pending jobs not granted this round, in the plan's order, started at
+ * their minimum on the room `left` that holds it (taken off `left`): the
+ * room placed jobs could not use is not left idle while a job waits.
+ * Needs found too large are not tried again (the jobs of a plan share a
+ * few shapes).
+ */
+static void plan_start_on_left(plan_ctx_t *c, res_vec_t *left,
+			       const plan_servers_t *cand)
 {
+	res_vec_t total = res_make(0, 0, 0), tried[8];
+	size_t ntried = 0;
+
+	for (size_t s = 0; s < c->nservers; s++)
+		total = res_add(total, left[s]);
+	for (size_t k = 0; k < c->n; k++) {
+		size_t i = c->order[k];
+		const alloc_job_t *a = &c->aj[i];
+		res_vec_t need = plan_min_need(a);
+		bool seen = false;
+
+		if (c->state[i] != PS_PENDING || plan_granted(&c->grant2[i]) ||
+		    c->over_cap[i] || !res_fits(need, total))
+			continue;
+		for (size_t t = 0; !seen && t < ntried; t++)
+			seen = !memcmp(&tried[t], &need, sizeof(need));
+		if (seen)
+			continue;
+		if (!plan_place_alone(c, i, alloc_min_ps(a),
+				      alloc_min_workers(a), left, cand,
+				      &c->placed[i])) {
+			if (ntried < sizeof(tried) / sizeof(tried[0]))
+				tried[ntried++] = need;
+			continue;
+		}
+		c->grant2[i].status = ALLOC_OK;
+		c->grant2[i].ps = alloc_min_ps(a);
+		c->grant2[i].workers = c->grant2[i].units =
+			alloc_min_workers(a);
+		c->lim_ps[i] = c->grant2[i].ps;
+		c->lim_w[i] = c->grant2[i].workers;
+		total = res_sub(total, need);
+	}
+}
+
+/*
+ * Place the granted jobs. The allocation shares the room in the
+ * aggregate, its fragments on the servers are the placement's: a job
+ * the servers cannot hold at its grant, above its minimum, is placed at
+ * the most workers the room left by the others holds (a resize only if it
+ * still pays); when none has to round again, what room is left starts
+ * waiting jobs at their minimum (plan_start_on_left). Limiting such
+ * a job and allocating again instead freed one fragment per round to
+ * the next job in line: hundreds of rounds, each a whole allocation, at
+ * a few thousand jobs. *changed when another round must follow.
+ */
+static int plan_place_round(plan_ctx_t *c, bool *which, bool settle,
+			    bool *changed)
+{
+	res_vec_t *left = NULL;
+	plan_servers_t cand = { 0 };
 	int rc;
 
 	for (size_t i = 0; i < c->n; i++)
@@ -367,18 +485,33 @@ static int plan_place_round(plan_ctx_t *c, bool *which, bool *changed)
 			   (c->state[i] == PS_PENDING && plan_granted(&c->grant2[i]));
 	if ((rc = plan_place(c, which, c->grant2, c->room)))
 		return rc;
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; !rc && i < c->n; i++) {
 		if (!which[i] || c->placed[i].ok)
 			continue;
+		if (settle && !left &&
+		    (rc = plan_left_open(c, which, &left, &cand)))
+			break;
+		if (settle && plan_above_min(c, i, &c->grant2[i]) &&
+		    plan_fit_left(c, i, left, &cand)) {
+			c->lim_ps[i] = c->grant2[i].ps;
+			c->lim_w[i] = c->grant2[i].workers;
+			if (c->state[i] == PS_RESIZE && plan_recheck_resize(c, i))
+				*changed = true;
+			continue;
+		}
 		*changed = true;
 		plan_unplaced(c, i, which);
 	}
-	return 0;
+	if (!rc && left && !*changed)
+		plan_start_on_left(c, left, &cand);
+	plan_servers_free(&cand);
+	free(left);
+	return rc;
 }
 
 /* One round of pass 2; *changed when a job was fixed (round again). */
 static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
-		      bool *changed)
+		      bool settle, bool *changed)
 {
 	int rc;
 
@@ -394,7 +527,7 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 			*changed = true;
 	if (*changed)
 		return 0;
-	return plan_place_round(c, which, changed);
+	return plan_place_round(c, which, settle, changed);
 }
 
 /*
@@ -423,7 +556,9 @@ static int plan_pass2(plan_ctx_t *c, res_vec_t *cap)
 	int rc = which ? 0 : -ENOMEM;
 
 	for (size_t r = 0; !rc && changed && r < bound; r++)
-		rc = plan_round(c, which, cap, &changed);
+		rc = plan_round(c, which, cap,
+				(r + 1) * c->n > c->prm->round_budget,
+				&changed);
 	if (!rc && changed) {
 		plan_give_up(c);
 		*cap = plan_room(c);
@@ -460,23 +595,15 @@ static void plan_wait_reason(plan_ctx_t *c, size_t i, res_vec_t cap)
 
 /*
  * The job a shrink makes room for: the one plan_shrink_kept shrank it for
- * (`chosen`) if it starts, else the first that starts in this plan (the
- * plan's order: the oldest), 0 when none does.
+ * (`chosen`) if it starts (in `starts`, sorted), else the first that
+ * starts in this plan (the plan's order: the oldest), 0 when none does.
  */
-static uint32_t plan_shrunk_for(const plan_ctx_t *c, uint32_t chosen)
+static uint32_t plan_shrunk_for(const uint32_t *starts, size_t nstarts,
+				uint32_t first, uint32_t chosen)
 {
-	uint32_t first = 0;
-
-	for (size_t k = 0; k < c->n; k++) {
-		const plan_decision_t *d = &c->out->decisions[k];
-
-		if (d->action != PLAN_START)
-			continue;
-		if (chosen && d->job_id == chosen)
-			return chosen;
-		if (!first)
-			first = d->job_id;
-	}
+	if (chosen && bsearch(&chosen, starts, nstarts, sizeof(*starts),
+			      plan_u32_cmp))
+		return chosen;
 	return first;
 }
 
@@ -506,8 +633,20 @@ static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 
 /* Once every START is known: each RESIZE's reason, a shrink naming the
  * job it makes room for (plan_decision_t.for_job). */
-static void plan_resize_reasons(plan_ctx_t *c)
+static int plan_resize_reasons(plan_ctx_t *c)
 {
+	uint32_t *starts = malloc((c->n + 1) * sizeof(*starts)), first = 0;
+	size_t nstarts = 0;
+
+	if (!starts)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->n; k++)
+		if (c->out->decisions[k].action == PLAN_START) {
+			starts[nstarts++] = c->out->decisions[k].job_id;
+			if (!first)
+				first = c->out->decisions[k].job_id;
+		}
+	qsort(starts, nstarts, sizeof(*starts), plan_u32_cmp);
 	for (size_t i = 0; i < c->n; i++) {
 		plan_decision_t *d = &c->out->decisions[i];
 
@@ -515,9 +654,13 @@ static void plan_resize_reasons(plan_ctx_t *c)
 			d->for_job = 0;
 			continue;
 		}
-		d->for_job = c->shrink[i] ? plan_shrunk_for(c, d->for_job) : 0;
+		d->for_job = c->shrink[i] ? plan_shrunk_for(starts, nstarts,
+							    first, d->for_job) :
+					    0;
 		plan_resize_reason(c, i, d);
 	}
+	free(starts);
+	return 0;
 }
 
 static int plan_decide(plan_ctx_t *c, size_t i, res_vec_t cap)
@@ -568,45 +711,85 @@ static bool plan_leaves_pending_waiting(const plan_job_t *jobs, size_t n,
 	return false;
 }
 
-static int plan_run_once(const plan_job_t *jobs, size_t njobs,
-			 const res_vec_t *server_free, size_t nservers,
-			 const plan_params_t *prm, plan_t *out);
+/*
+ * The plan after pass 1 (c->grant1 and `all`, the jobs that take part):
+ * every decision, under c->prm.
+ */
+static int plan_decide_all(plan_ctx_t *c, const bool *all)
+{
+	res_vec_t cap;
+	int rc;
+
+	c->pending_granted = false;
+	for (size_t i = 0; i < c->n; i++) {
+		c->state[i] = c->jobs[i].running ? PS_KEEP :
+			      all[i] ? PS_PENDING : PS_EXCLUDED;
+		if (!all[i])
+			plan_reason(&c->out->decisions[i], "optimus: job done");
+		if (!c->jobs[i].running && plan_granted(&c->grant1[i]))
+			c->pending_granted = true;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->jobs[i].running)
+			plan_decide_running(c, i);
+	plan_fair_pass1(c);
+	for (size_t i = 0; i < c->n; i++)
+		plan_fair_shrink(c, i);
+	if ((rc = plan_pass2(c, &cap)))
+		return rc;
+	for (size_t i = 0; !rc && i < c->n; i++)
+		rc = plan_decide(c, i, cap);
+	if (!rc)
+		rc = plan_resize_reasons(c);
+	if (!rc)
+		rc = plan_move_stragglers(c);
+	if (!rc && c->prm->preempt)
+		rc = plan_preempt(c);
+	if (!rc && c->policy->after)
+		rc = c->policy->after(c);
+	if (rc)
+		plan_fail(c->out, rc, "out of memory");
+	return rc;
+}
+
+/*
+ * What plan_decide_all changed, undone for another plan on the same pass
+ * 1: the decisions, pass 2's state and what it placed.
+ */
+static void plan_undecide(plan_ctx_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		plan_decision_t *d = &c->out->decisions[i];
+
+		free(d->slots);
+		memset(d, 0, sizeof(*d));
+		d->job_id = c->jobs[i].model->job_id;
+		plan_slots_clear(&c->placed[i]);
+		c->state[i] = PS_PENDING;
+		c->shrink[i] = false;
+		c->lim_ps[i] = c->lim_w[i] = 0;
+		memset(&c->grant2[i], 0, sizeof(c->grant2[i]));
+	}
+	c->out->nstart = c->out->nresize = c->out->nkeep = c->out->nwait = 0;
+	c->out->npreempt = c->out->nrebatch = 0;
+}
 
 /*
  * Every resize costs a checkpoint and a restart: running jobs are shrunk
  * for pending jobs only when a pending job would otherwise wait, and
- * preempted (prm->preempt) only when one still would.
+ * preempted (prm->preempt) only when one still would. The plan without
+ * them and the plan with them share the set-up and pass 1 (neither reads
+ * those two parameters): made once, they were half of a plan's time at
+ * thousands of jobs.
  */
 int plan_run(const plan_job_t *jobs, size_t njobs,
 	     const res_vec_t *server_free, size_t nservers,
 	     const plan_params_t *prm, plan_t *out)
 {
-	plan_params_t no_shrink;
-	int rc;
-
-	if (!out || !prm || !prm->shrink_for_pending)
-		return plan_run_once(jobs, njobs, server_free, nservers, prm,
-				     out);
-	no_shrink = *prm;
-	no_shrink.shrink_for_pending = false;
-	/* Preemption is for a job that would wait: only in the plan that
-	 * runs when one would (the same condition, plan_preempt.c). */
-	no_shrink.preempt = false;
-	rc = plan_run_once(jobs, njobs, server_free, nservers, &no_shrink, out);
-	if (rc || !plan_leaves_pending_waiting(jobs, njobs, out))
-		return rc;
-	plan_free(out);
-	return plan_run_once(jobs, njobs, server_free, nservers, prm, out);
-}
-
-static int plan_run_once(const plan_job_t *jobs, size_t njobs,
-			 const res_vec_t *server_free, size_t nservers,
-			 const plan_params_t *prm, plan_t *out)
-{
 	plan_ctx_t c = { .jobs = jobs, .n = njobs, .server_free = server_free,
 			 .nservers = nservers, .prm = prm, .out = out };
+	plan_params_t no_shrink;
 	bool *all = NULL;
-	res_vec_t cap;
 	int rc;
 
 	if (!out)
@@ -623,37 +806,25 @@ static int plan_run_once(const plan_job_t *jobs, size_t njobs,
 	/* A finished job still listed takes no part (and waits). */
 	for (size_t i = 0; i < njobs; i++)
 		all[i] = jobs[i].running || jobs[i].model->phase != JM_DONE;
-	if ((rc = plan_alloc(&c, all, c.capacity, c.room,
-			     plan_room_all(&c), c.grant1)))
+	if ((rc = plan_alloc(&c, all, c.capacity, c.room, plan_room_all(&c),
+			     c.grant1)))
 		goto done;
-	for (size_t i = 0; i < njobs; i++) {
-		c.state[i] = jobs[i].running ? PS_KEEP :
-			     all[i] ? PS_PENDING : PS_EXCLUDED;
-		if (!all[i])
-			plan_reason(&out->decisions[i], "optimus: job done");
-		if (!jobs[i].running && plan_granted(&c.grant1[i]))
-			c.pending_granted = true;
+	if (!prm->shrink_for_pending) {
+		rc = plan_decide_all(&c, all);
+		goto done;
 	}
-	for (size_t i = 0; i < njobs; i++)
-		if (jobs[i].running)
-			plan_decide_running(&c, i);
-	plan_fair_pass1(&c);
-	for (size_t i = 0; i < njobs; i++)
-		plan_fair_shrink(&c, i);
-	if ((rc = plan_pass2(&c, &cap)))
+	no_shrink = *prm;
+	no_shrink.shrink_for_pending = false;
+	/* Preemption is for a job that would wait: only in the plan that
+	 * runs when one would (the same condition, plan_preempt.c). */
+	no_shrink.preempt = false;
+	c.prm = &no_shrink;
+	rc = plan_decide_all(&c, all);
+	if (rc || !plan_leaves_pending_waiting(jobs, njobs, out))
 		goto done;
-	for (size_t i = 0; !rc && i < njobs; i++)
-		rc = plan_decide(&c, i, cap);
-	if (!rc)
-		plan_resize_reasons(&c);
-	if (!rc)
-		rc = plan_move_stragglers(&c);
-	if (!rc && prm->preempt)
-		rc = plan_preempt(&c);
-	if (!rc && c.policy->after)
-		rc = c.policy->after(&c);
-	if (rc)
-		plan_fail(out, rc, "out of memory");
+	plan_undecide(&c);
+	c.prm = prm;
+	rc = plan_decide_all(&c, all);
 done:
 	out->alloc_seconds = c.alloc_s;
 	out->place_seconds = c.place_s;

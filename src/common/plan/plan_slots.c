@@ -93,3 +93,10 @@ void plan_slots_clear(plan_slots_t *s)
 	free(s->v);
 	memset(s, 0, sizeof(*s));
 }
+
+int plan_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
