@@ -314,6 +314,36 @@ out:
 	return rc;
 }
 
+/* The same placement problem: shapes, counts, layout, closed server, cap. */
+static bool plan_same_place(const place_job_t *a, const place_job_t *b)
+{
+	return !memcmp(&a->ps_demand, &b->ps_demand, sizeof(a->ps_demand)) &&
+	       !memcmp(&a->worker_demand, &b->worker_demand,
+		       sizeof(a->worker_demand)) &&
+	       a->ps == b->ps && a->workers == b->workers &&
+	       a->same_on_each == b->same_on_each &&
+	       a->separate == b->separate && a->has_closed == b->has_closed &&
+	       (!a->has_closed || a->closed_server == b->closed_server) &&
+	       a->cap == b->cap;
+}
+
+bool plan_nofit_known(const plan_nofit_t *f, const place_job_t *pj,
+		      size_t with)
+{
+	for (size_t k = 0; k < f->n; k++)
+		if (f->with[k] == with && plan_same_place(&f->v[k], pj))
+			return true;
+	return false;
+}
+
+void plan_nofit_add(plan_nofit_t *f, const place_job_t *pj, size_t with)
+{
+	if (f->n == PLAN_NOFIT)
+		return;
+	f->v[f->n] = *pj;
+	f->with[f->n++] = with;
+}
+
 bool plan_place_alone(const plan_ctx_t *c, size_t i, int ps, int workers,
 		      res_vec_t *room, const plan_servers_t *cand,
 		      plan_slots_t *s)

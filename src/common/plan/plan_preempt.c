@@ -120,47 +120,6 @@ static int plan_preempt_ranks(const plan_ctx_t *c, plan_ranked_t **waiting,
 	return 0;
 }
 
-/*
- * Placements found not to fit since the room last changed: a plan's
- * waiting jobs share a few shapes, and one that did not fit still does
- * not. `with` is the running job whose servers were added (c->n: none).
- */
-typedef struct plan_nofit {
-	place_job_t v[16];
-	size_t with[16];
-	size_t n;
-} plan_nofit_t;
-
-static bool plan_same_place(const place_job_t *a, const place_job_t *b)
-{
-	return !memcmp(&a->ps_demand, &b->ps_demand, sizeof(a->ps_demand)) &&
-	       !memcmp(&a->worker_demand, &b->worker_demand,
-		       sizeof(a->worker_demand)) &&
-	       a->ps == b->ps && a->workers == b->workers &&
-	       a->same_on_each == b->same_on_each &&
-	       a->separate == b->separate && a->has_closed == b->has_closed &&
-	       (!a->has_closed || a->closed_server == b->closed_server) &&
-	       a->cap == b->cap;
-}
-
-static bool plan_nofit_known(const plan_nofit_t *f, const place_job_t *pj,
-			     size_t with)
-{
-	for (size_t k = 0; k < f->n; k++)
-		if (f->with[k] == with && plan_same_place(&f->v[k], pj))
-			return true;
-	return false;
-}
-
-static void plan_nofit_add(plan_nofit_t *f, const place_job_t *pj,
-			   size_t with)
-{
-	if (f->n == sizeof(f->v) / sizeof(f->v[0]))
-		return;
-	f->v[f->n] = *pj;
-	f->with[f->n++] = with;
-}
-
 /* Place waiting job w at its minimum on room (with running job `with`'s
  * servers added, in cand; c->n: none): 1 with its slots in *s, 0 when it
  * does not fit (known from f, or found and added to it), or -errno. */

@@ -312,6 +312,22 @@ void plan_servers_free(plan_servers_t *set);
 int plan_place_one(const plan_ctx_t *c, const place_job_t *pj,
 		   const res_vec_t *room, const plan_servers_t *cand,
 		   plan_slots_t *s);
+/*
+ * Placements found not to fit on a room: a plan's waiting jobs share a few
+ * shapes, and one that did not fit still does not while the room only
+ * shrinks (empty it, n = 0, when the room grows). `with` tells apart
+ * rooms with something added (preemption: the running job whose servers
+ * were; else c->n). The first PLAN_NOFIT found are kept.
+ */
+#define PLAN_NOFIT 16
+typedef struct plan_nofit {
+	place_job_t v[PLAN_NOFIT];
+	size_t with[PLAN_NOFIT];
+	size_t n;
+} plan_nofit_t;
+bool plan_nofit_known(const plan_nofit_t *f, const place_job_t *pj,
+		      size_t with);
+void plan_nofit_add(plan_nofit_t *f, const place_job_t *pj, size_t with);
 /* Job i at (ps, workers) placed alone on `room` (on the servers of cand
  * that hold it; NULL or v NULL: every server): its slots in *s (empty
  * before) and their room taken off `room`; false, both unchanged, when it

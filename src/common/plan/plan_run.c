@@ -421,14 +421,13 @@ static void plan_unplaced(plan_ctx_t *c, size_t i, const bool *which)
  * Pending jobs not granted this round, in the plan's order, started at
  * their minimum on the room `left` that holds it (taken off `left`): the
  * room placed jobs could not use is not left idle while a job waits.
- * Needs found too large are not tried again (the jobs of a plan share a
- * few shapes).
+ * `left` only shrinks: a placement found not to fit is not tried again.
  */
 static void plan_start_on_left(plan_ctx_t *c, res_vec_t *left,
 			       const plan_servers_t *cand)
 {
-	res_vec_t total = res_make(0, 0, 0), tried[8];
-	size_t ntried = 0;
+	res_vec_t total = res_make(0, 0, 0);
+	plan_nofit_t f = { .n = 0 };
 
 	for (size_t s = 0; s < c->nservers; s++)
 		total = res_add(total, left[s]);
@@ -436,26 +435,22 @@ static void plan_start_on_left(plan_ctx_t *c, res_vec_t *left,
 		size_t i = c->order[k];
 		const alloc_job_t *a = &c->aj[i];
 		res_vec_t need = plan_min_need(a);
-		bool seen = false;
+		place_job_t pj;
 
 		if (c->state[i] != PS_PENDING || plan_granted(&c->grant2[i]) ||
 		    c->over_cap[i] || !res_fits(need, total))
 			continue;
-		for (size_t t = 0; !seen && t < ntried; t++)
-			seen = !memcmp(&tried[t], &need, sizeof(need));
-		if (seen)
+		pj = plan_place_job(c, i, alloc_min_ps(a), alloc_min_workers(a));
+		if (plan_nofit_known(&f, &pj, c->n))
 			continue;
-		if (!plan_place_alone(c, i, alloc_min_ps(a),
-				      alloc_min_workers(a), left, cand,
+		if (!plan_place_alone(c, i, pj.ps, pj.workers, left, cand,
 				      &c->placed[i])) {
-			if (ntried < sizeof(tried) / sizeof(tried[0]))
-				tried[ntried++] = need;
+			plan_nofit_add(&f, &pj, c->n);
 			continue;
 		}
 		c->grant2[i].status = ALLOC_OK;
-		c->grant2[i].ps = alloc_min_ps(a);
-		c->grant2[i].workers = c->grant2[i].units =
-			alloc_min_workers(a);
+		c->grant2[i].ps = pj.ps;
+		c->grant2[i].workers = c->grant2[i].units = pj.workers;
 		c->lim_ps[i] = c->grant2[i].ps;
 		c->lim_w[i] = c->grant2[i].workers;
 		total = res_sub(total, need);
@@ -754,7 +749,9 @@ static int plan_decide_all(plan_ctx_t *c, const bool *all)
 
 /*
  * What plan_decide_all changed, undone for another plan on the same pass
- * 1: the decisions, pass 2's state and what it placed.
+ * 1: the decisions, pass 2's limits and shrinks, what it placed (each
+ * job's state and pass 2's grants are set anew by plan_decide_all and
+ * pass 2's first allocation).
  */
 static void plan_undecide(plan_ctx_t *c)
 {
@@ -765,10 +762,8 @@ static void plan_undecide(plan_ctx_t *c)
 		memset(d, 0, sizeof(*d));
 		d->job_id = c->jobs[i].model->job_id;
 		plan_slots_clear(&c->placed[i]);
-		c->state[i] = PS_PENDING;
 		c->shrink[i] = false;
 		c->lim_ps[i] = c->lim_w[i] = 0;
-		memset(&c->grant2[i], 0, sizeof(c->grant2[i]));
 	}
 	c->out->nstart = c->out->nresize = c->out->nkeep = c->out->nwait = 0;
 	c->out->npreempt = c->out->nrebatch = 0;
