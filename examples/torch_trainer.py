@@ -14,7 +14,8 @@ with a ring all-reduce. Submit it with `--scheduler=optimus,mode=allreduce`
   LOCAL_RANK), as torchrun would; MASTER_ADDR is a Slurm node name, turned
   into an address as optimus_task.py does.
 - Data: a DistributedSampler over the digits. Each epoch is a permutation
-  of the samples, rank r of W taking positions r, r+W, ...; so after a
+  of the samples (of `--epoch-passes` copies of them: a larger dataset's
+  epoch), rank r of W taking positions r, r+W, ...; so after a
   step, the samples used so far in the epoch are exactly the first `pos`
   positions of the permutation, whatever W was. The checkpoint stores
   (epoch, pos); a run resumed with another W re-shards the same permutation
@@ -240,7 +241,11 @@ def train(task, args):
     X_all, y_all = load_digits()
     X_t = torch.tensor(X_all, dtype=torch.float32)
     y_t = torch.tensor(y_all)
-    data = TensorDataset(X_t, y_t)
+    # An epoch of --epoch-passes passes over the digits: the epoch
+    # length of a larger dataset (the loss is still on the digits).
+    data = TensorDataset(X_t.repeat(args.epoch_passes, 1),
+                         y_t.repeat(args.epoch_passes))
+    X_train, y_train = data.tensors
     W = task.num_workers
     glob, per_worker, accum, base = run_batch(args, W)
     scale = lr_scale_for(args, glob, base, *grad)
@@ -267,7 +272,7 @@ def train(task, args):
         if task.ckpt_dir:
             reporter.checkpoint(step)
     profiled = profile_batches(
-        ddp, X_t, y_t, sampler, per_worker,
+        ddp, X_train, y_train, sampler, per_worker,
         [float(f) for f in args.profile_batches.split(",")], task, stats,
         args.work_ms_per_sample) if args.profile_batches else []
 
@@ -329,7 +334,7 @@ def train(task, args):
             # locally; DDP all-reduces (averages) them with the last
             with contextlib.nullcontext() if last else ddp.no_sync():
                 loss = torch.nn.functional.cross_entropy(
-                    ddp(X_t[idx]), y_t[idx]) / (accum + 1)
+                    ddp(X_train[idx]), y_train[idx]) / (accum + 1)
                 # This worker's own pace (stragglers): data and forward
                 # pass, and the stand-in compute; not the all-reduce.
                 own += time.time() - t_compute
@@ -422,6 +427,9 @@ def main(argv):
                     help="take batch changes in place (no: never say the "
                     "batch, every change a restart; ignore: say it, take "
                     "none)")
+    ap.add_argument("--epoch-passes", type=int, default=1,
+                    help="passes over the data in one epoch (the epoch "
+                    "of a larger dataset)")
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target-loss", type=float, default=0.1)

@@ -337,6 +337,15 @@ static void print_batch(json_object *res)
 	       json_object_get_boolean(get(b, "adaptive")) ?
 	       "adaptive: chosen by the scheduler" : "as submitted", eff, good,
 	       noise, (long long)num(b, "grad_reports"));
+	if ((v = get(b, "target_progress")) && json_num_is(v)) {
+		char target[32] = "unknown";
+
+		if (json_object_get_double(v) > 0)
+			snprintf(target, sizeof(target), "%.0f",
+				 json_object_get_double(v));
+		printf("Progress: %.0f of %s steps at the smallest batch's "
+		       "worth\n", num(b, "progress"), target);
+	}
 }
 
 static void print_job(json_object *res, const opts_t *o)

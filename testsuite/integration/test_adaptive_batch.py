@@ -19,6 +19,7 @@ sample (the compute of a larger model), so a step has a per-sample cost
 and a fixed one (the all-reduce, Python), as on real hardware.
 """
 import json
+import math
 import os
 import re
 import sys
@@ -327,5 +328,68 @@ def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
         wait_for(lambda: [p for p in ex.curve(ex.output(workdir, job))
                           if p[0] > ckpts[0] + 20], 120,
                  "steps after the restart")
+    finally:
+        cancel(cluster, job)
+
+
+# examples/torch_trainer.py's worker 0 at each progress line
+EPOCH_RE = re.compile(r"step (\d+) loss \S+ epoch (\d+) ")
+DIGITS = 1797           # examples in one pass over the trainer's data
+
+
+@needs_torch
+def test_epoch_length_learned_after_a_batch_change_before_the_first_epoch(
+        cluster, tmp_path):
+    """A job that gives its epoch count (epochs=) but not its steps per
+    epoch, and whose batch the plan changes before its first epoch ends,
+    learns an epoch's length from the epochs it reports at the new batch:
+    on its progress (B0-steps, the smallest batch's worth), whatever batch
+    it runs at, and plans with epochs x that length. Marked at the
+    submitted batch alone, such a job never learned it (the plan took its
+    work from the convergence fit or the prior). The job: the DDP example
+    on 2 workers submitted at 512, an epoch of 40 passes over the digits
+    (141 steps at 512)."""
+    passes, epochs, b0 = 40, 20, 32
+    workdir = str(tmp_path)
+    os.chmod(workdir, 0o777)
+    job = ex.submit(cluster, workdir,
+                    "optimus,mode=allreduce,workers=2,worker_mem=256M,"
+                    "batch=512,min_batch=%d,max_batch=512,"
+                    "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
+                    "epochs=%d,delta=0.00001" % (b0, epochs),
+                    ["--target-loss", "0", "--max-steps", "1000000",
+                     "--batch", "512", "--work-ms-per-sample", "0.5",
+                     "--report-every", "1.2", "--stats-every", "5",
+                     "--profile-batches", "0.25,0.5",
+                     "--epoch-passes", str(passes)],
+                    example="torch_trainer.sbatch")
+    try:
+        change = wait_for(lambda: _in_place(ex.output(workdir, job)), 180,
+                          "a batch change in place")[0]
+        assert change[0] < math.ceil(DIGITS * passes / 512.0), \
+            "the batch changed after the first epoch: not the case " \
+            "tested (%s)" % (change,)
+        wait_for(lambda: [e for s, e in EPOCH_RE.findall(
+            ex.output(workdir, job)) if int(e) >= 1], 300,
+            "the trainer's first epoch to end")
+        m = wait_for(lambda: (lambda j: j["batch_now"].get(
+            "target_progress", 0) > 0 and j)(_model(cluster, job)), 60,
+            "the record's epoch length")
+        assert m["batch"]["epoch_mark"] >= 1, m["batch"]
+        per_epoch = m["batch"]["epoch_mark_progress"] / \
+            m["batch"]["epoch_mark"]
+        # An epoch's examples over B0, at an efficiency between the
+        # largest batch's and 1 (AdaScale's gain: 0.29 at 512 for this
+        # job's noise scale, about 160); 20% for where in a report's
+        # span the epoch began.
+        examples = DIGITS * passes / float(b0)
+        assert 0.2 * examples <= per_epoch <= 1.2 * examples, \
+            (per_epoch, examples, m["batch"])
+        now = m["batch_now"]
+        assert now["target_progress"] == pytest.approx(
+            epochs * per_epoch, rel=1e-9), now
+        assert now["remaining_progress"] == pytest.approx(
+            max(now["target_progress"] - now["progress"], 1.0),
+            rel=1e-9), now
     finally:
         cancel(cluster, job)

@@ -260,6 +260,57 @@ START_TEST(test_reports_feed)
 }
 END_TEST
 
+/*
+ * epochs= without epoch_steps=: a job re-batched before its first epoch
+ * ends learns the epoch's length on its progress, at whatever batch it
+ * runs, and plans with epochs x that length. Here an epoch is 20 steps at
+ * 512 (20 x gain B0-steps), reported every 20 steps mid-epoch as a `for
+ * epoch in range(10)` loop says it; a report that spans 3 epochs marks
+ * the last one half an epoch before it (the middle of the two reports
+ * took it as half its length).
+ */
+START_TEST(test_epoch_learned_at_any_batch)
+{
+	job_model_t *m = job_fixture_new(9, "optimus,mode=allreduce,"
+					 "max_workers=16,batch=256,epochs=10");
+	double g;
+	json_object *o;
+	job_model_t *b;
+	char err[160] = "";
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	job_model_started(m, 100, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
+	g = efficiency_gain(&m->batch.eff, 512);
+	for (int step = 10, t = 110; step <= 70; step += 20, t += 10)
+		ck_assert_int_eq(job_model_report(m, t, step, 1.0, 2.0,
+						  step / 20), 0);
+	ck_assert_double_eq_tol(job_model_batch_remaining(m),
+				10 * 20 * g - 70 * g, 1e-9);
+	ck_assert_double_eq_tol(m->batch.epoch_mark_progress /
+				m->batch.epoch_mark, 20 * g, 1e-9);
+	ck_assert_int_eq(job_model_report(m, 150, 130, 1.0, 2.0, 130 / 20),
+			 0);
+	ck_assert_double_eq(m->batch.epoch_mark, 6);
+	ck_assert_double_eq_tol(m->batch.epoch_mark_progress, 120 * g, 1e-9);
+	ck_assert_double_eq_tol(job_model_batch_remaining(m),
+				10 * 20 * g - 130 * g, 1e-9);
+	/* The marks are kept across a slurmctld restart. */
+	o = job_model_to_json(m);
+	ck_assert_ptr_nonnull(o);
+	b = job_model_from_json(o, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_double_eq(b->batch.epoch_mark, 6);
+	ck_assert_double_eq(b->batch.epoch_mark_progress,
+			    m->batch.epoch_mark_progress);
+	job_model_free(b);
+	json_object_put(o);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_json_round_trip)
 {
 	job_model_t *m = fitted_job(7), *b;
@@ -756,6 +807,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_unfitted_within_range);
 	tcase_add_test(tc, test_fit_from_first_step);
 	tcase_add_test(tc, test_reports_feed);
+	tcase_add_test(tc, test_epoch_learned_at_any_batch);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_dirty_batch);
 	tcase_add_test(tc, test_plan_mixed);

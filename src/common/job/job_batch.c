@@ -306,20 +306,33 @@ double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,
 	return c.goodput / b->eff.init_batch;
 }
 
+double job_model_batch_target(const job_model_t *m)
+{
+	const job_batch_t *b = &m->batch;
+	const optimus_hints_t *h = &m->hints;
+
+	if (h->steps || (h->epochs && h->epoch_steps))
+		return job_model_target_steps(m) * b->submitted /
+		       b->eff.init_batch;
+	if (h->epochs && b->epoch_mark >= 1.0 && b->epoch_mark_progress > 0.0)
+		return (double)h->epochs * b->epoch_mark_progress /
+		       b->epoch_mark;
+	return 0.0;
+}
+
 double job_model_batch_remaining(const job_model_t *m)
 {
 	const job_batch_t *b = &m->batch;
-	double target = job_model_target_steps(m), per, left;
+	double target, left;
 
 	if (!b->adaptive)
 		return job_model_remaining_steps(m, NULL);
-	/* A step at the submitted batch holds submitted / B0 B0-steps of
-	 * examples: the target's examples, at B0's efficiency of 1. */
-	per = b->submitted / b->eff.init_batch;
+	target = job_model_batch_target(m);
 	if (target > 0)
-		left = target * per - b->progress;
+		left = target - b->progress;
 	else
-		left = job_model_remaining_steps(m, NULL) * per;
+		left = job_model_remaining_steps(m, NULL) * b->submitted /
+		       b->eff.init_batch;
 	return fmax(left, 1.0);
 }
 
@@ -383,6 +396,8 @@ int job_model_batch_to_json(json_object *o, const job_model_t *m)
 	    batch_add_num(j, "local", b->local) ||
 	    batch_add_num(j, "accum", b->accum) ||
 	    batch_add_num(j, "progress", b->progress) ||
+	    batch_add_num(j, "epoch_mark", b->epoch_mark) ||
+	    batch_add_num(j, "epoch_mark_progress", b->epoch_mark_progress) ||
 	    batch_add_num(j, "init_batch", b->eff.init_batch) ||
 	    batch_add_num(j, "smoothing", b->eff.smoothing) ||
 	    batch_add_num(j, "grad_sqr", b->eff.sqr) ||
@@ -511,6 +526,16 @@ int job_model_batch_from_json(const json_object *o, job_model_t *m,
 		return errmsg_set(err, len, -EINVAL, "'batch': bad current "
 				  "batch %g (%d x %d)", glob, local, accum);
 	b->progress = prog;
+	/* Optional: a state file written before the epoch was marked on the
+	 * progress has none; such a job marks it at its next epoch. */
+	b->epoch_mark = b->epoch_mark_progress = 0.0;
+	if ((rc = json_num_get_optional(j, "epoch_mark", 0,
+					(double)PROTOCOL_MAX_STEP,
+					&b->epoch_mark, err, len)) ||
+	    (rc = json_num_get_optional(j, "epoch_mark_progress", 0,
+					(double)PROTOCOL_MAX_STEP,
+					&b->epoch_mark_progress, err, len)))
+		return rc;
 	m->dirty |= JOB_MODEL_DIRTY_BATCH;
 	return job_model_rebatch_from_json(j, m, err, len);
 }

@@ -250,33 +250,57 @@ static void job_model_restart_timed(job_model_t *m, time_t now,
 }
 
 /*
- * The epoch length a target of epochs= (without epoch_steps=) is run to.
- * A fractional epoch is the exact share of epochs done: its step marks
- * it. A whole one is the epoch in progress, as a `for epoch in
- * range(E)` loop reports it: epoch e began between the last report of an
- * earlier epoch and the first report of e, so the middle of the two
- * marks it (step / e, the former rule, took e epochs as done at any step
- * of epoch e: up to twice the length mid-epoch 1). Steps at a batch other
- * than the submitted one are other steps: an adaptive job's mark is kept
- * from its submitted batch.
+ * Where epoch `epoch` began on a measure of a job's work (its steps, or
+ * an adaptive batch's progress), for the epoch length a target of
+ * epochs= without epoch_steps= is run to: *mark epochs took *at of it.
+ * A fractional epoch is the exact share of epochs done: `to`, where the
+ * report is, marks it. A whole one is the epoch in progress, as a `for
+ * epoch in range(E)` loop reports it: with the last report at `from` in
+ * epoch `last`, the k = epoch - last epochs that began in between did so
+ * at an even pace, the last of them half an epoch's length before `to`
+ * on average, (to - from) / 2k (the middle of the two for k = 1; the
+ * middle for any k took the epochs as half their length when a report
+ * spans several). Without an earlier report of that job, `to`.
  */
-static void job_model_epoch_marked(job_model_t *m, double step, double epoch)
+static void job_model_epoch_mark(double *mark, double *at, double epoch,
+				 double last, bool seen_before, double from,
+				 double to)
 {
-	bool whole = epoch == floor(epoch);
+	double k = floor(epoch) - floor(last);
 
-	if (epoch < 1.0 || !job_model_batch_at_submitted(m))
-		return;
-	if (!whole) {
-		m->epoch_mark = epoch;
-		m->epoch_mark_step = step;
-	} else if (floor(epoch) > floor(m->epoch_mark)) {
-		bool seen_before = m->reports && m->epoch < epoch &&
-				   m->step < step;
-
-		m->epoch_mark = epoch;
-		m->epoch_mark_step = seen_before ? 0.5 * (m->step + step) :
-				     step;
+	if (epoch != floor(epoch)) {
+		*mark = epoch;
+		*at = to;
+	} else if (floor(epoch) > floor(*mark)) {
+		*mark = epoch;
+		*at = seen_before && k >= 1.0 && from < to ?
+		      to - (to - from) / (2.0 * k) : to;
 	}
+}
+
+/*
+ * The epoch marks of a report at `step` in `epoch`, `progress_before` the
+ * adaptive batch's progress before the report: steps mark it at the
+ * submitted batch alone (steps at another batch are other steps), an
+ * adaptive batch's progress at any batch, so that a job re-batched
+ * before its first epoch ends still learns its epoch's length.
+ */
+static void job_model_epoch_marked(job_model_t *m, double step, double epoch,
+				   double progress_before)
+{
+	bool seen_before = m->reports && m->epoch < epoch;
+	job_batch_t *b = &m->batch;
+
+	if (epoch < 1.0)
+		return;
+	if (job_model_batch_at_submitted(m))
+		job_model_epoch_mark(&m->epoch_mark, &m->epoch_mark_step,
+				     epoch, m->epoch, seen_before, m->step,
+				     step);
+	if (b->adaptive)
+		job_model_epoch_mark(&b->epoch_mark, &b->epoch_mark_progress,
+				     epoch, m->epoch, seen_before,
+				     progress_before, b->progress);
 }
 
 double job_model_steps_add(double sum, double steps)
@@ -301,10 +325,12 @@ static bool job_model_step_valid(double step, double steps_per_sec)
 static void job_model_reported(job_model_t *m, time_t now, double step,
 			       double steps_per_sec, double epoch)
 {
-	job_model_epoch_marked(m, step, epoch);
+	double progress_before = m->batch.progress;
+
 	if (job_model_running_topology(m))
 		job_model_batch_progress(m, step > m->step ? step - m->step :
 					 0.0, steps_per_sec);
+	job_model_epoch_marked(m, step, epoch, progress_before);
 	job_model_check_resume(m, step);
 	/* Where the run's own progress begins: its speed claims are checked
 	 * against the steps from here (job_claims.c). */

@@ -98,6 +98,12 @@ typedef struct job_batch {
 	/* Progress in B0-steps (one step at B0 is 1): each reported step
 	 * counts its batch's gain (efficiency_gain) at the time. */
 	double progress;
+	/* Where an epoch began on that progress, for a target of epochs=
+	 * without epoch_steps=: epoch_mark epochs took epoch_mark_progress
+	 * (0: no epoch >= 1 reported yet); marked at any batch, as the
+	 * step mark of job_model_t is at the submitted one alone
+	 * (job_model_epoch_marked). */
+	double epoch_mark, epoch_mark_progress;
 	/* Measured steps at any batch (one per configuration, the latest)
 	 * and the step-time model fitted to them (goodput_fit). */
 	goodput_sample_t samples[JOB_BATCH_SAMPLES_MAX];
@@ -732,10 +738,18 @@ double job_model_batch_rate(const job_model_t *m,
 double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,
 			       int local, int accum);
 /*
- * Progress left in B0-steps: the target (job_model_target_steps, steps at
- * the submitted batch) as examples over B0 less the progress counted, or
- * the remaining steps (job_model_remaining_steps) at the submitted batch
- * as examples over B0 when no target is known; at least 1.
+ * The progress (B0-steps) an adaptive job runs to: steps= or epochs= with
+ * epoch_steps= (a step at the submitted batch holds submitted / B0
+ * B0-steps of examples: the target's examples, at B0's efficiency of 1),
+ * else epochs= times the progress an epoch took (the batch's epoch mark,
+ * job_model_epoch_marked); 0: unknown.
+ */
+double job_model_batch_target(const job_model_t *m);
+/*
+ * Progress left in B0-steps: the target (job_model_batch_target) less
+ * the progress counted, or the remaining steps (job_model_remaining_steps)
+ * at the submitted batch as examples over B0 when no target is known; at
+ * least 1.
  */
 double job_model_batch_remaining(const job_model_t *m);
 

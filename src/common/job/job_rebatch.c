@@ -178,15 +178,6 @@ int job_model_rebatch_to_json(json_object *batch, const job_model_t *m)
 	return 0;
 }
 
-/* An optional number of o in [lo, hi] (absent: *out unchanged). */
-static int rebatch_num(const json_object *o, const char *key, double lo,
-		       double hi, double *out, char *err, size_t len)
-{
-	if (!json_object_object_get_ex(o, key, NULL))
-		return 0;
-	return json_num_get(o, key, lo, hi, out, err, len);
-}
-
 static int rebatch_bool(const json_object *o, const char *key, bool *out,
 			char *err, size_t len)
 {
@@ -246,12 +237,13 @@ int job_model_rebatch_from_json(const json_object *batch, job_model_t *m,
 
 	/* Each key optional: a state file written before re-batches in
 	 * place has none (no re-batch taken, none sent). */
-	if ((rc = rebatch_num(batch, "rebatches", 0, UINT32_MAX, &n, err,
-			      len)) ||
-	    (rc = rebatch_num(batch, "rebatch_seconds", 0,
-			      (double)PROTOCOL_MAX_COUNT, &s, err, len)) ||
-	    (rc = rebatch_num(batch, "rebatch_missed", 0, UINT32_MAX, &missed,
-			      err, len)) ||
+	if ((rc = json_num_get_optional(batch, "rebatches", 0, UINT32_MAX,
+					&n, err, len)) ||
+	    (rc = json_num_get_optional(batch, "rebatch_seconds", 0,
+					(double)PROTOCOL_MAX_COUNT, &s, err,
+					len)) ||
+	    (rc = json_num_get_optional(batch, "rebatch_missed", 0,
+					UINT32_MAX, &missed, err, len)) ||
 	    (rc = rebatch_bool(batch, "in_place", &b->in_place, err, len)))
 		return rc;
 	if (n != floor(n) || missed != floor(missed))

@@ -30,6 +30,14 @@ int json_num_get(const json_object *o, const char *key, double lo, double hi,
 	return 0;
 }
 
+int json_num_get_optional(const json_object *o, const char *key, double lo,
+			  double hi, double *out, char *err, size_t len)
+{
+	if (!json_object_object_get_ex(o, key, NULL))
+		return 0;
+	return json_num_get(o, key, lo, hi, out, err, len);
+}
+
 json_object *json_num_new(double d)
 {
 	return isfinite(d) ? json_object_new_double(d) : NULL;

@@ -21,6 +21,9 @@ bool json_num_is(const json_object *v);
  */
 int json_num_get(const json_object *o, const char *key, double lo, double hi,
 		 double *out, char *err, size_t len);
+/* The same of an optional key: absent, *out is left as it is and 0. */
+int json_num_get_optional(const json_object *o, const char *key, double lo,
+			  double hi, double *out, char *err, size_t len);
 /* d as a JSON number, or NULL (JSON null) when d is not finite. */
 json_object *json_num_new(double d);
 

@@ -134,6 +134,16 @@ static void add_batch_now(json_object *o, const job_model_t *m)
 	json_object_object_add(b, "noise_scale", json_num_new(now.noise_scale));
 	json_object_object_add(b, "grad_reports",
 			       json_object_new_int64(m->batch.eff.reports));
+	/* An adaptive job's work in B0-steps: its progress, the target it
+	 * runs to (0: unknown) and what the plan takes as left. */
+	if (m->batch.adaptive) {
+		json_object_object_add(b, "progress",
+				       json_num_new(m->batch.progress));
+		json_object_object_add(b, "target_progress", json_num_new(
+			job_model_batch_target(m)));
+		json_object_object_add(b, "remaining_progress", json_num_new(
+			job_model_batch_remaining(m)));
+	}
 	json_object_object_add(o, "batch_now", b);
 }
 
