@@ -337,6 +337,24 @@ EPOCH_RE = re.compile(r"step (\d+) loss \S+ epoch (\d+) ")
 DIGITS = 1797           # examples in one pass over the trainer's data
 
 
+def _submit_with_epochs(cluster, workdir, epochs, passes):
+    """The DDP example on 2 workers submitted at 512 (as
+    _submit_two_workers), saying its epoch count (epochs=) and not its
+    steps; an epoch is `passes` passes over the digits."""
+    os.chmod(workdir, 0o777)
+    return ex.submit(cluster, workdir,
+                     "optimus,mode=allreduce,workers=2,worker_mem=256M,"
+                     "batch=512,min_batch=32,max_batch=512,"
+                     "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
+                     "epochs=%d,delta=0.00001" % epochs,
+                     ["--target-loss", "0", "--max-steps", "1000000",
+                      "--batch", "512", "--work-ms-per-sample", "0.5",
+                      "--report-every", "1.2", "--stats-every", "5",
+                      "--profile-batches", "0.25,0.5",
+                      "--epoch-passes", str(passes)],
+                     example="torch_trainer.sbatch")
+
+
 @needs_torch
 def test_epoch_length_learned_after_a_batch_change_before_the_first_epoch(
         cluster, tmp_path):
@@ -346,23 +364,11 @@ def test_epoch_length_learned_after_a_batch_change_before_the_first_epoch(
     on its progress (B0-steps, the smallest batch's worth), whatever batch
     it runs at, and plans with epochs x that length. Marked at the
     submitted batch alone, such a job never learned it (the plan took its
-    work from the convergence fit or the prior). The job: the DDP example
-    on 2 workers submitted at 512, an epoch of 40 passes over the digits
-    (141 steps at 512)."""
+    work from the convergence fit or the prior). The job: an epoch of 40
+    passes over the digits (141 steps at 512), 20 epochs."""
     passes, epochs, b0 = 40, 20, 32
     workdir = str(tmp_path)
-    os.chmod(workdir, 0o777)
-    job = ex.submit(cluster, workdir,
-                    "optimus,mode=allreduce,workers=2,worker_mem=256M,"
-                    "batch=512,min_batch=%d,max_batch=512,"
-                    "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
-                    "epochs=%d,delta=0.00001" % (b0, epochs),
-                    ["--target-loss", "0", "--max-steps", "1000000",
-                     "--batch", "512", "--work-ms-per-sample", "0.5",
-                     "--report-every", "1.2", "--stats-every", "5",
-                     "--profile-batches", "0.25,0.5",
-                     "--epoch-passes", str(passes)],
-                    example="torch_trainer.sbatch")
+    job = _submit_with_epochs(cluster, workdir, epochs, passes)
     try:
         change = wait_for(lambda: _in_place(ex.output(workdir, job)), 180,
                           "a batch change in place")[0]
@@ -372,7 +378,7 @@ def test_epoch_length_learned_after_a_batch_change_before_the_first_epoch(
         wait_for(lambda: [e for s, e in EPOCH_RE.findall(
             ex.output(workdir, job)) if int(e) >= 1], 300,
             "the trainer's first epoch to end")
-        m = wait_for(lambda: (lambda j: j["batch_now"].get(
+        m = wait_for(lambda: (lambda j: j.get("batch_now", {}).get(
             "target_progress", 0) > 0 and j)(_model(cluster, job)), 60,
             "the record's epoch length")
         assert m["batch"]["epoch_mark"] >= 1, m["batch"]
@@ -391,5 +397,26 @@ def test_epoch_length_learned_after_a_batch_change_before_the_first_epoch(
         assert now["remaining_progress"] == pytest.approx(
             max(now["target_progress"] - now["progress"], 1.0),
             rel=1e-9), now
+    finally:
+        cancel(cluster, job)
+
+
+@needs_torch
+def test_a_job_past_the_epochs_it_declared_is_not_about_to_end(
+        cluster, tmp_path):
+    """A job that runs on past the epochs it declared (epochs= is a
+    user's guess: here 2 said, the trainer runs until cancelled) is
+    planned as a job without a length, not as one about to end: at one
+    B0-step left the plan would never grow it. The job: epochs of one pass
+    over the digits (3.5 steps at 512), so it is past its target within
+    seconds."""
+    workdir = str(tmp_path)
+    job = _submit_with_epochs(cluster, workdir, 2, 1)
+    try:
+        now = wait_for(lambda: (lambda n: 0 < n.get("target_progress", 0)
+                                < n.get("progress", 0) and n)(
+            _model(cluster, job).get("batch_now", {})), 180,
+            "the job past its declared epochs")
+        assert now["remaining_progress"] > 1.0, now
     finally:
         cancel(cluster, job)

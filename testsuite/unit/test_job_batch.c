@@ -311,6 +311,39 @@ START_TEST(test_epoch_learned_at_any_batch)
 }
 END_TEST
 
+/*
+ * A job that runs past the epochs it declared (a user's count is a
+ * guess) is planned as one without a target, not as a job about to end:
+ * at one B0-step left, the plan never grew it (a DeepSpeech2 job that
+ * declared 41 of its 80 epochs ran its last 39 on 1 GPU in the
+ * simulator). Epochs of 20 steps at 512, as above, 2 declared.
+ */
+START_TEST(test_past_its_epochs_not_about_to_end)
+{
+	job_model_t *m = job_fixture_new(10, "optimus,mode=allreduce,"
+					 "max_workers=16,batch=256,epochs=2");
+	double per;
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	job_model_started(m, 100, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
+	for (int step = 10, t = 110; step <= 70; step += 20, t += 10)
+		ck_assert_int_eq(job_model_report(m, t, step, 1.0, 2.0,
+						  step / 20), 0);
+	ck_assert_double_eq_tol(job_model_batch_target(m),
+				2 * 20 * efficiency_gain(&m->batch.eff, 512),
+				1e-9);
+	ck_assert(m->batch.progress > job_model_batch_target(m));
+	per = m->batch.submitted / m->batch.eff.init_batch;
+	ck_assert_double_eq_tol(job_model_batch_remaining(m),
+				job_model_remaining_steps(m, NULL) * per, 1e-9);
+	ck_assert(job_model_batch_remaining(m) > 100.0);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_json_round_trip)
 {
 	job_model_t *m = fitted_job(7), *b;
@@ -808,6 +841,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_fit_from_first_step);
 	tcase_add_test(tc, test_reports_feed);
 	tcase_add_test(tc, test_epoch_learned_at_any_batch);
+	tcase_add_test(tc, test_past_its_epochs_not_about_to_end);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_dirty_batch);
 	tcase_add_test(tc, test_plan_mixed);

@@ -328,7 +328,11 @@ double job_model_batch_remaining(const job_model_t *m)
 	if (!b->adaptive)
 		return job_model_remaining_steps(m, NULL);
 	target = job_model_batch_target(m);
-	if (target > 0)
+	/* A job still running past its target was not as long as it said
+	 * (a user's epoch count is a guess): it is planned as one without
+	 * a target, as job_model_remaining_steps plans a job past its
+	 * steps, not as a job about to end, which is never grown. */
+	if (target - b->progress >= 1.0)
 		left = target - b->progress;
 	else
 		left = job_model_remaining_steps(m, NULL) * b->submitted /

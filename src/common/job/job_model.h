@@ -748,8 +748,8 @@ double job_model_batch_target(const job_model_t *m);
 /*
  * Progress left in B0-steps: the target (job_model_batch_target) less
  * the progress counted, or the remaining steps (job_model_remaining_steps)
- * at the submitted batch as examples over B0 when no target is known; at
- * least 1.
+ * at the submitted batch as examples over B0 when no target is known or
+ * the job has run past it; at least 1.
  */
 double job_model_batch_remaining(const job_model_t *m);
 
