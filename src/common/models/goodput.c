@@ -292,6 +292,9 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 						      1e-9));
 		double hi = fmin(lim->max_local, floor(lim->max_batch / per +
 						       1e-9));
+		/* hi only falls as k grows: no later k has a batch either */
+		if (hi < lim->min_local)
+			break;
 		if (lo > hi)
 			continue;
 		double a = ((k + 1) * (speed->theta[0] * 1 + speed->theta[1]) +
@@ -312,17 +315,18 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 			bstar = sqrt(a * bn / cpe);
 		double at = bstar / per;
 		double cand[4] = { lo, hi, floor(at), ceil(at) };
+		for (int i = 0; i < 4; i++)
+			cand[i] = fmin(hi, fmax(lo, cand[i]));
 		for (int i = 0; i < 4; i++) {
 			goodput_choice_t c;
-			double b = fmin(hi, fmax(lo, cand[i]));
 			bool seen = false;
 			/* a candidate met before gives the same choice */
 			for (int j = 0; j < i && !seen; j++)
-				seen = fmin(hi, fmax(lo, cand[j])) == b;
+				seen = cand[j] == cand[i];
 			if (seen)
 				continue;
-			int rc = goodput_eval_sync(speed, eff, w, (int)b, k,
-						   sync, &c);
+			int rc = goodput_eval_sync(speed, eff, w, (int)cand[i],
+						   k, sync, &c);
 			if (rc)
 				return rc;
 			keep_better(best, &found, &c);
