@@ -261,7 +261,10 @@ static double plan_goodput_rate_now(const plan_ctx_t *c, size_t i)
  * at its current batch; else at the best batch for the nodes). The rate
  * at another size through the job's speed callback: its cache
  * (plan_speed_cache) holds what plan_goodput_rate gives, once a plan, as
- * the allocations ask for the same sizes the verdicts do. */
+ * the allocations ask for the same sizes the verdicts do. The same
+ * value: that rate reads only the record and what the plan's set-up
+ * fixed before the cache was made (the room ranked, the nodes, the
+ * explored extent). */
 static double plan_goodput_time(const plan_ctx_t *c, size_t i, int ps,
 				int w)
 {
