@@ -15,6 +15,8 @@
  *    the statistics of one epoch, has at least 90% of the goodput of the
  *    true best batch (brute force over every per-GPU batch and
  *    accumulation count on the measured truth; measured: 0.906 to 1.0);
+ *  - the search, which stops where no further accumulation count can beat
+ *    its choice, chooses what a search through every count does;
  *  - goodput_fit recovers a known step-time form from mixed batches and,
  *    from one sample on, gives the terms the samples do not determine
  *    Pollux's priors.
@@ -289,6 +291,123 @@ START_TEST(test_best_batch)
 }
 END_TEST
 
+/* goodput_best without its bound: every candidate of every accumulation
+ * count (goodput.h: the limits' ends and the whole per-GPU batches around
+ * B*), the first of the highest goodput, ties to the smaller batch. */
+static int best_unbounded(const speed_model_t *sm,
+			  const efficiency_model_t *em, int w, int n,
+			  const goodput_limits_t *lim, goodput_choice_t *best)
+{
+	double bn = efficiency_noise_scale(em), phi[ALLREDUCE_NTHETA];
+	int found = 0;
+
+	allreduce_speed_features(1.0, w, n, phi);
+	double sync = sm->theta[2] * phi[2] + sm->theta[3] * phi[3] +
+		      sm->theta[4] * phi[4];
+	for (int k = 0; k <= lim->max_accum; k++) {
+		double per = (double)w * (k + 1);
+		double lo = fmax(lim->min_local,
+				 ceil(lim->min_batch / per - 1e-9));
+		double hi = fmin(lim->max_local,
+				 floor(lim->max_batch / per + 1e-9));
+		double a = ((k + 1) * (sm->theta[0] * 1 + sm->theta[1]) +
+			    sync) - (k + 1) * sm->theta[0];
+		double cpe = sm->theta[0] / w, seen[4];
+		int nseen = 0;
+
+		if (lo > hi)
+			continue;
+		double at = (isinf(bn) || cpe <= 0 ? hi * per :
+			     sqrt(a * bn / cpe)) / per;
+		double cand[4] = { lo, hi, floor(at), ceil(at) };
+		for (int i = 0; i < 4; i++) {
+			double b = fmin(hi, fmax(lo, cand[i]));
+			goodput_choice_t c;
+			int dup = 0;
+			for (int j = 0; j < nseen; j++)
+				dup |= seen[j] == b;
+			if (dup)
+				continue;
+			seen[nseen++] = b;
+			if (goodput_eval(sm, em, w, n, (int)b, k, &c))
+				return -EDOM;
+			if (!found || c.goodput > best->goodput ||
+			    (c.goodput == best->goodput &&
+			     c.batch < best->batch)) {
+				*best = c;
+				found = 1;
+			}
+		}
+	}
+	return found ? 0 : -ERANGE;
+}
+
+/* One draw in [0, 1) of a test's own sequence. */
+static double draw(unsigned long long *st)
+{
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(*st >> 11) / 9007199254740992.0;
+}
+
+/*
+ * The search stops at the accumulation count whose most goodput (the
+ * limits aside) the choice made beats: it chooses what the search through
+ * every count chooses, to the bit, over models with and without a fixed
+ * cost per micro-step, sync terms, noise scales from none to only noise.
+ */
+START_TEST(test_best_bound)
+{
+	unsigned long long st = 7;
+	int stopped_early = 0;
+
+	for (int t = 0; t < 20000; t++) {
+		double theta[ALLREDUCE_NTHETA] = {
+			draw(&st) < 0.1 ? 0.0 : 1e-5 * pow(1e3, draw(&st)),
+			draw(&st) < 0.2 ? 0.0 : 1e-4 * pow(1e3, draw(&st)),
+			draw(&st) < 0.3 ? 0.0 : 0.1 * draw(&st),
+			draw(&st) < 0.3 ? 0.0 : 0.3 * draw(&st),
+			draw(&st) < 0.3 ? 0.0 : 0.004 * draw(&st) };
+		double b0 = 16 << (int)(4 * draw(&st)), noise = draw(&st);
+		int w = 1 + (int)(64 * draw(&st)), n = 1 + (int)(w * draw(&st));
+		goodput_limits_t lim = { b0, b0 * (1 + 127 * draw(&st)),
+					 1 + (int)(16 * draw(&st)), 0,
+					 (int)(16 * draw(&st)) };
+		speed_model_t sm;
+		efficiency_model_t em;
+		goodput_choice_t got = { 0 }, want = { 0 };
+		int rg, rw;
+
+		if (theta[0] == 0 && theta[1] == 0)
+			theta[1] = 0.01;
+		lim.max_local = lim.min_local + (int)(512 * draw(&st));
+		ck_assert_int_eq(allreduce_speed_init(&sm, b0), 0);
+		ck_assert_int_eq(speed_model_set_theta(&sm, theta,
+						       ALLREDUCE_NTHETA), 0);
+		ck_assert_int_eq(efficiency_init(&em, b0, 1.0), 0);
+		/* none (B_noise 0), only noise (infinite), else 0.1 to
+		 * 1e4 B0 */
+		if (noise >= 0.1)
+			ck_assert_int_eq(efficiency_report(&em, noise < 0.2 ?
+							   0.0 : 1.0,
+							   noise < 0.2 ? 1.0 :
+							   pow(1e5, draw(&st)) /
+							   10, b0), 0);
+		rg = goodput_best(&sm, &em, w, n, &lim, &got);
+		rw = best_unbounded(&sm, &em, w, n, &lim, &want);
+		ck_assert_int_eq(rg, rw);
+		if (!rw) {
+			ck_assert_int_eq(got.local, want.local);
+			ck_assert_int_eq(got.accum, want.accum);
+			ck_assert(got.goodput == want.goodput);
+			ck_assert(got.batch == want.batch);
+			stopped_early += want.accum < lim.max_accum;
+		}
+		speed_model_clear(&sm);
+	}
+	ck_assert_int_gt(stopped_early, 1000);
+}
+END_TEST
+
 /* goodput_fit recovers a known T from steps at mixed batches, and with
  * fewer than 3 samples takes the per-example time alone. */
 START_TEST(test_fit)
@@ -426,6 +545,7 @@ static Suite *efficiency_suite(void)
 	tcase_add_test(tc, test_truth_gain);
 	tcase_add_test(tc, test_artifact_progress);
 	tcase_add_test(tc, test_best_batch);
+	tcase_add_test(tc, test_best_bound);
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_fit_priors);
 	tcase_add_test(tc, test_fit_sync_split);

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc/alloc.h"
 #include "util/errmsg.h"
@@ -55,10 +56,11 @@ static double rate_of(const alloc_job_t *j, int p, int w)
 	return f / fmax(j->remaining_steps, RATE_MIN_STEPS);
 }
 
+/* The gain of a step whose footprint is `share` of the capacity (its
+ * dominant share). */
 static double rate_gain(const alloc_job_t *j, const alloc_params_t *prm,
-			double now, double next, res_vec_t need)
+			double now, double next, double share)
 {
-	double share = res_dominant_share(need, prm->capacity);
 	double g = share > 0.0 ? (next - now) / share : 0.0;
 
 	if (j->early_stage && g > 0.0)
@@ -66,13 +68,69 @@ static double rate_gain(const alloc_job_t *j, const alloc_params_t *prm,
 	return isfinite(g) ? g : 0.0;
 }
 
-/* The best step of job i, if it has a positive gain. */
+/*
+ * The bundles of k workers (k = 1..ALLOC_BUNDLE) of one task shape: each
+ * one's footprint and dominant share of the capacity. The jobs of an
+ * allocation share a few shapes and every refresh of a job weighs all its
+ * bundles: worked out once per shape, by the same operations on the same
+ * operands as per refresh, they are the same values.
+ */
+typedef struct rate_bundles {
+	res_vec_t worker, ps;			/* the shape */
+	res_vec_t need[ALLOC_BUNDLE + 1];	/* [k] */
+	double share[ALLOC_BUNDLE + 1];
+} rate_bundles_t;
+
+/* Shapes worked out once per allocation; a job of any other shape has
+ * its bundles worked out at each refresh. */
+#define RATE_SHAPES 16
+
+static void rate_bundles_fill(rate_bundles_t *b, const alloc_job_t *j,
+			      const alloc_params_t *prm)
+{
+	b->worker = j->worker_demand;
+	b->ps = j->ps_demand;
+	for (int k = 1; k <= ALLOC_BUNDLE; k++) {
+		b->need[k] = res_combo(j->worker_demand, k, j->ps_demand, 0);
+		b->share[k] = res_dominant_share(b->need[k], prm->capacity);
+	}
+}
+
+/* Each job's shape's bundles (NULL past RATE_SHAPES shapes) in of[],
+ * the shapes in shapes[]. */
+static void rate_bundles_index(const alloc_job_t *jobs, size_t n,
+			       const alloc_params_t *prm,
+			       rate_bundles_t *shapes,
+			       const rate_bundles_t **of)
+{
+	size_t nshapes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const alloc_job_t *j = &jobs[i];
+		size_t k = 0;
+
+		while (k < nshapes &&
+		       (memcmp(&shapes[k].worker, &j->worker_demand,
+			       sizeof(res_vec_t)) ||
+			memcmp(&shapes[k].ps, &j->ps_demand,
+			       sizeof(res_vec_t))))
+			k++;
+		if (k == nshapes && nshapes < RATE_SHAPES)
+			rate_bundles_fill(&shapes[nshapes++], j, prm);
+		of[i] = k < nshapes ? &shapes[k] : NULL;
+	}
+}
+
+/* The best step of job i, if it has a positive gain; b: its shape's
+ * bundles, NULL to work them out here. */
 static void rate_consider(const alloc_job_t *jobs, size_t i,
 			  const alloc_params_t *prm, const alloc_grant_t *g,
-			  res_vec_t room, rate_pick_t *best)
+			  const rate_bundles_t *b, res_vec_t room,
+			  rate_pick_t *best)
 {
 	const alloc_job_t *j = &jobs[i];
 	int p = g->ps, w = g->workers;
+	rate_bundles_t own;
 
 	if (g->status != ALLOC_OK) {
 		int mp = alloc_min_ps(j), mw = alloc_min_workers(j);
@@ -81,7 +139,8 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 		double x;
 		if (!res_fits(need, room))
 			return;
-		x = rate_gain(j, prm, 0.0, rate_of(j, mp, mw), need);
+		x = rate_gain(j, prm, 0.0, rate_of(j, mp, mw),
+			      res_dominant_share(need, prm->capacity));
 		if (x > best->gain)
 			*best = (rate_pick_t){ i, 0, 0, x };
 		return;
@@ -89,20 +148,25 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 	double now = rate_of(j, p, w);
 	if (alloc_task_fits(j, g, true, room)) {
 		double x = rate_gain(j, prm, now, rate_of(j, p + 1, w),
-				     j->ps_demand);
+				     res_dominant_share(j->ps_demand,
+							prm->capacity));
 		if (x > best->gain)
 			*best = (rate_pick_t){ i, 1, 0, x };
+	}
+	if (!b) {
+		rate_bundles_fill(&own, j, prm);
+		b = &own;
 	}
 	/* All-reduce jobs grow by the best bundle of up to ALLOC_BUNDLE
 	 * workers, as in alloc/optimus.c: one worker past a node may slow
 	 * the ring where several more speed it up. */
 	int kmax = j->no_ps ? ALLOC_BUNDLE : 1;
 	for (int k = 1; k <= kmax; k++) {
-		res_vec_t need = res_combo(j->worker_demand, k, j->ps_demand, 0);
 		if ((j->max_workers > 0 && w + k > j->max_workers) ||
-		    !res_fits(need, room))
+		    !res_fits(b->need[k], room))
 			break;
-		double x = rate_gain(j, prm, now, rate_of(j, p, w + k), need);
+		double x = rate_gain(j, prm, now, rate_of(j, p, w + k),
+				     b->share[k]);
 		if (x > best->gain)
 			*best = (rate_pick_t){ i, 2, k, x };
 	}
@@ -127,14 +191,15 @@ static void rate_grant_min(const alloc_job_t *j, alloc_grant_t *g,
 /* Job i in the heap with its best step that fits, or out of it. */
 static void rate_refresh(const alloc_job_t *jobs, size_t i,
 			 const alloc_params_t *prm, const alloc_grant_t *g,
-			 res_vec_t room, heap_t *h, rate_pick_t *pick)
+			 const rate_bundles_t *b, res_vec_t room, heap_t *h,
+			 rate_pick_t *pick)
 {
 	rate_pick_t best = { i, 0, 0, 0.0 };
 
 	/* An impossible job index marks "none": rate_consider only replaces
 	 * a pick with a larger positive gain. */
 	best.job = SIZE_MAX;
-	rate_consider(jobs, i, prm, g, room, &best);
+	rate_consider(jobs, i, prm, g, b, room, &best);
 	if (best.job == SIZE_MAX) {
 		heap_remove(h, (uint32_t)i);
 		return;
@@ -162,18 +227,25 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 {
 	int rc = alloc_result_init(out, jobs, n);
 	rate_pick_t *pick = NULL;
+	rate_bundles_t *shapes = NULL;
+	const rate_bundles_t **of = NULL;
 	res_vec_t room;
 	heap_t h = { 0 };
 	uint32_t i;
 
 	if (rc || (rc = alloc_check_task_jobs(jobs, n, prm, out)))
 		return rc;
-	if (!(pick = calloc(n ? n : 1, sizeof(*pick))) || heap_init(&h, n)) {
+	if (!(pick = calloc(n ? n : 1, sizeof(*pick))) ||
+	    !(shapes = malloc(RATE_SHAPES * sizeof(*shapes))) ||
+	    !(of = malloc((n ? n : 1) * sizeof(*of))) || heap_init(&h, n)) {
 		free(pick);
+		free(shapes);
+		free(of);
 		heap_free(&h);
 		return errmsg_set(out->err, sizeof(out->err), -ENOMEM,
 				  "completion-rate greedy: out of memory");
 	}
+	rate_bundles_index(jobs, n, prm, shapes, of);
 	for (size_t k = 0; k < n; k++)
 		out->grants[k].status = ALLOC_MIN_UNFIT;
 	room = prm->capacity;
@@ -184,14 +256,15 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		if (jobs[k].keeps_min)
 			rate_grant_min(&jobs[k], &out->grants[k], &room, out);
 	for (size_t k = 0; k < n; k++)
-		rate_refresh(jobs, k, prm, &out->grants[k], room, &h, pick);
+		rate_refresh(jobs, k, prm, &out->grants[k], of[k], room, &h,
+			     pick);
 	while (heap_top(&h, &i, NULL)) {
 		const alloc_job_t *j = &jobs[i];
 		alloc_grant_t *g = &out->grants[i];
 		const rate_pick_t *best = &pick[i];
 		/* Another job may have taken the room since its gain. */
 		if (!rate_pick_fits(j, g, best, room)) {
-			rate_refresh(jobs, i, prm, g, room, &h, pick);
+			rate_refresh(jobs, i, prm, g, of[i], room, &h, pick);
 			continue;
 		}
 		if (best->kind == 0)
@@ -202,12 +275,14 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 			room = res_sub(room, best->kind == 1 ? j->ps_demand :
 					     j->worker_demand);
 		}
-		rate_refresh(jobs, i, prm, g, room, &h, pick);
+		rate_refresh(jobs, i, prm, g, of[i], room, &h, pick);
 	}
 	for (size_t k = 0; k < n; k++)
 		if (out->grants[k].status != ALLOC_OK)
 			out->nleft_out++;
 	free(pick);
+	free(shapes);
+	free(of);
 	heap_free(&h);
 	return 0;
 }

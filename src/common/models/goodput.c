@@ -242,6 +242,36 @@ static void keep_better(goodput_choice_t *best, int *found,
 	}
 }
 
+/*
+ * The most goodput any batch could have with k extra micro-steps, the
+ * limits aside: goodput.h's maximum at B* = sqrt(a Bn / c) (a = (k+1) t1 +
+ * sync, c = t0 / w; a as that sum, not as the search's difference, which
+ * loses a small t1 to rounding). Each further micro-step adds t1 >= 0 to a and so
+ * lowers the goodput of every batch: this bounds every k after it too.
+ * NAN where that does not hold (no noise scale, t0 = 0, t1 < 0, a <= 0)
+ * or the bound is not a number; then it bounds nothing. Every step time
+ * of such a model is positive and finite: no candidate left unevaluated
+ * would have been an error.
+ */
+static double goodput_bound(const speed_model_t *speed,
+			    const efficiency_model_t *eff, double bn,
+			    double a, double cpe)
+{
+	double bstar, e;
+
+	if (!(bn > 0) || !isfinite(bn) || !(cpe > 0) || !isfinite(cpe) ||
+	    !(speed->theta[1] >= 0) || !(a > 0) || !isfinite(a) ||
+	    !(eff->init_batch > 0))
+		return NAN;
+	bstar = sqrt(a * bn / cpe);
+	e = (bn + eff->init_batch) / (bn + bstar);
+	return e * bstar / (a + cpe * bstar);
+}
+
+/* Beyond the rounding of a step time and of the bound: a choice above the
+ * bound by this much beats every batch the bound covers. */
+#define GOODPUT_BOUND_SLACK 1e-9
+
 int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 		 int w, int n, const goodput_limits_t *lim,
 		 goodput_choice_t *best)
@@ -262,29 +292,41 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 						      1e-9));
 		double hi = fmin(lim->max_local, floor(lim->max_batch / per +
 						       1e-9));
+		/* hi only falls as k grows: no later k has a batch either */
+		if (hi < lim->min_local)
+			break;
 		if (lo > hi)
 			continue;
 		double a = ((k + 1) * (speed->theta[0] * 1 + speed->theta[1]) +
 			    sync) - (k + 1) * speed->theta[0];
 		double cpe = speed->theta[0] / w;
 		double bstar;
+		/* No batch of this k or a later one can beat (or tie) the
+		 * choice made: the search would end with it. */
+		if (found &&
+		    best->goodput > goodput_bound(speed, eff, bn,
+						  (k + 1) * speed->theta[1] +
+						  sync, cpe) *
+				    (1 + GOODPUT_BOUND_SLACK))
+			break;
 		if (isinf(bn) || cpe <= 0)
 			bstar = hi * per;
 		else
 			bstar = sqrt(a * bn / cpe);
 		double at = bstar / per;
 		double cand[4] = { lo, hi, floor(at), ceil(at) };
+		for (int i = 0; i < 4; i++)
+			cand[i] = fmin(hi, fmax(lo, cand[i]));
 		for (int i = 0; i < 4; i++) {
 			goodput_choice_t c;
-			double b = fmin(hi, fmax(lo, cand[i]));
 			bool seen = false;
 			/* a candidate met before gives the same choice */
 			for (int j = 0; j < i && !seen; j++)
-				seen = fmin(hi, fmax(lo, cand[j])) == b;
+				seen = cand[j] == cand[i];
 			if (seen)
 				continue;
-			int rc = goodput_eval_sync(speed, eff, w, (int)b, k,
-						   sync, &c);
+			int rc = goodput_eval_sync(speed, eff, w, (int)cand[i],
+						   k, sync, &c);
 			if (rc)
 				return rc;
 			keep_better(best, &found, &c);

@@ -25,7 +25,10 @@
  * d/dB [B / ((Bn + B)(a + c B))] = 0, i.e. B* = sqrt(a Bn / c) (closed
  * form: no numerical search needed). B* is turned into whole per-GPU
  * batches (the two around it and the ends of the range) within the
- * limits; the best of all candidates is chosen.
+ * limits; the best of all candidates is chosen. Each micro-step adds t1
+ * to a, which lowers the goodput of every batch: the search goes through
+ * k in order and stops once its choice beats the maximum at B* of a k,
+ * which no later k can reach (the same choice as through every k).
  */
 #ifndef OPTIMUS_GOODPUT_H
 #define OPTIMUS_GOODPUT_H

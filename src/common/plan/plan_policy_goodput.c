@@ -258,12 +258,19 @@ static double plan_goodput_rate_now(const plan_ctx_t *c, size_t i)
 }
 
 /* Remaining seconds of goodput job i with w workers (its current size:
- * at its current batch; else at the best batch for the nodes). */
+ * at its current batch; else at the best batch for the nodes). The rate
+ * at another size through the job's speed callback: its cache
+ * (plan_speed_cache) holds what plan_goodput_rate gives, once a plan, as
+ * the allocations ask for the same sizes the verdicts do. The same
+ * value: that rate reads only the record and what the plan's set-up
+ * fixed before the cache was made (the room ranked, the nodes, the
+ * explored extent). */
 static double plan_goodput_time(const plan_ctx_t *c, size_t i, int ps,
 				int w)
 {
+	const alloc_job_t *a = &c->aj[i];
 	double r = c->jobs[i].running && w == c->cur_w[i] ?
-		   plan_goodput_rate_now(c, i) : plan_goodput_rate(c, i, w);
+		   plan_goodput_rate_now(c, i) : a->speed(a->speed_ctx, ps, w);
 
 	(void)ps;
 	return r > 0 ? job_model_batch_remaining(c->jobs[i].model) / r :

@@ -166,14 +166,14 @@ static int plan_preempt_start(plan_ctx_t *c, size_t w, res_vec_t *room,
 	return 0;
 }
 
-/* Running job v gives its servers back for waiting job w. */
+/* Running job v, its servers given back to the room already, is
+ * preempted for waiting job w. */
 static void plan_preempt_one(plan_ctx_t *c, size_t v, size_t w,
-			     res_vec_t *room, double attained)
+			     double attained)
 {
 	plan_decision_t *d = &c->out->decisions[v];
 	const job_model_t *mw = c->jobs[w].model;
 
-	plan_add_servers(c, room, v);
 	free(d->slots);
 	d->slots = NULL;
 	d->nslots = 0;
@@ -194,13 +194,20 @@ static void plan_preempt_one(plan_ctx_t *c, size_t v, size_t w,
  * One waiting job w (least key): 1 when it got its minimum, 0 when it
  * could not, or -errno. served[*next..]: the preemptible jobs left, most
  * attained service first. The room changes (f emptied) when it starts.
+ * A trial preemption gives the running job's servers back on the room
+ * itself; when the waiting job does not fit there, the entries saved
+ * before (`saved`: as many as the most slots of a job) are put back, the
+ * room as it was to the bit (adding the usage and taking it away again
+ * would round): a copy of the whole room per trial took as long as the
+ * rest of the pass.
  */
 static int plan_preempt_for(plan_ctx_t *c, size_t w, double key,
-			    res_vec_t *room, res_vec_t *trial,
+			    res_vec_t *room, res_vec_t *saved,
 			    const plan_ranked_t *served, size_t nserved,
 			    size_t *next, plan_servers_t *cand,
 			    plan_nofit_t *f)
 {
+	const plan_job_t *jv;
 	plan_slots_t s = { 0 };
 	double attained, held;
 	size_t v;
@@ -218,15 +225,20 @@ static int plan_preempt_for(plan_ctx_t *c, size_t w, double key,
 	held = job_model_gpus(c->jobs[v].model, c->cur_ps[v], c->cur_w[v]);
 	if (!(attained - key > c->prm->min_resize_interval * held))
 		return 0;
-	memcpy(trial, room, c->nservers * sizeof(*trial));
-	plan_add_servers(c, trial, v);
-	for (size_t k = 0; k < c->jobs[v].nslots; k++)
-		plan_servers_add(cand, c->jobs[v].slots[k].server);
-	rc = plan_place_min(c, w, trial, cand, v, f, &s);
+	jv = &c->jobs[v];
+	for (size_t k = 0; k < jv->nslots; k++)
+		saved[k] = room[jv->slots[k].server];
+	plan_add_servers(c, room, v);
+	for (size_t k = 0; k < jv->nslots; k++)
+		plan_servers_add(cand, jv->slots[k].server);
+	rc = plan_place_min(c, w, room, cand, v, f, &s);
 	if (rc == 1) {
-		plan_preempt_one(c, v, w, room, attained);
+		plan_preempt_one(c, v, w, attained);
 		(*next)++;
 		rc = plan_preempt_start(c, w, room, &s, key) ? -ENOMEM : 1;
+	} else {
+		for (size_t k = 0; k < jv->nslots; k++)
+			room[jv->slots[k].server] = saved[k];
 	}
 	plan_slots_clear(&s);
 out:
@@ -261,12 +273,18 @@ static int plan_preempt_servers(const plan_ctx_t *c, const res_vec_t *room,
 int plan_preempt(plan_ctx_t *c)
 {
 	res_vec_t *room = malloc((c->nservers + 1) * sizeof(*room));
-	res_vec_t *trial = malloc((c->nservers + 1) * sizeof(*trial));
+	res_vec_t *saved = NULL;
 	plan_ranked_t *waiting = NULL, *served = NULL;
-	size_t nwaiting = 0, nserved = 0, next = 0;
+	size_t nwaiting = 0, nserved = 0, next = 0, most = 0;
 	plan_nofit_t f = { .n = 0 };
 	plan_servers_t cand = { 0 };
-	int rc = room && trial ? 0 : -ENOMEM;
+	int rc;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->jobs[i].nslots > most)
+			most = c->jobs[i].nslots;
+	saved = malloc((most + 1) * sizeof(*saved));
+	rc = room && saved ? 0 : -ENOMEM;
 
 	if (!rc)
 		rc = plan_preempt_ranks(c, &waiting, &nwaiting, &served,
@@ -277,10 +295,10 @@ int plan_preempt(plan_ctx_t *c)
 		rc = plan_preempt_servers(c, room, waiting, nwaiting, &cand);
 	for (size_t k = 0; rc >= 0 && k < nwaiting; k++)
 		rc = plan_preempt_for(c, waiting[k].i, waiting[k].key, room,
-				      trial, served, nserved, &next, &cand, &f);
+				      saved, served, nserved, &next, &cand, &f);
 	plan_servers_free(&cand);
 	free(room);
-	free(trial);
+	free(saved);
 	free(waiting);
 	free(served);
 	return rc < 0 ? rc : 0;

@@ -36,51 +36,73 @@ void heap_free(heap_t *h)
 	h->n = 0;
 }
 
-/* Does slot a belong above slot b? Larger key first, then smaller item. */
-static bool heap_above(const heap_t *h, size_t a, size_t b)
+/* Does (key ka, item ia) belong above (kb, ib)? Larger key first, then
+ * smaller item. */
+static bool heap_above(double ka, uint32_t ia, double kb, uint32_t ib)
 {
-	if (h->key[a] != h->key[b])
-		return h->key[a] > h->key[b];
-	return h->item[a] < h->item[b];
+	if (ka != kb)
+		return ka > kb;
+	return ia < ib;
 }
 
-static void heap_swap(heap_t *h, size_t a, size_t b)
+/* Slot `to` takes slot `from`'s entry. */
+static void heap_move(heap_t *h, size_t to, size_t from)
 {
-	uint32_t it = h->item[a];
-	double k = h->key[a];
-
-	h->item[a] = h->item[b];
-	h->key[a] = h->key[b];
-	h->item[b] = it;
-	h->key[b] = k;
-	h->pos[h->item[a]] = a;
-	h->pos[h->item[b]] = b;
+	h->item[to] = h->item[from];
+	h->key[to] = h->key[from];
+	h->pos[h->item[to]] = to;
 }
 
+static void heap_put(heap_t *h, size_t i, uint32_t item, double key)
+{
+	h->item[i] = item;
+	h->key[i] = key;
+	h->pos[item] = i;
+}
+
+/*
+ * The entry at slot i moved up (sift_up) or down (sift_down) to its place:
+ * the entries it passes move one level the other way and it is written
+ * once, where it stops. The comparisons and so the order are those of
+ * swapping it level by level, without the writes of each swap.
+ */
 static void heap_sift_up(heap_t *h, size_t i)
 {
+	uint32_t it = h->item[i];
+	double k = h->key[i];
+
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
-		if (!heap_above(h, i, parent))
+		if (!heap_above(k, it, h->key[parent], h->item[parent]))
 			break;
-		heap_swap(h, i, parent);
+		heap_move(h, i, parent);
 		i = parent;
 	}
+	heap_put(h, i, it, k);
 }
 
 static void heap_sift_down(heap_t *h, size_t i)
 {
+	uint32_t it = h->item[i];
+	double k = h->key[i];
+
 	for (;;) {
 		size_t best = i, l = 2 * i + 1, r = l + 1;
-		if (l < h->n && heap_above(h, l, best))
+		double kb = k;
+		uint32_t ib = it;
+		if (l < h->n && heap_above(h->key[l], h->item[l], kb, ib)) {
 			best = l;
-		if (r < h->n && heap_above(h, r, best))
+			kb = h->key[l];
+			ib = h->item[l];
+		}
+		if (r < h->n && heap_above(h->key[r], h->item[r], kb, ib))
 			best = r;
 		if (best == i)
-			return;
-		heap_swap(h, i, best);
+			break;
+		heap_move(h, i, best);
 		i = best;
 	}
+	heap_put(h, i, it, k);
 }
 
 void heap_set(heap_t *h, uint32_t item, double key)
@@ -109,7 +131,7 @@ void heap_remove(heap_t *h, uint32_t item)
 	if (i != h->n) {
 		uint32_t moved = h->item[h->n];
 
-		heap_swap(h, i, h->n);
+		heap_move(h, i, h->n);
 		heap_sift_up(h, i);
 		heap_sift_down(h, h->pos[moved]);
 	}
