@@ -244,26 +244,4 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 /* Steps left to its last counted epoch at its batch size (>= 1). */
 double px_job_remaining_steps(const px_job_t *j);
 
-/* Place `want` more GPUs for job `j` (alloc/nalloc), each from the node
- * with the most free GPUs, lowest index on ties; free[] updated. */
-void px_place_most_free(int *free, int want, int *alloc, int *nalloc);
-/*
- * Place `want` more GPUs on as few nodes as the free GPUs allow: whole
- * free nodes first while a node's worth is left, then the rest on the
- * node whose free GPUs fit it most tightly (best fit, lowest index on
- * ties); px_place_most_free when no node holds the rest whole.
- */
-void px_place_fewest(int *free, int want, int *alloc, int *nalloc);
-/* order[0..n) = 0..n-1 sorted by key, stable; descending if asked. */
-void px_order_by(const int *key, size_t n, bool descending, size_t *order);
-/*
- * Every GPU not kept in next[]/nnext[] is free; then, in `order`, each
- * active job k (active[order[q]]) that wants want[k] > 0 GPUs and keeps
- * none gets them by `place` (px_place_most_free or px_place_fewest).
- */
-void px_place_in_order(const px_sim_t *s, const size_t *active,
-		       const size_t *order, size_t n, const int *want,
-		       int (*next)[PX_GPUS], int *nnext,
-		       void (*place)(int *, int, int *, int *));
-
 #endif
