@@ -26,6 +26,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/csv.h src/tools/optimus-sim/measured/csv.c \
 	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
 	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c \
+	src/tools/optimus-sim/measured/job_truth.h \
+	src/tools/optimus-sim/measured/app_truth.c \
 	src/tools/optimus-sim/measured/engine.h src/tools/optimus-sim/measured/engine.c \
 	src/tools/optimus-sim/measured/start_cost.h \
 	src/tools/optimus-sim/measured/start_cost.c \
