@@ -133,7 +133,7 @@ static bool pp_adaptive(const pp_t *o)
 static int pp_spec_max_replicas(const px_spec_t *spec,
 				const px_shape_t *shape)
 {
-	int m = px_app_max_replicas(spec->app, spec->bsz);
+	int m = spec->truth->max_replicas(spec, spec->bsz);
 	int gpus = shape->nodes * PX_NODE_GPUS;
 
 	return m < gpus ? m : gpus;
@@ -251,7 +251,8 @@ static void pp_slots(pp_job_t *pj, const int *alloc, int n)
  */
 static double pp_share_left(const px_job_t *j)
 {
-	double goal = px_app_progress(j->spec->app, j->spec->epochs);
+	const px_spec_t *sp = j->spec;
+	double goal = sp->truth->epoch_start(sp, sp->epochs);
 
 	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
 }
@@ -323,8 +324,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	 * its sender makes over the protocol (job_feed_speed). */
 	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[pj->nobs_fed];
-		double t = px_app_iteration_time(ob->step, ob->sync,
-						  ob->accum);
+		double t = j->spec->truth->iteration_time(j->spec, ob->step,
+							  ob->sync, ob->accum);
 		if (o->kind != PP_ORACLE)
 			(void)job_model_speed_sample(m, ob->nodes,
 						     ob->replicas, 1.0 / t);
