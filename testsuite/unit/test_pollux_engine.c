@@ -331,6 +331,67 @@ START_TEST(test_place_even_is_the_plans)
 }
 END_TEST
 
+/* Free GPUs on nodes 0, 1, 2 only: a, b, c. */
+static void three_nodes_free(int *free_, int a, int b, int c)
+{
+	memset(free_, 0, PX_NODES * sizeof(*free_));
+	free_[0] = a;
+	free_[1] = b;
+	free_[2] = c;
+}
+
+/*
+ * The Slurm baselines' packing (Slurm's select/cons_tres as modelled):
+ * whole free nodes first, the rest on the fullest node that holds it
+ * (lowest index on ties), no even split required; when no node holds the
+ * rest it is spread over the nodes with the most free.
+ */
+START_TEST(test_place_slurm_packs_as_slurm)
+{
+	int free_[PX_NODES], alloc[PX_GPUS], n = 0;
+
+	/* 6 GPUs on nodes of 2, 4 and 3 free: the whole node, then the 2
+	 * on the node of 2 (the fullest that holds them): 4 + 2 where the
+	 * plugin's rule puts 3 + 3. */
+	three_nodes_free(free_, 2, 4, 3);
+	ck_assert_int_eq(px_place_slurm(free_, 6, alloc, &n), 0);
+	ck_assert_int_eq(n, 6);
+	ck_assert_int_eq(gpus_on(alloc, n, 1), 4);
+	ck_assert_int_eq(gpus_on(alloc, n, 0), 2);
+	ck_assert_int_eq(free_[0], 0);
+	ck_assert_int_eq(free_[1], 0);
+	ck_assert_int_eq(free_[2], 3);
+	three_nodes_free(free_, 2, 4, 3);
+	ck_assert_int_eq(n = placed(free_, 6, alloc), 6);
+	ck_assert_int_eq(gpus_on(alloc, n, 1), 3);
+	ck_assert_int_eq(gpus_on(alloc, n, 2), 3);
+	/* 2 GPUs with every node free but node 3 (2 free) and node 5 (2
+	 * free): the fullest that holds them, lowest index on ties; no
+	 * whole node is broken. */
+	for (int k = 0; k < PX_NODES; k++)
+		free_[k] = PX_NODE_GPUS;
+	free_[3] = free_[5] = 2;
+	n = 0;
+	ck_assert_int_eq(px_place_slurm(free_, 2, alloc, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(gpus_on(alloc, n, 3), 2);
+	/* 7 GPUs and no whole node free: across nodes of 3, 3 and 1, where
+	 * no even split fits and the plugin's rule places nothing. */
+	three_nodes_free(free_, 3, 1, 3);
+	n = 0;
+	ck_assert_int_eq(px_place_slurm(free_, 7, alloc, &n), 0);
+	ck_assert_int_eq(n, 7);
+	ck_assert_int_eq(gpus_on(alloc, n, 0), 3);
+	ck_assert_int_eq(gpus_on(alloc, n, 2), 3);
+	ck_assert_int_eq(gpus_on(alloc, n, 1), 1);
+	for (int k = 0; k < PX_NODES; k++)
+		ck_assert_int_eq(free_[k], 0);
+	three_nodes_free(free_, 3, 1, 3);
+	ck_assert_int_eq(placed(free_, 7, alloc), 0);
+	ck_assert_int_eq(free_[0] + free_[1] + free_[2], 7);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pollux_engine");
@@ -340,6 +401,7 @@ int main(void)
 	tcase_add_test(tc, test_engine_stops_on_the_truths_error);
 	tcase_add_test(tc, test_oracle_reads_the_truth);
 	tcase_add_test(tc, test_place_even_is_the_plans);
+	tcase_add_test(tc, test_place_slurm_packs_as_slurm);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

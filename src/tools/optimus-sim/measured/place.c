@@ -2,8 +2,8 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * measured/place.c - the GPUs of the policies that place their own jobs
- * (measured/place.h): the peer's most-free rule, and the plan's own
- * placement (alloc/placement.c) for one job at a time.
+ * (measured/place.h): the peer's most-free rule, the plugin's placement
+ * (alloc/placement.c) for one job at a time, and a model of Slurm's.
  */
 #include <errno.h>
 #include <string.h>
@@ -62,6 +62,37 @@ int px_place_even(int *free, int want, int *alloc, int *nalloc)
 		}
 	placement_result_free(&res);
 	return rc;
+}
+
+/*
+ * Slurm's select/cons_tres packing as this engine models it: whole free
+ * nodes while a node's worth is left, then the rest on the fullest node
+ * that holds it; no even split required (a 6-GPU job is 4 + 2). A model
+ * of Slurm for the Slurm baselines, not a second copy of the plugin's
+ * rule (px_place_even).
+ */
+int px_place_slurm(int *free, int want, int *alloc, int *nalloc)
+{
+	int best = -1;
+
+	for (int k = 0; k < PX_NODES && want >= PX_NODE_GPUS; k++)
+		if (free[k] == PX_NODE_GPUS) {
+			for (int g = 0; g < PX_NODE_GPUS; g++)
+				alloc[(*nalloc)++] = k;
+			free[k] = 0;
+			want -= PX_NODE_GPUS;
+		}
+	if (want <= 0)
+		return 0;
+	for (int k = 0; k < PX_NODES; k++)
+		if (free[k] >= want && (best < 0 || free[k] < free[best]))
+			best = k;
+	if (best < 0)
+		return px_place_most_free(free, want, alloc, nalloc);
+	for (int g = 0; g < want; g++)
+		alloc[(*nalloc)++] = best;
+	free[best] -= want;
+	return 0;
 }
 
 void px_order_by(const int *key, size_t n, bool descending, size_t *order)

@@ -3,28 +3,28 @@
 /*
  * measured/slurm_backfill.c - what a Slurm user gets today, on the measured
  * workloads: every job at the GPUs it was submitted with, never resized,
- * each placed as the plan places a job (px_place_even: the fewest nodes
- * that hold an even split, as job_submit/optimus sizes the request of a
- * job submitted with its size), in priority order.
+ * placed as Slurm's select/cons_tres packs it (px_place_slurm: whole free
+ * nodes first, then the fullest node that holds the rest; no even split
+ * asked), largest first.
  *
  * slurm-backfill: Slurm's scheduling as it behaves (sched/backfill with
  * its main loop): jobs in priority order, which here is submission order
  * (no fair share, no QOS, one partition). A job starts when its GPUs are
- * free, starting it delays no job before it and its placement fits;
- * every job that cannot start gets a reservation at the earliest time the expected ends of the
+ * free and starting it delays no job before it; every job that cannot
+ * start gets a reservation at the earliest time the expected ends of the
  * jobs before it leave its GPUs free, and a later job starts now only if
  * it fits beside every reservation made so far, for its whole time limit
  * (Slurm's node_space map; bf_max_job_test is far above 160 jobs). So the
  * first blocked job's reservation is never delayed by a later one, and
  * neither is any other's. The expected end of a job is its start plus its
  * time limit, which the rule below gives it; one that runs past its limit
- * (Slurm would kill it; it never happens with this rule, doc/design/simulator.md)
- * is expected to end within the round.
+ * (Slurm would kill it; doc/design/simulator.md says which jobs do) is
+ * expected to end within the round.
  *
  * first-fit: the earlier baseline under a name that says what it is: in
- * submission order, every job whose placement fits in the free GPUs
- * starts, with no reservation (a large job waits until enough GPUs happen
- * to be free at once); no Slurm configuration behaves so.
+ * submission order, every job that fits in the free GPUs starts, with no
+ * reservation (a large job waits until enough GPUs happen to be free at
+ * once); no Slurm configuration behaves so.
  */
 #include <errno.h>
 #include <math.h>
@@ -87,13 +87,13 @@ static void profile_add(bf_profile_t *p, double from, double to, int gpus)
 		p->used[b] += gpus;
 }
 
-/* Earliest breakpoint, from the from-th on, from which `gpus` more fit
- * for `seconds` on a cluster of `total`: the profile ends at 0 used, so
- * there is one for gpus <= total. */
-static double profile_earliest(const bf_profile_t *p, size_t from, int gpus,
+/* Earliest breakpoint from which `gpus` more fit for `seconds` on a
+ * cluster of `total`: the profile ends at 0 used, so there is one for
+ * gpus <= total. */
+static double profile_earliest(const bf_profile_t *p, int gpus,
 			       double seconds, int total)
 {
-	for (size_t b = from; b < p->n; b++) {
+	for (size_t b = 0; b < p->n; b++) {
 		size_t e = b;
 		while (e < p->n && p->t[e] < p->t[b] + seconds &&
 		       p->used[e] + gpus <= total)
@@ -132,20 +132,14 @@ static int bf_limits(bf_t *b, px_sim_t *s)
 	return 0;
 }
 
-/*
- * Reservations, as described at the top, each job in priority order
- * placed when its reservation is now and its placement fits the free
- * GPUs; one whose placement does not fit (its GPUs are free, but not on
- * nodes that hold an even split) is reserved from the next breakpoint.
- */
-static int bf_reserve(bf_t *b, px_sim_t *s, const size_t *active, size_t n,
-		      int (*next)[PX_GPUS], int *nnext)
+/* Reservations, as described at the top; want[k] for active[k]. */
+static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
+		      size_t n, const int *nnext, int *want)
 {
 	/* Each job adds at most two breakpoints. */
 	bf_profile_t p = { calloc(2 * n + 1, sizeof(double)),
 			   calloc(2 * n + 1, sizeof(int)), 1 };
 	double now = s->now;
-	int free_[PX_NODES], rc = 0;
 
 	if (!p.t || !p.used) {
 		free(p.t);
@@ -153,7 +147,6 @@ static int bf_reserve(bf_t *b, px_sim_t *s, const size_t *active, size_t n,
 		return -ENOMEM;
 	}
 	p.t[0] = now;
-	px_place_free(s, next, nnext, free_);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
 		if (!nnext[i])
@@ -162,56 +155,63 @@ static int bf_reserve(bf_t *b, px_sim_t *s, const size_t *active, size_t n,
 		profile_add(&p, now, end > now ? end : now + s->shape.round,
 			    nnext[i]);
 	}
-	for (size_t k = 0; k < n && !rc; k++) {
+	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
+		want[k] = nnext[i];
 		if (nnext[i])
 			continue;
 		int g = s->jobs[i].spec->replicas;
-		double t = profile_earliest(&p, 0, g, b->limit[i],
+		double t = profile_earliest(&p, g, b->limit[i],
 					    px_sim_gpus(s));
-		if (t <= now &&
-		    !(rc = px_place_even(free_, g, next[i], &nnext[i])) &&
-		    !nnext[i])
-			t = profile_earliest(&p, 1, g, b->limit[i],
-					     px_sim_gpus(s));
-		if (isfinite(t))
-			profile_add(&p, t, t + b->limit[i], g);
+		if (t <= now)
+			want[k] = g;
+		profile_add(&p, t, t + b->limit[i], g);
 	}
 	free(p.t);
 	free(p.used);
-	return rc;
+	return 0;
 }
 
-/* In submission order, every job whose placement fits starts. */
-static int first_fit(px_sim_t *s, const size_t *active, size_t n,
-		     int (*next)[PX_GPUS], int *nnext)
+/* In submission order, every job that fits starts. */
+static void first_fit(const px_sim_t *s, const size_t *active, size_t n,
+		      const int *nnext, int *want)
 {
-	int free_[PX_NODES], rc = 0;
+	int left = px_sim_gpus(s);
 
-	px_place_free(s, next, nnext, free_);
-	for (size_t k = 0; k < n && !rc; k++) {
+	for (size_t k = 0; k < n; k++)
+		left -= nnext[active[k]];
+	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
-		if (!nnext[i])
-			rc = px_place_even(free_, s->jobs[i].spec->replicas,
-					   next[i], &nnext[i]);
+		want[k] = nnext[i];
+		if (nnext[i] == 0 && s->jobs[i].spec->replicas <= left) {
+			want[k] = s->jobs[i].spec->replicas;
+			left -= want[k];
+		}
 	}
-	return rc;
 }
 
 static int bf_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		   size_t n, int (*next)[PX_GPUS], int *nnext)
 {
 	bf_t *b = p->state;
-	int rc;
+	int *want = calloc(n, sizeof(int));
+	size_t *order = calloc(n, sizeof(size_t));
+	int rc = want && order ? 0 : -ENOMEM;
 
-	if (b->reserve && (rc = bf_limits(b, s)))
-		return rc;
-	rc = b->reserve ? bf_reserve(b, s, active, n, next, nnext) :
-			  first_fit(s, active, n, next, nnext);
-	if (rc)
-		return errmsg_set(s->err, s->errlen, rc, "%s: %s", p->name,
-				  strerror(-rc));
-	return 0;
+	if (!rc && b->reserve) {
+		if (!(rc = bf_limits(b, s)))
+			rc = bf_reserve(b, s, active, n, nnext, want);
+	} else if (!rc) {
+		first_fit(s, active, n, nnext, want);
+	}
+	if (!rc) {
+		px_order_by(want, n, true, order);
+		rc = px_place_in_order(s, active, order, n, want, next, nnext,
+				       px_place_slurm);
+	}
+	free(want);
+	free(order);
+	return rc;
 }
 
 static void bf_free(px_policy_t *p)
