@@ -26,12 +26,16 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/csv.h src/tools/optimus-sim/measured/csv.c \
 	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
 	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c \
+	src/tools/optimus-sim/measured/job_truth.h \
+	src/tools/optimus-sim/measured/app_truth.c \
 	src/tools/optimus-sim/measured/engine.h src/tools/optimus-sim/measured/engine.c \
 	src/tools/optimus-sim/measured/start_cost.h \
 	src/tools/optimus-sim/measured/start_cost.c \
 	src/tools/optimus-sim/measured/workload.c \
 	src/tools/optimus-sim/measured/declared.h \
 	src/tools/optimus-sim/measured/declared.c \
+	src/tools/optimus-sim/measured/place.h \
+	src/tools/optimus-sim/measured/place.c \
 	src/tools/optimus-sim/measured/policy.h \
 	src/tools/optimus-sim/measured/peer_baselines.c src/tools/optimus-sim/measured/policy.c \
 	src/tools/optimus-sim/measured/plan_adapter.c \
@@ -80,6 +84,17 @@ testsuite_unit_test_pollux_SOURCES = testsuite/unit/test_pollux.c \
 testsuite_unit_test_pollux_CPPFLAGS = $(testsuite_unit_test_sim_CPPFLAGS)
 testsuite_unit_test_pollux_CFLAGS = $(testsuite_unit_test_sim_CFLAGS)
 testsuite_unit_test_pollux_LDADD = $(testsuite_unit_test_sim_LDADD)
+
+# The measured engine through its truth interface with a fake truth, and
+# the plan's placement for the policies that place their own jobs.
+check_PROGRAMS += testsuite/unit/test_pollux_engine
+TESTS += testsuite/unit/test_pollux_engine
+testsuite_unit_test_pollux_engine_SOURCES = \
+	testsuite/unit/test_pollux_engine.c $(SIM_SOURCES)
+testsuite_unit_test_pollux_engine_CPPFLAGS = \
+	$(testsuite_unit_test_sim_CPPFLAGS)
+testsuite_unit_test_pollux_engine_CFLAGS = $(testsuite_unit_test_sim_CFLAGS)
+testsuite_unit_test_pollux_engine_LDADD = $(testsuite_unit_test_sim_LDADD)
 
 EXTRA_DIST += examples/traces/sample.csv doc/design/simulator.md \
 	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \

@@ -50,18 +50,17 @@ static int job_replicas(const px_job_t *j)
 }
 
 /* The split the policy sent with the batch (the plan's), else the job's
- * own: a batch above the smallest validated on one GPU always
- * accumulates (the peer's rule, part of the measured truth). */
+ * own (its truth's). */
 static void job_split(px_job_t *j)
 {
-	const px_app_t *a = j->spec->app;
+	const px_spec_t *sp = j->spec;
 
 	if (j->next_atomic > 0 && j->next_bsz == j->bsz) {
 		j->atomic = j->next_atomic;
 		j->accum = j->next_accum;
 		return;
 	}
-	px_app_split_job(a, j->bsz, j->nalloc, &j->atomic, &j->accum);
+	sp->truth->split(sp, j->bsz, j->nalloc, &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -93,8 +92,8 @@ static void job_report_stats(px_job_t *j, double bsz)
 {
 	if (j->nstats && j->stats_epoch == j->epoch && j->stats_bsz == bsz)
 		return;
-	if (px_app_grad_stats(j->spec->app, bsz, j->epoch, &j->grad_sqr,
-			      &j->grad_var))
+	if (j->spec->truth->gradients(j->spec, bsz, j->epoch, &j->grad_sqr,
+				      &j->grad_var))
 		return;
 	j->stats_epoch = j->epoch;
 	j->stats_bsz = bsz;
@@ -127,25 +126,27 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 		if (w > j->nalloc)
 			break;
 		ob.nodes = alloc_runs(j->alloc, w, place);
-		px_app_split_job(sp->app, sp->bsz, w, &ob.atomic, &ob.accum);
-		if (!(rc = px_app_step_time(sp->app, place, (size_t)ob.nodes,
-					    ob.atomic, &ob.step, &ob.sync,
-					    s->err, s->errlen)))
+		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
+		if (!(rc = sp->truth->step_time(sp, place, (size_t)ob.nodes,
+						ob.atomic, &ob.step, &ob.sync,
+						s->err, s->errlen)))
 			rc = job_observe(s, j, &ob);
 	}
 	return rc;
 }
 
 /*
- * Run job j for `seconds` from s->now. Progress per second is the gain of
- * its batch over the smallest (statistical efficiency from the epoch's
- * gradient statistics) over the time of one step with its accumulation
- * micro-steps; epochs end at the progress boundaries, the job after its
- * last counted epoch, at the rounded second as in the peer's simulator.
+ * Run job j for `seconds` from s->now. Progress per second is its truth's
+ * gain of an iteration at its batch (measured: the statistical efficiency
+ * of the batch over the smallest) over the time of one iteration, its
+ * step and accumulation micro-steps; epochs end at the truth's progress
+ * boundaries, the job after its last counted epoch, at the rounded second
+ * as in the peer's simulator.
  */
 static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 {
-	const px_app_t *a = j->spec->app;
+	const px_spec_t *sp = j->spec;
+	const px_truth_t *truth = sp->truth;
 	double t = s->now;
 	int reps = job_replicas(j);
 
@@ -165,25 +166,26 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	while (seconds > 0 && j->completion < 0) {
 		double step, sync, gain;
 		double bsz = (double)reps * j->atomic * (j->accum + 1);
-		int rc = px_app_step_time(a, j->place, (size_t)j->nplace,
+		int rc = truth->step_time(sp, j->place, (size_t)j->nplace,
 					  j->atomic, &step, &sync, s->err,
 					  s->errlen);
 		if (rc)
 			return rc;
-		if (px_app_gain(a, bsz, j->epoch, &gain))
+		if (truth->gain(sp, bsz, j->epoch, &gain))
 			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
-					  "gradient statistics at batch %g, "
-					  "epoch %d", j->spec->name, bsz,
+					  "progress per iteration at batch %g "
+					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
 		px_obs_t ob = { j->nplace, j->nalloc, j->atomic, j->accum,
 				step, sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
 		job_report_stats(j, bsz);
-		double total = px_app_iteration_time(step, sync, j->accum);
+		double total = truth->iteration_time(sp, step, sync,
+						     j->accum);
 		double goodput = gain / total;
 		j->rate = 1.0 / total;
-		double next = px_app_progress(a, j->epoch + 1);
+		double next = truth->epoch_start(sp, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
 			j->steps += seconds / total;
@@ -435,7 +437,8 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
 	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
 	for (size_t i = 0; !rc && i < w->n; i++) {
-		int m = px_app_max_replicas(w->jobs[i].app, w->jobs[i].bsz);
+		const px_spec_t *sp = &w->jobs[i];
+		int m = sp->truth->max_replicas(sp, sp->bsz);
 		s.jobs[i].spec = &w->jobs[i];
 		s.jobs[i].bsz = w->jobs[i].bsz;
 		s.jobs[i].completion = -1;
@@ -473,7 +476,7 @@ void px_result_free(px_result_t *r)
 
 double px_job_true_step(const px_job_t *j, int replicas)
 {
-	const px_app_t *a = j->spec->app;
+	const px_spec_t *sp = j->spec;
 	int place[PX_NODES], n = 0, atomic, accum;
 	double step, sync;
 
@@ -481,12 +484,11 @@ double px_job_true_step(const px_job_t *j, int replicas)
 		place[n] = left < PX_NODE_GPUS ? left : PX_NODE_GPUS;
 		left -= place[n];
 	}
-	/* The peer's oracle accumulates on one GPU whatever the batch. */
-	px_app_split_batch(a, j->spec->bsz, replicas, true, &atomic, &accum);
-	if (px_app_step_time(a, place, (size_t)n, atomic, &step, &sync, NULL,
-			     0))
+	sp->truth->oracle_split(sp, sp->bsz, replicas, &atomic, &accum);
+	if (sp->truth->step_time(sp, place, (size_t)n, atomic, &step, &sync,
+				 NULL, 0))
 		return -1.0;
-	return px_app_iteration_time(step, sync, accum);
+	return sp->truth->iteration_time(sp, step, sync, accum);
 }
 
 /*
@@ -500,7 +502,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
 int px_job_max_replicas(const px_job_t *j)
 {
 	return j->max_replicas > 0 ? j->max_replicas :
-	       px_app_max_replicas(j->spec->app, j->spec->bsz);
+	       j->spec->truth->max_replicas(j->spec, j->spec->bsz);
 }
 
 int px_spec_true_runtime(const px_spec_t *spec, int replicas,
@@ -534,88 +536,11 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 
 double px_job_remaining_steps(const px_job_t *j)
 {
-	const px_app_t *a = j->spec->app;
-	int last = j->spec->epochs - 1;
+	const px_spec_t *sp = j->spec;
+	int last = sp->epochs - 1;
 
 	if (last <= j->epoch)
 		return 1.0;
-	return px_app_iteration(a, j->spec->bsz, last) -
-	       px_app_iteration(a, j->spec->bsz, j->epoch);
-}
-
-void px_place_most_free(int *free, int want, int *alloc, int *nalloc)
-{
-	while (want > 0) {
-		int best = -1;
-		for (int k = 0; k < PX_NODES; k++)
-			if (free[k] > 0 && (best < 0 || free[k] > free[best]))
-				best = k;
-		if (best < 0)
-			return;
-		int take = free[best] < want ? free[best] : want;
-		for (int i = 0; i < take; i++)
-			alloc[(*nalloc)++] = best;
-		free[best] -= take;
-		want -= take;
-	}
-}
-
-void px_order_by(const int *key, size_t n, bool descending, size_t *order)
-{
-	for (size_t k = 0; k < n; k++)
-		order[k] = k;
-	/* Insertion sort: stable, and n is a few hundred at most. */
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0; b--) {
-			int x = key[order[b - 1]], y = key[order[b]];
-			if (descending ? x >= y : x <= y)
-				break;
-			size_t t = order[b];
-			order[b] = order[b - 1];
-			order[b - 1] = t;
-		}
-}
-
-void px_place_in_order(const px_sim_t *s, const size_t *active,
-		       const size_t *order, size_t n, const int *want,
-		       int (*next)[PX_GPUS], int *nnext,
-		       void (*place)(int *, int, int *, int *))
-{
-	int free_[PX_NODES];
-
-	/* Nodes beyond the cluster's have no GPU to give. */
-	for (int k = 0; k < PX_NODES; k++)
-		free_[k] = k < s->shape.nodes ? PX_NODE_GPUS : 0;
-	for (size_t i = 0; i < s->njobs; i++)
-		for (int g = 0; g < nnext[i]; g++)
-			free_[next[i][g]]--;
-	for (size_t q = 0; q < n; q++) {
-		size_t k = order[q], i = active[k];
-		if (want[k] > 0 && nnext[i] == 0)
-			place(free_, want[k], next[i], &nnext[i]);
-	}
-}
-
-void px_place_fewest(int *free, int want, int *alloc, int *nalloc)
-{
-	for (int k = 0; k < PX_NODES && want >= PX_NODE_GPUS; k++)
-		if (free[k] == PX_NODE_GPUS) {
-			for (int g = 0; g < PX_NODE_GPUS; g++)
-				alloc[(*nalloc)++] = k;
-			free[k] = 0;
-			want -= PX_NODE_GPUS;
-		}
-	if (want <= 0)
-		return;
-	int best = -1;
-	for (int k = 0; k < PX_NODES; k++)
-		if (free[k] >= want && (best < 0 || free[k] < free[best]))
-			best = k;
-	if (best < 0) {
-		px_place_most_free(free, want, alloc, nalloc);
-		return;
-	}
-	for (int g = 0; g < want; g++)
-		alloc[(*nalloc)++] = best;
-	free[best] -= want;
+	return sp->truth->iterations_to(sp, sp->bsz, last) -
+	       sp->truth->iterations_to(sp, sp->bsz, j->epoch);
 }

@@ -4,9 +4,10 @@
  * measured/engine.h - optimus-sim on the measured workloads of the Pollux
  * artifact: 16 nodes of 4 GPUs, every job data-parallel with all-reduce,
  * a plan every 60 s, 30 s without progress after every change of a job's
- * GPUs, and each job's progress drawn from its model's measurements
- * (measured/app.h). A policy (measured/policy.h) maps the active jobs to GPUs
- * at every round. doc/design/simulator.md, "Measured workloads".
+ * GPUs, and each job's progress drawn from its truth (measured/job_truth.h:
+ * the measured applications, measured/app.h, for the artifact's jobs). A
+ * policy (measured/policy.h) maps the active jobs to GPUs at every round.
+ * doc/design/simulator.md, "Measured workloads".
  */
 #ifndef OPTIMUS_POLLUX_SIM_H
 #define OPTIMUS_POLLUX_SIM_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 
 #include "measured/app.h"
+#include "measured/job_truth.h"
 
 #define PX_GPUS (PX_NODES * PX_NODE_GPUS)	/* the most a cluster has */
 #define PX_ROUND 60.0		/* seconds between plans */
@@ -76,6 +78,10 @@ double px_min_resize_for(double restart);
 
 typedef struct px_spec {
 	char name[48];
+	/* What the engine asks of the job's truth (measured/job_truth.h),
+	 * and the measured application it reads (px_app_truth's data; NULL
+	 * under another truth). */
+	const px_truth_t *truth;
 	const px_app_t *app;
 	double submit;		/* seconds */
 	int replicas;		/* GPUs the user asked for */
@@ -229,10 +235,11 @@ extern const int px_prerun[5][2];
 
 /* Step time (s) of job j on `replicas` GPUs packed on as few nodes as
  * possible at its batch size, accumulation included: the truth the oracles
- * use. -1 when out of the measured domain. */
+ * use. -1 outside its truth. */
 double px_job_true_step(const px_job_t *j, int replicas);
-/* Most GPUs a job may use: its batch over the smallest per-GPU batch
- * measured, within the simulated cluster; NCF one (the artifact's rule). */
+/* Most GPUs a job may use: its truth's (measured: its batch over the
+ * smallest per-GPU batch measured; NCF one, the artifact's rule), within
+ * the simulated cluster. */
 int px_job_max_replicas(const px_job_t *j);
 /* Seconds from the first allocation to completion of `spec` alone on
  * `replicas` GPUs packed on the fewest nodes, its first restart (the
@@ -243,27 +250,5 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 			 size_t errlen);
 /* Steps left to its last counted epoch at its batch size (>= 1). */
 double px_job_remaining_steps(const px_job_t *j);
-
-/* Place `want` more GPUs for job `j` (alloc/nalloc), each from the node
- * with the most free GPUs, lowest index on ties; free[] updated. */
-void px_place_most_free(int *free, int want, int *alloc, int *nalloc);
-/*
- * Place `want` more GPUs on as few nodes as the free GPUs allow: whole
- * free nodes first while a node's worth is left, then the rest on the
- * node whose free GPUs fit it most tightly (best fit, lowest index on
- * ties); px_place_most_free when no node holds the rest whole.
- */
-void px_place_fewest(int *free, int want, int *alloc, int *nalloc);
-/* order[0..n) = 0..n-1 sorted by key, stable; descending if asked. */
-void px_order_by(const int *key, size_t n, bool descending, size_t *order);
-/*
- * Every GPU not kept in next[]/nnext[] is free; then, in `order`, each
- * active job k (active[order[q]]) that wants want[k] > 0 GPUs and keeps
- * none gets them by `place` (px_place_most_free or px_place_fewest).
- */
-void px_place_in_order(const px_sim_t *s, const size_t *active,
-		       const size_t *order, size_t n, const int *want,
-		       int (*next)[PX_GPUS], int *nnext,
-		       void (*place)(int *, int, int *, int *));
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measured/place.h"
 #include "measured/policy.h"
 
 static void free_self(px_policy_t *p)
@@ -37,6 +38,7 @@ static int peer_optimus_plan(px_policy_t *p, px_sim_t *s,
 	double *rem = calloc(n, sizeof(double)), *gain = calloc(n, sizeof(double));
 	int *reps = calloc(n, sizeof(int)), left = px_sim_gpus(s);
 	size_t *order = calloc(n, sizeof(size_t));
+	int rc;
 
 	(void)p;
 	if (!rem || !gain || !reps || !order) {
@@ -75,13 +77,13 @@ static int peer_optimus_plan(px_policy_t *p, px_sim_t *s,
 		if (nnext[active[k]] != reps[k])
 			nnext[active[k]] = 0;
 	px_order_by(reps, n, false, order);
-	px_place_in_order(s, active, order, n, reps, next, nnext,
-			  px_place_most_free);
+	rc = px_place_in_order(s, active, order, n, reps, next, nnext,
+			       px_place_most_free);
 	free(rem);
 	free(gain);
 	free(reps);
 	free(order);
-	return 0;
+	return rc;
 }
 
 px_policy_t *px_peer_optimus_new(void)
@@ -153,6 +155,7 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	int left = px_sim_gpus(s);
 	size_t *order = calloc(n, sizeof(size_t));
 	int *want = calloc(n, sizeof(int));
+	int rc;
 
 	if (!order || !want || (!t->status && tiresias_init(t, s->njobs))) {
 		free(order);
@@ -200,11 +203,11 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			nnext[i] = 0;
 		}
 	}
-	px_place_in_order(s, active, order, n, want, next, nnext,
-			  px_place_most_free);
+	rc = px_place_in_order(s, active, order, n, want, next, nnext,
+			       px_place_most_free);
 	free(order);
 	free(want);
-	return 0;
+	return rc;
 }
 
 px_policy_t *px_tiresias_new(void)

@@ -68,6 +68,7 @@
 #include "plan/plan_apply.h"
 #include "plan/plan_interval.h"
 #include "util/errmsg.h"
+#include "measured/place.h"
 #include "measured/policy.h"
 
 
@@ -132,7 +133,7 @@ static bool pp_adaptive(const pp_t *o)
 static int pp_spec_max_replicas(const px_spec_t *spec,
 				const px_shape_t *shape)
 {
-	int m = px_app_max_replicas(spec->app, spec->bsz);
+	int m = spec->truth->max_replicas(spec, spec->bsz);
 	int gpus = shape->nodes * PX_NODE_GPUS;
 
 	return m < gpus ? m : gpus;
@@ -250,7 +251,8 @@ static void pp_slots(pp_job_t *pj, const int *alloc, int n)
  */
 static double pp_share_left(const px_job_t *j)
 {
-	double goal = px_app_progress(j->spec->app, j->spec->epochs);
+	const px_spec_t *sp = j->spec;
+	double goal = sp->truth->epoch_start(sp, sp->epochs);
 
 	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
 }
@@ -322,8 +324,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	 * its sender makes over the protocol (job_feed_speed). */
 	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[pj->nobs_fed];
-		double t = px_app_iteration_time(ob->step, ob->sync,
-						  ob->accum);
+		double t = j->spec->truth->iteration_time(j->spec, ob->step,
+							  ob->sync, ob->accum);
 		if (o->kind != PP_ORACLE)
 			(void)job_model_speed_sample(m, ob->nodes,
 						     ob->replicas, 1.0 / t);
@@ -371,30 +373,32 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 
 /*
  * Charged pre-runs (measured/policy.h): a job not pre-run yet and holding
- * nothing gets the largest pre-run configuration its limit and the free
- * GPUs allow, placed on the fewest nodes, and stays out of this plan.
- * Returns whether job i was given one (or waits for free GPUs).
+ * nothing gets the largest pre-run configuration its limit allows that
+ * the plan's placement fits in the free GPUs (px_place_even: the fewest
+ * nodes, an even split), and stays out of this plan. 1 if job i was given
+ * one (or waits for free GPUs), 0 if it is planned, or -errno.
  */
-static bool pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
-		      int (*next)[PX_GPUS], int *nnext)
+static int pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
+		     int (*next)[PX_GPUS], int *nnext)
 {
 	pp_job_t *pj = &o->jobs[i];
-	int g = 0, lim, total = 0;
+	int lim, rc;
 
 	if (o->prerun != PX_PRERUN_CHARGED || pj->prerun_done || nnext[i])
-		return false;
+		return 0;
 	lim = px_job_max_replicas(&s->jobs[i]);
-	for (int k = 0; k < PX_NODES; k++)
-		total += free_[k];
-	for (size_t c = 0; c < 5; c++)
-		if (px_prerun[c][0] <= lim && px_prerun[c][0] <= total)
-			g = px_prerun[c][0];
-	if (g) {
-		px_place_fewest(free_, g, next[i], &nnext[i]);
+	for (int c = 4; c >= 0 && !nnext[i]; c--)
+		if (px_prerun[c][0] <= lim &&
+		    (rc = px_place_even(free_, px_prerun[c][0], next[i],
+					&nnext[i])))
+			return errmsg_set(s->err, s->errlen, rc, "%s: no "
+					  "placement of its pre-run",
+					  s->jobs[i].spec->name);
+	if (nnext[i]) {
 		pj->prerun_done = true;
 		s->jobs[i].prerun = true;
 	}
-	return true;
+	return 1;
 }
 
 /* A decision as the job's next GPUs (and batch). */
@@ -489,7 +493,10 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
 		pp_job_t *pj = &o->jobs[i];
-		if (pp_prerun(o, s, i, free_, next, nnext)) {
+		if ((rc = pp_prerun(o, s, i, free_, next, nnext)) < 0)
+			goto out;
+		if (rc) {
+			rc = 0;
 			/* Its pre-run GPUs are nobody else's this round. */
 			for (int g = 0; g < nnext[i]; g++)
 				room[next[i][g]] = res_sub(room[next[i][g]],

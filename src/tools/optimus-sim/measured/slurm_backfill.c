@@ -3,7 +3,9 @@
 /*
  * measured/slurm_backfill.c - what a Slurm user gets today, on the measured
  * workloads: every job at the GPUs it was submitted with, never resized,
- * each placed on the fewest nodes the free GPUs allow, largest first.
+ * placed as Slurm's select/cons_tres packs it (px_place_slurm: whole free
+ * nodes first, then the fullest node that holds the rest; no even split
+ * asked), largest first.
  *
  * slurm-backfill: Slurm's scheduling as it behaves (sched/backfill with
  * its main loop): jobs in priority order, which here is submission order
@@ -16,8 +18,8 @@
  * first blocked job's reservation is never delayed by a later one, and
  * neither is any other's. The expected end of a job is its start plus its
  * time limit, which the rule below gives it; one that runs past its limit
- * (Slurm would kill it; it never happens with this rule, doc/design/simulator.md)
- * is expected to end within the round.
+ * (Slurm would kill it; doc/design/simulator.md says which jobs do) is
+ * expected to end within the round.
  *
  * first-fit: the earlier baseline under a name that says what it is: in
  * submission order, every job that fits in the free GPUs starts, with no
@@ -30,6 +32,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
+#include "measured/place.h"
 #include "measured/policy.h"
 
 /*
@@ -203,8 +206,8 @@ static int bf_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	}
 	if (!rc) {
 		px_order_by(want, n, true, order);
-		px_place_in_order(s, active, order, n, want, next, nnext,
-				  px_place_fewest);
+		rc = px_place_in_order(s, active, order, n, want, next, nnext,
+				       px_place_slurm);
 	}
 	free(want);
 	free(order);

@@ -26,6 +26,7 @@ static int row_read(const px_csv_t *t, size_t r, const int *c,
 	int rc;
 
 	snprintf(j->name, sizeof(j->name), "%s", name);
+	j->truth = &px_app_truth;
 	j->app = px_app_find(apps, napps, app);
 	if (!j->app)
 		return errmsg_set(err, errlen, -EINVAL, "%s: row %zu: unknown "
