@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -113,27 +114,48 @@ def test_checkpoint_signal_during_logging_kills_nothing():
     assert "checkpoint signal 10 received" in err
 
 
+# Seconds between the SIGTERM and the SIGKILL of a local run's tasks, as
+# Slurm's KillWait between those of a requeue.
+LOCAL_KILL_WAIT = 30
+
+
+def _kill_group(p):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def run_local(script, spec, extra, timeout=240, ckpt=None, signal_after=None):
-    """Run a trainer's --local mode; optionally send SIGUSR1 then SIGTERM
-    once the chief has logged `signal_after` progress lines."""
+    """Run a trainer's --local mode; optionally send SIGUSR1 once the chief
+    has logged `signal_after` progress lines, then, once it logged its
+    checkpoint, SIGTERM and LOCAL_KILL_WAIT seconds later SIGKILL to every
+    task, as Slurm's requeue does (a task that let the SIGTERM pass, in a
+    CI lane under load, trained on for 600 s and overwrote the
+    checkpoint the test resumes from)."""
     argv = [PYTHON, os.path.join(EXAMPLES, script), "--local", spec,
             "--no-report"] + extra + (["--ckpt-dir", ckpt] if ckpt else [])
     env = dict(os.environ)
     env.pop("SLURM_JOB_ID", None)
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, env=env)
+                         text=True, env=env, start_new_session=True)
     out, deadline, signalled = [], time.time() + timeout, False
+    killer = None
     for line in p.stdout:
         out.append(line)
         if (signal_after and not signalled and
                 len(curve("".join(out))) >= signal_after):
             signalled = True
             p.send_signal(signal.SIGUSR1)
-        if signal_after and "checkpoint of step" in line:
+        if signal_after and "checkpoint of step" in line and not killer:
             p.terminate()       # written (renamed into place) before logged
+            killer = threading.Timer(LOCAL_KILL_WAIT, _kill_group, (p,))
+            killer.start()
         if time.time() > deadline:
-            p.kill()
+            _kill_group(p)
     p.wait(timeout=60)
+    if killer:
+        killer.cancel()
     return p.returncode, "".join(out)
 
 
