@@ -198,16 +198,42 @@ START_TEST(test_unfitted_within_range)
 }
 END_TEST
 
-/* An adaptive all-reduce job (batch 256, LIM) with one gradient report:
- * its statistics known, no step measured. */
-static job_model_t *adaptive_job(uint32_t id)
+/* An adaptive job of these hints (batch=256 among them, LIM) with one
+ * gradient report: its statistics known, no step measured. */
+static job_model_t *adaptive_job_with(uint32_t id, const char *hints)
 {
-	job_model_t *m = job_fixture_new(id, "optimus,mode=allreduce,"
-					 "max_workers=16,batch=256,steps=1000");
+	job_model_t *m = job_fixture_new(id, hints);
 
 	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
 	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
 					     0), 0);
+	return m;
+}
+
+/* An adaptive all-reduce job (batch 256, LIM) of 1000 steps. */
+static job_model_t *adaptive_job(uint32_t id)
+{
+	return adaptive_job_with(id, "optimus,mode=allreduce,max_workers=16,"
+				 "batch=256,steps=1000");
+}
+
+/* An adaptive job of `epochs` epochs (epochs=, no epoch_steps=) of 20
+ * steps at 512, the batch its run took at its start, reported every 20
+ * steps mid-epoch to step 70 as a `for epoch in range(E)` loop says it
+ * (epoch = step / 20). */
+static job_model_t *epochs_job(uint32_t id, int epochs)
+{
+	char hints[96];
+	job_model_t *m;
+
+	snprintf(hints, sizeof(hints), "optimus,mode=allreduce,"
+		 "max_workers=16,batch=256,epochs=%d", epochs);
+	m = adaptive_job_with(id, hints);
+	job_model_started(m, 100, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
+	for (int step = 10, t = 110; step <= 70; step += 20, t += 10)
+		ck_assert_int_eq(job_model_report(m, t, step, 1.0, 2.0,
+						  step / 20), 0);
 	return m;
 }
 
@@ -263,30 +289,19 @@ END_TEST
 /*
  * epochs= without epoch_steps=: a job re-batched before its first epoch
  * ends learns the epoch's length on its progress, at whatever batch it
- * runs, and plans with epochs x that length. Here an epoch is 20 steps at
- * 512 (20 x gain B0-steps), reported every 20 steps mid-epoch as a `for
- * epoch in range(10)` loop says it; a report that spans 3 epochs marks
- * the last one half an epoch before it (the middle of the two reports
- * took it as half its length).
+ * runs, and plans with epochs x that length. Here (epochs_job) an epoch
+ * is 20 steps at 512, 20 x gain B0-steps; a report that spans 3 epochs
+ * marks the last one half an epoch before it (the middle of the two
+ * reports took it as half its length).
  */
 START_TEST(test_epoch_learned_at_any_batch)
 {
-	job_model_t *m = job_fixture_new(9, "optimus,mode=allreduce,"
-					 "max_workers=16,batch=256,epochs=10");
-	double g;
+	job_model_t *m = epochs_job(9, 10);
+	double g = efficiency_gain(&m->batch.eff, 512);
 	json_object *o;
 	job_model_t *b;
 	char err[160] = "";
 
-	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
-					     0), 0);
-	job_model_started(m, 100, 0, 4, 1);
-	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
-	g = efficiency_gain(&m->batch.eff, 512);
-	for (int step = 10, t = 110; step <= 70; step += 20, t += 10)
-		ck_assert_int_eq(job_model_report(m, t, step, 1.0, 2.0,
-						  step / 20), 0);
 	ck_assert_double_eq_tol(job_model_batch_remaining(m),
 				10 * 20 * g - 70 * g, 1e-9);
 	ck_assert_double_eq_tol(m->batch.epoch_mark_progress /
@@ -316,22 +331,13 @@ END_TEST
  * guess) is planned as one without a target, not as a job about to end:
  * at one B0-step left, the plan never grew it (a DeepSpeech2 job that
  * declared 41 of its 80 epochs ran its last 39 on 1 GPU in the
- * simulator). Epochs of 20 steps at 512, as above, 2 declared.
+ * simulator). epochs_job's, 2 declared.
  */
 START_TEST(test_past_its_epochs_not_about_to_end)
 {
-	job_model_t *m = job_fixture_new(10, "optimus,mode=allreduce,"
-					 "max_workers=16,batch=256,epochs=2");
+	job_model_t *m = epochs_job(10, 2);
 	double per;
 
-	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
-					     0), 0);
-	job_model_started(m, 100, 0, 4, 1);
-	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
-	for (int step = 10, t = 110; step <= 70; step += 20, t += 10)
-		ck_assert_int_eq(job_model_report(m, t, step, 1.0, 2.0,
-						  step / 20), 0);
 	ck_assert_double_eq_tol(job_model_batch_target(m),
 				2 * 20 * efficiency_gain(&m->batch.eff, 512),
 				1e-9);

@@ -306,14 +306,20 @@ double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,
 	return c.goodput / b->eff.init_batch;
 }
 
+/* The B0-steps of examples in one step at the submitted batch (at B0's
+ * efficiency of 1): a target or remainder in such steps times this. */
+static double batch_submitted_step(const job_batch_t *b)
+{
+	return b->submitted / b->eff.init_batch;
+}
+
 double job_model_batch_target(const job_model_t *m)
 {
 	const job_batch_t *b = &m->batch;
 	const optimus_hints_t *h = &m->hints;
 
 	if (h->steps || (h->epochs && h->epoch_steps))
-		return job_model_target_steps(m) * b->submitted /
-		       b->eff.init_batch;
+		return job_model_target_steps(m) * batch_submitted_step(b);
 	if (h->epochs && b->epoch_mark >= 1.0 && b->epoch_mark_progress > 0.0)
 		return (double)h->epochs * b->epoch_mark_progress /
 		       b->epoch_mark;
@@ -335,8 +341,8 @@ double job_model_batch_remaining(const job_model_t *m)
 	if (target - b->progress >= 1.0)
 		left = target - b->progress;
 	else
-		left = job_model_remaining_steps(m, NULL) * b->submitted /
-		       b->eff.init_batch;
+		left = job_model_remaining_steps(m, NULL) *
+		       batch_submitted_step(b);
 	return fmax(left, 1.0);
 }
 

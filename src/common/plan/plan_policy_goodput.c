@@ -272,7 +272,6 @@ static double plan_goodput_time(const plan_ctx_t *c, size_t i, int ps,
 	double r = c->jobs[i].running && w == c->cur_w[i] ?
 		   plan_goodput_rate_now(c, i) : a->speed(a->speed_ctx, ps, w);
 
-	(void)ps;
 	return r > 0 ? job_model_batch_remaining(c->jobs[i].model) / r :
 		       INFINITY;
 }

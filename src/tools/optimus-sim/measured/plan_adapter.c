@@ -478,12 +478,10 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	for (int k = 0; k < PX_NODES; k++) {
 		int g = k < s->shape.nodes ? PX_NODE_GPUS : 0;
 		room[k] = res_make(g, g, g);
-		free_[k] = g;
 	}
+	px_place_free(s, next, nnext, free_);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
-		for (int g = 0; g < nnext[i]; g++)
-			free_[next[i][g]]--;
 		s->jobs[i].next_bsz = 0;
 		s->jobs[i].next_atomic = s->jobs[i].next_accum = 0;
 		s->jobs[i].next_in_place = false;
