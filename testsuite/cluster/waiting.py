@@ -11,15 +11,18 @@ _PLAN_LINE = re.compile(r"^\[([0-9T:.-]+)\] debug:\s+sched/optimus: lock "
                         r"holds: longest since the last plan", re.M)
 
 
-def wait_for(predicate, timeout, what, interval=0.5):
-    """The first truthy value of predicate() within timeout seconds."""
+def wait_for(predicate, timeout, what, interval=0.5, detail=None):
+    """The first truthy value of predicate() within timeout seconds. On a
+    timeout, the error says what was waited for and detail() (what the
+    cluster said meanwhile: a failure in CI leaves no cluster to read)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError("timed out waiting for " + what)
+    raise AssertionError("timed out waiting for " + what +
+                         ("\n" + detail() if detail else ""))
 
 
 def poll(predicate, timeout, interval=0.5):

@@ -62,6 +62,17 @@ def _in_place(out):
     return [tuple(int(x) for x in m) for m in INPLACE_RE.findall(out)]
 
 
+def _story(cluster, job, workdir):
+    """What slurmctld said of the job (its sched/optimus lines, no debug)
+    and the end of its output: a wait's detail for a failure in CI, whose
+    cluster is gone by the time anyone reads it."""
+    mine = [l for l in cluster.logs("slurmctld").splitlines()
+            if "JobId=%d" % job in l and "debug" not in l]
+    tail = ex.output(workdir, job).splitlines()[-15:]
+    return "\n".join(["slurmctld of JobId=%d:" % job] + mine[-40:] +
+                      ["its output, last lines:"] + tail)
+
+
 def _model(cluster, job):
     r = cluster.run([os.path.join(ex.TOP, "src", "tools", "optimusctl"),
                      "--json", "show", "job", str(job)])
@@ -289,10 +300,11 @@ def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
     job = _submit_two_workers(cluster, workdir, "--rebatch-in-place",
                               "ignore")
     try:
+        story = lambda: _story(cluster, job, workdir)
         first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
-                         "the first run's batch")[0]
+                         "the first run's batch", detail=story)[0]
         second = wait_for(lambda: _runs(ex.output(workdir, job))[1:2], 240,
-                          "a run at another batch")[0]
+                          "a run at another batch", detail=story)[0]
         out = ex.output(workdir, job)
         assert second[1] == 2 and second[2] != first[2], (first, second)
         assert not _in_place(out), out
@@ -320,14 +332,15 @@ def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
              for i in (sent[0], missed[0])]
         assert t[1] - t[0] >= 9, mine
         m = wait_for(lambda: (lambda j: j["restarts"] >= 1 and j)(
-            _model(cluster, job)), 60, "the restart in the record")
+            _model(cluster, job)), 60, "the restart in the record",
+            detail=story)
         assert m["batch"]["rebatch_missed"] == 1, m["batch"]
         assert m["batch"]["rebatches"] == 0, m["batch"]
         # the run goes on at its new batch, from its checkpoint
         ckpts = [int(s) for s in ex.CKPT_RE.findall(out)]
         wait_for(lambda: [p for p in ex.curve(ex.output(workdir, job))
                           if p[0] > ckpts[0] + 20], 120,
-                 "steps after the restart")
+                 "steps after the restart", detail=story)
     finally:
         cancel(cluster, job)
 
