@@ -350,6 +350,41 @@ START_TEST(test_past_its_epochs_not_about_to_end)
 }
 END_TEST
 
+/*
+ * In its first epoch a job of epochs= is planned on its progress: the
+ * epoch taken as half run (JOB_MODEL_FIRST_EPOCH_SHARE), or as the share
+ * a fractional epoch says, not as a job of unknown length (the prior's
+ * 10000 steps); from its first epoch's end, on the epoch's length.
+ */
+START_TEST(test_first_epoch_planned_on_its_progress)
+{
+	job_model_t *m = adaptive_job_with(11, "optimus,mode=allreduce,"
+					   "max_workers=16,batch=256,epochs=2");
+	double g = efficiency_gain(&m->batch.eff, 512);
+
+	job_model_started(m, 100, 0, 4, 1);
+	ck_assert_int_eq(job_model_batch_run(m, 512, 64, 1), 0);
+	/* Started, nothing run: no target. */
+	ck_assert_double_eq(job_model_batch_target(m), 0.0);
+	ck_assert_int_eq(job_model_report(m, 110, 10, 1.0, 2.0, 0), 0);
+	ck_assert_double_eq_tol(job_model_batch_target(m),
+				2 * 10 * g / JOB_MODEL_FIRST_EPOCH_SHARE,
+				1e-9);
+	ck_assert_double_eq_tol(job_model_batch_remaining(m),
+				2 * 10 * g / JOB_MODEL_FIRST_EPOCH_SHARE -
+				10 * g, 1e-9);
+	/* A fractional epoch says the share: 15 steps are 3/4 of it. */
+	ck_assert_int_eq(job_model_report(m, 115, 15, 1.0, 2.0, 0.75), 0);
+	ck_assert_double_eq_tol(job_model_batch_target(m), 2 * 20 * g, 1e-9);
+	/* Its end marks the epoch: 30 steps. */
+	ck_assert_int_eq(job_model_report(m, 125, 31, 1.0, 2.0, 1), 0);
+	ck_assert_double_eq(m->batch.epoch_mark, 1);
+	ck_assert_double_eq_tol(job_model_batch_target(m),
+				2 * m->batch.epoch_mark_progress, 1e-9);
+	job_model_free(m);
+}
+END_TEST
+
 START_TEST(test_json_round_trip)
 {
 	job_model_t *m = fitted_job(7), *b;
@@ -848,6 +883,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_reports_feed);
 	tcase_add_test(tc, test_epoch_learned_at_any_batch);
 	tcase_add_test(tc, test_past_its_epochs_not_about_to_end);
+	tcase_add_test(tc, test_first_epoch_planned_on_its_progress);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_dirty_batch);
 	tcase_add_test(tc, test_plan_mixed);

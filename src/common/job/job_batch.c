@@ -313,6 +313,27 @@ static double batch_submitted_step(const job_batch_t *b)
 	return b->submitted / b->eff.init_batch;
 }
 
+/*
+ * A job in its first epoch (none >= 1 reported) has run at least the share
+ * of it a report says (a fractional epoch), else is taken to have run
+ * half, as the prior takes a job to be half-way: its epoch at least as
+ * long as its progress, not JOB_MODEL_PRIOR_STEPS steps whatever it
+ * declared. Planned on the prior, a BERT job of 2 declared epochs ran its
+ * first on 2 GPUs for 7,000 s, its work taken 25 times its length, last
+ * in the completion-rate greedy's line (doc/design/planning.md, Goodput).
+ * 0: not in its first epoch, no epochs= or no progress yet.
+ */
+static double batch_first_epoch_target(const job_model_t *m)
+{
+	double share = m->epoch > 0.0 && m->epoch < 1.0 ?
+		       m->epoch : JOB_MODEL_FIRST_EPOCH_SHARE;
+
+	if (!m->hints.epochs || m->epoch >= 1.0 ||
+	    !(m->batch.progress > 0.0))
+		return 0.0;
+	return (double)m->hints.epochs * m->batch.progress / share;
+}
+
 double job_model_batch_target(const job_model_t *m)
 {
 	const job_batch_t *b = &m->batch;
@@ -323,7 +344,7 @@ double job_model_batch_target(const job_model_t *m)
 	if (h->epochs && b->epoch_mark >= 1.0 && b->epoch_mark_progress > 0.0)
 		return (double)h->epochs * b->epoch_mark_progress /
 		       b->epoch_mark;
-	return 0.0;
+	return batch_first_epoch_target(m);
 }
 
 double job_model_batch_remaining(const job_model_t *m)

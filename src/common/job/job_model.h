@@ -301,6 +301,11 @@ enum {
  * uses for a job that has no fit yet, so that it still chooses sensibly.
  */
 #define JOB_MODEL_PRIOR_STEPS 10000.0	/* remaining steps, nothing known */
+/* Share of its first epoch an adaptive job that declared epochs= is taken
+ * to have run until a report says the share or the epoch's end
+ * (job_model_batch_target): half, as the prior takes a job to be at most
+ * half-way through. */
+#define JOB_MODEL_FIRST_EPOCH_SHARE 0.5
 #define JOB_MODEL_PRIOR_SPEED 1.0	/* steps/s of (1 PS, 1 worker) */
 #define JOB_MODEL_QUALITY_DECAY 0.999	/* per-iteration loss weight */
 #define JOB_MODEL_QUALITY_CAP 256	/* loss points kept (quality) */
@@ -742,7 +747,9 @@ double job_model_batch_rate_at(const job_model_t *m, int workers, int nodes,
  * epoch_steps= (a step at the submitted batch holds submitted / B0
  * B0-steps of examples: the target's examples, at B0's efficiency of 1),
  * else epochs= times the progress an epoch took (the batch's epoch mark,
- * job_model_epoch_marked); 0: unknown.
+ * job_model_epoch_marked), else, in its first epoch, epochs= times its
+ * progress over the share of that epoch run (a fractional epoch
+ * reported, else JOB_MODEL_FIRST_EPOCH_SHARE); 0: unknown.
  */
 double job_model_batch_target(const job_model_t *m);
 /*
