@@ -299,12 +299,28 @@ def test_pollux_print_hints():
     assert any(x["hints"]["goodput"].endswith(",layout=colocated") and
                "adaptive_batch=yes" in x["hints"]["goodput"]
                for x in j["jobs"])
-    # Hints the plugin would refuse are an error, not printed.
-    p = subprocess.run([SIM, "experiment", "pollux", "--workload", "6",
-                        "--print-hints", "--policy", "goodput"],
-                       capture_output=True, text=True)
-    assert p.returncode == 1 and "under goodput: invalid" in p.stderr
-    assert p.stdout == ""
+
+
+def test_pollux_jobs_say_what_the_plugin_takes():
+    """Every simulated job says at submission what job_submit/optimus
+    would take (hints_validate), test and validation sets alike: a job
+    whose batch one GPU cannot hold (an ImageNet job at 6400, 200 a GPU
+    and 16 micro-steps at most) says the fewest workers that hold it, as
+    the plugin's refusal tells its user to, instead of hints the plugin
+    refuses (and a plan that ran it on 1 GPU)."""
+    for wl in ("all", "validation"):
+        args = ["experiment", "pollux", "--load", "all", "--print-hints",
+                "--policy", "goodput,optimus"]
+        args += (["--workload-set", "validation", "--workload", "all"]
+                 if wl == "validation" else ["--workload", "all"])
+        p = subprocess.run([SIM] + args, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        for x in json.loads(p.stdout)["jobs"]:
+            h = dict(kv.split("=", 1) for kv in
+                     x["hints"]["goodput"].split(",")[1:])
+            cap = int(h["max_local_batch"]) * (int(h["max_accum"]) + 1)
+            need = max(1, -(-int(h["batch"]) // cap))
+            assert int(h["min_workers"]) == need, (x["name"], h)
 
 
 def test_pollux_oracle_prerun_labelled(tmp_path):

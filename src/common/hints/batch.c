@@ -35,6 +35,15 @@ int hints_batch_split(const optimus_hints_t *h, uint32_t workers,
 	return 0;
 }
 
+uint32_t hints_batch_fewest_workers(const optimus_hints_t *h)
+{
+	uint64_t cap = h->max_local_batch * (h->max_accum + 1);
+
+	if (!h->batch || !h->max_local_batch)
+		return 1;
+	return (uint32_t)((h->batch + cap - 1) / cap);
+}
+
 int hints_batch_limits(const optimus_hints_t *h, goodput_limits_t *lim)
 {
 	double lo, hi;

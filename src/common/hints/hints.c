@@ -364,7 +364,7 @@ static int validate_batch(const optimus_hints_t *h, char *err, size_t errlen)
 			    "max_accum or max_local_batch", b, h->min_workers,
 			    per, (unsigned long long)h->max_local_batch,
 			    (unsigned long long)h->max_accum, cap,
-			    (b + cap - 1) / cap);
+			    (unsigned long long)hints_batch_fewest_workers(h));
 	if (!h->adaptive_batch) {
 		if (lo < b || hi > b)
 			return fail(err, errlen, "invalid --scheduler: "

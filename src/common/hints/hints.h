@@ -197,6 +197,14 @@ int hints_batch_split(const optimus_hints_t *h, uint32_t workers,
 		      hints_batch_t *out, char *err, size_t errlen);
 
 /*
+ * The fewest workers that hold the submitted batch in their micro-steps:
+ * ceil(batch / (max_local_batch x (max_accum + 1))), at least 1 (1 with
+ * no batch= or no max_local_batch). A job that says fewer is refused
+ * (hints_validate), and its user told to say this many.
+ */
+uint32_t hints_batch_fewest_workers(const optimus_hints_t *h);
+
+/*
  * The limits of an adaptive job's batch for the goodput model
  * (models/goodput.h): min_batch..max_batch; a per-GPU batch from 1 to
  * max_local_batch (no limit: max_batch); max_accum extra micro-steps.

@@ -171,6 +171,16 @@ static void pp_hints(pp_kind_t kind, const px_shape_t *shape,
 				   (int)ceil(a->min_local - 1e-9),
 				   (int)floor(a->max_local + 1e-9),
 				   PX_MAX_ACCUM };
+	/* A batch one GPU cannot hold in its micro-steps is refused at
+	 * one worker (hints_validate): its user says the fewest workers
+	 * that hold it, as the refusal tells them to. */
+	if (*adaptive) {
+		optimus_hints_t split = *h;
+
+		split.max_local_batch = (uint64_t)lim->max_local;
+		split.max_accum = (uint64_t)lim->max_accum;
+		h->min_workers = hints_batch_fewest_workers(&split);
+	}
 }
 
 static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
