@@ -12,6 +12,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
+	src/tools/optimus-sim/sim_decision.h src/tools/optimus-sim/sim_decision.c \
 	src/tools/optimus-sim/sim_qtrace.c \
 	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "plan/plan_apply.h"
+#include "sim_decision.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
 
@@ -101,12 +101,13 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 {
 	char why[256];
+	sim_take_t take;
 
-	if (plan_apply(j->jm, d, sim_time(s->now), why, sizeof(why)))
+	if (sim_decision_take(j->jm, d, sim_time(s->now), &take, why,
+			      sizeof(why)))
 		return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
 				  "preempted a job its record refuses: %s",
 				  j->id, why);
-	job_model_requeued(j->jm, sim_time(s->now));
 	j->st = SJ_PENDING;
 	j->gen++;
 	sim_job_set_speed(s, j);
@@ -160,12 +161,14 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 		const plan_decision_t *d = &p->decisions[i];
 		if (d->action != PLAN_START && d->action != PLAN_RESIZE)
 			continue;
-		if ((rc = sim_job_take(s, act[i], d)))
+		sim_take_t take;
+		if ((rc = sim_job_take(s, act[i], d)) ||
+		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->now),
+					    &take, NULL, 0)))
 			break;
-		(void)plan_apply(act[i]->jm, d, sim_time(s->now), NULL, 0);
-		if (d->action == PLAN_START && act[i]->jm->nruns)
+		if (take == SIM_TAKE_RESTART)
 			rc = do_restart(s, act[i]);
-		else if (d->action == PLAN_START)
+		else if (take == SIM_TAKE_START)
 			do_start(s, act[i]);
 		else
 			rc = do_resize(s, act[i]);
