@@ -114,26 +114,35 @@ static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 	return 0;
 }
 
-/* The start of a job that ran before (preempted): it restarts from its
- * checkpoint, the restart's seconds lost as a resize's are. */
-static int do_restart(sim_state_t *s, sim_job_t *j)
+/* The seconds the job loses taking `take` now (sim_start_cost.h). */
+static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
 {
-	j->st = SJ_RESTARTING;
-	sim_job_set_speed(s, j);
-	return sim_events_push(&s->q, s->now + sim_job_restart_cost(s, j),
-			       SIM_EV_RESUME, j->id, j->gen);
+	return sim_start_cost(&s->costs, take, sim_truth_checkpoint(&j->truth),
+			      s->now, &s->launch_busy);
 }
 
-static void do_start(sim_state_t *s, sim_job_t *j)
+/* A start from the checkpoint after a preemption (its seconds lost as a
+ * resize's are), or a first start that costs seconds, holds its servers
+ * without progress until its RESUME; a free first start runs at once. */
+static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
 {
+	double cost = take_cost(s, j, take);
+
 	if (j->res.start < 0.0)
 		j->res.start = s->now;
-	sim_job_run(s, j);
+	if (take == SIM_TAKE_START && !(cost > 0.0)) {
+		sim_job_run(s, j);
+		return 0;
+	}
+	j->st = SJ_RESTARTING;
+	sim_job_set_speed(s, j);
+	return sim_events_push(&s->q, s->now + cost, SIM_EV_RESUME, j->id,
+			       j->gen);
 }
 
 static int do_resize(sim_state_t *s, sim_job_t *j)
 {
-	double cost = sim_job_restart_cost(s, j);
+	double cost = take_cost(s, j, SIM_TAKE_RESIZE);
 
 	j->st = SJ_RESTARTING;
 	sim_job_set_speed(s, j);
@@ -166,12 +175,10 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->now),
 					    &take, NULL, 0)))
 			break;
-		if (take == SIM_TAKE_RESTART)
-			rc = do_restart(s, act[i]);
-		else if (take == SIM_TAKE_START)
-			do_start(s, act[i]);
-		else
+		if (take == SIM_TAKE_RESIZE)
 			rc = do_resize(s, act[i]);
+		else
+			rc = do_start(s, act[i], take);
 		if (d->moves_off_straggler)
 			sim_straggler_drain(s, act[i]);
 	}

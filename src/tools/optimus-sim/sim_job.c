@@ -26,16 +26,6 @@ static const int oracle_counts[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
 /* Measurement noise of a report (relative), apart from injected errors. */
 #define SPEED_JITTER 0.02
 #define LOSS_JITTER 0.003
-/* Checkpoint bandwidth to shared storage (bytes/s), save + load. */
-#define CKPT_BANDWIDTH 2e8
-
-double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j)
-{
-	double bytes = 4.0 * j->spec.model->params_m * 1e6;
-
-	return s->cfg->restart_base + 2.0 * bytes / CKPT_BANDWIDTH;
-}
-
 static double draw_error(gsl_rng *rng, double sigma)
 {
 	double e = sigma > 0.0 ? gsl_ran_gaussian(rng, sigma) : 0.0;
