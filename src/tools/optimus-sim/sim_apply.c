@@ -11,9 +11,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sim_decision.h"
+#include "sim_plan.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
 
@@ -189,17 +189,15 @@ int sim_apply_tick(sim_state_t *s)
 {
 	size_t cap = s->njobs + 1, n = 0, active = 0;
 	plan_input_t *in = calloc(cap, sizeof(*in));
-	plan_job_t *jobs = calloc(cap, sizeof(*jobs));
 	size_t *which = calloc(cap, sizeof(*which));
 	sim_job_t **act = calloc(cap, sizeof(*act));
 	res_vec_t *room = calloc(s->cfg->nservers, sizeof(*room));
-	plan_params_t conf, prm;
+	plan_params_t conf;
 	plan_t plan;
 	int rc = -ENOMEM;
 
 	memset(&plan, 0, sizeof(plan));
-	if (!in || !jobs || !which || !act || !room ||
-	    (rc = report_all(s, in)))
+	if (!in || !which || !act || !room || (rc = report_all(s, in)))
 		goto out;
 	for (size_t i = 0; i < s->njobs; i++)
 		active += is_active(&s->jobs[i]);
@@ -207,19 +205,14 @@ int sim_apply_tick(sim_state_t *s)
 		goto out;
 	sim_input_room(s, room);
 	sim_plan_conf(s->cfg, &conf);
-	n = plan_interval_prepare(in, s->njobs, sim_time(s->now), room,
-				  s->cfg->nservers, &conf, sim_server_of,
-				  (void *) s, jobs, which, &prm);
+	rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = s->njobs,
+		.now = sim_time(s->now), .room = room,
+		.nservers = s->cfg->nservers, .conf = &conf,
+		.server_of = sim_server_of, .server_arg = (void *)s,
+		.closed = s->drained }, &plan, which, &n, &s->plan_wall);
+	s->plans++;
 	for (size_t k = 0; k < n; k++)
 		act[k] = &s->jobs[which[k]];
-	sim_straggler_room(s, room);
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = plan_run(jobs, n, room, s->cfg->nservers, &prm, &plan);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	s->plan_wall += (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec -
-							  t0.tv_nsec);
-	s->plans++;
 	if (rc)
 		errmsg_set(s->err, s->errlen, 0, "plan_run: %s", plan.err);
 	else
@@ -227,7 +220,6 @@ int sim_apply_tick(sim_state_t *s)
 	plan_free(&plan);
 out:
 	free(in);
-	free(jobs);
 	free(which);
 	free(act);
 	free(room);

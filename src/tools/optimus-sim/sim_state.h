@@ -88,7 +88,9 @@ typedef struct sim_state {
 	sim_epoch_t epoch;		/* up to the window (config.window) */
 	sim_qtrace_t qtrace;		/* up to the window */
 	bool *slow_server;		/* per server (sim_straggler.c) */
-	bool *drained;			/* per server: a straggler's, drained */
+	/* Per server: a straggler's, drained: closed to new tasks, no
+	 * room in the plan (sim_plan_in_t.closed). */
+	bool *drained;
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -150,8 +152,6 @@ int sim_server_of(void *arg, const char *node, uint32_t *server);
 /* config.straggler_drain: the job's straggler server is drained, as the
  * job moves off it. */
 void sim_straggler_drain(sim_state_t *s, const sim_job_t *j);
-/* Drained servers take nothing: their room in the plan's input is 0. */
-void sim_straggler_room(const sim_state_t *s, res_vec_t *room);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);

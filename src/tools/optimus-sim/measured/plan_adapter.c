@@ -65,11 +65,11 @@
 #include "job/job_model.h"
 #include "models/allreduce_speed.h"
 #include "plan/plan.h"
-#include "plan/plan_interval.h"
 #include "util/errmsg.h"
 #include "measured/place.h"
 #include "measured/policy.h"
 #include "sim_decision.h"
+#include "sim_plan.h"
 
 
 typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
@@ -455,20 +455,20 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 {
 	pp_t *o = p->state;
 	plan_input_t *in = calloc(n + 1, sizeof(*in));
-	plan_job_t *jobs = calloc(n + 1, sizeof(*jobs));
 	size_t *which = calloc(n + 1, sizeof(*which));
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	res_vec_t room[PX_NODES];
 	int free_[PX_NODES];
-	plan_params_t conf, prm;
+	plan_params_t conf;
 	size_t nin = 0, njobs;
+	double wall = 0.0;	/* the engine times no plan */
 	int rc = 0;
 
 	if (!o->jobs) {
 		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
 		o->njobs = s->njobs;
 	}
-	if (!in || !jobs || !which || !idx || !o->jobs) {
+	if (!in || !which || !idx || !o->jobs) {
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -514,10 +514,11 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.min_resize_interval = s->shape.min_resize;
 	conf.explore_scaling = s->shape.explore_scaling;
 	conf.preempt = o->preempt;
-	njobs = plan_interval_prepare(in, nin, (time_t)s->now, room, PX_NODES,
-				      &conf, NULL, NULL, jobs, which, &prm);
 	plan_free(&o->last);
-	if ((rc = plan_run(jobs, njobs, room, PX_NODES, &prm, &o->last))) {
+	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
+			.now = (time_t)s->now, .room = room,
+			.nservers = PX_NODES, .conf = &conf }, &o->last,
+			which, &njobs, &wall))) {
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
 		goto out;
 	}
@@ -530,7 +531,6 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	which = NULL;
 out:
 	free(in);
-	free(jobs);
 	free(which);
 	free(idx);
 	return rc;
