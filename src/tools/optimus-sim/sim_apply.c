@@ -3,9 +3,9 @@
 /*
  * sim_apply.c - one scheduling interval: the jobs report their progress,
  * each is translated into the core's plan input (sim_input_job), the
- * core's rules choose who enters the plan and refit the models
- * (plan_input_collect, as in sched/optimus), plan_run() decides, and the
- * decisions are carried out on the simulated servers.
+ * plan is made as both engines make it (sim_plan.h: who enters, the
+ * models refit, plan_run), each decision is taken by the job's record
+ * (sim_decision.h) and carried out on the simulated servers.
  */
 #include <errno.h>
 #include <math.h>

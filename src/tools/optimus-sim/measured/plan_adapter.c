@@ -426,9 +426,10 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		return;
 	case SIM_TAKE_WAIT:
 	case SIM_TAKE_PREEMPT:
-		/* Preempted: the measured jobs checkpoint whenever asked, the
-		 * run ends now, the job gives its GPUs back and waits
-		 * pending; its next start pays the restart (engine.c). */
+		/* No GPUs. A preempted job: the measured jobs checkpoint
+		 * whenever asked, the run ends now, the job gives its GPUs
+		 * back and waits pending; its next start pays the restart
+		 * (engine.c). */
 		nnext[i] = 0;
 		return;
 	case SIM_TAKE_START:
