@@ -153,6 +153,21 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 			       j->gen);
 }
 
+/* A wait or a keep leaves what the job holds. A batch change in place
+ * the synthetic jobs cannot take: they run one batch, and their hints
+ * give the plan no batch range to choose from (sim_job.c). */
+static int do_keep(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
+{
+	sim_take_t take;
+	int rc = sim_decision_take(j->jm, d, sim_time(s->now), &take, NULL,
+				   0);
+
+	if (!rc && take == SIM_TAKE_REBATCH)
+		rc = errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
+				"re-batched a job that runs one batch", j->id);
+	return rc;
+}
+
 /* Resized and preempted jobs give their servers back first, then
  * everyone takes. */
 static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
@@ -168,7 +183,11 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 			rc = do_preempt(s, act[i], &p->decisions[i]);
 	for (size_t i = 0; i < p->ndecisions && !rc; i++) {
 		const plan_decision_t *d = &p->decisions[i];
-		if (d->action != PLAN_START && d->action != PLAN_RESIZE)
+		if (d->action == PLAN_WAIT || d->action == PLAN_KEEP) {
+			rc = do_keep(s, act[i], d);
+			continue;
+		}
+		if (d->action == PLAN_PREEMPT)
 			continue;
 		sim_take_t take;
 		if ((rc = sim_job_take(s, act[i], d)) ||

@@ -8,7 +8,8 @@ static sim_take_t take_of(const job_model_t *m, const plan_decision_t *d)
 {
 	switch (d->action) {
 	case PLAN_START:
-		/* A record with runs was preempted: it resumes. */
+		/* A record with runs is one a preemption stopped: it
+		 * resumes from its checkpoint. */
 		return m->nruns ? SIM_TAKE_RESTART : SIM_TAKE_START;
 	case PLAN_RESIZE:
 		return SIM_TAKE_RESIZE;
