@@ -12,6 +12,10 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
+	src/tools/optimus-sim/sim_decision.h src/tools/optimus-sim/sim_decision.c \
+	src/tools/optimus-sim/sim_plan.h src/tools/optimus-sim/sim_plan.c \
+	src/tools/optimus-sim/sim_start_cost.h \
+	src/tools/optimus-sim/sim_start_cost.c \
 	src/tools/optimus-sim/sim_qtrace.c \
 	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \
@@ -29,8 +33,6 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/job_truth.h \
 	src/tools/optimus-sim/measured/app_truth.c \
 	src/tools/optimus-sim/measured/engine.h src/tools/optimus-sim/measured/engine.c \
-	src/tools/optimus-sim/measured/start_cost.h \
-	src/tools/optimus-sim/measured/start_cost.c \
 	src/tools/optimus-sim/measured/workload.c \
 	src/tools/optimus-sim/measured/declared.h \
 	src/tools/optimus-sim/measured/declared.c \

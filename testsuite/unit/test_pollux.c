@@ -21,7 +21,7 @@
 #include "measured/declared.h"
 #include "measured/policy.h"
 #include "measured/csv.h"
-#include "measured/start_cost.h"
+#include "sim_start_cost.h"
 #include "check_run.h"
 #include "pollux_fixture.h"
 
@@ -477,15 +477,15 @@ START_TEST(test_start_cost_queue)
 		"a,0,ncf,1,256\nb,0,ncf,1,256\nc,0,ncf,1,256\n";
 	double busy = 0;
 
-	ck_assert_double_eq(px_start_cost(5, 2, 100, &busy), 5);
-	ck_assert_double_eq(px_start_cost(5, 2, 100, &busy), 7);
-	ck_assert_double_eq(px_start_cost(5, 2, 100, &busy), 9);
+	ck_assert_double_eq(sim_start_queued(5, 2, 100, &busy), 5);
+	ck_assert_double_eq(sim_start_queued(5, 2, 100, &busy), 7);
+	ck_assert_double_eq(sim_start_queued(5, 2, 100, &busy), 9);
 	ck_assert_double_eq(busy, 106);
-	ck_assert_double_eq(px_start_cost(5, 2, 105, &busy), 6);
-	ck_assert_double_eq(px_start_cost(5, 2, 200, &busy), 5);
+	ck_assert_double_eq(sim_start_queued(5, 2, 105, &busy), 6);
+	ck_assert_double_eq(sim_start_queued(5, 2, 200, &busy), 5);
 	busy = 0;
 	for (int k = 0; k < 3; k++)
-		ck_assert_double_eq(px_start_cost(5, 0, 100, &busy), 5);
+		ck_assert_double_eq(sim_start_queued(5, 0, 100, &busy), 5);
 
 	load_apps();
 	px_shape_t shape = px_shape_default();

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/job_feed.h"
 #include "sim_curves.h"
+#include "sim_decision.h"
 #include "sim_events.h"
 #include "sim_exp.h"
+#include "sim_start_cost.h"
 #include "sim_truth.h"
 #include "sim_workload.h"
 #include "check_run.h"
@@ -372,6 +375,73 @@ START_TEST(test_preemption)
 END_TEST
 
 /*
+ * The one start-cost model of both engines: a first start queues behind
+ * the first starts launching, a restart or a resize costs the restart
+ * and the job's checkpoint, a re-batch its own seconds, nothing else a
+ * cost.
+ */
+START_TEST(test_start_costs)
+{
+	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20,
+				.rebatch = 3 };
+	double busy = 0;
+
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100, &busy),
+			    5);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100, &busy),
+			    7);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESTART, 7, 100,
+					   &busy), 27);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESIZE, 0, 100,
+					   &busy), 20);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_REBATCH, 7, 100,
+					   &busy), 3);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_KEEP, 7, 100, &busy),
+			    0);
+	ck_assert_double_eq(busy, 104);
+}
+END_TEST
+
+/*
+ * A decision taken by a record (both engines' rule): a first START is a
+ * start, a START after a run a restart; a PREEMPT of a run that declared
+ * no checkpoint is refused (the record kept), else the job is requeued.
+ */
+START_TEST(test_decision_take)
+{
+	optimus_hints_t h;
+	plan_decision_t d = { .action = PLAN_START, .ps = 1, .workers = 2 };
+	sim_take_t take;
+	job_model_t *m;
+
+	hints_init(&h, HINTS_POLICY_OPTIMUS);
+	h.min_ps = h.min_workers = 1;
+	h.max_ps = h.max_workers = 4;
+	m = job_model_new(1, 1000, &h, 100);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(sim_decision_take(m, &d, 100, &take, NULL, 0), 0);
+	ck_assert_int_eq(take, SIM_TAKE_START);
+	job_model_started(m, 100, 1, 2, 1);
+	d = (plan_decision_t){ .action = PLAN_PREEMPT };
+	ck_assert_int_eq(sim_decision_take(m, &d, 200, &take, NULL, 0),
+			 -EPERM);
+	ck_assert_int_eq(take, SIM_TAKE_KEEP);
+	ck_assert_int_eq(m->phase, JM_RUNNING);
+	(void)job_feed_checkpoint(m, 200, m->step, NULL);
+	ck_assert_int_eq(sim_decision_take(m, &d, 300, &take, NULL, 0), 0);
+	ck_assert_int_eq(take, SIM_TAKE_PREEMPT);
+	ck_assert_int_ne(m->phase, JM_RUNNING);
+	d = (plan_decision_t){ .action = PLAN_START, .ps = 1, .workers = 2 };
+	ck_assert_int_eq(sim_decision_take(m, &d, 400, &take, NULL, 0), 0);
+	ck_assert_int_eq(take, SIM_TAKE_RESTART);
+	d = (plan_decision_t){ .action = PLAN_WAIT };
+	ck_assert_int_eq(sim_decision_take(m, &d, 400, &take, NULL, 0), 0);
+	ck_assert_int_eq(take, SIM_TAKE_WAIT);
+	job_model_free(m);
+}
+END_TEST
+
+/*
  * Per-interval CPU shares over a one-interval window: the top 20% (one of
  * five jobs) is the job whose loss fell most by the window, the bottom 50%
  * the two that fell least, each share its CPU over all five jobs' CPU.
@@ -596,6 +666,8 @@ int main(void)
 	tcase_add_test(tc, test_event_plans);
 	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_preemption);
+	tcase_add_test(tc, test_start_costs);
+	tcase_add_test(tc, test_decision_take);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_curves);
 	tcase_add_test(tc, test_curves_errors);

@@ -3,17 +3,17 @@
 /*
  * sim_apply.c - one scheduling interval: the jobs report their progress,
  * each is translated into the core's plan input (sim_input_job), the
- * core's rules choose who enters the plan and refit the models
- * (plan_input_collect, as in sched/optimus), plan_run() decides, and the
- * decisions are carried out on the simulated servers.
+ * plan is made as both engines make it (sim_plan.h: who enters, the
+ * models refit, plan_run), each decision is taken by the job's record
+ * (sim_decision.h) and carried out on the simulated servers.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "plan/plan_apply.h"
+#include "sim_decision.h"
+#include "sim_plan.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
 
@@ -101,38 +101,48 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 {
 	char why[256];
+	sim_take_t take;
 
-	if (plan_apply(j->jm, d, sim_time(s->now), why, sizeof(why)))
+	if (sim_decision_take(j->jm, d, sim_time(s->now), &take, why,
+			      sizeof(why)))
 		return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
 				  "preempted a job its record refuses: %s",
 				  j->id, why);
-	job_model_requeued(j->jm, sim_time(s->now));
 	j->st = SJ_PENDING;
 	j->gen++;
 	sim_job_set_speed(s, j);
 	return 0;
 }
 
-/* The start of a job that ran before (preempted): it restarts from its
- * checkpoint, the restart's seconds lost as a resize's are. */
-static int do_restart(sim_state_t *s, sim_job_t *j)
+/* The seconds the job loses taking `take` now (sim_start_cost.h). */
+static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
 {
-	j->st = SJ_RESTARTING;
-	sim_job_set_speed(s, j);
-	return sim_events_push(&s->q, s->now + sim_job_restart_cost(s, j),
-			       SIM_EV_RESUME, j->id, j->gen);
+	return sim_start_cost(&s->costs, take, sim_truth_checkpoint(&j->truth),
+			      s->now, &s->launch_busy);
 }
 
-static void do_start(sim_state_t *s, sim_job_t *j)
+/* A start from the checkpoint after a preemption (its seconds lost as a
+ * resize's are), or a first start that costs seconds, holds its servers
+ * without progress until its RESUME; a free first start runs at once. */
+static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
 {
+	double cost = take_cost(s, j, take);
+
 	if (j->res.start < 0.0)
 		j->res.start = s->now;
-	sim_job_run(s, j);
+	if (take == SIM_TAKE_START && !(cost > 0.0)) {
+		sim_job_run(s, j);
+		return 0;
+	}
+	j->st = SJ_RESTARTING;
+	sim_job_set_speed(s, j);
+	return sim_events_push(&s->q, s->now + cost, SIM_EV_RESUME, j->id,
+			       j->gen);
 }
 
 static int do_resize(sim_state_t *s, sim_job_t *j)
 {
-	double cost = sim_job_restart_cost(s, j);
+	double cost = take_cost(s, j, SIM_TAKE_RESIZE);
 
 	j->st = SJ_RESTARTING;
 	sim_job_set_speed(s, j);
@@ -141,6 +151,21 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 	s->resizes++;
 	return sim_events_push(&s->q, s->now + cost, SIM_EV_RESUME, j->id,
 			       j->gen);
+}
+
+/* A wait or a keep leaves what the job holds. A batch change in place
+ * the synthetic jobs cannot take: they run one batch, and their hints
+ * give the plan no batch range to choose from (sim_job.c). */
+static int do_keep(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
+{
+	sim_take_t take;
+	int rc = sim_decision_take(j->jm, d, sim_time(s->now), &take, NULL,
+				   0);
+
+	if (!rc && take == SIM_TAKE_REBATCH)
+		rc = errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
+				"re-batched a job that runs one batch", j->id);
+	return rc;
 }
 
 /* Resized and preempted jobs give their servers back first, then
@@ -158,17 +183,21 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 			rc = do_preempt(s, act[i], &p->decisions[i]);
 	for (size_t i = 0; i < p->ndecisions && !rc; i++) {
 		const plan_decision_t *d = &p->decisions[i];
-		if (d->action != PLAN_START && d->action != PLAN_RESIZE)
+		if (d->action == PLAN_WAIT || d->action == PLAN_KEEP) {
+			rc = do_keep(s, act[i], d);
 			continue;
-		if ((rc = sim_job_take(s, act[i], d)))
+		}
+		if (d->action == PLAN_PREEMPT)
+			continue;
+		sim_take_t take;
+		if ((rc = sim_job_take(s, act[i], d)) ||
+		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->now),
+					    &take, NULL, 0)))
 			break;
-		(void)plan_apply(act[i]->jm, d, sim_time(s->now), NULL, 0);
-		if (d->action == PLAN_START && act[i]->jm->nruns)
-			rc = do_restart(s, act[i]);
-		else if (d->action == PLAN_START)
-			do_start(s, act[i]);
-		else
+		if (take == SIM_TAKE_RESIZE)
 			rc = do_resize(s, act[i]);
+		else
+			rc = do_start(s, act[i], take);
 		if (d->moves_off_straggler)
 			sim_straggler_drain(s, act[i]);
 	}
@@ -179,17 +208,15 @@ int sim_apply_tick(sim_state_t *s)
 {
 	size_t cap = s->njobs + 1, n = 0, active = 0;
 	plan_input_t *in = calloc(cap, sizeof(*in));
-	plan_job_t *jobs = calloc(cap, sizeof(*jobs));
 	size_t *which = calloc(cap, sizeof(*which));
 	sim_job_t **act = calloc(cap, sizeof(*act));
 	res_vec_t *room = calloc(s->cfg->nservers, sizeof(*room));
-	plan_params_t conf, prm;
+	plan_params_t conf;
 	plan_t plan;
 	int rc = -ENOMEM;
 
 	memset(&plan, 0, sizeof(plan));
-	if (!in || !jobs || !which || !act || !room ||
-	    (rc = report_all(s, in)))
+	if (!in || !which || !act || !room || (rc = report_all(s, in)))
 		goto out;
 	for (size_t i = 0; i < s->njobs; i++)
 		active += is_active(&s->jobs[i]);
@@ -197,19 +224,14 @@ int sim_apply_tick(sim_state_t *s)
 		goto out;
 	sim_input_room(s, room);
 	sim_plan_conf(s->cfg, &conf);
-	n = plan_interval_prepare(in, s->njobs, sim_time(s->now), room,
-				  s->cfg->nservers, &conf, sim_server_of,
-				  (void *) s, jobs, which, &prm);
+	rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = s->njobs,
+		.now = sim_time(s->now), .room = room,
+		.nservers = s->cfg->nservers, .conf = &conf,
+		.server_of = sim_server_of, .server_arg = (void *)s,
+		.closed = s->drained }, &plan, which, &n, &s->plan_wall);
+	s->plans++;
 	for (size_t k = 0; k < n; k++)
 		act[k] = &s->jobs[which[k]];
-	sim_straggler_room(s, room);
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = plan_run(jobs, n, room, s->cfg->nservers, &prm, &plan);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	s->plan_wall += (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec -
-							  t0.tv_nsec);
-	s->plans++;
 	if (rc)
 		errmsg_set(s->err, s->errlen, 0, "plan_run: %s", plan.err);
 	else
@@ -217,7 +239,6 @@ int sim_apply_tick(sim_state_t *s)
 	plan_free(&plan);
 out:
 	free(in);
-	free(jobs);
 	free(which);
 	free(act);
 	free(room);

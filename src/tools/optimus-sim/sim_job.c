@@ -26,16 +26,6 @@ static const int oracle_counts[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
 /* Measurement noise of a report (relative), apart from injected errors. */
 #define SPEED_JITTER 0.02
 #define LOSS_JITTER 0.003
-/* Checkpoint bandwidth to shared storage (bytes/s), save + load. */
-#define CKPT_BANDWIDTH 2e8
-
-double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j)
-{
-	double bytes = 4.0 * j->spec.model->params_m * 1e6;
-
-	return s->cfg->restart_base + 2.0 * bytes / CKPT_BANDWIDTH;
-}
-
 static double draw_error(gsl_rng *rng, double sigma)
 {
 	double e = sigma > 0.0 ? gsl_ran_gaussian(rng, sigma) : 0.0;
@@ -126,28 +116,41 @@ static void job_hints(const sim_state_t *s, const sim_job_t *j,
 	h->weight = j->spec.weight;
 }
 
-/* Fewest servers holding an even split of (p, w): the pre-run layout. */
-static int fewest_servers(const sim_state_t *s, const sim_model_t *m,
-			  int p, int w)
+/*
+ * The servers a pre-run of (p, w) takes: the plan's placement of the job
+ * alone (alloc/placement.c, Theorem 1: the fewest servers that hold an
+ * even split) on an empty cluster of as many servers as it has tasks; a
+ * task no server holds takes a server of its own. 0 or -errno.
+ */
+static int prerun_servers(const sim_state_t *s, const sim_model_t *m,
+			  int p, int w, int *k)
 {
-	for (int k = 1; k < p + w; k++) {
-		bool fits = true;
-		for (int i = 0; i < k && fits; i++) {
-			res_vec_t need = res_combo(
-				m->ps, placement_share_front(p, k, i),
-				m->worker, placement_share_back(w, k, i));
-			fits = res_fits(need, s->cfg->server);
-		}
-		if (fits)
-			return k;
-	}
-	return p + w;
+	size_t n = (size_t)(p + w);
+	res_vec_t *room = calloc(n, sizeof(*room));
+	place_job_t job = { .ps_demand = m->ps, .worker_demand = m->worker,
+			    .ps = p, .workers = w };
+	place_result_t res;
+	int rc;
+
+	if (!room)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		room[i] = s->cfg->server;
+	rc = placement_run(room, n, &job, 1, &res);
+	*k = !rc && res.jobs[0].status == PLACE_OK ?
+	     (int)res.jobs[0].nslots : p + w;
+	placement_result_free(&res);
+	free(room);
+	return rc;
 }
 
 static int add_sample(sim_state_t *s, sim_job_t *j, int p, int w)
 {
-	const sim_model_t *m = j->spec.model;
-	double x = sim_truth_cross_even(p, w, fewest_servers(s, m, p, w));
+	int k, rc = prerun_servers(s, j->spec.model, p, w, &k);
+
+	if (rc)
+		return rc;
+	double x = sim_truth_cross_even(p, w, k);
 	double f = sim_truth_speed(&j->truth, p, w, x, s->cfg->paa);
 
 	if (!s->cfg->oracle)

@@ -210,6 +210,7 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 {
 	s->cfg = c;
 	s->last_plan = -1.0;
+	s->costs = (sim_start_costs_t){ .restart = c->restart_base };
 	sim_events_init(&s->q);
 	s->njobs = w->n;
 	s->jobs = calloc(w->n ? w->n : 1, sizeof(*s->jobs));

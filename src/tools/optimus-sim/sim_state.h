@@ -16,6 +16,7 @@
 #include "plan/plan_interval.h"
 #include "sim_events.h"
 #include "sim_run.h"
+#include "sim_start_cost.h"
 #include "sim_truth.h"
 
 typedef enum sim_job_state {
@@ -77,11 +78,19 @@ typedef struct sim_state {
 	size_t resizes, plans, stragglers;
 	double plan_wall;
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
+	/* What a decision costs a job (the synthetic jobs' first start is
+	 * free, as in the papers' simulations; a restart is
+	 * config.restart_base plus the job's checkpoint), and the first
+	 * starts launching until launch_busy. */
+	sim_start_costs_t costs;
+	double launch_busy;
 	double last_plan;		/* time of the latest plan, -1: none */
 	sim_epoch_t epoch;		/* up to the window (config.window) */
 	sim_qtrace_t qtrace;		/* up to the window */
 	bool *slow_server;		/* per server (sim_straggler.c) */
-	bool *drained;			/* per server: a straggler's, drained */
+	/* Per server: a straggler's, drained: closed to new tasks, no
+	 * room in the plan (sim_plan_in_t.closed). */
+	bool *drained;
 	char *err;
 	size_t errlen;
 } sim_state_t;
@@ -113,7 +122,6 @@ void sim_epoch_free(sim_state_t *s);
 void sim_epoch_tick(sim_state_t *s);
 /* CPU share of the top 20% (top) or the bottom 50%; NAN if no CPU. */
 double sim_epoch_share(const sim_epoch_t *e, bool top);
-double sim_job_restart_cost(const sim_state_t *s, const sim_job_t *j);
 int sim_job_arrive(sim_state_t *s, sim_job_t *j);
 /* A run of j begins now at its size (its first or after a restart). */
 void sim_job_run(sim_state_t *s, sim_job_t *j);
@@ -144,8 +152,6 @@ int sim_server_of(void *arg, const char *node, uint32_t *server);
 /* config.straggler_drain: the job's straggler server is drained, as the
  * job moves off it. */
 void sim_straggler_drain(sim_state_t *s, const sim_job_t *j);
-/* Drained servers take nothing: their room in the plan's input is 0. */
-void sim_straggler_room(const sim_state_t *s, res_vec_t *room);
 
 /* sim_apply.c */
 int sim_apply_tick(sim_state_t *s);

@@ -135,10 +135,3 @@ void sim_straggler_drain(sim_state_t *s, const sim_job_t *j)
 	    !sim_server_of(s, j->jm->avoid_node, &sv))
 		s->drained[sv] = true;
 }
-
-void sim_straggler_room(const sim_state_t *s, res_vec_t *room)
-{
-	for (size_t v = 0; v < s->cfg->nservers; v++)
-		if (s->drained[v])
-			room[v] = res_make(0, 0, 0);
-}

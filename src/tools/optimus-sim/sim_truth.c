@@ -175,6 +175,16 @@ double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,
 		      th[3] * w + th[4] * p);
 }
 
+/* Checkpoint bandwidth to shared storage (bytes/s), save + load. */
+#define CKPT_BANDWIDTH 2e8
+
+double sim_truth_checkpoint(const sim_truth_t *t)
+{
+	double bytes = 4.0 * t->model->params_m * 1e6;
+
+	return 2.0 * bytes / CKPT_BANDWIDTH;
+}
+
 double sim_truth_loss(const sim_truth_t *t, double step)
 {
 	if (t->rec)

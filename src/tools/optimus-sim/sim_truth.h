@@ -84,6 +84,10 @@ double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,
 		       bool paa);
 /* True loss after `step` steps. */
 double sim_truth_loss(const sim_truth_t *t, double step);
+/* Seconds to save and load its checkpoint (the model's parameters, 4
+ * bytes each) on shared storage: what a restart costs it besides the
+ * start itself (sim_start_cost.h). */
+double sim_truth_checkpoint(const sim_truth_t *t);
 
 /* Fraction of (worker, PS) pairs on different servers. */
 double sim_truth_cross(const place_slot_t *slots, size_t n);

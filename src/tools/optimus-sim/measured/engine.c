@@ -19,7 +19,7 @@
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
-#include "measured/start_cost.h"
+#include "sim_start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
  * a job forever is reported, not waited for. */
@@ -208,12 +208,21 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	return 0;
 }
 
+/* What a decision costs a job in this set-up (sim_start_cost.h). */
+static sim_start_costs_t shape_costs(const px_shape_t *h)
+{
+	return (sim_start_costs_t){ .first = h->start,
+				    .first_queued = h->start_queued,
+				    .restart = h->restart,
+				    .rebatch = h->rebatch };
+}
+
 /* Runs of equal consecutive nodes: the placement of an allocation, after
  * the shape's seconds without progress (a first start's, queued behind
  * the first starts still launching, or a re-allocation's). */
 static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
-	const px_shape_t *shape = &s->shape;
+	sim_start_costs_t costs = shape_costs(&s->shape);
 
 	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
 	j->nalloc = n;
@@ -226,9 +235,11 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = j->restarts < 0 ?
-		px_start_cost(shape->start, shape->start_queued, s->now,
-			      &s->launch_busy) : shape->restart;
+	/* A re-allocation restarts from the checkpoint; the shape's
+	 * restart was measured whole, the checkpoint in it. */
+	j->rescale = sim_start_cost(&costs, j->restarts < 0 ? SIM_TAKE_START :
+				    SIM_TAKE_RESIZE, 0.0, s->now,
+				    &s->launch_busy);
 	j->began = s->now + j->rescale;
 	j->restarts++;
 }
@@ -237,9 +248,12 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
  * shape's re-batch seconds, not a restart's. */
 static void job_rebatch(px_sim_t *s, px_job_t *j)
 {
+	sim_start_costs_t costs = shape_costs(&s->shape);
+
 	j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = s->shape.rebatch;
+	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH, 0.0, s->now,
+				    &s->launch_busy);
 	j->began = s->now + j->rescale;
 	j->rebatches++;
 }

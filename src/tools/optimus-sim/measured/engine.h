@@ -35,7 +35,7 @@ typedef struct px_shape {
 	double round;		/* seconds between plans */
 	double start;		/* seconds lost at a job's first allocation */
 	/* Seconds each first start adds to the starts queued behind it
-	 * (measured/start_cost.h: `start` + this times the starts ahead
+	 * (sim_start_cost.h: `start` + this times the starts ahead
 	 * still launching); 0: every start costs `start` (the default). */
 	double start_queued;
 	double restart;		/* seconds lost per re-allocation */

@@ -151,7 +151,7 @@ static void usage(FILE *f)
 	      "(default 30)\n"
 	      "  --start-queued S  seconds each first start adds to the "
 	      "starts queued\n                    behind it "
-	      "(measured/start_cost.h; default 0:\n"
+	      "(sim_start_cost.h; default 0:\n"
 	      "                    every start costs --start)\n"
 	      "  --restart S       seconds lost per re-allocation "
 	      "(default 30)\n"

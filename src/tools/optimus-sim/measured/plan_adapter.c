@@ -65,11 +65,11 @@
 #include "job/job_model.h"
 #include "models/allreduce_speed.h"
 #include "plan/plan.h"
-#include "plan/plan_apply.h"
-#include "plan/plan_interval.h"
 #include "util/errmsg.h"
 #include "measured/place.h"
 #include "measured/policy.h"
+#include "sim_decision.h"
+#include "sim_plan.h"
 
 
 typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
@@ -411,41 +411,40 @@ static int pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
 	return 1;
 }
 
-/* A decision as the job's next GPUs (and batch). */
+/* A decision as the job's next GPUs (and batch): the record takes it as
+ * every simulated job does (sim_decision.h); a decision the record
+ * refuses leaves the job as it is. */
 static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 		     const plan_decision_t *d, int (*next)[PX_GPUS],
 		     int *nnext)
 {
 	px_job_t *j = &s->jobs[i];
 	pp_job_t *pj = &o->jobs[i];
+	sim_take_t take;
 
-	switch (d->action) {
-	case PLAN_WAIT:
-		nnext[i] = 0;
+	(void)sim_decision_take(pj->m, d, (time_t)s->now, &take, NULL, 0);
+	switch (take) {
+	case SIM_TAKE_KEEP:
 		return;
-	case PLAN_KEEP:
+	case SIM_TAKE_REBATCH:
 		/* A batch change sent in place: the engine applies it at the
 		 * same GPUs for its re-batch cost (engine.c). */
-		if (d->in_place &&
-		    !plan_apply(pj->m, d, (time_t)s->now, NULL, 0)) {
-			j->next_bsz = d->batch;
-			j->next_atomic = d->local_batch;
-			j->next_accum = d->accum;
-			j->next_in_place = true;
-		}
+		j->next_bsz = d->batch;
+		j->next_atomic = d->local_batch;
+		j->next_accum = d->accum;
+		j->next_in_place = true;
 		return;
-	case PLAN_PREEMPT:
-		/* The measured jobs checkpoint whenever asked: the run ends
-		 * now, the job gives its GPUs back and waits pending; its
-		 * next start pays the restart (engine.c). */
-		if (plan_apply(pj->m, d, (time_t)s->now, NULL, 0))
-			return;
-		job_model_requeued(pj->m, (time_t)s->now);
+	case SIM_TAKE_WAIT:
+	case SIM_TAKE_PREEMPT:
+		/* No GPUs. A preempted job: the measured jobs checkpoint
+		 * whenever asked, the run ends now, the job gives its GPUs
+		 * back and waits pending; its next start pays the restart
+		 * (engine.c). */
 		nnext[i] = 0;
 		return;
-	case PLAN_RESIZE:
-	case PLAN_START:
-		(void)plan_apply(pj->m, d, (time_t)s->now, NULL, 0);
+	case SIM_TAKE_START:
+	case SIM_TAKE_RESTART:
+	case SIM_TAKE_RESIZE:
 		if (d->batch > 0) {
 			j->next_bsz = d->batch;
 			j->next_atomic = d->local_batch;
@@ -467,20 +466,20 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 {
 	pp_t *o = p->state;
 	plan_input_t *in = calloc(n + 1, sizeof(*in));
-	plan_job_t *jobs = calloc(n + 1, sizeof(*jobs));
 	size_t *which = calloc(n + 1, sizeof(*which));
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	res_vec_t room[PX_NODES];
 	int free_[PX_NODES];
-	plan_params_t conf, prm;
+	plan_params_t conf;
 	size_t nin = 0, njobs;
+	double wall = 0.0;	/* the engine times no plan */
 	int rc = 0;
 
 	if (!o->jobs) {
 		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
 		o->njobs = s->njobs;
 	}
-	if (!in || !jobs || !which || !idx || !o->jobs) {
+	if (!in || !which || !idx || !o->jobs) {
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -526,10 +525,11 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.min_resize_interval = s->shape.min_resize;
 	conf.explore_scaling = s->shape.explore_scaling;
 	conf.preempt = o->preempt;
-	njobs = plan_interval_prepare(in, nin, (time_t)s->now, room, PX_NODES,
-				      &conf, NULL, NULL, jobs, which, &prm);
 	plan_free(&o->last);
-	if ((rc = plan_run(jobs, njobs, room, PX_NODES, &prm, &o->last))) {
+	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
+			.now = (time_t)s->now, .room = room,
+			.nservers = PX_NODES, .conf = &conf }, &o->last,
+			which, &njobs, &wall))) {
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
 		goto out;
 	}
@@ -542,7 +542,6 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	which = NULL;
 out:
 	free(in);
-	free(jobs);
 	free(which);
 	free(idx);
 	return rc;

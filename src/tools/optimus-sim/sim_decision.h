@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
+/*
+ * sim_decision.h - a plan decision taken by a simulated job, the one rule
+ * both engines apply (sim_apply.c for the synthetic jobs,
+ * measured/plan_adapter.c for the measured ones): the record changes
+ * through the core's plan_apply, as sched/optimus changes it, a
+ * preempted job is requeued, and the engine is told what becomes of the
+ * job's servers. How an engine holds servers, and what a start costs
+ * (sim_start_cost.h), stay its own.
+ */
+#ifndef OPTIMUS_SIM_DECISION_H
+#define OPTIMUS_SIM_DECISION_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "job/job_model.h"
+#include "plan/plan.h"
+
+typedef enum sim_take {
+	SIM_TAKE_WAIT = 0,	/* holds nothing: a pending job not started */
+	/* Keeps its servers as they are: a KEEP, or a decision its record
+	 * refused (an engine that cannot refuse it treats that as an
+	 * error: the rc). */
+	SIM_TAKE_KEEP,
+	SIM_TAKE_REBATCH,	/* keeps them at d->batch, sent in place */
+	SIM_TAKE_PREEMPT,	/* gives them back, requeued, pending */
+	SIM_TAKE_START,		/* its first run, on d->slots */
+	SIM_TAKE_RESTART,	/* a start after a preemption: from its
+				 * checkpoint, on d->slots */
+	SIM_TAKE_RESIZE,	/* stops and restarts on d->slots */
+} sim_take_t;
+
+/*
+ * The record m of d's job takes d at `now` (plan_apply; a PREEMPT's job
+ * requeued): *take says what the engine carries out. 0, or plan_apply's
+ * -errno with why (*take is SIM_TAKE_KEEP, the record unchanged).
+ */
+int sim_decision_take(job_model_t *m, const plan_decision_t *d, time_t now,
+		      sim_take_t *take, char *why, size_t len);
+
+#endif

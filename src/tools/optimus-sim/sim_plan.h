@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
+/*
+ * sim_plan.h - one plan of a simulated cluster, the one way both engines
+ * reach plan_run (sim_apply.c for the synthetic jobs,
+ * measured/plan_adapter.c for the measured ones): the core's rules choose
+ * who enters the plan and build its parameters (plan_interval_prepare, as
+ * sched/optimus does), servers closed to new tasks get no room, and
+ * plan_run decides. The decisions are taken by sim_decision.h.
+ */
+#ifndef OPTIMUS_SIM_PLAN_H
+#define OPTIMUS_SIM_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "plan/plan.h"
+#include "plan/plan_input.h"
+#include "plan/plan_interval.h"
+
+typedef struct sim_plan_in {
+	const plan_input_t *in;	/* every job the engine has */
+	size_t n;
+	time_t now;
+	res_vec_t *room;	/* each server's room for the jobs */
+	size_t nservers;
+	const plan_params_t *conf;	/* the engine's configuration */
+	/* A straggler's node as a server (plan_interval_prepare); NULL:
+	 * none. */
+	plan_server_of_fn server_of;
+	void *server_arg;
+	/* Per server: closed to new tasks (drained), its room 0 in the
+	 * plan itself; NULL: none. */
+	const bool *closed;
+} sim_plan_in_t;
+
+/*
+ * Plan p's jobs into *plan: decisions[k] is for p->in[which[k]] (room for
+ * p->n), *nplanned of them; p->room is left as plan_run leaves it; *wall
+ * adds the seconds plan_run took on the clock (stderr's, never a figure).
+ * 0, or -errno with the plan's message in plan->err.
+ */
+int sim_plan_run(const sim_plan_in_t *p, plan_t *plan, size_t *which,
+		 size_t *nplanned, double *wall);
+
+#endif
