@@ -38,7 +38,8 @@ typedef struct sim_plan_in {
 /*
  * Plan p's jobs into *plan: decisions[k] is for p->in[which[k]] (room for
  * p->n), *nplanned of them; p->room is left as plan_run leaves it; *wall
- * adds the seconds plan_run took on the clock (stderr's, never a figure).
+ * adds the seconds plan_run took on the clock (stderr's, never a figure;
+ * NULL: not timed).
  * 0, or -errno with the plan's message in plan->err.
  */
 int sim_plan_run(const sim_plan_in_t *p, plan_t *plan, size_t *which,

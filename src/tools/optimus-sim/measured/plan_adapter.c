@@ -472,7 +472,6 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	int free_[PX_NODES];
 	plan_params_t conf;
 	size_t nin = 0, njobs;
-	double wall = 0.0;	/* the engine times no plan */
 	int rc = 0;
 
 	if (!o->jobs) {
@@ -529,7 +528,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
 			.now = (time_t)s->now, .room = room,
 			.nservers = PX_NODES, .conf = &conf }, &o->last,
-			which, &njobs, &wall))) {
+			which, &njobs, NULL))) {
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
 		goto out;
 	}
