@@ -19,6 +19,7 @@ or from a shell: see `optimus-cluster --help`.
 """
 
 import os
+import re
 import random
 import shutil
 import signal
@@ -850,6 +851,9 @@ StorageLoc=slurm_acct_db
             return s.connect_ex(("127.0.0.1", port)) == 0
 
     def _wait(self, predicate, timeout, what):
+        """Wait for predicate(). `what` names the wait; a callable is
+        called at the timeout, so the error can say what the cluster said
+        by then (CI keeps no cluster to read afterwards)."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             try:
@@ -859,7 +863,20 @@ StorageLoc=slurm_acct_db
                 pass
             time.sleep(0.25)
         raise ClusterError("timed out after %ds waiting for %s; logs in %s"
-                           % (timeout, what, self.log))
+                           % (timeout, what() if callable(what) else what,
+                              self.log))
+
+    def job_story(self, job_id, lines=40):
+        """What Slurm said of job_id: `scontrol show job` and the last
+        slurmctld log lines that name it, for a failed wait's message."""
+        r = self.run(["scontrol", "-o", "show", "job", str(job_id)],
+                     check=False, timeout=10)
+        named = re.compile(r"JobId=%s\b|job_id=%s\b|JobID=%s\b"
+                           % ((job_id,) * 3))
+        said = [l for l in self.logs("slurmctld").splitlines()
+                if named.search(l)]
+        return ("\nscontrol: " + (r.stdout.strip() or r.stderr.strip()) +
+                "\nslurmctld on the job:\n  " + "\n  ".join(said[-lines:]))
 
     def logs(self, name="slurmctld"):
         path = os.path.join(self.log, name + ".log")
@@ -881,7 +898,8 @@ StorageLoc=slurm_acct_db
                 if tok.startswith("JobState="):
                     found[0] = tok.split("=", 1)[1]
             return found[0] in states
-        self._wait(check, timeout, "job %s in %s (last %s)" % (job_id, states, found[0]))
+        self._wait(check, timeout, lambda: "job %s in %s (last %s)%s" % (
+            job_id, states, found[0], self.job_story(job_id)))
         return found[0]
 
     def job_fields(self, job_id):

@@ -184,7 +184,7 @@ def test_installed_plugins_schedule_a_job(tmp_path):
     try:
         jid = c.sbatch(["--scheduler=optimus,max_workers=2", "-o",
                         "/dev/null"], "#!/bin/sh\nsleep 30\n")
-        c.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        c.wait_job_state(jid, {"RUNNING"}, timeout=120)
         log = c.logs("slurmctld")
         assert "sched/optimus: tracking JobId=%d" % jid in log, log[-3000:]
         r = c.run(["/usr/bin/optimusctl", "--json", "show", "job", str(jid)])
@@ -239,7 +239,7 @@ def test_upgrade_keeps_the_state_file_and_its_records(tmp_path):
     try:
         jid = c.sbatch(["--scheduler=optimus,max_workers=2", "-o",
                         "/dev/null"], "#!/bin/sh\nsleep 300\n")
-        c.wait_job_state(jid, {"RUNNING"}, timeout=60)
+        c.wait_job_state(jid, {"RUNNING"}, timeout=120)
         for step in (10, 20, 30):
             c.run(["/usr/bin/optimus-report", "progress", "--job", str(jid),
                    "--step", str(step), "--loss", str(1.0 / step)])
