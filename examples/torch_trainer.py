@@ -194,11 +194,12 @@ PROFILE_AFTER = 5.0
 
 
 def profile_batches(ddp, X_t, y_t, sampler, local, factors, task, stats,
-                    work_ms):
+                    work_ms, sync):
     """Time `steps` forward/backward passes (with DDP's all-reduce, no
     update) at each multiple of the local batch: [(per-worker batch,
-    seconds per step)] on worker 0 (sent later: train), [] on the others.
-    Every worker runs it (the all-reduce needs all)."""
+    seconds per step, all-reduce seconds of it)] on worker 0 (sent later:
+    train), [] on the others. Every worker runs it (the all-reduce needs
+    all)."""
     timed = []
     for f in factors:
         b = max(1, int(round(local * f)))
@@ -209,16 +210,18 @@ def profile_batches(ddp, X_t, y_t, sampler, local, factors, task, stats,
         for i in range(4):              # the first one warms up
             if i == 1:
                 t0 = time.time()
+                sync.take()
             ddp.zero_grad()
             loss = torch.nn.functional.cross_entropy(ddp(X_t[idx]), y_t[idx])
             loss.backward()
+            sync.synced()
             if work_ms:
                 time.sleep(work_ms * len(idx) / 1000.0)
             stats.step(len(idx))
         dt = (time.time() - t0) / 3
         ddp.zero_grad()
         if task.is_chief:
-            timed.append((b, dt))
+            timed.append((b, dt, sync.take()))
             log("profile: batch %d per worker: %.4f s per step" % (b, dt))
     return timed
 
@@ -260,6 +263,9 @@ def train(task, args):
     # Gradient noise across the workers; worker 0 reports it.
     stats = opr.GradientStats(ddp, reporter if task.is_chief else None,
                               every=args.stats_every)
+    # The all-reduce part of the steps, said with the progress (the
+    # scheduler's goodput model fits compute and all-reduce apart).
+    sync = opr.SyncTimer(net)
     if grad[0] is not None:
         stats.grad_sqr, stats.trace = grad
     if task.is_chief:
@@ -274,7 +280,7 @@ def train(task, args):
     profiled = profile_batches(
         ddp, X_train, y_train, sampler, per_worker,
         [float(f) for f in args.profile_batches.split(",")], task, stats,
-        args.work_ms_per_sample) if args.profile_batches else []
+        args.work_ms_per_sample, sync) if args.profile_batches else []
 
     def meta():
         extra = {} if stats.grad_sqr is None else dict(
@@ -307,6 +313,7 @@ def train(task, args):
             for g in opt.param_groups:
                 g["lr"] = lr
             switch_seconds = time.time() - t_switch
+            sync.take()     # the old batch's all-reduce: not this one's
             win_t, win_step = time.time(), step
             if task.is_chief:
                 log("batch changed in place at step %d: %d -> %d (%d per "
@@ -339,6 +346,8 @@ def train(task, args):
                 # pass, and the stand-in compute; not the all-reduce.
                 own += time.time() - t_compute
                 loss.backward()
+            if last:
+                sync.synced()
             if args.work_ms_per_sample:
                 time.sleep(args.work_ms_per_sample * len(idx) / 1000.0)
                 own += args.work_ms_per_sample * len(idx) / 1000.0
@@ -360,15 +369,18 @@ def train(task, args):
             if step > win_step:
                 reporter.progress(step, full, rate * glob, epoch,
                                   batch=glob if say_batch else None,
-                                  rebatch_seconds=switch_seconds)
+                                  rebatch_seconds=switch_seconds,
+                                  sync_seconds=sync.take())
                 switch_seconds = None
                 reporter.speed(task.num_ps, W, rate)
                 first_report = first_report or time.time()
             if profiled and first_report and \
                     time.time() - first_report >= PROFILE_AFTER:
-                for b, dt in profiled:
+                for b, dt, dt_sync in profiled:
                     reporter.speed(task.num_ps, W, 1.0 / dt, local_batch=b,
-                                   accum=0)
+                                   accum=0, sync_seconds=dt_sync
+                                   if dt_sync is not None and dt_sync < dt
+                                   else None)
                 profiled = []
             log("step %d loss %.4f epoch %d %.1f samples/s"
                 % (step, full, epoch, rate * glob))

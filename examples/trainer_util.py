@@ -270,21 +270,24 @@ class BackgroundReporter:
             threading.Thread(target=self._run, daemon=True).start()
 
     def progress(self, step, loss, samples_per_sec, epoch, batch=None,
-                 rebatch_seconds=None):
+                 rebatch_seconds=None, sync_seconds=None):
         """batch: the global batch the run trains at, said by a trainer
-        that takes batch changes in place (take_rebatch)."""
+        that takes batch changes in place (take_rebatch); sync_seconds:
+        the all-reduce part of its steps (optimus_report.SyncTimer)."""
         self._put(("progress", (step, loss), dict(
             samples_per_sec=samples_per_sec, epoch=epoch, batch=batch,
-            rebatch_seconds=rebatch_seconds)))
+            rebatch_seconds=rebatch_seconds, sync_seconds=sync_seconds)))
 
     def take_rebatch(self):
         """The batch change a reply brought, not taken yet, or None."""
         change, self.rebatch = self.rebatch, None
         return change
 
-    def speed(self, ps, workers, steps_per_sec, local_batch=None, accum=None):
+    def speed(self, ps, workers, steps_per_sec, local_batch=None, accum=None,
+              sync_seconds=None):
         self._put(("speed", (ps, workers, steps_per_sec),
-                   dict(local_batch=local_batch, accum=accum)))
+                   dict(local_batch=local_batch, accum=accum,
+                        sync_seconds=sync_seconds)))
 
     def checkpoint(self, step):
         """Confirm the checkpoint the signal asked for: the scheduler can

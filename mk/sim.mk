@@ -101,7 +101,7 @@ testsuite_unit_test_pollux_engine_LDADD = $(testsuite_unit_test_sim_LDADD)
 EXTRA_DIST += examples/traces/sample.csv doc/design/simulator.md \
 	testsuite/offline/test_sim.py testsuite/offline/test_replay_truth.py \
 	testsuite/offline/test_quality_curves.py \
-	testsuite/offline/test_gradient_stats.py \
+	testsuite/offline/test_gradient_stats.py testsuite/offline/test_sync_timer.py \
 	testsuite/offline/test_report_run.py \
 	testsuite/offline/test_rebatch_client.py
 # quality-vs-fair's recorded curves, the script that made them and the

@@ -57,7 +57,8 @@ from optimus_report_consts import (
 __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
            "endpoints", "conf_read", "conf_get", "sign", "frame",
            "job_identity", "resume_refusal", "BatchPlan", "batch_env",
-           "Rebatch", "GradientStats", "gradient_estimates", "lr_scale"]
+           "Rebatch", "GradientStats", "SyncTimer", "gradient_estimates",
+           "lr_scale"]
 
 
 class ReportError(Exception):
@@ -515,7 +516,8 @@ class Reporter:
             self._unconfirmed = None
 
     def progress(self, step, loss, samples_per_sec=0.0, epoch=None,
-                 job_id=None, batch=None, rebatch_seconds=None):
+                 job_id=None, batch=None, rebatch_seconds=None,
+                 sync_seconds=None):
         """Report the training loss at a step (after writing and
         confirming the checkpoint the signal asked for, if any).
 
@@ -525,7 +527,10 @@ class Reporter:
         reply to its reports instead of restarting the job, and reads
         from the batch said that the change was taken. rebatch_seconds:
         how long the change to this batch took (in the first report at
-        it)."""
+        it). sync_seconds: the all-reduce part of the run's steps as the
+        trainer timed it (a step less its compute, SyncTimer); with it the
+        scheduler's goodput model (adaptive_batch=yes) tells compute from
+        all-reduce and predicts other GPU counts better."""
         self.confirm_checkpoints()
         job = self._job(job_id)
         return self.request(lambda: message(
@@ -534,20 +539,24 @@ class Reporter:
             epoch=None if epoch is None else int(epoch),
             batch=None if batch is None else int(batch),
             rebatch_seconds=None if batch is None or rebatch_seconds is None
-            else float(rebatch_seconds)))
+            else float(rebatch_seconds),
+            sync_seconds=float(sync_seconds) if sync_seconds else None))
 
     def speed(self, ps, workers, steps_per_sec, job_id=None,
-              local_batch=None, accum=None):
+              local_batch=None, accum=None, sync_seconds=None):
         """Report a training speed measured with ps servers and workers;
         with local_batch (and accum), measured at that per-worker batch
         and extra micro-steps instead of the run's own batch (a step time
-        for the scheduler's goodput model, adaptive_batch=yes)."""
+        for the scheduler's goodput model, adaptive_batch=yes), and with
+        sync_seconds the all-reduce part of that step."""
         job = self._job(job_id)
         return self.request(lambda: message(
             "speed", job=job, ps=int(ps), workers=int(workers),
             steps_per_sec=float(steps_per_sec),
             local_batch=None if local_batch is None else int(local_batch),
-            accum=None if local_batch is None else int(accum or 0)))
+            accum=None if local_batch is None else int(accum or 0),
+            sync_seconds=float(sync_seconds)
+            if local_batch is not None and sync_seconds else None))
 
     def checkpoint(self, step, job_id=None):
         """Confirm that the checkpoint the checkpoint signal asked for is
@@ -856,6 +865,53 @@ def _sqr_sum(buf, chunk=None, scratch=None):
     if total is None:                   # an empty bucket
         total = buf.new_zeros((), dtype=torch.float64)
     return total
+
+
+class SyncTimer:
+    """The all-reduce part of a PyTorch DistributedDataParallel step, in
+    seconds, for progress and speed reports (sync_seconds).
+
+        timer = SyncTimer(net)                  # the module DDP wraps
+        ...  loss.backward()  ...               # the step's synced pass
+        timer.synced()                          # right after it
+        reporter.progress(..., sync_seconds=timer.take())
+
+    How: a hook on every parameter's gradient stamps when the backward
+    pass computed it; DDP's backward returns once the all-reduce of the
+    last bucket is done, so the time from the last gradient to that return
+    is the all-reduce the step waited for: what more GPUs or more nodes
+    add to a step, which the scheduler's goodput model fits apart from
+    the compute (a micro-step under no_sync() stamps but is not a synced
+    pass: do not call synced() after it). take() is the mean over the
+    synced passes since the last take(), None before any."""
+
+    def __init__(self, module):
+        self._last = None
+        self._sum = 0.0
+        self._count = 0
+        for p in module.parameters():
+            if p.requires_grad:
+                p.register_hook(self._stamp)
+
+    def _stamp(self, grad):
+        self._last = time.perf_counter()
+        return grad
+
+    def synced(self):
+        """After the backward pass of a step's synced micro-step."""
+        if self._last is not None:
+            self._sum += max(0.0, time.perf_counter() - self._last)
+            self._count += 1
+            self._last = None
+
+    def take(self):
+        """The mean all-reduce seconds since the last take(); None when no
+        synced pass was timed."""
+        if not self._count:
+            return None
+        mean = self._sum / self._count
+        self._sum, self._count = 0.0, 0
+        return mean
 
 
 class GradientStats:

@@ -239,6 +239,52 @@ def _submit_two_workers(cluster, workdir, *extra):
                      example="torch_trainer.sbatch")
 
 
+def _synced_samples(model):
+    """The record's step samples of more than one worker that carry their
+    all-reduce part: [w, n, local, accum, seconds, sync seconds]."""
+    return [x for x in model.get("batch", {}).get("samples", [])
+            if x[0] > 1 and len(x) == 6]
+
+
+@needs_torch
+def test_the_all_reduce_part_of_its_steps_reaches_the_record(cluster,
+                                                            tmp_path):
+    """The DDP example times the all-reduce part of its steps
+    (optimus_report.SyncTimer) and says it with its progress and its
+    profiled speeds (sync_seconds); the record keeps it on each
+    configuration's step sample, below the step the record timed, so the
+    goodput fit tells compute from all-reduce. A part that is no part of
+    a step is refused by the listener with the reason."""
+    workdir = str(tmp_path)
+    job = _submit_two_workers(cluster, workdir)
+    try:
+        wait_for(lambda: _runs(ex.output(workdir, job)), 90,
+                 "the first run's batch")
+        got = wait_for(lambda: _synced_samples(_model(cluster, job)), 120,
+                       "a step sample with its all-reduce part",
+                       detail=lambda: "record: %s\n%s" % (
+                           _model(cluster, job).get("batch", {}).get(
+                               "samples"), _story(cluster, job, workdir)))
+        for w, n, local, accum, seconds, sync in got:
+            assert 0 < sync < seconds, got
+        # bad parts: refused by name, nothing taken
+        client_env(cluster)
+        sys.path.insert(0, os.path.join(ex.TOP, "python"))
+        import optimus_report as opr
+        with opr.Reporter(job_id=job) as rep:
+            with pytest.raises(opr.ReportError) as e:
+                rep.progress(1, 1.0, sync_seconds=-0.5)
+            assert e.value.code == "bad_request" and \
+                "sync_seconds" in e.value.message, e.value
+            # a part of a step of a quarter second, above it
+            with pytest.raises(opr.ReportError) as e:
+                rep.speed(0, 2, 4.0, local_batch=64, sync_seconds=0.3)
+            assert e.value.code == "bad_request" and \
+                "sync_seconds" in e.value.message, e.value
+    finally:
+        cancel(cluster, job)
+
+
 @needs_torch
 def test_batch_change_at_the_same_gpus_is_taken_in_place(cluster, tmp_path):
     """A batch change that keeps the job's GPUs reaches the running job

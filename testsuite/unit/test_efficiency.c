@@ -493,20 +493,20 @@ START_TEST(test_fit_priors)
 }
 END_TEST
 
-/* A diagnostic of the simulator (goodput.h, doc/design/simulator.md "Compute
- * apart from sync"): with the sync part of every step measured, t0/t1
- * come from the compute parts alone, whatever the sync's form. The
- * yolov3 trace's samples: one GPU at 8 per GPU, then 2..32 GPUs at 4, one
- * with an accumulation; a sync that is not of the model's form. */
+/* With the sync part of every multi-worker step measured (goodput.h; a
+ * report's sync_seconds), t0/t1 come from the compute parts alone,
+ * whatever the sync's form; a one-worker step is all compute. The yolov3
+ * trace's samples: one GPU at 8 per GPU, then 2..32 GPUs at 4, one with
+ * an accumulation; a sync that is not of the model's form. */
 START_TEST(test_fit_sync_split)
 {
 	/* Truth: t0 0.03, t1 0.1 -> a micro-step 0.34 s at 8, 0.22 at 4. */
 	static const int cfg[][4] = { { 1, 1, 8, 0 }, { 2, 1, 4, 0 },
 		{ 4, 1, 4, 1 }, { 8, 2, 4, 0 }, { 16, 4, 4, 0 },
 		{ 32, 8, 4, 0 } };
-	static const double sync[] = { 0.002, 0.05, 0.08, 0.4, 0.45, 0.6 };
+	static const double sync[] = { 0.0, 0.05, 0.08, 0.4, 0.45, 0.6 };
 	goodput_sample_t x[6];
-	speed_model_t sm, whole;
+	speed_model_t sm, whole, said;
 
 	for (size_t i = 0; i < 6; i++)
 		x[i] = (goodput_sample_t){ cfg[i][0], cfg[i][1], cfg[i][2],
@@ -519,10 +519,17 @@ START_TEST(test_fit_sync_split)
 	/* The sync terms on the sync parts: more GPUs across nodes cost. */
 	ck_assert(goodput_step_time(&sm, 16, 4, 4, 0) >
 		  goodput_step_time(&sm, 4, 1, 4, 0));
-	/* One step without its sync part: every term on the whole step
-	 * (the plugin's fit), not the same model. */
+	/* What a one-worker step says of its sync changes nothing: the
+	 * model has no all-reduce there. */
+	ck_assert_int_eq(allreduce_speed_init(&said, 32), 0);
+	x[0].sync = 0.01;
+	ck_assert_int_eq(goodput_fit(x, 6, &said), 0);
+	for (size_t k = 0; k < ALLREDUCE_NTHETA; k++)
+		ck_assert_double_eq_tol(said.theta[k], sm.theta[k], 1e-15);
+	/* One multi-worker step without its sync part: every term on the
+	 * whole step, not the same model. */
 	ck_assert_int_eq(allreduce_speed_init(&whole, 32), 0);
-	x[0].sync = 0;
+	x[1].sync = 0;
 	ck_assert_int_eq(goodput_fit(x, 6, &whole), 0);
 	for (size_t i = 0; i < 6; i++)
 		x[i].sync = 0;
@@ -531,6 +538,7 @@ START_TEST(test_fit_sync_split)
 		ck_assert_double_eq_tol(whole.theta[k], sm.theta[k], 1e-15);
 	ck_assert(fabs(whole.theta[0] - 0.03) > 1e-3 ||
 		  fabs(whole.theta[1] - 0.1) > 1e-3);
+	speed_model_clear(&said);
 	speed_model_clear(&whole);
 	speed_model_clear(&sm);
 }

@@ -395,6 +395,8 @@ START_TEST(test_json_round_trip)
 	job_model_started(m, 100, 0, 8, 2);
 	ck_assert_int_eq(job_model_batch_run(m, 768, 48, 1), 0);
 	m->batch.progress = 1234.5;
+	/* a sample with its all-reduce part measured keeps it */
+	m->batch.samples[3].sync = m->batch.samples[3].step / 4;
 	o = job_model_to_json(m);
 	ck_assert_ptr_nonnull(o);
 	b = job_model_from_json(o, err, sizeof(err));
@@ -414,13 +416,29 @@ START_TEST(test_json_round_trip)
 	ck_assert_double_eq_tol(efficiency_noise_scale(&b->batch.eff),
 				efficiency_noise_scale(&m->batch.eff), 1e-12);
 	ck_assert_uint_eq(b->batch.nsamples, m->batch.nsamples);
+	for (size_t k = 0; k < m->batch.nsamples; k++)
+		ck_assert_double_eq(b->batch.samples[k].sync,
+				    m->batch.samples[k].sync);
+	ck_assert(b->batch.samples[3].sync > 0);
 	job_model_refit(b);
 	ck_assert_int_eq(job_model_batch_for(m, 16, 2, &c1), 0);
 	ck_assert_int_eq(job_model_batch_for(b, 16, 2, &c2), 0);
 	ck_assert_double_eq(c1.batch, c2.batch);
 	job_model_free(b);
-	/* A bad sample is refused by name. */
+	/* A bad sample is refused by name: a sync part not below its
+	 * step, a bound out of range. */
 	json_object_object_get_ex(o, "batch", &batch);
+	{
+		json_object *samples, *s3;
+		json_object_object_get_ex(batch, "samples", &samples);
+		s3 = json_object_array_get_idx(samples, 3);
+		json_object_array_put_idx(s3, 5, json_object_new_double(
+			m->batch.samples[3].step));
+		ck_assert_ptr_null(job_model_from_json(o, err, sizeof(err)));
+		ck_assert_ptr_nonnull(strstr(err, "batch.samples'[3]"));
+		json_object_array_put_idx(s3, 5, json_object_new_double(
+			m->batch.samples[3].sync));
+	}
 	json_object_object_add(batch, "max_accum", json_object_new_int(999));
 	ck_assert_ptr_null(job_model_from_json(o, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "max_accum"));

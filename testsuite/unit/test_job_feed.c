@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hints/hints.h"
 #include "job/job_feed.h"
 #include "job/job_model.h"
 #include "report/protocol.h"
@@ -212,6 +213,56 @@ START_TEST(test_speed_claim_fed)
 }
 END_TEST
 
+/*
+ * The all-reduce part a progress report says goes onto the running
+ * configuration's step sample, which the record timed; a part not below
+ * that step is no measurement of it (not kept, the progress is). A speed
+ * report at another batch carries its own.
+ */
+START_TEST(test_sync_seconds_fed)
+{
+	job_model_t *m = new_job("optimus,mode=allreduce,adaptive_batch=yes,min_workers=1,"
+				 "max_workers=8,batch=64,max_batch=512");
+	report_t p, r = { .kind = REPORT_SPEED, .job_id = 42 };
+	goodput_limits_t lim;
+	char err[128];
+
+	ck_assert_int_eq(hints_batch_limits(&m->hints, &lim), 0);
+	ck_assert_int_eq(job_model_batch_limits(m, 64, &lim, err,
+						sizeof(err)), 0);
+	job_model_started(m, 1000, 0, 4, 1);
+	p = progress(1005, 100);
+	ck_assert_int_eq(feed(m, &p, 0), JOB_FEED_TAKEN);
+	p = progress(1015, 120);	/* 2 steps a second: 0.5 s a step */
+	p.progress.sync_seconds = 0.125;
+	ck_assert_int_eq(feed(m, &p, 0), JOB_FEED_TAKEN);
+	ck_assert_uint_eq(m->batch.nsamples, 1);
+	ck_assert_int_eq(m->batch.samples[0].w, 4);
+	ck_assert_double_eq_tol(m->batch.samples[0].step, 0.5, 1e-9);
+	ck_assert_double_eq(m->batch.samples[0].sync, 0.125);
+	/* a report that says none keeps the part measured there */
+	p = progress(1025, 140);
+	ck_assert_int_eq(feed(m, &p, 0), JOB_FEED_TAKEN);
+	ck_assert_double_eq(m->batch.samples[0].sync, 0.125);
+	/* a part beyond the step: the progress taken, the part not */
+	p = progress(1035, 160);
+	p.progress.sync_seconds = 0.75;
+	ck_assert_int_eq(feed(m, &p, 0), JOB_FEED_TAKEN);
+	ck_assert_double_eq(m->step, 160);
+	ck_assert_double_eq(m->batch.samples[0].sync, 0.125);
+	/* a step at another per-GPU batch with its own part */
+	r.received = 1036;
+	r.speed = (report_speed_t){ .ps = 0, .workers = 4,
+				    .steps_per_sec = 2.5, .local_batch = 8,
+				    .sync_seconds = 0.1 };
+	ck_assert_int_eq(feed(m, &r, 0), JOB_FEED_TAKEN);
+	ck_assert_uint_eq(m->batch.nsamples, 2);
+	ck_assert_int_eq(m->batch.samples[1].local, 8);
+	ck_assert_double_eq(m->batch.samples[1].sync, 0.1);
+	job_model_free(m);
+}
+END_TEST
+
 /* A worker's pace into the detector: the straggler said once, when it is
  * found; a run that is over is late, not wrong. */
 START_TEST(test_worker_straggler_and_late)
@@ -255,6 +306,7 @@ static Suite *job_feed_suite(void)
 	tcase_add_test(tc, test_stale_and_after_end);
 	tcase_add_test(tc, test_checkpoint_confirmed);
 	tcase_add_test(tc, test_speed_claim_fed);
+	tcase_add_test(tc, test_sync_seconds_fed);
 	tcase_add_test(tc, test_worker_straggler_and_late);
 	suite_add_tcase(s, tc);
 	return s;

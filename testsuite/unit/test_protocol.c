@@ -279,6 +279,18 @@ START_TEST(test_progress_parse)
 			       &m), 0);
 	ck_assert_uint_eq(m.report.progress.batch, 64);
 	ck_assert(m.report.progress.rebatch_seconds < 0);
+	ck_assert_double_eq(m.report.progress.sync_seconds, 0.0);
+	/* the all-reduce part of its steps, as the job timed it */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"progress\",\"job\":1,"
+			       "\"step\":5,\"loss\":3,\"sps\":0,"
+			       "\"sync_seconds\":0.125}", &m), 0);
+	ck_assert_double_eq(m.report.progress.sync_seconds, 0.125);
+	/* and of a step at another batch, below that step's time */
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"speed\",\"job\":1,"
+			       "\"ps\":0,\"workers\":2,\"steps_per_sec\":4,"
+			       "\"local_batch\":8,\"accum\":0,"
+			       "\"sync_seconds\":0.2}", &m), 0);
+	ck_assert_double_eq(m.report.speed.sync_seconds, 0.2);
 }
 END_TEST
 
@@ -293,11 +305,13 @@ START_TEST(test_progress_batch_roundtrip)
 
 	in.report = (report_t){ .kind = REPORT_PROGRESS, .job_id = 9 };
 	in.report.progress = (report_progress_t){ .step = 40, .loss = 0.5,
-		.epoch = -1, .batch = 512, .rebatch_seconds = 0.125 };
+		.epoch = -1, .batch = 512, .rebatch_seconds = 0.125,
+		.sync_seconds = 0.0625 };
 	text = protocol_message_build(&in);
 	ck_assert_int_eq(parse(text, &out), 0);
 	ck_assert_uint_eq(out.report.progress.batch, 512);
 	ck_assert_double_eq(out.report.progress.rebatch_seconds, 0.125);
+	ck_assert_double_eq(out.report.progress.sync_seconds, 0.0625);
 	free(text);
 	o = protocol_report_to_json(&out.report);
 	ck_assert_int_eq(protocol_report_from_json(o, &back, err,
@@ -305,10 +319,12 @@ START_TEST(test_progress_batch_roundtrip)
 	ck_assert_uint_eq(back.progress.batch, 512);
 	ck_assert_double_eq(back.progress.rebatch_seconds, 0.125);
 	json_object_put(o);
-	/* not said: neither field goes out */
+	/* not said: none of the fields goes out */
 	in.report.progress.batch = 0;
+	in.report.progress.sync_seconds = 0;
 	text = protocol_message_build(&in);
 	ck_assert_ptr_null(strstr(text, "batch"));
+	ck_assert_ptr_null(strstr(text, "sync_seconds"));
 	free(text);
 }
 END_TEST
@@ -414,6 +430,13 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":0}",
 	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"accum\":1}",
 	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":1,\"local_batch\":4,\"accum\":65}",
+	/* sync_seconds: negative, beyond an hour, a string; in a speed
+	 * report without local_batch, or not below the step (1/4 s) */
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"sync_seconds\":-0.5}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"sync_seconds\":3601}",
+	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"sync_seconds\":\"0.1\"}",
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":4,\"sync_seconds\":0.1}",
+	"{" HEAD "\"type\":\"speed\",\"job\":1,\"ps\":0,\"workers\":2,\"steps_per_sec\":4,\"local_batch\":4,\"sync_seconds\":0.25}",
 	/* unknown type, unknown query, job query without job */
 	"{" HEAD "\"type\":\"delete\",\"job\":1}",
 	"{" HEAD "\"type\":\"query\",\"query\":\"secrets\"}",

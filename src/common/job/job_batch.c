@@ -138,6 +138,10 @@ int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 		k--;
 	} else if (k == b->nsamples) {
 		b->nsamples++;
+	} else if (!(sync > 0) && b->samples[k].sync < seconds) {
+		/* A step timed whole keeps the all-reduce part last
+		 * measured there (a job says it now and then). */
+		sync = b->samples[k].sync;
 	}
 	b->samples[k] = (goodput_sample_t){ w, n, local, accum, seconds,
 					    sync };
@@ -162,6 +166,23 @@ int job_model_batch_run(job_model_t *m, double global, int local, int accum)
 	return 0;
 }
 
+/* The configuration the current run trains at (its sample's key): the
+ * run's workers and nodes, the batch split the plan gave it, or the
+ * submitted batch over its workers in one pass. */
+static goodput_sample_t batch_running(const job_model_t *m)
+{
+	const job_batch_t *b = &m->batch;
+	int w = m->cur_workers, n = m->cur_nodes > 0 ? m->cur_nodes : 1;
+	goodput_sample_t run = { .w = w, .n = n > w ? w : n,
+				 .local = b->local, .accum = b->accum };
+
+	if (!(b->global > 0)) {
+		run.local = (int)ceil(b->submitted / w - 1e-9);
+		run.accum = 0;
+	}
+	return run;
+}
+
 /* The global batch the current run uses. */
 static double batch_current(const job_batch_t *b, double submitted)
 {
@@ -181,15 +202,34 @@ void job_model_batch_progress(job_model_t *m, double steps,
 		b->progress = job_model_steps_add(b->progress, steps * g);
 	/* The step time of the running configuration at its batch. */
 	if (steps_per_sec > 0 && m->cur_workers > 0) {
-		int w = m->cur_workers, n = m->cur_nodes > 0 ? m->cur_nodes : 1;
-		int local = b->local, accum = b->accum;
-		if (!(b->global > 0)) {
-			local = (int)ceil(b->submitted / w - 1e-9);
-			accum = 0;
-		}
-		(void)job_model_batch_sample(m, w, n > w ? w : n, local, accum,
-					     1.0 / steps_per_sec);
+		goodput_sample_t run = batch_running(m);
+		(void)job_model_batch_sample(m, run.w, run.n, run.local,
+					     run.accum, 1.0 / steps_per_sec);
 	}
+}
+
+int job_model_batch_sync(job_model_t *m, double sync)
+{
+	job_batch_t *b = &m->batch;
+	goodput_sample_t run;
+
+	if (!b->adaptive || m->cur_workers < 1 || !(sync > 0))
+		return 0;
+	run = batch_running(m);
+	for (size_t k = 0; k < b->nsamples; k++) {
+		goodput_sample_t *x = &b->samples[k];
+		if (x->w != run.w || x->n != run.n || x->local != run.local ||
+		    x->accum != run.accum)
+			continue;
+		/* A part of the step the record timed: a claim beyond it
+		 * is no measurement of it. */
+		if (!(sync < x->step))
+			return -EINVAL;
+		x->sync = sync;
+		m->dirty |= JOB_MODEL_DIRTY_BATCH;
+		return 0;
+	}
+	return 0;
 }
 
 bool job_model_batch_at_submitted(const job_model_t *m)
@@ -392,7 +432,9 @@ static json_object *batch_samples_to(const job_batch_t *b)
 		    json_object_array_add(r, json_object_new_int(s->n)) ||
 		    json_object_array_add(r, json_object_new_int(s->local)) ||
 		    json_object_array_add(r, json_object_new_int(s->accum)) ||
-		    json_object_array_add(r, json_num_new(s->step))) {
+		    json_object_array_add(r, json_num_new(s->step)) ||
+		    (s->sync > 0 &&
+		     json_object_array_add(r, json_num_new(s->sync)))) {
 			json_object_put(a);
 			return NULL;
 		}
@@ -472,13 +514,15 @@ static int batch_samples_from(const json_object *j, job_batch_t *b,
 				  "at most %d", n, JOB_BATCH_SAMPLES_MAX);
 	for (size_t k = 0; k < n; k++) {
 		json_object *r = json_object_array_get_idx(a, k);
-		double v[5];
-		if (!json_object_is_type(r, json_type_array) ||
-		    json_object_array_length(r) != 5)
+		double v[6] = { 0 };
+		size_t nv = json_object_is_type(r, json_type_array) ?
+			    json_object_array_length(r) : 0;
+		/* The sync part only when measured (goodput.h). */
+		if (nv != 5 && nv != 6)
 			return errmsg_set(err, len, -EINVAL, "'batch.samples'"
 					  "[%zu]: needs [w, n, local, accum, "
-					  "seconds]", k);
-		for (size_t i = 0; i < 5; i++) {
+					  "seconds[, sync seconds]]", k);
+		for (size_t i = 0; i < nv; i++) {
 			json_object *x = json_object_array_get_idx(r, i);
 			v[i] = json_object_is_type(x, json_type_int) ||
 			       json_object_is_type(x, json_type_double) ?
@@ -489,13 +533,12 @@ static int batch_samples_from(const json_object *j, job_batch_t *b,
 		if (!(v[0] == v[0] && v[1] == v[1] && v[2] == v[2] &&
 		      v[3] == v[3]) || !batch_sample_valid((int)v[0], (int)v[1],
 							  (int)v[2], (int)v[3],
-							  v[4]))
+							  v[4]) ||
+		    !(v[5] >= 0 && v[5] < v[4]))
 			return errmsg_set(err, len, -EINVAL, "'batch.samples'"
 					  "[%zu]: out of range", k);
-		/* The sync part is not kept: the plugin's jobs never
-		 * report one (goodput.h). */
 		b->samples[k] = (goodput_sample_t){ (int)v[0], (int)v[1],
-			(int)v[2], (int)v[3], v[4], 0.0 };
+			(int)v[2], (int)v[3], v[4], v[5] };
 	}
 	b->nsamples = n;
 	return 0;

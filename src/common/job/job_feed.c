@@ -51,6 +51,10 @@ int job_feed_progress(job_model_t *m, job_feed_t *f, const job_progress_t *p,
 			      p->epoch);
 	if (!rc)
 		f->progress_received = p->received;
+	/* The part of the step just timed that was all-reduce: a claim
+	 * beyond the step is not kept, the report's progress is. */
+	if (!rc && p->sync_seconds > 0)
+		(void)job_model_batch_sync(m, p->sync_seconds);
 	return rc;
 }
 
@@ -69,9 +73,10 @@ int job_feed_speed(job_model_t *m, double received, const report_speed_t *s,
 		return job_model_speed_sample(m, n, w, s->steps_per_sec);
 	if (w == m->cur_workers && m->cur_nodes >= 1)
 		n = m->cur_nodes;
-	return job_model_batch_sample(m, w, n < 1 ? 1 : n > w ? w : n,
-				      (int)s->local_batch, (int)s->accum,
-				      1.0 / s->steps_per_sec);
+	return job_model_batch_sample_sync(m, w, n < 1 ? 1 : n > w ? w : n,
+					   (int)s->local_batch, (int)s->accum,
+					   1.0 / s->steps_per_sec,
+					   s->sync_seconds);
 }
 
 int job_feed_checkpoint(job_model_t *m, double received, double step,
@@ -128,6 +133,7 @@ job_feed_verdict_t job_feed_report(job_model_t *m, job_feed_t *f,
 			.epoch = r->progress.epoch < 0 ? 0 : r->progress.epoch,
 			.batch = (double)r->progress.batch,
 			.rebatch_seconds = r->progress.rebatch_seconds,
+			.sync_seconds = r->progress.sync_seconds,
 			.timed = NAN };
 		rc = job_feed_progress(m, f, &p, out);
 		break;

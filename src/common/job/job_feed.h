@@ -39,6 +39,9 @@ typedef struct job_progress {
 	 * how long its change to it took as it timed it (< 0: not said). */
 	double batch;
 	double rebatch_seconds;
+	/* The all-reduce part of the run's steps as the job timed it (0:
+	 * not said; job_model_batch_sync). */
+	double sync_seconds;
 	/*
 	 * The run's steps per second as the job timed them itself (0: no
 	 * sample); NAN: not said, the feed's own from the steps between

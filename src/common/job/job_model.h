@@ -672,9 +672,9 @@ int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
 int job_model_batch_sample(job_model_t *m, int w, int n, int local,
 			   int accum, double seconds);
 /* The same with the step's all-reduce seconds as the job measured them
- * (goodput_sample_t sync, 0 <= sync < seconds; 0: not measured): the
- * simulator's diagnostic `--sync-split` (doc/design/simulator.md); the plugin's
- * jobs report whole steps. 0 or -EINVAL. */
+ * (goodput_sample_t sync, 0 <= sync < seconds; 0: not measured, and the
+ * configuration keeps the part last measured there if it is below
+ * `seconds`). 0 or -EINVAL. */
 int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 				int accum, double seconds, double sync);
 /*
@@ -764,6 +764,16 @@ double job_model_batch_remaining(const job_model_t *m);
  * (progress), and the step time of the current run as a sample. */
 void job_model_batch_progress(job_model_t *m, double steps,
 			      double steps_per_sec);
+/*
+ * The all-reduce part of the running configuration's step as the job
+ * timed it (a progress report's sync_seconds), onto that configuration's
+ * sample; the goodput fit splits compute from all-reduce once every
+ * multi-worker sample has it (models/goodput.h). Nothing for a job not
+ * adaptive, sync <= 0 (not said), or before a sample of the configuration
+ * exists. -EINVAL (nothing kept) when sync is not below the step time
+ * the record measured there.
+ */
+int job_model_batch_sync(job_model_t *m, double sync);
 /* Does the current run use the submitted batch (or is the job not
  * adaptive)? Only such speeds are samples of the record's speed model. */
 bool job_model_batch_at_submitted(const job_model_t *m);

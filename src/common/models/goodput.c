@@ -75,10 +75,17 @@ static int adds_rank(gsl_matrix *Q, size_t kept, gsl_vector *v)
 /* The part of a step a fit explains (goodput.h). */
 typedef enum { PART_WHOLE, PART_COMPUTE, PART_SYNC } part_t;
 
+/* The all-reduce part of a sample: none in a one-worker step, whose sync
+ * terms are 0 in the model (whatever a job says of it). */
+static double sync_of(const goodput_sample_t *x)
+{
+	return x->w > 1 ? x->sync : 0.0;
+}
+
 static double part_of(const goodput_sample_t *x, part_t part)
 {
 	return part == PART_WHOLE ? x->step :
-	       part == PART_COMPUTE ? x->step - x->sync : x->sync;
+	       part == PART_COMPUTE ? x->step - sync_of(x) : sync_of(x);
 }
 
 /*
@@ -160,14 +167,15 @@ int goodput_fit(const goodput_sample_t *samples, size_t n,
 		if (!sample_valid(&samples[i]))
 			return -EINVAL;
 		one_local &= samples[i].local == samples[0].local;
-		split &= samples[i].sync > 0 &&
-			 samples[i].sync < samples[i].step;
+		split &= samples[i].w == 1 || (samples[i].sync > 0 &&
+					       samples[i].sync < samples[i].step);
 	}
 	/* One per-GPU batch: t0 and t1 are not told apart (both grow with
 	 * the micro-steps alone); the prior t1 = t0 * local, half of each
 	 * micro-step's compute constant, one column (t0 * 2 * local).
-	 * Every step's sync part measured: t0/t1 on the compute part, the
-	 * sync terms on the sync part; else all of them on the whole. */
+	 * Every multi-worker step's sync part measured: t0/t1 on the
+	 * compute part, the sync terms on the sync part; else all of them
+	 * on the whole. */
 	if (split)
 		rc = fit_terms(samples, n, 0, 2, PART_COMPUTE, one_local,
 			       theta);

@@ -54,8 +54,8 @@ typedef struct goodput_choice {
 /* One measured step: w workers on n nodes, per-GPU batch `local`, `accum`
  * extra micro-steps, `step` seconds for all of them; `sync` the seconds
  * of its all-reduce as the job measured them (step less its micro-steps
- * without all-reduce, e.g. PyTorch DDP's no_sync()), 0: not measured (the
- * plugin's jobs report whole steps). */
+ * without all-reduce, e.g. PyTorch DDP's no_sync(); a report's
+ * sync_seconds), 0: not measured. A one-worker step has none. */
 typedef struct goodput_sample {
 	int w, n, local, accum;
 	double step;
@@ -75,11 +75,13 @@ typedef struct goodput_sample {
  *    (optimistic): t2 a single-node sample of w > 1, t3 one of n > 1, t4
  *    one of w > 1; and only if it adds to the rank of the terms before it
  *    (order t0/t1, t2, t3, t4), so the fit has one answer.
- * The sync part measured in every sample (0 < sync < step; a diagnostic
- * of the simulator, doc/design/simulator.md "Compute apart from sync"): t0/t1 are
- * fitted on the compute part (step - sync) alone and t2..t4 on the sync
- * part alone, each by the same rules (priors, rank order t2, t3, t4, rows
- * weighted by 1/step); else all terms on the whole step as above.
+ * The sync part measured in every sample of more than one worker
+ * (0 < sync < step; a one-worker sample is all compute, whatever its
+ * sync): t0/t1 are fitted on the compute part (step - sync) alone and
+ * t2..t4 on the sync part alone, each by the same rules (priors, rank
+ * order t2, t3, t4, rows weighted by 1/step); else all terms on the whole
+ * step as above: one sample without it and the fit cannot tell which of
+ * its seconds are which.
  * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
  */
 int goodput_fit(const goodput_sample_t *samples, size_t n,

@@ -510,6 +510,7 @@ int optimus_report_progress_batch(uint32_t job_id, uint64_t step,
 				  double loss, double samples_per_sec,
 				  int epoch, uint64_t batch,
 				  double rebatch_seconds,
+				  double sync_seconds,
 				  report_rebatch_t *next)
 {
 	message_t m = { .type = MSG_PROGRESS };
@@ -524,7 +525,8 @@ int optimus_report_progress_batch(uint32_t job_id, uint64_t step,
 	m.report.progress = (report_progress_t){ .step = step, .loss = loss,
 		.samples_per_sec = samples_per_sec,
 		.epoch = epoch < 0 ? -1 : epoch, .batch = batch,
-		.rebatch_seconds = rebatch_seconds };
+		.rebatch_seconds = rebatch_seconds,
+		.sync_seconds = sync_seconds > 0 ? sync_seconds : 0.0 };
 	rc = one_shot(&m, &res);
 	if (!rc)
 		rc = protocol_reply_rebatch(res, next, last_error,

@@ -91,7 +91,9 @@ int optimus_report_progress(uint32_t job_id, uint64_t step, double loss,
  * The same from a trainer that takes batch changes in place
  * (doc/design/reports.md "Re-batch in place"): `batch` is the global batch the
  * run trains at now (>= 1), `rebatch_seconds` how long its change to it
- * took (< 0: not said; say it in the first report at a new batch). 1 with
+ * took (< 0: not said; say it in the first report at a new batch),
+ * `sync_seconds` the all-reduce part of its steps as it timed them (<= 0:
+ * not said; the goodput model tells compute from all-reduce with it). 1 with
  * *next when the reply carries a batch change: from its next step the
  * job trains at next->batch (next->local_batch per worker and pass,
  * next->accum extra micro-steps), its learning rate tuned at the
@@ -102,6 +104,7 @@ int optimus_report_progress_batch(uint32_t job_id, uint64_t step,
 				  double loss, double samples_per_sec,
 				  int epoch, uint64_t batch,
 				  double rebatch_seconds,
+				  double sync_seconds,
 				  report_rebatch_t *next);
 int optimus_report_speed(uint32_t job_id, uint32_t ps, uint32_t workers,
 			 double steps_per_sec);

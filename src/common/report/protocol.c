@@ -50,11 +50,11 @@ static const char *const envelope_keys[] = { "payload", "cred" };
 static const char *const common_keys[] = { "v", "nonce", "time", "type" };
 static const char *const query_keys[] = { "query", "job", "points" };
 static const char *const report_keys[] = { "job", "run" };
-static const char *const kind_keys[][6] = {
+static const char *const kind_keys[][7] = {
 	[REPORT_PROGRESS] = { "step", "loss", "sps", "epoch", "batch",
-			      "rebatch_seconds" },
+			      "rebatch_seconds", "sync_seconds" },
 	[REPORT_SPEED] = { "ps", "workers", "steps_per_sec", "local_batch",
-			   "accum" },
+			   "accum", "sync_seconds" },
 	[REPORT_CHECKPOINT] = { "step" },
 	[REPORT_WORKER] = { "rank", "node", "step_time", "lag" },
 	[REPORT_GRADIENTS] = { "grad_sqr", "grad_var", "var_batch" },
@@ -332,6 +332,11 @@ static int parse_progress(json_object *o, report_t *r, char *err, size_t errlen)
 	if (json_object_object_get_ex(o, "epoch", &v) &&
 	    get_int(o, "epoch", 0, INT32_MAX, &epoch))
 		return fail(err, errlen, "\"epoch\" must be an integer >= 0");
+	if (json_object_object_get_ex(o, "sync_seconds", NULL) &&
+	    json_num_get(o, "sync_seconds", 0.0, PROTOCOL_MAX_SYNC_SECONDS,
+			 &r->progress.sync_seconds, NULL, 0))
+		return fail(err, errlen, "\"sync_seconds\" must be seconds "
+			    "from 0 to 3600 (the all-reduce part of a step)");
 	r->progress.step = (uint64_t)step;
 	r->progress.epoch = (int32_t)epoch;
 	return parse_progress_batch(o, r, err, errlen);
@@ -359,6 +364,16 @@ static int parse_speed(json_object *o, report_t *r, char *err, size_t errlen)
 	    (!local || get_int(o, "accum", 0, PROTOCOL_MAX_ACCUM, &accum)))
 		return fail(err, errlen, "\"accum\" must be an integer from 0 "
 			    "to 64, with \"local_batch\"");
+	/* A part of the step it names: below the step's time. */
+	if (json_object_object_get_ex(o, "sync_seconds", &v) &&
+	    (!local || json_num_get(o, "sync_seconds", 0.0,
+				    PROTOCOL_MAX_SYNC_SECONDS,
+				    &r->speed.sync_seconds, NULL, 0) ||
+	     (r->speed.sync_seconds > 0 &&
+	      !(r->speed.sync_seconds * r->speed.steps_per_sec < 1.0))))
+		return fail(err, errlen, "\"sync_seconds\" must be seconds "
+			    "from 0 to below the step's time (1 / "
+			    "steps_per_sec), with \"local_batch\"");
 	r->speed.ps = (uint32_t)ps;
 	r->speed.workers = (uint32_t)workers;
 	r->speed.local_batch = (uint32_t)local;
@@ -577,6 +592,10 @@ static void add_report_fields(json_object *o, const report_t *r)
 			json_object_object_add(o, "rebatch_seconds",
 					       json_object_new_double(
 						       r->progress.rebatch_seconds));
+		if (r->progress.sync_seconds > 0)
+			json_object_object_add(o, "sync_seconds",
+					       json_object_new_double(
+						       r->progress.sync_seconds));
 	} else if (r->kind == REPORT_CHECKPOINT) {
 		json_object_object_add(o, "step", json_object_new_int64(
 					       (int64_t)r->checkpoint.step));
@@ -610,6 +629,10 @@ static void add_report_fields(json_object *o, const report_t *r)
 			json_object_object_add(o, "accum",
 					       json_object_new_int64(
 						       r->speed.accum));
+			if (r->speed.sync_seconds > 0)
+				json_object_object_add(o, "sync_seconds",
+					json_object_new_double(
+						r->speed.sync_seconds));
 		}
 	}
 }

@@ -14,9 +14,10 @@
  * the payload is bound to the credential (and to the sender's uid).
  * Messages (the payload):
  *     {"v":1,"type":"progress","job":N,"step":S,"loss":L,"sps":X[,"epoch":E]
- *      [,"batch":B[,"rebatch_seconds":R]],"nonce":"<16 hex>","time":T}
+ *      [,"batch":B[,"rebatch_seconds":R]][,"sync_seconds":Y],
+ *      "nonce":"<16 hex>","time":T}
  *     {"v":1,"type":"speed","job":N,"ps":P,"workers":W,"steps_per_sec":X
- *      [,"local_batch":L,"accum":K],...}
+ *      [,"local_batch":L,"accum":K[,"sync_seconds":Y]],...}
  *     {"v":1,"type":"checkpoint","job":N,"step":S,...}
  *     {"v":1,"type":"worker","job":N,"rank":R,"node":"<name>",
  *      "step_time":T[,"lag":L],...}
@@ -79,6 +80,14 @@
  * most a job may accumulate (hints.h's HINTS_MAX_ACCUM; job/job_batch.c
  * asserts they are one number). */
 #define PROTOCOL_MAX_ACCUM 64
+/*
+ * The all-reduce part of a step a job says (sync_seconds): the step's
+ * time less its compute, as the job timed it (a micro-step without the
+ * all-reduce, or the wait after its last gradient). The goodput model
+ * fits its compute and all-reduce terms on the two parts
+ * (models/goodput.h). An hour bounds it as rebatch_seconds is bounded.
+ */
+#define PROTOCOL_MAX_SYNC_SECONDS 3600.0
 /* The bounds of a batch change's learning-rate factor. */
 #define PROTOCOL_LR_SCALE_MIN 1e-12
 #define PROTOCOL_LR_SCALE_MAX 1e12
@@ -126,6 +135,9 @@ typedef struct report_progress {
 	 */
 	uint64_t batch;
 	double rebatch_seconds;
+	/* Optional (0: not said): the all-reduce part of the run's steps,
+	 * in seconds, as the job timed it (PROTOCOL_MAX_SYNC_SECONDS). */
+	double sync_seconds;
 } report_progress_t;
 
 typedef struct report_speed {
@@ -137,6 +149,9 @@ typedef struct report_speed {
 	 * goodput model; 0: the run's own batch, not given). */
 	uint32_t local_batch;
 	uint32_t accum;
+	/* Optional, with local_batch (0: not said): the all-reduce part of
+	 * that step, below its time 1 / steps_per_sec. */
+	double sync_seconds;
 } report_speed_t;
 
 /*

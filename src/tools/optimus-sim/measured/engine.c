@@ -27,10 +27,14 @@
 
 px_shape_t px_shape_default(void)
 {
-	return (px_shape_t){ PX_NODES, PX_ROUND, PX_RESTART, 0.0, PX_RESTART,
-			     px_min_resize_for(PX_RESTART), 60.0, true,
-			     -1.0, false, false, PLAN_REBATCH_COST_DEFAULT,
-			     false };
+	return (px_shape_t){ .nodes = PX_NODES, .round = PX_ROUND,
+			     .start = PX_RESTART, .start_queued = 0.0,
+			     .restart = PX_RESTART,
+			     .min_resize = px_min_resize_for(PX_RESTART),
+			     .limit_unit = 60.0, .explore_scaling = true,
+			     .limit_start = -1.0, .bench_hints = false,
+			     .rebatch = PLAN_REBATCH_COST_DEFAULT,
+			     .rebatch_by_restart = false };
 }
 
 double px_min_resize_for(double restart)
@@ -185,6 +189,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 						     j->accum);
 		double goodput = gain / total;
 		j->rate = 1.0 / total;
+		j->sync = sync;
 		double next = truth->epoch_start(sp, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
@@ -228,6 +233,7 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	j->nalloc = n;
 	j->nplace = alloc_runs(alloc, n, j->place);
 	j->rate = 0.0;
+	j->sync = 0.0;
 	if (n == 0) {
 		j->atomic = j->accum = 0;
 		return;

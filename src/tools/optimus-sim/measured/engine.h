@@ -48,12 +48,6 @@ typedef struct px_shape {
 	 * allowance for the wait between allocation and launch, which the
 	 * limit covers (bench/pollux_replay.py); < 0: `start`. */
 	double limit_start;
-	/* A diagnostic (doc/design/simulator.md, "Compute apart from sync"):
-	 * goodput's step samples carry their all-reduce part as the job
-	 * would measure it, and its fit takes compute and sync apart
-	 * (goodput_fit). Off by default: the plugin's jobs report whole
-	 * steps. */
-	bool sync_split;
 	/* The jobs as bench/pollux_replay.py submits them (--bench-hints):
 	 * no epoch_steps= (each learns its epoch's length from the whole
 	 * epochs it reports), and a goodput job's batch range starts at its
@@ -154,6 +148,9 @@ typedef struct px_job {
 	 * measures of its own steps, reported with its progress); 0 before
 	 * its first step after an allocation, and while it holds nothing. */
 	double rate;
+	/* The all-reduce seconds of that step, as the job times them and
+	 * says in its progress (sync_seconds); 0 when rate is. */
+	double sync;
 	double completion;	/* < 0: not yet */
 	int restarts;		/* re-allocations after the first; -1 never */
 	int rebatches;		/* batch changes taken in place */

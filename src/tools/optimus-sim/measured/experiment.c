@@ -132,10 +132,6 @@ static void usage(FILE *f)
 	      "                    true step times at 1, 2, 4, 8, 16 GPUs, "
 	      "free\n"
 	      "                    (labelled +oracle-prerun)\n"
-	      "  --sync-split      a diagnostic: goodput's step samples "
-	      "carry their all-reduce\n                    part as the job "
-	      "would measure it, its fit takes compute\n"
-	      "                    and sync apart (doc/design/simulator.md)\n"
 	      "  --data DIR        the measured data (default "
 	      "$OPTIMUS_POLLUX_DATA,\n                    else "
 	      POLLUX_DATA_INSTALLED ")\n"
@@ -288,7 +284,7 @@ static int parse_int(const char *name, const char *a, int lo, int hi,
 enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_CHARGED_PRERUN, O_ORACLE_PRERUN, O_HELP, O_JOBS, O_EPOCHS, O_NODES,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
-       O_EXPLORE, O_START_QUEUED, O_SYNC_SPLIT, O_BENCH_HINTS,
+       O_EXPLORE, O_START_QUEUED, O_BENCH_HINTS,
        O_FIRST, O_WL_SET, O_HINTS, O_REBATCH, O_REBATCH_BY_RESTART,
        O_PRINT_HINTS };
 
@@ -350,7 +346,6 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
 		{ "limit-start", 1, 0, O_LIMIT_START },
 		{ "explore-scaling", 1, 0, O_EXPLORE },
-		{ "sync-split", 0, 0, O_SYNC_SPLIT },
 		{ "bench-hints", 0, 0, O_BENCH_HINTS },
 		{ "workload-set", 1, 0, O_WL_SET }, { "hints", 1, 0, O_HINTS },
 		{ "rebatch-by-restart", 0, 0, O_REBATCH_BY_RESTART },
@@ -390,7 +385,6 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			break;
 		case O_LOAD: rc = parse_loads(o, optarg); break;
 		case O_REAL: o->realistic = true; break;
-		case O_SYNC_SPLIT: o->shape.sync_split = true; break;
 		case O_BENCH_HINTS: o->shape.bench_hints = true; break;
 		case O_PRINT_HINTS: o->print_hints = true; break;
 		case O_REBATCH_BY_RESTART:
@@ -843,9 +837,6 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 			"before it", o->shape.start_queued);
 	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
 		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
-	if (o->shape.sync_split)
-		fputs("; goodput's fit: compute apart from sync "
-		      "(--sync-split)", f);
 	if (sliced(o))
 		fprintf(f, "; a slice: %zu jobs from job %zu, %d epochs at "
 			"most, resizes %g s apart at least, limits in units of "
@@ -945,9 +936,6 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	json_object_object_add(cl, "explore_scaling",
 			       json_object_new_boolean(o->shape.explore_scaling));
 	/* Only when on: the default output stays main's. */
-	if (o->shape.sync_split)
-		json_object_object_add(cl, "sync_split",
-				       json_object_new_boolean(true));
 	if (o->shape.rebatch_by_restart)
 		json_object_object_add(cl, "rebatch_by_restart",
 				       json_object_new_boolean(true));

@@ -339,12 +339,10 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		if (o->kind != PP_ORACLE)
 			(void)job_model_speed_sample(m, ob->nodes,
 						     ob->replicas, 1.0 / t);
-		/* --sync-split: the step's all-reduce part as the job
-		 * measures it (a micro-step without all-reduce is
-		 * step - sync); the engine's truth has it. Outside
-		 * (0, step) it is no measurement: none. */
-		bool split = s->shape.sync_split && ob->sync > 0 &&
-			     ob->sync < t;
+		/* With the step's all-reduce part, as the job measures
+		 * it (a micro-step without all-reduce is step - sync).
+		 * Outside (0, step) it is no measurement: none. */
+		bool split = ob->sync > 0 && ob->sync < t;
 		if (pp_adaptive(o))
 			(void)job_model_batch_sample_sync(m, ob->replicas,
 				ob->nodes, ob->atomic, ob->accum, t,
@@ -373,7 +371,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 			.received = (double)now, .step = j->steps,
 			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
 			.epoch = j->epoch, .rebatch_seconds = -1.0,
-			.timed = j->nalloc ? j->rate : 0.0 }, NULL);
+			.timed = j->nalloc ? j->rate : 0.0,
+			.sync_seconds = j->nalloc ? j->sync : 0.0 }, NULL);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
