@@ -30,7 +30,8 @@ and splits it as the simulator does (px_app_split_job); the scheduler's
 OPTIMUS_LOCAL_BATCH and OPTIMUS_ACCUM_STEPS are logged beside it.
 
 Reports go through python/optimus_report.py: progress (step = iterations,
-loss = the share of the slice's measured progress still to go, epoch),
+loss = the share of the slice's measured progress still to go, epoch,
+the all-reduce part of its steps in wall seconds),
 one speed report per run, the gradient statistics of the artifact at the
 run's batch once per epoch and run (as the simulator's jobs report them,
 measured/engine.c job_report_stats), and checkpoints on the scheduler's signal
@@ -270,8 +271,11 @@ def main(argv=None):
             log("step %d loss %.6f epoch %d" % (job.iterations, job.loss(),
                                                  job.epoch))
             if rep is not None:
+                # the all-reduce part of its steps, as a DDP trainer
+                # times it (the simulator's jobs say the same)
                 report(rep.progress, job.iterations, job.loss(),
-                       samples_per_sec=sps * t["run_batch"], epoch=job.epoch)
+                       samples_per_sec=sps * t["run_batch"], epoch=job.epoch,
+                       sync_seconds=t["sync_seconds"] / a.compression)
                 if not spoke and job.iterations > start_it:
                     spoke = report(rep.speed, 0, t["replicas"], sps)
                 ep = t["epochs"][min(job.epoch, last - 1)]
