@@ -300,7 +300,9 @@ def train(task, args):
         change = take_change(reporter, args, task, say_batch, glob, W)
         flags = torch.tensor([float(ckpt.pending), float(stop)] + change,
                              dtype=torch.float64)
+        t_flags = time.perf_counter()
         dist.all_reduce(flags, op=dist.ReduceOp.MAX)
+        sync.waited(time.perf_counter() - t_flags)
         if flags[2] > 0:
             # every worker at the same step: the loader goes on from the
             # epoch's position with the new per-worker batch

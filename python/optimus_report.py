@@ -874,16 +874,21 @@ class SyncTimer:
         timer = SyncTimer(net)                  # the module DDP wraps
         ...  loss.backward()  ...               # the step's synced pass
         timer.synced()                          # right after it
+        timer.waited(seconds)                   # any other wait of the step
         reporter.progress(..., sync_seconds=timer.take())
 
     How: a hook on every parameter's gradient stamps when the backward
     pass computed it; DDP's backward returns once the all-reduce of the
     last bucket is done, so the time from the last gradient to that return
-    is the all-reduce the step waited for: what more GPUs or more nodes
-    add to a step, which the scheduler's goodput model fits apart from
-    the compute (a micro-step under no_sync() stamps but is not a synced
-    pass: do not call synced() after it). take() is the mean over the
-    synced passes since the last take(), None before any."""
+    is the all-reduce the step waited for. A collective of the trainer's
+    own in the step (a flag all-reduce, statistics) is a wait for the
+    other workers too: waited() adds it. Together they are what more GPUs
+    or more nodes add to a step, which the scheduler's goodput model fits
+    apart from the compute; whatever is left of the step is compute, and
+    a wait missed there makes the compute look as if it depended on the
+    GPUs. A micro-step under no_sync() stamps but is not a synced pass:
+    do not call synced() after it. take() is the mean per synced pass
+    since the last take(), None before any."""
 
     def __init__(self, module):
         self._last = None
@@ -904,10 +909,15 @@ class SyncTimer:
             self._count += 1
             self._last = None
 
+    def waited(self, seconds):
+        """Another wait for the other workers in the current step."""
+        self._sum += max(0.0, float(seconds))
+
     def take(self):
         """The mean all-reduce seconds since the last take(); None when no
         synced pass was timed."""
         if not self._count:
+            self._sum = 0.0
             return None
         mean = self._sum / self._count
         self._sum, self._count = 0.0, 0

@@ -4,8 +4,9 @@
 from the backward pass's last gradient to the synced pass's end. A
 stand-in all-reduce (a wait after the last gradient, as DDP's backward
 waits for its last bucket) is measured as that wait; a pass without it
-as next to nothing; take() averages the synced passes since the last
-take(). Needs python3-torch, no cluster."""
+as next to nothing; another wait of the step (waited()) adds to it;
+take() averages per synced pass since the last take(). Needs
+python3-torch, no cluster."""
 import importlib.util
 import os
 import sys
@@ -48,5 +49,14 @@ def test_sync_timer_measures_the_wait_after_the_last_gradient():
     # last gradient
     net(x).sum().backward()
     time.sleep(0.1)
+    synced_pass(0.0)
+    assert timer.take() < 0.05
+    # another wait of the step (a flag all-reduce) adds to its part;
+    # a wait with no synced pass since is dropped with the take
+    synced_pass(0.0)
+    timer.waited(0.2)
+    assert 0.2 <= timer.take() < 0.25
+    timer.waited(0.2)
+    assert timer.take() is None
     synced_pass(0.0)
     assert timer.take() < 0.05
