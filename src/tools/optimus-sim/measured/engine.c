@@ -127,8 +127,12 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 			break;
 		ob.nodes = alloc_runs(j->alloc, w, place);
 		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
-		if (!(rc = sp->truth->step_time(sp, place, (size_t)ob.nodes,
-						ob.atomic, &ob.step, &ob.sync,
+		sim_truth_run_t run = { .workers = w,
+					.nnodes = (size_t)ob.nodes,
+					.node_workers = place,
+					.atomic = ob.atomic,
+					.accum = ob.accum };
+		if (!(rc = sp->truth->step_time(sp, &run, &ob.step, &ob.sync,
 						s->err, s->errlen)))
 			rc = job_observe(s, j, &ob);
 	}
@@ -146,7 +150,7 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 {
 	const px_spec_t *sp = j->spec;
-	const px_truth_t *truth = sp->truth;
+	const sim_truth_ops_t *truth = sp->truth;
 	double t = s->now;
 	int reps = job_replicas(j);
 
@@ -165,13 +169,16 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	}
 	while (seconds > 0 && j->completion < 0) {
 		double step, sync, gain;
-		double bsz = (double)reps * j->atomic * (j->accum + 1);
-		int rc = truth->step_time(sp, j->place, (size_t)j->nplace,
-					  j->atomic, &step, &sync, s->err,
+		sim_truth_run_t run = { .workers = reps,
+					.nnodes = (size_t)j->nplace,
+					.node_workers = j->place,
+					.atomic = j->atomic, .accum = j->accum };
+		double bsz = sim_truth_run_batch(&run);
+		int rc = truth->step_time(sp, &run, &step, &sync, s->err,
 					  s->errlen);
 		if (rc)
 			return rc;
-		if (truth->gain(sp, bsz, j->epoch, &gain))
+		if (truth->gain(sp, &run, j->epoch, &gain))
 			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
@@ -235,10 +242,10 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
 	job_split(j);
-	/* A re-allocation restarts from the checkpoint; the shape's
-	 * restart was measured whole, the checkpoint in it. */
+	/* A re-allocation restarts from the checkpoint. */
 	j->rescale = sim_start_cost(&costs, j->restarts < 0 ? SIM_TAKE_START :
-				    SIM_TAKE_RESIZE, 0.0, s->now,
+				    SIM_TAKE_RESIZE,
+				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
 	j->restarts++;
@@ -252,7 +259,8 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 
 	j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH, 0.0, s->now,
+	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH,
+				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
 	j->rebatches++;
@@ -499,8 +507,10 @@ double px_job_true_step(const px_job_t *j, int replicas)
 		left -= place[n];
 	}
 	sp->truth->oracle_split(sp, sp->bsz, replicas, &atomic, &accum);
-	if (sp->truth->step_time(sp, place, (size_t)n, atomic, &step, &sync,
-				 NULL, 0))
+	sim_truth_run_t run = { .workers = replicas, .nnodes = (size_t)n,
+				.node_workers = place, .atomic = atomic,
+				.accum = accum };
+	if (sp->truth->step_time(sp, &run, &step, &sync, NULL, 0))
 		return -1.0;
 	return sp->truth->iteration_time(sp, step, sync, accum);
 }
