@@ -163,15 +163,15 @@ static double paa_max_speedup(uint64_t seed, bool table_only,
 			.node_workers = workers,
 			.nnodes = sim_truth_split_even(10, 10, 10, ps, workers),
 			.paa = true };
-		double with, without;
-		if (sim_truth_progress_rate(&sim_catalog_truth, &t, &run, 0,
-					    &with))
+		sim_truth_sample_t with, without;
+		if (sim_truth_measure(&sim_catalog_truth, &t, &run, 0, &with,
+				      NULL, 0))
 			continue;
 		run.paa = false;
-		if (sim_truth_progress_rate(&sim_catalog_truth, &t, &run, 0,
-					    &without))
+		if (sim_truth_measure(&sim_catalog_truth, &t, &run, 0,
+				      &without, NULL, 0))
 			continue;
-		double s = with / without - 1.0;
+		double s = with.rate / without.rate - 1.0;
 		if (s > best) {
 			best = s;
 			*which = m->name;

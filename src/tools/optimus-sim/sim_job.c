@@ -90,10 +90,12 @@ static double true_speed(const sim_state_t *s, const sim_job_t *j, int p,
 	sim_truth_run_t run = { .workers = w, .ps = p, .nnodes = n,
 				.node_workers = workers, .node_ps = ps,
 				.paa = s->cfg->paa };
-	double rate;
+	sim_truth_sample_t m;
 
-	return sim_truth_progress_rate(j->ops, &j->truth, &run, 0, &rate) ?
-	       0.0 : rate;
+	if (sim_truth_measure(j->ops, &j->truth, &run, 0, &m, NULL, 0) ||
+	    !m.moves)
+		return 0.0;
+	return m.rate;
 }
 
 void sim_job_free(sim_job_t *j)

@@ -2,8 +2,11 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * sim_truth_ops.c - what follows from a truth's answers, whichever truth
- * (sim_truth_ops.h): a configuration's batch and a job's true speed.
+ * (sim_truth_ops.h): a configuration's batch and what a job measures of
+ * a configuration.
  */
+#include <math.h>
+
 #include "sim_truth_ops.h"
 
 double sim_truth_run_batch(const sim_truth_run_t *run)
@@ -11,15 +14,19 @@ double sim_truth_run_batch(const sim_truth_run_t *run)
 	return (double)run->workers * run->atomic * (run->accum + 1);
 }
 
-int sim_truth_progress_rate(const sim_truth_ops_t *t, const void *job,
-			    const sim_truth_run_t *run, int epoch,
-			    double *rate)
+int sim_truth_measure(const sim_truth_ops_t *t, const void *job,
+		      const sim_truth_run_t *run, int epoch,
+		      sim_truth_sample_t *out, char *err, size_t errlen)
 {
-	double step, sync, gain;
-	int rc = t->step_time(job, run, &step, &sync, NULL, 0);
+	int rc = t->step_time(job, run, &out->step, &out->sync, err, errlen);
 
-	if (rc || (rc = t->gain(job, run, epoch, &gain)))
+	if (rc)
 		return rc;
-	*rate = gain / t->iteration_time(job, step, sync, run->accum);
+	out->iteration = t->iteration_time(job, out->step, out->sync,
+					   run->accum);
+	out->moves = !t->gain(job, run, epoch, &out->gain);
+	out->rate = out->moves ? out->gain / out->iteration : NAN;
+	if (!out->moves)
+		out->gain = NAN;
 	return 0;
 }

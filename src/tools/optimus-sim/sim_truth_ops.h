@@ -91,11 +91,26 @@ typedef struct sim_truth_ops {
 /* The global batch `run` trains on per iteration: every GPU's batch
  * times its micro-steps. */
 double sim_truth_run_batch(const sim_truth_run_t *run);
-/* The job's true progress per second in `run` during `epoch`: the
- * progress of an iteration over its seconds. 0, or the truth's -errno
- * where it has no step time or no progress there. */
-int sim_truth_progress_rate(const sim_truth_ops_t *t, const void *job,
-			    const sim_truth_run_t *run, int epoch,
-			    double *rate);
+
+/* What a job running `run` measures of itself (sim_truth_measure). */
+typedef struct sim_truth_sample {
+	double step, sync;	/* seconds of a step, of them the exchange */
+	double iteration;	/* seconds of an iteration, micro-steps in */
+	/* Whether the truth gives the job progress there; then the
+	 * progress of an iteration and per second (gain / iteration). */
+	bool moves;
+	double gain, rate;
+} sim_truth_sample_t;
+
+/*
+ * The one way either engine measures a configuration of a job, a run's
+ * or a pre-run's: its truth's step time of `run`, the iteration it makes
+ * and the progress of that iteration during `epoch`. 0, or the truth's
+ * -errno (message in err) where it has no step time; no progress there
+ * is no error (out->moves false): a pre-run times steps only.
+ */
+int sim_truth_measure(const sim_truth_ops_t *t, const void *job,
+		      const sim_truth_run_t *run, int epoch,
+		      sim_truth_sample_t *out, char *err, size_t errlen);
 
 #endif

@@ -132,9 +132,13 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 					.node_workers = place,
 					.atomic = ob.atomic,
 					.accum = ob.accum };
-		if (!(rc = sp->truth->step_time(sp, &run, &ob.step, &ob.sync,
-						s->err, s->errlen)))
-			rc = job_observe(s, j, &ob);
+		sim_truth_sample_t m;
+		if ((rc = sim_truth_measure(sp->truth, sp, &run, j->epoch, &m,
+					    s->err, s->errlen)))
+			break;
+		ob.step = m.step;
+		ob.sync = m.sync;
+		rc = job_observe(s, j, &ob);
 	}
 	return rc;
 }
@@ -168,29 +172,28 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		return job_prerun(s, j);
 	}
 	while (seconds > 0 && j->completion < 0) {
-		double step, sync, gain;
 		sim_truth_run_t run = { .workers = reps,
 					.nnodes = (size_t)j->nplace,
 					.node_workers = j->place,
 					.atomic = j->atomic, .accum = j->accum };
 		double bsz = sim_truth_run_batch(&run);
-		int rc = truth->step_time(sp, &run, &step, &sync, s->err,
-					  s->errlen);
+		sim_truth_sample_t m;
+		int rc = sim_truth_measure(truth, sp, &run, j->epoch, &m,
+					   s->err, s->errlen);
 		if (rc)
 			return rc;
-		if (truth->gain(sp, &run, j->epoch, &gain))
+		if (!m.moves)
 			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
 		px_obs_t ob = { j->nplace, j->nalloc, j->atomic, j->accum,
-				step, sync };
+				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
 		job_report_stats(j, bsz);
-		double total = truth->iteration_time(sp, step, sync,
-						     j->accum);
-		double goodput = gain / total;
+		double total = m.iteration;
+		double goodput = m.rate;
 		j->rate = 1.0 / total;
 		double next = truth->epoch_start(sp, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
@@ -500,7 +503,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
 {
 	const px_spec_t *sp = j->spec;
 	int place[PX_NODES], n = 0, atomic, accum;
-	double step, sync;
+	sim_truth_sample_t m;
 
 	for (int left = replicas; left > 0 && n < PX_NODES; n++) {
 		place[n] = left < PX_NODE_GPUS ? left : PX_NODE_GPUS;
@@ -510,9 +513,9 @@ double px_job_true_step(const px_job_t *j, int replicas)
 	sim_truth_run_t run = { .workers = replicas, .nnodes = (size_t)n,
 				.node_workers = place, .atomic = atomic,
 				.accum = accum };
-	if (sp->truth->step_time(sp, &run, &step, &sync, NULL, 0))
+	if (sim_truth_measure(sp->truth, sp, &run, j->epoch, &m, NULL, 0))
 		return -1.0;
-	return sp->truth->iteration_time(sp, step, sync, accum);
+	return m.iteration;
 }
 
 /*
