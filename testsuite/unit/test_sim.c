@@ -161,6 +161,47 @@ END_TEST
  * JCT alone on the cluster must grow with its size, or the size must be
  * refused with an error that names it.
  */
+/*
+ * The catalogue's truth as the engines ask it (sim_truth_ops.h): the
+ * answers are the truth's own, an iteration is one step of every worker,
+ * worth w steps async and one sync, and the job measures no gradients.
+ */
+START_TEST(test_catalog_truth)
+{
+	const sim_truth_ops_t *ops = &sim_catalog_truth;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int ps[2] = { 2, 2 }, workers[2] = { 3, 3 };
+	sim_truth_run_t run = { .workers = 6, .ps = 4, .nnodes = 2,
+				.node_ps = ps, .node_workers = workers,
+				.paa = true };
+	static const speed_mode_t modes[] = { SPEED_SYNC, SPEED_ASYNC };
+
+	for (size_t i = 0; i < 2; i++) {
+		sim_truth_t t;
+		sim_truth_sample_t m;
+		double loss, sqr, var;
+		ck_assert_int_eq(sim_truth_init(&t,
+						sim_catalog_find("resnet-50"),
+						modes[i], 1.0, 0.001, rng), 0);
+		ck_assert(ops->epoch_start(&t, 0) == 0.0);
+		ck_assert(ops->epoch_start(&t, 3) == 3 * t.epoch_steps);
+		ck_assert(ops->work(&t) == t.total_steps);
+		ck_assert_int_eq(ops->loss(&t, 10.0, &loss), 0);
+		ck_assert(loss == sim_truth_loss(&t, 10.0));
+		ck_assert(ops->checkpoint(&t) == sim_truth_checkpoint(&t));
+		ck_assert_int_eq(ops->gradients(&t, 256.0, 0, &sqr, &var),
+				 -EDOM);
+		ck_assert_int_eq(sim_truth_measure(ops, &t, &run, 0, &m,
+						   NULL, 0), 0);
+		ck_assert(m.moves && m.sync > 0.0 && m.sync < m.step);
+		ck_assert(m.iteration == m.step);
+		ck_assert(m.gain == (modes[i] == SPEED_ASYNC ? 6.0 : 1.0));
+		ck_assert(m.rate == m.gain / m.step);
+	}
+	gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(test_truth_size_monotone)
 {
 	static const double sizes[] = { 1, 2, 4, 8, 10, 16, 30, 64 };
@@ -696,6 +737,7 @@ int main(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sample_trace);
 	tcase_add_test(tc, test_truth);
+	tcase_add_test(tc, test_catalog_truth);
 	tcase_add_test(tc, test_truth_size_monotone);
 	tcase_add_test(tc, test_epoch_shares);
 	tcase_add_test(tc, test_event_plans);
