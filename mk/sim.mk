@@ -6,6 +6,8 @@
 SIM_SOURCES = \
 	src/tools/optimus-sim/sim_catalog.h src/tools/optimus-sim/sim_catalog.c \
 	src/tools/optimus-sim/sim_truth.h src/tools/optimus-sim/sim_truth.c \
+	src/tools/optimus-sim/sim_truth_ops.h src/tools/optimus-sim/sim_truth_ops.c \
+	src/tools/optimus-sim/sim_catalog_truth.c \
 	src/tools/optimus-sim/sim_events.h src/tools/optimus-sim/sim_events.c \
 	src/tools/optimus-sim/sim_workload.h \
 	src/tools/optimus-sim/sim_workload.c \
@@ -30,7 +32,6 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/measured/csv.h src/tools/optimus-sim/measured/csv.c \
 	src/tools/optimus-sim/measured/interp_nd.h src/tools/optimus-sim/measured/interp_nd.c \
 	src/tools/optimus-sim/measured/app.h src/tools/optimus-sim/measured/app.c \
-	src/tools/optimus-sim/measured/job_truth.h \
 	src/tools/optimus-sim/measured/app_truth.c \
 	src/tools/optimus-sim/measured/engine.h src/tools/optimus-sim/measured/engine.c \
 	src/tools/optimus-sim/measured/workload.c \

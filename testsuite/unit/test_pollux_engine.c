@@ -2,7 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
  * test_pollux_engine.c - the measured engine's two boundaries: the truth
- * it asks (measured/job_truth.h), here a small fake whose rounds can be
+ * it asks (sim_truth_ops.h), here a small fake whose rounds can be
  * worked out by hand, with no measured application behind it (a read of
  * the application would crash), and the placement of the policies that
  * place their own jobs, the plan's (measured/place.h).
@@ -27,7 +27,7 @@ static struct {
 	int max_replicas, split, step_time, gain, epoch_start, gradients;
 } asked;
 
-static int fake_max_replicas(const px_spec_t *job, double bsz)
+static int fake_max_replicas(const void *job, double bsz)
 {
 	(void)job;
 	(void)bsz;
@@ -35,7 +35,7 @@ static int fake_max_replicas(const px_spec_t *job, double bsz)
 	return 8;
 }
 
-static void fake_split(const px_spec_t *job, double bsz, int replicas,
+static void fake_split(const void *job, double bsz, int replicas,
 		       int *atomic, int *accum)
 {
 	(void)job;
@@ -44,52 +44,51 @@ static void fake_split(const px_spec_t *job, double bsz, int replicas,
 	*accum = 0;
 }
 
-static int fake_step_time(const px_spec_t *job, const int *placement,
-			  size_t nnodes, int atomic, double *step,
-			  double *sync, char *err, size_t errlen)
+static int fake_step_time(const void *job, const sim_truth_run_t *run,
+			  double *step, double *sync, char *err, size_t errlen)
 {
+	const px_spec_t *sp = job;
 	int gpus = 0;
 
-	(void)atomic;
 	asked.step_time++;
-	for (size_t k = 0; k < nnodes; k++)
-		gpus += placement[k];
+	for (size_t k = 0; k < run->nnodes; k++)
+		gpus += run->node_workers[k];
 	if (gpus > 8) {
 		snprintf(err, errlen, "%s: no step time on %d GPUs",
-			 job->name, gpus);
+			 sp->name, gpus);
 		return -EDOM;
 	}
-	*sync = (double)nnodes - 1.0;
+	*sync = (double)run->nnodes - 1.0;
 	*step = 8.0 / gpus + *sync;
 	return 0;
 }
 
-static double fake_iteration_time(const px_spec_t *job, double step,
+static double fake_iteration_time(const void *job, double step,
 				  double sync, int accum)
 {
 	(void)job;
 	return step + (step - sync) * accum;
 }
 
-static int fake_gain(const px_spec_t *job, double bsz, int epoch,
-		     double *gain)
+static int fake_gain(const void *job, const sim_truth_run_t *run,
+		     int epoch, double *gain)
 {
 	(void)job;
-	(void)bsz;
+	(void)run;
 	(void)epoch;
 	asked.gain++;
 	*gain = 1.0;
 	return 0;
 }
 
-static double fake_epoch_start(const px_spec_t *job, int epoch)
+static double fake_epoch_start(const void *job, int epoch)
 {
 	(void)job;
 	asked.epoch_start++;
 	return 100.0 * epoch;
 }
 
-static int fake_gradients(const px_spec_t *job, double bsz, int epoch,
+static int fake_gradients(const void *job, double bsz, int epoch,
 			  double *sqr, double *var)
 {
 	(void)job;
@@ -99,21 +98,45 @@ static int fake_gradients(const px_spec_t *job, double bsz, int epoch,
 	return 0;
 }
 
-static double fake_iterations_to(const px_spec_t *job, double bsz, int epoch)
+static double fake_iterations_to(const void *job, double bsz, int epoch)
 {
 	(void)job;
 	(void)bsz;
 	return 100.0 * (epoch + 1);
 }
 
-static const px_truth_t fake_truth = {
+static double fake_work(const void *job)
+{
+	const px_spec_t *sp = job;
+
+	return 100.0 * sp->epochs;
+}
+
+static int fake_loss(const void *job, double progress, double *loss)
+{
+	(void)job;
+	(void)progress;
+	(void)loss;
+	return -EDOM;
+}
+
+static double fake_checkpoint(const void *job)
+{
+	(void)job;
+	return 0.0;
+}
+
+static const sim_truth_ops_t fake_truth = {
 	.max_replicas = fake_max_replicas,
 	.split = fake_split,
 	.step_time = fake_step_time,
 	.iteration_time = fake_iteration_time,
 	.gain = fake_gain,
 	.epoch_start = fake_epoch_start,
+	.work = fake_work,
+	.loss = fake_loss,
 	.gradients = fake_gradients,
+	.checkpoint = fake_checkpoint,
 	.oracle_split = fake_split,
 	.iterations_to = fake_iterations_to,
 };

@@ -161,6 +161,47 @@ END_TEST
  * JCT alone on the cluster must grow with its size, or the size must be
  * refused with an error that names it.
  */
+/*
+ * The catalogue's truth as the engines ask it (sim_truth_ops.h): the
+ * answers are the truth's own, an iteration is one step of every worker,
+ * worth w steps async and one sync, and the job measures no gradients.
+ */
+START_TEST(test_catalog_truth)
+{
+	const sim_truth_ops_t *ops = &sim_catalog_truth;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int ps[2] = { 2, 2 }, workers[2] = { 3, 3 };
+	sim_truth_run_t run = { .workers = 6, .ps = 4, .nnodes = 2,
+				.node_ps = ps, .node_workers = workers,
+				.paa = true };
+	static const speed_mode_t modes[] = { SPEED_SYNC, SPEED_ASYNC };
+
+	for (size_t i = 0; i < 2; i++) {
+		sim_truth_t t;
+		sim_truth_sample_t m;
+		double loss, sqr, var;
+		ck_assert_int_eq(sim_truth_init(&t,
+						sim_catalog_find("resnet-50"),
+						modes[i], 1.0, 0.001, rng), 0);
+		ck_assert(ops->epoch_start(&t, 0) == 0.0);
+		ck_assert(ops->epoch_start(&t, 3) == 3 * t.epoch_steps);
+		ck_assert(ops->work(&t) == t.total_steps);
+		ck_assert_int_eq(ops->loss(&t, 10.0, &loss), 0);
+		ck_assert(loss == sim_truth_loss(&t, 10.0));
+		ck_assert(ops->checkpoint(&t) == sim_truth_checkpoint(&t));
+		ck_assert_int_eq(ops->gradients(&t, 256.0, 0, &sqr, &var),
+				 -EDOM);
+		ck_assert_int_eq(sim_truth_measure(ops, &t, &run, 0, &m,
+						   NULL, 0), 0);
+		ck_assert(m.moves && m.sync > 0.0 && m.sync < m.step);
+		ck_assert(m.iteration == m.step);
+		ck_assert(m.gain == (modes[i] == SPEED_ASYNC ? 6.0 : 1.0));
+		ck_assert(m.rate == m.gain / m.step);
+	}
+	gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(test_truth_size_monotone)
 {
 	static const double sizes[] = { 1, 2, 4, 8, 10, 16, 30, 64 };
@@ -201,28 +242,63 @@ START_TEST(test_truth_size_monotone)
 }
 END_TEST
 
+/* The truth's steps per second of t with ps[i] PS and workers[i]
+ * workers on server i of n, through the engines' interface. */
+static int truth_speed(const sim_truth_t *t, const int *ps,
+		       const int *workers, size_t n, bool paa, double *rate)
+{
+	sim_truth_run_t run = { .nnodes = n, .node_ps = ps,
+				.node_workers = workers, .paa = paa };
+	sim_truth_sample_t m;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		run.ps += ps[i];
+		run.workers += workers[i];
+	}
+	rc = sim_truth_measure(&sim_catalog_truth, t, &run, 0, &m, NULL, 0);
+	ck_assert(rc || m.moves);
+	*rate = m.rate;
+	return rc;
+}
+
 START_TEST(test_truth)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	sim_truth_t t;
-	place_slot_t one[1] = { { 0, 4, 4 } };
-	place_slot_t apart[2] = { { 0, 4, 0 }, { 1, 0, 4 } };
+	int one_ps[1] = { 4 }, one_workers[1] = { 4 };
+	int apart_ps[2] = { 4, 0 }, apart_workers[2] = { 0, 4 };
+	int even_ps[SIM_MAX_PS], even_workers[SIM_MAX_PS];
+	size_t neven = sim_truth_split_even(4, 4, 2, even_ps, even_workers);
 
 	ck_assert_int_eq(sim_truth_init(&t, sim_catalog_find("resnet-50"),
 					SPEED_SYNC, 1.0, 0.001, rng), 0);
 	ck_assert(isfinite(t.total_steps) && t.total_steps > 100);
 	ck_assert(sim_truth_loss(&t, 0) > sim_truth_loss(&t, 1000));
 	/* Placement: colocated is faster than apart (Theorem 1). */
-	ck_assert(sim_truth_cross(one, 1) == 0.0);
-	ck_assert(sim_truth_cross(apart, 2) == 1.0);
-	ck_assert(fabs(sim_truth_cross_even(4, 4, 2) - 0.5) < 1e-12);
-	ck_assert(sim_truth_speed(&t, 4, 4, 0.0, true) >
-		  sim_truth_speed(&t, 4, 4, 1.0, true));
+	ck_assert(sim_truth_cross(one_ps, one_workers, 1) == 0.0);
+	ck_assert(sim_truth_cross(apart_ps, apart_workers, 2) == 1.0);
+	ck_assert(neven == 2);
+	ck_assert(fabs(sim_truth_cross(even_ps, even_workers, neven) - 0.5) <
+		  1e-12);
+	double near, far, paa, mxnet;
+	ck_assert_int_eq(truth_speed(&t, one_ps, one_workers, 1, true,
+				     &near), 0);
+	ck_assert_int_eq(truth_speed(&t, apart_ps, apart_workers, 2, true,
+				     &far), 0);
+	ck_assert(near > far);
 	/* PAA balances ResNet-50 better than MXNet's default. */
 	ck_assert(t.imb_paa[8] < t.imb_mxnet[8]);
-	ck_assert(sim_truth_speed(&t, 8, 8, 1.0, true) >
-		  sim_truth_speed(&t, 8, 8, 1.0, false));
-	ck_assert(sim_truth_speed(&t, 0, 4, 1.0, true) == 0.0);
+	int eight_ps[2] = { 8, 0 }, eight_workers[2] = { 0, 8 };
+	ck_assert_int_eq(truth_speed(&t, eight_ps, eight_workers, 2, true,
+				     &paa), 0);
+	ck_assert_int_eq(truth_speed(&t, eight_ps, eight_workers, 2, false,
+				     &mxnet), 0);
+	ck_assert(paa > mxnet);
+	/* No PS, no step time. */
+	int none[1] = { 0 };
+	ck_assert_int_eq(truth_speed(&t, none, one_workers, 1, true, &near),
+			 -EDOM);
 	/* Blocks of every model add up to its parameters. */
 	for (size_t i = 0; i < sim_catalog_count(); i++) {
 		const sim_model_t *m = sim_catalog_at(i);
@@ -661,6 +737,7 @@ int main(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sample_trace);
 	tcase_add_test(tc, test_truth);
+	tcase_add_test(tc, test_catalog_truth);
 	tcase_add_test(tc, test_truth_size_monotone);
 	tcase_add_test(tc, test_epoch_shares);
 	tcase_add_test(tc, test_event_plans);

@@ -117,7 +117,7 @@ static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 /* The seconds the job loses taking `take` now (sim_start_cost.h). */
 static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
 {
-	return sim_start_cost(&s->costs, take, sim_truth_checkpoint(&j->truth),
+	return sim_start_cost(&s->costs, take, j->ops->checkpoint(&j->truth),
 			      s->now, &s->launch_busy);
 }
 

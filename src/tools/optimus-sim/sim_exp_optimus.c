@@ -157,9 +157,21 @@ static double paa_max_speedup(uint64_t seed, bool table_only,
 		    (table_only && !in_paa_table(m)) ||
 		    sim_truth_init(&t, m, SPEED_SYNC, 1.0, 0.001, rng))
 			continue;
-		double x = sim_truth_cross_even(10, 10, 10);
-		double s = sim_truth_speed(&t, 10, 10, x, true) /
-			   sim_truth_speed(&t, 10, 10, x, false) - 1.0;
+		int ps[SIM_MAX_PS], workers[SIM_MAX_PS];
+		sim_truth_run_t run = {
+			.workers = 10, .ps = 10, .node_ps = ps,
+			.node_workers = workers,
+			.nnodes = sim_truth_split_even(10, 10, 10, ps, workers),
+			.paa = true };
+		sim_truth_sample_t with, without;
+		if (sim_truth_measure(&sim_catalog_truth, &t, &run, 0, &with,
+				      NULL, 0))
+			continue;
+		run.paa = false;
+		if (sim_truth_measure(&sim_catalog_truth, &t, &run, 0,
+				      &without, NULL, 0))
+			continue;
+		double s = with.rate / without.rate - 1.0;
 		if (s > best) {
 			best = s;
 			*which = m->name;

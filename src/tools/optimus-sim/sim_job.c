@@ -50,6 +50,7 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 		rc = sim_curve_truth(&j->truth, spec->curve, spec->size);
 	if (rc)
 		return rc;
+	j->ops = &sim_catalog_truth;
 	double es = draw_error(j->rng, s->cfg->speed_err);
 	double ec = draw_error(j->rng, s->cfg->conv_err);
 	j->speed_bias = s->cfg->oracle ? 1.0 : 1.0 + es;
@@ -61,10 +62,40 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 	j->res.sync = j->truth.mode == SPEED_SYNC;
 	j->res.arrival = spec->arrival;
 	j->res.start = j->res.end = -1.0;
-	j->res.total_steps = j->truth.total_steps;
+	j->res.total_steps = j->ops->work(&j->truth);
 	j->res.loss0 = j->res.loss_end = j->res.window_loss =
-		sim_truth_loss(&j->truth, 0.0);
+		sim_job_true_loss(j, 0.0);
 	return 0;
+}
+
+double sim_job_true_loss(const sim_job_t *j, double step)
+{
+	double loss = NAN;
+
+	(void)j->ops->loss(&j->truth, step, &loss);
+	return loss;
+}
+
+/* Steps of its epochs (the catalogue's are all as long as the first). */
+static double job_epoch_steps(const sim_job_t *j)
+{
+	return j->ops->epoch_start(&j->truth, 1);
+}
+
+/* True steps per second of the job with p PS and w workers, ps[i] and
+ * workers[i] of them on server i of n; 0 where it has no step time. */
+static double true_speed(const sim_state_t *s, const sim_job_t *j, int p,
+			 int w, const int *ps, const int *workers, size_t n)
+{
+	sim_truth_run_t run = { .workers = w, .ps = p, .nnodes = n,
+				.node_workers = workers, .node_ps = ps,
+				.paa = s->cfg->paa };
+	sim_truth_sample_t m;
+
+	if (sim_truth_measure(j->ops, &j->truth, &run, 0, &m, NULL, 0) ||
+	    !m.moves)
+		return 0.0;
+	return m.rate;
 }
 
 void sim_job_free(sim_job_t *j)
@@ -73,10 +104,13 @@ void sim_job_free(sim_job_t *j)
 	gsl_rng_free(j->rng);
 	free(j->slots);
 	free(j->usage);
+	free(j->slot_ps);
+	free(j->slot_workers);
 	j->jm = NULL;
 	j->rng = NULL;
 	j->slots = NULL;
 	j->usage = NULL;
+	j->slot_ps = j->slot_workers = NULL;
 }
 
 static void job_hints(const sim_state_t *s, const sim_job_t *j,
@@ -110,9 +144,9 @@ static void job_hints(const sim_state_t *s, const sim_job_t *j,
 	h->delta = s->cfg->delta;
 	snprintf(h->model, sizeof(h->model), "%s", m->name);
 	h->form = m->form;
-	h->epoch_steps = (uint64_t)llround(j->truth.epoch_steps);
+	h->epoch_steps = (uint64_t)llround(job_epoch_steps(j));
 	/* The oracle knows when the job converges. */
-	h->steps = s->cfg->oracle ? (uint64_t)j->truth.total_steps : 0;
+	h->steps = s->cfg->oracle ? (uint64_t)j->ops->work(&j->truth) : 0;
 	h->weight = j->spec.weight;
 }
 
@@ -147,11 +181,12 @@ static int prerun_servers(const sim_state_t *s, const sim_model_t *m,
 static int add_sample(sim_state_t *s, sim_job_t *j, int p, int w)
 {
 	int k, rc = prerun_servers(s, j->spec.model, p, w, &k);
+	int ps[SIM_MAX_PS], workers[SIM_MAX_PS];
 
 	if (rc)
 		return rc;
-	double x = sim_truth_cross_even(p, w, k);
-	double f = sim_truth_speed(&j->truth, p, w, x, s->cfg->paa);
+	size_t n = sim_truth_split_even(p, w, k, ps, workers);
+	double f = true_speed(s, j, p, w, ps, workers, n);
 
 	if (!s->cfg->oracle)
 		f *= j->speed_bias *
@@ -223,7 +258,7 @@ void sim_job_advance(sim_job_t *j, double t)
 {
 	if (j->speed > 0.0 && t > j->t_step)
 		j->step = fmin(j->step + j->speed * (t - j->t_step),
-			       j->truth.total_steps);
+			       j->ops->work(&j->truth));
 	j->t_step = t;
 }
 
@@ -233,15 +268,14 @@ double sim_job_loss_at(const sim_job_t *j, double t)
 
 	if (j->speed > 0.0 && t > j->t_step)
 		step = fmin(step + j->speed * (t - j->t_step),
-			    j->truth.total_steps);
-	return sim_truth_loss(&j->truth, step);
+			    j->ops->work(&j->truth));
+	return sim_job_true_loss(j, step);
 }
 
 /* What the job's training loop would report at `step`. */
 static double observed_loss(sim_job_t *j, double step, bool exact)
 {
-	double l = sim_truth_loss(&j->truth,
-				  (step + 1.0) * j->conv_scale - 1.0);
+	double l = sim_job_true_loss(j, (step + 1.0) * j->conv_scale - 1.0);
 
 	return exact ? l : l * (1.0 + gsl_ran_gaussian(j->rng, LOSS_JITTER));
 }
@@ -250,7 +284,8 @@ int sim_job_report(sim_state_t *s, sim_job_t *j)
 {
 	bool exact = s->cfg->oracle;
 	double from = j->reported, to = j->step;
-	int n = (int)ceil((to - from) / (0.5 * j->truth.epoch_steps));
+	double epoch_steps = job_epoch_steps(j);
+	int n = (int)ceil((to - from) / (0.5 * epoch_steps));
 	int rc = 0;
 
 	if (!(to > from))
@@ -265,7 +300,7 @@ int sim_job_report(sim_state_t *s, sim_job_t *j)
 		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
 			.received = sim_time(s->now), .step = step,
 			.loss = observed_loss(j, step, exact),
-			.epoch = step / j->truth.epoch_steps,
+			.epoch = step / epoch_steps,
 			.rebatch_seconds = -1.0, .timed = f }, NULL);
 	}
 	j->reported = to;
@@ -278,10 +313,10 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 	j->speed = 0.0;
 	if (j->st != SJ_RUNNING)
 		return;
-	double x = sim_truth_cross(j->slots, j->nslots);
-	j->speed = sim_truth_speed(&j->truth, j->ps, j->workers, x,
-				   s->cfg->paa) * sim_straggler_factor(s, j);
-	double left = j->truth.total_steps - j->step;
+	j->speed = true_speed(s, j, j->ps, j->workers, j->slot_ps,
+			      j->slot_workers, j->nslots) *
+		   sim_straggler_factor(s, j);
+	double left = j->ops->work(&j->truth) - j->step;
 	(void)sim_events_push(&s->q, s->now + fmax(left, 0.0) / j->speed,
 			      SIM_EV_FINISH, j->id, j->gen);
 }
@@ -293,8 +328,11 @@ void sim_job_release(sim_state_t *s, sim_job_t *j)
 			res_add(s->free[j->slots[i].server], j->usage[i]);
 	free(j->slots);
 	free(j->usage);
+	free(j->slot_ps);
+	free(j->slot_workers);
 	j->slots = NULL;
 	j->usage = NULL;
+	j->slot_ps = j->slot_workers = NULL;
 	j->nslots = 0;
 }
 
@@ -302,9 +340,13 @@ int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 {
 	const sim_model_t *m = j->spec.model;
 
-	j->slots = calloc(d->nslots ? d->nslots : 1, sizeof(*j->slots));
-	j->usage = calloc(d->nslots ? d->nslots : 1, sizeof(*j->usage));
-	if (!j->slots || !j->usage)
+	size_t cap = d->nslots ? d->nslots : 1;
+
+	j->slots = calloc(cap, sizeof(*j->slots));
+	j->usage = calloc(cap, sizeof(*j->usage));
+	j->slot_ps = calloc(cap, sizeof(*j->slot_ps));
+	j->slot_workers = calloc(cap, sizeof(*j->slot_workers));
+	if (!j->slots || !j->usage || !j->slot_ps || !j->slot_workers)
 		return -ENOMEM;
 	for (size_t i = 0; i < d->nslots; i++) {
 		const place_slot_t *sl = &d->slots[i];
@@ -317,6 +359,8 @@ int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 					  "%u's room", j->id, sl->server);
 		s->free[sl->server] = res_sub(s->free[sl->server], need);
 		j->slots[j->nslots] = *sl;
+		j->slot_ps[j->nslots] = sl->ps;
+		j->slot_workers[j->nslots] = sl->workers;
 		j->usage[j->nslots++] = need;
 	}
 	j->ps = d->ps;

@@ -133,13 +133,13 @@ static int advance(sim_state_t *s, double t)
 
 static void finish(sim_state_t *s, sim_job_t *j)
 {
-	j->step = j->truth.total_steps;
+	j->step = j->ops->work(&j->truth);
 	job_model_done(j->jm, sim_time(s->now));
 	sim_job_release(s, j);
 	j->st = SJ_DONE;
 	j->speed = 0.0;
 	j->res.end = s->now;
-	j->res.loss_end = sim_truth_loss(&j->truth, j->step);
+	j->res.loss_end = sim_job_true_loss(j, j->step);
 	s->ndone++;
 }
 

@@ -30,7 +30,10 @@ typedef enum sim_job_state {
 typedef struct sim_job {
 	uint32_t id;
 	sim_job_spec_t spec;
+	/* Its truth (sim_truth.h), which the engine asks only through
+	 * `ops` (sim_truth_ops.h): sim_catalog_truth. */
 	sim_truth_t truth;
+	const sim_truth_ops_t *ops;
 	job_model_t *jm;
 	job_feed_t feed;		/* its reports into jm */
 	sim_job_state_t st;
@@ -40,6 +43,7 @@ typedef struct sim_job {
 	int ps, workers;
 	place_slot_t *slots;
 	res_vec_t *usage;		/* per slot */
+	int *slot_ps, *slot_workers;	/* per slot: its truth's placement */
 	size_t nslots;
 	double speed_bias, conv_scale;	/* injected prediction errors */
 	uint32_t gen;
@@ -114,6 +118,8 @@ static inline bool sim_job_holds(const sim_job_t *j)
 int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 		 const sim_job_spec_t *spec);
 void sim_job_free(sim_job_t *j);
+/* Its truth's loss at `step` (NAN where its truth has none). */
+double sim_job_true_loss(const sim_job_t *j, double step);
 
 /* sim_epoch.c */
 int sim_epoch_init(sim_state_t *s);

@@ -158,21 +158,25 @@ int sim_truth_init(sim_truth_t *t, const sim_model_t *m, speed_mode_t mode,
 	return isfinite(t->total_steps) ? 0 : -EINVAL;
 }
 
-double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,
-		       bool paa)
+double sim_truth_step(const sim_truth_t *t, int p, int w, double x,
+		      bool paa, double *comm)
 {
 	if (p < 1 || w < 1)
-		return 0.0;
+		return NAN;
 	int pi = p > SIM_MAX_PS ? SIM_MAX_PS : p;
 	double imb = paa ? t->imb_paa[pi] : t->imb_mxnet[pi];
-	double comm = (SIM_LOCAL_COST + (1.0 - SIM_LOCAL_COST) * x) * imb;
+	double cx = (SIM_LOCAL_COST + (1.0 - SIM_LOCAL_COST) * x) * imb;
 	const double *th = t->theta;
 
-	if (t->mode == SPEED_ASYNC)
-		return w / (th[0] + th[1] * comm * w / p + th[2] * w +
-			    th[3] * p);
-	return 1.0 / (th[0] * t->batch / w + th[1] + th[2] * comm * w / p +
-		      th[3] * w + th[4] * p);
+	if (t->mode == SPEED_ASYNC) {
+		if (comm)
+			*comm = th[1] * cx * w / p;
+		return th[0] + th[1] * cx * w / p + th[2] * w + th[3] * p;
+	}
+	if (comm)
+		*comm = th[2] * cx * w / p;
+	return th[0] * t->batch / w + th[1] + th[2] * cx * w / p +
+	       th[3] * w + th[4] * p;
 }
 
 /* Checkpoint bandwidth to shared storage (bytes/s), save + load. */
@@ -192,30 +196,27 @@ double sim_truth_loss(const sim_truth_t *t, double step)
 	return curve_eval(&t->curve, step + 1.0);
 }
 
-double sim_truth_cross(const place_slot_t *slots, size_t n)
+double sim_truth_cross(const int *ps, const int *workers, size_t n)
 {
 	double P = 0, W = 0, local = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		P += slots[i].ps;
-		W += slots[i].workers;
-		local += (double)slots[i].ps * slots[i].workers;
+		P += ps[i];
+		W += workers[i];
+		local += (double)ps[i] * workers[i];
 	}
 	return P > 0 && W > 0 ? 1.0 - local / (P * W) : 0.0;
 }
 
-double sim_truth_cross_even(int p, int w, int k)
+size_t sim_truth_split_even(int p, int w, int k, int *ps, int *workers)
 {
-	place_slot_t s[SIM_MAX_PS];
-
 	if (k < 1)
 		k = 1;
 	if (k > SIM_MAX_PS)
 		k = SIM_MAX_PS;
 	for (int i = 0; i < k; i++) {
-		s[i].server = i;
-		s[i].ps = placement_share_front(p, k, i);
-		s[i].workers = placement_share_back(w, k, i);
+		ps[i] = placement_share_front(p, k, i);
+		workers[i] = placement_share_back(w, k, i);
 	}
-	return sim_truth_cross(s, k);
+	return (size_t)k;
 }

@@ -26,6 +26,7 @@
 #include "alloc/placement.h"
 #include "sim_catalog.h"
 #include "models/speed_model.h"
+#include "sim_truth_ops.h"
 
 /* Cost of intra-server transfer relative to cross-server. */
 #define SIM_LOCAL_COST 0.4
@@ -79,9 +80,14 @@ int sim_truth_init(sim_truth_t *t, const sim_model_t *m, speed_mode_t mode,
  */
 double sim_truth_max_size(const sim_model_t *m, double delta);
 
-/* Steps per second with p PS, w workers, cross fraction x, PAA or not. */
-double sim_truth_speed(const sim_truth_t *t, int p, int w, double x,
-		       bool paa);
+/*
+ * Seconds of one step of a worker with p PS and w workers, cross fraction
+ * x, PAA or not, and of it the PS-bound transfer (*comm, may be NULL).
+ * The job makes w steps in that time (async) or one (sync). NAN when
+ * p < 1 or w < 1.
+ */
+double sim_truth_step(const sim_truth_t *t, int p, int w, double x,
+		      bool paa, double *comm);
 /* True loss after `step` steps. */
 double sim_truth_loss(const sim_truth_t *t, double step);
 /* Seconds to save and load its checkpoint (the model's parameters, 4
@@ -89,9 +95,15 @@ double sim_truth_loss(const sim_truth_t *t, double step);
  * start itself (sim_start_cost.h). */
 double sim_truth_checkpoint(const sim_truth_t *t);
 
-/* Fraction of (worker, PS) pairs on different servers. */
-double sim_truth_cross(const place_slot_t *slots, size_t n);
-/* Same for an even split of p and w over k servers (pre-runs). */
-double sim_truth_cross_even(int p, int w, int k);
+/* Fraction of (worker, PS) pairs on different servers, for ps[i] PS and
+ * workers[i] workers on server i of n. */
+double sim_truth_cross(const int *ps, const int *workers, size_t n);
+/* An even split of p and w over k servers (pre-runs), k within
+ * 1..SIM_MAX_PS: ps and workers hold SIM_MAX_PS entries; returns k. */
+size_t sim_truth_split_even(int p, int w, int k, int *ps, int *workers);
+
+/* The catalogue's jobs as the engines' truth (sim_truth_ops.h), for a
+ * job whose data is a sim_truth_t (sim_catalog_truth.c). */
+extern const sim_truth_ops_t sim_catalog_truth;
 
 #endif

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "measured/interp_nd.h"
+#include "sim_truth_ops.h"
 
 /* Nodes of the simulated cluster (GPUs per node: PX_NODE_GPUS). */
 #define PX_NODES 16
@@ -115,5 +116,9 @@ void px_app_split_batch(const px_app_t *a, double bsz, int replicas,
  * measured truth); the simulator's jobs and `optimus-sim truth` alike. */
 void px_app_split_job(const px_app_t *a, double bsz, int replicas,
 		      int *atomic, int *accum);
+
+/* The measured applications as the engines' truth (sim_truth_ops.h,
+ * measured/app_truth.c), for a px_spec_t whose `app` is one of them. */
+extern const sim_truth_ops_t px_app_truth;
 
 #endif

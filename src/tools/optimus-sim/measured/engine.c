@@ -131,10 +131,18 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 			break;
 		ob.nodes = alloc_runs(j->alloc, w, place);
 		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
-		if (!(rc = sp->truth->step_time(sp, place, (size_t)ob.nodes,
-						ob.atomic, &ob.step, &ob.sync,
-						s->err, s->errlen)))
-			rc = job_observe(s, j, &ob);
+		sim_truth_run_t run = { .workers = w,
+					.nnodes = (size_t)ob.nodes,
+					.node_workers = place,
+					.atomic = ob.atomic,
+					.accum = ob.accum };
+		sim_truth_sample_t m;
+		if ((rc = sim_truth_measure(sp->truth, sp, &run, j->epoch, &m,
+					    s->err, s->errlen)))
+			break;
+		ob.step = m.step;
+		ob.sync = m.sync;
+		rc = job_observe(s, j, &ob);
 	}
 	return rc;
 }
@@ -150,7 +158,7 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 {
 	const px_spec_t *sp = j->spec;
-	const px_truth_t *truth = sp->truth;
+	const sim_truth_ops_t *truth = sp->truth;
 	double t = s->now;
 	int reps = job_replicas(j);
 
@@ -168,26 +176,28 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		return job_prerun(s, j);
 	}
 	while (seconds > 0 && j->completion < 0) {
-		double step, sync, gain;
-		double bsz = (double)reps * j->atomic * (j->accum + 1);
-		int rc = truth->step_time(sp, j->place, (size_t)j->nplace,
-					  j->atomic, &step, &sync, s->err,
-					  s->errlen);
+		sim_truth_run_t run = { .workers = reps,
+					.nnodes = (size_t)j->nplace,
+					.node_workers = j->place,
+					.atomic = j->atomic, .accum = j->accum };
+		double bsz = sim_truth_run_batch(&run);
+		sim_truth_sample_t m;
+		int rc = sim_truth_measure(truth, sp, &run, j->epoch, &m,
+					   s->err, s->errlen);
 		if (rc)
 			return rc;
-		if (truth->gain(sp, bsz, j->epoch, &gain))
+		if (!m.moves)
 			return errmsg_set(s->err, s->errlen, -EDOM, "%s: no "
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
 		px_obs_t ob = { j->nplace, j->nalloc, j->atomic, j->accum,
-				step, sync };
+				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
 		job_report_stats(j, bsz);
-		double total = truth->iteration_time(sp, step, sync,
-						     j->accum);
-		double goodput = gain / total;
+		double total = m.iteration;
+		double goodput = m.rate;
 		j->rate = 1.0 / total;
 		j->sync = sync;
 		double next = truth->epoch_start(sp, j->epoch + 1);
@@ -241,10 +251,10 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
 	job_split(j);
-	/* A re-allocation restarts from the checkpoint; the shape's
-	 * restart was measured whole, the checkpoint in it. */
+	/* A re-allocation restarts from the checkpoint. */
 	j->rescale = sim_start_cost(&costs, j->restarts < 0 ? SIM_TAKE_START :
-				    SIM_TAKE_RESIZE, 0.0, s->now,
+				    SIM_TAKE_RESIZE,
+				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
 	j->restarts++;
@@ -258,7 +268,8 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 
 	j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH, 0.0, s->now,
+	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH,
+				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
 	j->rebatches++;
@@ -498,17 +509,19 @@ double px_job_true_step(const px_job_t *j, int replicas)
 {
 	const px_spec_t *sp = j->spec;
 	int place[PX_NODES], n = 0, atomic, accum;
-	double step, sync;
+	sim_truth_sample_t m;
 
 	for (int left = replicas; left > 0 && n < PX_NODES; n++) {
 		place[n] = left < PX_NODE_GPUS ? left : PX_NODE_GPUS;
 		left -= place[n];
 	}
 	sp->truth->oracle_split(sp, sp->bsz, replicas, &atomic, &accum);
-	if (sp->truth->step_time(sp, place, (size_t)n, atomic, &step, &sync,
-				 NULL, 0))
+	sim_truth_run_t run = { .workers = replicas, .nnodes = (size_t)n,
+				.node_workers = place, .atomic = atomic,
+				.accum = accum };
+	if (sim_truth_measure(sp->truth, sp, &run, j->epoch, &m, NULL, 0))
 		return -1.0;
-	return sp->truth->iteration_time(sp, step, sync, accum);
+	return m.iteration;
 }
 
 /*

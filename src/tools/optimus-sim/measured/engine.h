@@ -4,7 +4,7 @@
  * measured/engine.h - optimus-sim on the measured workloads of the Pollux
  * artifact: 16 nodes of 4 GPUs, every job data-parallel with all-reduce,
  * a plan every 60 s, 30 s without progress after every change of a job's
- * GPUs, and each job's progress drawn from its truth (measured/job_truth.h:
+ * GPUs, and each job's progress drawn from its truth (sim_truth_ops.h:
  * the measured applications, measured/app.h, for the artifact's jobs). A
  * policy (measured/policy.h) maps the active jobs to GPUs at every round.
  * doc/design/simulator.md, "Measured workloads".
@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "measured/app.h"
-#include "measured/job_truth.h"
+#include "sim_truth_ops.h"
 
 #define PX_GPUS (PX_NODES * PX_NODE_GPUS)	/* the most a cluster has */
 #define PX_ROUND 60.0		/* seconds between plans */
@@ -72,10 +72,11 @@ double px_min_resize_for(double restart);
 
 typedef struct px_spec {
 	char name[48];
-	/* What the engine asks of the job's truth (measured/job_truth.h),
-	 * and the measured application it reads (px_app_truth's data; NULL
-	 * under another truth). */
-	const px_truth_t *truth;
+	/* What the engine asks of the job's truth (sim_truth_ops.h), each
+	 * operation given this spec as the truth's data, and the measured
+	 * application it reads (px_app_truth's data; NULL under another
+	 * truth). */
+	const sim_truth_ops_t *truth;
 	const px_app_t *app;
 	double submit;		/* seconds */
 	int replicas;		/* GPUs the user asked for */

@@ -262,7 +262,7 @@ static void pp_slots(pp_job_t *pj, const int *alloc, int n)
 static double pp_share_left(const px_job_t *j)
 {
 	const px_spec_t *sp = j->spec;
-	double goal = sp->truth->epoch_start(sp, sp->epochs);
+	double goal = sp->truth->work(sp);
 
 	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
 }

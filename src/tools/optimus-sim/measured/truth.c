@@ -8,7 +8,8 @@
  * progress boundaries and the statistical efficiency of the batch
  * (measured/app.h), with the epoch's gradient statistics at that batch and
  * an adaptive job's batch range. What measured/engine.c runs a job by, for
- * one placement.
+ * one placement, asked the way it asks (sim_truth_ops.h: px_app_truth,
+ * sim_truth_measure).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,7 +20,7 @@
 #include <json-c/json.h>
 
 #include "sim_data.h"
-#include "measured/app.h"
+#include "measured/engine.h"
 #include "measured/truth.h"
 #include "util/json_num.h"
 #include "util/json_strict.h"
@@ -109,21 +110,27 @@ static int parse(int argc, char **argv, truth_opts_t *o)
 	return 0;
 }
 
-/* The truth of app `a` on o's placement, or NULL with err. */
+/* The truth of app `a` on o's placement, or NULL with err: a job of it
+ * asked as the engine asks it (sim_truth_ops.h, px_app_truth). */
 static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 			       char *err, size_t errlen)
 {
+	px_spec_t job = { .truth = &px_app_truth, .app = a, .bsz = o->bsz,
+			  .epochs = a->max_epochs };
+	const sim_truth_ops_t *t = job.truth;
 	int reps = 0, atomic, accum;
-	double step, sync;
+	sim_truth_sample_t m;
 
 	for (size_t i = 0; i < o->nplace; i++)
 		reps += o->place[i];
-	px_app_split_job(a, o->bsz, reps, &atomic, &accum);
-	if (px_app_step_time(a, o->place, o->nplace, atomic, &step, &sync,
-			     err, errlen))
+	t->split(&job, o->bsz, reps, &atomic, &accum);
+	sim_truth_run_t run = { .workers = reps, .nnodes = o->nplace,
+				.node_workers = o->place, .atomic = atomic,
+				.accum = accum };
+	if (sim_truth_measure(t, &job, &run, 0, &m, err, errlen))
 		return NULL;
 	/* The batch the job runs, as the simulator counts it. */
-	double bsz = (double)reps * atomic * (accum + 1);
+	double bsz = sim_truth_run_batch(&run);
 	json_object *root = json_object_new_object();
 	json_object *place = json_object_new_array();
 	json_object *epochs = json_object_new_array();
@@ -137,12 +144,12 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 	json_object_object_add(root, "run_batch", json_num_new(bsz));
 	json_object_object_add(root, "local_batch", json_object_new_int(atomic));
 	json_object_object_add(root, "accum_steps", json_object_new_int(accum));
-	json_object_object_add(root, "step_seconds", json_num_new(step));
-	json_object_object_add(root, "sync_seconds", json_num_new(sync));
-	json_object_object_add(root, "iteration_seconds", json_num_new(
-		px_app_iteration_time(step, sync, accum)));
+	json_object_object_add(root, "step_seconds", json_num_new(m.step));
+	json_object_object_add(root, "sync_seconds", json_num_new(m.sync));
+	json_object_object_add(root, "iteration_seconds",
+			       json_num_new(m.iteration));
 	json_object_object_add(root, "max_replicas", json_object_new_int(
-		px_app_max_replicas(a, o->bsz)));
+		t->max_replicas(&job, o->bsz)));
 	json_object_object_add(root, "max_epochs",
 			       json_object_new_int(a->max_epochs));
 	/* An adaptive job's batch range, as the simulator's goodput policy
@@ -162,8 +169,8 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 	json_object_object_add(root, "var_batch", json_num_new(a->init_bsz));
 	for (int e = 0; e < a->max_epochs; e++) {
 		double gain, sqr, var;
-		if (px_app_gain(a, bsz, e, &gain) ||
-		    px_app_grad_stats(a, bsz, e, &sqr, &var)) {
+		if (t->gain(&job, &run, e, &gain) ||
+		    t->gradients(&job, bsz, e, &sqr, &var)) {
 			snprintf(err, errlen, "%s: no gradient statistics at "
 				 "batch %g, epoch %d", a->name, bsz, e);
 			json_object_put(root);
@@ -172,9 +179,9 @@ static json_object *truth_json(const px_app_t *a, const truth_opts_t *o,
 		}
 		json_object *ep = json_object_new_object();
 		json_object_object_add(ep, "progress_start",
-				       json_num_new(px_app_progress(a, e)));
-		json_object_object_add(ep, "progress_end",
-				       json_num_new(px_app_progress(a, e + 1)));
+				       json_num_new(t->epoch_start(&job, e)));
+		json_object_object_add(ep, "progress_end", json_num_new(
+			t->epoch_start(&job, e + 1)));
 		json_object_object_add(ep, "efficiency", json_num_new(gain));
 		json_object_object_add(ep, "grad_sqr", json_num_new(sqr));
 		json_object_object_add(ep, "grad_var", json_num_new(var));
