@@ -199,7 +199,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		double total = m.iteration;
 		double goodput = m.rate;
 		j->rate = 1.0 / total;
-		j->sync = sync;
+		j->sync = m.sync;
 		double next = truth->epoch_start(sp, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
