@@ -466,16 +466,24 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscrib
     # -------------------------------------------------------------- mariadb
     def _start_mariadb(self):
         datadir = os.path.join(self.root, "mysql")
+        # Its own folder for temporary tables: in a shared /tmp another
+        # cluster's server (CI runs three, and a second lane) can meet
+        # the same name, and mariadb-install-db then failed ("Could not
+        # remove temporary table '/tmp/#sql-temptable-...'").
+        tmpdir = os.path.join(self.root, "mysql-tmp")
+        os.makedirs(tmpdir, exist_ok=True)
         if not os.path.isdir(os.path.join(datadir, "mysql")):
             r = subprocess.run(
                 ["mariadb-install-db", "--no-defaults", "--user=root",
-                 "--datadir=" + datadir, "--auth-root-authentication-method=normal",
+                 "--datadir=" + datadir, "--tmpdir=" + tmpdir,
+                 "--auth-root-authentication-method=normal",
                  "--skip-test-db"], capture_output=True, text=True)
             if r.returncode != 0:
                 raise ClusterError("mariadb-install-db failed: " + r.stdout + r.stderr)
         log = open(os.path.join(self.log, "mariadb.log"), "a")
         subprocess.Popen(
             ["mariadbd", "--no-defaults", "--user=root", "--datadir=" + datadir,
+             "--tmpdir=" + tmpdir,
              "--bind-address=127.0.0.1", "--port=%d" % self.ports["mysql"],
              "--socket=" + os.path.join(self.run_dir, "mysql.sock"),
              "--pid-file=" + self._pidfile("mariadb"),
