@@ -107,6 +107,20 @@ static bool batch_sample_valid(int w, int n, int local, int accum,
 	       seconds > 0 && isfinite(seconds);
 }
 
+/* The index of the sample of configuration `key` (its workers, nodes,
+ * per-worker batch and micro-steps), or b->nsamples: none yet. */
+static size_t batch_sample_find(const job_batch_t *b, goodput_sample_t key)
+{
+	size_t k;
+
+	for (k = 0; k < b->nsamples; k++)
+		if (b->samples[k].w == key.w && b->samples[k].n == key.n &&
+		    b->samples[k].local == key.local &&
+		    b->samples[k].accum == key.accum)
+			break;
+	return k;
+}
+
 int job_model_batch_sample(job_model_t *m, int w, int n, int local,
 			   int accum, double seconds)
 {
@@ -127,11 +141,9 @@ int job_model_batch_sample_sync(job_model_t *m, int w, int n, int local,
 	/* One sample per configuration, the latest: a configuration's step
 	 * time drifts (data pipeline, neighbours) and the newest is what a
 	 * run there would see. */
-	for (k = 0; k < b->nsamples; k++)
-		if (b->samples[k].w == w && b->samples[k].n == n &&
-		    b->samples[k].local == local &&
-		    b->samples[k].accum == accum)
-			break;
+	k = batch_sample_find(b, (goodput_sample_t){ .w = w, .n = n,
+						    .local = local,
+						    .accum = accum });
 	if (k == JOB_BATCH_SAMPLES_MAX) {
 		memmove(b->samples, b->samples + 1,
 			(JOB_BATCH_SAMPLES_MAX - 1) * sizeof(b->samples[0]));
@@ -211,24 +223,21 @@ void job_model_batch_progress(job_model_t *m, double steps,
 int job_model_batch_sync(job_model_t *m, double sync)
 {
 	job_batch_t *b = &m->batch;
-	goodput_sample_t run;
+	goodput_sample_t *x;
+	size_t k;
 
 	if (!b->adaptive || m->cur_workers < 1 || !(sync > 0))
 		return 0;
-	run = batch_running(m);
-	for (size_t k = 0; k < b->nsamples; k++) {
-		goodput_sample_t *x = &b->samples[k];
-		if (x->w != run.w || x->n != run.n || x->local != run.local ||
-		    x->accum != run.accum)
-			continue;
-		/* A part of the step the record timed: a claim beyond it
-		 * is no measurement of it. */
-		if (!(sync < x->step))
-			return -EINVAL;
-		x->sync = sync;
-		m->dirty |= JOB_MODEL_DIRTY_BATCH;
+	k = batch_sample_find(b, batch_running(m));
+	if (k == b->nsamples)
 		return 0;
-	}
+	x = &b->samples[k];
+	/* A part of the step the record timed: a claim beyond it is no
+	 * measurement of it. */
+	if (!(sync < x->step))
+		return -EINVAL;
+	x->sync = sync;
+	m->dirty |= JOB_MODEL_DIRTY_BATCH;
 	return 0;
 }
 
