@@ -22,6 +22,8 @@
  *    job that takes changes in place as a KEEP priced at its re-batch
  *    time, with no checkpoint or minimum interval needed, and one that
  *    does not by a restart priced at the restart cost.
+ *  - a fabricated all-reduce part of the timed steps buys GPUs from its
+ *    own user's jobs only: beside another user's job, its fair share.
  */
 #include <check.h>
 #include <errno.h>
@@ -480,6 +482,92 @@ START_TEST(test_json_dirty_batch)
 END_TEST
 
 /* Four 4-GPU servers; two adaptive jobs and a fixed one, all pending. */
+/* The all-reduce part of true_step's step: its terms without the batch. */
+static double true_sync(int w, int n)
+{
+	return w > 1 ? true_step(w, n, 1, 0) - (T0 + T1) : 0.0;
+}
+
+/*
+ * fitted_job's configurations with the all-reduce part of each step
+ * said: the true one, or (gaming) one millisecond, as if nearly all of
+ * every step were compute that more GPUs would split.
+ */
+static job_model_t *synced_job(uint32_t id, bool gaming)
+{
+	job_model_t *m = job_fixture_new(id, "optimus,mode=allreduce,"
+					 "max_workers=16,batch=256,"
+					 "steps=100000,worker_gpus=1");
+	static const int cfg[6][4] = { { 1, 1, 128, 0 }, { 2, 1, 64, 0 },
+				       { 4, 1, 64, 1 }, { 8, 2, 32, 0 },
+				       { 16, 4, 16, 0 }, { 4, 2, 128, 0 } };
+
+	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
+	for (int k = 0; k < 6; k++) {
+		int w = cfg[k][0], n = cfg[k][1];
+		double sync = w == 1 ? 0.0 : gaming ? 1e-3 : true_sync(w, n);
+
+		ck_assert_int_eq(job_model_batch_sample_sync(m, w, n,
+			cfg[k][2], cfg[k][3],
+			true_step(w, n, cfg[k][2], cfg[k][3]), sync), 0);
+	}
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+					     0), 0);
+	job_model_refit(m);
+	ck_assert(m->batch.fitted);
+	return m;
+}
+
+/* GPUs of job i's START on plan_run over 4 servers of 4 GPUs. */
+static void plan_two(job_model_t **m, uint32_t user0, uint32_t user1,
+		     int *gpus)
+{
+	plan_job_t j[2] = { { .model = m[0], .user = user0 },
+			    { .model = m[1], .user = user1 } };
+	res_vec_t fr[4];
+	plan_params_t prm;
+	plan_t p;
+
+	for (int s = 0; s < 4; s++)
+		fr[s] = res_make(64, 1e6, 4);
+	plan_params_init(&prm);
+	prm.now = 100000;
+	prm.policy = PLAN_GOODPUT;
+	ck_assert_int_eq(plan_run(j, 2, fr, 4, &prm, &p), 0);
+	for (int i = 0; i < 2; i++)
+		gpus[i] = p.decisions[i].action == PLAN_START ?
+			  p.decisions[i].workers : 0;
+	plan_free(&p);
+}
+
+/*
+ * A job that says a fabricated all-reduce part (nearly none) of the
+ * steps the record timed: its fit predicts the scaling its steps do not
+ * show, so beside an honest job of the same user it takes more GPUs;
+ * beside another user's honest job it takes no more than its fair share
+ * (plan_fair.c), as with fabricated speeds (test_fair.c).
+ */
+START_TEST(test_fabricated_sync_takes_only_the_surplus)
+{
+	job_model_t *m[2] = { synced_job(100, false), synced_job(101, true) };
+	job_model_t *h[2] = { synced_job(102, false), synced_job(103, false) };
+	int honest[2], one_user[2], two_users[2];
+
+	plan_two(h, 7, 7, honest);
+	ck_assert_int_eq(honest[0] + honest[1], 16);
+	plan_two(m, 7, 7, one_user);
+	ck_assert_int_gt(one_user[1], honest[1]);
+	ck_assert_int_gt(one_user[1], 8);
+	plan_two(m, 1000, 1001, two_users);
+	ck_assert_int_eq(two_users[0], 8);
+	ck_assert_int_eq(two_users[1], 8);
+	for (int i = 0; i < 2; i++) {
+		job_model_free(m[i]);
+		job_model_free(h[i]);
+	}
+}
+END_TEST
+
 START_TEST(test_plan_mixed)
 {
 	job_model_t *m[3] = { fitted_job(100), fitted_job(101),
@@ -905,6 +993,7 @@ static Suite *job_batch_suite(void)
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_dirty_batch);
 	tcase_add_test(tc, test_plan_mixed);
+	tcase_add_test(tc, test_fabricated_sync_takes_only_the_surplus);
 	tcase_add_test(tc, test_plan_rebatch);
 	tcase_add_test(tc, test_plan_placement_aware);
 	tcase_add_test(tc, test_rebatch_record);
