@@ -19,7 +19,11 @@
  *    its choice, chooses what a search through every count does;
  *  - goodput_fit recovers a known step-time form from mixed batches and,
  *    from one sample on, gives the terms the samples do not determine
- *    Pollux's priors.
+ *    Pollux's priors; with the parts of the steps said, it finds how much
+ *    of the all-reduce overlaps the compute (gamma) and predicts sizes
+ *    and batches it never ran by it;
+ *  - with an overlap, the best batch is the one weighing every candidate
+ *    chooses.
  */
 #include <check.h>
 #include <errno.h>
@@ -585,6 +589,135 @@ START_TEST(test_fit_sync_split)
 }
 END_TEST
 
+/* Exposed all-reduce of a micro-step of compute g whose whole all-reduce
+ * s overlaps it by gamma y: what a job measures, (g^y + s^y)^(1/y) - g. */
+static double exposed(double g, double s, double y)
+{
+	return pow(pow(g, y) + pow(s, y), 1.0 / y) - g;
+}
+
+/*
+ * Steps whose all-reduce overlaps their compute (gamma 3: Pollux's model),
+ * each size measured at two per-GPU batches, the part each step waited
+ * for said: goodput_fit finds the overlap and predicts a size and batch it
+ * never ran within 2% (the parts added up, as a fit of gamma 1 adds them,
+ * predict 30% above it). Steps whose parts add up keep gamma 1 (overlap 0).
+ */
+START_TEST(test_fit_overlap)
+{
+	static const double t0 = 0.004, t1 = 0.02, y = 3.0;
+	static const int cfg[][3] = { { 1, 1, 16 }, { 1, 1, 64 },
+		{ 2, 1, 16 }, { 2, 1, 64 }, { 4, 1, 16 }, { 4, 1, 64 },
+		{ 8, 2, 16 }, { 8, 2, 64 } };
+	double full[ALLREDUCE_NTHETA] = { 0, 0, 0.1, 0.3, 0.002 };
+	goodput_sample_t x[8];
+	speed_model_t truth, sm;
+	double want, got;
+
+	ck_assert_int_eq(allreduce_speed_init(&truth, 64), 0);
+	ck_assert_int_eq(speed_model_set_theta(&truth, full,
+					       ALLREDUCE_NTHETA), 0);
+	for (size_t i = 0; i < 8; i++) {
+		int w = cfg[i][0], n = cfg[i][1], l = cfg[i][2];
+		double g = t0 * l + t1;
+		/* the truth's whole all-reduce: its sync terms at t0 = t1 = 0 */
+		double s = goodput_step_time(&truth, w, n, 1, 0);
+		double e = w > 1 ? exposed(g, s, y) : 0.0;
+
+		x[i] = (goodput_sample_t){ w, n, l, 0, g + e, e };
+	}
+	ck_assert_int_eq(allreduce_speed_init(&sm, 64), 0);
+	ck_assert_int_eq(goodput_fit(x, 8, &sm), 0);
+	ck_assert_double_eq_tol(sm.overlap, y, 0.05);
+	/* 16 workers on 4 nodes at 128 a GPU, never run */
+	want = (t0 * 128 + t1) +
+	       exposed(t0 * 128 + t1, goodput_step_time(&truth, 16, 4, 1, 0),
+		       y);
+	got = goodput_step_time(&sm, 16, 4, 128, 0);
+	ck_assert_msg(fabs(got / want - 1) < 0.02, "%g against %g", got,
+		      want);
+	speed_model_clear(&sm);
+	ck_assert_int_eq(allreduce_speed_init(&sm, 64), 0);
+	for (size_t i = 0; i < 8; i++)
+		x[i].step = x[i].step - x[i].sync;
+	for (size_t i = 0; i < 8; i++) {
+		x[i].sync = x[i].w > 1 ?
+			goodput_step_time(&truth, x[i].w, x[i].n, 1, 0) : 0.0;
+		x[i].step += x[i].sync;
+	}
+	ck_assert_int_eq(goodput_fit(x, 8, &sm), 0);
+	ck_assert(sm.overlap == 0);
+	speed_model_clear(&sm);
+	speed_model_clear(&truth);
+}
+END_TEST
+
+/*
+ * With an overlap the best batch is searched, not taken around B*: over
+ * models of every kind with gamma from 1.1 to 10, goodput_best chooses
+ * what weighing every per-GPU batch of every accumulation count chooses,
+ * to the bit.
+ */
+START_TEST(test_best_overlap)
+{
+	unsigned long long st = 11;
+
+	for (int t = 0; t < 2000; t++) {
+		double theta[ALLREDUCE_NTHETA] = {
+			1e-5 * pow(1e3, draw(&st)),
+			draw(&st) < 0.2 ? 0.0 : 1e-4 * pow(1e3, draw(&st)),
+			0.1 * draw(&st), draw(&st) < 0.3 ? 0.0 :
+			0.3 * draw(&st), 0.004 * draw(&st) };
+		double b0 = 16 << (int)(4 * draw(&st)), noise = draw(&st);
+		int w = 2 + (int)(63 * draw(&st)), n = 1 + (int)(w * draw(&st));
+		goodput_limits_t lim = { b0, b0 * (1 + 127 * draw(&st)),
+					 1 + (int)(16 * draw(&st)), 0,
+					 (int)(8 * draw(&st)) };
+		speed_model_t sm;
+		efficiency_model_t em;
+		goodput_choice_t got = { 0 }, want = { 0 }, c;
+		int found = 0;
+
+		lim.max_local = lim.min_local + (int)(128 * draw(&st));
+		ck_assert_int_eq(allreduce_speed_init(&sm, b0), 0);
+		ck_assert_int_eq(speed_model_set_theta(&sm, theta,
+						       ALLREDUCE_NTHETA), 0);
+		sm.overlap = 1.1 + 8.9 * draw(&st);
+		ck_assert_int_eq(efficiency_init(&em, b0, 1.0), 0);
+		ck_assert_int_eq(efficiency_report(&em, 1.0, pow(1e5, noise) /
+						   10, b0), 0);
+		for (int k = 0; k <= lim.max_accum; k++) {
+			double per = (double)w * (k + 1);
+			int lo = (int)fmax(lim.min_local,
+					   ceil(lim.min_batch / per - 1e-9));
+			int hi = (int)fmin(lim.max_local,
+					   floor(lim.max_batch / per + 1e-9));
+
+			for (int l = lo; l <= hi; l++) {
+				ck_assert_int_eq(goodput_eval(&sm, &em, w, n, l,
+							      k, &c), 0);
+				if (!found || c.goodput > want.goodput ||
+				    (c.goodput == want.goodput &&
+				     c.batch < want.batch)) {
+					want = c;
+					found = 1;
+				}
+			}
+		}
+		ck_assert_int_eq(goodput_best(&sm, &em, w, n, &lim, &got),
+				 found ? 0 : -ERANGE);
+		if (found) {
+			ck_assert_msg(got.goodput == want.goodput &&
+				      got.batch == want.batch,
+				      "t %d: %g at %g against %g at %g", t,
+				      got.goodput, got.batch, want.goodput,
+				      want.batch);
+		}
+		speed_model_clear(&sm);
+	}
+}
+END_TEST
+
 static Suite *efficiency_suite(void)
 {
 	Suite *s = suite_create("efficiency");
@@ -599,6 +732,8 @@ static Suite *efficiency_suite(void)
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_fit_priors);
 	tcase_add_test(tc, test_fit_sync_split);
+	tcase_add_test(tc, test_fit_overlap);
+	tcase_add_test(tc, test_best_overlap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,23 +12,30 @@
  * accumulation micro-steps, B = b * w * (k + 1), from the fitted
  * all-reduce speed model (allreduce_speed.h, coefficients t0..t4):
  *
- *   T = (k + 1) * (t0 * b + t1)                          each micro-step
- *     + t2 * (w-1)/w + t3 * (w-1)/w * [n > 1] + t4 * w   one all-reduce
+ *   g = t0 * b + t1                                    a micro-step's compute
+ *   s = t2 * (w-1)/w + t3 * (w-1)/w * [n > 1] + t4 * w   one all-reduce
+ *   T = k * g + (g^gamma + s^gamma)^(1/gamma)
  *
  * A micro-step repeats the forward/backward pass and its fixed cost; the
- * gradients are reduced once per step. goodput / B0 is B0-steps of
+ * gradients are reduced once per step, during the last micro-step's
+ * backward pass: gamma (Pollux's, in [1, 10]; speed_model_t.overlap) is
+ * how much of the all-reduce that compute hides, 1 none (T = (k + 1) g +
+ * s), 10 nearly all but what outlasts it. goodput / B0 is B0-steps of
  * progress per second (efficiency_gain / T).
  *
- * Best batch: for each k = 0..max_accum, T is linear in B (T = a + c B,
- * a = (k+1) t1 + sync, c = t0 / w) and E(B) B = (Bn + B0) B / (Bn + B),
- * so goodput is unimodal in B with its maximum where
+ * Best batch: for each k = 0..max_accum, with gamma 1 T is linear in B
+ * (T = a + c B, a = (k+1) t1 + sync, c = t0 / w) and E(B) B = (Bn + B0) B
+ * / (Bn + B), so goodput is unimodal in B with its maximum where
  * d/dB [B / ((Bn + B)(a + c B))] = 0, i.e. B* = sqrt(a Bn / c) (closed
  * form: no numerical search needed). B* is turned into whole per-GPU
  * batches (the two around it and the ends of the range) within the
- * limits; the best of all candidates is chosen. Each micro-step adds t1
- * to a, which lowers the goodput of every batch: the search goes through
- * k in order and stops once its choice beats the maximum at B* of a k,
- * which no later k can reach (the same choice as through every k).
+ * limits; the best of all candidates is chosen. With gamma above 1, T is
+ * convex in b and goodput still unimodal: a golden-section search over
+ * the whole per-GPU batches finds it. Each micro-step adds t1 to a, which
+ * lowers the goodput of every batch: the search goes through k in order
+ * and stops once its choice beats the most any batch of a k could have
+ * (at B*; with gamma above 1, at B* of each of two lines below T), which
+ * no later k can reach (the same choice as through every k).
  */
 #ifndef OPTIMUS_GOODPUT_H
 #define OPTIMUS_GOODPUT_H
@@ -78,10 +85,16 @@ typedef struct goodput_sample {
  * The sync part measured in every sample of more than one worker
  * (0 < sync < step; a one-worker sample is all compute, whatever its
  * sync): t0/t1 are fitted on the compute part (step - sync) alone and
- * t2..t4 on the sync part alone, each by the same rules (priors, rank
- * order t2, t3, t4, rows weighted by 1/step); else all terms on the whole
- * step as above: one sample without it and the fit cannot tell which of
- * its seconds are which.
+ * t2..t4 on the all-reduce alone, each by the same rules (priors, rank
+ * order t2, t3, t4, rows weighted by 1/step), and gamma with them. A job
+ * measures the part of the all-reduce its step waited for, e: the
+ * reducing micro-step took g + e, so the whole all-reduce at gamma is
+ * s = ((g + e)^gamma - g^gamma)^(1/gamma) (e at gamma 1). Gamma is the
+ * one of [1, 10] whose fit predicts the steps best (a grid, then GSL's
+ * Brent), kept only if better than 1's, which steps of one per-GPU batch
+ * per size cannot show. Else (a sample without its part) all terms on
+ * the whole step as above, gamma 1: one sample without it and the fit
+ * cannot tell which of its seconds are which.
  * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
  */
 int goodput_fit(const goodput_sample_t *samples, size_t n,

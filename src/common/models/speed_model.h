@@ -40,6 +40,9 @@ typedef struct speed_model {
 	speed_sample_t *samples;
 	size_t nsamples, cap;
 	double theta[SPEED_NTHETA];	/* t0..t3 (async) or t0..t4 (sync) */
+	/* The goodput model's overlap of compute and all-reduce (its gamma,
+	 * models/goodput.h); 0: none fitted, the two add up. */
+	double overlap;
 	int fitted;
 	double rel_rms;		/* RMS of (f_fit - f)/f over the samples */
 	double r2;		/* R^2 of f over the samples, NAN if < 2 */
