@@ -519,7 +519,7 @@ START_TEST(test_replay_measured)
 				    measured_destroy, &m, NULL };
 		ck_assert_msg(px_sim_run(&work, NULL, p, &r, err, sizeof(err)) == 0,
 			      "%s", err);
-		ck_assert_uint_eq(r.ndone, work.n);
+		ck_assert_uint_eq(r.run.ndone, work.n);
 		/* Every job started through a plan; some were resized. */
 		ck_assert_uint_ge(m.starts, work.n);
 		ck_assert_uint_gt(m.resizes, 0);

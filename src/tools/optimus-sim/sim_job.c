@@ -60,8 +60,8 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 	j->res.id = id;
 	j->res.model = spec->model->name;
 	j->res.sync = j->truth.mode == SPEED_SYNC;
-	j->res.arrival = spec->arrival;
-	j->res.start = j->res.end = -1.0;
+	j->outcome = (sim_job_outcome_t){ .submit = spec->arrival,
+					  .start = -1.0, .end = -1.0 };
 	j->res.total_steps = j->ops->work(&j->truth);
 	j->res.loss0 = j->res.loss_end = j->res.window_loss =
 		sim_job_true_loss(j, 0.0);

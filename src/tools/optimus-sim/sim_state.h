@@ -48,6 +48,7 @@ typedef struct sim_job {
 	double speed_bias, conv_scale;	/* injected prediction errors */
 	uint32_t gen;
 	gsl_rng *rng;			/* this job's draws: equal across runs */
+	sim_job_outcome_t outcome;
 	sim_job_result_t res;
 } sim_job_t;
 
@@ -79,7 +80,7 @@ typedef struct sim_state {
 	double next_sample;
 	size_t nseries, series_cap;
 	double *series_t, *series_loss;
-	size_t resizes, plans, stragglers;
+	size_t plans, stragglers;
 	double plan_wall;
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	/* What a decision costs a job (the synthetic jobs' first start is

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "plan/plan.h"
 #include "util/errmsg.h"
@@ -162,20 +160,20 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	double t = s->now;
 	int reps = job_replicas(j);
 
-	if (!reps || j->completion >= 0)
+	if (!reps || j->outcome.end >= 0)
 		return 0;
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
-	j->lost += delay;
-	j->attained += delay * reps;
+	j->outcome.lost += delay;
+	j->outcome.gpu_seconds += delay * reps;
 	t += delay;
 	seconds -= delay;
 	if (j->prerun && seconds > 0) {
 		j->prerun = false;
-		j->attained += seconds * reps;
+		j->outcome.gpu_seconds += seconds * reps;
 		return job_prerun(s, j);
 	}
-	while (seconds > 0 && j->completion < 0) {
+	while (seconds > 0 && j->outcome.end < 0) {
 		sim_truth_run_t run = { .workers = reps,
 					.nnodes = (size_t)j->nplace,
 					.node_workers = j->place,
@@ -204,7 +202,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
 			j->steps += seconds / total;
-			j->attained += seconds * reps;
+			j->outcome.gpu_seconds += seconds * reps;
 			t += seconds;
 			seconds = 0;
 			break;
@@ -215,8 +213,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		j->epoch++;
 		j->progress = next;
 		if (j->epoch >= j->spec->epochs)
-			j->completion = t + delta;
-		j->attained += delta * reps;
+			j->outcome.end = t + delta;
+		j->outcome.gpu_seconds += delta * reps;
 		t += delta;
 		seconds -= delta;
 	}
@@ -238,6 +236,7 @@ static sim_start_costs_t shape_costs(const px_shape_t *h)
 static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
 	sim_start_costs_t costs = shape_costs(&s->shape);
+	bool first = j->outcome.start < 0;
 
 	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
 	j->nalloc = n;
@@ -252,12 +251,15 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 		j->bsz = j->next_bsz;
 	job_split(j);
 	/* A re-allocation restarts from the checkpoint. */
-	j->rescale = sim_start_cost(&costs, j->restarts < 0 ? SIM_TAKE_START :
+	j->rescale = sim_start_cost(&costs, first ? SIM_TAKE_START :
 				    SIM_TAKE_RESIZE,
 				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
-	j->restarts++;
+	if (first)
+		j->outcome.start = s->now;
+	else
+		j->outcome.restarts++;
 }
 
 /* A batch change taken in place: the job keeps its GPUs and loses the
@@ -272,7 +274,7 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
-	j->rebatches++;
+	j->outcome.rebatches++;
 }
 
 static bool same_alloc(const px_job_t *j, const int *a, int n)
@@ -307,7 +309,7 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 
 	for (size_t i = 0; i < s->njobs; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool act = j->spec->submit <= s->now && j->completion < 0;
+		bool act = j->spec->submit <= s->now && j->outcome.end < 0;
 		nnext[i] = act ? j->nalloc : 0;
 		memcpy(next[i], j->alloc, (size_t)nnext[i] * sizeof(int));
 		if (act)
@@ -331,12 +333,10 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 			}
 		}
 		job_set_alloc(s, j, next[active[k]], nnext[active[k]]);
-		if (j->start < 0 && j->nalloc)
-			j->start = s->now;
 	}
 	/* Done jobs give their GPUs back. */
 	for (size_t i = 0; i < s->njobs; i++)
-		if (s->jobs[i].completion >= 0)
+		if (s->jobs[i].outcome.end >= 0)
 			s->jobs[i].nalloc = s->jobs[i].nplace = 0;
 	s->rounds++;
 	return 0;
@@ -359,17 +359,10 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 		}
 		for (size_t i = 0; i < s->njobs && !rc; i++) {
 			px_job_t *j = &s->jobs[i];
-			bool was = j->completion >= 0;
-			s->gpu_seconds += (double)j->nalloc *
-					  (was ? 0 : s->shape.round);
+			bool was = j->outcome.end >= 0;
 			rc = job_run(s, j, s->shape.round);
-			if (!was && j->completion >= 0) {
+			if (!was && j->outcome.end >= 0)
 				s->ndone++;
-				/* Held until it ended, not the whole round. */
-				s->gpu_seconds -= j->nalloc *
-					(s->now + s->shape.round -
-					 j->completion);
-			}
 		}
 		s->now += s->shape.round;
 		if (!rc)
@@ -383,49 +376,17 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
-	double *v = calloc(s->njobs + 1, sizeof(double));
-	size_t n = 0;
+	int rc = sim_outcome_init(&out->run, s->njobs);
 
-	out->jct = calloc(s->njobs + 1, sizeof(double));
-	out->wait = calloc(s->njobs + 1, sizeof(double));
-	out->job_restarts = calloc(s->njobs + 1, sizeof(int));
-	out->job_rebatches = calloc(s->njobs + 1, sizeof(int));
-	out->lost = calloc(s->njobs + 1, sizeof(double));
-	out->gpu_seconds = calloc(s->njobs + 1, sizeof(double));
 	out->limit = calloc(s->njobs + 1, sizeof(double));
-	if (!v || !out->jct || !out->wait || !out->job_restarts ||
-	    !out->job_rebatches || !out->lost ||
-	    !out->gpu_seconds || !out->limit) {
-		free(v);
+	if (rc || !out->limit)
 		return -ENOMEM;
-	}
-	out->njobs = s->njobs;
-	out->ndone = s->ndone;
-	for (size_t i = 0; i < s->njobs; i++) {
-		const px_job_t *j = &s->jobs[i];
-		out->jct[i] = NAN;
-		out->wait[i] = j->start >= 0 ? j->start - j->spec->submit : NAN;
-		out->job_restarts[i] = j->restarts > 0 ? j->restarts : 0;
-		out->job_rebatches[i] = j->rebatches;
-		out->lost[i] = j->lost;
-		out->gpu_seconds[i] = j->attained;
-		if (j->completion < 0)
-			continue;
-		out->jct[i] = j->completion - j->spec->submit;
-		v[n++] = out->jct[i];
-		out->makespan = fmax(out->makespan, j->completion);
-		out->restarts += j->restarts > 0 ? (size_t)j->restarts : 0;
-		out->rebatches += (size_t)j->rebatches;
-	}
-	gsl_sort(v, 1, n);
-	out->avg_jct = n ? gsl_stats_mean(v, 1, n) : NAN;
-	out->median_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
-								  0.5) : NAN;
-	out->p99_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
-							       0.99) : NAN;
-	out->gpu_util = out->makespan > 0 ?
-		s->gpu_seconds / (px_sim_gpus(s) * out->makespan) : 0.0;
-	free(v);
+	for (size_t i = 0; i < s->njobs; i++)
+		out->run.jobs[i] = s->jobs[i].outcome;
+	if ((rc = sim_outcome_figures(&out->run)))
+		return rc;
+	out->run.gpu_util = sim_outcome_use(&out->run, px_sim_gpus(s),
+					    out->run.gpu_seconds, s->now);
 	return 0;
 }
 
@@ -472,9 +433,9 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		int m = sp->truth->max_replicas(sp, sp->bsz);
 		s.jobs[i].spec = &w->jobs[i];
 		s.jobs[i].bsz = w->jobs[i].bsz;
-		s.jobs[i].completion = -1;
-		s.jobs[i].restarts = -1;
-		s.jobs[i].start = -1;
+		s.jobs[i].outcome = (sim_job_outcome_t){ .submit = sp->submit,
+							 .start = -1.0,
+							 .end = -1.0 };
 		s.jobs[i].max_replicas = m < px_sim_gpus(&s) ? m :
 					 px_sim_gpus(&s);
 	}
@@ -494,15 +455,9 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 
 void px_result_free(px_result_t *r)
 {
-	free(r->jct);
-	free(r->wait);
-	free(r->job_restarts);
-	free(r->job_rebatches);
-	free(r->lost);
-	free(r->gpu_seconds);
+	sim_outcome_free(&r->run);
 	free(r->limit);
-	r->jct = r->wait = r->gpu_seconds = r->limit = r->lost = NULL;
-	r->job_restarts = r->job_rebatches = NULL;
+	r->limit = NULL;
 }
 
 double px_job_true_step(const px_job_t *j, int replicas)
@@ -544,8 +499,8 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 {
 	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
 		       .njobs = 1, .err = err, .errlen = errlen };
-	px_job_t j = { .spec = spec, .bsz = spec->bsz, .completion = -1,
-		       .restarts = -1 };
+	px_job_t j = { .spec = spec, .bsz = spec->bsz,
+		       .outcome = { .start = -1.0, .end = -1.0 } };
 	int alloc[PX_GPUS], rc;
 
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
@@ -559,11 +514,11 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 	free(j.obs);
 	if (rc)
 		return rc;
-	if (j.completion < 0)
+	if (j.outcome.end < 0)
 		return errmsg_set(err, errlen, -ETIMEDOUT, "%s: not done on "
 				  "%d GPUs after %.0f days", spec->name,
 				  replicas, PX_HORIZON / 86400);
-	*out = j.completion;
+	*out = j.outcome.end;
 	return 0;
 }
 

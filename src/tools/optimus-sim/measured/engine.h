@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "measured/app.h"
+#include "sim_outcome.h"
 #include "sim_truth_ops.h"
 
 #define PX_GPUS (PX_NODES * PX_NODE_GPUS)	/* the most a cluster has */
@@ -143,7 +144,6 @@ typedef struct px_job {
 	double began;
 	double progress;
 	int epoch;
-	double attained;	/* GPU-seconds held */
 	double steps;		/* steps run */
 	/* Steps per second of its current run once it steps (what a job
 	 * measures of its own steps, reported with its progress); 0 before
@@ -152,13 +152,11 @@ typedef struct px_job {
 	/* The all-reduce seconds of that step, as the job times them and
 	 * says in its progress (sync_seconds); 0 when rate is. */
 	double sync;
-	double completion;	/* < 0: not yet */
-	int restarts;		/* re-allocations after the first; -1 never */
-	int rebatches;		/* batch changes taken in place */
-	double lost;		/* seconds without progress: starts, restarts
-				 * and re-batches charged */
+	/* Its first allocation and completion, re-allocations after the
+	 * first, batch changes in place, seconds without progress charged
+	 * (starts, restarts, re-batches) and GPU-seconds held. */
+	sim_job_outcome_t outcome;
 	int max_replicas;	/* px_job_max_replicas, within the cluster */
-	double start;		/* first allocation, < 0: none yet */
 	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
 	size_t obs_cap;
@@ -189,7 +187,6 @@ struct px_sim {
 	px_job_t *jobs;
 	size_t njobs, ndone;
 	double now;
-	double gpu_seconds;	/* held by jobs, restarts included */
 	double launch_busy;	/* first starts launching until then */
 	size_t rounds;
 	char *err;
@@ -199,16 +196,7 @@ struct px_sim {
 typedef struct px_result {
 	char label[32];
 	const char *oracle;	/* the policy's, static */
-	size_t njobs, ndone;
-	double avg_jct, median_jct, p99_jct, makespan, gpu_util;
-	size_t restarts;
-	size_t rebatches;	/* batch changes taken in place */
-	double *jct;		/* per job, workload order (NAN: not done) */
-	double *wait;		/* per job: first allocation - submission */
-	int *job_restarts;	/* per job */
-	int *job_rebatches;	/* per job */
-	double *lost;		/* per job: seconds lost, px_job_t.lost */
-	double *gpu_seconds;	/* per job, held (restarts included) */
+	sim_outcome_t run;	/* every job's, workload order */
 	double *limit;		/* per job: slurm-backfill's time limit (s),
 				 * 0 under other policies */
 } px_result_t;

@@ -86,7 +86,7 @@ typedef struct pp_job {
 	int alloc[PX_GPUS];
 	int nalloc;
 	double bsz;
-	int rebatches;
+	unsigned rebatches;
 	place_slot_t slots[PX_NODES];
 	res_vec_t usage[PX_NODES];
 	size_t nslots;
@@ -281,7 +281,8 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 
 	if (!j->nalloc || m->phase != JM_RUNNING)
 		return;
-	if (j->rebatches != pj->rebatches && m->batch.offer.global > 0 &&
+	if (j->outcome.rebatches != pj->rebatches &&
+	    m->batch.offer.global > 0 &&
 	    job_model_rebatch_said(m, (time_t)(m->batch.offer.sent +
 					       s->shape.rebatch), j->bsz,
 				   s->shape.rebatch) == 1) {
@@ -289,7 +290,7 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 					  j->bsz, j->atomic, j->accum);
 		pj->bsz = j->bsz;
 	}
-	pj->rebatches = j->rebatches;
+	pj->rebatches = j->outcome.rebatches;
 	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
 }
 
