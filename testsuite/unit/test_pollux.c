@@ -260,7 +260,7 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 
 	if (s->rounds == 1) {
 		const px_job_t *j = &s->jobs[0];
-		w->second.nalloc = j->nalloc;
+		w->second.nalloc = px_job_gpus(j);
 		w->second.nobs = j->nobs;
 		w->second.steps = j->steps;
 		w->second.attained = j->outcome.gpu_seconds;
@@ -705,7 +705,7 @@ static int split_watch_plan(px_policy_t *p, px_sim_t *s,
 			    (d->action == PLAN_START ||
 			     d->action == PLAN_RESIZE ||
 			     (d->action == PLAN_KEEP && d->in_place));
-		if (sent && j->nalloc && j->bsz == d->batch) {
+		if (sent && px_job_gpus(j) && j->bsz == d->batch) {
 			w->split_checked++;
 			w->split_off += j->atomic != d->local_batch ||
 					j->accum != d->accum;

@@ -60,9 +60,9 @@ void sim_input_job(const sim_job_t *j, plan_input_t *in)
 			      .state = input_state(j),
 			      .held = j->st == SJ_PENDING };
 	if (sim_job_holds(j)) {
-		in->slots = j->slots;
-		in->usage = j->usage;
-		in->nslots = j->nslots;
+		in->slots = j->hold.slots;
+		in->usage = j->hold.usage;
+		in->nslots = j->hold.n;
 	}
 }
 

@@ -92,15 +92,15 @@ static void account(sim_state_t *s, double t)
 			continue;
 		double a = j->outcome.submit;
 		double young = fmin(t, a + s->cfg->interval) - fmax(s->now, a);
-		for (size_t k = 0; k < j->nslots; k++) {
-			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;
+		const res_vec_t *usage = j->hold.usage;
+		for (size_t k = 0; k < j->hold.n; k++) {
+			j->res.cpu_seconds += usage[k].v[RES_CPU] * dt;
 			if (young > 0)
 				j->res.young_cpu +=
-					j->usage[k].v[RES_CPU] * young;
-			j->outcome.gpu_seconds +=
-				j->usage[k].v[RES_GPU] * dt;
+					usage[k].v[RES_CPU] * young;
+			j->outcome.gpu_seconds += usage[k].v[RES_GPU] * dt;
 			for (int r = 0; r < RES_NUM; r++)
-				s->used_int[r] += j->usage[k].v[r] * dt;
+				s->used_int[r] += usage[k].v[r] * dt;
 		}
 	}
 }

@@ -46,9 +46,13 @@ int px_sim_gpus(const px_sim_t *s)
 	return s->shape.nodes * PX_NODE_GPUS;
 }
 
-static int job_replicas(const px_job_t *j)
+/* Every GPU of the shape's nodes free. */
+static void sim_free_init(px_sim_t *s)
 {
-	return j->nalloc;
+	for (int k = 0; k < PX_NODES; k++) {
+		int g = k < s->shape.nodes ? PX_NODE_GPUS : 0;
+		s->free[k] = res_make(g, g, g);
+	}
 }
 
 /* The split the policy sent with the batch (the plan's), else the job's
@@ -62,7 +66,7 @@ static void job_split(px_job_t *j)
 		j->accum = j->next_accum;
 		return;
 	}
-	sp->truth->split(sp, j->bsz, j->nalloc, &j->atomic, &j->accum);
+	sp->truth->split(sp, j->bsz, px_job_gpus(j), &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -120,14 +124,14 @@ static int alloc_runs(const int *alloc, int n, int *place)
 static int job_prerun(px_sim_t *s, px_job_t *j)
 {
 	const px_spec_t *sp = j->spec;
-	int rc = 0;
+	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc = 0;
 
 	for (size_t k = 0; k < 5 && !rc; k++) {
 		int w = px_prerun[k][0], place[PX_NODES];
 		px_obs_t ob = { .replicas = w };
-		if (w > j->nalloc)
+		if (w > nalloc)
 			break;
-		ob.nodes = alloc_runs(j->alloc, w, place);
+		ob.nodes = alloc_runs(alloc, w, place);
 		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
 		sim_truth_run_t run = { .workers = w,
 					.nnodes = (size_t)ob.nodes,
@@ -158,7 +162,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	const px_spec_t *sp = j->spec;
 	const sim_truth_ops_t *truth = sp->truth;
 	double t = s->now;
-	int reps = job_replicas(j);
+	int reps = px_job_gpus(j);
 
 	if (!reps || j->outcome.end >= 0)
 		return 0;
@@ -175,8 +179,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	}
 	while (seconds > 0 && j->outcome.end < 0) {
 		sim_truth_run_t run = { .workers = reps,
-					.nnodes = (size_t)j->nplace,
-					.node_workers = j->place,
+					.nnodes = j->hold.n,
+					.node_workers = j->hold.workers,
 					.atomic = j->atomic, .accum = j->accum };
 		double bsz = sim_truth_run_batch(&run);
 		sim_truth_sample_t m;
@@ -189,7 +193,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
-		px_obs_t ob = { j->nplace, j->nalloc, j->atomic, j->accum,
+		px_obs_t ob = { (int)j->hold.n, reps, j->atomic, j->accum,
 				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
@@ -230,22 +234,41 @@ static sim_start_costs_t shape_costs(const px_shape_t *h)
 				    .rebatch = h->rebatch };
 }
 
-/* Runs of equal consecutive nodes: the placement of an allocation, after
- * the shape's seconds without progress (a first start's, queued behind
- * the first starts still launching, or a re-allocation's). */
-static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+/* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
+ * of equal consecutive nodes. 0, or -errno with a message. */
+static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+{
+	int place[PX_GPUS], nplace = alloc_runs(alloc, n, place), g = 0;
+
+	for (int k = 0; k < nplace; g += place[k++]) {
+		place_slot_t slot = { .server = (uint32_t)alloc[g],
+				      .workers = place[k] };
+		int rc = sim_hold_take(&j->hold, s->free, PX_NODES, &slot,
+				       res_make(place[k], place[k], place[k]));
+		if (rc == -ENOSPC)
+			return errmsg_set(s->err, s->errlen, rc, "policy "
+					  "placed job %s on node %d beyond "
+					  "its GPUs", j->spec->name, alloc[g]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The job, holding nothing, takes alloc[0..n): after the shape's seconds
+ * without progress (a first start's, queued behind the first starts
+ * still launching, or a re-allocation's) when n > 0. 0 or -errno. */
+static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
 	sim_start_costs_t costs = shape_costs(&s->shape);
 	bool first = j->outcome.start < 0;
+	int rc = job_take(s, j, alloc, n);
 
-	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
-	j->nalloc = n;
-	j->nplace = alloc_runs(alloc, n, j->place);
 	j->rate = 0.0;
 	j->sync = 0.0;
-	if (n == 0) {
+	if (rc || n == 0) {
 		j->atomic = j->accum = 0;
-		return;
+		return rc;
 	}
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
@@ -260,6 +283,7 @@ static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 		j->outcome.start = s->now;
 	else
 		j->outcome.restarts++;
+	return 0;
 }
 
 /* A batch change taken in place: the job keeps its GPUs and loses the
@@ -277,32 +301,31 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 	j->outcome.rebatches++;
 }
 
-static bool same_alloc(const px_job_t *j, const int *a, int n)
+/* What a job does with the policy's next allocation a[0..n). */
+typedef enum { PX_KEEPS, PX_REBATCHES, PX_MOVES } px_move_t;
+
+static px_move_t job_move(const px_job_t *j, const int *a, int n)
 {
-	return n == j->nalloc &&
-	       !memcmp(a, j->alloc, (size_t)n * sizeof(*a));
+	int held[PX_GPUS], nheld = px_job_gpu_nodes(j, held);
+
+	/* A new batch on the same GPUs restarts the job too, unless the
+	 * policy sent it in place. */
+	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a))) {
+		if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
+			return PX_KEEPS;
+		if (j->next_in_place && nheld)
+			return PX_REBATCHES;
+	}
+	return PX_MOVES;
 }
 
-/* Free GPUs per node, and no node or job over its GPUs. */
-static int check_alloc(px_sim_t *s, int (*next)[PX_GPUS], const int *nnext)
-{
-	int used[PX_NODES] = { 0 };
-
-	for (size_t i = 0; i < s->njobs; i++)
-		for (int k = 0; k < nnext[i]; k++) {
-			int node = next[i][k];
-			if (node < 0 || node >= s->shape.nodes ||
-			    ++used[node] > PX_NODE_GPUS)
-				return errmsg_set(s->err, s->errlen, -ENOSPC,
-						  "policy placed job %s on "
-						  "node %d beyond its GPUs",
-						  s->jobs[i].spec->name, node);
-		}
-	return 0;
-}
-
+/*
+ * The policy plans the active jobs; then done jobs and the jobs that move
+ * give their GPUs back, and the jobs that move take their new ones, in
+ * submission order (the order their start costs queue in).
+ */
 static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
-		      int (*next)[PX_GPUS], int *nnext)
+		      int (*next)[PX_GPUS], int *nnext, px_move_t *move)
 {
 	size_t n = 0;
 	int rc;
@@ -310,36 +333,33 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 	for (size_t i = 0; i < s->njobs; i++) {
 		px_job_t *j = &s->jobs[i];
 		bool act = j->spec->submit <= s->now && j->outcome.end < 0;
-		nnext[i] = act ? j->nalloc : 0;
-		memcpy(next[i], j->alloc, (size_t)nnext[i] * sizeof(int));
+		nnext[i] = act ? px_job_gpu_nodes(j, next[i]) : 0;
 		if (act)
 			active[n++] = i;
 	}
 	if (!n)
 		return 0;
-	if ((rc = p->plan(p, s, active, n, next, nnext)) ||
-	    (rc = check_alloc(s, next, nnext)))
+	if ((rc = p->plan(p, s, active, n, next, nnext)))
 		return rc;
-	for (size_t k = 0; k < n; k++) {
-		px_job_t *j = &s->jobs[active[k]];
-		/* A new batch on the same GPUs restarts the job too, unless
-		 * the policy sent it in place. */
-		if (same_alloc(j, next[active[k]], nnext[active[k]])) {
-			if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
-				continue;
-			if (j->next_in_place && j->nalloc) {
-				job_rebatch(s, j);
-				continue;
-			}
-		}
-		job_set_alloc(s, j, next[active[k]], nnext[active[k]]);
-	}
-	/* Done jobs give their GPUs back. */
 	for (size_t i = 0; i < s->njobs; i++)
 		if (s->jobs[i].outcome.end >= 0)
-			s->jobs[i].nalloc = s->jobs[i].nplace = 0;
+			sim_hold_release(&s->jobs[i].hold, s->free);
+	for (size_t k = 0; k < n; k++) {
+		px_job_t *j = &s->jobs[active[k]];
+		move[k] = job_move(j, next[active[k]], nnext[active[k]]);
+		if (move[k] == PX_MOVES)
+			sim_hold_release(&j->hold, s->free);
+	}
+	for (size_t k = 0; k < n && !rc; k++) {
+		px_job_t *j = &s->jobs[active[k]];
+		if (move[k] == PX_REBATCHES)
+			job_rebatch(s, j);
+		else if (move[k] == PX_MOVES)
+			rc = job_set_alloc(s, j, next[active[k]],
+					   nnext[active[k]]);
+	}
 	s->rounds++;
-	return 0;
+	return rc;
 }
 
 static int sim_loop(px_sim_t *s, px_policy_t *p)
@@ -347,7 +367,8 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 	size_t *active = calloc(s->njobs, sizeof(*active));
 	int (*next)[PX_GPUS] = calloc(s->njobs, sizeof(*next));
 	int *nnext = calloc(s->njobs, sizeof(*nnext));
-	int rc = active && next && nnext ? 0 : -ENOMEM;
+	px_move_t *move = calloc(s->njobs, sizeof(*move));
+	int rc = active && next && nnext && move ? 0 : -ENOMEM;
 
 	while (!rc && s->ndone < s->njobs) {
 		if (s->now > PX_HORIZON) {
@@ -366,8 +387,9 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 		}
 		s->now += s->shape.round;
 		if (!rc)
-			rc = round_plan(s, p, active, next, nnext);
+			rc = round_plan(s, p, active, next, nnext, move);
 	}
+	free(move);
 	free(active);
 	free(next);
 	free(nnext);
@@ -428,6 +450,7 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	out->oracle = p->oracle;
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
 	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
+	sim_free_init(&s);
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
@@ -447,8 +470,10 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		out->limit[i] = px_backfill_limit(p, i);
 	if (p->destroy)
 		p->destroy(p);
-	for (size_t i = 0; s.jobs && i < w->n; i++)
+	for (size_t i = 0; s.jobs && i < w->n; i++) {
 		free(s.jobs[i].obs);
+		sim_hold_free(&s.jobs[i].hold);
+	}
 	free(s.jobs);
 	return rc;
 }
@@ -508,10 +533,13 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	job_set_alloc(&s, &j, alloc, replicas);
+	sim_free_init(&s);
+	rc = job_set_alloc(&s, &j, alloc, replicas);
 	/* job_run stops at the job's last epoch whatever the seconds. */
-	rc = job_run(&s, &j, PX_HORIZON);
+	if (!rc)
+		rc = job_run(&s, &j, PX_HORIZON);
 	free(j.obs);
+	sim_hold_free(&j.hold);
 	if (rc)
 		return rc;
 	if (j.outcome.end < 0)

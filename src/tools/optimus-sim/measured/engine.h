@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "measured/app.h"
+#include "sim_hold.h"
 #include "sim_outcome.h"
 #include "sim_truth_ops.h"
 
@@ -112,10 +113,9 @@ typedef struct px_obs {
 
 typedef struct px_job {
 	const px_spec_t *spec;
-	int alloc[PX_GPUS];	/* node of each GPU, in grant order */
-	int nalloc;
-	int place[PX_NODES];	/* GPUs per node, runs of alloc */
-	int nplace;
+	/* Its GPUs: a slot per run of GPUs on one node, in the order they
+	 * were granted, each GPU a worker (sim_hold.h). */
+	sim_hold_t hold;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
 	double bsz;		/* global batch it runs at (spec's at first) */
 	/* Set by a policy that chooses batches: the global batch of the job's
@@ -165,12 +165,25 @@ typedef struct px_job {
 	bool prerun;
 } px_job_t;
 
+/* GPUs the job holds. */
+static inline int px_job_gpus(const px_job_t *j)
+{
+	return sim_hold_workers(&j->hold);
+}
+
+/* The node of each of its GPUs in grant order, into node[]: how many. */
+static inline int px_job_gpu_nodes(const px_job_t *j, int *node)
+{
+	return sim_hold_worker_servers(&j->hold, node);
+}
+
 typedef struct px_sim px_sim_t;
 
 /* A policy: next allocation of the active jobs (indices into s->jobs, in
  * submission order).
- * next[j] / nnext[j]: node per GPU, as px_job_t.alloc; the engine starts
- * with every job's current allocation there. 0 or -errno (s->err). */
+ * next[j] / nnext[j]: node per GPU, in grant order (px_job_gpu_nodes); the
+ * engine starts with every job's current allocation there. 0 or -errno
+ * (s->err). */
 typedef struct px_policy {
 	const char *name;
 	int (*plan)(struct px_policy *p, px_sim_t *s, const size_t *active,
@@ -187,6 +200,10 @@ struct px_sim {
 	px_job_t *jobs;
 	size_t njobs, ndone;
 	double now;
+	/* Per node, what no job holds: a GPU is one of each resource, as
+	 * the plan sees it (measured/plan_adapter.c); none beyond the
+	 * shape's nodes. */
+	res_vec_t free[PX_NODES];
 	double launch_busy;	/* first starts launching until then */
 	size_t rounds;
 	char *err;

@@ -279,7 +279,7 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 	const px_job_t *j = &s->jobs[i];
 	job_model_t *m = pj->m;
 
-	if (!j->nalloc || m->phase != JM_RUNNING)
+	if (!px_job_gpus(j) || m->phase != JM_RUNNING)
 		return;
 	if (j->outcome.rebatches != pj->rebatches &&
 	    m->batch.offer.global > 0 &&
@@ -301,7 +301,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	pp_job_t *pj = &o->jobs[i];
 	job_model_t *m;
 	time_t now = (time_t)s->now;
-	int rc;
+	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc;
 
 	if (!pj->m && (rc = pp_record_new(o, s, i)))
 		return rc;
@@ -310,26 +310,25 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		pp_rebatched(s, i, pj);
 	/* A new run: its GPUs or batch changed when the plan was applied;
 	 * it began when its restart was over. */
-	if (j->nalloc && (j->nalloc != pj->nalloc || j->bsz != pj->bsz ||
-			  m->phase != JM_RUNNING ||
-			  memcmp(j->alloc, pj->alloc,
-				 (size_t)j->nalloc * sizeof(int)))) {
+	if (nalloc && (nalloc != pj->nalloc || j->bsz != pj->bsz ||
+		       m->phase != JM_RUNNING ||
+		       memcmp(alloc, pj->alloc,
+			      (size_t)nalloc * sizeof(int)))) {
 		/* When the engine's charge for it ended (engine.c,
 		 * job_set_alloc: one start-cost model). */
 		time_t began = (time_t)j->began;
-		job_model_started(m, began, 0, j->nalloc,
-				  pp_nodes(j->alloc, j->nalloc));
+		job_model_started(m, began, 0, nalloc, pp_nodes(alloc, nalloc));
 		/* The measured jobs checkpoint whenever asked. */
 		(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
 						  j->accum);
-		memcpy(pj->alloc, j->alloc, (size_t)j->nalloc * sizeof(int));
-		pj->nalloc = j->nalloc;
+		memcpy(pj->alloc, alloc, (size_t)nalloc * sizeof(int));
+		pj->nalloc = nalloc;
 		pj->bsz = j->bsz;
 	}
-	pp_slots(pj, pj->alloc, j->nalloc ? pj->nalloc : 0);
+	pp_slots(pj, pj->alloc, nalloc ? pj->nalloc : 0);
 	/* The engine's own timing of each configuration the job ran in,
 	 * samples as a pre-run's are: not a speed report, which is a claim
 	 * its sender makes over the protocol (job_feed_speed). */
@@ -363,7 +362,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	if (o->kind == PP_ORACLE)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
-	if (j->nalloc || m->reports) {
+	if (nalloc || m->reports) {
 		/* Its steps and the rate it ran them at since its restart
 		 * (the record takes them off the restart it times: the
 		 * restart measured is the one the engine charged). Only
@@ -372,8 +371,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 			.received = (double)now, .step = j->steps,
 			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
 			.epoch = j->epoch, .rebatch_seconds = -1.0,
-			.timed = j->nalloc ? j->rate : 0.0,
-			.sync_seconds = j->nalloc ? j->sync : 0.0 }, NULL);
+			.timed = nalloc ? j->rate : 0.0,
+			.sync_seconds = nalloc ? j->sync : 0.0 }, NULL);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
@@ -510,9 +509,9 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			continue;
 		}
 		in[nin] = (plan_input_t){ .model = pj->m,
-			.state = s->jobs[i].nalloc ? PLAN_INPUT_RUNNING :
-						     PLAN_INPUT_QUEUED,
-			.held = !s->jobs[i].nalloc, .slots = pj->slots,
+			.state = px_job_gpus(&s->jobs[i]) ? PLAN_INPUT_RUNNING :
+							    PLAN_INPUT_QUEUED,
+			.held = !px_job_gpus(&s->jobs[i]), .slots = pj->slots,
 			.usage = pj->usage, .nslots = pj->nslots };
 		idx[nin++] = i;
 	}
