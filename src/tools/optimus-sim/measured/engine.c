@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * measured/engine.c - the rounds of the measured-workload simulation: every job
- * runs 60 s on what it holds (its restart first), then the policy plans
- * and every job whose GPUs changed restarts (see measured/engine.h).
+ * measured/engine.c - the rounds of the measured-workload simulation, a
+ * tick every round on the event queue: every job runs 60 s on what it
+ * holds (its restart first), then the policy plans and every job whose
+ * GPUs changed restarts (see measured/engine.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
+#include "sim_events.h"
 #include "sim_start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
@@ -362,37 +364,79 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 	return rc;
 }
 
+/* The scratch of the policy's plans (round_plan), per job. */
+typedef struct px_plan_scratch {
+	size_t *active;
+	int (*next)[PX_GPUS];
+	int *nnext;
+	px_move_t *move;
+} px_plan_scratch_t;
+
+/*
+ * A tick at s->now: the policy plans (none at 0: nothing ran yet); then,
+ * while a job is not done, every job runs the round that starts now, a
+ * job that ends in it has its completion queued at its time, and the
+ * next tick comes a round later.
+ */
+static int round_tick(px_sim_t *s, px_policy_t *p, px_plan_scratch_t *x,
+		      sim_events_t *q)
+{
+	int rc = s->now > 0 ? round_plan(s, p, x->active, x->next, x->nnext,
+					 x->move) : 0;
+
+	if (rc || s->ndone == s->njobs)
+		return rc;
+	if (s->now > PX_HORIZON)
+		return errmsg_set(s->err, s->errlen, -ETIMEDOUT, "%s: %zu of "
+				  "%zu jobs not done after %.0f days", p->name,
+				  s->njobs - s->ndone, s->njobs,
+				  PX_HORIZON / 86400);
+	for (size_t i = 0; i < s->njobs && !rc; i++) {
+		px_job_t *j = &s->jobs[i];
+		bool was = j->outcome.end >= 0;
+		rc = job_run(s, j, s->shape.round);
+		if (!rc && !was && j->outcome.end >= 0)
+			rc = sim_events_push(q, j->outcome.end, SIM_EV_FINISH,
+					     (uint32_t)i, 0);
+	}
+	return rc ? rc : sim_events_push(q, s->now + s->shape.round,
+					 SIM_EV_TICK, 0, 0);
+}
+
+/*
+ * The rounds on the event queue (sim_events.h), as the synthetic engine's
+ * events: a tick every round, and each job's completion at its time,
+ * counted before a tick of the same instant. A completion rounded past
+ * the round's end (job_run: epochs end at a whole second) is counted
+ * after that round's plan, which already treats the job as done.
+ */
 static int sim_loop(px_sim_t *s, px_policy_t *p)
 {
-	size_t *active = calloc(s->njobs, sizeof(*active));
-	int (*next)[PX_GPUS] = calloc(s->njobs, sizeof(*next));
-	int *nnext = calloc(s->njobs, sizeof(*nnext));
-	px_move_t *move = calloc(s->njobs, sizeof(*move));
-	int rc = active && next && nnext && move ? 0 : -ENOMEM;
+	px_plan_scratch_t x = {
+		.active = calloc(s->njobs, sizeof(*x.active)),
+		.next = calloc(s->njobs, sizeof(*x.next)),
+		.nnext = calloc(s->njobs, sizeof(*x.nnext)),
+		.move = calloc(s->njobs, sizeof(*x.move)) };
+	sim_events_t q;
+	sim_event_t ev;
+	int rc = x.active && x.next && x.nnext && x.move ? 0 : -ENOMEM;
 
-	while (!rc && s->ndone < s->njobs) {
-		if (s->now > PX_HORIZON) {
-			rc = errmsg_set(s->err, s->errlen, -ETIMEDOUT, "%s: "
-					"%zu of %zu jobs not done after %.0f "
-					"days", p->name, s->njobs - s->ndone,
-					s->njobs, PX_HORIZON / 86400);
-			break;
+	sim_events_init(&q);
+	if (!rc)
+		rc = sim_events_push(&q, 0.0, SIM_EV_TICK, 0, 0);
+	while (!rc && sim_events_pop(&q, &ev)) {
+		if (ev.kind == SIM_EV_FINISH) {
+			s->ndone++;
+			continue;
 		}
-		for (size_t i = 0; i < s->njobs && !rc; i++) {
-			px_job_t *j = &s->jobs[i];
-			bool was = j->outcome.end >= 0;
-			rc = job_run(s, j, s->shape.round);
-			if (!was && j->outcome.end >= 0)
-				s->ndone++;
-		}
-		s->now += s->shape.round;
-		if (!rc)
-			rc = round_plan(s, p, active, next, nnext, move);
+		s->now = ev.time;
+		rc = round_tick(s, p, &x, &q);
 	}
-	free(move);
-	free(active);
-	free(next);
-	free(nnext);
+	sim_events_free(&q);
+	free(x.move);
+	free(x.active);
+	free(x.next);
+	free(x.nnext);
 	return rc;
 }
 
