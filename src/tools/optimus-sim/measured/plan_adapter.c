@@ -87,9 +87,6 @@ typedef struct pp_job {
 	int nalloc;
 	double bsz;
 	unsigned rebatches;
-	place_slot_t slots[PX_NODES];
-	res_vec_t usage[PX_NODES];
-	size_t nslots;
 } pp_job_t;
 
 typedef struct pp {
@@ -234,23 +231,6 @@ static int pp_nodes(const int *alloc, int n)
 	return k;
 }
 
-/* The job's GPUs as slots (one per node) and their usage. */
-static void pp_slots(pp_job_t *pj, const int *alloc, int n)
-{
-	int per[PX_NODES] = { 0 };
-
-	for (int g = 0; g < n; g++)
-		per[alloc[g]]++;
-	pj->nslots = 0;
-	for (int k = 0; k < PX_NODES; k++)
-		if (per[k]) {
-			pj->slots[pj->nslots] = (place_slot_t){ .server =
-				(uint32_t)k, .ps = 0, .workers = per[k] };
-			pj->usage[pj->nslots++] = res_make(per[k], per[k],
-							   per[k]);
-		}
-}
-
 /*
  * The share of its work the job has left, its loss for quality: what the
  * replay trainer reports on the cluster (examples/replay_trainer.py), the
@@ -328,7 +308,6 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		pj->nalloc = nalloc;
 		pj->bsz = j->bsz;
 	}
-	pp_slots(pj, pj->alloc, nalloc ? pj->nalloc : 0);
 	/* The engine's own timing of each configuration the job ran in,
 	 * samples as a pre-run's are: not a speed report, which is a claim
 	 * its sender makes over the protocol (job_feed_speed). */
@@ -508,11 +487,12 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 					res_make(1, 1, 1));
 			continue;
 		}
+		/* Its GPUs as the engine holds them (sim_hold.h). */
+		const sim_hold_t *h = &s->jobs[i].hold;
 		in[nin] = (plan_input_t){ .model = pj->m,
-			.state = px_job_gpus(&s->jobs[i]) ? PLAN_INPUT_RUNNING :
-							    PLAN_INPUT_QUEUED,
-			.held = !px_job_gpus(&s->jobs[i]), .slots = pj->slots,
-			.usage = pj->usage, .nslots = pj->nslots };
+			.state = h->n ? PLAN_INPUT_RUNNING : PLAN_INPUT_QUEUED,
+			.held = !h->n, .slots = h->slots, .usage = h->usage,
+			.nslots = h->n };
 		idx[nin++] = i;
 	}
 	plan_params_init(&conf);
