@@ -217,20 +217,6 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	return 0;
 }
 
-/* Distinct nodes of an allocation. */
-static int pp_nodes(const int *alloc, int n)
-{
-	bool seen[PX_NODES] = { false };
-	int k = 0;
-
-	for (int g = 0; g < n; g++)
-		if (!seen[alloc[g]]) {
-			seen[alloc[g]] = true;
-			k++;
-		}
-	return k;
-}
-
 /*
  * The share of its work the job has left, its loss for quality: what the
  * replay trainer reports on the cluster (examples/replay_trainer.py), the
@@ -297,7 +283,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		/* When the engine's charge for it ended (engine.c,
 		 * job_set_alloc: one start-cost model). */
 		time_t began = (time_t)j->began;
-		job_model_started(m, began, 0, nalloc, pp_nodes(alloc, nalloc));
+		/* Its nodes: its hold's slots, a run of GPUs on one node
+		 * each, as the engine's truth counts them (job_run). */
+		job_model_started(m, began, 0, nalloc, (int)j->hold.n);
 		/* The measured jobs checkpoint whenever asked. */
 		(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
 		if (pp_adaptive(o))
