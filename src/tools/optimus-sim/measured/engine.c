@@ -48,12 +48,11 @@ int px_sim_gpus(const px_sim_t *s)
 	return s->shape.nodes * PX_NODE_GPUS;
 }
 
-/* Every GPU of the shape's nodes free. */
-static void sim_free_init(px_sim_t *s)
+void px_sim_room(const px_sim_t *s, res_vec_t *room)
 {
 	for (int k = 0; k < PX_NODES; k++) {
 		int g = k < s->shape.nodes ? PX_NODE_GPUS : 0;
-		s->free[k] = res_make(g, g, g);
+		room[k] = res_make(g, g, g);
 	}
 }
 
@@ -494,7 +493,7 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	out->oracle = p->oracle;
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
 	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
-	sim_free_init(&s);
+	px_sim_room(&s, s.free);
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
@@ -577,7 +576,7 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	sim_free_init(&s);
+	px_sim_room(&s, s.free);
 	rc = job_set_alloc(&s, &j, alloc, replicas);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)

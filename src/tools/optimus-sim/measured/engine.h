@@ -200,10 +200,7 @@ struct px_sim {
 	px_job_t *jobs;
 	size_t njobs, ndone;
 	double now;
-	/* Per node, what no job holds: a GPU is one of each resource, as
-	 * the plan sees it (measured/plan_adapter.c); none beyond the
-	 * shape's nodes. */
-	res_vec_t free[PX_NODES];
+	res_vec_t free[PX_NODES];	/* per node, what no job holds */
 	double launch_busy;	/* first starts launching until then */
 	size_t rounds;
 	char *err;
@@ -224,6 +221,10 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	       px_policy_t *p, px_result_t *out, char *err, size_t errlen);
 /* GPUs of the simulated cluster. */
 int px_sim_gpus(const px_sim_t *s);
+/* Each node's room, room[0..PX_NODES): its GPUs, a GPU one of each
+ * resource (as the plan sees them); none beyond the shape's nodes (a
+ * slice's smaller cluster). */
+void px_sim_room(const px_sim_t *s, res_vec_t *room);
 void px_result_free(px_result_t *r);
 
 /*

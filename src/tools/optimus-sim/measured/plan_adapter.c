@@ -448,11 +448,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	/* Nodes beyond the shape's (a slice's smaller cluster) have no room. */
-	for (int k = 0; k < PX_NODES; k++) {
-		int g = k < s->shape.nodes ? PX_NODE_GPUS : 0;
-		room[k] = res_make(g, g, g);
-	}
+	px_sim_room(s, room);
 	px_place_free(s, next, nnext, free_);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
