@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "plan/plan.h"
 #include "util/errmsg.h"
 #include "util/grow.h"

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-
 #include "sim_data.h"
 #include "util/errmsg.h"
 #include "util/json_num.h"
