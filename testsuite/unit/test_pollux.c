@@ -193,8 +193,8 @@ static double run_policy(const char *wl, const char *policy)
 	ck_assert_msg(px_sim_run(&w, NULL,
 				 px_policy_new(policy, PX_PRERUN_NONE), &r, err,
 				 sizeof(err)) == 0, "%s", err);
-	ck_assert_uint_eq(r.ndone, w.n);
-	double avg = r.avg_jct;
+	ck_assert_uint_eq(r.run.ndone, w.n);
+	double avg = r.run.avg_jct;
 	px_result_free(&r);
 	px_workload_free(&w);
 	return avg;
@@ -260,10 +260,10 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 
 	if (s->rounds == 1) {
 		const px_job_t *j = &s->jobs[0];
-		w->second.nalloc = j->nalloc;
+		w->second.nalloc = px_job_gpus(j);
 		w->second.nobs = j->nobs;
 		w->second.steps = j->steps;
-		w->second.attained = j->attained;
+		w->second.attained = j->outcome.gpu_seconds;
 		for (int k = 0; k < j->nobs && k < 8; k++) {
 			w->second.ran[k][0] = j->obs[k].nodes;
 			w->second.ran[k][1] = j->obs[k].replicas;
@@ -303,10 +303,10 @@ static void watch_destroy(px_policy_t *p)
 	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
 		const px_job_t *j = &w->sim->jobs[i];
 		double limit = px_backfill_limit(w->inner, i);
-		if (limit <= 0 || j->completion < 0)
+		if (limit <= 0 || j->outcome.end < 0)
 			continue;
 		w->limited++;
-		w->overruns += j->completion - j->start > limit;
+		w->overruns += j->outcome.end - j->outcome.start > limit;
 	}
 	w->inner->destroy(w->inner);
 	free(p);
@@ -332,7 +332,7 @@ static void run_wrapped(const char *wl, px_policy_t *inner,
 				       sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(px_sim_run(&work, NULL, p, &r, err, sizeof(err)) == 0, "%s",
 		      err);
-	ck_assert_uint_eq(r.ndone, work.n);
+	ck_assert_uint_eq(r.run.ndone, work.n);
 	px_result_free(&r);
 	px_workload_free(&work);
 }
@@ -399,7 +399,7 @@ static px_result_t run_csv_policy(const char *csv, px_policy_t *p,
 	unlink(path);
 	ck_assert_msg(px_sim_run(&w, shape, p, &r, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert_uint_eq(r.ndone, w.n);
+	ck_assert_uint_eq(r.run.ndone, w.n);
 	px_workload_free(&w);
 	return r;
 }
@@ -409,6 +409,15 @@ static px_result_t run_csv(const char *csv, const char *policy,
 {
 	return run_csv_policy(csv, px_policy_new(policy, PX_PRERUN_NONE),
 			      shape);
+}
+
+/* Each job's JCT and wait of run r, into arrays of its jobs' length. */
+static void run_times(const px_result_t *r, double *jct, double *wait)
+{
+	for (size_t i = 0; i < r->run.njobs; i++) {
+		jct[i] = sim_job_outcome_jct(&r->run.jobs[i]);
+		wait[i] = sim_job_outcome_wait(&r->run.jobs[i]);
+	}
 }
 
 /*
@@ -442,21 +451,23 @@ START_TEST(test_backfill_keeps_reservation)
 	ck_assert_msg(run[2] > 2 * run[0] + 120 && 2 * run[3] + 120 < run[0],
 		      "A %.0f C %.0f D %.0f", run[0], run[2], run[3]);
 
+	double jct[4], wait[4];
 	px_result_t b = run_csv(csv, "slurm-backfill", NULL);
-	double a_end = b.jct[0], b_start = b.wait[1];
-	ck_assert_double_eq(b.wait[0], PX_ROUND);
-	ck_assert_double_eq(b.wait[3], PX_ROUND);	/* D backfilled */
-	ck_assert_msg(b_start <= a_end + PX_ROUND, "B at %.0f, A ended %.0f",
-		      b_start, a_end);
-	ck_assert_msg(b.wait[2] >= b.jct[1], "C at %.0f, B ended %.0f",
-		      b.wait[2], b.jct[1]);
+	run_times(&b, jct, wait);
+	ck_assert_double_eq(wait[0], PX_ROUND);
+	ck_assert_double_eq(wait[3], PX_ROUND);	/* D backfilled */
+	ck_assert_msg(wait[1] <= jct[0] + PX_ROUND, "B at %.0f, A ended %.0f",
+		      wait[1], jct[0]);
+	ck_assert_msg(wait[2] >= jct[1], "C at %.0f, B ended %.0f",
+		      wait[2], jct[1]);
 	px_result_free(&b);
 
 	px_result_t f = run_csv(csv, "first-fit", NULL);
-	ck_assert_double_eq(f.wait[2], PX_ROUND);	/* C at once */
-	ck_assert_msg(f.wait[1] >= f.jct[2] && f.wait[1] > f.jct[0] +
-		      PX_ROUND, "B at %.0f, A ended %.0f, C %.0f", f.wait[1],
-		      f.jct[0], f.jct[2]);
+	run_times(&f, jct, wait);
+	ck_assert_double_eq(wait[2], PX_ROUND);	/* C at once */
+	ck_assert_msg(wait[1] >= jct[2] && wait[1] > jct[0] + PX_ROUND,
+		      "B at %.0f, A ended %.0f, C %.0f", wait[1], jct[0],
+		      jct[2]);
 	px_result_free(&f);
 	unload_apps();
 }
@@ -492,10 +503,12 @@ START_TEST(test_start_cost_queue)
 	px_result_t pooled = run_csv(csv, "first-fit", &shape);
 	shape.start_queued = 40;
 	px_result_t queued = run_csv(csv, "first-fit", &shape);
+	double pj[3], qj[3], wait[3];
+	run_times(&pooled, pj, wait);
+	run_times(&queued, qj, wait);
 	for (int k = 0; k < 3; k++) {
-		ck_assert_double_eq_tol(pooled.jct[k], pooled.jct[0], 1e-6);
-		ck_assert_double_eq_tol(queued.jct[k], pooled.jct[0] + 40 * k,
-					1e-6);
+		ck_assert_double_eq_tol(pj[k], pj[0], 1e-6);
+		ck_assert_double_eq_tol(qj[k], pj[0] + 40 * k, 1e-6);
 	}
 	px_result_free(&pooled);
 	px_result_free(&queued);
@@ -565,7 +578,8 @@ static int start_watch_plan(px_policy_t *p, px_sim_t *s,
 		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		if (m && m->nruns && w->first_run[i] == 0)
 			w->first_run[i] = (double)m->runs[0].start;
-		if (s->jobs[i].restarts == 0 && w->charged[i] == 0)
+		if (s->jobs[i].outcome.start >= 0 &&
+		    s->jobs[i].outcome.restarts == 0 && w->charged[i] == 0)
 			w->charged[i] = s->jobs[i].began;
 	}
 	return w->head.inner->plan(w->head.inner, s, active, n, next, nnext);
@@ -691,7 +705,7 @@ static int split_watch_plan(px_policy_t *p, px_sim_t *s,
 			    (d->action == PLAN_START ||
 			     d->action == PLAN_RESIZE ||
 			     (d->action == PLAN_KEEP && d->in_place));
-		if (sent && j->nalloc && j->bsz == d->batch) {
+		if (sent && px_job_gpus(j) && j->bsz == d->batch) {
 			w->split_checked++;
 			w->split_off += j->atomic != d->local_batch ||
 					j->accum != d->accum;
@@ -920,7 +934,7 @@ START_TEST(test_quality_loss_is_the_trainers)
 	shape.nodes = 4;
 	ck_assert_msg(px_sim_run(&work, &shape, p, &r, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert_uint_eq(r.ndone, 2);
+	ck_assert_uint_eq(r.run.ndone, 2);
 	ck_assert_msg(w.checked > 50, "%zu reports checked", w.checked);
 	ck_assert_msg(w.worst < 1e-9, "a reported loss is %.3f off the "
 		      "trainer's", w.worst);

@@ -223,17 +223,17 @@ START_TEST(test_engine_asks_the_truth)
 	memset(&asked, 0, sizeof(asked));
 	ck_assert_msg(px_sim_run(&w, NULL, fixed_new(&f), &r, err,
 				 sizeof(err)) == 0, "%s", err);
-	ck_assert_uint_eq(r.ndone, 2);
-	ck_assert_double_eq(r.jct[0], 1690.0);
-	ck_assert_double_eq(r.jct[1], 556.0);
-	ck_assert_double_eq(r.makespan, 1690.0);
-	ck_assert_double_eq(r.wait[0], 60.0);
-	ck_assert_double_eq(r.wait[1], 60.0);
-	ck_assert_double_eq(r.lost[0], 30.0);
-	ck_assert_double_eq(r.lost[1], 30.0);
-	ck_assert_double_eq(r.gpu_seconds[0], 1.0 * (1690 - 60));
-	ck_assert_double_eq(r.gpu_seconds[1], 6.0 * (556 - 60));
-	ck_assert_uint_eq(r.restarts, 0);
+	ck_assert_uint_eq(r.run.ndone, 2);
+	ck_assert_double_eq(sim_job_outcome_jct(&r.run.jobs[0]), 1690.0);
+	ck_assert_double_eq(sim_job_outcome_jct(&r.run.jobs[1]), 556.0);
+	ck_assert_double_eq(r.run.makespan, 1690.0);
+	ck_assert_double_eq(sim_job_outcome_wait(&r.run.jobs[0]), 60.0);
+	ck_assert_double_eq(sim_job_outcome_wait(&r.run.jobs[1]), 60.0);
+	ck_assert_double_eq(r.run.jobs[0].lost, 30.0);
+	ck_assert_double_eq(r.run.jobs[1].lost, 30.0);
+	ck_assert_double_eq(r.run.jobs[0].gpu_seconds, 1.0 * (1690 - 60));
+	ck_assert_double_eq(r.run.jobs[1].gpu_seconds, 6.0 * (556 - 60));
+	ck_assert_uint_eq(r.run.restarts, 0);
 	ck_assert_uint_eq(f.plans, 28);
 	/* What the jobs ran in and reported, as the engine recorded it. */
 	ck_assert_int_eq(f.nodes[0], 1);

@@ -246,9 +246,9 @@ static void sim_path(const replay_t *r, path_t *p)
 			!strcmp(r->state[i], "running")	   ? SJ_RUNNING :
 			!strcmp(r->state[i], "restarting") ? SJ_RESTARTING :
 							     SJ_DONE;
-		j->slots = (place_slot_t *)r->slots[i];
-		j->usage = (res_vec_t *)r->usage[i];
-		j->nslots = r->nslots[i];
+		j->hold.slots = (place_slot_t *)r->slots[i];
+		j->hold.usage = (res_vec_t *)r->usage[i];
+		j->hold.n = r->nslots[i];
 		sim_input_job(j, &p->in[i]);
 	}
 	sim_input_room(&s, p->room);
@@ -427,8 +427,9 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			for (size_t q = 0; q < d->nslots; q++)
 				want[d->slots[q].server] += d->slots[q].workers;
 		else if (d->action != PLAN_WAIT && d->action != PLAN_PREEMPT)
-			for (int g = 0; g < j->nalloc; g++)
-				want[j->alloc[g]]++;
+			for (size_t q = 0; q < j->hold.n; q++)
+				want[j->hold.slots[q].server] +=
+					j->hold.workers[q];
 		ck_assert_int_eq(memcmp(per, want, sizeof(per)), 0);
 		if (d->rebatch) {
 			ck_assert(d->batch > 0);
@@ -444,7 +445,7 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 								  job[k]);
 			const job_run_t *run = &jm->runs[jm->nruns - 1];
 
-			ck_assert_int_gt(j->nalloc, 0);
+			ck_assert_int_gt(px_job_gpus(j), 0);
 			ck_assert_int_eq(jm->phase, JM_REQUEUED);
 			ck_assert_int_eq(run->end, (time_t)s->now);
 			ck_assert_msg(s->now - run->start >=
@@ -466,22 +467,22 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		job_model_explored(px_plan_job_model(m->inner, job[k]), &ew,
 				   &en);
 		bool explores = s->shape.explore_scaling &&
-				d->workers > j->nalloc &&
+				d->workers > px_job_gpus(j) &&
 				(d->workers > ew || (int)d->nslots > en);
 		ck_assert_msg(m->changed[job[k]] < 0 || explores ||
 			      s->now - m->changed[job[k]] >=
 			      s->shape.min_resize,
 			      "job %zu resized at %.0f and %.0f (%d -> %d "
 			      "workers on %zu nodes, explored %d on %d)",
-			      job[k], m->changed[job[k]], s->now, j->nalloc,
-			      d->workers, d->nslots, ew, en);
-		if (d->workers > j->nalloc)
-			ck_assert_msg(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT, "%s job %zu %d -> %d gain %g now %g planned %g", m->inner->name, job[k], j->nalloc, d->workers, d->gain, d->remaining_now, d->remaining_planned);
+			      job[k], m->changed[job[k]], s->now,
+			      px_job_gpus(j), d->workers, d->nslots, ew, en);
+		if (d->workers > px_job_gpus(j))
+			ck_assert_msg(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT, "%s job %zu %d -> %d gain %g now %g planned %g", m->inner->name, job[k], px_job_gpus(j), d->workers, d->gain, d->remaining_now, d->remaining_planned);
 	}
 	for (size_t k = 0; k < plan->ndecisions; k++)
 		if (plan->decisions[k].action == PLAN_RESIZE ||
 		    (plan->decisions[k].action == PLAN_START &&
-		     s->jobs[job[k]].nalloc))
+		     px_job_gpus(&s->jobs[job[k]])))
 			m->changed[job[k]] = s->now;
 	return 0;
 }
@@ -519,7 +520,7 @@ START_TEST(test_replay_measured)
 				    measured_destroy, &m, NULL };
 		ck_assert_msg(px_sim_run(&work, NULL, p, &r, err, sizeof(err)) == 0,
 			      "%s", err);
-		ck_assert_uint_eq(r.ndone, work.n);
+		ck_assert_uint_eq(r.run.ndone, work.n);
 		/* Every job started through a plan; some were resized. */
 		ck_assert_uint_ge(m.starts, work.n);
 		ck_assert_uint_gt(m.resizes, 0);

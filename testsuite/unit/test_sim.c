@@ -230,8 +230,8 @@ START_TEST(test_truth_size_monotone)
 			ck_assert_msg(!refused, "%s size %g accepted after a "
 				      "smaller one was refused", models[m],
 				      sizes[k]);
-			ck_assert_uint_eq(r.ndone, 1);
-			double jct = r.jobs[0].end - r.jobs[0].arrival;
+			ck_assert_uint_eq(r.run.ndone, 1);
+			double jct = r.run.jobs[0].end - r.run.jobs[0].submit;
 			ck_assert_msg(jct > last, "%s: size %g: JCT %.0f s, "
 				      "not above %.0f s of the smaller size",
 				      models[m], sizes[k], jct, last);
@@ -335,8 +335,8 @@ static char *run_json(uint64_t seed)
 	c.policy = PLAN_DRF;
 	ck_assert_msg(sim_exp_variant(&e, "drf", &c, &gp, NULL) == 0, "%s",
 		      err);
-	ck_assert_uint_eq(r.runs[0].ndone, 6);
-	ck_assert_uint_eq(r.runs[1].ndone, 6);
+	ck_assert_uint_eq(r.runs[0].run.ndone, 6);
+	ck_assert_uint_eq(r.runs[1].run.ndone, 6);
 	json_object *o = sim_report_json(&r, true);
 	char *s = strdup(json_object_to_json_string(o));
 	json_object_put(o);
@@ -361,13 +361,13 @@ START_TEST(test_event_plans)
 	ck_assert(c.event_plans);
 	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert_uint_eq(r.ndone, 1);
-	ck_assert(r.jobs[0].start == 100.0);
+	ck_assert_uint_eq(r.run.ndone, 1);
+	ck_assert(r.run.jobs[0].start == 100.0);
 	sim_result_free(&r);
 	c.event_plans = false;
 	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert(r.jobs[0].start == c.interval);
+	ck_assert(r.run.jobs[0].start == c.interval);
 	sim_result_free(&r);
 }
 END_TEST
@@ -393,14 +393,15 @@ START_TEST(test_fixed_size)
 	c.fixed_size = false;
 	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &elastic, err,
 			      sizeof(err)) == 0, "%s", err);
-	ck_assert_uint_eq(fixed.ndone, 1);
-	ck_assert_uint_eq(fixed.jobs[0].resizes, 0);
+	ck_assert_uint_eq(fixed.run.ndone, 1);
+	ck_assert_uint_eq(fixed.run.jobs[0].restarts, 0);
 	/* 2 PS of 2 CPUs + 2 workers of 4 CPUs and 1 GPU, for its run. */
-	double run = fixed.jobs[0].end - fixed.jobs[0].start;
-	ck_assert_double_eq_tol(fixed.jobs[0].gpu_seconds, 2 * run, 1e-6 * run);
+	double run = fixed.run.jobs[0].end - fixed.run.jobs[0].start;
+	ck_assert_double_eq_tol(fixed.run.jobs[0].gpu_seconds, 2 * run,
+				1e-6 * run);
 	ck_assert_double_eq_tol(fixed.jobs[0].cpu_seconds, 12 * run,
 				1e-6 * run);
-	ck_assert(elastic.jobs[0].end < fixed.jobs[0].end);
+	ck_assert(elastic.run.jobs[0].end < fixed.run.jobs[0].end);
 	sim_result_free(&fixed);
 	sim_result_free(&elastic);
 }
@@ -437,14 +438,14 @@ START_TEST(test_preemption)
 	c.preempt = -1;	/* the policy's default: on */
 	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &on, err, sizeof(err))
 		      == 0, "%s", err);
-	ck_assert_uint_eq(off.ndone, 2);
-	ck_assert_uint_eq(on.ndone, 2);
-	ck_assert(off.jobs[1].start >= off.jobs[0].end);
-	ck_assert_msg(on.jobs[1].start < on.jobs[0].end,
+	ck_assert_uint_eq(off.run.ndone, 2);
+	ck_assert_uint_eq(on.run.ndone, 2);
+	ck_assert(off.run.jobs[1].start >= off.run.jobs[0].end);
+	ck_assert_msg(on.run.jobs[1].start < on.run.jobs[0].end,
 		      "second started %.0f, first ended %.0f",
-		      on.jobs[1].start, on.jobs[0].end);
-	ck_assert(on.jobs[1].start >= c.min_resize_interval);
-	ck_assert(on.jobs[0].end > off.jobs[0].end);
+		      on.run.jobs[1].start, on.run.jobs[0].end);
+	ck_assert(on.run.jobs[1].start >= c.min_resize_interval);
+	ck_assert(on.run.jobs[0].end > off.run.jobs[0].end);
 	sim_result_free(&off);
 	sim_result_free(&on);
 }
@@ -642,8 +643,8 @@ START_TEST(test_curves)
 	c.interval = 120.0;
 	ck_assert_msg(sim_run(&c, &w, NULL, NULL, &r, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert_uint_eq(r.ndone, 3);
-	for (size_t i = 0; i < r.njobs; i++) {
+	ck_assert_uint_eq(r.run.ndone, 3);
+	for (size_t i = 0; i < r.run.njobs; i++) {
 		ck_assert_double_eq_tol(r.jobs[i].loss0, 0.2, 1e-12);
 		ck_assert_double_eq_tol(r.jobs[i].loss_end, 0.0, 1e-12);
 	}

@@ -60,9 +60,9 @@ void sim_input_job(const sim_job_t *j, plan_input_t *in)
 			      .state = input_state(j),
 			      .held = j->st == SJ_PENDING };
 	if (sim_job_holds(j)) {
-		in->slots = j->slots;
-		in->usage = j->usage;
-		in->nslots = j->nslots;
+		in->slots = j->hold.slots;
+		in->usage = j->hold.usage;
+		in->nslots = j->hold.n;
 	}
 }
 
@@ -128,8 +128,8 @@ static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
 {
 	double cost = take_cost(s, j, take);
 
-	if (j->res.start < 0.0)
-		j->res.start = s->now;
+	if (j->outcome.start < 0.0)
+		j->outcome.start = s->now;
 	if (take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
 		return 0;
@@ -146,9 +146,8 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 
 	j->st = SJ_RESTARTING;
 	sim_job_set_speed(s, j);
-	j->res.resizes++;
-	j->res.resize_seconds += cost;
-	s->resizes++;
+	j->outcome.restarts++;
+	j->outcome.lost += cost;
 	return sim_events_push(&s->q, s->now + cost, SIM_EV_RESUME, j->id,
 			       j->gen);
 }

@@ -6,8 +6,8 @@
  * measured/plan_adapter.c for the measured ones): the record changes
  * through the core's plan_apply, as sched/optimus changes it, a
  * preempted job is requeued, and the engine is told what becomes of the
- * job's servers. How an engine holds servers, and what a start costs
- * (sim_start_cost.h), stay its own.
+ * job's servers. What a job holds (sim_hold.h) and what a start costs
+ * (sim_start_cost.h) have their own homes, both engines' too.
  */
 #ifndef OPTIMUS_SIM_DECISION_H
 #define OPTIMUS_SIM_DECISION_H

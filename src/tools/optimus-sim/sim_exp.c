@@ -172,13 +172,20 @@ static void variant_progress(void *ctx, double done)
 /* Scalars summed into acc (averaged by the caller). */
 static void accumulate(sim_result_t *acc, const sim_result_t *r)
 {
-	acc->ndone += r->ndone;
-	acc->avg_jct += r->avg_jct;
-	acc->makespan += r->makespan;
+	sim_outcome_t *a = &acc->run;
+
+	a->ndone += r->run.ndone;
+	a->avg_jct += r->run.avg_jct;
+	a->median_jct += r->run.median_jct;
+	a->p99_jct += r->run.p99_jct;
+	a->makespan += r->run.makespan;
+	a->gpu_seconds += r->run.gpu_seconds;
+	a->gpu_util += r->run.gpu_util;
+	a->lost += r->run.lost;
+	a->restarts += r->run.restarts;
+	a->rebatches += r->run.rebatches;
 	acc->cpu_util += r->cpu_util;
-	acc->gpu_util += r->gpu_util;
 	acc->resize_share += r->resize_share;
-	acc->resizes += r->resizes;
 	acc->stragglers += r->stragglers;
 	acc->plans += r->plans;
 	acc->plan_wall += r->plan_wall;
@@ -186,14 +193,21 @@ static void accumulate(sim_result_t *acc, const sim_result_t *r)
 
 static void average(sim_result_t *acc, unsigned n)
 {
-	acc->avg_jct /= n;
-	acc->makespan /= n;
+	sim_outcome_t *a = &acc->run;
+
+	a->avg_jct /= n;
+	a->median_jct /= n;
+	a->p99_jct /= n;
+	a->makespan /= n;
+	a->gpu_seconds /= n;
+	a->gpu_util /= n;
+	a->lost /= n;
 	acc->cpu_util /= n;
-	acc->gpu_util /= n;
 	acc->resize_share /= n;
 	/* Counts: rounded means, so that a row reads like one run. */
-	acc->ndone = (acc->ndone + n / 2) / n;
-	acc->resizes = (acc->resizes + n / 2) / n;
+	a->ndone = (a->ndone + n / 2) / n;
+	a->restarts = (a->restarts + n / 2) / n;
+	a->rebatches = (a->rebatches + n / 2) / n;
 	acc->stragglers = (acc->stragglers + n / 2) / n;
 	acc->plans = (acc->plans + n / 2) / n;
 }
@@ -253,10 +267,13 @@ int sim_exp_variant(sim_exp_t *e, const char *label, const sim_config_t *cfg,
 			*row = one;	/* keeps the series and jobs */
 			row->more_seeds = more;
 			row->nmore_seeds = 0;
-			row->ndone = 0;
-			row->avg_jct = row->makespan = row->cpu_util = 0;
-			row->gpu_util = row->resize_share = row->plan_wall = 0;
-			row->resizes = row->plans = 0;
+			row->run.ndone = row->run.restarts = 0;
+			row->run.rebatches = row->plans = 0;
+			row->run.avg_jct = row->run.median_jct = 0;
+			row->run.p99_jct = row->run.makespan = 0;
+			row->run.gpu_seconds = row->run.gpu_util = 0;
+			row->run.lost = row->cpu_util = 0;
+			row->resize_share = row->plan_wall = 0;
 			accumulate(row, &one);
 		} else {
 			accumulate(row, &one);

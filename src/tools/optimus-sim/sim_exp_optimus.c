@@ -54,7 +54,8 @@ static int optimus_vs_drf_google(sim_exp_t *e, const sim_config_t *c,
 	const sim_result_t *o = sim_exp_row(e, "optimus, google");
 	const sim_result_t *d = sim_exp_row(e, "drf, google");
 	sim_report_compare(e->report, "avg JCT better, Google arrivals",
-			   100 * better(o->avg_jct, d->avg_jct), NAN, "%",
+			   100 * better(o->run.avg_jct, d->run.avg_jct),
+			   NAN, "%",
 			   "paper: larger gain than with Poisson");
 	return 0;
 }
@@ -87,13 +88,16 @@ int sim_exp_optimus_vs_drf(sim_exp_t *e)
 	const sim_result_t *d = sim_exp_row(e, "drf");
 	const sim_result_t *de = sim_exp_row(e, "drf, elastic");
 	sim_report_compare(e->report, "avg JCT better than DRF",
-			   100 * better(o->avg_jct, d->avg_jct), 139, "%",
+			   100 * better(o->run.avg_jct, d->run.avg_jct),
+			   139, "%",
 			   "DRF JCT / Optimus JCT - 1");
 	sim_report_compare(e->report, "makespan better than DRF",
-			   100 * better(o->makespan, d->makespan), 63, "%",
+			   100 * better(o->run.makespan, d->run.makespan),
+			   63, "%",
 			   "DRF makespan / Optimus makespan - 1");
 	sim_report_compare(e->report, "avg JCT better, elastic DRF",
-			   100 * better(o->avg_jct, de->avg_jct), NAN, "%",
+			   100 * better(o->run.avg_jct, de->run.avg_jct),
+			   NAN, "%",
 			   "DRF that resizes running jobs (not the paper's)");
 	sim_report_compare(e->report, "resize overhead (Optimus)",
 			   100 * o->resize_share, 2.54, "%",
@@ -119,13 +123,15 @@ int sim_exp_oracle_gap(sim_exp_t *e)
 	const sim_result_t *x = sim_exp_row(e, "fitted, no error");
 	const sim_result_t *n = sim_exp_row(e, "fitted, 10%/20% error");
 	sim_report_compare(e->report, "JCT gap at 10%/20% error",
-			   100 * (n->avg_jct / o->avg_jct - 1), 15, "%",
+			   100 * (n->run.avg_jct / o->run.avg_jct - 1), 15, "%",
 			   "JCT / oracle JCT - 1");
 	sim_report_compare(e->report, "makespan gap at 10%/20% error",
-			   100 * (n->makespan / o->makespan - 1), NAN, "%",
+			   100 * (n->run.makespan / o->run.makespan - 1),
+			   NAN, "%",
 			   "makespan / oracle makespan - 1");
 	sim_report_compare(e->report, "JCT gap, fitting error only",
-			   100 * (x->avg_jct / o->avg_jct - 1), NAN, "%",
+			   100 * (x->run.avg_jct / o->run.avg_jct - 1),
+			   NAN, "%",
 			   "early-stage fits and model mismatch alone");
 	return 0;
 }
@@ -217,10 +223,10 @@ int sim_exp_ablation(sim_exp_t *e)
 		return rc;
 	if ((rc = sim_exp_variant(e, "+PAA (optimus)", &c, &gp, NULL)))
 		return rc;
-	double d = sim_exp_row(e, "drf")->avg_jct;
-	double a = sim_exp_row(e, "allocation")->avg_jct;
-	double p = sim_exp_row(e, "+placement")->avg_jct;
-	double f = sim_exp_row(e, "+PAA (optimus)")->avg_jct;
+	double d = sim_exp_row(e, "drf")->run.avg_jct;
+	double a = sim_exp_row(e, "allocation")->run.avg_jct;
+	double p = sim_exp_row(e, "+placement")->run.avg_jct;
+	double f = sim_exp_row(e, "+PAA (optimus)")->run.avg_jct;
 	double gain = d - f;
 	sim_report_compare(e->report, "share of gain: allocation",
 			   100 * (d - a) / gain, 62, "%",
@@ -229,8 +235,8 @@ int sim_exp_ablation(sim_exp_t *e)
 			   100 * (a - p) / gain, 17, "%", "Theorem 1");
 	sim_report_compare(e->report, "share of gain: PS load balance",
 			   100 * (p - f) / gain, 20, "%", "PAA vs MXNet");
-	double dm = sim_exp_row(e, "drf")->makespan;
-	double am = sim_exp_row(e, "allocation")->makespan;
+	double dm = sim_exp_row(e, "drf")->run.makespan;
+	double am = sim_exp_row(e, "allocation")->run.makespan;
 	/* The paper's "62% JCT" is the share above: Optimus as a whole
 	 * reduces JCT by 58% (139% better), so no part alone can by 62%. */
 	sim_report_compare(e->report, "allocation alone: JCT reduction",
@@ -259,10 +265,12 @@ int sim_exp_damping(sim_exp_t *e)
 	const sim_result_t *d = sim_exp_row(e, "damping 0.95");
 	const sim_result_t *n = sim_exp_row(e, "no damping");
 	sim_report_compare(e->report, "JCT reduction by damping",
-			   100 * reduction(d->avg_jct, n->avg_jct), 2.66, "%",
+			   100 * reduction(d->run.avg_jct, n->run.avg_jct),
+			   2.66, "%",
 			   "1 - JCT(0.95)/JCT(1.0)");
 	sim_report_compare(e->report, "makespan reduction by damping",
-			   100 * reduction(d->makespan, n->makespan), 1.88,
+			   100 * reduction(d->run.makespan, n->run.makespan),
+			   1.88,
 			   "%", "1 - makespan(0.95)/makespan(1.0)");
 	return 0;
 }

@@ -55,32 +55,32 @@ void sim_exp_quality_setup(const sim_exp_t *e, sim_config_t *c,
 
 /* ---- figures of one seed's run (sim_exp_seed_stat) ---- */
 
-static bool submitted(const sim_job_result_t *j)
+static bool submitted(const sim_job_outcome_t *j)
 {
-	return j->arrival <= WINDOW;
+	return j->submit <= WINDOW;
 }
 
 /* Still in the system at the window: submitted and not finished. */
-static bool in_system(const sim_job_result_t *j)
+static bool in_system(const sim_job_outcome_t *j)
 {
 	return submitted(j) && (j->end < 0 || j->end > WINDOW);
 }
 
 /* Not started by the window: its loss is the initial one. */
-static bool waiting(const sim_job_result_t *j)
+static bool waiting(const sim_job_outcome_t *j)
 {
 	return submitted(j) && (j->start < 0 || j->start > WINDOW);
 }
 
 /* Mean loss at the window over the jobs `keep` takes. */
 static double window_loss_of(const sim_result_t *r,
-			     bool (*keep)(const sim_job_result_t *))
+			     bool (*keep)(const sim_job_outcome_t *))
 {
 	double sum = 0.0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->njobs; i++)
-		if (keep(&r->jobs[i])) {
+	for (size_t i = 0; i < r->run.njobs; i++)
+		if (keep(&r->run.jobs[i])) {
 			sum += r->jobs[i].window_loss;
 			n++;
 		}
@@ -105,26 +105,26 @@ static double fig_in_system(const sim_result_t *r, const void *arg)
 	size_t n = 0;
 
 	(void)arg;
-	for (size_t i = 0; i < r->njobs; i++)
-		n += in_system(&r->jobs[i]);
+	for (size_t i = 0; i < r->run.njobs; i++)
+		n += in_system(&r->run.jobs[i]);
 	return (double)n;
 }
 
-static bool finished(const sim_job_result_t *j)
+static bool finished(const sim_job_outcome_t *j)
 {
 	return submitted(j) && !in_system(j);
 }
 
 /* Share (%) of the window's summed loss held by the jobs `part` takes. */
 static double window_share_of(const sim_result_t *r,
-			      bool (*part)(const sim_job_result_t *))
+			      bool (*part)(const sim_job_outcome_t *))
 {
 	double some = 0.0, all = 0.0;
 
-	for (size_t i = 0; i < r->njobs; i++)
-		if (submitted(&r->jobs[i])) {
+	for (size_t i = 0; i < r->run.njobs; i++)
+		if (submitted(&r->run.jobs[i])) {
 			all += r->jobs[i].window_loss;
-			if (part(&r->jobs[i]))
+			if (part(&r->run.jobs[i]))
 				some += r->jobs[i].window_loss;
 		}
 	return all > 0 ? 100 * some / all : NAN;
@@ -153,12 +153,12 @@ static double fig_first_wait(const sim_result_t *r, const void *arg)
 	size_t n = 0;
 
 	(void)arg;
-	for (size_t i = 0; i < r->njobs; i++) {
-		const sim_job_result_t *j = &r->jobs[i];
+	for (size_t i = 0; i < r->run.njobs; i++) {
+		const sim_job_outcome_t *j = &r->run.jobs[i];
 		if (!submitted(j))
 			continue;
 		double s = waiting(j) ? WINDOW : j->start;
-		sum += s - j->arrival;
+		sum += s - j->submit;
 		n++;
 	}
 	return n ? sum / n : NAN;
@@ -171,8 +171,8 @@ static double fig_young_cpus(const sim_result_t *r, const void *arg)
 	double sum = 0.0, interval = *(const double *)arg;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->njobs; i++)
-		if (submitted(&r->jobs[i])) {
+	for (size_t i = 0; i < r->run.njobs; i++)
+		if (submitted(&r->run.jobs[i])) {
 			sum += r->jobs[i].young_cpu / interval;
 			n++;
 		}
@@ -186,25 +186,27 @@ static double fig_run_cpus(const sim_result_t *r, const void *arg)
 	size_t n = 0;
 
 	(void)arg;
-	for (size_t i = 0; i < r->njobs; i++) {
-		const sim_job_result_t *j = &r->jobs[i];
+	for (size_t i = 0; i < r->run.njobs; i++) {
+		const sim_job_outcome_t *j = &r->run.jobs[i];
 		if (j->end > j->start && j->start >= 0) {
-			sum += j->cpu_seconds / (j->end - j->start);
+			sum += r->jobs[i].cpu_seconds / (j->end - j->start);
 			n++;
 		}
 	}
 	return n ? sum / n : NAN;
 }
 
+/* From the jobs, not run.avg_jct: a row's first seed holds the mean of
+ * its seeds' figures (sim_exp_variant). */
 static double fig_jct(const sim_result_t *r, const void *arg)
 {
 	(void)arg;
 	double sum = 0.0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->njobs; i++)
-		if (r->jobs[i].end >= 0) {
-			sum += r->jobs[i].end - r->jobs[i].arrival;
+	for (size_t i = 0; i < r->run.njobs; i++)
+		if (r->run.jobs[i].end >= 0) {
+			sum += sim_job_outcome_jct(&r->run.jobs[i]);
 			n++;
 		}
 	return n ? sum / n : NAN;
@@ -215,17 +217,17 @@ static double fig_jct(const sim_result_t *r, const void *arg)
 static double fig_cpu_share(const sim_result_t *r, const void *arg)
 {
 	const double *cut = arg;
-	size_t m = r->njobs ? r->njobs : 1, n = 0;
+	size_t m = r->run.njobs ? r->run.njobs : 1, n = 0;
 	size_t *idx = calloc(m, sizeof(*idx));
 	double *drop = calloc(m, sizeof(*drop)), *cpu = calloc(m, sizeof(*cpu));
 	double share = NAN, part = 0.0, all = 0.0;
 
 	if (!idx || !drop || !cpu)
 		goto out;
-	for (size_t i = 0; i < r->njobs; i++) {
+	for (size_t i = 0; i < r->run.njobs; i++) {
 		drop[i] = r->jobs[i].loss0 - r->jobs[i].window_loss;
 		cpu[i] = r->jobs[i].window_cpu;
-		if (submitted(&r->jobs[i]))
+		if (submitted(&r->run.jobs[i]))
 			idx[n++] = i;
 	}
 	sim_rank_by_drop(idx, n, drop);
@@ -258,7 +260,7 @@ static double fig_level(const sim_result_t *r, const void *arg)
 	double sum = 0.0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->njobs; i++)
+	for (size_t i = 0; i < r->run.njobs; i++)
 		if (r->jobs[i].level_time[l] >= 0.0) {
 			sum += r->jobs[i].level_time[l];
 			n++;
@@ -271,7 +273,7 @@ static double fig_level_reached(const sim_result_t *r, const void *arg)
 	int l = *(const int *)arg;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->njobs; i++)
+	for (size_t i = 0; i < r->run.njobs; i++)
 		n += r->jobs[i].level_time[l] >= 0.0;
 	return (double)n;
 }

@@ -42,10 +42,12 @@ int sim_exp_stragglers(sim_exp_t *e)
 	const sim_result_t *m = sim_exp_row(e, "stragglers replaced");
 	const sim_result_t *d = sim_exp_row(e, "replaced + drained");
 	sim_report_compare(e->report, "JCT reduction by replacement",
-			   100 * (1 - m->avg_jct / k->avg_jct), NAN, "%",
+			   100 * (1 - m->run.avg_jct / k->run.avg_jct),
+			   NAN, "%",
 			   "1 - JCT(replaced)/JCT(kept)");
 	sim_report_compare(e->report, "JCT reduction, replaced + drained",
-			   100 * (1 - d->avg_jct / k->avg_jct), NAN, "%",
+			   100 * (1 - d->run.avg_jct / k->run.avg_jct),
+			   NAN, "%",
 			   "1 - JCT(drained)/JCT(kept)");
 	/* Why replacement alone gains little: a server left in service
 	 * takes new jobs, each slowed until it is found in turn. */
@@ -56,10 +58,12 @@ int sim_exp_stragglers(sim_exp_t *e)
 			   (double)d->stragglers, NAN, "",
 			   "jobs that found one, mean per run");
 	sim_report_compare(e->report, "JCT cost of slow servers, kept",
-			   100 * (k->avg_jct / n->avg_jct - 1), NAN, "%",
+			   100 * (k->run.avg_jct / n->run.avg_jct - 1),
+			   NAN, "%",
 			   "JCT(kept)/JCT(none) - 1");
 	sim_report_compare(e->report, "JCT cost of slow servers, replaced",
-			   100 * (m->avg_jct / n->avg_jct - 1), NAN, "%",
+			   100 * (m->run.avg_jct / n->run.avg_jct - 1),
+			   NAN, "%",
 			   "JCT(replaced)/JCT(none) - 1");
 	return 0;
 }

@@ -60,8 +60,8 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 	j->res.id = id;
 	j->res.model = spec->model->name;
 	j->res.sync = j->truth.mode == SPEED_SYNC;
-	j->res.arrival = spec->arrival;
-	j->res.start = j->res.end = -1.0;
+	j->outcome = (sim_job_outcome_t){ .submit = spec->arrival,
+					  .start = -1.0, .end = -1.0 };
 	j->res.total_steps = j->ops->work(&j->truth);
 	j->res.loss0 = j->res.loss_end = j->res.window_loss =
 		sim_job_true_loss(j, 0.0);
@@ -102,15 +102,9 @@ void sim_job_free(sim_job_t *j)
 {
 	job_model_free(j->jm);
 	gsl_rng_free(j->rng);
-	free(j->slots);
-	free(j->usage);
-	free(j->slot_ps);
-	free(j->slot_workers);
+	sim_hold_free(&j->hold);
 	j->jm = NULL;
 	j->rng = NULL;
-	j->slots = NULL;
-	j->usage = NULL;
-	j->slot_ps = j->slot_workers = NULL;
 }
 
 static void job_hints(const sim_state_t *s, const sim_job_t *j,
@@ -245,7 +239,7 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 void sim_job_run(sim_state_t *s, sim_job_t *j)
 {
 	job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
-			  (int)j->nslots);
+			  (int)j->hold.n);
 	/* Simulated trainers install their handler at once and declare at
 	 * every start that they can checkpoint: the core resizes or preempts
 	 * a run only once it declared. */
@@ -313,8 +307,8 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 	j->speed = 0.0;
 	if (j->st != SJ_RUNNING)
 		return;
-	j->speed = true_speed(s, j, j->ps, j->workers, j->slot_ps,
-			      j->slot_workers, j->nslots) *
+	j->speed = true_speed(s, j, j->ps, j->workers, j->hold.ps,
+			      j->hold.workers, j->hold.n) *
 		   sim_straggler_factor(s, j);
 	double left = j->ops->work(&j->truth) - j->step;
 	(void)sim_events_push(&s->q, s->now + fmax(left, 0.0) / j->speed,
@@ -323,45 +317,25 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 
 void sim_job_release(sim_state_t *s, sim_job_t *j)
 {
-	for (size_t i = 0; i < j->nslots; i++)
-		s->free[j->slots[i].server] =
-			res_add(s->free[j->slots[i].server], j->usage[i]);
-	free(j->slots);
-	free(j->usage);
-	free(j->slot_ps);
-	free(j->slot_workers);
-	j->slots = NULL;
-	j->usage = NULL;
-	j->slot_ps = j->slot_workers = NULL;
-	j->nslots = 0;
+	sim_hold_release(&j->hold, s->free);
 }
 
 int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 {
 	const sim_model_t *m = j->spec.model;
 
-	size_t cap = d->nslots ? d->nslots : 1;
-
-	j->slots = calloc(cap, sizeof(*j->slots));
-	j->usage = calloc(cap, sizeof(*j->usage));
-	j->slot_ps = calloc(cap, sizeof(*j->slot_ps));
-	j->slot_workers = calloc(cap, sizeof(*j->slot_workers));
-	if (!j->slots || !j->usage || !j->slot_ps || !j->slot_workers)
-		return -ENOMEM;
 	for (size_t i = 0; i < d->nslots; i++) {
 		const place_slot_t *sl = &d->slots[i];
 		res_vec_t need = res_combo(m->ps, sl->ps, m->worker,
 					   sl->workers);
-		if (sl->server >= s->cfg->nservers ||
-		    !res_fits(need, s->free[sl->server]))
-			return errmsg_set(s->err, s->errlen, -ENOSPC,
+		int rc = sim_hold_take(&j->hold, s->free, s->cfg->nservers, sl,
+				       need);
+		if (rc == -ENOSPC)
+			return errmsg_set(s->err, s->errlen, rc,
 					  "plan placed job %u beyond server "
 					  "%u's room", j->id, sl->server);
-		s->free[sl->server] = res_sub(s->free[sl->server], need);
-		j->slots[j->nslots] = *sl;
-		j->slot_ps[j->nslots] = sl->ps;
-		j->slot_workers[j->nslots] = sl->workers;
-		j->usage[j->nslots++] = need;
+		if (rc)
+			return rc;
 	}
 	j->ps = d->ps;
 	j->workers = d->workers;

@@ -47,7 +47,7 @@ void sim_qtrace_sample(sim_state_t *s, double t)
 		for (int l = 0; l < SIM_NLEVELS; l++)
 			if (j->res.level_time[l] < 0.0 &&
 			    reduced >= sim_levels[l] - 1e-12)
-				j->res.level_time[l] = t - j->res.arrival;
+				j->res.level_time[l] = t - j->outcome.submit;
 	}
 }
 

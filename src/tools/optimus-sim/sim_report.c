@@ -50,11 +50,12 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	for (size_t i = 0; i < r->nruns; i++) {
 		const sim_result_t *x = &r->runs[i];
 		char done[24];
-		snprintf(done, sizeof(done), "%zu/%zu", x->ndone, x->njobs);
+		snprintf(done, sizeof(done), "%zu/%zu", x->run.ndone,
+			 x->run.njobs);
 		fprintf(f, "%-22s %9s %11.0f %11.0f %7.1f %7.1f %8.2f %7zu\n",
-			x->label, done, x->avg_jct, x->makespan,
-			100 * x->cpu_util, 100 * x->gpu_util,
-			100 * x->resize_share, x->resizes);
+			x->label, done, x->run.avg_jct, x->run.makespan,
+			100 * x->cpu_util, 100 * x->run.gpu_util,
+			100 * x->resize_share, x->run.restarts);
 	}
 	if (!r->ncmp)
 		return;
@@ -85,7 +86,8 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 	}
 }
 
-static json_object *job_json(const sim_job_result_t *j, double window)
+static json_object *job_json(const sim_job_outcome_t *run,
+			     const sim_job_result_t *j, double window)
 {
 	json_object *o = json_object_new_object();
 
@@ -94,11 +96,13 @@ static json_object *job_json(const sim_job_result_t *j, double window)
 	json_object_object_add(o, "mode",
 			       json_object_new_string(j->sync ? "sync" :
 							       "async"));
-	json_object_object_add(o, "arrival", json_num_new(j->arrival));
-	json_object_object_add(o, "start", json_num_new(j->start));
-	json_object_object_add(o, "end", j->end >= 0 ? json_num_new(j->end) : NULL);
+	json_object_object_add(o, "arrival", json_num_new(run->submit));
+	json_object_object_add(o, "start", json_num_new(run->start));
+	json_object_object_add(o, "end", run->end >= 0 ?
+			       json_num_new(run->end) : NULL);
 	json_object_object_add(o, "steps", json_num_new(j->total_steps));
-	json_object_object_add(o, "resizes", json_object_new_int(j->resizes));
+	json_object_object_add(o, "resizes",
+			       json_object_new_int((int)run->restarts));
 	json_object_object_add(o, "cpu_seconds", json_num_new(j->cpu_seconds));
 	json_object_object_add(o, "loss0", json_num_new(j->loss0));
 	json_object_object_add(o, "loss_end", json_num_new(j->loss_end));
@@ -118,15 +122,16 @@ static json_object *run_json(const sim_result_t *x, bool with_jobs)
 	json_object *series = json_object_new_array();
 
 	json_object_object_add(o, "label", json_object_new_string(x->label));
-	json_object_object_add(o, "jobs", json_object_new_int64(x->njobs));
+	json_object_object_add(o, "jobs", json_object_new_int64(x->run.njobs));
 	json_object_object_add(o, "jobs_done",
-			       json_object_new_int64(x->ndone));
-	json_object_object_add(o, "avg_jct", json_num_new(x->avg_jct));
-	json_object_object_add(o, "makespan", json_num_new(x->makespan));
+			       json_object_new_int64(x->run.ndone));
+	json_object_object_add(o, "avg_jct", json_num_new(x->run.avg_jct));
+	json_object_object_add(o, "makespan", json_num_new(x->run.makespan));
 	json_object_object_add(o, "cpu_util", json_num_new(x->cpu_util));
-	json_object_object_add(o, "gpu_util", json_num_new(x->gpu_util));
+	json_object_object_add(o, "gpu_util", json_num_new(x->run.gpu_util));
 	json_object_object_add(o, "resize_share", json_num_new(x->resize_share));
-	json_object_object_add(o, "resizes", json_object_new_int64(x->resizes));
+	json_object_object_add(o, "resizes",
+			       json_object_new_int64(x->run.restarts));
 	json_object_object_add(o, "plans", json_object_new_int64(x->plans));
 	for (size_t i = 0; i < x->nseries; i++) {
 		json_object *pt = json_object_new_array();
@@ -137,8 +142,9 @@ static json_object *run_json(const sim_result_t *x, bool with_jobs)
 	json_object_object_add(o, "loss_series", series);
 	if (with_jobs && x->jobs) {
 		json_object *jobs = json_object_new_array();
-		for (size_t i = 0; i < x->njobs; i++)
-			json_object_array_add(jobs, job_json(&x->jobs[i],
+		for (size_t i = 0; i < x->run.njobs; i++)
+			json_object_array_add(jobs, job_json(&x->run.jobs[i],
+							     &x->jobs[i],
 							     x->window));
 		json_object_object_add(o, "job_results", jobs);
 	}
@@ -224,8 +230,8 @@ static void svg_jct(FILE *f, const sim_report_t *r)
 
 	for (size_t i = 0; i < r->nruns; i++) {
 		groups[i] = r->runs[i].label;
-		jct[i] = r->runs[i].avg_jct / base->avg_jct;
-		mk[i] = r->runs[i].makespan / base->makespan;
+		jct[i] = r->runs[i].run.avg_jct / base->run.avg_jct;
+		mk[i] = r->runs[i].run.makespan / base->run.makespan;
 	}
 	svg_series_t s[2] = { { "average JCT", NULL, jct, r->nruns },
 			      { "makespan", NULL, mk, r->nruns } };

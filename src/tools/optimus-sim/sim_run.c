@@ -90,16 +90,17 @@ static void account(sim_state_t *s, double t)
 		sim_job_t *j = &s->jobs[i];
 		if (!sim_job_holds(j))
 			continue;
-		double a = j->res.arrival;
+		double a = j->outcome.submit;
 		double young = fmin(t, a + s->cfg->interval) - fmax(s->now, a);
-		for (size_t k = 0; k < j->nslots; k++) {
-			j->res.cpu_seconds += j->usage[k].v[RES_CPU] * dt;
+		const res_vec_t *usage = j->hold.usage;
+		for (size_t k = 0; k < j->hold.n; k++) {
+			j->res.cpu_seconds += usage[k].v[RES_CPU] * dt;
 			if (young > 0)
 				j->res.young_cpu +=
-					j->usage[k].v[RES_CPU] * young;
-			j->res.gpu_seconds += j->usage[k].v[RES_GPU] * dt;
+					usage[k].v[RES_CPU] * young;
+			j->outcome.gpu_seconds += usage[k].v[RES_GPU] * dt;
 			for (int r = 0; r < RES_NUM; r++)
-				s->used_int[r] += j->usage[k].v[r] * dt;
+				s->used_int[r] += usage[k].v[r] * dt;
 		}
 	}
 }
@@ -138,7 +139,7 @@ static void finish(sim_state_t *s, sim_job_t *j)
 	sim_job_release(s, j);
 	j->st = SJ_DONE;
 	j->speed = 0.0;
-	j->res.end = s->now;
+	j->outcome.end = s->now;
 	j->res.loss_end = sim_job_true_loss(j, j->step);
 	s->ndone++;
 }
@@ -248,33 +249,29 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 
 static int state_result(sim_state_t *s, sim_result_t *out)
 {
-	double jct = 0.0, makespan = 0.0, lost = 0.0, run = 0.0;
+	double run = 0.0;
 	const sim_config_t *c = s->cfg;
+	int rc = sim_outcome_init(&out->run, s->njobs);
 
-	out->njobs = s->njobs;
-	out->ndone = s->ndone;
 	out->jobs = calloc(s->njobs ? s->njobs : 1, sizeof(*out->jobs));
-	if (!out->jobs)
+	if (rc || !out->jobs)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->njobs; i++) {
-		sim_job_result_t *r = &out->jobs[i];
-		*r = s->jobs[i].res;
-		if (r->end < 0)
-			continue;
-		jct += r->end - r->arrival;
-		makespan = fmax(makespan, r->end);
-		lost += r->resize_seconds;
-		run += r->end - r->start;
+		const sim_job_outcome_t *o = &s->jobs[i].outcome;
+		out->run.jobs[i] = *o;
+		out->jobs[i] = s->jobs[i].res;
+		if (o->end >= 0)
+			run += o->end - o->start;
 	}
-	out->avg_jct = s->ndone ? jct / s->ndone : NAN;
-	out->makespan = makespan;
-	out->resize_share = run > 0 ? lost / run : 0.0;
-	double span = makespan > 0 ? makespan : s->now;
-	double cap_cpu = c->server.v[RES_CPU] * c->nservers * span;
-	double cap_gpu = c->server.v[RES_GPU] * c->nservers * span;
-	out->cpu_util = cap_cpu > 0 ? s->used_int[RES_CPU] / cap_cpu : 0.0;
-	out->gpu_util = cap_gpu > 0 ? s->used_int[RES_GPU] / cap_gpu : 0.0;
-	out->resizes = s->resizes;
+	if ((rc = sim_outcome_figures(&out->run)))
+		return rc;
+	out->resize_share = run > 0 ? out->run.lost / run : 0.0;
+	out->run.gpu_util = sim_outcome_use(&out->run, c->server.v[RES_GPU] *
+					    c->nservers, s->used_int[RES_GPU],
+					    s->now);
+	out->cpu_util = sim_outcome_use(&out->run, c->server.v[RES_CPU] *
+					c->nservers, s->used_int[RES_CPU],
+					s->now);
 	out->stragglers = s->stragglers;
 	out->plans = s->plans;
 	out->plan_wall = s->plan_wall;
@@ -341,6 +338,7 @@ void sim_result_free(sim_result_t *r)
 	for (unsigned i = 0; r->more_seeds && i < r->nmore_seeds; i++)
 		sim_result_free(&r->more_seeds[i]);
 	free(r->more_seeds);
+	sim_outcome_free(&r->run);
 	free(r->jobs);
 	free(r->series_t);
 	free(r->series_loss);

@@ -14,6 +14,7 @@
 
 #include "plan/plan.h"
 #include "alloc/resources.h"
+#include "sim_outcome.h"
 #include "sim_workload.h"
 
 typedef struct sim_config {
@@ -64,15 +65,13 @@ extern const double sim_levels[SIM_NLEVELS];
  * window. */
 #define SIM_QT_MAX 16
 
+/* What a synthetic job came to besides its outcome (sim_outcome.h). */
 typedef struct sim_job_result {
 	uint32_t id;
 	const char *model;
 	bool sync;
-	double arrival, start, end;	/* end < 0: not done */
 	double total_steps;
-	unsigned resizes;
-	double resize_seconds;
-	double cpu_seconds, gpu_seconds;	/* held, over the whole run */
+	double cpu_seconds;	/* held, over the whole run */
 	double loss0, loss_end;
 	double window_cpu, window_loss;	/* at config.window */
 	/* CPU seconds held in the first interval after arrival: what a
@@ -85,11 +84,12 @@ typedef struct sim_job_result {
 
 typedef struct sim_result {
 	char label[48];
-	size_t njobs, ndone;
-	double avg_jct, makespan;
-	double cpu_util, gpu_util;	/* mean share of the capacity held */
+	/* Every job's outcome and the figures over them; a job's restarts
+	 * are its resizes, its seconds lost theirs. */
+	sim_outcome_t run;
+	double cpu_util;	/* mean share of the CPUs held */
 	double resize_share;	/* time lost to resizes / job run time */
-	size_t resizes, plans;
+	size_t plans;
 	size_t stragglers;	/* straggler findings (sim_straggler.c) */
 	double plan_wall;	/* wall-clock s in plan_run (stderr only) */
 	size_t nseries;
@@ -103,7 +103,7 @@ typedef struct sim_result {
 	 * that happened (sim_qtrace.c). */
 	size_t nqt;
 	double qt_pred[SIM_QT_MAX], qt_real[SIM_QT_MAX];
-	sim_job_result_t *jobs;
+	sim_job_result_t *jobs;	/* per job, as run.jobs */
 	/* A row of several seeds (sim_exp.h): seeds 2.. in full, owned. */
 	struct sim_result *more_seeds;
 	unsigned nmore_seeds;

@@ -15,6 +15,7 @@
 #include "plan/plan_input.h"
 #include "plan/plan_interval.h"
 #include "sim_events.h"
+#include "sim_hold.h"
 #include "sim_run.h"
 #include "sim_start_cost.h"
 #include "sim_truth.h"
@@ -41,13 +42,11 @@ typedef struct sim_job {
 	double speed;			/* true steps/s now (0: not moving) */
 	double reported;		/* last step reported */
 	int ps, workers;
-	place_slot_t *slots;
-	res_vec_t *usage;		/* per slot */
-	int *slot_ps, *slot_workers;	/* per slot: its truth's placement */
-	size_t nslots;
+	sim_hold_t hold;		/* its slots while it holds servers */
 	double speed_bias, conv_scale;	/* injected prediction errors */
 	uint32_t gen;
 	gsl_rng *rng;			/* this job's draws: equal across runs */
+	sim_job_outcome_t outcome;
 	sim_job_result_t res;
 } sim_job_t;
 
@@ -79,7 +78,7 @@ typedef struct sim_state {
 	double next_sample;
 	size_t nseries, series_cap;
 	double *series_t, *series_loss;
-	size_t resizes, plans, stragglers;
+	size_t plans, stragglers;
 	double plan_wall;
 	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	/* What a decision costs a job (the synthetic jobs' first start is
@@ -108,7 +107,7 @@ static inline time_t sim_time(double t)
 	return (time_t)(SIM_EPOCH + (long long)(t + 0.5));
 }
 
-/* Does the job hold servers (its slots and usage)? */
+/* Does the job hold servers (its hold)? */
 static inline bool sim_job_holds(const sim_job_t *j)
 {
 	return j->st == SJ_RUNNING || j->st == SJ_RESTARTING;

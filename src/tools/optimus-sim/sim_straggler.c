@@ -63,12 +63,12 @@ static uint32_t worker_server(const sim_job_t *j, int rank)
 {
 	int seen = 0;
 
-	for (size_t k = 0; k < j->nslots; k++) {
-		seen += j->slots[k].workers;
+	for (size_t k = 0; k < j->hold.n; k++) {
+		seen += j->hold.slots[k].workers;
 		if (rank < seen)
-			return j->slots[k].server;
+			return j->hold.slots[k].server;
 	}
-	return j->nslots ? j->slots[j->nslots - 1].server : 0;
+	return j->hold.n ? j->hold.slots[j->hold.n - 1].server : 0;
 }
 
 double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
@@ -78,9 +78,9 @@ double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
 
 	if (!s->slow_server || slow <= 1.0 || j->workers < 1)
 		return 1.0;
-	for (size_t k = 0; k < j->nslots; k++)
-		if (s->slow_server[j->slots[k].server])
-			nslow += j->slots[k].workers;
+	for (size_t k = 0; k < j->hold.n; k++)
+		if (s->slow_server[j->hold.slots[k].server])
+			nslow += j->hold.slots[k].workers;
 	if (!nslow)
 		return 1.0;
 	if (j->jm->hints.mode == HINTS_MODE_SYNC)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * measured/engine.c - the rounds of the measured-workload simulation: every job
- * runs 60 s on what it holds (its restart first), then the policy plans
- * and every job whose GPUs changed restarts (see measured/engine.h).
+ * measured/engine.c - the rounds of the measured-workload simulation, a
+ * tick every round on the event queue: every job runs 60 s on what it
+ * holds (its restart first), then the policy plans and every job whose
+ * GPUs changed restarts (see measured/engine.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -11,14 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
 #include "plan/plan.h"
 #include "util/errmsg.h"
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
+#include "sim_events.h"
 #include "sim_start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
@@ -48,9 +47,12 @@ int px_sim_gpus(const px_sim_t *s)
 	return s->shape.nodes * PX_NODE_GPUS;
 }
 
-static int job_replicas(const px_job_t *j)
+void px_sim_room(const px_sim_t *s, res_vec_t *room)
 {
-	return j->nalloc;
+	for (int k = 0; k < PX_NODES; k++) {
+		int g = k < s->shape.nodes ? PX_NODE_GPUS : 0;
+		room[k] = res_make(g, g, g);
+	}
 }
 
 /* The split the policy sent with the batch (the plan's), else the job's
@@ -64,7 +66,7 @@ static void job_split(px_job_t *j)
 		j->accum = j->next_accum;
 		return;
 	}
-	sp->truth->split(sp, j->bsz, j->nalloc, &j->atomic, &j->accum);
+	sp->truth->split(sp, j->bsz, px_job_gpus(j), &j->atomic, &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -122,14 +124,14 @@ static int alloc_runs(const int *alloc, int n, int *place)
 static int job_prerun(px_sim_t *s, px_job_t *j)
 {
 	const px_spec_t *sp = j->spec;
-	int rc = 0;
+	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc = 0;
 
 	for (size_t k = 0; k < 5 && !rc; k++) {
 		int w = px_prerun[k][0], place[PX_NODES];
 		px_obs_t ob = { .replicas = w };
-		if (w > j->nalloc)
+		if (w > nalloc)
 			break;
-		ob.nodes = alloc_runs(j->alloc, w, place);
+		ob.nodes = alloc_runs(alloc, w, place);
 		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
 		sim_truth_run_t run = { .workers = w,
 					.nnodes = (size_t)ob.nodes,
@@ -160,25 +162,25 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	const px_spec_t *sp = j->spec;
 	const sim_truth_ops_t *truth = sp->truth;
 	double t = s->now;
-	int reps = job_replicas(j);
+	int reps = px_job_gpus(j);
 
-	if (!reps || j->completion >= 0)
+	if (!reps || j->outcome.end >= 0)
 		return 0;
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
-	j->lost += delay;
-	j->attained += delay * reps;
+	j->outcome.lost += delay;
+	j->outcome.gpu_seconds += delay * reps;
 	t += delay;
 	seconds -= delay;
 	if (j->prerun && seconds > 0) {
 		j->prerun = false;
-		j->attained += seconds * reps;
+		j->outcome.gpu_seconds += seconds * reps;
 		return job_prerun(s, j);
 	}
-	while (seconds > 0 && j->completion < 0) {
+	while (seconds > 0 && j->outcome.end < 0) {
 		sim_truth_run_t run = { .workers = reps,
-					.nnodes = (size_t)j->nplace,
-					.node_workers = j->place,
+					.nnodes = j->hold.n,
+					.node_workers = j->hold.workers,
 					.atomic = j->atomic, .accum = j->accum };
 		double bsz = sim_truth_run_batch(&run);
 		sim_truth_sample_t m;
@@ -191,7 +193,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
-		px_obs_t ob = { j->nplace, j->nalloc, j->atomic, j->accum,
+		px_obs_t ob = { (int)j->hold.n, reps, j->atomic, j->accum,
 				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
@@ -204,7 +206,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
 			j->steps += seconds / total;
-			j->attained += seconds * reps;
+			j->outcome.gpu_seconds += seconds * reps;
 			t += seconds;
 			seconds = 0;
 			break;
@@ -215,8 +217,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		j->epoch++;
 		j->progress = next;
 		if (j->epoch >= j->spec->epochs)
-			j->completion = t + delta;
-		j->attained += delta * reps;
+			j->outcome.end = t + delta;
+		j->outcome.gpu_seconds += delta * reps;
 		t += delta;
 		seconds -= delta;
 	}
@@ -232,32 +234,56 @@ static sim_start_costs_t shape_costs(const px_shape_t *h)
 				    .rebatch = h->rebatch };
 }
 
-/* Runs of equal consecutive nodes: the placement of an allocation, after
- * the shape's seconds without progress (a first start's, queued behind
- * the first starts still launching, or a re-allocation's). */
-static void job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+/* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
+ * of equal consecutive nodes. 0, or -errno with a message. */
+static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+{
+	int place[PX_GPUS], nplace = alloc_runs(alloc, n, place), g = 0;
+
+	for (int k = 0; k < nplace; g += place[k++]) {
+		place_slot_t slot = { .server = (uint32_t)alloc[g],
+				      .workers = place[k] };
+		int rc = sim_hold_take(&j->hold, s->free, PX_NODES, &slot,
+				       res_make(place[k], place[k], place[k]));
+		if (rc == -ENOSPC)
+			return errmsg_set(s->err, s->errlen, rc, "policy "
+					  "placed job %s on node %d beyond "
+					  "its GPUs", j->spec->name, alloc[g]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The job, holding nothing, takes alloc[0..n): after the shape's seconds
+ * without progress (a first start's, queued behind the first starts
+ * still launching, or a re-allocation's) when n > 0. 0 or -errno. */
+static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
 	sim_start_costs_t costs = shape_costs(&s->shape);
+	bool first = j->outcome.start < 0;
+	int rc = job_take(s, j, alloc, n);
 
-	memcpy(j->alloc, alloc, (size_t)n * sizeof(*alloc));
-	j->nalloc = n;
-	j->nplace = alloc_runs(alloc, n, j->place);
 	j->rate = 0.0;
 	j->sync = 0.0;
-	if (n == 0) {
+	if (rc || n == 0) {
 		j->atomic = j->accum = 0;
-		return;
+		return rc;
 	}
 	if (j->next_bsz > 0)
 		j->bsz = j->next_bsz;
 	job_split(j);
 	/* A re-allocation restarts from the checkpoint. */
-	j->rescale = sim_start_cost(&costs, j->restarts < 0 ? SIM_TAKE_START :
+	j->rescale = sim_start_cost(&costs, first ? SIM_TAKE_START :
 				    SIM_TAKE_RESIZE,
 				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
-	j->restarts++;
+	if (first)
+		j->outcome.start = s->now;
+	else
+		j->outcome.restarts++;
+	return 0;
 }
 
 /* A batch change taken in place: the job keeps its GPUs and loses the
@@ -272,160 +298,159 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 				    j->spec->truth->checkpoint(j->spec), s->now,
 				    &s->launch_busy);
 	j->began = s->now + j->rescale;
-	j->rebatches++;
+	j->outcome.rebatches++;
 }
 
-static bool same_alloc(const px_job_t *j, const int *a, int n)
+/* What a job does with the policy's next allocation a[0..n). */
+typedef enum { PX_KEEPS, PX_REBATCHES, PX_MOVES } px_move_t;
+
+static px_move_t job_move(const px_job_t *j, const int *a, int n)
 {
-	return n == j->nalloc &&
-	       !memcmp(a, j->alloc, (size_t)n * sizeof(*a));
+	int held[PX_GPUS], nheld = px_job_gpu_nodes(j, held);
+
+	/* A new batch on the same GPUs restarts the job too, unless the
+	 * policy sent it in place. */
+	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a))) {
+		if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
+			return PX_KEEPS;
+		if (j->next_in_place && nheld)
+			return PX_REBATCHES;
+	}
+	return PX_MOVES;
 }
 
-/* Free GPUs per node, and no node or job over its GPUs. */
-static int check_alloc(px_sim_t *s, int (*next)[PX_GPUS], const int *nnext)
-{
-	int used[PX_NODES] = { 0 };
-
-	for (size_t i = 0; i < s->njobs; i++)
-		for (int k = 0; k < nnext[i]; k++) {
-			int node = next[i][k];
-			if (node < 0 || node >= s->shape.nodes ||
-			    ++used[node] > PX_NODE_GPUS)
-				return errmsg_set(s->err, s->errlen, -ENOSPC,
-						  "policy placed job %s on "
-						  "node %d beyond its GPUs",
-						  s->jobs[i].spec->name, node);
-		}
-	return 0;
-}
-
+/*
+ * The policy plans the active jobs; then done jobs and the jobs that move
+ * give their GPUs back, and the jobs that move take their new ones, in
+ * submission order (the order their start costs queue in).
+ */
 static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
-		      int (*next)[PX_GPUS], int *nnext)
+		      int (*next)[PX_GPUS], int *nnext, px_move_t *move)
 {
 	size_t n = 0;
 	int rc;
 
 	for (size_t i = 0; i < s->njobs; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool act = j->spec->submit <= s->now && j->completion < 0;
-		nnext[i] = act ? j->nalloc : 0;
-		memcpy(next[i], j->alloc, (size_t)nnext[i] * sizeof(int));
+		bool act = j->spec->submit <= s->now && j->outcome.end < 0;
+		nnext[i] = act ? px_job_gpu_nodes(j, next[i]) : 0;
 		if (act)
 			active[n++] = i;
 	}
 	if (!n)
 		return 0;
-	if ((rc = p->plan(p, s, active, n, next, nnext)) ||
-	    (rc = check_alloc(s, next, nnext)))
+	if ((rc = p->plan(p, s, active, n, next, nnext)))
 		return rc;
+	for (size_t i = 0; i < s->njobs; i++)
+		if (s->jobs[i].outcome.end >= 0)
+			sim_hold_release(&s->jobs[i].hold, s->free);
 	for (size_t k = 0; k < n; k++) {
 		px_job_t *j = &s->jobs[active[k]];
-		/* A new batch on the same GPUs restarts the job too, unless
-		 * the policy sent it in place. */
-		if (same_alloc(j, next[active[k]], nnext[active[k]])) {
-			if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
-				continue;
-			if (j->next_in_place && j->nalloc) {
-				job_rebatch(s, j);
-				continue;
-			}
-		}
-		job_set_alloc(s, j, next[active[k]], nnext[active[k]]);
-		if (j->start < 0 && j->nalloc)
-			j->start = s->now;
+		move[k] = job_move(j, next[active[k]], nnext[active[k]]);
+		if (move[k] == PX_MOVES)
+			sim_hold_release(&j->hold, s->free);
 	}
-	/* Done jobs give their GPUs back. */
-	for (size_t i = 0; i < s->njobs; i++)
-		if (s->jobs[i].completion >= 0)
-			s->jobs[i].nalloc = s->jobs[i].nplace = 0;
+	for (size_t k = 0; k < n && !rc; k++) {
+		px_job_t *j = &s->jobs[active[k]];
+		if (move[k] == PX_REBATCHES)
+			job_rebatch(s, j);
+		else if (move[k] == PX_MOVES)
+			rc = job_set_alloc(s, j, next[active[k]],
+					   nnext[active[k]]);
+	}
 	s->rounds++;
-	return 0;
+	return rc;
 }
 
+/* The scratch of the policy's plans (round_plan), per job. */
+typedef struct px_plan_scratch {
+	size_t *active;
+	int (*next)[PX_GPUS];
+	int *nnext;
+	px_move_t *move;
+} px_plan_scratch_t;
+
+/*
+ * A tick at s->now: the policy plans (none at 0: nothing ran yet); then,
+ * while a job is not done, every job runs the round that starts now, a
+ * job that ends in it has its completion queued at its time, and the
+ * next tick comes a round later.
+ */
+static int round_tick(px_sim_t *s, px_policy_t *p, px_plan_scratch_t *x,
+		      sim_events_t *q)
+{
+	int rc = s->now > 0 ? round_plan(s, p, x->active, x->next, x->nnext,
+					 x->move) : 0;
+
+	if (rc || s->ndone == s->njobs)
+		return rc;
+	if (s->now > PX_HORIZON)
+		return errmsg_set(s->err, s->errlen, -ETIMEDOUT, "%s: %zu of "
+				  "%zu jobs not done after %.0f days", p->name,
+				  s->njobs - s->ndone, s->njobs,
+				  PX_HORIZON / 86400);
+	for (size_t i = 0; i < s->njobs && !rc; i++) {
+		px_job_t *j = &s->jobs[i];
+		bool was = j->outcome.end >= 0;
+		rc = job_run(s, j, s->shape.round);
+		if (!rc && !was && j->outcome.end >= 0)
+			rc = sim_events_push(q, j->outcome.end, SIM_EV_FINISH,
+					     (uint32_t)i, 0);
+	}
+	return rc ? rc : sim_events_push(q, s->now + s->shape.round,
+					 SIM_EV_TICK, 0, 0);
+}
+
+/*
+ * The rounds on the event queue (sim_events.h), as the synthetic engine's
+ * events: a tick every round, and each job's completion at its time,
+ * counted before a tick of the same instant. A completion rounded past
+ * the round's end (job_run: epochs end at a whole second) is counted
+ * after that round's plan, which already treats the job as done.
+ */
 static int sim_loop(px_sim_t *s, px_policy_t *p)
 {
-	size_t *active = calloc(s->njobs, sizeof(*active));
-	int (*next)[PX_GPUS] = calloc(s->njobs, sizeof(*next));
-	int *nnext = calloc(s->njobs, sizeof(*nnext));
-	int rc = active && next && nnext ? 0 : -ENOMEM;
+	px_plan_scratch_t x = {
+		.active = calloc(s->njobs, sizeof(*x.active)),
+		.next = calloc(s->njobs, sizeof(*x.next)),
+		.nnext = calloc(s->njobs, sizeof(*x.nnext)),
+		.move = calloc(s->njobs, sizeof(*x.move)) };
+	sim_events_t q;
+	sim_event_t ev;
+	int rc = x.active && x.next && x.nnext && x.move ? 0 : -ENOMEM;
 
-	while (!rc && s->ndone < s->njobs) {
-		if (s->now > PX_HORIZON) {
-			rc = errmsg_set(s->err, s->errlen, -ETIMEDOUT, "%s: "
-					"%zu of %zu jobs not done after %.0f "
-					"days", p->name, s->njobs - s->ndone,
-					s->njobs, PX_HORIZON / 86400);
-			break;
+	sim_events_init(&q);
+	if (!rc)
+		rc = sim_events_push(&q, 0.0, SIM_EV_TICK, 0, 0);
+	while (!rc && sim_events_pop(&q, &ev)) {
+		if (ev.kind == SIM_EV_FINISH) {
+			s->ndone++;
+			continue;
 		}
-		for (size_t i = 0; i < s->njobs && !rc; i++) {
-			px_job_t *j = &s->jobs[i];
-			bool was = j->completion >= 0;
-			s->gpu_seconds += (double)j->nalloc *
-					  (was ? 0 : s->shape.round);
-			rc = job_run(s, j, s->shape.round);
-			if (!was && j->completion >= 0) {
-				s->ndone++;
-				/* Held until it ended, not the whole round. */
-				s->gpu_seconds -= j->nalloc *
-					(s->now + s->shape.round -
-					 j->completion);
-			}
-		}
-		s->now += s->shape.round;
-		if (!rc)
-			rc = round_plan(s, p, active, next, nnext);
+		s->now = ev.time;
+		rc = round_tick(s, p, &x, &q);
 	}
-	free(active);
-	free(next);
-	free(nnext);
+	sim_events_free(&q);
+	free(x.move);
+	free(x.active);
+	free(x.next);
+	free(x.nnext);
 	return rc;
 }
 
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
-	double *v = calloc(s->njobs + 1, sizeof(double));
-	size_t n = 0;
+	int rc = sim_outcome_init(&out->run, s->njobs);
 
-	out->jct = calloc(s->njobs + 1, sizeof(double));
-	out->wait = calloc(s->njobs + 1, sizeof(double));
-	out->job_restarts = calloc(s->njobs + 1, sizeof(int));
-	out->job_rebatches = calloc(s->njobs + 1, sizeof(int));
-	out->lost = calloc(s->njobs + 1, sizeof(double));
-	out->gpu_seconds = calloc(s->njobs + 1, sizeof(double));
 	out->limit = calloc(s->njobs + 1, sizeof(double));
-	if (!v || !out->jct || !out->wait || !out->job_restarts ||
-	    !out->job_rebatches || !out->lost ||
-	    !out->gpu_seconds || !out->limit) {
-		free(v);
+	if (rc || !out->limit)
 		return -ENOMEM;
-	}
-	out->njobs = s->njobs;
-	out->ndone = s->ndone;
-	for (size_t i = 0; i < s->njobs; i++) {
-		const px_job_t *j = &s->jobs[i];
-		out->jct[i] = NAN;
-		out->wait[i] = j->start >= 0 ? j->start - j->spec->submit : NAN;
-		out->job_restarts[i] = j->restarts > 0 ? j->restarts : 0;
-		out->job_rebatches[i] = j->rebatches;
-		out->lost[i] = j->lost;
-		out->gpu_seconds[i] = j->attained;
-		if (j->completion < 0)
-			continue;
-		out->jct[i] = j->completion - j->spec->submit;
-		v[n++] = out->jct[i];
-		out->makespan = fmax(out->makespan, j->completion);
-		out->restarts += j->restarts > 0 ? (size_t)j->restarts : 0;
-		out->rebatches += (size_t)j->rebatches;
-	}
-	gsl_sort(v, 1, n);
-	out->avg_jct = n ? gsl_stats_mean(v, 1, n) : NAN;
-	out->median_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
-								  0.5) : NAN;
-	out->p99_jct = n ? gsl_stats_quantile_from_sorted_data(v, 1, n,
-							       0.99) : NAN;
-	out->gpu_util = out->makespan > 0 ?
-		s->gpu_seconds / (px_sim_gpus(s) * out->makespan) : 0.0;
-	free(v);
+	for (size_t i = 0; i < s->njobs; i++)
+		out->run.jobs[i] = s->jobs[i].outcome;
+	if ((rc = sim_outcome_figures(&out->run)))
+		return rc;
+	out->run.gpu_util = sim_outcome_use(&out->run, px_sim_gpus(s),
+					    out->run.gpu_seconds, s->now);
 	return 0;
 }
 
@@ -467,14 +492,15 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	out->oracle = p->oracle;
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
 	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
+	px_sim_room(&s, s.free);
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
 		s.jobs[i].spec = &w->jobs[i];
 		s.jobs[i].bsz = w->jobs[i].bsz;
-		s.jobs[i].completion = -1;
-		s.jobs[i].restarts = -1;
-		s.jobs[i].start = -1;
+		s.jobs[i].outcome = (sim_job_outcome_t){ .submit = sp->submit,
+							 .start = -1.0,
+							 .end = -1.0 };
 		s.jobs[i].max_replicas = m < px_sim_gpus(&s) ? m :
 					 px_sim_gpus(&s);
 	}
@@ -486,23 +512,19 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		out->limit[i] = px_backfill_limit(p, i);
 	if (p->destroy)
 		p->destroy(p);
-	for (size_t i = 0; s.jobs && i < w->n; i++)
+	for (size_t i = 0; s.jobs && i < w->n; i++) {
 		free(s.jobs[i].obs);
+		sim_hold_free(&s.jobs[i].hold);
+	}
 	free(s.jobs);
 	return rc;
 }
 
 void px_result_free(px_result_t *r)
 {
-	free(r->jct);
-	free(r->wait);
-	free(r->job_restarts);
-	free(r->job_rebatches);
-	free(r->lost);
-	free(r->gpu_seconds);
+	sim_outcome_free(&r->run);
 	free(r->limit);
-	r->jct = r->wait = r->gpu_seconds = r->limit = r->lost = NULL;
-	r->job_restarts = r->job_rebatches = NULL;
+	r->limit = NULL;
 }
 
 double px_job_true_step(const px_job_t *j, int replicas)
@@ -544,8 +566,8 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 {
 	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
 		       .njobs = 1, .err = err, .errlen = errlen };
-	px_job_t j = { .spec = spec, .bsz = spec->bsz, .completion = -1,
-		       .restarts = -1 };
+	px_job_t j = { .spec = spec, .bsz = spec->bsz,
+		       .outcome = { .start = -1.0, .end = -1.0 } };
 	int alloc[PX_GPUS], rc;
 
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
@@ -553,17 +575,20 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	job_set_alloc(&s, &j, alloc, replicas);
+	px_sim_room(&s, s.free);
+	rc = job_set_alloc(&s, &j, alloc, replicas);
 	/* job_run stops at the job's last epoch whatever the seconds. */
-	rc = job_run(&s, &j, PX_HORIZON);
+	if (!rc)
+		rc = job_run(&s, &j, PX_HORIZON);
 	free(j.obs);
+	sim_hold_free(&j.hold);
 	if (rc)
 		return rc;
-	if (j.completion < 0)
+	if (j.outcome.end < 0)
 		return errmsg_set(err, errlen, -ETIMEDOUT, "%s: not done on "
 				  "%d GPUs after %.0f days", spec->name,
 				  replicas, PX_HORIZON / 86400);
-	*out = j.completion;
+	*out = j.outcome.end;
 	return 0;
 }
 

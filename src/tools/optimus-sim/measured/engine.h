@@ -16,6 +16,8 @@
 #include <stddef.h>
 
 #include "measured/app.h"
+#include "sim_hold.h"
+#include "sim_outcome.h"
 #include "sim_truth_ops.h"
 
 #define PX_GPUS (PX_NODES * PX_NODE_GPUS)	/* the most a cluster has */
@@ -111,10 +113,9 @@ typedef struct px_obs {
 
 typedef struct px_job {
 	const px_spec_t *spec;
-	int alloc[PX_GPUS];	/* node of each GPU, in grant order */
-	int nalloc;
-	int place[PX_NODES];	/* GPUs per node, runs of alloc */
-	int nplace;
+	/* Its GPUs: a slot per run of GPUs on one node, in the order they
+	 * were granted, each GPU a worker (sim_hold.h). */
+	sim_hold_t hold;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
 	double bsz;		/* global batch it runs at (spec's at first) */
 	/* Set by a policy that chooses batches: the global batch of the job's
@@ -143,7 +144,6 @@ typedef struct px_job {
 	double began;
 	double progress;
 	int epoch;
-	double attained;	/* GPU-seconds held */
 	double steps;		/* steps run */
 	/* Steps per second of its current run once it steps (what a job
 	 * measures of its own steps, reported with its progress); 0 before
@@ -152,13 +152,11 @@ typedef struct px_job {
 	/* The all-reduce seconds of that step, as the job times them and
 	 * says in its progress (sync_seconds); 0 when rate is. */
 	double sync;
-	double completion;	/* < 0: not yet */
-	int restarts;		/* re-allocations after the first; -1 never */
-	int rebatches;		/* batch changes taken in place */
-	double lost;		/* seconds without progress: starts, restarts
-				 * and re-batches charged */
+	/* Its first allocation and completion, re-allocations after the
+	 * first, batch changes in place, seconds without progress charged
+	 * (starts, restarts, re-batches) and GPU-seconds held. */
+	sim_job_outcome_t outcome;
 	int max_replicas;	/* px_job_max_replicas, within the cluster */
-	double start;		/* first allocation, < 0: none yet */
 	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
 	size_t obs_cap;
@@ -167,12 +165,25 @@ typedef struct px_job {
 	bool prerun;
 } px_job_t;
 
+/* GPUs the job holds. */
+static inline int px_job_gpus(const px_job_t *j)
+{
+	return sim_hold_workers(&j->hold);
+}
+
+/* The node of each of its GPUs in grant order, into node[]: how many. */
+static inline int px_job_gpu_nodes(const px_job_t *j, int *node)
+{
+	return sim_hold_worker_servers(&j->hold, node);
+}
+
 typedef struct px_sim px_sim_t;
 
 /* A policy: next allocation of the active jobs (indices into s->jobs, in
  * submission order).
- * next[j] / nnext[j]: node per GPU, as px_job_t.alloc; the engine starts
- * with every job's current allocation there. 0 or -errno (s->err). */
+ * next[j] / nnext[j]: node per GPU, in grant order (px_job_gpu_nodes); the
+ * engine starts with every job's current allocation there. 0 or -errno
+ * (s->err). */
 typedef struct px_policy {
 	const char *name;
 	int (*plan)(struct px_policy *p, px_sim_t *s, const size_t *active,
@@ -189,7 +200,7 @@ struct px_sim {
 	px_job_t *jobs;
 	size_t njobs, ndone;
 	double now;
-	double gpu_seconds;	/* held by jobs, restarts included */
+	res_vec_t free[PX_NODES];	/* per node, what no job holds */
 	double launch_busy;	/* first starts launching until then */
 	size_t rounds;
 	char *err;
@@ -199,16 +210,7 @@ struct px_sim {
 typedef struct px_result {
 	char label[32];
 	const char *oracle;	/* the policy's, static */
-	size_t njobs, ndone;
-	double avg_jct, median_jct, p99_jct, makespan, gpu_util;
-	size_t restarts;
-	size_t rebatches;	/* batch changes taken in place */
-	double *jct;		/* per job, workload order (NAN: not done) */
-	double *wait;		/* per job: first allocation - submission */
-	int *job_restarts;	/* per job */
-	int *job_rebatches;	/* per job */
-	double *lost;		/* per job: seconds lost, px_job_t.lost */
-	double *gpu_seconds;	/* per job, held (restarts included) */
+	sim_outcome_t run;	/* every job's, workload order */
 	double *limit;		/* per job: slurm-backfill's time limit (s),
 				 * 0 under other policies */
 } px_result_t;
@@ -219,6 +221,10 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	       px_policy_t *p, px_result_t *out, char *err, size_t errlen);
 /* GPUs of the simulated cluster. */
 int px_sim_gpus(const px_sim_t *s);
+/* Each node's room, room[0..PX_NODES): its GPUs, a GPU one of each
+ * resource (as the plan sees them); none beyond the shape's nodes (a
+ * slice's smaller cluster). */
+void px_sim_room(const px_sim_t *s, res_vec_t *room);
 void px_result_free(px_result_t *r);
 
 /*

@@ -15,9 +15,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
 #include "sim_data.h"
 #include "util/errmsg.h"
 #include "util/json_num.h"
@@ -539,24 +536,25 @@ static double published(const px_opts_t *o, size_t pub, double load)
 
 static int row_add(px_row_t *r, const px_result_t *x, size_t w)
 {
-	double *v = realloc(r->jcts, (r->njcts + x->njobs + 1) *
+	const sim_outcome_t *o = &x->run;
+	double *v = realloc(r->jcts, (r->njcts + o->njobs + 1) *
 				     sizeof(double));
 	if (!v)
 		return -ENOMEM;
 	r->jcts = v;
-	for (size_t i = 0; i < x->njobs; i++)
-		if (isfinite(x->jct[i]))
-			r->jcts[r->njcts++] = x->jct[i];
+	for (size_t i = 0; i < o->njobs; i++)
+		if (o->jobs[i].end >= 0)
+			r->jcts[r->njcts++] = sim_job_outcome_jct(&o->jobs[i]);
 	snprintf(r->label, sizeof(r->label), "%s", x->label);
 	r->oracle = x->oracle;
-	r->njobs += x->njobs;
-	r->ndone += x->ndone;
-	r->per_wl[w] = x->avg_jct;
-	r->avg_jct += x->avg_jct;
-	r->makespan += x->makespan;
-	r->gpu_util += x->gpu_util;
-	r->restarts += (double)x->restarts;
-	r->rebatches += (double)x->rebatches;
+	r->njobs += o->njobs;
+	r->ndone += o->ndone;
+	r->per_wl[w] = o->avg_jct;
+	r->avg_jct += o->avg_jct;
+	r->makespan += o->makespan;
+	r->gpu_util += o->gpu_util;
+	r->restarts += (double)o->restarts;
+	r->rebatches += (double)o->rebatches;
 	return 0;
 }
 
@@ -580,23 +578,25 @@ static void row_detail(px_row_t *r, const px_workload_t *w, int n,
 				       json_object_new_int(j->replicas));
 		json_object_object_add(o, "batch_size",
 				       json_object_new_double(j->bsz));
-		json_object_object_add(o, "jct", isfinite(x->jct[i]) ?
-				       json_object_new_double(x->jct[i]) :
-				       NULL);
-		json_object_object_add(o, "wait", isfinite(x->wait[i]) ?
-				       json_object_new_double(x->wait[i]) :
-				       NULL);
+		const sim_job_outcome_t *out = &x->run.jobs[i];
+		double jct = sim_job_outcome_jct(out);
+		double wait = sim_job_outcome_wait(out);
+		json_object_object_add(o, "jct", isfinite(jct) ?
+				       json_object_new_double(jct) : NULL);
+		json_object_object_add(o, "wait", isfinite(wait) ?
+				       json_object_new_double(wait) : NULL);
 		json_object_object_add(o, "restarts",
-				       json_object_new_int(x->job_restarts[i]));
+				       json_object_new_int((int)out->restarts));
 		json_object_object_add(o, "rebatches",
-				       json_object_new_int(x->job_rebatches[i]));
+				       json_object_new_int(
+					       (int)out->rebatches));
 		/* Seconds without progress: its start, restarts and
 		 * re-batches in place as the engine charged them. */
 		json_object_object_add(o, "lost_s",
-				       json_object_new_double(x->lost[i]));
+				       json_object_new_double(out->lost));
 		json_object_object_add(o, "gpu_seconds",
 				       json_object_new_double(
-					       x->gpu_seconds[i]));
+					       out->gpu_seconds));
 		json_object_object_add(o, "epochs",
 				       json_object_new_int(j->epochs));
 		if (x->limit[i] > 0)
@@ -613,11 +613,7 @@ static void row_finish(px_row_t *r, size_t nwl)
 	r->gpu_util /= nwl;
 	r->restarts /= nwl;
 	r->rebatches /= nwl;
-	gsl_sort(r->jcts, 1, r->njcts);
-	r->median_jct = r->njcts ? gsl_stats_quantile_from_sorted_data(
-		r->jcts, 1, r->njcts, 0.5) : NAN;
-	r->p99_jct = r->njcts ? gsl_stats_quantile_from_sorted_data(
-		r->jcts, 1, r->njcts, 0.99) : NAN;
+	sim_outcome_quantiles(r->jcts, r->njcts, &r->median_jct, &r->p99_jct);
 }
 
 /* --jobs jobs from the --first-th, each to its --epochs epochs at most;

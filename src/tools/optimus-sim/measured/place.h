@@ -5,7 +5,8 @@
  * their own jobs (the peer's baselines, the Slurm baselines, a charged
  * pre-run), on the free GPUs per node: free[k] for node k of PX_NODES,
  * 0 for a node beyond the cluster's. A placement appends one node index
- * per GPU to a job's alloc[] (px_job_t.alloc: grant order) and takes
+ * per GPU to a job's next allocation (px_policy_t's next[]: grant order)
+ * and takes
  * them off free[]; a job it cannot place gets nothing.
  */
 #ifndef OPTIMUS_POLLUX_PLACE_H

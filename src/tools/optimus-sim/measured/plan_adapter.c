@@ -86,10 +86,7 @@ typedef struct pp_job {
 	int alloc[PX_GPUS];
 	int nalloc;
 	double bsz;
-	int rebatches;
-	place_slot_t slots[PX_NODES];
-	res_vec_t usage[PX_NODES];
-	size_t nslots;
+	unsigned rebatches;
 } pp_job_t;
 
 typedef struct pp {
@@ -220,37 +217,6 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	return 0;
 }
 
-/* Distinct nodes of an allocation. */
-static int pp_nodes(const int *alloc, int n)
-{
-	bool seen[PX_NODES] = { false };
-	int k = 0;
-
-	for (int g = 0; g < n; g++)
-		if (!seen[alloc[g]]) {
-			seen[alloc[g]] = true;
-			k++;
-		}
-	return k;
-}
-
-/* The job's GPUs as slots (one per node) and their usage. */
-static void pp_slots(pp_job_t *pj, const int *alloc, int n)
-{
-	int per[PX_NODES] = { 0 };
-
-	for (int g = 0; g < n; g++)
-		per[alloc[g]]++;
-	pj->nslots = 0;
-	for (int k = 0; k < PX_NODES; k++)
-		if (per[k]) {
-			pj->slots[pj->nslots] = (place_slot_t){ .server =
-				(uint32_t)k, .ps = 0, .workers = per[k] };
-			pj->usage[pj->nslots++] = res_make(per[k], per[k],
-							   per[k]);
-		}
-}
-
 /*
  * The share of its work the job has left, its loss for quality: what the
  * replay trainer reports on the cluster (examples/replay_trainer.py), the
@@ -279,9 +245,10 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 	const px_job_t *j = &s->jobs[i];
 	job_model_t *m = pj->m;
 
-	if (!j->nalloc || m->phase != JM_RUNNING)
+	if (!px_job_gpus(j) || m->phase != JM_RUNNING)
 		return;
-	if (j->rebatches != pj->rebatches && m->batch.offer.global > 0 &&
+	if (j->outcome.rebatches != pj->rebatches &&
+	    m->batch.offer.global > 0 &&
 	    job_model_rebatch_said(m, (time_t)(m->batch.offer.sent +
 					       s->shape.rebatch), j->bsz,
 				   s->shape.rebatch) == 1) {
@@ -289,7 +256,7 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 					  j->bsz, j->atomic, j->accum);
 		pj->bsz = j->bsz;
 	}
-	pj->rebatches = j->rebatches;
+	pj->rebatches = j->outcome.rebatches;
 	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
 }
 
@@ -300,7 +267,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	pp_job_t *pj = &o->jobs[i];
 	job_model_t *m;
 	time_t now = (time_t)s->now;
-	int rc;
+	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc;
 
 	if (!pj->m && (rc = pp_record_new(o, s, i)))
 		return rc;
@@ -309,26 +276,26 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		pp_rebatched(s, i, pj);
 	/* A new run: its GPUs or batch changed when the plan was applied;
 	 * it began when its restart was over. */
-	if (j->nalloc && (j->nalloc != pj->nalloc || j->bsz != pj->bsz ||
-			  m->phase != JM_RUNNING ||
-			  memcmp(j->alloc, pj->alloc,
-				 (size_t)j->nalloc * sizeof(int)))) {
+	if (nalloc && (nalloc != pj->nalloc || j->bsz != pj->bsz ||
+		       m->phase != JM_RUNNING ||
+		       memcmp(alloc, pj->alloc,
+			      (size_t)nalloc * sizeof(int)))) {
 		/* When the engine's charge for it ended (engine.c,
 		 * job_set_alloc: one start-cost model). */
 		time_t began = (time_t)j->began;
-		job_model_started(m, began, 0, j->nalloc,
-				  pp_nodes(j->alloc, j->nalloc));
+		/* Its nodes: its hold's slots, a run of GPUs on one node
+		 * each, as the engine's truth counts them (job_run). */
+		job_model_started(m, began, 0, nalloc, (int)j->hold.n);
 		/* The measured jobs checkpoint whenever asked. */
 		(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
 						  j->accum);
-		memcpy(pj->alloc, j->alloc, (size_t)j->nalloc * sizeof(int));
-		pj->nalloc = j->nalloc;
+		memcpy(pj->alloc, alloc, (size_t)nalloc * sizeof(int));
+		pj->nalloc = nalloc;
 		pj->bsz = j->bsz;
 	}
-	pp_slots(pj, pj->alloc, j->nalloc ? pj->nalloc : 0);
 	/* The engine's own timing of each configuration the job ran in,
 	 * samples as a pre-run's are: not a speed report, which is a claim
 	 * its sender makes over the protocol (job_feed_speed). */
@@ -362,7 +329,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	if (o->kind == PP_ORACLE)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
-	if (j->nalloc || m->reports) {
+	if (nalloc || m->reports) {
 		/* Its steps and the rate it ran them at since its restart
 		 * (the record takes them off the restart it times: the
 		 * restart measured is the one the engine charged). Only
@@ -371,8 +338,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 			.received = (double)now, .step = j->steps,
 			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
 			.epoch = j->epoch, .rebatch_seconds = -1.0,
-			.timed = j->nalloc ? j->rate : 0.0,
-			.sync_seconds = j->nalloc ? j->sync : 0.0 }, NULL);
+			.timed = nalloc ? j->rate : 0.0,
+			.sync_seconds = nalloc ? j->sync : 0.0 }, NULL);
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: report "
 					  "refused", j->spec->name);
@@ -481,11 +448,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	/* Nodes beyond the shape's (a slice's smaller cluster) have no room. */
-	for (int k = 0; k < PX_NODES; k++) {
-		int g = k < s->shape.nodes ? PX_NODE_GPUS : 0;
-		room[k] = res_make(g, g, g);
-	}
+	px_sim_room(s, room);
 	px_place_free(s, next, nnext, free_);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
@@ -508,11 +471,12 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 					res_make(1, 1, 1));
 			continue;
 		}
+		/* Its GPUs as the engine holds them (sim_hold.h). */
+		const sim_hold_t *h = &s->jobs[i].hold;
 		in[nin] = (plan_input_t){ .model = pj->m,
-			.state = s->jobs[i].nalloc ? PLAN_INPUT_RUNNING :
-						     PLAN_INPUT_QUEUED,
-			.held = !s->jobs[i].nalloc, .slots = pj->slots,
-			.usage = pj->usage, .nslots = pj->nslots };
+			.state = h->n ? PLAN_INPUT_RUNNING : PLAN_INPUT_QUEUED,
+			.held = !h->n, .slots = h->slots, .usage = h->usage,
+			.nslots = h->n };
 		idx[nin++] = i;
 	}
 	plan_params_init(&conf);

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
+/*
+ * sim_hold.h - what a simulated job holds, one form for both engines:
+ * its slots (a server and the PS and workers it runs there, as the plan's
+ * decisions give them) with what each slot uses of its server, taken from
+ * and given back to the cluster's free room per server by one rule. A
+ * synthetic job holds the slots of its decision (sim_job.c); a measured
+ * job one slot per run of its GPUs on a node, in the order they were
+ * granted, each GPU a worker (measured/engine.c).
+ */
+#ifndef OPTIMUS_SIM_HOLD_H
+#define OPTIMUS_SIM_HOLD_H
+
+#include <stddef.h>
+
+#include "alloc/placement.h"
+#include "alloc/resources.h"
+
+typedef struct sim_hold {
+	place_slot_t *slots;
+	res_vec_t *usage;	/* per slot */
+	/* Per slot, its PS and workers as the truth takes a placement
+	 * (sim_truth_run_t.node_ps, node_workers). */
+	int *ps, *workers;
+	size_t n, cap;
+} sim_hold_t;
+
+/*
+ * Take `slot`, using `need` of its server, from free[0..nservers): 0,
+ * -ENOSPC when the server is none of them or has less than `need` free
+ * (nothing taken), or -ENOMEM.
+ */
+int sim_hold_take(sim_hold_t *h, res_vec_t *free, size_t nservers,
+		  const place_slot_t *slot, res_vec_t need);
+/* Give every slot back to free[] and hold nothing. */
+void sim_hold_release(sim_hold_t *h, res_vec_t *free);
+/* The memory of h (what it holds is not given back). */
+void sim_hold_free(sim_hold_t *h);
+
+/* Workers held, over every slot. */
+int sim_hold_workers(const sim_hold_t *h);
+/* The server of each worker, slot by slot, into server[]: how many. */
+int sim_hold_worker_servers(const sim_hold_t *h, int *server);
+
+#endif

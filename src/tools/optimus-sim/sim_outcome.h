@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The slurm-optimus developers */
+/*
+ * sim_outcome.h - what a simulated run came to, one record for both
+ * engines (sim_run.h's sim_result_t and measured/engine.h's px_result_t
+ * each hold one): every job's outcome, as its engine recorded it, and the
+ * figures over them, computed in one place from those outcomes
+ * (sim_outcome_figures).
+ */
+#ifndef OPTIMUS_SIM_OUTCOME_H
+#define OPTIMUS_SIM_OUTCOME_H
+
+#include <stddef.h>
+
+typedef struct sim_job_outcome {
+	double submit;		/* seconds */
+	double start;		/* its first allocation; < 0: none */
+	double end;		/* its completion; < 0: not done */
+	/* Its starts from a checkpoint, as its engine counts them (the
+	 * synthetic: its resizes; the measured: every re-allocation after
+	 * the first), and its batch changes taken in place. */
+	unsigned restarts, rebatches;
+	/* Seconds without progress its engine charged it (the synthetic:
+	 * its resizes'; the measured: its first start, restarts and
+	 * re-batches). */
+	double lost;
+	double gpu_seconds;	/* GPUs held x seconds, restarts included */
+} sim_job_outcome_t;
+
+typedef struct sim_outcome {
+	sim_job_outcome_t *jobs;	/* per job, workload order; owned */
+	size_t njobs, ndone;
+	/* Of the jobs done: the mean, median and 99th percentile of their
+	 * JCTs (end - submit; NAN: none done), the last end (0: none). */
+	double avg_jct, median_jct, p99_jct, makespan;
+	/* The GPU-seconds the jobs held (their sum), and the share of the
+	 * cluster's GPUs held (sim_outcome_use). */
+	double gpu_seconds, gpu_util;
+	size_t restarts, rebatches;	/* of every job */
+	double lost;			/* seconds lost by the jobs done */
+} sim_outcome_t;
+
+/* Room for n jobs, none started or done: 0 or -ENOMEM. */
+int sim_outcome_init(sim_outcome_t *o, size_t n);
+void sim_outcome_free(sim_outcome_t *o);
+
+/* The figures of o from its jobs' outcomes but gpu_util: 0 or -ENOMEM. */
+int sim_outcome_figures(sim_outcome_t *o);
+/*
+ * The share of a cluster's `capacity` (of GPUs, CPUs) that `held` of it
+ * (its integral over time, as the engine sums it) is over the makespan of
+ * o's figures, or to `now` when no job is done; 0 if the cluster has none.
+ */
+double sim_outcome_use(const sim_outcome_t *o, double capacity, double held,
+		       double now);
+
+/* The job's JCT, NAN if not done. */
+double sim_job_outcome_jct(const sim_job_outcome_t *j);
+/* Seconds from its submission to its first allocation, NAN if none. */
+double sim_job_outcome_wait(const sim_job_outcome_t *j);
+
+/* The median and 99th percentile of v[0..n), which it sorts; NAN when
+ * n is 0. */
+void sim_outcome_quantiles(double *v, size_t n, double *median,
+			   double *p99);
+
+#endif
