@@ -64,56 +64,15 @@ START_TEST(test_formula)
 	ck_assert_int_eq(efficiency_report(&m, 1, 1, 0), -EINVAL);
 	ck_assert_uint_eq(m.reports, 1);
 	ck_assert_double_eq_tol(efficiency_noise_scale(&m), 75.0, 1e-12);
-	/* Second report weighs 0.5, on B_noise: (75 + 50/4)/2 = 43.75 (the
-	 * parts' averages, tr (150+50)/2 over |G|^2 (2+4)/2, would say
-	 * 33.3); |G|^2 is averaged too, tr is B_noise times it. */
+	/* Second report weighs 0.5: |G|^2 (2+4)/2 = 3, tr (150+50)/2 = 100. */
 	ck_assert_int_eq(efficiency_report(&m, 4.0, 1.0, 50), 0);
-	ck_assert_double_eq_tol(efficiency_noise_scale(&m), 43.75, 1e-12);
-	ck_assert_double_eq_tol(m.sqr, 3.0, 1e-12);
-	ck_assert_double_eq_tol(m.trace, 43.75 * 3.0, 1e-9);
+	ck_assert_double_eq_tol(efficiency_noise_scale(&m), 100.0 / 3.0,
+				1e-12);
 	/* Only noise: every batch is fully efficient. */
 	ck_assert_int_eq(efficiency_init(&m, 100, 1), 0);
 	ck_assert_int_eq(efficiency_report(&m, 0.0, 1.0, 100), 0);
 	ck_assert(isinf(efficiency_noise_scale(&m)));
 	ck_assert_double_eq_tol(efficiency_gain(&m, 800), 8.0, 1e-12);
-}
-END_TEST
-
-/*
- * |G|^2 falls by orders of magnitude as a job trains: the Pollux artifact's
- * YOLOv3 at batch 8 reports 1,764,298 after its first epoch and 2,697 after
- * its second, B_noise 0.65 then 120 examples. Averaged part by part, the
- * first report's |G|^2 weighs on for some ten reports (B_noise 0.83 after
- * the second: batch 16 worth 0.52 of batch 8's examples, and the job sat
- * on 1 GPU for an hour in the simulator); averaged as B_noise, the second
- * report moves it half-way, as the smoothing says.
- */
-START_TEST(test_noise_scale_average)
-{
-	const double s1 = 1764298.2988895795, v1 = 143227.17204484087;
-	const double s2 = 2697.2304194257244, v2 = 40474.73958391026;
-	const double bn1 = v1 * 8 / s1, bn2 = v2 * 8 / s2;
-	const double bn = (bn1 + bn2) / 2;
-	efficiency_model_t m;
-
-	ck_assert_int_eq(efficiency_init(&m, 8, EFFICIENCY_SMOOTHING_DEFAULT),
-			 0);
-	ck_assert_int_eq(efficiency_report(&m, s1, v1, 8), 0);
-	ck_assert_double_eq_tol(efficiency_noise_scale(&m), bn1, 1e-12);
-	ck_assert_int_eq(efficiency_report(&m, s2, v2, 8), 0);
-	ck_assert_double_eq_tol(efficiency_noise_scale(&m), bn, 1e-9 * bn);
-	ck_assert_double_eq_tol(efficiency_eval(&m, 16), (bn + 8) / (bn + 16),
-				1e-12);
-	ck_assert(efficiency_eval(&m, 16) > 0.8);
-	/* A report without signal (|G|^2 = 0) has no B_noise: the parts are
-	 * averaged, and the next report with signal averages B_noise again. */
-	ck_assert_int_eq(efficiency_init(&m, 8, 0.5), 0);
-	ck_assert_int_eq(efficiency_report(&m, 0.0, 1.0, 8), 0);
-	ck_assert(isinf(efficiency_noise_scale(&m)));
-	ck_assert_int_eq(efficiency_report(&m, 2.0, 1.0, 8), 0);
-	ck_assert_double_eq_tol(efficiency_noise_scale(&m), 8.0, 1e-12);
-	ck_assert_int_eq(efficiency_report(&m, 4.0, 1.0, 8), 0);
-	ck_assert_double_eq_tol(efficiency_noise_scale(&m), 5.0, 1e-12);
 }
 END_TEST
 
@@ -724,7 +683,6 @@ static Suite *efficiency_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_formula);
-	tcase_add_test(tc, test_noise_scale_average);
 	tcase_add_test(tc, test_truth_gain);
 	tcase_add_test(tc, test_artifact_progress);
 	tcase_add_test(tc, test_best_batch);

@@ -3,7 +3,6 @@
 /* efficiency.c - see efficiency.h for the definitions and their sources. */
 #include <errno.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "models/efficiency.h"
@@ -29,19 +28,9 @@ int efficiency_report(efficiency_model_t *m, double grad_sqr,
 	/* tr(Sigma): the variance of a mean over b examples is tr(Sigma)/b. */
 	double trace = grad_var * var_batch;
 	double a = m->reports ? m->smoothing : 1.0;
-	double bn = efficiency_noise_scale(m);
-	bool signal = m->reports && m->sqr > 0 && grad_sqr > 0;
 
 	m->sqr += a * (grad_sqr - m->sqr);
-	/* The average is of B_noise, which E depends on alone; tr(Sigma) is
-	 * kept as that average times |G|^2's. Without a signal on either
-	 * side (|G|^2 = 0) there is no ratio to average: the parts are. */
-	if (signal) {
-		bn += a * (trace / grad_sqr - bn);
-		m->trace = bn * m->sqr;
-	} else {
-		m->trace += a * (trace - m->trace);
-	}
+	m->trace += a * (trace - m->trace);
 	m->reports++;
 	return 0;
 }

@@ -26,14 +26,9 @@
  * wastes none (E -> 1).
  *
  * Training changes the statistics (the noise scale grows as the loss
- * falls), so every report updates an exponential moving average of
- * B_noise and one of |G|^2, the newest weighing `smoothing`; the first
- * report sets both, and `trace` is kept as their product. B_noise is
- * averaged, not tr(Sigma) and |G|^2 apart: |G|^2 falls by orders of
- * magnitude during training, and an average of the parts is the oldest
- * report's for as many reports (doc/design/models.md). A report with
- * |G|^2 = 0, or the first with signal after such reports, has no ratio
- * to average: the parts are. Before any report, or while both averages are 0 (no
+ * falls), so every report updates an exponential moving average of |G|^2
+ * and of tr(Sigma) separately, the newest weighing `smoothing`; the first
+ * report sets both. Before any report, or while both averages are 0 (no
  * gradient signal), B_noise is taken as 0: a larger batch is then worth
  * no more per step than B0 (gain 1), so nothing is gained by growing it.
  */
@@ -48,7 +43,7 @@ typedef struct efficiency_model {
 	double init_batch;	/* B0: the batch efficiency is relative to */
 	double smoothing;	/* weight of the newest report, (0, 1] */
 	double sqr;		/* smoothed |G|^2 */
-	double trace;		/* smoothed B_noise x sqr */
+	double trace;		/* smoothed tr(Sigma) */
 	unsigned reports;
 } efficiency_model_t;
 
