@@ -180,6 +180,10 @@ out:
 #define OVERLAP_MAX 10.0
 /* Where the search for gamma first looks: OVERLAP_MIN * 10^(k / 8). */
 #define OVERLAP_GRID 9
+/* Below this, a fit's sum of squared relative errors improves by
+ * rounding alone (1e-6 of a step per sample): samples that every gamma
+ * fits alike (one multi-worker size, one per-GPU batch at each) keep 1. */
+#define OVERLAP_ROUNDING 1e-12
 
 /* The samples, with t0/t1 fitted on their compute parts, whose sync terms
  * overlap_error fits anew for each gamma. */
@@ -236,7 +240,7 @@ static double overlap_error(double y, void *ctx)
  * Gamma (goodput.h) within Pollux's bounds: the grid's best, then GSL's
  * Brent between its neighbours. Kept only if it predicts the steps better
  * than compute and all-reduce adding up (gamma 1, the fit before any
- * overlap), which samples of one per-GPU batch per size cannot show.
+ * overlap), beyond rounding (OVERLAP_ROUNDING).
  * Leaves f->theta the sync terms at the gamma returned.
  */
 static double overlap_fit_gamma(overlap_fit_t *f)
@@ -277,7 +281,7 @@ static double overlap_fit_gamma(overlap_fit_t *f)
 		}
 		gsl_min_fminimizer_free(mz);
 	}
-	if (!(overlap_error(best, f) < err[0]))
+	if (!(overlap_error(best, f) < err[0] - OVERLAP_ROUNDING))
 		best = OVERLAP_MIN;
 	(void)overlap_error(best, f);
 	return best;
