@@ -91,8 +91,8 @@ typedef struct goodput_sample {
  * reducing micro-step took g + e, so the whole all-reduce at gamma is
  * s = ((g + e)^gamma - g^gamma)^(1/gamma) (e at gamma 1). Gamma is the
  * one of [1, 10] whose fit predicts the steps best (a grid, then GSL's
- * Brent), kept only if better than 1's, which steps of one per-GPU batch
- * per size cannot show. Else (a sample without its part) all terms on
+ * Brent), kept only if better than 1's beyond rounding, which steps of
+ * one per-GPU batch per size cannot show. Else (a sample without its part) all terms on
  * the whole step as above, gamma 1: one sample without it and the fit
  * cannot tell which of its seconds are which.
  * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
