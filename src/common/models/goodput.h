@@ -92,9 +92,9 @@ typedef struct goodput_sample {
  * s = ((g + e)^gamma - g^gamma)^(1/gamma) (e at gamma 1). Gamma is the
  * one of [1, 10] whose fit predicts the steps best (a grid, then GSL's
  * Brent), kept only if better than 1's beyond rounding, which steps of
- * one per-GPU batch per size cannot show. Else (a sample without its part) all terms on
- * the whole step as above, gamma 1: one sample without it and the fit
- * cannot tell which of its seconds are which.
+ * one per-GPU batch per size cannot show. Else (a sample without its
+ * part) all terms on the whole step as above, gamma 1: one sample
+ * without it and the fit cannot tell which of its seconds are which.
  * 0, -EINVAL (a bad sample), -ENODATA (none), -ENOMEM, -EDOM.
  */
 int goodput_fit(const goodput_sample_t *samples, size_t n,
