@@ -875,16 +875,33 @@ StorageLoc=slurm_acct_db
                               self.log))
 
     def job_story(self, job_id, lines=40):
-        """What Slurm said of job_id: `scontrol show job` and the last
-        slurmctld log lines that name it, for a failed wait's message."""
-        r = self.run(["scontrol", "-o", "show", "job", str(job_id)],
-                     check=False, timeout=10)
+        """What Slurm said of job_id, for a failed wait's message:
+        `scontrol show job` (or that slurmctld did not answer), whether
+        slurmctld still runs, the last slurmctld log lines that name the
+        job and the log's last lines (a controller that stopped
+        answering says why there, if anywhere)."""
+        try:
+            r = self.run(["scontrol", "-o", "show", "job", str(job_id)],
+                         check=False, timeout=10)
+            said_scontrol = r.stdout.strip() or r.stderr.strip()
+        except subprocess.TimeoutExpired:
+            said_scontrol = "no answer in 10 s"
+        alive = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/comm" % pid) as f:
+                    if pid.isdigit() and f.read().strip() == "slurmctld":
+                        alive.append(pid)
+            except OSError:
+                pass
         named = re.compile(r"JobId=%s\b|job_id=%s\b|JobID=%s\b"
                            % ((job_id,) * 3))
-        said = [l for l in self.logs("slurmctld").splitlines()
-                if named.search(l)]
-        return ("\nscontrol: " + (r.stdout.strip() or r.stderr.strip()) +
-                "\nslurmctld on the job:\n  " + "\n  ".join(said[-lines:]))
+        log = self.logs("slurmctld").splitlines()
+        said = [l for l in log if named.search(l)]
+        return ("\nscontrol: " + said_scontrol +
+                "\nslurmctld processes: " + (" ".join(alive) or "none") +
+                "\nslurmctld on the job:\n  " + "\n  ".join(said[-lines:]) +
+                "\nslurmctld's last lines:\n  " + "\n  ".join(log[-lines:]))
 
     def logs(self, name="slurmctld"):
         path = os.path.join(self.log, name + ".log")
