@@ -26,9 +26,16 @@ static double sync_time(const speed_model_t *speed, int w, int n)
 	       speed->theta[4] * phi[4];
 }
 
+/* Does the model's gamma hide part of an all-reduce of `sync` seconds
+ * (goodput.h)? Not without one (0, or 1), nor without an all-reduce. */
+static int overlaps(const speed_model_t *speed, double sync)
+{
+	return speed->overlap > 1 && sync > 0;
+}
+
 /* Seconds of a step: k = accum extra micro-steps of compute g each, and
  * one more whose all-reduce `sync` overlaps its compute by the model's
- * gamma (goodput.h); without one (0, or 1) the two add up, as (k + 1) g
+ * gamma (goodput.h); without an overlap the two add up, as (k + 1) g
  * + sync. */
 static double step_seconds(const speed_model_t *speed, int local, int accum,
 			   double sync)
@@ -36,7 +43,7 @@ static double step_seconds(const speed_model_t *speed, int local, int accum,
 	double g = speed->theta[0] * local + speed->theta[1];
 	double y = speed->overlap;
 
-	if (!(y > 1) || !(sync > 0))
+	if (!overlaps(speed, sync))
 		return (accum + 1) * g + sync;
 	return accum * g + pow(pow(g, y) + pow(sync, y), 1.0 / y);
 }
@@ -281,9 +288,11 @@ static double overlap_fit_gamma(overlap_fit_t *f)
 		}
 		gsl_min_fminimizer_free(mz);
 	}
-	if (!(overlap_error(best, f) < err[0] - OVERLAP_ROUNDING))
+	/* each call leaves f->theta at its gamma: the last one's is kept */
+	if (!(overlap_error(best, f) < err[0] - OVERLAP_ROUNDING)) {
 		best = OVERLAP_MIN;
-	(void)overlap_error(best, f);
+		(void)overlap_error(best, f);
+	}
 	return best;
 }
 
@@ -437,7 +446,7 @@ static double overlap_bound(const speed_model_t *speed,
 {
 	double compute, reduce;
 
-	if (!(speed->overlap > 1 && sync > 0))
+	if (!overlaps(speed, sync))
 		return goodput_bound(speed, eff, bn,
 				     (k + 1) * speed->theta[1] + sync, cpe);
 	compute = goodput_bound(speed, eff, bn, (k + 1) * speed->theta[1],
@@ -529,7 +538,7 @@ int goodput_best(const speed_model_t *speed, const efficiency_model_t *eff,
 	if (isnan(goodput_step_time(speed, w, n, 1, 0)))
 		return -EDOM;
 	double sync = sync_time(speed, w, n);
-	int overlap = speed->overlap > 1 && sync > 0;
+	int overlap = overlaps(speed, sync);
 	for (int k = 0; k <= lim->max_accum; k++) {
 		double per = (double)w * (k + 1);	/* examples per local */
 		double lo = fmax(lim->min_local, ceil(lim->min_batch / per -
