@@ -145,7 +145,10 @@ static const sim_truth_ops_t fake_truth = {
  * plan places them, in submission order, and watches the engine. */
 typedef struct fixed {
 	size_t plans;
-	int nodes[4], replicas[4], nobs[4], nstats[4];
+	int nodes[4], replicas[4], nobs[4];
+	/* Gradient estimates taken, by the epoch they were made in (the
+	 * fake's |G|^2 is 1 + epoch). */
+	long estimates[4][2];
 } fixed_t;
 
 static int fixed_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
@@ -166,7 +169,16 @@ static int fixed_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			f->nodes[active[k]] = j->obs[j->nobs - 1].nodes;
 			f->replicas[active[k]] = j->obs[j->nobs - 1].replicas;
 			f->nobs[active[k]] = j->nobs;
-			f->nstats[active[k]] = j->nstats;
+		}
+		if (active[k] < 4) {
+			px_estimate_t *e;
+			size_t ne = px_job_estimates_take(&s->jobs[active[k]],
+							  &e);
+			for (size_t q = 0; q < ne; q++)
+				f->estimates[active[k]]
+					    [(int)e[q].grad_sqr - 1] +=
+					e[q].count;
+			free(e);
 		}
 	}
 	rc = px_place_in_order(s, active, order, n, want, next, nnext,
@@ -241,7 +253,11 @@ START_TEST(test_engine_asks_the_truth)
 	ck_assert_int_eq(f.nodes[1], 2);
 	ck_assert_int_eq(f.replicas[1], 6);
 	ck_assert_int_eq(f.nobs[1], 1);
-	ck_assert_int_eq(f.nstats[0], 2);	/* once per epoch */
+	/* An estimate every 10 steps (iterations of 8 s from 90 s): 10 in
+	 * epoch 0, and by the last plan at 1680 s (198.75 steps) 9 of
+	 * epoch 1's; the last one, at its end, no plan takes. */
+	ck_assert_int_eq(f.estimates[0][0], 10);
+	ck_assert_int_eq(f.estimates[0][1], 9);
 	/* Every question went to the truth given. */
 	ck_assert_int_eq(asked.max_replicas, 2);
 	ck_assert_int_eq(asked.split, 2);

@@ -92,18 +92,43 @@ static int job_observe(px_sim_t *s, px_job_t *j, const px_obs_t *ob)
 	return 0;
 }
 
-/* The job reports its gradient statistics once per epoch and batch it
- * runs in (the truth's, as a job measures them over its steps). */
-static void job_report_stats(px_job_t *j, double bsz)
+/* The estimates of `steps` steps run at batch bsz in the job's current
+ * epoch (PX_ESTIMATE_STEPS). 0 or -errno. */
+static int job_estimate(px_sim_t *s, px_job_t *j, double bsz, double steps)
 {
-	if (j->nstats && j->stats_epoch == j->epoch && j->stats_bsz == bsz)
-		return;
-	if (j->spec->truth->gradients(j->spec, bsz, j->epoch, &j->grad_sqr,
-				      &j->grad_var))
-		return;
-	j->stats_epoch = j->epoch;
-	j->stats_bsz = bsz;
-	j->nstats++;
+	double sqr, var;
+	px_estimate_t *e;
+	long n;
+
+	j->estimate_steps += steps;
+	n = (long)floor(j->estimate_steps / PX_ESTIMATE_STEPS);
+	if (n < 1)
+		return 0;
+	j->estimate_steps -= (double)n * PX_ESTIMATE_STEPS;
+	if (j->spec->truth->gradients(j->spec, bsz, j->epoch, &sqr, &var))
+		return 0;
+	e = j->nestimates ? &j->estimates[j->nestimates - 1] : NULL;
+	if (e && e->grad_sqr == sqr && e->grad_var == var) {
+		e->count += n;
+		return 0;
+	}
+	if (!(e = grow_array(j->estimates, &j->estimates_cap, j->nestimates,
+			     sizeof(*e), 4)))
+		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no memory",
+				  j->spec->name);
+	j->estimates = e;
+	j->estimates[j->nestimates++] = (px_estimate_t){ sqr, var, n };
+	return 0;
+}
+
+size_t px_job_estimates_take(px_job_t *j, px_estimate_t **out)
+{
+	size_t n = j->nestimates;
+
+	*out = n ? j->estimates : NULL;
+	j->estimates = NULL;
+	j->nestimates = j->estimates_cap = 0;
+	return n;
 }
 
 /* Runs of equal consecutive nodes of alloc[0..n): GPUs per node. */
@@ -197,7 +222,6 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
-		job_report_stats(j, bsz);
 		double total = m.iteration;
 		double goodput = m.rate;
 		j->rate = 1.0 / total;
@@ -206,6 +230,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
 			j->steps += seconds / total;
+			if ((rc = job_estimate(s, j, bsz, seconds / total)))
+				return rc;
 			j->outcome.gpu_seconds += seconds * reps;
 			t += seconds;
 			seconds = 0;
@@ -214,6 +240,9 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		/* Whole seconds, half to even, as Python's round(). */
 		double delta = nearbyint((next - j->progress) / goodput);
 		j->steps += (next - j->progress) / goodput / total;
+		if ((rc = job_estimate(s, j, bsz,
+				       (next - j->progress) / goodput / total)))
+			return rc;
 		j->epoch++;
 		j->progress = next;
 		if (j->epoch >= j->spec->epochs)
@@ -266,6 +295,8 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 
 	j->rate = 0.0;
 	j->sync = 0.0;
+	/* A restarted trainer counts its steps to an estimate afresh. */
+	j->estimate_steps = 0.0;
 	if (rc || n == 0) {
 		j->atomic = j->accum = 0;
 		return rc;
@@ -514,6 +545,7 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		p->destroy(p);
 	for (size_t i = 0; s.jobs && i < w->n; i++) {
 		free(s.jobs[i].obs);
+		free(s.jobs[i].estimates);
 		sim_hold_free(&s.jobs[i].hold);
 	}
 	free(s.jobs);
@@ -581,6 +613,7 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 	if (!rc)
 		rc = job_run(&s, &j, PX_HORIZON);
 	free(j.obs);
+	free(j.estimates);
 	sim_hold_free(&j.hold);
 	if (rc)
 		return rc;

@@ -111,6 +111,20 @@ typedef struct px_obs {
 	double step, sync;	/* seconds */
 } px_obs_t;
 
+/*
+ * A job estimates its gradient statistics every PX_ESTIMATE_STEPS steps
+ * it runs, as the DDP example does by default (examples/torch_trainer.py
+ * --stats-every; optimus_report.GradientStats), and reports each: its
+ * truth's statistics of the epoch at the batch it runs (measured/app.h
+ * units, the variance over B0 examples). Consecutive equal estimates are
+ * one entry with their count.
+ */
+#define PX_ESTIMATE_STEPS 10.0
+typedef struct px_estimate {
+	double grad_sqr, grad_var;
+	long count;
+} px_estimate_t;
+
 typedef struct px_job {
 	const px_spec_t *spec;
 	/* Its GPUs: a slot per run of GPUs on one node, in the order they
@@ -130,12 +144,12 @@ typedef struct px_job {
 	 * micro-steps the job runs it at; 0: the job splits it itself
 	 * (px_app_split_job, the artifact's rule). */
 	int next_atomic, next_accum;
-	/* What the job reports of its gradients (measured/app.h units: the
-	 * epoch's statistics at its batch, variance over B0 examples), one
-	 * report per epoch or batch it ran in; nstats counts them. */
-	double grad_sqr, grad_var;
-	int nstats, stats_epoch;
-	double stats_bsz;
+	/* The gradient estimates it made since a policy last took them
+	 * (px_job_estimates_take), in order, and the steps it ran since its
+	 * last one. */
+	px_estimate_t *estimates;
+	size_t nestimates, estimates_cap;
+	double estimate_steps;
 	double rescale;		/* seconds of restart left */
 	/* When its current run's first step may come: the allocation or
 	 * re-batch plus the seconds charged for it (a first start's,
@@ -164,6 +178,10 @@ typedef struct px_job {
 	 * is a charged pre-run (px_prerun), then cleared. */
 	bool prerun;
 } px_job_t;
+
+/* Hand the job's estimates since the last call to the caller (which
+ * frees *out) and forget them: how many, 0 with *out NULL if none. */
+size_t px_job_estimates_take(px_job_t *j, px_estimate_t **out);
 
 /* GPUs the job holds. */
 static inline int px_job_gpus(const px_job_t *j)

@@ -79,7 +79,6 @@ typedef struct pp_job {
 	job_model_t *m;		/* NULL until the job is first planned */
 	job_feed_t feed;	/* its reports into m */
 	size_t nobs_fed;
-	int nstats_fed;
 	bool prerun_done;
 	/* The run the record knows of: its GPUs and batch, and the batch
 	 * changes it took in place. */
@@ -260,6 +259,35 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
 }
 
+/*
+ * The gradient estimates job j made since the last round, each a report
+ * as its trainer sends one. A run of equal estimates stops once one more
+ * leaves the record's averages as they were: the rest would too.
+ */
+static void pp_feed_estimates(job_model_t *m, pp_job_t *pj, px_job_t *j,
+			      time_t now)
+{
+	px_estimate_t *e;
+	size_t n = px_job_estimates_take(j, &e);
+	const efficiency_model_t *eff = &m->batch.eff;
+
+	for (size_t k = 0; k < n; k++) {
+		report_t g = { .kind = REPORT_GRADIENTS, .job_id = m->job_id,
+			       .received = (double)now };
+		job_feed_out_t out;
+
+		g.gradients = (report_gradients_t){ e[k].grad_sqr,
+			e[k].grad_var, j->spec->app->init_bsz };
+		for (long c = 0; c < e[k].count; c++) {
+			double sqr = eff->sqr, trace = eff->trace;
+			(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
+			if (c && eff->sqr == sqr && eff->trace == trace)
+				break;
+		}
+	}
+	free(e);
+}
+
 /* Feed what job i reported since the last round and record its run. */
 static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 {
@@ -315,17 +343,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 				ob->nodes, ob->atomic, ob->accum, t,
 				split ? ob->sync : 0.0);
 	}
-	if (j->nstats != pj->nstats_fed) {
-		/* The latest statistics of an epoch and batch. */
-		report_t g = { .kind = REPORT_GRADIENTS, .job_id = m->job_id,
-			       .received = (double)now };
-		job_feed_out_t out;
-
-		g.gradients = (report_gradients_t){ j->grad_sqr, j->grad_var,
-			j->spec->app->init_bsz };
-		(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
-		pj->nstats_fed = j->nstats;
-	}
+	pp_feed_estimates(m, pj, j, now);
 	if (o->kind == PP_ORACLE)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
