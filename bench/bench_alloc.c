@@ -290,7 +290,7 @@ static job_model_t *gp_job(uint32_t id, uint64_t *st, double *coef)
 	coef[2] = fixture_uniform(st, 0.005, 0.05);
 	if (!m || job_model_batch_limits(m, (double)h.batch, &lim, NULL, 0) ||
 	    job_model_gradients(m, 1.0, fixture_uniform(st, 10, 1000),
-				b0, NULL, 0) ||
+				b0, 1, NULL, 0) ||
 	    job_model_batch_sample(m, 1, 1, (int)h.batch, 0,
 				   gp_step(coef, 1, 1, (int)h.batch, 0))) {
 		fprintf(stderr, "bench_alloc: job %u refused\n", id);

@@ -33,8 +33,10 @@ Reports go through python/optimus_report.py: progress (step = iterations,
 loss = the share of the slice's measured progress still to go, epoch,
 the all-reduce part of its steps in wall seconds),
 one speed report per run, the gradient statistics of the artifact at the
-run's batch once per epoch and run (as the simulator's jobs report them,
-measured/engine.c job_report_stats), and checkpoints on the scheduler's signal
+run's batch as an estimate every ESTIMATE_STEPS iterations, a run of
+equal ones in one report (`estimates`) with each progress report (as the
+simulator's jobs make and report them, measured/engine.c job_estimate),
+and checkpoints on the scheduler's signal
 (Reporter.handle_checkpoints): the checkpoint is a small JSON file in
 OPTIMUS_CHECKPOINT_DIR with the iterations, epoch and progress reached,
 from which the next run resumes.
@@ -144,6 +146,11 @@ def report(call, *args, **kw):
         return False
 
 
+# Iterations per gradient estimate: the DDP example's --stats-every
+# default, as the simulator's jobs (measured/engine.h PX_ESTIMATE_STEPS).
+ESTIMATE_STEPS = 10
+
+
 class Replay:
     """The job's state: iterations run, epoch, progress within the
     measured progress scale; advanced one iteration at a time."""
@@ -250,7 +257,10 @@ def main(argv=None):
         log("not reporting (no sched/optimus listening)")
         rep = None
     start_it, t0 = job.iterations, time.monotonic()
-    last_report, spoke, stats_epoch = t0, False, None
+    last_report, spoke = t0, False
+    # estimates made since the last report: [epoch, how many] runs; the
+    # iterations since the last estimate (a restart counts afresh)
+    estimates, since_estimate = [], 0
     while not job.done:
         time.sleep(min(0.2, max(it_wall, 0.01)))
         if rep is not None:
@@ -265,7 +275,15 @@ def main(argv=None):
             paused["at"] = None
         target = start_it + math.floor((now - t0) / it_wall)
         while job.iterations < target and not job.done:
+            epoch = job.epoch
             job.step()
+            since_estimate += 1
+            if since_estimate == ESTIMATE_STEPS:
+                since_estimate = 0
+                if estimates and estimates[-1][0] == epoch:
+                    estimates[-1][1] += 1
+                else:
+                    estimates.append([epoch, 1])
         if now - last_report >= a.report_every or job.done:
             sps = (job.iterations - start_it) / max(now - t0, 1e-9)
             log("step %d loss %.6f epoch %d" % (job.iterations, job.loss(),
@@ -278,14 +296,15 @@ def main(argv=None):
                        sync_seconds=t["sync_seconds"] / a.compression)
                 if not spoke and job.iterations > start_it:
                     spoke = report(rep.speed, 0, t["replicas"], sps)
-                ep = t["epochs"][min(job.epoch, last - 1)]
-                if stats_epoch != job.epoch and \
-                        report(rep.gradients, ep["grad_sqr"], ep["grad_var"],
-                               t["var_batch"]):
-                    log("gradients of epoch %d at batch %g: grad_sqr %g "
-                        "grad_var %g" % (job.epoch, t["run_batch"],
-                                         ep["grad_sqr"], ep["grad_var"]))
-                    stats_epoch = job.epoch
+                for epoch, n in estimates:
+                    ep = t["epochs"][min(epoch, last - 1)]
+                    if report(rep.gradients, ep["grad_sqr"], ep["grad_var"],
+                              t["var_batch"], estimates=n):
+                        log("gradients of epoch %d at batch %g: grad_sqr %g "
+                            "grad_var %g, %d estimates"
+                            % (epoch, t["run_batch"], ep["grad_sqr"],
+                               ep["grad_var"], n))
+            estimates = []
             last_report = now
     log("done at step %d epoch %d, at=%.3f" % (job.iterations, job.epoch,
                                                 time.time()))

@@ -582,15 +582,20 @@ class Reporter:
                                     step_time=float(step_time),
                                     lag=None if lag is None else float(lag)))
 
-    def gradients(self, grad_sqr, grad_var, var_batch, job_id=None):
+    def gradients(self, grad_sqr, grad_var, var_batch, job_id=None,
+                  estimates=1):
         """Report the job's gradient statistics: the squared norm of its
         gradient, the variance of a gradient averaged over var_batch
-        examples (GradientStats measures both in a DDP job). The listener
-        refuses a value out of range (doc/design/reports.md) with the reason."""
+        examples (GradientStats measures both in a DDP job); `estimates`:
+        how many estimates of these same values the report stands for (a
+        trainer that estimates every few steps may send a run of equal
+        ones at once). The listener refuses a value out of range
+        (doc/design/reports.md) with the reason."""
         job = self._job(job_id)
+        extra = {} if estimates == 1 else {"estimates": int(estimates)}
         return self.request(lambda: message(
             "gradients", job=job, grad_sqr=float(grad_sqr),
-            grad_var=float(grad_var), var_batch=float(var_batch)))
+            grad_var=float(grad_var), var_batch=float(var_batch), **extra))
 
     def query(self, what="status", job_id=None, points=None):
         """Ask 'status', 'plan', 'metrics' (Prometheus text as

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static void usage(FILE *f)
 "       optimus-report worker [--job N] [--rank R] [--node NAME] --step-time T\n"
 "                      [--lag L]\n"
 "       optimus-report gradients [--job N] --grad-sqr G --grad-var V\n"
-"                      --var-batch B\n"
+"                      --var-batch B [--estimates N]\n"
 "\n"
 "Send a munge-authenticated report to the sched/optimus listener.\n"
 "'checkpoint' confirms that the job wrote the checkpoint its checkpoint\n"
@@ -64,6 +65,8 @@ static void usage(FILE *f)
 "  --grad-var V       variance of a gradient averaged over B examples\n"
 "                     (>= 0)\n"
 "  --var-batch B      the examples B of that gradient (>= 1)\n"
+"  --estimates N      how many estimates of these values the report\n"
+"                     stands for (default 1)\n"
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
 "                     $SLURM_CONF)\n"
@@ -76,7 +79,7 @@ static void usage(FILE *f)
 
 typedef struct args {
 	const char *kind;
-	long long job, step, epoch, ps, workers, rank;
+	long long job, step, epoch, ps, workers, rank, estimates;
 	double loss, sps, steps_per_sec, step_time, lag;
 	double grad_sqr, grad_var, var_batch;
 	const char *node;
@@ -104,7 +107,7 @@ static int integer(const char *s, long long *out)
 
 enum { O_JOB = 256, O_STEP, O_LOSS, O_SPS, O_EPOCH, O_PS, O_WORKERS,
        O_SPEED, O_ADDR, O_TIMEOUT, O_RANK, O_NODE, O_STEP_TIME, O_LAG,
-       O_GRAD_SQR, O_GRAD_VAR, O_VAR_BATCH };
+       O_GRAD_SQR, O_GRAD_VAR, O_VAR_BATCH, O_ESTIMATES };
 
 static int parse_opt(int c, const char *v, args_t *a)
 {
@@ -127,6 +130,7 @@ static int parse_opt(int c, const char *v, args_t *a)
 	case O_GRAD_SQR: return num(v, &a->grad_sqr);
 	case O_GRAD_VAR: return num(v, &a->grad_var);
 	case O_VAR_BATCH: return num(v, &a->var_batch);
+	case O_ESTIMATES: return integer(v, &a->estimates);
 	case O_TIMEOUT:
 		if (integer(v, &t) || t < 1 || t > 600000)
 			return -1;
@@ -150,6 +154,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{ "grad-sqr", 1, NULL, O_GRAD_SQR },
 		{ "grad-var", 1, NULL, O_GRAD_VAR },
 		{ "var-batch", 1, NULL, O_VAR_BATCH },
+		{ "estimates", 1, NULL, O_ESTIMATES },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("SLURM_JOB_ID");
@@ -161,7 +166,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		       .steps_per_sec = NAN, .timeout_ms = 5000,
 		       .rank = rank ? atoll(rank) : -1,
 		       .node = getenv("SLURMD_NODENAME"), .step_time = NAN,
-		       .grad_sqr = NAN, .grad_var = NAN, .var_batch = NAN };
+		       .grad_sqr = NAN, .grad_var = NAN, .var_batch = NAN,
+		       .estimates = 1 };
 	opterr = 0;	/* one line of our own instead of getopt's */
 	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		if (c == 'h') {
@@ -221,8 +227,12 @@ static const char *build_gradients(const args_t *a, message_t *m)
 		return "gradients needs --grad-sqr, --grad-var and --var-batch";
 	m->type = MSG_GRADIENTS;
 	m->report.kind = REPORT_GRADIENTS;
+	/* The message carries a count the struct can hold; the listener
+	 * judges its range. */
+	if (a->estimates < 1 || a->estimates > UINT32_MAX)
+		return "gradients needs --estimates from 1";
 	m->report.gradients = (report_gradients_t){ a->grad_sqr, a->grad_var,
-						    a->var_batch };
+		a->var_batch, (uint32_t)a->estimates };
 	return NULL;
 }
 

@@ -219,6 +219,43 @@ def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
                 "tested" % drained_while_running)
 
 
+def test_a_report_standing_for_several_estimates(cluster, tmp_path):
+    """A trainer that estimates its gradient statistics every few steps
+    may send a run of equal estimates as one report (`estimates`): the
+    record's averages move as that many reports in a row move them, and a
+    count beyond the protocol's most is refused with the reason. A job
+    sends |G|^2 4, variance 1 over 8 examples (tr 8), then |G|^2 2,
+    variance 3 (tr 24) standing for 3: the newest weighs 1 - 0.5^3 =
+    0.875, |G|^2 4 - 0.875 * 2 = 2.25, tr 8 + 0.875 * 16 = 22, 4 reports
+    counted."""
+    err = tmp_path / "refused.err"
+    script = ("#!/bin/sh\n"
+              "%(r)s gradients --grad-sqr 2 --grad-var 3 --var-batch 8 "
+              "--estimates 1000001 2>%(err)s && exit 3\n"
+              "%(r)s gradients --grad-sqr 4 --grad-var 1 --var-batch 8 "
+              "|| exit 4\n"
+              "%(r)s gradients --grad-sqr 2 --grad-var 3 --var-batch 8 "
+              "--estimates 3 || exit 5\n"
+              "sleep 3\n" % {"r": OPTIMUS_REPORT, "err": err})
+    out = tmp_path / "many.out"
+    job = cluster.sbatch([
+        "--scheduler=optimus,mode=allreduce,min_workers=1,"
+        "max_workers=1,batch=32,max_batch=64,adaptive_batch=yes",
+        "-J", "many", "-D", str(tmp_path), "-o", str(out)], script)
+    wait_for(lambda: cluster.job_fields(job).get("JobState") in
+             ("COMPLETED", "FAILED"), 90, "the job's end")
+    assert cluster.job_fields(job)["JobState"] == "COMPLETED", \
+        (out.read_text(), err.read_text() if err.exists() else "")
+    assert "refused: bad_request" in err.read_text() and \
+        '"estimates"' in err.read_text(), err.read_text()
+    m = wait_for(lambda: (lambda j: j.get("phase") == "done" and
+                          j["batch"]["grad_reports"] == 4 and j)(
+        _model(cluster, job)), 20, "both reports in the finished record")
+    b = m["batch"]
+    assert b["grad_sqr"] == pytest.approx(2.25, rel=1e-12), m
+    assert b["grad_trace"] == pytest.approx(22.0, rel=1e-12), m
+
+
 def _submit_two_workers(cluster, workdir, *extra):
     """The DDP example on 2 workers, no more, no fewer (whatever the plan
     changes, it is the batch alone), submitted at its largest batch, 512,

@@ -27,7 +27,9 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -68,6 +70,38 @@ START_TEST(test_formula)
 	ck_assert_int_eq(efficiency_report(&m, 4.0, 1.0, 50), 0);
 	ck_assert_double_eq_tol(efficiency_noise_scale(&m), 100.0 / 3.0,
 				1e-12);
+	/* n equal reports at once leave the averages as n in a row do. */
+	{
+		efficiency_model_t one, many;
+		ck_assert_int_eq(efficiency_init(&one, 100, 0.5), 0);
+		ck_assert_int_eq(efficiency_init(&many, 100, 0.5), 0);
+		ck_assert_int_eq(efficiency_report_many(&many, 1, 1, 1, 0),
+				 -EINVAL);
+		ck_assert_uint_eq(many.reports, 0);
+		for (int k = 0; k < 2; k++) {
+			ck_assert_int_eq(efficiency_report(&one, 1e6, 40, 8),
+					 0);
+			ck_assert_int_eq(efficiency_report_many(&many, 1e6,
+								40, 8, 1), 0);
+		}
+		for (int k = 0; k < 7; k++)
+			ck_assert_int_eq(efficiency_report(&one, 2e3, 30, 8),
+					 0);
+		ck_assert_int_eq(efficiency_report_many(&many, 2e3, 30, 8, 7),
+				 0);
+		ck_assert_uint_eq(many.reports, one.reports);
+		ck_assert_double_eq_tol(many.sqr, one.sqr, 1e-9 * one.sqr);
+		ck_assert_double_eq_tol(many.trace, one.trace,
+					1e-9 * one.trace);
+		/* A run long enough leaves the old average no weight, and
+		 * the count does not wrap to "no report". */
+		ck_assert_int_eq(efficiency_report_many(&many, 2e3, 30, 8,
+							UINT32_MAX), 0);
+		ck_assert_double_eq(many.sqr, 2e3);
+		ck_assert_uint_eq(many.reports, UINT_MAX);
+		ck_assert_int_eq(efficiency_report(&many, 2e3, 30, 8), 0);
+		ck_assert_uint_eq(many.reports, UINT_MAX);
+	}
 	/* Only noise: every batch is fully efficient. */
 	ck_assert_int_eq(efficiency_init(&m, 100, 1), 0);
 	ck_assert_int_eq(efficiency_report(&m, 0.0, 1.0, 100), 0);

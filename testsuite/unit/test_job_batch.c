@@ -65,7 +65,7 @@ static job_model_t *fitted_job(uint32_t id)
 			cfg[k][2], cfg[k][3], true_step(cfg[k][0], cfg[k][1],
 							cfg[k][2], cfg[k][3])), 0);
 	/* grad_var over 128 examples: tr = 1000, |G|^2 = 1. */
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, 1, NULL,
 					     0), 0);
 	job_model_refit(m);
 	ck_assert(m->batch.fitted);
@@ -109,18 +109,18 @@ START_TEST(test_gradients_refused)
 	char err[160] = "";
 
 	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, -1, 1, 1, err, sizeof(err)),
+	ck_assert_int_eq(job_model_gradients(m, -1, 1, 1, 1, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "grad_sqr"));
-	ck_assert_int_eq(job_model_gradients(m, 1, NAN, 1, err, sizeof(err)),
+	ck_assert_int_eq(job_model_gradients(m, 1, NAN, 1, 1, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "grad_var"));
-	ck_assert_int_eq(job_model_gradients(m, 1, 1, 0, err, sizeof(err)),
+	ck_assert_int_eq(job_model_gradients(m, 1, 1, 0, 1, err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_int_eq(job_model_gradients(m, INFINITY, 1, 1, err,
+	ck_assert_int_eq(job_model_gradients(m, INFINITY, 1, 1, 1, err,
 					     sizeof(err)), -EINVAL);
 	ck_assert_uint_eq(m->batch.eff.reports, 0);
-	ck_assert_int_eq(job_model_gradients(m, 2, 3, 50, err, sizeof(err)),
+	ck_assert_int_eq(job_model_gradients(m, 2, 3, 50, 1, err, sizeof(err)),
 			 0);
 	ck_assert_uint_eq(m->batch.eff.reports, 1);
 	ck_assert_double_eq_tol(efficiency_noise_scale(&m->batch.eff), 75,
@@ -157,7 +157,7 @@ START_TEST(test_best_batch)
 	small = c.batch;
 	/* Noise scale 10x: the gradient is noisier, larger batches pay. */
 	for (int k = 0; k < 20; k++)
-		ck_assert_int_eq(job_model_gradients(m, 0.1, 1000.0 / 128, 128,
+		ck_assert_int_eq(job_model_gradients(m, 0.1, 1000.0 / 128, 128, 1,
 						     NULL, 0), 0);
 	ck_assert_int_eq(job_model_batch_for(m, 8, 1, &e), 0);
 	ck_assert(e.batch > small);
@@ -207,7 +207,7 @@ static job_model_t *adaptive_job_with(uint32_t id, const char *hints)
 	job_model_t *m = job_fixture_new(id, hints);
 
 	ck_assert_int_eq(job_model_batch_limits(m, 256, &LIM, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, 1, NULL,
 					     0), 0);
 	return m;
 }
@@ -511,7 +511,7 @@ static job_model_t *synced_job(uint32_t id, bool gaming)
 			cfg[k][2], cfg[k][3],
 			true_step(w, n, cfg[k][2], cfg[k][3]), sync), 0);
 	}
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, 1, NULL,
 					     0), 0);
 	job_model_refit(m);
 	ck_assert(m->batch.fitted);

@@ -90,7 +90,7 @@ START_TEST(test_keep_in_place_sends)
 	char why[256];
 
 	ck_assert_int_eq(job_model_batch_limits(m, 256, &lim, NULL, 0), 0);
-	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, NULL,
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0 / 128, 128, 1, NULL,
 					     0), 0);
 	job_model_started(m, 1000, 0, 4, 1);
 	d.rebatch = d.in_place = true;

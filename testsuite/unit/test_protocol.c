@@ -418,6 +418,12 @@ static const char *const bad_messages[] = {
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":NaN,\"grad_var\":1,\"var_batch\":8}",
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":Infinity,\"var_batch\":8}",
 	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":-Infinity}",
+	/* estimates: zero, negative, fractional, beyond the most, a string */
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":8,\"estimates\":0}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":8,\"estimates\":-3}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":8,\"estimates\":2.5}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":8,\"estimates\":1000001}",
+	"{" HEAD "\"type\":\"gradients\",\"job\":1,\"grad_sqr\":1,\"grad_var\":1,\"var_batch\":8,\"estimates\":\"7\"}",
 	/* progress's batch: 0, fractional, a string; rebatch_seconds
 	 * without batch, negative, beyond an hour */
 	"{" HEAD "\"type\":\"progress\",\"job\":1,\"step\":1,\"loss\":1,\"sps\":0,\"batch\":0}",
@@ -512,7 +518,21 @@ START_TEST(test_build_roundtrip)
 	ck_assert_double_eq(out.report.gradients.grad_sqr, 0.125);
 	ck_assert_double_eq(out.report.gradients.grad_var, 3.5);
 	ck_assert_double_eq(out.report.gradients.var_batch, 64);
+	/* one estimate: the key is not sent, and read as 1 */
+	ck_assert_ptr_null(strstr(text, "estimates"));
+	ck_assert_uint_eq(out.report.gradients.estimates, 1);
 	free(text);
+	/* a run of equal estimates in one report */
+	in.report.gradients.estimates = 40;
+	text = protocol_message_build(&in);
+	ck_assert_int_eq(parse(text, &out), 0);
+	ck_assert_uint_eq(out.report.gradients.estimates, 40);
+	free(text);
+	ck_assert_int_eq(parse("{" HEAD "\"type\":\"gradients\",\"job\":1,"
+			       "\"grad_sqr\":1,\"grad_var\":1,"
+			       "\"var_batch\":8,\"estimates\":1000001}", &out),
+			 -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(err, "\"estimates\""));
 	/* the reason names the field and its range */
 	ck_assert_int_eq(parse("{" HEAD "\"type\":\"gradients\",\"job\":1,"
 			       "\"grad_sqr\":1,\"grad_var\":1,"

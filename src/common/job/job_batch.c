@@ -72,7 +72,8 @@ int job_model_batch_limits(job_model_t *m, double submitted,
 }
 
 int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
-			double var_batch, char *err, size_t errlen)
+			double var_batch, uint32_t estimates, char *err,
+			size_t errlen)
 {
 	efficiency_model_t *e;
 
@@ -95,7 +96,8 @@ int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
 	    efficiency_init(e, m->hints.batch > 0 ? (double)m->hints.batch :
 				       var_batch, EFFICIENCY_SMOOTHING_DEFAULT))
 		return errmsg_set(err, errlen, -EINVAL, "gradients: no B0");
-	return efficiency_report(e, grad_sqr, grad_var, var_batch) ?
+	return efficiency_report_many(e, grad_sqr, grad_var, var_batch,
+				      estimates ? estimates : 1) ?
 	       errmsg_set(err, errlen, -EINVAL, "gradients refused") : 0;
 }
 

@@ -163,7 +163,8 @@ job_feed_verdict_t job_feed_report(job_model_t *m, job_feed_t *f,
 	case REPORT_GRADIENTS:
 		rc = job_model_gradients(m, r->gradients.grad_sqr,
 					 r->gradients.grad_var,
-					 r->gradients.var_batch, out->why,
+					 r->gradients.var_batch,
+					 r->gradients.estimates, out->why,
 					 sizeof(out->why));
 		break;
 	default:

@@ -656,12 +656,15 @@ int job_model_batch_limits(job_model_t *m, double submitted,
 			   size_t errlen);
 /*
  * One report of gradient statistics (efficiency.h: grad_sqr = |G|^2,
- * grad_var the variance of a gradient averaged over var_batch examples).
- * Accepted for any job (a job not adaptive keeps them for show).
- * 0, or -EINVAL with a message in err (a bad value: nothing stored).
+ * grad_var the variance of a gradient averaged over var_batch examples),
+ * standing for `estimates` estimates of those values (0 or 1: one;
+ * efficiency_report_many). Accepted for any job (a job not adaptive keeps
+ * them for show). 0, or -EINVAL with a message in err (a bad value:
+ * nothing stored).
  */
 int job_model_gradients(job_model_t *m, double grad_sqr, double grad_var,
-			double var_batch, char *err, size_t errlen);
+			double var_batch, uint32_t estimates, char *err,
+			size_t errlen);
 /*
  * One measured step of w workers on n nodes at per-GPU batch `local` with
  * `accum` extra micro-steps, `seconds` for the whole step. A progress

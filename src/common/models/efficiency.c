@@ -2,6 +2,7 @@
 /* Copyright (C) 2026 The slurm-optimus developers */
 /* efficiency.c - see efficiency.h for the definitions and their sources. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -18,21 +19,33 @@ int efficiency_init(efficiency_model_t *m, double init_batch,
 	return 0;
 }
 
-int efficiency_report(efficiency_model_t *m, double grad_sqr,
-		      double grad_var, double var_batch)
+int efficiency_report_many(efficiency_model_t *m, double grad_sqr,
+			   double grad_var, double var_batch,
+			   uint32_t estimates)
 {
 	if (!m || !(grad_sqr >= 0) || !isfinite(grad_sqr) ||
 	    !(grad_var >= 0) || !isfinite(grad_var) || !(var_batch > 0) ||
-	    !isfinite(var_batch))
+	    !isfinite(var_batch) || estimates < 1)
 		return -EINVAL;
 	/* tr(Sigma): the variance of a mean over b examples is tr(Sigma)/b. */
 	double trace = grad_var * var_batch;
-	double a = m->reports ? m->smoothing : 1.0;
+	/* n reports of one value: what is left of the old average is
+	 * (1 - smoothing)^n of it; the first report sets both. */
+	double a = m->reports ? 1.0 - pow(1.0 - m->smoothing,
+					  (double)estimates) : 1.0;
 
 	m->sqr += a * (grad_sqr - m->sqr);
 	m->trace += a * (trace - m->trace);
-	m->reports++;
+	/* a count, kept from wrapping to 0 ("no report yet") */
+	m->reports = m->reports > UINT_MAX - estimates ? UINT_MAX :
+		     m->reports + estimates;
 	return 0;
+}
+
+int efficiency_report(efficiency_model_t *m, double grad_sqr,
+		      double grad_var, double var_batch)
+{
+	return efficiency_report_many(m, grad_sqr, grad_var, var_batch, 1);
 }
 
 double efficiency_noise_scale(const efficiency_model_t *m)

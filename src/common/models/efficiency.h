@@ -35,6 +35,8 @@
 #ifndef OPTIMUS_EFFICIENCY_H
 #define OPTIMUS_EFFICIENCY_H
 
+#include <stdint.h>
+
 /* Weight of the newest report in the moving averages. */
 #define EFFICIENCY_SMOOTHING_DEFAULT 0.5
 
@@ -56,6 +58,12 @@ int efficiency_init(efficiency_model_t *m, double init_batch,
  * 0 or -EINVAL (nothing stored). */
 int efficiency_report(efficiency_model_t *m, double grad_sqr,
 		      double grad_var, double var_batch);
+/* `estimates` >= 1 reports of the same values at once: the averages as
+ * that many reports in a row leave them (the newest weight
+ * 1 - (1 - smoothing)^estimates). 0 or -EINVAL (nothing stored). */
+int efficiency_report_many(efficiency_model_t *m, double grad_sqr,
+			   double grad_var, double var_batch,
+			   uint32_t estimates);
 
 /* B_noise = tr(Sigma)/|G|^2; 0 without signal, INFINITY if only noise. */
 double efficiency_noise_scale(const efficiency_model_t *m);

@@ -563,20 +563,29 @@ int optimus_report_checkpoint(uint32_t job_id, uint64_t step)
 	return rc;
 }
 
-int optimus_report_gradients(uint32_t job_id, double grad_sqr,
-			     double grad_var, double var_batch)
+int optimus_report_gradients_many(uint32_t job_id, double grad_sqr,
+				  double grad_var, double var_batch,
+				  uint32_t estimates)
 {
 	message_t m = { .type = MSG_GRADIENTS };
 	json_object *res;
 	int rc;
 
+	if (estimates < 1)
+		return -EINVAL;
 	m.report = (report_t){ .kind = REPORT_GRADIENTS, .job_id = job_id };
-	m.report.gradients.grad_sqr = grad_sqr;
-	m.report.gradients.grad_var = grad_var;
-	m.report.gradients.var_batch = var_batch;
+	m.report.gradients = (report_gradients_t){ grad_sqr, grad_var,
+						   var_batch, estimates };
 	rc = one_shot(&m, &res);
 	json_object_put(res);
 	return rc;
+}
+
+int optimus_report_gradients(uint32_t job_id, double grad_sqr,
+			     double grad_var, double var_batch)
+{
+	return optimus_report_gradients_many(job_id, grad_sqr, grad_var,
+					     var_batch, 1);
 }
 
 int optimus_report_worker(uint32_t job_id, uint32_t rank, const char *node,

@@ -119,6 +119,11 @@ int optimus_report_worker(uint32_t job_id, uint32_t rank, const char *node,
  * examples. */
 int optimus_report_gradients(uint32_t job_id, double grad_sqr,
 			     double grad_var, double var_batch);
+/* The same standing for `estimates` (>= 1) estimates of these values, as
+ * a trainer estimating every few steps sends a run of equal ones. */
+int optimus_report_gradients_many(uint32_t job_id, double grad_sqr,
+				  double grad_var, double var_batch,
+				  uint32_t estimates);
 /* The query's result (caller puts it), NULL on failure. */
 json_object *optimus_query(const query_t *q);
 const char *optimus_report_error(void);

@@ -57,7 +57,8 @@ static const char *const kind_keys[][7] = {
 			   "accum", "sync_seconds" },
 	[REPORT_CHECKPOINT] = { "step" },
 	[REPORT_WORKER] = { "rank", "node", "step_time", "lag" },
-	[REPORT_GRADIENTS] = { "grad_sqr", "grad_var", "var_batch" },
+	[REPORT_GRADIENTS] = { "grad_sqr", "grad_var", "var_batch",
+			       "estimates" },
 };
 
 static bool key_in(const char *const *keys, size_t n, const char *key)
@@ -465,6 +466,16 @@ static int parse_gradients(json_object *o, report_t *r, char *err,
 		return fail(err, errlen, "gradients needs a finite "
 			    "\"var_batch\" (the examples grad_var is of) from 1 "
 			    "to 1e12");
+	g->estimates = 1;
+	if (json_object_object_get_ex(o, "estimates", NULL)) {
+		int64_t n;
+		if (get_int(o, "estimates", 1, PROTOCOL_MAX_ESTIMATES, &n))
+			return fail(err, errlen, "\"estimates\" (how many "
+				    "estimates of these values the report "
+				    "stands for) must be an integer from 1 to "
+				    "%d", PROTOCOL_MAX_ESTIMATES);
+		g->estimates = (uint32_t)n;
+	}
 	return 0;
 }
 
@@ -616,6 +627,9 @@ static void add_report_fields(json_object *o, const report_t *r)
 					       r->gradients.grad_var));
 		json_object_object_add(o, "var_batch", json_object_new_double(
 					       r->gradients.var_batch));
+		if (r->gradients.estimates > 1)
+			json_object_object_add(o, "estimates",
+				json_object_new_int64(r->gradients.estimates));
 	} else {
 		json_object_object_add(o, "ps", json_object_new_int64(r->speed.ps));
 		json_object_object_add(o, "workers",

@@ -56,6 +56,9 @@
  * value a report may set: it reads against the same bound.
  */
 #define PROTOCOL_MAX_COUNT (INT64_C(1) << 53)
+/* The most estimates one gradients report stands for: beyond a few dozen
+ * the record's average is the reported value to the last bit. */
+#define PROTOCOL_MAX_ESTIMATES 1000000
 /*
  * The largest step a report may carry (progress, checkpoint), the fastest
  * speed in steps per second, and the bound of every count of steps the
@@ -186,6 +189,10 @@ typedef struct report_gradients {
 	double grad_sqr;	/* |G|^2, finite, >= 0 */
 	double grad_var;	/* tr(Sigma) / var_batch, finite, >= 0 */
 	double var_batch;	/* examples grad_var is of, finite, > 0 */
+	/* How many estimates of these same values the report stands for
+	 * (a trainer estimating every few steps sends their run at once),
+	 * 1..PROTOCOL_MAX_ESTIMATES; 0 is taken as 1. */
+	uint32_t estimates;
 } report_gradients_t;
 
 typedef struct report {

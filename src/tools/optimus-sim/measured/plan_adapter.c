@@ -259,31 +259,26 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
 }
 
-/*
- * The gradient estimates job j made since the last round, each a report
- * as its trainer sends one. A run of equal estimates stops once one more
- * leaves the record's averages as they were: the rest would too.
- */
+/* The gradient estimates job j made since the last round: a report per
+ * run of equal ones, standing for them all (`estimates`), as a trainer
+ * estimating every few steps may send them. */
 static void pp_feed_estimates(job_model_t *m, pp_job_t *pj, px_job_t *j,
 			      time_t now)
 {
 	px_estimate_t *e;
 	size_t n = px_job_estimates_take(j, &e);
-	const efficiency_model_t *eff = &m->batch.eff;
 
 	for (size_t k = 0; k < n; k++) {
 		report_t g = { .kind = REPORT_GRADIENTS, .job_id = m->job_id,
 			       .received = (double)now };
 		job_feed_out_t out;
+		long c = e[k].count;
 
 		g.gradients = (report_gradients_t){ e[k].grad_sqr,
-			e[k].grad_var, j->spec->app->init_bsz };
-		for (long c = 0; c < e[k].count; c++) {
-			double sqr = eff->sqr, trace = eff->trace;
-			(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
-			if (c && eff->sqr == sqr && eff->trace == trace)
-				break;
-		}
+			e[k].grad_var, j->spec->app->init_bsz,
+			(uint32_t)(c < PROTOCOL_MAX_ESTIMATES ? c :
+				   PROTOCOL_MAX_ESTIMATES) };
+		(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
 	}
 	free(e);
 }
