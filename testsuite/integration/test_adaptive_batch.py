@@ -173,6 +173,20 @@ def test_adaptive_ddp_job_rebatched_with_its_statistics(cluster, tmp_path):
         cancel(cluster, job)
 
 
+def _script_job(cluster, workdir, name, script, out):
+    """The shell script as a one-worker adaptive job, run to its end; it
+    must complete (its output otherwise)."""
+    job = cluster.sbatch([
+        "--scheduler=optimus,mode=allreduce,min_workers=1,"
+        "max_workers=1,batch=32,max_batch=64,adaptive_batch=yes",
+        "-J", name, "-D", str(workdir), "-o", str(out)], script)
+    wait_for(lambda: cluster.job_fields(job).get("JobState") in
+             ("COMPLETED", "FAILED"), 90, "the job's end")
+    assert cluster.job_fields(job)["JobState"] == "COMPLETED", \
+        out.read_text()
+    return job
+
+
 def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
     """Gradient statistics a job sends in its last moment are kept: the
     listener accepted them while the job ran, and the job ends before the
@@ -195,14 +209,7 @@ def test_statistics_sent_as_the_job_ends_reach_its_record(cluster, tmp_path):
     drained_while_running = []
     for attempt in range(5):
         out = tmp_path / ("last-%d.out" % attempt)
-        job = cluster.sbatch([
-            "--scheduler=optimus,mode=allreduce,min_workers=1,"
-            "max_workers=1,batch=32,max_batch=64,adaptive_batch=yes",
-            "-J", "last", "-D", str(tmp_path), "-o", str(out)], script)
-        wait_for(lambda: cluster.job_fields(job).get("JobState") in
-                 ("COMPLETED", "FAILED"), 90, "the job's end")
-        assert cluster.job_fields(job)["JobState"] == "COMPLETED", \
-            out.read_text()
+        job = _script_job(cluster, tmp_path, "last", script, out)
         # the report, queued before the job ended, is drained at the
         # latest by the tick that sees the job done
         m = wait_for(lambda: (lambda j: j.get("phase") == "done" and j)(
@@ -238,14 +245,7 @@ def test_a_report_standing_for_several_estimates(cluster, tmp_path):
               "--estimates 3 || exit 5\n"
               "sleep 3\n" % {"r": OPTIMUS_REPORT, "err": err})
     out = tmp_path / "many.out"
-    job = cluster.sbatch([
-        "--scheduler=optimus,mode=allreduce,min_workers=1,"
-        "max_workers=1,batch=32,max_batch=64,adaptive_batch=yes",
-        "-J", "many", "-D", str(tmp_path), "-o", str(out)], script)
-    wait_for(lambda: cluster.job_fields(job).get("JobState") in
-             ("COMPLETED", "FAILED"), 90, "the job's end")
-    assert cluster.job_fields(job)["JobState"] == "COMPLETED", \
-        (out.read_text(), err.read_text() if err.exists() else "")
+    job = _script_job(cluster, tmp_path, "many", script, out)
     assert "refused: bad_request" in err.read_text() and \
         '"estimates"' in err.read_text(), err.read_text()
     m = wait_for(lambda: (lambda j: j.get("phase") == "done" and
