@@ -256,7 +256,6 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 		pj->bsz = j->bsz;
 	}
 	pj->rebatches = j->outcome.rebatches;
-	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
 }
 
 /* The gradient estimates job j made since the last round: a report per
@@ -346,11 +345,16 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		/* Its steps and the rate it ran them at since its restart
 		 * (the record takes them off the restart it times: the
 		 * restart measured is the one the engine charged). Only
-		 * quality plans on a loss: the share of work left. */
+		 * quality plans on a loss: the share of work left. A job
+		 * that takes batch changes in place says its batch, from
+		 * its first report of a run on. */
 		rc = job_feed_progress(m, &pj->feed, &(job_progress_t){
 			.received = (double)now, .step = j->steps,
 			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
-			.epoch = j->epoch, .rebatch_seconds = -1.0,
+			.epoch = j->epoch,
+			.batch = nalloc && pp_adaptive(o) &&
+				 !s->shape.rebatch_by_restart ? j->bsz : 0.0,
+			.rebatch_seconds = -1.0,
 			.timed = nalloc ? j->rate : 0.0,
 			.sync_seconds = nalloc ? j->sync : 0.0 }, NULL);
 		if (rc)
