@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "measured/app.h"
+#include "sim_engine.h"
 #include "sim_hold.h"
 #include "sim_outcome.h"
 #include "sim_truth_ops.h"
@@ -197,9 +198,9 @@ typedef struct px_policy {
 
 struct px_sim {
 	px_shape_t shape;
+	/* The loop, its queue and its time (sim_engine.h). */
+	sim_engine_t eng;
 	px_job_t *jobs;
-	size_t njobs, ndone;
-	double now;
 	res_vec_t free[PX_NODES];	/* per node, what no job holds */
 	double launch_busy;	/* first starts launching until then */
 	size_t rounds;

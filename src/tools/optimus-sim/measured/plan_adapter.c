@@ -257,7 +257,7 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 		pj->bsz = j->bsz;
 	}
 	pj->rebatches = j->outcome.rebatches;
-	(void)job_model_rebatch_said(m, (time_t)s->now, j->bsz, -1.0);
+	(void)job_model_rebatch_said(m, (time_t)s->eng.now, j->bsz, -1.0);
 }
 
 /* Feed what job i reported since the last round and record its run. */
@@ -266,7 +266,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	px_job_t *j = &s->jobs[i];
 	pp_job_t *pj = &o->jobs[i];
 	job_model_t *m;
-	time_t now = (time_t)s->now;
+	time_t now = (time_t)s->eng.now;
 	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc;
 
 	if (!pj->m && (rc = pp_record_new(o, s, i)))
@@ -388,7 +388,7 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 	pp_job_t *pj = &o->jobs[i];
 	sim_take_t take;
 
-	(void)sim_decision_take(pj->m, d, (time_t)s->now, &take, NULL, 0);
+	(void)sim_decision_take(pj->m, d, (time_t)s->eng.now, &take, NULL, 0);
 	switch (take) {
 	case SIM_TAKE_KEEP:
 		return;
@@ -441,8 +441,8 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	int rc = 0;
 
 	if (!o->jobs) {
-		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
-		o->njobs = s->njobs;
+		o->jobs = calloc(s->eng.njobs, sizeof(*o->jobs));
+		o->njobs = s->eng.njobs;
 	}
 	if (!in || !which || !idx || !o->jobs) {
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
@@ -489,7 +489,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.preempt = o->preempt;
 	plan_free(&o->last);
 	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
-			.now = (time_t)s->now, .room = room,
+			.now = (time_t)s->eng.now, .room = room,
 			.nservers = PX_NODES, .conf = &conf }, &o->last,
 			which, &njobs, NULL))) {
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
