@@ -556,21 +556,14 @@ START_TEST(test_start_costs)
 {
 	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20,
 				.rebatch = 3 };
-	double busy = 0;
 
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100, &busy),
-			    5);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100, &busy),
-			    7);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESTART, 7, 100,
-					   &busy), 27);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESIZE, 0, 100,
-					   &busy), 20);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_REBATCH, 7, 100,
-					   &busy), 3);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_KEEP, 7, 100, &busy),
-			    0);
-	ck_assert_double_eq(busy, 104);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100), 5);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100), 7);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESTART, 7, 100), 27);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESIZE, 0, 100), 20);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_REBATCH, 7, 100), 3);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_KEEP, 7, 100), 0);
+	ck_assert_double_eq(c.busy_until, 104);
 }
 END_TEST
 

@@ -118,7 +118,7 @@ static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
 {
 	return sim_start_cost(&s->costs, take, j->ops->checkpoint(&j->truth),
-			      s->eng.now, &s->launch_busy);
+			      s->eng.now);
 }
 
 /* A start from the checkpoint after a preemption (its seconds lost as a

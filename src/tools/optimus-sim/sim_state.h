@@ -82,10 +82,8 @@ typedef struct sim_state {
 	double plan_wall;
 	/* What a decision costs a job (the synthetic jobs' first start is
 	 * free, as in the papers' simulations; a restart is
-	 * config.restart_base plus the job's checkpoint), and the first
-	 * starts launching until launch_busy. */
+	 * config.restart_base plus the job's checkpoint). */
 	sim_start_costs_t costs;
-	double launch_busy;
 	sim_epoch_t epoch;		/* up to the window (config.window) */
 	sim_qtrace_t qtrace;		/* up to the window */
 	bool *slow_server;		/* per server (sim_straggler.c) */

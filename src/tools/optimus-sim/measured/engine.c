@@ -225,15 +225,6 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	return 0;
 }
 
-/* What a decision costs a job in this set-up (sim_start_cost.h). */
-static sim_start_costs_t shape_costs(const px_shape_t *h)
-{
-	return (sim_start_costs_t){ .first = h->start,
-				    .first_queued = h->start_queued,
-				    .restart = h->restart,
-				    .rebatch = h->rebatch };
-}
-
 /* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
  * of equal consecutive nodes. 0, or -errno with a message. */
 static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
@@ -260,7 +251,6 @@ static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
  * still launching, or a re-allocation's) when n > 0. 0 or -errno. */
 static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
-	sim_start_costs_t costs = shape_costs(&s->shape);
 	bool first = j->outcome.start < 0;
 	int rc = job_take(s, j, alloc, n);
 
@@ -274,10 +264,10 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 		j->bsz = j->next_bsz;
 	job_split(j);
 	/* A re-allocation restarts from the checkpoint. */
-	j->rescale = sim_start_cost(&costs, first ? SIM_TAKE_START :
+	j->rescale = sim_start_cost(&s->costs, first ? SIM_TAKE_START :
 				    SIM_TAKE_RESIZE,
 				    j->spec->truth->checkpoint(j->spec),
-				    s->eng.now, &s->launch_busy);
+				    s->eng.now);
 	j->began = s->eng.now + j->rescale;
 	if (first)
 		j->outcome.start = s->eng.now;
@@ -290,13 +280,11 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
  * shape's re-batch seconds, not a restart's. */
 static void job_rebatch(px_sim_t *s, px_job_t *j)
 {
-	sim_start_costs_t costs = shape_costs(&s->shape);
-
 	j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH,
+	j->rescale = sim_start_cost(&s->costs, SIM_TAKE_REBATCH,
 				    j->spec->truth->checkpoint(j->spec),
-				    s->eng.now, &s->launch_busy);
+				    s->eng.now);
 	j->began = s->eng.now + j->rescale;
 	j->outcome.rebatches++;
 }
@@ -497,22 +485,34 @@ static int shape_check(const px_sim_t *s, const px_workload_t *w)
 	return 0;
 }
 
+/* The cluster of `shape` (NULL: the default) at time 0 for njobs jobs:
+ * every node free, what a decision costs a job the shape's. */
+static void sim_init(px_sim_t *s, const px_shape_t *shape, size_t njobs,
+		     char *err, size_t errlen)
+{
+	*s = (px_sim_t){ .shape = shape ? *shape : px_shape_default(),
+			 .err = err, .errlen = errlen };
+	s->costs = (sim_start_costs_t){ .first = s->shape.start,
+					.first_queued = s->shape.start_queued,
+					.restart = s->shape.restart,
+					.rebatch = s->shape.rebatch };
+	sim_engine_init(&s->eng, &rounds_ops, NULL, njobs, s->shape.round,
+			INFINITY);
+	px_sim_room(s, s->free);
+}
+
 int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	       px_policy_t *p, px_result_t *out, char *err, size_t errlen)
 {
-	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
-		       .err = err, .errlen = errlen };
+	px_sim_t s;
 	int rc;
 
-	sim_engine_init(&s.eng, &rounds_ops, NULL, w->n, s.shape.round,
-			INFINITY);
-
+	sim_init(&s, shape, w->n, err, errlen);
 	memset(out, 0, sizeof(*out));
 	snprintf(out->label, sizeof(out->label), "%s", p->name);
 	out->oracle = p->oracle;
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
 	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
-	px_sim_room(&s, s.free);
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
@@ -585,20 +585,17 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 			 const px_shape_t *shape, double *out, char *err,
 			 size_t errlen)
 {
-	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
-		       .err = err, .errlen = errlen };
+	px_sim_t s;
 	px_job_t j = { .spec = spec, .bsz = spec->bsz,
 		       .outcome = { .start = -1.0, .end = -1.0 } };
 	int alloc[PX_GPUS], rc;
 
-	sim_engine_init(&s.eng, &rounds_ops, NULL, 1, s.shape.round,
-			INFINITY);
+	sim_init(&s, shape, 1, err, errlen);
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
 		return errmsg_set(err, errlen, -EINVAL, "%s: %d GPUs",
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	px_sim_room(&s, s.free);
 	rc = job_set_alloc(&s, &j, alloc, replicas);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)
