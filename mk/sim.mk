@@ -9,6 +9,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_truth_ops.h src/tools/optimus-sim/sim_truth_ops.c \
 	src/tools/optimus-sim/sim_catalog_truth.c \
 	src/tools/optimus-sim/sim_events.h src/tools/optimus-sim/sim_events.c \
+	src/tools/optimus-sim/sim_engine.h src/tools/optimus-sim/sim_engine.c \
 	src/tools/optimus-sim/sim_workload.h \
 	src/tools/optimus-sim/sim_workload.c \
 	src/tools/optimus-sim/sim_run.h src/tools/optimus-sim/sim_run.c \

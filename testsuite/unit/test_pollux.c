@@ -300,7 +300,7 @@ static void watch_destroy(px_policy_t *p)
 {
 	watch_t *w = p->state;
 
-	for (size_t i = 0; w->sim && i < w->sim->njobs; i++) {
+	for (size_t i = 0; w->sim && i < w->sim->eng.njobs; i++) {
 		const px_job_t *j = &w->sim->jobs[i];
 		double limit = px_backfill_limit(w->inner, i);
 		if (limit <= 0 || j->outcome.end < 0)
@@ -574,7 +574,7 @@ static int start_watch_plan(px_policy_t *p, px_sim_t *s,
 	start_watch_t *w = p->state;
 
 	w->head.sim = s;
-	for (size_t i = 0; i < s->njobs && i < 3; i++) {
+	for (size_t i = 0; i < s->eng.njobs && i < 3; i++) {
 		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		if (m && m->nruns && w->first_run[i] == 0)
 			w->first_run[i] = (double)m->runs[0].start;
@@ -812,7 +812,7 @@ static void hints_watch_destroy(px_policy_t *p)
 {
 	hints_watch_t *w = p->state;
 
-	for (size_t i = 0; w->head.sim && i < w->head.sim->njobs; i++) {
+	for (size_t i = 0; w->head.sim && i < w->head.sim->eng.njobs; i++) {
 		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		const px_spec_t *sp = w->head.sim->jobs[i].spec;
 		optimus_hints_t h;
@@ -1012,7 +1012,7 @@ static void restart_watch_destroy(px_policy_t *p)
 {
 	restart_watch_t *w = p->state;
 
-	for (size_t i = 0; w->head.sim && i < w->head.sim->njobs; i++) {
+	for (size_t i = 0; w->head.sim && i < w->head.sim->eng.njobs; i++) {
 		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		double mean;
 

@@ -236,7 +236,7 @@ static void sim_path(const replay_t *r, path_t *p)
 	memset(jobs, 0, sizeof(jobs));
 	s.cfg = &cfg;
 	s.jobs = jobs;
-	s.njobs = r->nj;
+	s.eng.njobs = r->nj;
 	for (size_t i = 0; i < r->nj; i++) {
 		sim_job_t *j = &jobs[i];
 
@@ -404,9 +404,9 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	int rc;
 
 	if (!m->changed) {
-		m->changed = malloc(s->njobs * sizeof(double));
+		m->changed = malloc(s->eng.njobs * sizeof(double));
 		ck_assert_ptr_nonnull(m->changed);
-		for (size_t i = 0; i < s->njobs; i++)
+		for (size_t i = 0; i < s->eng.njobs; i++)
 			m->changed[i] = -1;
 	}
 	if ((rc = m->inner->plan(m->inner, s, active, n, next, nnext)))
@@ -447,11 +447,11 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 
 			ck_assert_int_gt(px_job_gpus(j), 0);
 			ck_assert_int_eq(jm->phase, JM_REQUEUED);
-			ck_assert_int_eq(run->end, (time_t)s->now);
-			ck_assert_msg(s->now - run->start >=
+			ck_assert_int_eq(run->end, (time_t)s->eng.now);
+			ck_assert_msg(s->eng.now - run->start >=
 				      s->shape.min_resize, "job %zu preempted "
 				      "%.0f s after its start", job[k],
-				      s->now - run->start);
+				      s->eng.now - run->start);
 			m->preempts++;
 		}
 		if (d->action != PLAN_RESIZE)
@@ -470,11 +470,11 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 				d->workers > px_job_gpus(j) &&
 				(d->workers > ew || (int)d->nslots > en);
 		ck_assert_msg(m->changed[job[k]] < 0 || explores ||
-			      s->now - m->changed[job[k]] >=
+			      s->eng.now - m->changed[job[k]] >=
 			      s->shape.min_resize,
 			      "job %zu resized at %.0f and %.0f (%d -> %d "
 			      "workers on %zu nodes, explored %d on %d)",
-			      job[k], m->changed[job[k]], s->now,
+			      job[k], m->changed[job[k]], s->eng.now,
 			      px_job_gpus(j), d->workers, d->nslots, ew, en);
 		if (d->workers > px_job_gpus(j))
 			ck_assert_msg(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT, "%s job %zu %d -> %d gain %g now %g planned %g", m->inner->name, job[k], px_job_gpus(j), d->workers, d->gain, d->remaining_now, d->remaining_planned);
@@ -483,7 +483,7 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		if (plan->decisions[k].action == PLAN_RESIZE ||
 		    (plan->decisions[k].action == PLAN_START &&
 		     px_job_gpus(&s->jobs[job[k]])))
-			m->changed[job[k]] = s->now;
+			m->changed[job[k]] = s->eng.now;
 	return 0;
 }
 

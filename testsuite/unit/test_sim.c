@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * test_sim.c - optimus-sim: event order, trace parsing and its errors,
+ * test_sim.c - optimus-sim: event order, the one loop of both engines,
+ * trace parsing and its errors,
  * the ground-truth models, and determinism (same seed, same output).
  */
 #include <check.h>
@@ -15,6 +16,7 @@
 #include "job/job_feed.h"
 #include "sim_curves.h"
 #include "sim_decision.h"
+#include "sim_engine.h"
 #include "sim_events.h"
 #include "sim_exp.h"
 #include "sim_start_cost.h"
@@ -63,6 +65,99 @@ START_TEST(test_events_many)
 		last = ev.time;
 	}
 	sim_events_free(&q);
+}
+END_TEST
+
+/* A kind of workload for the loop: what it was asked, and when. */
+typedef struct fake_kind {
+	sim_engine_t *e;
+	double plans[8], moved;
+	size_t nplans, arrivals, rounds;
+} fake_kind_t;
+
+static int fake_advance(void *ctx, double t)
+{
+	fake_kind_t *k = ctx;
+
+	ck_assert(t >= k->e->now);
+	k->moved = t;
+	return 0;
+}
+
+/* Job j arrives at 10 j and ends 25 s later. */
+static int fake_arrive(void *ctx, uint32_t job)
+{
+	fake_kind_t *k = ctx;
+
+	k->arrivals++;
+	return sim_events_push(&k->e->q, k->e->now + 25.0, SIM_EV_FINISH, job,
+			       0);
+}
+
+static int fake_finish(void *ctx, uint32_t job, uint32_t gen, bool *done)
+{
+	(void)ctx;
+	(void)job;
+	*done = gen == 0;
+	return 0;
+}
+
+static int fake_plan(void *ctx)
+{
+	fake_kind_t *k = ctx;
+
+	ck_assert_uint_lt(k->nplans, 8);
+	k->plans[k->nplans++] = k->e->now;
+	return 0;
+}
+
+static int fake_round(void *ctx)
+{
+	((fake_kind_t *)ctx)->rounds++;
+	return 0;
+}
+
+START_TEST(test_engine_loop)
+{
+	static const sim_engine_ops_t ops = {
+		.advance = fake_advance, .arrive = fake_arrive,
+		.finish = fake_finish, .plan = fake_plan,
+		.tick_end = fake_round };
+	/* Ticks every 20 s; arrivals at 0 and 10, ends at 25 and 35. One
+	 * plan an instant (the tick at 0 plans its arrival's instant), and
+	 * none once every job is done (35, the tick at 40). */
+	static const double with_events[] = { 0, 10, 20, 25 };
+	static const double ticks_only[] = { 0, 20 };
+	sim_engine_t e;
+
+	for (int events = 1; events >= 0; events--) {
+		fake_kind_t k = { .e = &e };
+		sim_engine_init(&e, &ops, &k, 2, 20.0, 1000.0);
+		e.event_plans = events;
+		ck_assert_int_eq(sim_events_push(&e.q, 0, SIM_EV_ARRIVAL, 0,
+						 0), 0);
+		ck_assert_int_eq(sim_events_push(&e.q, 10, SIM_EV_ARRIVAL, 1,
+						 0), 0);
+		ck_assert_int_eq(sim_events_push(&e.q, 0, SIM_EV_TICK, 0, 0),
+				 0);
+		/* A stale completion is not counted. */
+		ck_assert_int_eq(sim_events_push(&e.q, 5, SIM_EV_FINISH, 0,
+						 1), 0);
+		ck_assert_int_eq(sim_engine_run(&e), 0);
+		const double *want = events ? with_events : ticks_only;
+		size_t n = events ? 4 : 2;
+		ck_assert_uint_eq(k.nplans, n);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_double_eq(k.plans[i], want[i]);
+		ck_assert_uint_eq(e.ndone, 2);
+		ck_assert_uint_eq(k.arrivals, 2);
+		/* Rounds run after the ticks' plans while a job is not
+		 * done: at 0 and 20; the tick at 40 finds both done. */
+		ck_assert_uint_eq(k.rounds, 2);
+		ck_assert_double_eq(e.now, 40);
+		ck_assert_double_eq(k.moved, 40);
+		sim_engine_free(&e);
+	}
 }
 END_TEST
 
@@ -461,21 +556,14 @@ START_TEST(test_start_costs)
 {
 	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20,
 				.rebatch = 3 };
-	double busy = 0;
 
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100, &busy),
-			    5);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100, &busy),
-			    7);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESTART, 7, 100,
-					   &busy), 27);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESIZE, 0, 100,
-					   &busy), 20);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_REBATCH, 7, 100,
-					   &busy), 3);
-	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_KEEP, 7, 100, &busy),
-			    0);
-	ck_assert_double_eq(busy, 104);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100), 5);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_START, 7, 100), 7);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESTART, 7, 100), 27);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_RESIZE, 0, 100), 20);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_REBATCH, 7, 100), 3);
+	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_KEEP, 7, 100), 0);
+	ck_assert_double_eq(c.busy_until, 104);
 }
 END_TEST
 
@@ -734,6 +822,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_events_order);
 	tcase_add_test(tc, test_events_many);
+	tcase_add_test(tc, test_engine_loop);
 	tcase_add_test(tc, test_trace_ok);
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sample_trace);

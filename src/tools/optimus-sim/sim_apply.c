@@ -76,7 +76,7 @@ void sim_input_room(const sim_state_t *s, res_vec_t *room)
 /* The running jobs report; every job is translated into in[]. */
 static int report_all(sim_state_t *s, plan_input_t *in)
 {
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
 
 		if (j->st == SJ_RUNNING) {
@@ -103,7 +103,7 @@ static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 	char why[256];
 	sim_take_t take;
 
-	if (sim_decision_take(j->jm, d, sim_time(s->now), &take, why,
+	if (sim_decision_take(j->jm, d, sim_time(s->eng.now), &take, why,
 			      sizeof(why)))
 		return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
 				  "preempted a job its record refuses: %s",
@@ -118,7 +118,7 @@ static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
 {
 	return sim_start_cost(&s->costs, take, j->ops->checkpoint(&j->truth),
-			      s->now, &s->launch_busy);
+			      s->eng.now);
 }
 
 /* A start from the checkpoint after a preemption (its seconds lost as a
@@ -129,15 +129,15 @@ static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
 	double cost = take_cost(s, j, take);
 
 	if (j->outcome.start < 0.0)
-		j->outcome.start = s->now;
+		j->outcome.start = s->eng.now;
 	if (take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
 		return 0;
 	}
 	j->st = SJ_RESTARTING;
 	sim_job_set_speed(s, j);
-	return sim_events_push(&s->q, s->now + cost, SIM_EV_RESUME, j->id,
-			       j->gen);
+	return sim_events_push(&s->eng.q, s->eng.now + cost, SIM_EV_RESUME,
+			       j->id, j->gen);
 }
 
 static int do_resize(sim_state_t *s, sim_job_t *j)
@@ -148,8 +148,8 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 	sim_job_set_speed(s, j);
 	j->outcome.restarts++;
 	j->outcome.lost += cost;
-	return sim_events_push(&s->q, s->now + cost, SIM_EV_RESUME, j->id,
-			       j->gen);
+	return sim_events_push(&s->eng.q, s->eng.now + cost, SIM_EV_RESUME,
+			       j->id, j->gen);
 }
 
 /* A wait or a keep leaves what the job holds. A batch change in place
@@ -158,7 +158,7 @@ static int do_resize(sim_state_t *s, sim_job_t *j)
 static int do_keep(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 {
 	sim_take_t take;
-	int rc = sim_decision_take(j->jm, d, sim_time(s->now), &take, NULL,
+	int rc = sim_decision_take(j->jm, d, sim_time(s->eng.now), &take, NULL,
 				   0);
 
 	if (!rc && take == SIM_TAKE_REBATCH)
@@ -190,7 +190,7 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 			continue;
 		sim_take_t take;
 		if ((rc = sim_job_take(s, act[i], d)) ||
-		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->now),
+		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->eng.now),
 					    &take, NULL, 0)))
 			break;
 		if (take == SIM_TAKE_RESIZE)
@@ -205,7 +205,7 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 
 int sim_apply_tick(sim_state_t *s)
 {
-	size_t cap = s->njobs + 1, n = 0, active = 0;
+	size_t cap = s->eng.njobs + 1, n = 0, active = 0;
 	plan_input_t *in = calloc(cap, sizeof(*in));
 	size_t *which = calloc(cap, sizeof(*which));
 	sim_job_t **act = calloc(cap, sizeof(*act));
@@ -217,14 +217,14 @@ int sim_apply_tick(sim_state_t *s)
 	memset(&plan, 0, sizeof(plan));
 	if (!in || !which || !act || !room || (rc = report_all(s, in)))
 		goto out;
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		active += is_active(&s->jobs[i]);
 	if (!active)
 		goto out;
 	sim_input_room(s, room);
 	sim_plan_conf(s->cfg, &conf);
-	rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = s->njobs,
-		.now = sim_time(s->now), .room = room,
+	rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = s->eng.njobs,
+		.now = sim_time(s->eng.now), .room = room,
 		.nservers = s->cfg->nservers, .conf = &conf,
 		.server_of = sim_server_of, .server_arg = (void *)s,
 		.closed = s->drained }, &plan, which, &n, &s->plan_wall);

@@ -20,7 +20,7 @@
 int sim_epoch_init(sim_state_t *s)
 {
 	sim_epoch_t *e = &s->epoch;
-	size_t n = s->njobs ? s->njobs : 1;
+	size_t n = s->eng.njobs ? s->eng.njobs : 1;
 
 	e->loss = calloc(n, sizeof(*e->loss));
 	e->cpu = calloc(n, sizeof(*e->cpu));
@@ -29,7 +29,7 @@ int sim_epoch_init(sim_state_t *s)
 	e->rank = calloc(n, sizeof(*e->rank));
 	if (!e->loss || !e->cpu || !e->drop || !e->held || !e->rank)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		e->loss[i] = s->jobs[i].res.loss0;
 	return 0;
 }
@@ -48,8 +48,8 @@ void sim_epoch_tick(sim_state_t *s)
 	sim_epoch_t *e = &s->epoch;
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->njobs; i++) {
-		double loss = sim_job_loss_at(&s->jobs[i], s->now);
+	for (size_t i = 0; i < s->eng.njobs; i++) {
+		double loss = sim_job_loss_at(&s->jobs[i], s->eng.now);
 		double cpu = s->jobs[i].res.cpu_seconds;
 
 		e->drop[i] = e->loss[i] - loss;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * sim_events.h - the event queue of both engines (sim_run.c; the rounds
- * of measured/engine.c: its ticks and completions): a binary min-heap
- * ordered by time, then kind (completions and restarts before arrivals
- * before the scheduling tick and the event plan of the same instant, so
- * that a plan sees every job that finished or arrived at its time), then
- * insertion order, so that runs are deterministic.
+ * sim_events.h - the event queue of the one loop of both engines
+ * (sim_engine.c; the rounds of measured/engine.c queue only ticks and
+ * completions): a binary min-heap ordered by time, then kind
+ * (completions and restarts before arrivals before the scheduling tick
+ * and the event plan of the same instant, so that a plan sees every job
+ * that finished or arrived at its time), then insertion order, so that
+ * runs are deterministic.
  */
 #ifndef OPTIMUS_SIM_EVENTS_H
 #define OPTIMUS_SIM_EVENTS_H

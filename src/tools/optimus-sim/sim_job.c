@@ -219,16 +219,16 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 	optimus_hints_t h;
 
 	job_hints(s, j, &h);
-	j->jm = job_model_new(j->id, 1000, &h, sim_time(s->now));
+	j->jm = job_model_new(j->id, 1000, &h, sim_time(s->eng.now));
 	if (!j->jm)
 		return errmsg_set(s->err, s->errlen, -EINVAL,
 				  "job %u: invalid hints", j->id);
 	j->st = SJ_PENDING;
-	j->t_step = s->now;
+	j->t_step = s->eng.now;
 	int rc = prerun_samples(s, j);
 	if (!rc)
 		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
-			.received = sim_time(s->now), .loss = j->res.loss0,
+			.received = sim_time(s->eng.now), .loss = j->res.loss0,
 			.rebatch_seconds = -1.0 }, NULL);
 	if (rc)
 		errmsg_set(s->err, s->errlen, 0,
@@ -238,12 +238,13 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 
 void sim_job_run(sim_state_t *s, sim_job_t *j)
 {
-	job_model_started(j->jm, sim_time(s->now), j->ps, j->workers,
+	job_model_started(j->jm, sim_time(s->eng.now), j->ps, j->workers,
 			  (int)j->hold.n);
 	/* Simulated trainers install their handler at once and declare at
 	 * every start that they can checkpoint: the core resizes or preempts
 	 * a run only once it declared. */
-	(void)job_feed_checkpoint(j->jm, sim_time(s->now), j->jm->step, NULL);
+	(void)job_feed_checkpoint(j->jm, sim_time(s->eng.now), j->jm->step,
+				  NULL);
 	j->st = SJ_RUNNING;
 	sim_job_set_speed(s, j);
 }
@@ -292,7 +293,7 @@ int sim_job_report(sim_state_t *s, sim_job_t *j)
 			f *= j->speed_bias *
 			     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
 		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
-			.received = sim_time(s->now), .step = step,
+			.received = sim_time(s->eng.now), .step = step,
 			.loss = observed_loss(j, step, exact),
 			.epoch = step / epoch_steps,
 			.rebatch_seconds = -1.0, .timed = f }, NULL);
@@ -311,7 +312,8 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 			      j->hold.workers, j->hold.n) *
 		   sim_straggler_factor(s, j);
 	double left = j->ops->work(&j->truth) - j->step;
-	(void)sim_events_push(&s->q, s->now + fmax(left, 0.0) / j->speed,
+	(void)sim_events_push(&s->eng.q,
+			      s->eng.now + fmax(left, 0.0) / j->speed,
 			      SIM_EV_FINISH, j->id, j->gen);
 }
 

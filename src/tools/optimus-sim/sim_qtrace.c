@@ -20,12 +20,12 @@ const double sim_levels[SIM_NLEVELS] = { 0.5, 0.8, 0.9, 0.95 };
 int sim_qtrace_init(sim_state_t *s)
 {
 	sim_qtrace_t *q = &s->qtrace;
-	size_t n = s->njobs ? s->njobs : 1;
+	size_t n = s->eng.njobs ? s->eng.njobs : 1;
 
 	q->loss = calloc(n, sizeof(*q->loss));
 	if (!q->loss)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		for (int l = 0; l < SIM_NLEVELS; l++)
 			s->jobs[i].res.level_time[l] = -1.0;
 	return 0;
@@ -39,7 +39,7 @@ void sim_qtrace_free(sim_state_t *s)
 
 void sim_qtrace_sample(sim_state_t *s, double t)
 {
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
 		if (j->st == SJ_FUTURE || !(j->res.loss0 > 0.0))
 			continue;
@@ -59,8 +59,8 @@ void sim_qtrace_close(sim_state_t *s)
 	if (!q->open || q->n >= SIM_QT_MAX)
 		return;
 	double real = 0.0;
-	for (size_t i = 0; i < s->njobs; i++)
-		real += q->loss[i] - sim_job_loss_at(&s->jobs[i], s->now);
+	for (size_t i = 0; i < s->eng.njobs; i++)
+		real += q->loss[i] - sim_job_loss_at(&s->jobs[i], s->eng.now);
 	q->real[q->n++] = real;
 	q->open = false;
 }
@@ -73,9 +73,9 @@ void sim_qtrace_open(sim_state_t *s)
 
 	if (q->n >= SIM_QT_MAX)
 		return;
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
-		q->loss[i] = sim_job_loss_at(j, s->now);
+		q->loss[i] = sim_job_loss_at(j, s->eng.now);
 		if ((j->st != SJ_RUNNING && j->st != SJ_RESTARTING) ||
 		    j->workers < 1 || !j->jm)
 			continue;

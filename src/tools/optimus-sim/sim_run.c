@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * sim_run.c - the discrete-event loop: arrivals, scheduling ticks,
- * completions and resize restarts, with the jobs progressing at their true
- * speed between events (see sim_run.h).
+ * sim_run.c - the synthetic workloads on the one event loop (sim_engine.h):
+ * arrivals, scheduling ticks, completions and resize restarts, with the
+ * jobs progressing at their true speed between events (see sim_run.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -43,7 +43,7 @@ static double mean_loss(const sim_state_t *s, double t)
 	double sum = 0.0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		const sim_job_t *j = &s->jobs[i];
 		if (j->st == SJ_FUTURE)
 			continue;
@@ -74,24 +74,25 @@ static int record_sample(sim_state_t *s, double t)
 
 static void snapshot_window(sim_state_t *s, double t)
 {
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
 		j->res.window_cpu = j->res.cpu_seconds;
 		j->res.window_loss = sim_job_loss_at(j, t);
 	}
 }
 
-/* Accounting of held resources from s->now to t (nothing changes). */
+/* Accounting of held resources from s->eng.now to t (nothing changes). */
 static void account(sim_state_t *s, double t)
 {
-	double dt = t - s->now;
+	double dt = t - s->eng.now;
 
-	for (size_t i = 0; i < s->njobs && dt > 0; i++) {
+	for (size_t i = 0; i < s->eng.njobs && dt > 0; i++) {
 		sim_job_t *j = &s->jobs[i];
 		if (!sim_job_holds(j))
 			continue;
 		double a = j->outcome.submit;
-		double young = fmin(t, a + s->cfg->interval) - fmax(s->now, a);
+		double young = fmin(t, a + s->cfg->interval) -
+			       fmax(s->eng.now, a);
 		const res_vec_t *usage = j->hold.usage;
 		for (size_t k = 0; k < j->hold.n; k++) {
 			j->res.cpu_seconds += usage[k].v[RES_CPU] * dt;
@@ -105,15 +106,17 @@ static void account(sim_state_t *s, double t)
 	}
 }
 
-/* Move time to t: samples of the loss series and the window on the way. */
-static int advance(sim_state_t *s, double t)
+/* Move time to t: samples of the loss series and the window on the way
+ * (sim_engine_ops_t.advance). */
+static int run_advance(void *ctx, double t)
 {
+	sim_state_t *s = ctx;
 	const sim_config_t *c = s->cfg;
 
 	while (s->next_sample <= t) {
 		double ts = s->next_sample;
 		account(s, ts);
-		s->now = ts;
+		s->eng.now = ts;
 		if (c->window > 0 && ts == c->window)
 			snapshot_window(s, ts);
 		sim_qtrace_sample(s, ts);
@@ -126,94 +129,98 @@ static int advance(sim_state_t *s, double t)
 			s->next_sample = c->window;
 	}
 	account(s, t);
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		sim_job_advance(&s->jobs[i], t);
-	s->now = t;
+	s->eng.now = t;
 	return 0;
 }
 
-static void finish(sim_state_t *s, sim_job_t *j)
+static int run_finish(void *ctx, uint32_t job, uint32_t gen, bool *done)
 {
+	sim_state_t *s = ctx;
+	sim_job_t *j = &s->jobs[job];
+
+	if (gen != j->gen || j->st != SJ_RUNNING)
+		return 0;
 	j->step = j->ops->work(&j->truth);
-	job_model_done(j->jm, sim_time(s->now));
+	job_model_done(j->jm, sim_time(s->eng.now));
 	sim_job_release(s, j);
 	j->st = SJ_DONE;
 	j->speed = 0.0;
-	j->outcome.end = s->now;
+	j->outcome.end = s->eng.now;
 	j->res.loss_end = sim_job_true_loss(j, j->step);
-	s->ndone++;
+	*done = true;
+	return 0;
 }
 
-/*
- * An arrival or a completion calls for a plan at once (sched/optimus
- * reacts to them like Slurm's own scheduler): one per instant, after all
- * of its events, and none when the interval's tick planned then.
- */
-static int queue_plan(sim_state_t *s)
+/* A resized job's restart is over: its run begins. */
+static int run_resume(void *ctx, uint32_t job, uint32_t gen)
 {
-	if (!s->cfg->event_plans || s->plan_queued)
-		return 0;
-	s->plan_queued = true;
-	return sim_events_push(&s->q, s->now, SIM_EV_PLAN, 0, 0);
-}
+	sim_state_t *s = ctx;
+	sim_job_t *j = &s->jobs[job];
 
-static int plan_now(sim_state_t *s)
-{
-	if (s->last_plan == s->now || s->ndone == s->njobs)
-		return 0;
-	s->last_plan = s->now;
-	return sim_apply_tick(s);
-}
-
-static int handle(sim_state_t *s, const sim_event_t *ev)
-{
-	sim_job_t *j = ev->kind >= SIM_EV_TICK ? NULL : &s->jobs[ev->job];
-	int rc;
-
-	switch (ev->kind) {
-	case SIM_EV_FINISH:
-		if (ev->gen != j->gen || j->st != SJ_RUNNING)
-			return 0;
-		finish(s, j);
-		return queue_plan(s);
-	case SIM_EV_RESUME:
-		if (ev->gen != j->gen || j->st != SJ_RESTARTING)
-			return 0;
+	if (gen == j->gen && j->st == SJ_RESTARTING)
 		sim_job_run(s, j);
-		return 0;
-	case SIM_EV_ARRIVAL:
-		rc = sim_job_arrive(s, j);
-		return rc ? rc : queue_plan(s);
-	case SIM_EV_PLAN:
-		s->plan_queued = false;
-		return plan_now(s);
-	case SIM_EV_TICK:
-		break;
-	}
-	bool traced = s->cfg->window > 0 && s->now <= s->cfg->window;
-	if (traced && s->now > 0)
-		sim_epoch_tick(s);
-	if (traced)
-		sim_qtrace_close(s);
-	rc = plan_now(s);
-	if (!rc && traced && s->now < s->cfg->window)
-		sim_qtrace_open(s);
-	if (rc || s->ndone == s->njobs)
-		return rc;
-	if (s->now + s->cfg->interval > s->cfg->horizon)
-		return 0;
-	return sim_events_push(&s->q, s->now + s->cfg->interval, SIM_EV_TICK,
-			       0, 0);
+	return 0;
 }
+
+static int run_arrive(void *ctx, uint32_t job)
+{
+	sim_state_t *s = ctx;
+
+	return sim_job_arrive(s, &s->jobs[job]);
+}
+
+static int run_plan(void *ctx)
+{
+	return sim_apply_tick(ctx);
+}
+
+/* Up to the window, a tick closes the traced interval before its plan
+ * and opens the next after it (sim_epoch.c, sim_qtrace.c). */
+static bool tick_traced(const sim_state_t *s)
+{
+	return s->cfg->window > 0 && s->eng.now <= s->cfg->window;
+}
+
+static int run_tick_begin(void *ctx)
+{
+	sim_state_t *s = ctx;
+
+	if (tick_traced(s) && s->eng.now > 0)
+		sim_epoch_tick(s);
+	if (tick_traced(s))
+		sim_qtrace_close(s);
+	return 0;
+}
+
+static int run_tick_end(void *ctx)
+{
+	sim_state_t *s = ctx;
+
+	if (tick_traced(s) && s->eng.now < s->cfg->window)
+		sim_qtrace_open(s);
+	return 0;
+}
+
+/* The synthetic workloads' part of the loop (sim_engine.h). */
+static const sim_engine_ops_t run_ops = {
+	.advance = run_advance,
+	.arrive = run_arrive,
+	.finish = run_finish,
+	.resume = run_resume,
+	.plan = run_plan,
+	.tick_begin = run_tick_begin,
+	.tick_end = run_tick_end,
+};
 
 static int state_init(sim_state_t *s, const sim_config_t *c,
 		      const sim_workload_t *w)
 {
 	s->cfg = c;
-	s->last_plan = -1.0;
 	s->costs = (sim_start_costs_t){ .restart = c->restart_base };
-	sim_events_init(&s->q);
-	s->njobs = w->n;
+	sim_engine_init(&s->eng, &run_ops, s, w->n, c->interval, c->horizon);
+	s->eng.event_plans = c->event_plans;
 	s->jobs = calloc(w->n ? w->n : 1, sizeof(*s->jobs));
 	s->free = calloc(c->nservers, sizeof(*s->free));
 	if (!s->jobs || !s->free)
@@ -237,26 +244,26 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 			return errmsg_set(s->err, s->errlen, rc,
 					  "job %zu (%s): bad truth",
 					  i, w->jobs[i].model->name);
-		rc = sim_events_push(&s->q, w->jobs[i].arrival,
+		rc = sim_events_push(&s->eng.q, w->jobs[i].arrival,
 				     SIM_EV_ARRIVAL, (uint32_t)i, 0);
 		if (rc)
 			return rc;
 	}
 	if (sim_epoch_init(s) || sim_qtrace_init(s) || sim_straggler_init(s))
 		return -ENOMEM;
-	return sim_events_push(&s->q, 0.0, SIM_EV_TICK, 0, 0);
+	return sim_events_push(&s->eng.q, 0.0, SIM_EV_TICK, 0, 0);
 }
 
 static int state_result(sim_state_t *s, sim_result_t *out)
 {
 	double run = 0.0;
 	const sim_config_t *c = s->cfg;
-	int rc = sim_outcome_init(&out->run, s->njobs);
+	int rc = sim_outcome_init(&out->run, s->eng.njobs);
 
-	out->jobs = calloc(s->njobs ? s->njobs : 1, sizeof(*out->jobs));
+	out->jobs = calloc(s->eng.njobs ? s->eng.njobs : 1, sizeof(*out->jobs));
 	if (rc || !out->jobs)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		const sim_job_outcome_t *o = &s->jobs[i].outcome;
 		out->run.jobs[i] = *o;
 		out->jobs[i] = s->jobs[i].res;
@@ -268,10 +275,10 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	out->resize_share = run > 0 ? out->run.lost / run : 0.0;
 	out->run.gpu_util = sim_outcome_use(&out->run, c->server.v[RES_GPU] *
 					    c->nservers, s->used_int[RES_GPU],
-					    s->now);
+					    s->eng.now);
 	out->cpu_util = sim_outcome_use(&out->run, c->server.v[RES_CPU] *
 					c->nservers, s->used_int[RES_CPU],
-					s->now);
+					s->eng.now);
 	out->stragglers = s->stragglers;
 	out->plans = s->plans;
 	out->plan_wall = s->plan_wall;
@@ -288,7 +295,7 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 
 static void state_free(sim_state_t *s)
 {
-	for (size_t i = 0; s->jobs && i < s->njobs; i++)
+	for (size_t i = 0; s->jobs && i < s->eng.njobs; i++)
 		sim_job_free(&s->jobs[i]);
 	free(s->jobs);
 	free(s->free);
@@ -298,7 +305,7 @@ static void state_free(sim_state_t *s)
 	sim_qtrace_free(s);
 	free(s->slow_server);
 	free(s->drained);
-	sim_events_free(&s->q);
+	sim_engine_free(&s->eng);
 }
 
 int sim_run(const sim_config_t *c, const sim_workload_t *w,
@@ -306,7 +313,6 @@ int sim_run(const sim_config_t *c, const sim_workload_t *w,
 	    char *err, size_t errlen)
 {
 	sim_state_t s;
-	sim_event_t ev;
 	int rc;
 
 	memset(&s, 0, sizeof(s));
@@ -318,13 +324,10 @@ int sim_run(const sim_config_t *c, const sim_workload_t *w,
 		return errmsg_set(err, errlen, -EINVAL,
 				  "invalid configuration");
 	rc = state_init(&s, c, w);
-	while (!rc && sim_events_pop(&s.q, &ev)) {
-		if ((rc = advance(&s, ev.time)))
-			break;
-		rc = handle(&s, &ev);
-		if (cb && ev.kind == SIM_EV_TICK && s.njobs)
-			cb(cb_ctx, (double)s.ndone / s.njobs);
-	}
+	s.eng.progress = cb;
+	s.eng.progress_arg = cb_ctx;
+	if (!rc)
+		rc = sim_engine_run(&s.eng);
 	if (!rc)
 		rc = state_result(&s, out);
 	if (rc && !err[0])

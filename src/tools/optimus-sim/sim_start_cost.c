@@ -15,13 +15,13 @@ double sim_start_queued(double base, double per_queued, double now,
 	return base + wait;
 }
 
-double sim_start_cost(const sim_start_costs_t *c, sim_take_t take,
-		      double checkpoint, double now, double *busy_until)
+double sim_start_cost(sim_start_costs_t *c, sim_take_t take,
+		      double checkpoint, double now)
 {
 	switch (take) {
 	case SIM_TAKE_START:
 		return sim_start_queued(c->first, c->first_queued, now,
-					busy_until);
+					&c->busy_until);
 	case SIM_TAKE_RESTART:
 	case SIM_TAKE_RESIZE:
 		return c->restart + checkpoint;

@@ -27,16 +27,19 @@ typedef struct sim_start_costs {
 	 * whole). */
 	double restart;
 	double rebatch;		/* a batch change taken in place */
+	/* The first starts launching until then (sim_start_queued); 0 at
+	 * the start of a run. */
+	double busy_until;
 } sim_start_costs_t;
 
 /*
  * Seconds lost by a job taking `take` at `now` (SIM_TAKE_START,
  * SIM_TAKE_RESTART, SIM_TAKE_RESIZE, SIM_TAKE_REBATCH; 0 for the others),
  * `checkpoint` the seconds of its checkpoint's save and load. A first
- * start queues (sim_start_queued, *busy_until).
+ * start queues (sim_start_queued, c->busy_until).
  */
-double sim_start_cost(const sim_start_costs_t *c, sim_take_t take,
-		      double checkpoint, double now, double *busy_until);
+double sim_start_cost(sim_start_costs_t *c, sim_take_t take,
+		      double checkpoint, double now);
 
 /*
  * A first start at `now` (seconds): `base` (a start alone) plus the

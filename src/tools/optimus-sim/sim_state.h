@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * sim_state.h - the simulator's private state, shared by sim_run.c (event
- * loop), sim_job.c (one job's truth, progress and reports) and
- * sim_apply.c (planning and applying decisions).
+ * sim_state.h - the simulator's private state, shared by sim_run.c (its
+ * part of the event loop, sim_engine.h), sim_job.c (one job's truth,
+ * progress and reports) and sim_apply.c (planning and applying
+ * decisions).
  */
 #ifndef OPTIMUS_SIM_STATE_H
 #define OPTIMUS_SIM_STATE_H
@@ -14,7 +15,7 @@
 #include "job/job_model.h"
 #include "plan/plan_input.h"
 #include "plan/plan_interval.h"
-#include "sim_events.h"
+#include "sim_engine.h"
 #include "sim_hold.h"
 #include "sim_run.h"
 #include "sim_start_cost.h"
@@ -69,25 +70,20 @@ typedef struct sim_qtrace {
 typedef struct sim_state {
 	const sim_config_t *cfg;
 	gsl_rng *rng;
-	sim_events_t q;
+	/* The loop, its queue and its time (sim_engine.h). */
+	sim_engine_t eng;
 	sim_job_t *jobs;
-	size_t njobs, ndone;
 	res_vec_t *free;		/* per server, what no job holds */
-	double now;
 	double used_int[RES_NUM];	/* integral of held resources */
 	double next_sample;
 	size_t nseries, series_cap;
 	double *series_t, *series_loss;
 	size_t plans, stragglers;
 	double plan_wall;
-	bool plan_queued;		/* a SIM_EV_PLAN is in the queue */
 	/* What a decision costs a job (the synthetic jobs' first start is
 	 * free, as in the papers' simulations; a restart is
-	 * config.restart_base plus the job's checkpoint), and the first
-	 * starts launching until launch_busy. */
+	 * config.restart_base plus the job's checkpoint). */
 	sim_start_costs_t costs;
-	double launch_busy;
-	double last_plan;		/* time of the latest plan, -1: none */
 	sim_epoch_t epoch;		/* up to the window (config.window) */
 	sim_qtrace_t qtrace;		/* up to the window */
 	bool *slow_server;		/* per server (sim_straggler.c) */

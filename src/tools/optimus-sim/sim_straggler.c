@@ -92,7 +92,7 @@ int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 {
 	straggler_params_t p;
 	report_t rep = { .kind = REPORT_WORKER, .job_id = j->id,
-			 .received = (double)sim_time(s->now) };
+			 .received = (double)sim_time(s->eng.now) };
 	job_feed_out_t out;
 
 	if (!s->cfg->straggler_detect || j->st != SJ_RUNNING)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * measured/engine.c - the rounds of the measured-workload simulation, a
- * tick every round on the event queue: every job runs 60 s on what it
- * holds (its restart first), then the policy plans and every job whose
- * GPUs changed restarts (see measured/engine.h).
+ * measured/engine.c - the rounds of the measured-workload simulation on
+ * the one event loop (sim_engine.h), a tick every round: every job runs
+ * 60 s on what it holds (its restart first), then the policy plans and
+ * every job whose GPUs changed restarts (see measured/engine.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
-#include "sim_events.h"
+#include "sim_engine.h"
 #include "sim_start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
@@ -175,7 +175,7 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 }
 
 /*
- * Run job j for `seconds` from s->now. Progress per second is its truth's
+ * Run job j for `seconds` from s->eng.now. Progress per second is its truth's
  * gain of an iteration at its batch (measured: the statistical efficiency
  * of the batch over the smallest) over the time of one iteration, its
  * step and accumulation micro-steps; epochs end at the truth's progress
@@ -186,7 +186,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 {
 	const px_spec_t *sp = j->spec;
 	const sim_truth_ops_t *truth = sp->truth;
-	double t = s->now;
+	double t = s->eng.now;
 	int reps = px_job_gpus(j);
 
 	if (!reps || j->outcome.end >= 0)
@@ -254,15 +254,6 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	return 0;
 }
 
-/* What a decision costs a job in this set-up (sim_start_cost.h). */
-static sim_start_costs_t shape_costs(const px_shape_t *h)
-{
-	return (sim_start_costs_t){ .first = h->start,
-				    .first_queued = h->start_queued,
-				    .restart = h->restart,
-				    .rebatch = h->rebatch };
-}
-
 /* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
  * of equal consecutive nodes. 0, or -errno with a message. */
 static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
@@ -289,7 +280,6 @@ static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
  * still launching, or a re-allocation's) when n > 0. 0 or -errno. */
 static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
-	sim_start_costs_t costs = shape_costs(&s->shape);
 	bool first = j->outcome.start < 0;
 	int rc = job_take(s, j, alloc, n);
 
@@ -305,13 +295,13 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 		j->bsz = j->next_bsz;
 	job_split(j);
 	/* A re-allocation restarts from the checkpoint. */
-	j->rescale = sim_start_cost(&costs, first ? SIM_TAKE_START :
+	j->rescale = sim_start_cost(&s->costs, first ? SIM_TAKE_START :
 				    SIM_TAKE_RESIZE,
-				    j->spec->truth->checkpoint(j->spec), s->now,
-				    &s->launch_busy);
-	j->began = s->now + j->rescale;
+				    j->spec->truth->checkpoint(j->spec),
+				    s->eng.now);
+	j->began = s->eng.now + j->rescale;
 	if (first)
-		j->outcome.start = s->now;
+		j->outcome.start = s->eng.now;
 	else
 		j->outcome.restarts++;
 	return 0;
@@ -321,14 +311,12 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
  * shape's re-batch seconds, not a restart's. */
 static void job_rebatch(px_sim_t *s, px_job_t *j)
 {
-	sim_start_costs_t costs = shape_costs(&s->shape);
-
 	j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = sim_start_cost(&costs, SIM_TAKE_REBATCH,
-				    j->spec->truth->checkpoint(j->spec), s->now,
-				    &s->launch_busy);
-	j->began = s->now + j->rescale;
+	j->rescale = sim_start_cost(&s->costs, SIM_TAKE_REBATCH,
+				    j->spec->truth->checkpoint(j->spec),
+				    s->eng.now);
+	j->began = s->eng.now + j->rescale;
 	j->outcome.rebatches++;
 }
 
@@ -361,9 +349,9 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 	size_t n = 0;
 	int rc;
 
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool act = j->spec->submit <= s->now && j->outcome.end < 0;
+		bool act = j->spec->submit <= s->eng.now && j->outcome.end < 0;
 		nnext[i] = act ? px_job_gpu_nodes(j, next[i]) : 0;
 		if (act)
 			active[n++] = i;
@@ -372,7 +360,7 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		return 0;
 	if ((rc = p->plan(p, s, active, n, next, nnext)))
 		return rc;
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		if (s->jobs[i].outcome.end >= 0)
 			sim_hold_release(&s->jobs[i].hold, s->free);
 	for (size_t k = 0; k < n; k++) {
@@ -393,75 +381,92 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 	return rc;
 }
 
-/* The scratch of the policy's plans (round_plan), per job. */
-typedef struct px_plan_scratch {
+/* What the rounds keep between their ticks: the policy, and the scratch
+ * of its plans (round_plan), per job. */
+typedef struct px_rounds {
+	px_sim_t *s;
+	px_policy_t *p;
 	size_t *active;
 	int (*next)[PX_GPUS];
 	int *nnext;
 	px_move_t *move;
-} px_plan_scratch_t;
+} px_rounds_t;
+
+/* The policy plans at every tick but the first (nothing ran yet). */
+static int rounds_plan(void *ctx)
+{
+	px_rounds_t *x = ctx;
+
+	if (!(x->s->eng.now > 0))
+		return 0;
+	return round_plan(x->s, x->p, x->active, x->next, x->nnext, x->move);
+}
 
 /*
- * A tick at s->now: the policy plans (none at 0: nothing ran yet); then,
- * while a job is not done, every job runs the round that starts now, a
- * job that ends in it has its completion queued at its time, and the
- * next tick comes a round later.
+ * After a tick's plan, while a job is not done: every job runs the round
+ * that starts now, and a job that ends in it has its completion queued
+ * at its time.
  */
-static int round_tick(px_sim_t *s, px_policy_t *p, px_plan_scratch_t *x,
-		      sim_events_t *q)
+static int rounds_run(void *ctx)
 {
-	int rc = s->now > 0 ? round_plan(s, p, x->active, x->next, x->nnext,
-					 x->move) : 0;
+	px_rounds_t *x = ctx;
+	px_sim_t *s = x->s;
+	int rc = 0;
 
-	if (rc || s->ndone == s->njobs)
-		return rc;
-	if (s->now > PX_HORIZON)
+	if (s->eng.now > PX_HORIZON)
 		return errmsg_set(s->err, s->errlen, -ETIMEDOUT, "%s: %zu of "
-				  "%zu jobs not done after %.0f days", p->name,
-				  s->njobs - s->ndone, s->njobs,
-				  PX_HORIZON / 86400);
-	for (size_t i = 0; i < s->njobs && !rc; i++) {
+				  "%zu jobs not done after %.0f days",
+				  x->p->name, s->eng.njobs - s->eng.ndone,
+				  s->eng.njobs, PX_HORIZON / 86400);
+	for (size_t i = 0; i < s->eng.njobs && !rc; i++) {
 		px_job_t *j = &s->jobs[i];
 		bool was = j->outcome.end >= 0;
 		rc = job_run(s, j, s->shape.round);
 		if (!rc && !was && j->outcome.end >= 0)
-			rc = sim_events_push(q, j->outcome.end, SIM_EV_FINISH,
-					     (uint32_t)i, 0);
+			rc = sim_events_push(&s->eng.q, j->outcome.end,
+					     SIM_EV_FINISH, (uint32_t)i, 0);
 	}
-	return rc ? rc : sim_events_push(q, s->now + s->shape.round,
-					 SIM_EV_TICK, 0, 0);
+	return rc;
+}
+
+/* A completion queued by rounds_run is the job's one. */
+static int rounds_finish(void *ctx, uint32_t job, uint32_t gen, bool *done)
+{
+	(void)ctx;
+	(void)job;
+	(void)gen;
+	*done = true;
+	return 0;
 }
 
 /*
- * The rounds on the event queue (sim_events.h), as the synthetic engine's
- * events: a tick every round, and each job's completion at its time,
- * counted before a tick of the same instant. A completion rounded past
- * the round's end (job_run: epochs end at a whole second) is counted
- * after that round's plan, which already treats the job as done.
+ * The measured workloads' part of the loop (sim_engine.h): a tick every
+ * round, and each job's completion at its time, counted before a tick of
+ * the same instant. A completion rounded past the round's end (job_run:
+ * epochs end at a whole second) is counted after that round's plan,
+ * which already treats the job as done.
  */
+static const sim_engine_ops_t rounds_ops = {
+	.finish = rounds_finish,
+	.plan = rounds_plan,
+	.tick_end = rounds_run,
+};
+
 static int sim_loop(px_sim_t *s, px_policy_t *p)
 {
-	px_plan_scratch_t x = {
-		.active = calloc(s->njobs, sizeof(*x.active)),
-		.next = calloc(s->njobs, sizeof(*x.next)),
-		.nnext = calloc(s->njobs, sizeof(*x.nnext)),
-		.move = calloc(s->njobs, sizeof(*x.move)) };
-	sim_events_t q;
-	sim_event_t ev;
+	px_rounds_t x = {
+		.s = s, .p = p,
+		.active = calloc(s->eng.njobs, sizeof(*x.active)),
+		.next = calloc(s->eng.njobs, sizeof(*x.next)),
+		.nnext = calloc(s->eng.njobs, sizeof(*x.nnext)),
+		.move = calloc(s->eng.njobs, sizeof(*x.move)) };
 	int rc = x.active && x.next && x.nnext && x.move ? 0 : -ENOMEM;
 
-	sim_events_init(&q);
+	s->eng.ctx = &x;
 	if (!rc)
-		rc = sim_events_push(&q, 0.0, SIM_EV_TICK, 0, 0);
-	while (!rc && sim_events_pop(&q, &ev)) {
-		if (ev.kind == SIM_EV_FINISH) {
-			s->ndone++;
-			continue;
-		}
-		s->now = ev.time;
-		rc = round_tick(s, p, &x, &q);
-	}
-	sim_events_free(&q);
+		rc = sim_events_push(&s->eng.q, 0.0, SIM_EV_TICK, 0, 0);
+	if (!rc)
+		rc = sim_engine_run(&s->eng);
 	free(x.move);
 	free(x.active);
 	free(x.next);
@@ -471,17 +476,17 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
-	int rc = sim_outcome_init(&out->run, s->njobs);
+	int rc = sim_outcome_init(&out->run, s->eng.njobs);
 
-	out->limit = calloc(s->njobs + 1, sizeof(double));
+	out->limit = calloc(s->eng.njobs + 1, sizeof(double));
 	if (rc || !out->limit)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		out->run.jobs[i] = s->jobs[i].outcome;
 	if ((rc = sim_outcome_figures(&out->run)))
 		return rc;
 	out->run.gpu_util = sim_outcome_use(&out->run, px_sim_gpus(s),
-					    out->run.gpu_seconds, s->now);
+					    out->run.gpu_seconds, s->eng.now);
 	return 0;
 }
 
@@ -511,19 +516,34 @@ static int shape_check(const px_sim_t *s, const px_workload_t *w)
 	return 0;
 }
 
+/* The cluster of `shape` (NULL: the default) at time 0 for njobs jobs:
+ * every node free, what a decision costs a job the shape's. */
+static void sim_init(px_sim_t *s, const px_shape_t *shape, size_t njobs,
+		     char *err, size_t errlen)
+{
+	*s = (px_sim_t){ .shape = shape ? *shape : px_shape_default(),
+			 .err = err, .errlen = errlen };
+	s->costs = (sim_start_costs_t){ .first = s->shape.start,
+					.first_queued = s->shape.start_queued,
+					.restart = s->shape.restart,
+					.rebatch = s->shape.rebatch };
+	sim_engine_init(&s->eng, &rounds_ops, NULL, njobs, s->shape.round,
+			INFINITY);
+	px_sim_room(s, s->free);
+}
+
 int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	       px_policy_t *p, px_result_t *out, char *err, size_t errlen)
 {
-	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
-		       .njobs = w->n, .err = err, .errlen = errlen };
+	px_sim_t s;
 	int rc;
 
+	sim_init(&s, shape, w->n, err, errlen);
 	memset(out, 0, sizeof(*out));
 	snprintf(out->label, sizeof(out->label), "%s", p->name);
 	out->oracle = p->oracle;
 	s.jobs = calloc(w->n + 1, sizeof(*s.jobs));
 	rc = s.jobs ? shape_check(&s, w) : -ENOMEM;
-	px_sim_room(&s, s.free);
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
@@ -549,6 +569,7 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		sim_hold_free(&s.jobs[i].hold);
 	}
 	free(s.jobs);
+	sim_engine_free(&s.eng);
 	return rc;
 }
 
@@ -596,18 +617,17 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 			 const px_shape_t *shape, double *out, char *err,
 			 size_t errlen)
 {
-	px_sim_t s = { .shape = shape ? *shape : px_shape_default(),
-		       .njobs = 1, .err = err, .errlen = errlen };
+	px_sim_t s;
 	px_job_t j = { .spec = spec, .bsz = spec->bsz,
 		       .outcome = { .start = -1.0, .end = -1.0 } };
 	int alloc[PX_GPUS], rc;
 
+	sim_init(&s, shape, 1, err, errlen);
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
 		return errmsg_set(err, errlen, -EINVAL, "%s: %d GPUs",
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	px_sim_room(&s, s.free);
 	rc = job_set_alloc(&s, &j, alloc, replicas);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)

@@ -16,8 +16,10 @@
 #include <stddef.h>
 
 #include "measured/app.h"
+#include "sim_engine.h"
 #include "sim_hold.h"
 #include "sim_outcome.h"
+#include "sim_start_cost.h"
 #include "sim_truth_ops.h"
 
 #define PX_GPUS (PX_NODES * PX_NODE_GPUS)	/* the most a cluster has */
@@ -215,11 +217,12 @@ typedef struct px_policy {
 
 struct px_sim {
 	px_shape_t shape;
+	/* The loop, its queue and its time (sim_engine.h). */
+	sim_engine_t eng;
 	px_job_t *jobs;
-	size_t njobs, ndone;
-	double now;
 	res_vec_t free[PX_NODES];	/* per node, what no job holds */
-	double launch_busy;	/* first starts launching until then */
+	/* What a decision costs a job: the shape's (sim_start_cost.h). */
+	sim_start_costs_t costs;
 	size_t rounds;
 	char *err;
 	size_t errlen;

@@ -151,13 +151,13 @@ static int tiresias_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			 size_t n, int (*next)[PX_GPUS], int *nnext)
 {
 	tiresias_t *t = p->state;
-	double now = floor(s->now);
+	double now = floor(s->eng.now);
 	int left = px_sim_gpus(s);
 	size_t *order = calloc(n, sizeof(size_t));
 	int *want = calloc(n, sizeof(int));
 	int rc;
 
-	if (!order || !want || (!t->status && tiresias_init(t, s->njobs))) {
+	if (!order || !want || (!t->status && tiresias_init(t, s->eng.njobs))) {
 		free(order);
 		free(want);
 		return -ENOMEM;

@@ -117,7 +117,7 @@ void px_place_free(const px_sim_t *s, int (*next)[PX_GPUS], const int *nnext,
 	/* Nodes beyond the cluster's have no GPU to give. */
 	for (int k = 0; k < PX_NODES; k++)
 		free[k] = k < s->shape.nodes ? PX_NODE_GPUS : 0;
-	for (size_t i = 0; i < s->njobs; i++)
+	for (size_t i = 0; i < s->eng.njobs; i++)
 		for (int g = 0; g < nnext[i]; g++)
 			free[next[i][g]]--;
 }

@@ -288,7 +288,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	px_job_t *j = &s->jobs[i];
 	pp_job_t *pj = &o->jobs[i];
 	job_model_t *m;
-	time_t now = (time_t)s->now;
+	time_t now = (time_t)s->eng.now;
 	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc;
 
 	if (!pj->m && (rc = pp_record_new(o, s, i)))
@@ -405,7 +405,7 @@ static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
 	pp_job_t *pj = &o->jobs[i];
 	sim_take_t take;
 
-	(void)sim_decision_take(pj->m, d, (time_t)s->now, &take, NULL, 0);
+	(void)sim_decision_take(pj->m, d, (time_t)s->eng.now, &take, NULL, 0);
 	switch (take) {
 	case SIM_TAKE_KEEP:
 		return;
@@ -458,8 +458,8 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	int rc = 0;
 
 	if (!o->jobs) {
-		o->jobs = calloc(s->njobs, sizeof(*o->jobs));
-		o->njobs = s->njobs;
+		o->jobs = calloc(s->eng.njobs, sizeof(*o->jobs));
+		o->njobs = s->eng.njobs;
 	}
 	if (!in || !which || !idx || !o->jobs) {
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
@@ -506,7 +506,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	conf.preempt = o->preempt;
 	plan_free(&o->last);
 	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
-			.now = (time_t)s->now, .room = room,
+			.now = (time_t)s->eng.now, .room = room,
 			.nservers = PX_NODES, .conf = &conf }, &o->last,
 			which, &njobs, NULL))) {
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);

@@ -108,8 +108,8 @@ static double profile_earliest(const bf_profile_t *p, int gpus,
 static int bf_limits(bf_t *b, px_sim_t *s)
 {
 	if (!b->limit) {
-		b->limit = calloc(s->njobs + 1, sizeof(double));
-		b->njobs = s->njobs;
+		b->limit = calloc(s->eng.njobs + 1, sizeof(double));
+		b->njobs = s->eng.njobs;
 		if (!b->limit)
 			return -ENOMEM;
 	}
@@ -117,11 +117,11 @@ static int bf_limits(bf_t *b, px_sim_t *s)
 
 	if (shape.limit_start >= 0)
 		shape.start = shape.limit_start;
-	for (size_t i = 0; i < s->njobs; i++) {
+	for (size_t i = 0; i < s->eng.njobs; i++) {
 		const px_spec_t *sp = s->jobs[i].spec;
 		double run;
 		int rc;
-		if (b->limit[i] > 0 || sp->submit > s->now)
+		if (b->limit[i] > 0 || sp->submit > s->eng.now)
 			continue;
 		if ((rc = px_spec_true_runtime(sp, sp->replicas, &shape,
 					       &run, s->err, s->errlen)))
@@ -139,7 +139,7 @@ static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
 	/* Each job adds at most two breakpoints. */
 	bf_profile_t p = { calloc(2 * n + 1, sizeof(double)),
 			   calloc(2 * n + 1, sizeof(int)), 1 };
-	double now = s->now;
+	double now = s->eng.now;
 
 	if (!p.t || !p.used) {
 		free(p.t);
