@@ -85,7 +85,8 @@ noinst_PROGRAMS += testsuite/offline/client_rules
 testsuite_offline_client_rules_SOURCES = testsuite/offline/client_rules.c
 testsuite_offline_client_rules_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(GSL_CFLAGS)
 testsuite_offline_client_rules_LDADD = $(TOOLS_LDADD)
-EXTRA_DIST += testsuite/offline/test_client_rules.py
+EXTRA_DIST += testsuite/offline/test_client_rules.py \
+	testsuite/offline/test_gradients_message.py
 EXTRA_DIST += testsuite/fuzz/fuzz_protocol.c \
 	testsuite/fuzz/run.sh bench/load_reports.py doc/design/reports.md \
 	testsuite/integration/test_report.py

@@ -8,6 +8,7 @@
  * credential checker that accepts "FAKE:<uid>:<payload>" so the fuzzer can
  * get past authentication. Build and run: testsuite/fuzz/run.sh.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +32,12 @@ static munge_auth_status_t fake_verify(const char *socket, const char *cred,
 	return MUNGE_AUTH_OK;
 }
 
-static int job_owner(uint32_t job_id, uid_t *uid)
+static int job_owner(uint32_t job_id, uid_t *uid, uint32_t *run)
 {
 	if (job_id % 3 == 0)
-		return -1;
+		return -ENOENT;
 	*uid = job_id % 4;
+	*run = job_id % 5;
 	return 0;
 }
 

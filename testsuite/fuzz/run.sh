@@ -27,17 +27,21 @@ OUT=${OUT:-$(mktemp -d /tmp/optimus-fuzz.XXXXXX)}
 SRCS=""
 case "$TARGET" in
 protocol)
-	for f in protocol replay_cache queue history munge_auth \
-		service; do
-		SRCS="$SRCS $TOP/src/common/report/$f.c"
+	# the report service and all it calls: the whole report/ module
+	# but the clients' side
+	for f in $(ls "$TOP"/src/common/report/*.c); do
+		case "$f" in */client.c|*/conf.c) continue ;; esac
+		SRCS="$SRCS $f"
 	done
 	SRCS="$SRCS $(ls "$TOP"/src/common/util/*.c)"
 	LIBS="$(pkg-config --libs json-c) -lmunge -lpthread"
 	MAXLEN=${MAXLEN:-70000} ;;
 models)
-	for d in models plan alloc hints util; do
+	for d in models plan alloc hints job util; do
 		SRCS="$SRCS $(ls "$TOP"/src/common/$d/*.c)"
 	done
+	# the run a report names (job/ judges reports by it)
+	SRCS="$SRCS $TOP/src/common/report/run.c"
 	LIBS="$(pkg-config --libs json-c gsl) -lm"
 	MAXLEN=${MAXLEN:-4096} ;;
 *)
