@@ -162,7 +162,12 @@ def test_node_death_while_checkpointing_for_a_resize(cluster, tmp_path):
         wait_for(lambda: signalled in cluster.logs(), 90, "the signal")
         node = cluster.job_fields(big)["BatchHost"]
         kill_node(cluster, node, "issue31-test-ckpt")
-        wait_for(lambda: runs(big_out)[1:2], 120, "the run after the fault")
+        # what Slurm and the planner did meanwhile, and the job's output,
+        # should the run not come (CI keeps no cluster)
+        wait_for(lambda: runs(big_out)[1:2], 120, "the run after the fault",
+                 detail=lambda: "%s\nits output, last lines:\n%s" % (
+                     cluster.job_story(big),
+                     "\n".join(open(big_out).read().splitlines()[-15:])))
         wait_plans(cluster, SEVERAL_PLANS)
         f = cluster.job_fields(big)
         assert f["Restarts"] == "1", f     # requeued once, by Slurm
