@@ -507,8 +507,8 @@ END_TEST
  * the same fixed size, each filling the one server. Without it the second
  * waits for the first to end; with it the first is preempted once it ran
  * the minimum interval and the second's wait outweighs the margin, the
- * second starts, and the first comes back and completes (its next start
- * paying a restart).
+ * second starts, and the first comes back and completes (every start
+ * after a preemption paying a restart, counted as one, its seconds lost).
  */
 START_TEST(test_preemption)
 {
@@ -541,6 +541,12 @@ START_TEST(test_preemption)
 		      on.run.jobs[1].start, on.run.jobs[0].end);
 	ck_assert(on.run.jobs[1].start >= c.min_resize_interval);
 	ck_assert(on.run.jobs[0].end > off.run.jobs[0].end);
+	ck_assert_uint_eq(off.run.restarts, 0);
+	ck_assert_double_eq(off.run.lost, 0);
+	ck_assert_uint_ge(on.run.jobs[0].restarts, 1);
+	for (int k = 0; k < 2; k++)
+		ck_assert(on.run.jobs[k].lost >=
+			  on.run.jobs[k].restarts * c.restart_base);
 	sim_result_free(&off);
 	sim_result_free(&on);
 }
@@ -564,6 +570,36 @@ START_TEST(test_start_costs)
 	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_REBATCH, 7, 100), 3);
 	ck_assert_double_eq(sim_start_cost(&c, SIM_TAKE_KEEP, 7, 100), 0);
 	ck_assert_double_eq(c.busy_until, 104);
+}
+END_TEST
+
+/*
+ * What a decision counts in a job's outcome, one rule for both engines:
+ * a first start is no restart, every start from a checkpoint is one, a
+ * batch change in place a re-batch; every second of a cost is lost.
+ */
+START_TEST(test_outcome_take)
+{
+	sim_job_outcome_t j = { .submit = 10, .start = -1, .end = -1 };
+	const sim_take_t none[] = { SIM_TAKE_WAIT, SIM_TAKE_KEEP,
+				    SIM_TAKE_PREEMPT };
+
+	sim_job_outcome_take(&j, SIM_TAKE_START, 30);
+	sim_job_outcome_lose(&j, 5);
+	ck_assert_double_eq(j.start, 30);
+	ck_assert_uint_eq(j.restarts, 0);
+	sim_job_outcome_take(&j, SIM_TAKE_RESIZE, 100);
+	sim_job_outcome_take(&j, SIM_TAKE_RESTART, 200);
+	sim_job_outcome_lose(&j, 20);
+	sim_job_outcome_lose(&j, 27);
+	sim_job_outcome_take(&j, SIM_TAKE_REBATCH, 300);
+	sim_job_outcome_lose(&j, 3);
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		sim_job_outcome_take(&j, none[i], 400);
+	ck_assert_double_eq(j.start, 30);
+	ck_assert_uint_eq(j.restarts, 2);
+	ck_assert_uint_eq(j.rebatches, 1);
+	ck_assert_double_eq(j.lost, 55);
 }
 END_TEST
 
@@ -834,6 +870,7 @@ int main(void)
 	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_start_costs);
+	tcase_add_test(tc, test_outcome_take);
 	tcase_add_test(tc, test_decision_take);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_curves);

@@ -33,6 +33,30 @@ void sim_outcome_free(sim_outcome_t *o)
 	o->jobs = NULL;
 }
 
+void sim_job_outcome_take(sim_job_outcome_t *j, sim_take_t take, double now)
+{
+	switch (take) {
+	case SIM_TAKE_START:
+		if (j->start < 0)
+			j->start = now;
+		break;
+	case SIM_TAKE_RESTART:
+	case SIM_TAKE_RESIZE:
+		j->restarts++;
+		break;
+	case SIM_TAKE_REBATCH:
+		j->rebatches++;
+		break;
+	default:
+		break;
+	}
+}
+
+void sim_job_outcome_lose(sim_job_outcome_t *j, double seconds)
+{
+	j->lost += seconds;
+}
+
 double sim_job_outcome_jct(const sim_job_outcome_t *j)
 {
 	return j->end >= 0 ? j->end - j->submit : NAN;

@@ -12,17 +12,17 @@
 
 #include <stddef.h>
 
+#include "sim_decision.h"
+
 typedef struct sim_job_outcome {
 	double submit;		/* seconds */
 	double start;		/* its first allocation; < 0: none */
 	double end;		/* its completion; < 0: not done */
-	/* Its starts from a checkpoint, as its engine counts them (the
-	 * synthetic: its resizes; the measured: every re-allocation after
-	 * the first), and its batch changes taken in place. */
+	/* Its starts from a checkpoint and its batch changes taken in
+	 * place (sim_job_outcome_take). */
 	unsigned restarts, rebatches;
-	/* Seconds without progress its engine charged it (the synthetic:
-	 * its resizes'; the measured: its first start, restarts and
-	 * re-batches). */
+	/* Seconds of its decisions' costs it spent without progress
+	 * (sim_job_outcome_lose). */
 	double lost;
 	double gpu_seconds;	/* GPUs held x seconds, restarts included */
 } sim_job_outcome_t;
@@ -53,6 +53,24 @@ int sim_outcome_figures(sim_outcome_t *o);
  */
 double sim_outcome_use(const sim_outcome_t *o, double capacity, double held,
 		       double now);
+
+/*
+ * What a decision `take` carried out at `now` counts in the job's outcome,
+ * one rule for both engines: a first start is its first allocation, not
+ * a restart; every start from its checkpoint is a restart, whatever
+ * called for it (a resize, a start after a preemption, a re-allocation
+ * of a policy that places its own jobs); a batch change taken in place
+ * is a re-batch. The other takes count nothing.
+ */
+void sim_job_outcome_take(sim_job_outcome_t *j, sim_take_t take, double now);
+/*
+ * The job spent `seconds` of a decision's cost (sim_start_cost.h: a first
+ * start's, a restart's, a re-batch's) without progress: every such second
+ * is lost, whatever the decision. An engine adds them as they pass, so
+ * that a cost cut short by the next decision is lost only as far as it
+ * ran, or at once where nothing cuts one short (sim_apply.c).
+ */
+void sim_job_outcome_lose(sim_job_outcome_t *j, double seconds);
 
 /* The job's JCT, NAN if not done. */
 double sim_job_outcome_jct(const sim_job_outcome_t *j);

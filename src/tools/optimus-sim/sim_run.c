@@ -272,7 +272,7 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	}
 	if ((rc = sim_outcome_figures(&out->run)))
 		return rc;
-	out->resize_share = run > 0 ? out->run.lost / run : 0.0;
+	out->restart_share = run > 0 ? out->run.lost / run : 0.0;
 	out->run.gpu_util = sim_outcome_use(&out->run, c->server.v[RES_GPU] *
 					    c->nservers, s->used_int[RES_GPU],
 					    s->eng.now);
