@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -604,6 +605,49 @@ START_TEST(test_outcome_take)
 END_TEST
 
 /*
+ * The one result builder of both engines: the outcomes taken from an
+ * engine's own job records, the figures over them, the GPUs' share from
+ * the engine's integral or, without one, the jobs' own GPU-seconds.
+ */
+START_TEST(test_outcome_build)
+{
+	struct rec {
+		int other;
+		sim_job_outcome_t outcome;
+		double more;
+	} jobs[3] = {
+		{ 1, { .submit = 0, .start = 10, .end = 110, .restarts = 2,
+		       .lost = 40, .gpu_seconds = 400 }, 9 },
+		{ 2, { .submit = 50, .start = 60, .end = -1, .restarts = 1,
+		       .lost = 7, .gpu_seconds = 100 }, 9 },
+		{ 3, { .submit = 20, .start = 20, .end = 320, .rebatches = 1,
+		       .lost = 5, .gpu_seconds = 500 }, 9 } };
+	sim_outcome_t o;
+
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
+					   offsetof(struct rec, outcome), 4,
+					   -1, 500), 0);
+	ck_assert_uint_eq(o.njobs, 3);
+	ck_assert_uint_eq(o.ndone, 2);
+	ck_assert_double_eq(o.jobs[2].start, 20);
+	ck_assert_double_eq(o.avg_jct, 205);
+	ck_assert_double_eq(o.makespan, 320);
+	ck_assert_uint_eq(o.restarts, 3);
+	ck_assert_uint_eq(o.rebatches, 1);
+	ck_assert_double_eq(o.lost, 45);
+	ck_assert_double_eq(o.run_seconds, 400);
+	ck_assert_double_eq(o.gpu_seconds, 1000);
+	ck_assert_double_eq(o.gpu_util, 1000.0 / (4 * 320));
+	sim_outcome_free(&o);
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
+					   offsetof(struct rec, outcome), 4,
+					   640, 500), 0);
+	ck_assert_double_eq(o.gpu_util, 0.5);
+	sim_outcome_free(&o);
+}
+END_TEST
+
+/*
  * A decision taken by a record (both engines' rule): a first START is a
  * start, a START after a run a restart; a PREEMPT of a run that declared
  * no checkpoint is refused (the record kept), else the job is requeued.
@@ -871,6 +915,7 @@ int main(void)
 	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_start_costs);
 	tcase_add_test(tc, test_outcome_take);
+	tcase_add_test(tc, test_outcome_build);
 	tcase_add_test(tc, test_decision_take);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_curves);

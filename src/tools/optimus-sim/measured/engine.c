@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,20 +475,19 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 	return rc;
 }
 
+/* The rounds keep no integral of the GPUs held besides the jobs' own
+ * GPU-seconds (job_run): the figures take their sum (held < 0). */
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
-	int rc = sim_outcome_init(&out->run, s->eng.njobs);
+	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
+				   sizeof(*s->jobs),
+				   offsetof(px_job_t, outcome), px_sim_gpus(s),
+				   -1.0, s->eng.now);
 
 	out->limit = calloc(s->eng.njobs + 1, sizeof(double));
-	if (rc || !out->limit)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->eng.njobs; i++)
-		out->run.jobs[i] = s->jobs[i].outcome;
-	if ((rc = sim_outcome_figures(&out->run)))
-		return rc;
-	out->run.gpu_util = sim_outcome_use(&out->run, px_sim_gpus(s),
-					    out->run.gpu_seconds, s->eng.now);
-	return 0;
+	if (!rc && !out->limit)
+		rc = -ENOMEM;
+	return rc;
 }
 
 /* A shape the engine can run, and every job within it. */
