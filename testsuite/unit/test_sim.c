@@ -650,7 +650,8 @@ END_TEST
 /*
  * A decision taken by a record (both engines' rule): a first START is a
  * start, a START after a run a restart; a PREEMPT of a run that declared
- * no checkpoint is refused (the record kept), else the job is requeued.
+ * no checkpoint is refused (the record kept), else the job is requeued;
+ * a run a start began (sim_decision_started) declared one.
  */
 START_TEST(test_decision_take)
 {
@@ -679,6 +680,13 @@ START_TEST(test_decision_take)
 	d = (plan_decision_t){ .action = PLAN_START, .ps = 1, .workers = 2 };
 	ck_assert_int_eq(sim_decision_take(m, &d, 400, &take, NULL, 0), 0);
 	ck_assert_int_eq(take, SIM_TAKE_RESTART);
+	/* The run a start began says at once that it can checkpoint: it
+	 * may be preempted again. */
+	sim_decision_started(m, 420, 1, 2, 1);
+	ck_assert_int_eq(m->phase, JM_RUNNING);
+	d = (plan_decision_t){ .action = PLAN_PREEMPT };
+	ck_assert_int_eq(sim_decision_take(m, &d, 500, &take, NULL, 0), 0);
+	ck_assert_int_eq(take, SIM_TAKE_PREEMPT);
 	d = (plan_decision_t){ .action = PLAN_WAIT };
 	ck_assert_int_eq(sim_decision_take(m, &d, 400, &take, NULL, 0), 0);
 	ck_assert_int_eq(take, SIM_TAKE_WAIT);
