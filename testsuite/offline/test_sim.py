@@ -42,7 +42,7 @@ def test_structure(results, name):
     assert len(r["runs"]) >= 2
     for run_ in r["runs"]:
         for key in ("label", "avg_jct", "makespan", "cpu_util",
-                    "resize_share", "loss_series", "jobs_done"):
+                    "restart_share", "loss_series", "jobs_done"):
             assert key in run_
         assert run_["jobs_done"] == run_["jobs"]
     assert r["comparisons"]
@@ -65,7 +65,7 @@ def test_stragglers_cost_and_replacement(results):
     # Slow servers cost time; replacement with draining recovers some.
     assert runs["stragglers kept"]["avg_jct"] > runs["no slow server"]["avg_jct"]
     assert runs["replaced + drained"]["avg_jct"] < runs["stragglers kept"]["avg_jct"]
-    assert runs["stragglers replaced"]["resizes"] >= 1
+    assert runs["stragglers replaced"]["restarts"] >= 1
     # Detection works, and a drained server takes no new victims.
     assert cmp["stragglers found, replaced"] >= 1
     assert cmp["stragglers found, drained"] <= cmp["stragglers found, replaced"]
@@ -100,7 +100,7 @@ def test_baselines_keep_the_submitted_size(tmp_path):
     fixed = json.loads(run("run", "--trace", str(trace), "--policy", "drf",
                            "--json", "-", "--detail").stdout)["runs"][0]
     job = fixed["job_results"][0]
-    assert fixed["resizes"] == 0
+    assert fixed["restarts"] == 0
     assert job["cpu_seconds"] == pytest.approx(
         12 * (job["end"] - job["start"]), rel=1e-6)
     elastic = json.loads(run("run", "--trace", str(trace), "--policy",
@@ -444,7 +444,7 @@ def test_mllib_run_needs_no_extra_flag():
     p = run("run", "--family", "mllib", "--policy", "quality,drf",
             "--jobs", "10", "--json", "-")
     runs = {r["label"]: r for r in json.loads(p.stdout)["runs"]}
-    assert runs["drf"]["jobs_done"] == 10 and runs["drf"]["resizes"] == 0
+    assert runs["drf"]["jobs_done"] == 10 and runs["drf"]["restarts"] == 0
     assert runs["quality"]["jobs_done"] == 10
 
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,8 +508,8 @@ END_TEST
  * the same fixed size, each filling the one server. Without it the second
  * waits for the first to end; with it the first is preempted once it ran
  * the minimum interval and the second's wait outweighs the margin, the
- * second starts, and the first comes back and completes (its next start
- * paying a restart).
+ * second starts, and the first comes back and completes (every start
+ * after a preemption paying a restart, counted as one, its seconds lost).
  */
 START_TEST(test_preemption)
 {
@@ -541,6 +542,12 @@ START_TEST(test_preemption)
 		      on.run.jobs[1].start, on.run.jobs[0].end);
 	ck_assert(on.run.jobs[1].start >= c.min_resize_interval);
 	ck_assert(on.run.jobs[0].end > off.run.jobs[0].end);
+	ck_assert_uint_eq(off.run.restarts, 0);
+	ck_assert_double_eq(off.run.lost, 0);
+	ck_assert_uint_ge(on.run.jobs[0].restarts, 1);
+	for (int k = 0; k < 2; k++)
+		ck_assert(on.run.jobs[k].lost >=
+			  on.run.jobs[k].restarts * c.restart_base);
 	sim_result_free(&off);
 	sim_result_free(&on);
 }
@@ -568,9 +575,83 @@ START_TEST(test_start_costs)
 END_TEST
 
 /*
+ * What a decision counts in a job's outcome, one rule for both engines:
+ * a first start is no restart, every start from a checkpoint is one, a
+ * batch change in place a re-batch; every second of a cost is lost.
+ */
+START_TEST(test_outcome_take)
+{
+	sim_job_outcome_t j = { .submit = 10, .start = -1, .end = -1 };
+	const sim_take_t none[] = { SIM_TAKE_WAIT, SIM_TAKE_KEEP,
+				    SIM_TAKE_PREEMPT };
+
+	sim_job_outcome_take(&j, SIM_TAKE_START, 30);
+	sim_job_outcome_lose(&j, 5);
+	ck_assert_double_eq(j.start, 30);
+	ck_assert_uint_eq(j.restarts, 0);
+	sim_job_outcome_take(&j, SIM_TAKE_RESIZE, 100);
+	sim_job_outcome_take(&j, SIM_TAKE_RESTART, 200);
+	sim_job_outcome_lose(&j, 20);
+	sim_job_outcome_lose(&j, 27);
+	sim_job_outcome_take(&j, SIM_TAKE_REBATCH, 300);
+	sim_job_outcome_lose(&j, 3);
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		sim_job_outcome_take(&j, none[i], 400);
+	ck_assert_double_eq(j.start, 30);
+	ck_assert_uint_eq(j.restarts, 2);
+	ck_assert_uint_eq(j.rebatches, 1);
+	ck_assert_double_eq(j.lost, 55);
+}
+END_TEST
+
+/*
+ * The one result builder of both engines: the outcomes taken from an
+ * engine's own job records, the figures over them, the GPUs' share from
+ * the engine's integral or, without one, the jobs' own GPU-seconds.
+ */
+START_TEST(test_outcome_build)
+{
+	struct rec {
+		int other;
+		sim_job_outcome_t outcome;
+		double more;
+	} jobs[3] = {
+		{ 1, { .submit = 0, .start = 10, .end = 110, .restarts = 2,
+		       .lost = 40, .gpu_seconds = 400 }, 9 },
+		{ 2, { .submit = 50, .start = 60, .end = -1, .restarts = 1,
+		       .lost = 7, .gpu_seconds = 100 }, 9 },
+		{ 3, { .submit = 20, .start = 20, .end = 320, .rebatches = 1,
+		       .lost = 5, .gpu_seconds = 500 }, 9 } };
+	sim_outcome_t o;
+
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
+					   offsetof(struct rec, outcome), 4,
+					   -1, 500), 0);
+	ck_assert_uint_eq(o.njobs, 3);
+	ck_assert_uint_eq(o.ndone, 2);
+	ck_assert_double_eq(o.jobs[2].start, 20);
+	ck_assert_double_eq(o.avg_jct, 205);
+	ck_assert_double_eq(o.makespan, 320);
+	ck_assert_uint_eq(o.restarts, 3);
+	ck_assert_uint_eq(o.rebatches, 1);
+	ck_assert_double_eq(o.lost, 45);
+	ck_assert_double_eq(o.run_seconds, 400);
+	ck_assert_double_eq(o.gpu_seconds, 1000);
+	ck_assert_double_eq(o.gpu_util, 1000.0 / (4 * 320));
+	sim_outcome_free(&o);
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
+					   offsetof(struct rec, outcome), 4,
+					   640, 500), 0);
+	ck_assert_double_eq(o.gpu_util, 0.5);
+	sim_outcome_free(&o);
+}
+END_TEST
+
+/*
  * A decision taken by a record (both engines' rule): a first START is a
  * start, a START after a run a restart; a PREEMPT of a run that declared
- * no checkpoint is refused (the record kept), else the job is requeued.
+ * no checkpoint is refused (the record kept), else the job is requeued;
+ * a run a start began (sim_decision_started) declared one.
  */
 START_TEST(test_decision_take)
 {
@@ -599,6 +680,13 @@ START_TEST(test_decision_take)
 	d = (plan_decision_t){ .action = PLAN_START, .ps = 1, .workers = 2 };
 	ck_assert_int_eq(sim_decision_take(m, &d, 400, &take, NULL, 0), 0);
 	ck_assert_int_eq(take, SIM_TAKE_RESTART);
+	/* The run a start began says at once that it can checkpoint: it
+	 * may be preempted again. */
+	sim_decision_started(m, 420, 1, 2, 1);
+	ck_assert_int_eq(m->phase, JM_RUNNING);
+	d = (plan_decision_t){ .action = PLAN_PREEMPT };
+	ck_assert_int_eq(sim_decision_take(m, &d, 500, &take, NULL, 0), 0);
+	ck_assert_int_eq(take, SIM_TAKE_PREEMPT);
 	d = (plan_decision_t){ .action = PLAN_WAIT };
 	ck_assert_int_eq(sim_decision_take(m, &d, 400, &take, NULL, 0), 0);
 	ck_assert_int_eq(take, SIM_TAKE_WAIT);
@@ -834,6 +922,8 @@ int main(void)
 	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_start_costs);
+	tcase_add_test(tc, test_outcome_take);
+	tcase_add_test(tc, test_outcome_build);
 	tcase_add_test(tc, test_decision_take);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_curves);

@@ -71,7 +71,7 @@ static void usage(FILE *f)
 	      "  --speed-error X   speed prediction error, std. dev. (0.1)\n"
 	      "  --conv-error X    convergence prediction error (0.2)\n"
 	      "  --damping X       early-stage damping (default 0.95)\n"
-	      "  --restart S       seconds per resize besides checkpoint (20)\n"
+	      "  --restart S       seconds per restart besides checkpoint (20)\n"
 	      "  --min-resize S    minimum seconds between resizes (1200)\n"
 	      "  --no-placement    first-fit spread instead of Theorem 1\n"
 	      "  --no-paa          MXNet's parameter assignment instead of PAA\n"

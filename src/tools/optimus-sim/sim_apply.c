@@ -121,33 +121,25 @@ static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
 			      s->eng.now);
 }
 
-/* A start from the checkpoint after a preemption (its seconds lost as a
- * resize's are), or a first start that costs seconds, holds its servers
- * without progress until its RESUME; a free first start runs at once. */
+/*
+ * A start, first or from the checkpoint (after a preemption, or a
+ * resize), counted as the one rule counts it (sim_job_outcome_take): the
+ * job holds its servers without progress until its RESUME; a free first
+ * start runs at once. A restarting job is not planned (sim_input_job), so
+ * its cost always runs out whole: all of it is lost now.
+ */
 static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
 {
 	double cost = take_cost(s, j, take);
 
-	if (j->outcome.start < 0.0)
-		j->outcome.start = s->eng.now;
+	sim_job_outcome_take(&j->outcome, take, s->eng.now);
+	sim_job_outcome_lose(&j->outcome, cost);
 	if (take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
 		return 0;
 	}
 	j->st = SJ_RESTARTING;
 	sim_job_set_speed(s, j);
-	return sim_events_push(&s->eng.q, s->eng.now + cost, SIM_EV_RESUME,
-			       j->id, j->gen);
-}
-
-static int do_resize(sim_state_t *s, sim_job_t *j)
-{
-	double cost = take_cost(s, j, SIM_TAKE_RESIZE);
-
-	j->st = SJ_RESTARTING;
-	sim_job_set_speed(s, j);
-	j->outcome.restarts++;
-	j->outcome.lost += cost;
 	return sim_events_push(&s->eng.q, s->eng.now + cost, SIM_EV_RESUME,
 			       j->id, j->gen);
 }
@@ -193,10 +185,7 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->eng.now),
 					    &take, NULL, 0)))
 			break;
-		if (take == SIM_TAKE_RESIZE)
-			rc = do_resize(s, act[i]);
-		else
-			rc = do_start(s, act[i], take);
+		rc = do_start(s, act[i], take);
 		if (d->moves_off_straggler)
 			sim_straggler_drain(s, act[i]);
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /* sim_decision.c - a plan decision taken by a simulated job (sim_decision.h). */
+#include "job/job_feed.h"
 #include "plan/plan_apply.h"
 #include "sim_decision.h"
 
@@ -32,4 +33,11 @@ int sim_decision_take(job_model_t *m, const plan_decision_t *d, time_t now,
 	if (!rc && *take == SIM_TAKE_PREEMPT)
 		job_model_requeued(m, now);
 	return rc;
+}
+
+void sim_decision_started(job_model_t *m, time_t began, int ps, int workers,
+			  int nodes)
+{
+	job_model_started(m, began, ps, workers, nodes);
+	(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
 }

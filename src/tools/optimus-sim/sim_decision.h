@@ -40,4 +40,14 @@ typedef enum sim_take {
 int sim_decision_take(job_model_t *m, const plan_decision_t *d, time_t now,
 		      sim_take_t *take, char *why, size_t len);
 
+/*
+ * The run a start or a restart began is on the record m from `began`
+ * (when the decision's cost ran out), on ps PS and `workers` workers over
+ * `nodes` servers, and says at once that it can checkpoint: a simulated
+ * trainer installs its handler as it starts, and the core resizes or
+ * preempts a run only once it said so.
+ */
+void sim_decision_started(job_model_t *m, time_t began, int ps, int workers,
+			  int nodes);
+
 #endif

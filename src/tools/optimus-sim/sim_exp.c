@@ -185,7 +185,7 @@ static void accumulate(sim_result_t *acc, const sim_result_t *r)
 	a->restarts += r->run.restarts;
 	a->rebatches += r->run.rebatches;
 	acc->cpu_util += r->cpu_util;
-	acc->resize_share += r->resize_share;
+	acc->restart_share += r->restart_share;
 	acc->stragglers += r->stragglers;
 	acc->plans += r->plans;
 	acc->plan_wall += r->plan_wall;
@@ -203,7 +203,7 @@ static void average(sim_result_t *acc, unsigned n)
 	a->gpu_util /= n;
 	a->lost /= n;
 	acc->cpu_util /= n;
-	acc->resize_share /= n;
+	acc->restart_share /= n;
 	/* Counts: rounded means, so that a row reads like one run. */
 	a->ndone = (a->ndone + n / 2) / n;
 	a->restarts = (a->restarts + n / 2) / n;
@@ -273,7 +273,7 @@ int sim_exp_variant(sim_exp_t *e, const char *label, const sim_config_t *cfg,
 			row->run.p99_jct = row->run.makespan = 0;
 			row->run.gpu_seconds = row->run.gpu_util = 0;
 			row->run.lost = row->cpu_util = 0;
-			row->resize_share = row->plan_wall = 0;
+			row->restart_share = row->plan_wall = 0;
 			accumulate(row, &one);
 		} else {
 			accumulate(row, &one);

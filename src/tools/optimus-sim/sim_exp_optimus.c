@@ -99,9 +99,10 @@ int sim_exp_optimus_vs_drf(sim_exp_t *e)
 			   100 * better(o->run.avg_jct, de->run.avg_jct),
 			   NAN, "%",
 			   "DRF that resizes running jobs (not the paper's)");
-	sim_report_compare(e->report, "resize overhead (Optimus)",
-			   100 * o->resize_share, 2.54, "%",
-			   "paper: share of makespan; here: of job run time");
+	sim_report_compare(e->report, "restart overhead (Optimus)",
+			   100 * o->restart_share, 2.54, "%",
+			   "paper: resizes' share of makespan; here: of job "
+			   "run time");
 	return optimus_vs_drf_google(e, &c, &gp);
 }
 

@@ -13,6 +13,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "sim_curves.h"
+#include "sim_decision.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
 
@@ -238,13 +239,8 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 
 void sim_job_run(sim_state_t *s, sim_job_t *j)
 {
-	job_model_started(j->jm, sim_time(s->eng.now), j->ps, j->workers,
-			  (int)j->hold.n);
-	/* Simulated trainers install their handler at once and declare at
-	 * every start that they can checkpoint: the core resizes or preempts
-	 * a run only once it declared. */
-	(void)job_feed_checkpoint(j->jm, sim_time(s->eng.now), j->jm->step,
-				  NULL);
+	sim_decision_started(j->jm, sim_time(s->eng.now), j->ps, j->workers,
+			     (int)j->hold.n);
 	j->st = SJ_RUNNING;
 	sim_job_set_speed(s, j);
 }

@@ -33,6 +33,30 @@ void sim_outcome_free(sim_outcome_t *o)
 	o->jobs = NULL;
 }
 
+void sim_job_outcome_take(sim_job_outcome_t *j, sim_take_t take, double now)
+{
+	switch (take) {
+	case SIM_TAKE_START:
+		if (j->start < 0)
+			j->start = now;
+		break;
+	case SIM_TAKE_RESTART:
+	case SIM_TAKE_RESIZE:
+		j->restarts++;
+		break;
+	case SIM_TAKE_REBATCH:
+		j->rebatches++;
+		break;
+	default:
+		break;
+	}
+}
+
+void sim_job_outcome_lose(sim_job_outcome_t *j, double seconds)
+{
+	j->lost += seconds;
+}
+
 double sim_job_outcome_jct(const sim_job_outcome_t *j)
 {
 	return j->end >= 0 ? j->end - j->submit : NAN;
@@ -57,7 +81,7 @@ int sim_outcome_figures(sim_outcome_t *o)
 
 	if (!jct)
 		return -ENOMEM;
-	o->makespan = o->gpu_seconds = o->lost = 0.0;
+	o->makespan = o->gpu_seconds = o->lost = o->run_seconds = 0.0;
 	o->restarts = o->rebatches = 0;
 	for (size_t i = 0; i < o->njobs; i++) {
 		const sim_job_outcome_t *j = &o->jobs[i];
@@ -69,6 +93,7 @@ int sim_outcome_figures(sim_outcome_t *o)
 		jct[n++] = sim_job_outcome_jct(j);
 		o->makespan = fmax(o->makespan, j->end);
 		o->lost += j->lost;
+		o->run_seconds += j->end - j->start;
 	}
 	o->ndone = n;
 	/* The mean is the JCTs' sum in workload order over their count. */
@@ -77,6 +102,23 @@ int sim_outcome_figures(sim_outcome_t *o)
 	sim_outcome_quantiles(jct, n, &o->median_jct, &o->p99_jct);
 	free(jct);
 	return 0;
+}
+
+int sim_outcome_build(sim_outcome_t *o, const void *jobs, size_t n,
+		      size_t stride, size_t offset, double gpus, double held,
+		      double now)
+{
+	const char *at = (const char *)jobs + offset;
+	int rc = sim_outcome_init(o, n);
+
+	for (size_t i = 0; !rc && i < n; i++, at += stride)
+		memcpy(&o->jobs[i], at, sizeof(o->jobs[i]));
+	if (!rc)
+		rc = sim_outcome_figures(o);
+	if (!rc)
+		o->gpu_util = sim_outcome_use(o, gpus, held < 0 ?
+					      o->gpu_seconds : held, now);
+	return rc;
 }
 
 double sim_outcome_use(const sim_outcome_t *o, double capacity, double held,

@@ -44,18 +44,18 @@ void sim_report_table(FILE *f, const sim_report_t *r)
 		r->experiment, (unsigned long long)r->seed, r->seeds,
 		r->seeds == 1 ? "" : "s", r->quick ? ", quick" : "");
 	if (r->nruns)	/* a sweep has points, no rows */
-		fprintf(f, "%-22s %9s %11s %11s %7s %7s %8s %7s\n", "run",
+		fprintf(f, "%-22s %9s %11s %11s %7s %7s %9s %8s\n", "run",
 			"done", "avg JCT s", "makespan s", "CPU %", "GPU %",
-			"resize %", "resizes");
+			"restart %", "restarts");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const sim_result_t *x = &r->runs[i];
 		char done[24];
 		snprintf(done, sizeof(done), "%zu/%zu", x->run.ndone,
 			 x->run.njobs);
-		fprintf(f, "%-22s %9s %11.0f %11.0f %7.1f %7.1f %8.2f %7zu\n",
+		fprintf(f, "%-22s %9s %11.0f %11.0f %7.1f %7.1f %9.2f %8zu\n",
 			x->label, done, x->run.avg_jct, x->run.makespan,
 			100 * x->cpu_util, 100 * x->run.gpu_util,
-			100 * x->resize_share, x->run.restarts);
+			100 * x->restart_share, x->run.restarts);
 	}
 	if (!r->ncmp)
 		return;
@@ -101,7 +101,7 @@ static json_object *job_json(const sim_job_outcome_t *run,
 	json_object_object_add(o, "end", run->end >= 0 ?
 			       json_num_new(run->end) : NULL);
 	json_object_object_add(o, "steps", json_num_new(j->total_steps));
-	json_object_object_add(o, "resizes",
+	json_object_object_add(o, "restarts",
 			       json_object_new_int((int)run->restarts));
 	json_object_object_add(o, "cpu_seconds", json_num_new(j->cpu_seconds));
 	json_object_object_add(o, "loss0", json_num_new(j->loss0));
@@ -129,8 +129,9 @@ static json_object *run_json(const sim_result_t *x, bool with_jobs)
 	json_object_object_add(o, "makespan", json_num_new(x->run.makespan));
 	json_object_object_add(o, "cpu_util", json_num_new(x->cpu_util));
 	json_object_object_add(o, "gpu_util", json_num_new(x->run.gpu_util));
-	json_object_object_add(o, "resize_share", json_num_new(x->resize_share));
-	json_object_object_add(o, "resizes",
+	json_object_object_add(o, "restart_share",
+			       json_num_new(x->restart_share));
+	json_object_object_add(o, "restarts",
 			       json_object_new_int64(x->run.restarts));
 	json_object_object_add(o, "plans", json_object_new_int64(x->plans));
 	for (size_t i = 0; i < x->nseries; i++) {

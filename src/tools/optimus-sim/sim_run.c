@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,26 +257,25 @@ static int state_init(sim_state_t *s, const sim_config_t *c,
 
 static int state_result(sim_state_t *s, sim_result_t *out)
 {
-	double run = 0.0;
 	const sim_config_t *c = s->cfg;
-	int rc = sim_outcome_init(&out->run, s->eng.njobs);
+	/* The GPUs held are the integral account() sums slot by slot, as
+	 * the CPUs' is, not the jobs' sum of their own: the same seconds
+	 * summed in another order, which differs in the last digits. */
+	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
+				   sizeof(*s->jobs),
+				   offsetof(sim_job_t, outcome),
+				   c->server.v[RES_GPU] * c->nservers,
+				   s->used_int[RES_GPU], s->eng.now);
 
-	out->jobs = calloc(s->eng.njobs ? s->eng.njobs : 1, sizeof(*out->jobs));
-	if (rc || !out->jobs)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->eng.njobs; i++) {
-		const sim_job_outcome_t *o = &s->jobs[i].outcome;
-		out->run.jobs[i] = *o;
-		out->jobs[i] = s->jobs[i].res;
-		if (o->end >= 0)
-			run += o->end - o->start;
-	}
-	if ((rc = sim_outcome_figures(&out->run)))
+	if (rc)
 		return rc;
-	out->resize_share = run > 0 ? out->run.lost / run : 0.0;
-	out->run.gpu_util = sim_outcome_use(&out->run, c->server.v[RES_GPU] *
-					    c->nservers, s->used_int[RES_GPU],
-					    s->eng.now);
+	out->jobs = calloc(s->eng.njobs ? s->eng.njobs : 1, sizeof(*out->jobs));
+	if (!out->jobs)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->eng.njobs; i++)
+		out->jobs[i] = s->jobs[i].res;
+	out->restart_share = out->run.run_seconds > 0 ?
+			     out->run.lost / out->run.run_seconds : 0.0;
 	out->cpu_util = sim_outcome_use(&out->run, c->server.v[RES_CPU] *
 					c->nservers, s->used_int[RES_CPU],
 					s->eng.now);

@@ -84,11 +84,12 @@ typedef struct sim_job_result {
 
 typedef struct sim_result {
 	char label[48];
-	/* Every job's outcome and the figures over them; a job's restarts
-	 * are its resizes, its seconds lost theirs. */
+	/* Every job's outcome and the figures over them: its restarts
+	 * are its resizes and its starts after a preemption, its seconds
+	 * lost theirs (a first start costs nothing). */
 	sim_outcome_t run;
 	double cpu_util;	/* mean share of the CPUs held */
-	double resize_share;	/* time lost to resizes / job run time */
+	double restart_share;	/* time lost to restarts / job run time */
 	size_t plans;
 	size_t stragglers;	/* straggler findings (sim_straggler.c) */
 	double plan_wall;	/* wall-clock s in plan_run (stderr only) */

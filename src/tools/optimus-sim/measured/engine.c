@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,9 +192,11 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 
 	if (!reps || j->outcome.end >= 0)
 		return 0;
+	/* The decision's cost passes first; a later decision may cut it
+	 * short (job_set_alloc), so it is lost as it passes. */
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
-	j->outcome.lost += delay;
+	sim_job_outcome_lose(&j->outcome, delay);
 	j->outcome.gpu_seconds += delay * reps;
 	t += delay;
 	seconds -= delay;
@@ -282,6 +285,7 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
 	bool first = j->outcome.start < 0;
 	int rc = job_take(s, j, alloc, n);
+	sim_take_t take;
 
 	j->rate = 0.0;
 	j->sync = 0.0;
@@ -295,15 +299,12 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 		j->bsz = j->next_bsz;
 	job_split(j);
 	/* A re-allocation restarts from the checkpoint. */
-	j->rescale = sim_start_cost(&s->costs, first ? SIM_TAKE_START :
-				    SIM_TAKE_RESIZE,
+	take = first ? SIM_TAKE_START : SIM_TAKE_RESTART;
+	j->rescale = sim_start_cost(&s->costs, take,
 				    j->spec->truth->checkpoint(j->spec),
 				    s->eng.now);
 	j->began = s->eng.now + j->rescale;
-	if (first)
-		j->outcome.start = s->eng.now;
-	else
-		j->outcome.restarts++;
+	sim_job_outcome_take(&j->outcome, take, s->eng.now);
 	return 0;
 }
 
@@ -317,7 +318,7 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 				    j->spec->truth->checkpoint(j->spec),
 				    s->eng.now);
 	j->began = s->eng.now + j->rescale;
-	j->outcome.rebatches++;
+	sim_job_outcome_take(&j->outcome, SIM_TAKE_REBATCH, s->eng.now);
 }
 
 /* What a job does with the policy's next allocation a[0..n). */
@@ -474,20 +475,19 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 	return rc;
 }
 
+/* The rounds keep no integral of the GPUs held besides the jobs' own
+ * GPU-seconds (job_run): the figures take their sum (held < 0). */
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
-	int rc = sim_outcome_init(&out->run, s->eng.njobs);
+	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
+				   sizeof(*s->jobs),
+				   offsetof(px_job_t, outcome), px_sim_gpus(s),
+				   -1.0, s->eng.now);
 
 	out->limit = calloc(s->eng.njobs + 1, sizeof(double));
-	if (rc || !out->limit)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->eng.njobs; i++)
-		out->run.jobs[i] = s->jobs[i].outcome;
-	if ((rc = sim_outcome_figures(&out->run)))
-		return rc;
-	out->run.gpu_util = sim_outcome_use(&out->run, px_sim_gpus(s),
-					    out->run.gpu_seconds, s->eng.now);
-	return 0;
+	if (!rc && !out->limit)
+		rc = -ENOMEM;
+	return rc;
 }
 
 /* A shape the engine can run, and every job within it. */

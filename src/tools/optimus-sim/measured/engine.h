@@ -168,9 +168,10 @@ typedef struct px_job {
 	/* The all-reduce seconds of that step, as the job times them and
 	 * says in its progress (sync_seconds); 0 when rate is. */
 	double sync;
-	/* Its first allocation and completion, re-allocations after the
-	 * first, batch changes in place, seconds without progress charged
-	 * (starts, restarts, re-batches) and GPU-seconds held. */
+	/* Its first allocation and completion, restarts (every
+	 * re-allocation after the first), batch changes in place, seconds
+	 * lost and GPU-seconds held, counted by the one rule
+	 * (sim_outcome.h). */
 	sim_job_outcome_t outcome;
 	int max_replicas;	/* px_job_max_replicas, within the cluster */
 	px_obs_t *obs;		/* distinct configurations run, in order */

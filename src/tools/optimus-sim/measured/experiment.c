@@ -590,8 +590,8 @@ static void row_detail(px_row_t *r, const px_workload_t *w, int n,
 		json_object_object_add(o, "rebatches",
 				       json_object_new_int(
 					       (int)out->rebatches));
-		/* Seconds without progress: its start, restarts and
-		 * re-batches in place as the engine charged them. */
+		/* Seconds without progress: its start's, restarts' and
+		 * re-batches' costs as they passed (sim_outcome.h). */
 		json_object_object_add(o, "lost_s",
 				       json_object_new_double(out->lost));
 		json_object_object_add(o, "gpu_seconds",

@@ -10,7 +10,7 @@
  * since the last round (the step time of every configuration it ran in,
  * its steps and epochs through the feed's rules, job/job_feed.h, its
  * gradient statistics), its run is recorded as the plugin records one
- * (job_model_started when its GPUs or batch changed; each decision's
+ * (sim_decision_started when its GPUs or batch changed; each decision's
  * change by plan_apply, as the plugin's), and the jobs go
  * through plan_interval_prepare() and plan_run() as plan_input_t on 16
  * servers of 4 GPUs. The decisions are applied as the engine's next
@@ -302,14 +302,12 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		       m->phase != JM_RUNNING ||
 		       memcmp(alloc, pj->alloc,
 			      (size_t)nalloc * sizeof(int)))) {
-		/* When the engine's charge for it ended (engine.c,
-		 * job_set_alloc: one start-cost model). */
-		time_t began = (time_t)j->began;
-		/* Its nodes: its hold's slots, a run of GPUs on one node
-		 * each, as the engine's truth counts them (job_run). */
-		job_model_started(m, began, 0, nalloc, (int)j->hold.n);
-		/* The measured jobs checkpoint whenever asked. */
-		(void)job_feed_checkpoint(m, (double)began, m->step, NULL);
+		/* From when the engine's charge for it ended (engine.c,
+		 * job_set_alloc: one start-cost model), on its nodes: its
+		 * hold's slots, a run of GPUs on one node each, as the
+		 * engine's truth counts them (job_run). */
+		sim_decision_started(m, (time_t)j->began, 0, nalloc,
+				     (int)j->hold.n);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
