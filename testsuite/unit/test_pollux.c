@@ -681,11 +681,16 @@ END_TEST
  * The engine runs the plan's decisions: a job started, resized or
  * re-batched with a batch runs the plan's split of it (local_batch,
  * accum), and under drf and fifo (the plan's Policy=drf/fifo) every job
- * runs at the GPUs it was submitted with, never resized.
+ * runs at the GPUs it was submitted with, never resized. The jobs take
+ * batch changes in place and say their batch in every progress report,
+ * their first of a run included: so under goodput no change of a running
+ * job's batch at its GPUs goes by a restart (a RESIZE that re-batches),
+ * not even one planned in the round after its start.
  */
 typedef struct split_watch {
 	watch_head_t head;	/* first: watch_head_destroy */
 	size_t split_checked, split_off;	/* goodput */
+	size_t in_place, by_restart;		/* goodput's re-batches */
 	size_t planned, off_size;		/* drf, fifo */
 } split_watch_t;
 
@@ -705,6 +710,8 @@ static int split_watch_plan(px_policy_t *p, px_sim_t *s,
 			    (d->action == PLAN_START ||
 			     d->action == PLAN_RESIZE ||
 			     (d->action == PLAN_KEEP && d->in_place));
+		w->in_place += d->rebatch && d->in_place;
+		w->by_restart += d->rebatch && !d->in_place;
 		if (sent && px_job_gpus(j) && j->bsz == d->batch) {
 			w->split_checked++;
 			w->split_off += j->atomic != d->local_batch ||
@@ -734,6 +741,10 @@ START_TEST(test_engine_runs_the_plan)
 		      w.split_checked);
 	ck_assert_msg(w.split_off == 0, "%zu of %zu runs not at the plan's "
 		      "split", w.split_off, w.split_checked);
+	ck_assert_msg(w.in_place > 10, "%zu batch changes in place",
+		      w.in_place);
+	ck_assert_msg(w.by_restart == 0, "%zu batch changes by a restart "
+		      "(%zu in place)", w.by_restart, w.in_place);
 	for (size_t i = 0; i < 2; i++) {
 		split_watch_t f = { .head.inner = px_policy_new(fixed[i],
 						PX_PRERUN_NONE) };
@@ -745,51 +756,6 @@ START_TEST(test_engine_runs_the_plan)
 			      "resize or leave the submitted size", fixed[i],
 			      f.off_size, f.planned);
 	}
-	unload_apps();
-}
-END_TEST
-
-/*
- * The jobs take batch changes in place and say their batch in every
- * progress report, their first of a run included: so under goodput no
- * change of a running job's batch at its GPUs goes by a restart (a
- * RESIZE that re-batches), not even one planned in the round after its
- * start.
- */
-typedef struct rebatch_watch {
-	watch_head_t head;	/* first: watch_head_destroy */
-	size_t in_place, by_restart;
-} rebatch_watch_t;
-
-static int rebatch_watch_plan(px_policy_t *p, px_sim_t *s,
-			      const size_t *active, size_t n,
-			      int (*next)[PX_GPUS], int *nnext)
-{
-	rebatch_watch_t *w = p->state;
-	const size_t *job;
-	const plan_t *last = px_plan_last(w->head.inner, &job);
-
-	for (size_t k = 0; last && k < last->ndecisions; k++) {
-		const plan_decision_t *d = &last->decisions[k];
-		w->in_place += d->rebatch && d->in_place;
-		w->by_restart += d->rebatch && !d->in_place;
-	}
-	return w->head.inner->plan(w->head.inner, s, active, n, next, nnext);
-}
-
-START_TEST(test_rebatch_goes_in_place_from_the_first_report)
-{
-	const char *wl = POLLUX_DATA_DIR "/workloads/workload-6.csv";
-
-	load_apps();
-	rebatch_watch_t w = { .head.inner = px_policy_new("goodput",
-							  PX_PRERUN_NONE) };
-	run_wrapped(wl, w.head.inner, rebatch_watch_plan, watch_head_destroy,
-		    &w);
-	ck_assert_msg(w.in_place > 10, "%zu batch changes in place",
-		      w.in_place);
-	ck_assert_msg(w.by_restart == 0, "%zu batch changes by a restart "
-		      "(%zu in place)", w.by_restart, w.in_place);
 	unload_apps();
 }
 END_TEST
@@ -1146,7 +1112,6 @@ int main(void)
 	tcase_add_test(tc, test_charged_prerun);
 	tcase_add_test(tc, test_goodput_batches);
 	tcase_add_test(tc, test_engine_runs_the_plan);
-	tcase_add_test(tc, test_rebatch_goes_in_place_from_the_first_report);
 	tcase_add_test(tc, test_printed_hints_are_the_records);
 	tcase_add_test(tc, test_start_cost_queue);
 	tcase_add_test(tc, test_start_cost_one_model);
