@@ -239,13 +239,23 @@ static double now_cpu_ms(void)
 	return clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-/* Seconds per step of the synthetic truth: compute linear in the per-GPU
- * batch, repeated per micro-step, plus an all-reduce across GPUs that is
- * slower across nodes. */
+/* The synthetic truth: a micro-step's compute, linear in the per-GPU
+ * batch, and an all-reduce across GPUs that is slower across nodes. */
+static double gp_compute(const double *c, int local)
+{
+	return c[0] + c[1] * local;
+}
+
+static double gp_sync(const double *c, int w, int n)
+{
+	return w > 1 ? c[2] * (n > 1 ? 2.0 : 1.0) : 0.0;
+}
+
+/* Seconds per step: the compute repeated per micro-step, then the
+ * all-reduce. */
 static double gp_step(const double *c, int w, int n, int local, int accum)
 {
-	return (c[0] + c[1] * local) * (accum + 1) +
-	       (w > 1 ? c[2] * (n > 1 ? 2.0 : 1.0) : 0.0);
+	return gp_compute(c, local) * (accum + 1) + gp_sync(c, w, n);
 }
 
 /* The same truth with its all-reduce under the last micro-step's compute
@@ -254,8 +264,7 @@ static double gp_step(const double *c, int w, int n, int local, int accum)
 static double gp_step_overlap(const double *c, int w, int n, int local,
 			      int accum, double *sync)
 {
-	double g = c[0] + c[1] * local;
-	double s = w > 1 ? c[2] * (n > 1 ? 2.0 : 1.0) : 0.0;
+	double g = gp_compute(c, local), s = gp_sync(c, w, n);
 	double last = cbrt(g * g * g + s * s * s);
 
 	*sync = last - g;

@@ -35,7 +35,7 @@ the all-reduce part of its steps in wall seconds),
 one speed report per run, the gradient statistics of the artifact at the
 run's batch as an estimate every ESTIMATE_STEPS iterations, a run of
 equal ones in one report (`estimates`) with each progress report (as the
-simulator's jobs make and report them, measured/engine.c job_estimate),
+simulator's jobs make and report them, measured/engine.c job_ran),
 and checkpoints on the scheduler's signal
 (Reporter.handle_checkpoints): the checkpoint is a small JSON file in
 OPTIMUS_CHECKPOINT_DIR with the iterations, epoch and progress reached,

@@ -93,14 +93,16 @@ static int job_observe(px_sim_t *s, px_job_t *j, const px_obs_t *ob)
 	return 0;
 }
 
-/* The estimates of `steps` steps run at batch bsz in the job's current
- * epoch (PX_ESTIMATE_STEPS). 0 or -errno. */
-static int job_estimate(px_sim_t *s, px_job_t *j, double bsz, double steps)
+/* The job ran `steps` steps at batch bsz in its current epoch: counted,
+ * with the gradient estimates it made on the way (PX_ESTIMATE_STEPS).
+ * 0 or -errno. */
+static int job_ran(px_sim_t *s, px_job_t *j, double bsz, double steps)
 {
 	double sqr, var;
 	px_estimate_t *e;
 	long n;
 
+	j->steps += steps;
 	j->estimate_steps += steps;
 	n = (long)floor(j->estimate_steps / PX_ESTIMATE_STEPS);
 	if (n < 1)
@@ -232,8 +234,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		double next = truth->epoch_start(sp, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
-			j->steps += seconds / total;
-			if ((rc = job_estimate(s, j, bsz, seconds / total)))
+			if ((rc = job_ran(s, j, bsz, seconds / total)))
 				return rc;
 			j->outcome.gpu_seconds += seconds * reps;
 			t += seconds;
@@ -242,9 +243,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		}
 		/* Whole seconds, half to even, as Python's round(). */
 		double delta = nearbyint((next - j->progress) / goodput);
-		j->steps += (next - j->progress) / goodput / total;
-		if ((rc = job_estimate(s, j, bsz,
-				       (next - j->progress) / goodput / total)))
+		if ((rc = job_ran(s, j, bsz,
+				  (next - j->progress) / goodput / total)))
 			return rc;
 		j->epoch++;
 		j->progress = next;
