@@ -422,9 +422,12 @@ def max_step():
     return 2 ** int(m.group(1))
 
 
-def saved_record(cluster, jid):
+def saved_reports(cluster, jid):
+    """The reports of jid's record in the state file, None while the file
+    holds no record of it yet (the planner saves it at its next save)."""
     with open(state_path(cluster)) as f:
-        return next(j for j in json.load(f)["jobs"] if j["job_id"] == jid)
+        return next((j["reports"] for j in json.load(f)["jobs"]
+                     if j["job_id"] == jid), None)
 
 
 def test_reports_never_make_their_record_unloadable(cluster):
@@ -443,7 +446,7 @@ def test_reports_never_make_their_record_unloadable(cluster):
             assert r.returncode == 0, r.stderr
         wait_for(lambda: record(cluster, jid).get("reports") == 4, 30,
                  "the 4 reports in the record")
-        wait_for(lambda: saved_record(cluster, jid)["reports"] == 4, 30,
+        wait_for(lambda: saved_reports(cluster, jid) == 4, 30,
                  "the record saved")
         mark = len(cluster.logs())
         cluster.restart_slurmctld()
@@ -470,7 +473,7 @@ def test_a_field_out_of_bound_loses_only_that_field(cluster):
                                 str(jid), "--step", str(step), "--loss",
                                 "0.5"], env)
             assert r.returncode == 0, r.stderr
-        wait_for(lambda: saved_record(cluster, jid)["reports"] == 3, 30,
+        wait_for(lambda: saved_reports(cluster, jid) == 3, 30,
                  "the record saved")
         # Five older set-aside copies (of other faults) must all stay.
         path = state_path(cluster)
