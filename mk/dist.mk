@@ -17,7 +17,8 @@ EXTRA_DIST += testsuite/conftest.py testsuite/run_integration.py \
 	testsuite/cluster/fair_helpers.py testsuite/cluster/hints_helpers.py \
 	testsuite/cluster/report_helpers.py testsuite/cluster/sched_helpers.py \
 	testsuite/cluster/signal_storm.py testsuite/cluster/waiting.py \
-	testsuite/offline/test_cluster_slots.py testsuite/fuzz/fuzz_models.c \
+	testsuite/offline/test_cluster_slots.py \
+	testsuite/offline/test_cluster_pids.py testsuite/fuzz/fuzz_models.c \
 	testsuite/offline/test_fuzz_targets.py
 EXTRA_DIST += bench/e2e_jct.py bench/flood_cost.py bench/gradient_stats_cost.py \
 	bench/load_scale.py bench/pollux_replay.py bench/soak_faults.py \

@@ -228,6 +228,38 @@ def _pid_alive(pid):
     return True
 
 
+def _process_of(pid, root):
+    """True if process pid belongs to the cluster living in root: one of
+    its threads has the cluster in its environment (OPTIMUS_CLUSTER, what
+    Cluster.env() gives every daemon it starts) or a path of the cluster
+    in its command line (munged's and mariadbd's files). A pid file
+    outlives a daemon killed with SIGKILL (the fault tests) and pids come
+    round again (pid_max 32768, a CI run starts far more processes): the
+    pid a stale file names may be another cluster's daemon by then, which
+    this cluster's stop would kill (CI: a slurmctld of a cluster beside
+    it told to terminate 1 s after its start, by no one of its own). Every
+    thread is asked: a daemon whose main thread has exited shows nothing
+    in its own files while its other threads run."""
+    env_tag = ("OPTIMUS_CLUSTER=%s" % root).encode()
+    path_tag = (root.rstrip("/") + "/").encode()
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return False
+    for tid in tids:
+        for name in ("environ", "cmdline"):
+            try:
+                with open("/proc/%d/task/%s/%s" % (pid, tid, name),
+                          "rb") as f:
+                    items = f.read().split(b"\0")
+            except OSError:
+                continue
+            if env_tag in items if name == "environ" else \
+                    any(path_tag in a for a in items):
+                return True
+    return False
+
+
 class Cluster:
     """A localhost Slurm cluster living entirely in `root`."""
 
@@ -550,7 +582,8 @@ StorageLoc=slurm_acct_db
         # process until the new daemon rewrites it, which 24.11 does later
         # than 22.05: _daemon_alive would take the new one for dead.
         try:
-            if not _pid_alive(int(open(self._pidfile(name)).read())):
+            pid = int(open(self._pidfile(name)).read())
+            if not (_pid_alive(pid) and _process_of(pid, self.root)):
                 os.unlink(self._pidfile(name))
         except (OSError, ValueError):
             pass
@@ -588,12 +621,13 @@ StorageLoc=slurm_acct_db
         return "at %s is UP" % host in r.stdout
 
     def _daemon_alive(self, name):
-        """False only once the daemon wrote its pid file and then died."""
+        """False only once the daemon wrote its pid file and then died (its
+        pid gone, or another's by now: _process_of)."""
         try:
             pid = int(open(self._pidfile(name)).read().strip())
         except (OSError, ValueError):
             return True     # not written yet
-        return _pid_alive(pid)
+        return _pid_alive(pid) and _process_of(pid, self.root)
 
     def _start_slurmd(self, node):
         subprocess.run(["slurmd", "-N", node, "-f", self.conf], check=True,
@@ -726,7 +760,9 @@ StorageLoc=slurm_acct_db
         a node that was no longer in slurm.conf)."""
         pids = set()
         try:
-            pids.add(int(open(self._pidfile(name)).read().strip()))
+            pid = int(open(self._pidfile(name)).read().strip())
+            if _process_of(pid, self.root):
+                pids.add(pid)
         except (OSError, ValueError):
             pass
         if name.startswith("slurmd-"):

@@ -69,7 +69,18 @@ def _story(cluster, job, workdir):
     mine = [l for l in cluster.logs("slurmctld").splitlines()
             if "JobId=%d" % job in l and "debug" not in l]
     tail = ex.output(workdir, job).splitlines()[-15:]
+    plan = cluster.run([os.path.join(ex.TOP, "src", "tools", "optimusctl"),
+                        "plan"], check=False).stdout.splitlines()
+    try:
+        m = _model(cluster, job)
+        record = ["its record: phase %s, resizable %s%s, restarts %s" % (
+            m.get("phase"), m.get("resizable"),
+            (" (%s)" % m["not_resizable_because"]
+             if "not_resizable_because" in m else ""), m.get("restarts"))]
+    except Exception as e:  # a diagnostic: whatever stops the read
+        record = ["its record: unreadable (%s)" % e]
     return "\n".join(["slurmctld of JobId=%d:" % job] + mine[-40:] +
+                      record + ["the plan:"] + plan +
                       ["its output, last lines:"] + tail)
 
 
