@@ -236,8 +236,9 @@ def _process_of(pid, root):
     outlives a daemon killed with SIGKILL (the fault tests) and pids come
     round again (pid_max 32768, a CI run starts far more processes): the
     pid a stale file names may be another cluster's daemon by then, which
-    this cluster's stop would kill (CI: a slurmctld of a cluster beside
-    it told to terminate 1 s after its start, by no one of its own). Every
+    this cluster's stop would kill (the likeliest cause found of a CI
+    slurmctld told to terminate 1 s after its start, by nothing of its own
+    cluster). Every
     thread is asked: a daemon whose main thread has exited shows nothing
     in its own files while its other threads run."""
     env_tag = ("OPTIMUS_CLUSTER=%s" % root).encode()
