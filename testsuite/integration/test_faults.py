@@ -115,7 +115,7 @@ def test_node_death_requeues_from_the_checkpoint_not_as_a_resize(
         node = first_run_started(cluster, jid, out, 5)
         first = runs(out)[0]
         mark = len(cluster.logs())
-        kill_node(cluster, node, "issue31-test")
+        kill_node(cluster, node, "fault-test")
         second = wait_for(lambda: runs(out)[1:2], 120,
                           "the run after the node failed")[0]
         # A dead node's processes died with it; the first run's tasks on
@@ -161,7 +161,7 @@ def test_node_death_while_checkpointing_for_a_resize(cluster, tmp_path):
         signalled = "JobId=%d: checkpoint signal" % big
         wait_for(lambda: signalled in cluster.logs(), 90, "the signal")
         node = cluster.job_fields(big)["BatchHost"]
-        kill_node(cluster, node, "issue31-test-ckpt")
+        kill_node(cluster, node, "fault-test-ckpt")
         # what Slurm and the planner did meanwhile, and the job's output,
         # should the run not come (CI keeps no cluster)
         wait_for(lambda: runs(big_out)[1:2], 120, "the run after the fault",
@@ -216,7 +216,7 @@ def test_a_run_over_still_reporting_is_named_not_refused(cluster, tmp_path):
         node = cluster.job_fields(jid)["BatchHost"]
         mark = len(cluster.logs())
         cluster.run(["scontrol", "hold", str(jid)])
-        cut_off(cluster, node, "issue31-alive")
+        cut_off(cluster, node, "fault-test-alive")
         # The trainer's reports name their run (SLURM_RESTART_COUNT 0);
         # Slurm counted the requeue as the job's restart 1. One line a
         # second, of whichever kind came first in it.
@@ -256,7 +256,7 @@ def test_a_run_over_reports_nothing_into_the_next_run(cluster, tmp_path):
     try:
         node = first_run_started(cluster, jid, out, 3)
         mark = len(cluster.logs())
-        cut_off(cluster, node, "issue31-twice")
+        cut_off(cluster, node, "fault-test-twice")
         wait_for(lambda: runs(out)[1:2], 120, "the run after the node died")
         assert first_run_pids(cluster, jid), "the first run died"
         mark_file.touch()
@@ -358,7 +358,7 @@ def test_drained_node_gets_no_job(cluster, tmp_path):
     node = "n1"
     mark = len(cluster.logs())
     cluster.run(["scontrol", "update", "nodename=" + node, "state=drain",
-                 "reason=issue31-test"])
+                 "reason=fault-test"])
     jids = []
     try:
         # One job per node of the cluster.
@@ -419,7 +419,7 @@ def test_a_node_back_in_service_is_room_to_grow_into(cluster, tmp_path):
     1 PS + 1 worker; once n4 is back, the job grows into it (from its
     checkpoint)."""
     node = "n4"
-    kill_node(cluster, node, "issue31-test-grow")
+    kill_node(cluster, node, "fault-test-grow")
     blockers = [cluster.sbatch(["-w", "n1", "-n", "6", "-o", "/dev/null"],
                                "#!/bin/sh\nsleep 300\n"),
                 cluster.sbatch(["-w", "n[2-3]", "-N2", "--exclusive", "-o",
@@ -495,7 +495,7 @@ def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
         node = first_run_started(cluster, jid, out, 5)
         mark = len(cluster.logs())
         cluster.run(["scontrol", "update", "nodename=" + node,
-                     "state=drain", "reason=issue31-test-draining"])
+                     "state=drain", "reason=fault-test-draining"])
         wait_plans(cluster, SEVERAL_PLANS + 4)
         assert cluster.job_fields(jid)["JobState"] == "RUNNING"
         assert len(runs(out)) == 1, runs(out)
@@ -510,7 +510,7 @@ def test_draining_a_running_jobs_node_resizes_nobody(cluster, tmp_path):
 
 def set_nodes(cluster, nodes, state):
     cluster.run(["scontrol", "update", "nodename=" + ",".join(nodes),
-                 "state=" + state] + (["reason=issue31-test"]
+                 "state=" + state] + (["reason=fault-test"]
                                       if state == "drain" else []))
 
 
