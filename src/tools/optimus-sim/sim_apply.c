@@ -41,29 +41,11 @@ static void sim_plan_conf(const sim_config_t *c, plan_params_t *pc)
 			c->resize_threshold;
 }
 
-static plan_input_state_t input_state(const sim_job_t *j)
-{
-	if (j->st == SJ_PENDING)
-		return PLAN_INPUT_QUEUED;
-	return sim_job_holds(j) ? PLAN_INPUT_RUNNING : PLAN_INPUT_OTHER;
-}
-
-/*
- * A simulated job as the plan's input. A pending job waits for the plan
- * (held, as job_submit/optimus holds it); a start takes effect at once, so
- * there is never a start applied and not running; a resized job holds its
- * new slots while it restarts (phase CHECKPOINTING: not planned).
- */
+/* A simulated job as the plan's input (sim_plan_input_job). A pending
+ * job holds nothing; a running or restarting one holds its slots. */
 void sim_input_job(const sim_job_t *j, plan_input_t *in)
 {
-	*in = (plan_input_t){ .model = j->jm,
-			      .state = input_state(j),
-			      .held = j->st == SJ_PENDING };
-	if (sim_job_holds(j)) {
-		in->slots = j->hold.slots;
-		in->usage = j->hold.usage;
-		in->nslots = j->hold.n;
-	}
+	sim_plan_input_job(in, j->jm, &j->hold, j->st == SJ_PENDING);
 }
 
 /* The simulated servers run nothing but the simulated jobs. */

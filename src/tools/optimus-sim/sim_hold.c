@@ -74,6 +74,18 @@ int sim_hold_workers(const sim_hold_t *h)
 	return w;
 }
 
+sim_truth_run_t sim_hold_run(const sim_hold_t *h)
+{
+	sim_truth_run_t run = { .workers = sim_hold_workers(h),
+				.nnodes = h->n, .node_workers = h->workers };
+
+	for (size_t k = 0; k < h->n; k++)
+		run.ps += h->ps[k];
+	if (run.ps)
+		run.node_ps = h->ps;
+	return run;
+}
+
 int sim_hold_worker_servers(const sim_hold_t *h, int *server)
 {
 	int n = 0;

@@ -4,10 +4,11 @@
  * sim_hold.h - what a simulated job holds, one form for both engines:
  * its slots (a server and the PS and workers it runs there, as the plan's
  * decisions give them) with what each slot uses of its server, taken from
- * and given back to the cluster's free room per server by one rule. A
- * synthetic job holds the slots of its decision (sim_job.c); a measured
- * job one slot per run of its GPUs on a node, in the order they were
- * granted, each GPU a worker (measured/engine.c).
+ * and given back to the cluster's free room per server by one rule, and
+ * the configuration its truth runs it in. A synthetic job holds the
+ * slots of its decision (sim_job.c); a measured job one slot per run of
+ * its GPUs on a node, in the order they were granted, each GPU a worker
+ * (measured/engine.c).
  */
 #ifndef OPTIMUS_SIM_HOLD_H
 #define OPTIMUS_SIM_HOLD_H
@@ -16,6 +17,7 @@
 
 #include "alloc/placement.h"
 #include "alloc/resources.h"
+#include "sim_truth_ops.h"
 
 typedef struct sim_hold {
 	place_slot_t *slots;
@@ -40,6 +42,13 @@ void sim_hold_free(sim_hold_t *h);
 
 /* Workers held, over every slot. */
 int sim_hold_workers(const sim_hold_t *h);
+/*
+ * The configuration a job holding h runs in, as its truth takes it: its
+ * workers and PS on each server it holds (no PS: an all-reduce job, no
+ * node_ps). How it splits its batch and assigns its parameters (atomic,
+ * accum, paa) are the engine's to add.
+ */
+sim_truth_run_t sim_hold_run(const sim_hold_t *h);
 /* The server of each worker, slot by slot, into server[]: how many. */
 int sim_hold_worker_servers(const sim_hold_t *h, int *server);
 

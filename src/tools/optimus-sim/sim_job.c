@@ -83,16 +83,14 @@ static double job_epoch_steps(const sim_job_t *j)
 	return j->ops->epoch_start(&j->truth, 1);
 }
 
-/* True steps per second of the job with p PS and w workers, ps[i] and
- * workers[i] of them on server i of n; 0 where it has no step time. */
-static double true_speed(const sim_state_t *s, const sim_job_t *j, int p,
-			 int w, const int *ps, const int *workers, size_t n)
+/* True steps per second of the job in `run`, its parameters assigned as
+ * the configuration says (paa); 0 where it has no step time. */
+static double true_speed(const sim_state_t *s, const sim_job_t *j,
+			 sim_truth_run_t run)
 {
-	sim_truth_run_t run = { .workers = w, .ps = p, .nnodes = n,
-				.node_workers = workers, .node_ps = ps,
-				.paa = s->cfg->paa };
 	sim_truth_sample_t m;
 
+	run.paa = s->cfg->paa;
 	if (sim_truth_measure(j->ops, &j->truth, &run, 0, &m, NULL, 0) ||
 	    !m.moves)
 		return 0.0;
@@ -181,7 +179,9 @@ static int add_sample(sim_state_t *s, sim_job_t *j, int p, int w)
 	if (rc)
 		return rc;
 	size_t n = sim_truth_split_even(p, w, k, ps, workers);
-	double f = true_speed(s, j, p, w, ps, workers, n);
+	double f = true_speed(s, j, (sim_truth_run_t){
+		.workers = w, .ps = p, .nnodes = n, .node_workers = workers,
+		.node_ps = ps });
 
 	if (!s->cfg->oracle)
 		f *= j->speed_bias *
@@ -304,8 +304,7 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 	j->speed = 0.0;
 	if (j->st != SJ_RUNNING)
 		return;
-	j->speed = true_speed(s, j, j->ps, j->workers, j->hold.ps,
-			      j->hold.workers, j->hold.n) *
+	j->speed = true_speed(s, j, sim_hold_run(&j->hold)) *
 		   sim_straggler_factor(s, j);
 	double left = j->ops->work(&j->truth) - j->step;
 	(void)sim_events_push(&s->eng.q,

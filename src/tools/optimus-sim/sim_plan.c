@@ -16,6 +16,21 @@ static double clock_seconds(void)
 	return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+void sim_plan_input_job(plan_input_t *in, job_model_t *m,
+			const sim_hold_t *hold, bool queued)
+{
+	*in = (plan_input_t){ .model = m };
+	if (hold->n) {
+		in->state = PLAN_INPUT_RUNNING;
+		in->slots = hold->slots;
+		in->usage = hold->usage;
+		in->nslots = hold->n;
+	} else if (queued) {
+		in->state = PLAN_INPUT_QUEUED;
+		in->held = true;
+	}
+}
+
 int sim_plan_run(const sim_plan_in_t *p, plan_t *plan, size_t *which,
 		 size_t *nplanned, double *wall)
 {

@@ -3,7 +3,8 @@
 /*
  * sim_plan.h - one plan of a simulated cluster, the one way both engines
  * reach plan_run (sim_apply.c for the synthetic jobs,
- * measured/plan_adapter.c for the measured ones): the core's rules choose
+ * measured/plan_adapter.c for the measured ones): each job given to the
+ * plan by one rule from its record and its hold, the core's rules choose
  * who enters the plan and build its parameters (plan_interval_prepare, as
  * sched/optimus does), servers closed to new tasks get no room, and
  * plan_run decides. The decisions are taken by sim_decision.h.
@@ -18,6 +19,7 @@
 #include "plan/plan.h"
 #include "plan/plan_input.h"
 #include "plan/plan_interval.h"
+#include "sim_hold.h"
 
 typedef struct sim_plan_in {
 	const plan_input_t *in;	/* every job the engine has */
@@ -34,6 +36,18 @@ typedef struct sim_plan_in {
 	 * plan itself; NULL: none. */
 	const bool *closed;
 } sim_plan_in_t;
+
+/*
+ * A simulated job as the plan's input, its record m: running on the
+ * slots of its hold while it holds any, a decision's cost still passing
+ * or not (whether the plan takes it then is its record's phase's say),
+ * else waiting for the plan when `queued`, held as job_submit/optimus
+ * holds a job; else not submitted yet or done. A start takes its slots
+ * at once in both engines, so there is never a start applied and not
+ * running.
+ */
+void sim_plan_input_job(plan_input_t *in, job_model_t *m,
+			const sim_hold_t *hold, bool queued);
 
 /*
  * Plan p's jobs into *plan: decisions[k] is for p->in[which[k]] (room for

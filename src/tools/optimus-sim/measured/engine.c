@@ -208,10 +208,9 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		return job_prerun(s, j);
 	}
 	while (seconds > 0 && j->outcome.end < 0) {
-		sim_truth_run_t run = { .workers = reps,
-					.nnodes = j->hold.n,
-					.node_workers = j->hold.workers,
-					.atomic = j->atomic, .accum = j->accum };
+		sim_truth_run_t run = sim_hold_run(&j->hold);
+		run.atomic = j->atomic;
+		run.accum = j->accum;
 		double bsz = sim_truth_run_batch(&run);
 		sim_truth_sample_t m;
 		int rc = sim_truth_measure(truth, sp, &run, j->epoch, &m,

@@ -486,12 +486,8 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 					res_make(1, 1, 1));
 			continue;
 		}
-		/* Its GPUs as the engine holds them (sim_hold.h). */
-		const sim_hold_t *h = &s->jobs[i].hold;
-		in[nin] = (plan_input_t){ .model = pj->m,
-			.state = h->n ? PLAN_INPUT_RUNNING : PLAN_INPUT_QUEUED,
-			.held = !h->n, .slots = h->slots, .usage = h->usage,
-			.nslots = h->n };
+		/* An active job that holds no GPUs is queued. */
+		sim_plan_input_job(&in[nin], pj->m, &s->jobs[i].hold, true);
 		idx[nin++] = i;
 	}
 	plan_params_init(&conf);
