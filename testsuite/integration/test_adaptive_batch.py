@@ -267,7 +267,7 @@ def test_a_report_standing_for_several_estimates(cluster, tmp_path):
     assert b["grad_trace"] == pytest.approx(22.0, rel=1e-12), m
 
 
-def _submit_two_workers(cluster, workdir, *extra, batch=512):
+def _submit_two_workers(cluster, workdir, *extra, batch=512, steps=3000):
     """The DDP example on 2 workers, no more, no fewer (whatever the plan
     changes, it is the batch alone). By default submitted at its largest
     batch, 512, far above the best batch of its gradient noise early in
@@ -276,14 +276,16 @@ def _submit_two_workers(cluster, workdir, *extra, batch=512):
     (1688 a minute into one run), so the best batch climbs back towards
     512 and a later change may no longer pay; a test that needs a change
     long after the start submits at 32 (batch=32): the best batch only
-    climbs away from it."""
+    climbs away from it. At 32 its 3000 steps take some 45 s (one CI run
+    ended before its missed change could go the restart path): such a
+    test asks for more (steps=)."""
     os.chmod(workdir, 0o777)
     return ex.submit(cluster, workdir,
                      "optimus,mode=allreduce,workers=2,"
                      "worker_mem=256M,batch=%d,min_batch=32,max_batch=512,"
                      "max_local_batch=256,adaptive_batch=yes,ckpt_grace=20,"
-                     "steps=3000,delta=0.00001" % batch,
-                     ["--target-loss", "0", "--max-steps", "3000",
+                     "steps=%d,delta=0.00001" % (batch, steps),
+                     ["--target-loss", "0", "--max-steps", str(steps),
                       "--batch", str(batch), "--work-ms-per-sample", "0.5",
                       "--report-every", "1.2", "--stats-every", "5",
                       "--profile-batches", "0.25,0.5"] + list(extra),
@@ -395,7 +397,7 @@ def test_a_batch_change_not_taken_in_place_falls_back_to_a_restart(
     no re-batch in place."""
     workdir = str(tmp_path)
     job = _submit_two_workers(cluster, workdir, "--rebatch-in-place",
-                              "ignore", batch=32)
+                              "ignore", batch=32, steps=30000)
     try:
         story = lambda: _story(cluster, job, workdir)
         first = wait_for(lambda: _runs(ex.output(workdir, job)), 90,
