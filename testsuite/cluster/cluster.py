@@ -228,6 +228,24 @@ def _pid_alive(pid):
     return True
 
 
+def _in_our_root(pid):
+    """True if process pid sees the same root directory as this process.
+    CI runs its two lanes in two chroots that share one /proc: a test's
+    tmp_path is the same string in both (/tmp/pytest-of-root/pytest-17/
+    <test>/...: each lane numbers its pytest sessions alike), so a
+    cluster's paths and environment may name a process of the other
+    lane's cluster too, which a stop here must not kill (the likeliest
+    cause of a Debian 12 slurmctld of test_install told to terminate 1 s
+    after its start, by nothing of its own cluster: the Debian 13 lane
+    runs the same test, on the same paths, at about the same time)."""
+    try:
+        theirs = os.stat("/proc/%d/root" % pid)
+        ours = os.stat("/")
+    except OSError:
+        return False
+    return (theirs.st_dev, theirs.st_ino) == (ours.st_dev, ours.st_ino)
+
+
 def _process_of(pid, root):
     """True if process pid belongs to the cluster living in root: one of
     its threads has the cluster in its environment (OPTIMUS_CLUSTER, what
@@ -236,13 +254,14 @@ def _process_of(pid, root):
     outlives a daemon killed with SIGKILL (the fault tests) and pids come
     round again (pid_max 32768, a CI run starts far more processes): the
     pid a stale file names may be another cluster's daemon by then, which
-    this cluster's stop would kill (the likeliest cause found of a CI
-    slurmctld told to terminate 1 s after its start, by nothing of its own
-    cluster). Every
-    thread is asked: a daemon whose main thread has exited shows nothing
-    in its own files while its other threads run."""
+    this cluster's stop would kill. A process of another root (the other
+    CI lane's chroot) is never the cluster's (_in_our_root). Every thread
+    is asked: a daemon whose main thread has exited shows nothing in its
+    own files while its other threads run."""
     env_tag = ("OPTIMUS_CLUSTER=%s" % root).encode()
     path_tag = (root.rstrip("/") + "/").encode()
+    if not _in_our_root(pid):
+        return False
     try:
         tids = os.listdir("/proc/%d/task" % pid)
     except OSError:
@@ -742,7 +761,7 @@ StorageLoc=slurm_acct_db
                     env = f.read().split(b"\0")
             except OSError:
                 continue
-            if any(t in env for t in tags):
+            if any(t in env for t in tags) and _in_our_root(int(pid)):
                 try:
                     os.kill(int(pid), signal.SIGKILL)
                 except OSError:
@@ -782,7 +801,8 @@ StorageLoc=slurm_acct_db
                 continue
             if argv and os.path.basename(argv[0]) == want[0] and \
                     self.conf in argv and \
-                    all(w in argv for w in want[1:]):
+                    all(w in argv for w in want[1:]) and \
+                    _in_our_root(int(pid)):
                 pids.add(int(pid))
         return pids
 
@@ -816,6 +836,8 @@ StorageLoc=slurm_acct_db
                 with open("/proc/%s/stat" % pid) as f:
                     # "pid (comm) state ppid ...": comm may hold spaces
                     parent[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                if not _in_our_root(int(pid)):
+                    continue
                 with open("/proc/%s/environ" % pid, "rb") as f:
                     env = f.read().split(b"\0")
                 if all(t in env for t in tags):
@@ -927,7 +949,8 @@ StorageLoc=slurm_acct_db
         for pid in os.listdir("/proc"):
             try:
                 with open("/proc/%s/comm" % pid) as f:
-                    if pid.isdigit() and f.read().strip() == "slurmctld":
+                    if pid.isdigit() and f.read().strip() == "slurmctld" \
+                            and _in_our_root(int(pid)):
                         alive.append(pid)
             except OSError:
                 pass

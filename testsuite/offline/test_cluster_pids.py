@@ -6,8 +6,13 @@ cluster's. A pid file outlives a daemon killed with SIGKILL, and its pid
 may name another process by the time the cluster stops (pids come round
 again): that process, another cluster's daemon in CI, lives on."""
 import os
+import re
+import shutil
 import subprocess
 import sys
+import time
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "cluster"))
@@ -59,7 +64,9 @@ def test_a_daemon_known_by_a_path_of_the_cluster(tmp_path):
     line, which names the cluster's files, says whose it is."""
     c = cluster.Cluster(str(tmp_path / "c"))
     os.makedirs(c.run_dir, exist_ok=True)
-    own = subprocess.Popen(["sh", "-c", "sleep 60", "sh",
+    # (sh -c would exec sleep and lose the argument)
+    own = subprocess.Popen([sys.executable, "-c", "import time; "
+                            "time.sleep(60)",
                             "--pid-file=" + c._pidfile("munged")],
                            start_new_session=True)
     try:
@@ -68,3 +75,45 @@ def test_a_daemon_known_by_a_path_of_the_cluster(tmp_path):
     finally:
         own.kill()
         own.wait()
+
+
+def _other_root(tmp_path):
+    """A root directory of its own holding `sleep` and the libraries it
+    loads (as the other CI lane's chroot holds its own system)."""
+    root = tmp_path / "other-root"
+    sleep = shutil.which("sleep")
+    libs = re.findall(r"(/\S+\.so[.\d]*)", subprocess.run(
+        ["ldd", sleep], capture_output=True, text=True).stdout)
+    for path in [sleep] + libs:
+        dest = root / path.lstrip("/")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(os.path.realpath(path), dest)
+    return str(root), sleep
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("chroot"),
+                    reason="chroot needs root")
+def test_a_process_of_another_root_is_never_the_clusters(tmp_path):
+    """CI's two lanes run in two chroots with one /proc, and a test's
+    tmp_path is the same string in both: a process of the other lane's
+    cluster has this cluster's environment, its pid may be in this
+    cluster's pid file, and none of this cluster's stops kills it."""
+    c = cluster.Cluster(str(tmp_path / "c"))
+    root, sleep = _other_root(tmp_path)
+    other = subprocess.Popen(["chroot", root, sleep, "60"], env=c.env(),
+                             start_new_session=True)
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline and \
+                os.path.realpath("/proc/%d/exe" % other.pid) != \
+                os.path.join(root, sleep.lstrip("/")):
+            time.sleep(0.05)    # chroot has exec'd sleep
+        assert other.poll() is None
+        assert not cluster._process_of(other.pid, c.root)
+        _name_in_pid_file(c, "slurmctld", other.pid)
+        c._kill_all(["slurmctld"], timeout=1)
+        c._kill_leftovers()
+        assert other.poll() is None, "the other root's process was killed"
+    finally:
+        other.kill()
+        other.wait()
