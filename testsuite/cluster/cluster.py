@@ -234,10 +234,10 @@ def _in_our_root(pid):
     tmp_path is the same string in both (/tmp/pytest-of-root/pytest-17/
     <test>/...: each lane numbers its pytest sessions alike), so a
     cluster's paths and environment may name a process of the other
-    lane's cluster too, which a stop here must not kill (the likeliest
-    cause of a Debian 12 slurmctld of test_install told to terminate 1 s
-    after its start, by nothing of its own cluster: the Debian 13 lane
-    runs the same test, on the same paths, at about the same time)."""
+    lane's cluster too, which a stop here must not kill (CI: a Debian 12
+    slurmctld of test_install told to terminate 1 s after its start; a
+    cluster's stop in one lane's chroot stopped the slurmctld of a
+    cluster at the same path in the other's, until this check)."""
     try:
         theirs = os.stat("/proc/%d/root" % pid)
         ours = os.stat("/")
