@@ -22,20 +22,16 @@ static bool is_active(const sim_job_t *j)
 	return j->st == SJ_PENDING || sim_job_holds(j);
 }
 
-/* What the simulator plans with, as optimus.conf's values are for
- * sched/optimus (plan_interval.h's plan_params_for builds each plan's
- * parameters from it). */
-static void sim_plan_conf(const sim_config_t *c, plan_params_t *pc)
+/* The plan's parameters of a synthetic run, from its configuration:
+ * what both engines say (sim_plan_params), then what only it says. */
+static void run_plan_params(const sim_config_t *c, plan_params_t *pc)
 {
-	plan_params_init(pc);
-	pc->policy = c->policy;
-	pc->interval = c->interval;
+	sim_plan_params(pc, &(sim_plan_conf_t){ .policy = c->policy,
+		.interval = c->interval, .restart_cost = c->restart_base,
+		.min_resize_interval = c->min_resize_interval,
+		.preempt = c->preempt });
 	pc->damping = c->damping;
-	pc->min_resize_interval = c->min_resize_interval;
-	pc->restart_cost = c->restart_base;
 	pc->placement = c->placement;
-	pc->preempt = c->preempt < 0 ? plan_preempt_default(c->policy) :
-		      c->preempt > 0;
 	if (c->resize_threshold >= 0.0)
 		pc->resize_threshold = pc->resize_threshold_large =
 			c->resize_threshold;
@@ -193,7 +189,7 @@ int sim_apply_tick(sim_state_t *s)
 	if (!active)
 		goto out;
 	sim_input_room(s, room);
-	sim_plan_conf(s->cfg, &conf);
+	run_plan_params(s->cfg, &conf);
 	rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = s->eng.njobs,
 		.now = sim_time(s->eng.now), .room = room,
 		.nservers = s->cfg->nservers, .conf = &conf,

@@ -31,8 +31,10 @@ static int hold_grow(sim_hold_t *h)
 	return 0;
 }
 
-int sim_hold_take(sim_hold_t *h, res_vec_t *free, size_t nservers,
-		  const place_slot_t *slot, res_vec_t need)
+/* Take `slot`, using `need` of its server: 0, -ENOSPC (nothing taken)
+ * or -ENOMEM. */
+static int take_slot(sim_hold_t *h, res_vec_t *free, size_t nservers,
+		     const place_slot_t *slot, res_vec_t need)
 {
 	int rc;
 
@@ -45,6 +47,22 @@ int sim_hold_take(sim_hold_t *h, res_vec_t *free, size_t nservers,
 	h->usage[h->n] = need;
 	h->ps[h->n] = slot->ps;
 	h->workers[h->n++] = slot->workers;
+	return 0;
+}
+
+int sim_hold_take(sim_hold_t *h, res_vec_t *free, size_t nservers,
+		  const place_slot_t *slots, size_t n, res_vec_t ps,
+		  res_vec_t worker, size_t *at)
+{
+	for (size_t i = 0; i < n; i++) {
+		res_vec_t need = res_combo(ps, slots[i].ps, worker,
+					   slots[i].workers);
+		int rc = take_slot(h, free, nservers, &slots[i], need);
+		if (rc) {
+			*at = i;
+			return rc;
+		}
+	}
 	return 0;
 }
 

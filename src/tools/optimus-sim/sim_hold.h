@@ -6,9 +6,10 @@
  * decisions give them) with what each slot uses of its server, taken from
  * and given back to the cluster's free room per server by one rule, and
  * the configuration its truth runs it in. A synthetic job holds the
- * slots of its decision (sim_job.c); a measured job one slot per run of
- * its GPUs on a node, in the order they were granted, each GPU a worker
- * (measured/engine.c).
+ * slots of its decision, each PS and worker using its model's share of
+ * the server (sim_job.c); a measured job one slot per run of its GPUs on
+ * a node, in the order they were granted, each GPU a worker using a
+ * GPU, a CPU and a unit of memory (measured/engine.c).
  */
 #ifndef OPTIMUS_SIM_HOLD_H
 #define OPTIMUS_SIM_HOLD_H
@@ -29,12 +30,15 @@ typedef struct sim_hold {
 } sim_hold_t;
 
 /*
- * Take `slot`, using `need` of its server, from free[0..nservers): 0,
- * -ENOSPC when the server is none of them or has less than `need` free
- * (nothing taken), or -ENOMEM.
+ * Take a placement, slots[0..n) in order, each slot using per PS `ps`
+ * and per worker `worker` of its server, from free[0..nservers): 0;
+ * -ENOSPC with *at the slot whose server is none of them or has less
+ * free than it needs (the slots before it held, it not; its caller names
+ * the job and the server); or -ENOMEM.
  */
 int sim_hold_take(sim_hold_t *h, res_vec_t *free, size_t nservers,
-		  const place_slot_t *slot, res_vec_t need);
+		  const place_slot_t *slots, size_t n, res_vec_t ps,
+		  res_vec_t worker, size_t *at);
 /* Give every slot back to free[] and hold nothing. */
 void sim_hold_release(sim_hold_t *h, res_vec_t *free);
 /* The memory of h (what it holds is not given back). */

@@ -16,6 +16,17 @@ static double clock_seconds(void)
 	return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+void sim_plan_params(plan_params_t *pc, const sim_plan_conf_t *c)
+{
+	plan_params_init(pc);
+	pc->policy = c->policy;
+	pc->interval = c->interval;
+	pc->restart_cost = c->restart_cost;
+	pc->min_resize_interval = c->min_resize_interval;
+	pc->preempt = c->preempt < 0 ? plan_preempt_default(c->policy) :
+		      c->preempt > 0;
+}
+
 void sim_plan_input_job(plan_input_t *in, job_model_t *m,
 			const sim_hold_t *hold, bool queued)
 {

@@ -4,7 +4,8 @@
  * sim_plan.h - one plan of a simulated cluster, the one way both engines
  * reach plan_run (sim_apply.c for the synthetic jobs,
  * measured/plan_adapter.c for the measured ones): each job given to the
- * plan by one rule from its record and its hold, the core's rules choose
+ * plan by one rule from its record and its hold, the engine's
+ * configuration made the plan's by one builder, the core's rules choose
  * who enters the plan and build its parameters (plan_interval_prepare, as
  * sched/optimus does), servers closed to new tasks get no room, and
  * plan_run decides. The decisions are taken by sim_decision.h.
@@ -20,6 +21,29 @@
 #include "plan/plan_input.h"
 #include "plan/plan_interval.h"
 #include "sim_hold.h"
+
+/*
+ * What a simulated run plans with, as optimus.conf's values are for
+ * sched/optimus (plan_interval.h's plan_params_for builds each plan's
+ * parameters from them): what both engines say.
+ */
+typedef struct sim_plan_conf {
+	plan_policy_t policy;
+	double interval;	/* seconds between plans */
+	double restart_cost;	/* seconds a restart costs, as priced */
+	double min_resize_interval;	/* seconds between a job's resizes */
+	/* Preempt=: 1 yes, 0 no, -1 the policy's default
+	 * (plan_preempt_default). */
+	int preempt;
+} sim_plan_conf_t;
+
+/*
+ * The plan's parameters *pc from c, the core's defaults for the rest
+ * (plan_params_init); an engine sets after it what only it says (the
+ * synthetic engine its damping, placement and resize threshold, the
+ * measured one its re-batch cost and scaling exploration).
+ */
+void sim_plan_params(plan_params_t *pc, const sim_plan_conf_t *c);
 
 typedef struct sim_plan_in {
 	const plan_input_t *in;	/* every job the engine has */

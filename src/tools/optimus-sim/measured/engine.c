@@ -257,24 +257,25 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 }
 
 /* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
- * of equal consecutive nodes. 0, or -errno with a message. */
+ * of equal consecutive nodes, each GPU a worker using a GPU, a CPU and a
+ * unit of memory (px_sim_room's units). 0, or -errno with a message. */
 static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 {
 	int place[PX_GPUS], nplace = alloc_runs(alloc, n, place), g = 0;
+	place_slot_t slots[PX_GPUS];
+	size_t at;
+	int rc;
 
-	for (int k = 0; k < nplace; g += place[k++]) {
-		place_slot_t slot = { .server = (uint32_t)alloc[g],
-				      .workers = place[k] };
-		int rc = sim_hold_take(&j->hold, s->free, PX_NODES, &slot,
-				       res_make(place[k], place[k], place[k]));
-		if (rc == -ENOSPC)
-			return errmsg_set(s->err, s->errlen, rc, "policy "
-					  "placed job %s on node %d beyond "
-					  "its GPUs", j->spec->name, alloc[g]);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	for (int k = 0; k < nplace; g += place[k++])
+		slots[k] = (place_slot_t){ .server = (uint32_t)alloc[g],
+					   .workers = place[k] };
+	rc = sim_hold_take(&j->hold, s->free, PX_NODES, slots, (size_t)nplace,
+			   (res_vec_t){ 0 }, res_make(1, 1, 1), &at);
+	if (rc == -ENOSPC)
+		return errmsg_set(s->err, s->errlen, rc, "policy placed job "
+				  "%s on node %d beyond its GPUs",
+				  j->spec->name, (int)slots[at].server);
+	return rc;
 }
 
 /* The job, holding nothing, takes alloc[0..n): after the shape's seconds

@@ -90,10 +90,10 @@ typedef struct pp_job {
 
 typedef struct pp {
 	pp_kind_t kind;
-	/* Preemption with aging as optimus.conf's Preempt= (its default
-	 * for the policy, plan_preempt_default), off for the -nopreempt
-	 * rows. */
-	bool preempt;
+	/* Preemption with aging as optimus.conf's Preempt=
+	 * (sim_plan_conf_t.preempt): its default for the policy (-1), off
+	 * (0) for the -nopreempt rows. */
+	int preempt;
 	px_prerun_mode_t prerun;
 	pp_job_t *jobs;
 	size_t njobs;
@@ -490,14 +490,13 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		sim_plan_input_job(&in[nin], pj->m, &s->jobs[i].hold, true);
 		idx[nin++] = i;
 	}
-	plan_params_init(&conf);
-	conf.policy = pp_policy(o->kind);
-	conf.interval = s->shape.round;
-	conf.restart_cost = s->shape.restart;
+	sim_plan_params(&conf, &(sim_plan_conf_t){
+		.policy = pp_policy(o->kind), .interval = s->shape.round,
+		.restart_cost = s->shape.restart,
+		.min_resize_interval = s->shape.min_resize,
+		.preempt = o->preempt });
 	conf.rebatch_cost = s->shape.rebatch;
-	conf.min_resize_interval = s->shape.min_resize;
 	conf.explore_scaling = s->shape.explore_scaling;
-	conf.preempt = o->preempt;
 	plan_free(&o->last);
 	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
 			.now = (time_t)s->eng.now, .room = room,
@@ -588,8 +587,7 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun)
 			return NULL;
 		}
 		o->kind = k[i].kind;
-		o->preempt = !k[i].no_preempt &&
-			     plan_preempt_default(pp_policy(o->kind));
+		o->preempt = k[i].no_preempt ? 0 : -1;
 		/* Nothing to fit: the oracle and the fixed sizes take no
 		 * pre-run. */
 		o->prerun = o->kind == PP_ORACLE || pp_fixed_size(o->kind) ?
