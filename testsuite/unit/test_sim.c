@@ -574,6 +574,29 @@ START_TEST(test_start_costs)
 }
 END_TEST
 
+/* A take charged as both engines charge it: the model's cost, and the
+ * take counted in the job's outcome; its seconds are the engine's to
+ * lose. */
+START_TEST(test_start_charge)
+{
+	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20,
+				.rebatch = 3 };
+	sim_job_outcome_t j = { .submit = 10, .start = -1, .end = -1 };
+
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_START, 7, 30),
+			    5);
+	ck_assert_double_eq(j.start, 30);
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_RESTART, 7, 90),
+			    27);
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_REBATCH, 7, 95),
+			    3);
+	ck_assert_uint_eq(j.restarts, 1);
+	ck_assert_uint_eq(j.rebatches, 1);
+	ck_assert_double_eq(j.lost, 0);
+	ck_assert_double_eq(c.busy_until, 32);
+}
+END_TEST
+
 /*
  * What a decision counts in a job's outcome, one rule for both engines:
  * a first start is no restart, every start from a checkpoint is one, a
@@ -922,6 +945,7 @@ int main(void)
 	tcase_add_test(tc, test_fixed_size);
 	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_start_costs);
+	tcase_add_test(tc, test_start_charge);
 	tcase_add_test(tc, test_outcome_take);
 	tcase_add_test(tc, test_outcome_build);
 	tcase_add_test(tc, test_decision_take);

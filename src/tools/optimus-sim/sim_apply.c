@@ -92,25 +92,19 @@ static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
 	return 0;
 }
 
-/* The seconds the job loses taking `take` now (sim_start_cost.h). */
-static double take_cost(sim_state_t *s, const sim_job_t *j, sim_take_t take)
-{
-	return sim_start_cost(&s->costs, take, j->ops->checkpoint(&j->truth),
-			      s->eng.now);
-}
-
 /*
  * A start, first or from the checkpoint (after a preemption, or a
- * resize), counted as the one rule counts it (sim_job_outcome_take): the
+ * resize), charged and counted as both engines do (sim_start_charge): the
  * job holds its servers without progress until its RESUME; a free first
  * start runs at once. A restarting job is not planned (sim_input_job), so
  * its cost always runs out whole: all of it is lost now.
  */
 static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
 {
-	double cost = take_cost(s, j, take);
+	double cost = sim_start_charge(&s->costs, &j->outcome, take,
+				       j->ops->checkpoint(&j->truth),
+				       s->eng.now);
 
-	sim_job_outcome_take(&j->outcome, take, s->eng.now);
 	sim_job_outcome_lose(&j->outcome, cost);
 	if (take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);

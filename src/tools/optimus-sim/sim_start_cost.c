@@ -31,3 +31,12 @@ double sim_start_cost(sim_start_costs_t *c, sim_take_t take,
 		return 0.0;
 	}
 }
+
+double sim_start_charge(sim_start_costs_t *c, sim_job_outcome_t *o,
+			sim_take_t take, double checkpoint, double now)
+{
+	double cost = sim_start_cost(c, take, checkpoint, now);
+
+	sim_job_outcome_take(o, take, now);
+	return cost;
+}

@@ -300,11 +300,10 @@ static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
 	job_split(j);
 	/* A re-allocation restarts from the checkpoint. */
 	take = first ? SIM_TAKE_START : SIM_TAKE_RESTART;
-	j->rescale = sim_start_cost(&s->costs, take,
-				    j->spec->truth->checkpoint(j->spec),
-				    s->eng.now);
+	j->rescale = sim_start_charge(&s->costs, &j->outcome, take,
+				      j->spec->truth->checkpoint(j->spec),
+				      s->eng.now);
 	j->began = s->eng.now + j->rescale;
-	sim_job_outcome_take(&j->outcome, take, s->eng.now);
 	return 0;
 }
 
@@ -314,11 +313,10 @@ static void job_rebatch(px_sim_t *s, px_job_t *j)
 {
 	j->bsz = j->next_bsz;
 	job_split(j);
-	j->rescale = sim_start_cost(&s->costs, SIM_TAKE_REBATCH,
-				    j->spec->truth->checkpoint(j->spec),
-				    s->eng.now);
+	j->rescale = sim_start_charge(&s->costs, &j->outcome, SIM_TAKE_REBATCH,
+				      j->spec->truth->checkpoint(j->spec),
+				      s->eng.now);
 	j->began = s->eng.now + j->rescale;
-	sim_job_outcome_take(&j->outcome, SIM_TAKE_REBATCH, s->eng.now);
 }
 
 /* What a job does with the policy's next allocation a[0..n). */
