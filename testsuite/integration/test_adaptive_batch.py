@@ -41,6 +41,7 @@ CLUSTER_OPTIONS = {
 needs_torch = pytest.mark.skipif(not ex.HAVE_TORCH,
                                  reason="python3-torch is not installed")
 OPTIMUS_REPORT = os.path.join(ex.TOP, "src", "tools", "optimus-report")
+OPTIMUSCTL = os.path.join(ex.TOP, "src", "tools", "optimusctl")
 
 RUN_RE = re.compile(r"run (\d+): 0 PS \+ (\d+) workers on \S+, batch (\d+) "
                     r"\((\d+) per worker x (\d+) micro-steps\)")
@@ -69,8 +70,8 @@ def _story(cluster, job, workdir):
     mine = [l for l in cluster.logs("slurmctld").splitlines()
             if "JobId=%d" % job in l and "debug" not in l]
     tail = ex.output(workdir, job).splitlines()[-15:]
-    plan = cluster.run([os.path.join(ex.TOP, "src", "tools", "optimusctl"),
-                        "plan"], check=False).stdout.splitlines()
+    plan = cluster.run([OPTIMUSCTL, "plan"],
+                       check=False).stdout.splitlines()
     try:
         m = _model(cluster, job)
         record = ["its record: phase %s, resizable %s%s, restarts %s" % (
@@ -85,8 +86,7 @@ def _story(cluster, job, workdir):
 
 
 def _model(cluster, job):
-    r = cluster.run([os.path.join(ex.TOP, "src", "tools", "optimusctl"),
-                     "--json", "show", "job", str(job)])
+    r = cluster.run([OPTIMUSCTL, "--json", "show", "job", str(job)])
     return json.loads(r.stdout)
 
 

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The slurm-optimus developers
-"""The test clusters' pid files (testsuite/cluster/cluster.py): a cluster's
-stop kills the processes its pid files name only if they are the
-cluster's. A pid file outlives a daemon killed with SIGKILL, and its pid
-may name another process by the time the cluster stops (pids come round
-again): that process, another cluster's daemon in CI, lives on."""
+"""Which processes are a test cluster's (testsuite/cluster/cluster.py): a
+cluster's stop kills only its own. A pid file outlives a daemon killed
+with SIGKILL, and its pid may name another process by the time the
+cluster stops (pids come round again): that process lives on. A process
+under another root directory (CI's other lane, in a chroot of its own,
+whose clusters may have the same paths) is never the cluster's."""
 import os
 import re
 import shutil
