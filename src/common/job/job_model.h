@@ -470,7 +470,8 @@ void job_model_preempting(job_model_t *m, time_t now);
 /*
  * When the checkpoint signal of the resize or preemption under way was
  * sent (0: none): the requeue waits for the checkpoint, or the grace, from
- * then (sched/optimus collect_requeue, checkpoint_confirmed).
+ * then (sched/optimus planner_requeue.c collect_requeue; the checkpoint
+ * confirmed: job/job_feed.c job_feed_checkpoint).
  */
 time_t job_model_signalled(const job_model_t *m);
 /*
