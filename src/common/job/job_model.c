@@ -664,6 +664,8 @@ void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 		       int workers, int nodes)
 {
 	job_model_started(m, start, ps, workers, nodes);
+	m->plan_ps = ps;
+	m->plan_workers = workers;
 	m->adopted = now;
 	m->last_resize = now;
 }
