@@ -109,6 +109,10 @@ const char *plan_policy_name(plan_policy_t p);
 /* Preemption's default under a policy (optimus.conf Preempt=, the
  * simulator's configuration): on under Policy=goodput, off otherwise. */
 bool plan_preempt_default(plan_policy_t p);
+/* A baseline whose jobs its paper runs at their submitted size (DRF,
+ * Tetris, FIFO): the simulator's experiments fix their jobs' size under
+ * it unless told otherwise. */
+bool plan_policy_fixed_size(plan_policy_t p);
 /* "optimus", "quality", "drf", "tetris", "fifo", "goodput": 0, or
  * -EINVAL. */
 int plan_policy_parse(const char *name, plan_policy_t *out);

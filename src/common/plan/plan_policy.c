@@ -3,8 +3,8 @@
 /*
  * plan_policy.c - the table of policies: each Policy= value (plan.h's
  * plan_policy_t) and its operations (plan_priv.h, one file a policy),
- * their names, the Preempt= default under each, and which policy's rules
- * plan a job. Adding a policy: its file, its row here, its tests.
+ * their names, the Preempt= default under each, which are baselines run
+ * at submitted sizes, and which policy's rules plan a job. Adding a policy: its file, its row here, its tests.
  */
 #include <errno.h>
 #include <string.h>
@@ -56,6 +56,13 @@ bool plan_preempt_default(plan_policy_t p)
 	const plan_policy_ops_t *ops = plan_policy_ops(p);
 
 	return ops && ops->preempt_default;
+}
+
+bool plan_policy_fixed_size(plan_policy_t p)
+{
+	const plan_policy_ops_t *ops = plan_policy_ops(p);
+
+	return ops && ops->fixed_size;
 }
 
 const plan_policy_ops_t *plan_policy_rules(const plan_ctx_t *c, size_t i)

@@ -113,6 +113,7 @@ typedef struct plan_ctx {
 typedef struct plan_policy_ops {
 	const char *name;		/* Policy= value */
 	bool preempt_default;		/* Preempt= default under it */
+	bool fixed_size;		/* a baseline run at submitted sizes */
 
 	/* Plan-wide. The allocator of the jobs allocated in tasks. */
 	alloc_run_fn allocate;
