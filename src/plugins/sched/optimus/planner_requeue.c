@@ -3,7 +3,8 @@
 /*
  * planner_requeue.c - what follows a resize or a preemption the plan
  * decided: once the job's checkpoint is confirmed (planner_reports.c, by
- * the core's feed) or its grace has run out, the job is requeued at
+ * the core's feed) or its grace has run out (the record's rule,
+ * job_model_requeue_due), the job is requeued at
  * optimus' gate and its record's run ends (job_model_requeued); the
  * checkpoint metrics count which of the two it was.
  */
@@ -26,10 +27,8 @@ static int collect_requeue(reg_job_t *rj, void *arg)
 	metrics_sched_t *s = registry_stats();
 	time_t now = time(NULL), signalled = job_model_signalled(m);
 
-	if (m->phase != JM_CHECKPOINTING || list->n >= list->cap)
-		return 0;
-	if (!rj->checkpoint_acked &&
-	    now < signalled + (time_t) m->hints.ckpt_grace)
+	if (list->n >= list->cap ||
+	    !job_model_requeue_due(m, rj->checkpoint_acked, now))
 		return 0;
 	if (rj->checkpoint_acked)
 		s->ckpt_confirmed++;
