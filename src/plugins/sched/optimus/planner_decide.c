@@ -242,7 +242,7 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 /*
  * The plan takes a running job's GPUs for waiting ones (its rule:
  * plan/plan_preempt.c): the checkpoint signal of a resize, then the
- * requeue (collect_requeue); the job is then pending like any other. The
+ * requeue (planner_requeue.c); the job is then pending like any other. The
  * record refuses a job that cannot checkpoint (plan_apply): the signal
  * would kill it, its work lost.
  */

@@ -182,7 +182,7 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 /*
  * Back to pending while the record says it runs or checkpoints: Slurm
  * requeued it itself (ours set the record to requeued before the request,
- * collect_requeue): a node failed under it, or an admin's requeue. A
+ * planner_requeue.c): a node failed under it, or an admin's requeue. A
  * resize under way is abandoned, never requeued a second time, and the
  * restart is not the plan's.
  */
