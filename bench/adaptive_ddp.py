@@ -32,8 +32,8 @@ in place and how many restarts were for a batch change alone.
 
 A pair of runs answers the question only when both jobs were resized
 mid-run: a job whose runs all had the same number of workers was not
-(in the old scenario's runs of 2026-12-04, a PS job of 6 tasks arriving
-mid-run, the fixed job never was). Such a run is flagged
+(with a PS job of 6 tasks arriving mid-run instead of the rigid job,
+the fixed job never was). Such a run is flagged
 "NOT ANSWERING" and the summary says so; its times are printed but not
 in the averages.
 

@@ -136,8 +136,7 @@ def admin_repairs(c, jobs, repairs):
         jid, _, reason = line.partition(" ")
         # squeue's %r spells the reason with spaces ("launch failed
         # requeued held"), scontrol with underscores: either is matched
-        # (matching only the latter, the soak of 2026-12-04 18:26 never
-        # released its held job; released by hand after 17 minutes).
+        # (matching only the latter, a soak never releases its held job).
         if reason.strip().replace(" ", "_") == \
                 "launch_failed_requeued_held" and \
                 int(jid) in {j["id"] for j in jobs}:

@@ -17,6 +17,7 @@ EXTRA_DIST += testsuite/conftest.py testsuite/run_integration.py \
 	testsuite/cluster/fair_helpers.py testsuite/cluster/hints_helpers.py \
 	testsuite/cluster/report_helpers.py testsuite/cluster/sched_helpers.py \
 	testsuite/cluster/signal_storm.py testsuite/cluster/waiting.py \
+	testsuite/cluster/tree_files.py testsuite/offline/test_hacking_map.py \
 	testsuite/offline/test_cluster_slots.py \
 	testsuite/offline/test_cluster_pids.py testsuite/fuzz/fuzz_models.c \
 	testsuite/offline/test_fuzz_targets.py

@@ -5,6 +5,7 @@
 # shared by sched/optimus and optimus-sim (doc/design/planning.md).
 src_common_liboptimus_core_la_SOURCES += \
 	src/common/plan/plan.h src/common/plan/plan_priv.h src/common/plan/plan.c \
+	src/common/plan/plan_policy_list.h \
 	src/common/plan/plan_alloc.c src/common/plan/plan_place.c \
 	src/common/plan/plan_run.c src/common/plan/plan_setup.c \
 	src/common/plan/plan_json.c src/common/plan/plan_slots.c \

@@ -50,9 +50,9 @@ import time
 
 from optimus_report_consts import (
     CONF_MAX_DEPTH, DEFAULT_ADDRESS, DEFAULT_PORT, DEFAULT_SLURM_CONF,
-    LR_SCALE_MAX, LR_SCALE_MIN, MAX_ACCUM, MAX_COUNT, MAX_FRAME, MAX_HOSTS,
-    MAX_REPLY, MAX_RUN, MUNGE_OPT_SOCKET, RETRY_ATTEMPTS, RETRY_BASE,
-    RETRY_MAX)
+    HOST_MAX, LR_SCALE_MAX, LR_SCALE_MIN, MAX_ACCUM, MAX_COUNT, MAX_FRAME,
+    MAX_HOSTS, MAX_REPLY, MAX_RUN, MUNGE_OPT_SOCKET, RETRY_ATTEMPTS,
+    RETRY_BASE, RETRY_MAX, TIMEOUT)
 
 __all__ = ["Reporter", "ReportError", "ConfError", "WorkerPace", "query", "endpoint",
            "endpoints", "conf_read", "conf_get", "sign", "frame",
@@ -249,7 +249,7 @@ def _report_addr(text):
     host = raw[1:-1] if len(raw) > 1 and raw[0] == "[" and raw[-1] == "]" \
         else raw
     number = _port(port)
-    if not raw or not number or len(host.encode()) >= 256:
+    if not raw or not number or len(host.encode()) >= HOST_MAX:
         raise ConfError("OPTIMUS_REPORT_ADDR=%s is not host:port" % text)
     return host, number
 
@@ -397,7 +397,7 @@ def read_reply(sock):
 class Reporter:
     """A connection to the listener, reused across reports."""
 
-    def __init__(self, job_id=None, timeout=5.0):
+    def __init__(self, job_id=None, timeout=TIMEOUT):
         job = job_id if job_id is not None else os.environ.get("SLURM_JOB_ID")
         self.job_id = int(job) if job is not None else None
         self.timeout = timeout

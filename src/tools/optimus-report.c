@@ -70,11 +70,11 @@ static void usage(FILE *f)
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
 "                     $SLURM_CONF)\n"
-"  --timeout MS       connect/reply timeout (default 5000)\n"
+"  --timeout MS       connect/reply timeout (default %d)\n"
 "  -h, --help         this text\n"
 "\n"
 "Exit status: 0 accepted, 1 refused or unreachable (reason on stderr),\n"
-"2 usage error.\n");
+"2 usage error.\n", REPORT_TIMEOUT_MS);
 }
 
 typedef struct args {
@@ -163,7 +163,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 
 	*a = (args_t){ .job = env ? atoll(env) : -1, .step = -1, .epoch = -1,
 		       .ps = -1, .workers = -1, .loss = NAN, .sps = 0,
-		       .steps_per_sec = NAN, .timeout_ms = 5000,
+		       .steps_per_sec = NAN, .timeout_ms = REPORT_TIMEOUT_MS,
 		       .rank = rank ? atoll(rank) : -1,
 		       .node = getenv("SLURMD_NODENAME"), .step_time = NAN,
 		       .grad_sqr = NAN, .grad_var = NAN, .var_batch = NAN,

@@ -74,10 +74,11 @@ static void usage(FILE *f)
 "  --addr HOST:PORT   listener (default: $OPTIMUS_REPORT_ADDR, else\n"
 "                     ReportAddress/ReportPort of optimus.conf beside\n"
 "                     $SLURM_CONF)\n"
-"  --timeout MS       connect/reply timeout (default 5000)\n"
+"  --timeout MS       connect/reply timeout (default %d)\n"
 "  -h, --help         this text\n"
 "\n"
-"Exit status: 0 answered, 1 refused or unreachable, 2 usage error.\n");
+"Exit status: 0 answered, 1 refused or unreachable, 2 usage error.\n",
+		REPORT_TIMEOUT_MS);
 }
 
 static json_object *get(json_object *o, const char *key)
@@ -739,7 +740,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
 	long v;
 	int c;
 
-	*o = (opts_t){ .plot = 1, .timeout_ms = 5000 };
+	*o = (opts_t){ .plot = 1, .timeout_ms = REPORT_TIMEOUT_MS };
 	opterr = 0;	/* one line of our own instead of getopt's */
 	/* options may follow the command (optimusctl show job 5 --json) */
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {

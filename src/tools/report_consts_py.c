@@ -62,6 +62,10 @@ int main(void)
 	py_str("DEFAULT_ADDRESS", REPORT_DEFAULT_ADDRESS);
 	printf("DEFAULT_PORT = %d\n", REPORT_DEFAULT_PORT);
 	printf("MAX_HOSTS = %d\n", REPORT_MAX_HOSTS);
+	printf("# A host name's room (its NUL included), each connect's and "
+	       "reply's wait.\n");
+	printf("HOST_MAX = %d\n", REPORT_HOST_MAX);
+	py_float("TIMEOUT", REPORT_TIMEOUT_MS / 1000.0);
 	printf("# Slurm's configuration grammar: how deep Includes nest.\n");
 	printf("CONF_MAX_DEPTH = %d\n", CONF_MAX_DEPTH);
 	printf("# The protocol: frame sizes, the largest run a report names, "

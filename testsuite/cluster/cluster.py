@@ -155,9 +155,10 @@ def _slot_claim(slot):
     (mariadb and slurmdbd take seconds), released when the socket is
     closed or its process ends. Abstract names belong to the network
     namespace, which CI's chroot lanes share with each other; a second
-    claim of a slot fails. None if the slot is claimed already. (Two
-    clusters that saw a slot's ports free at once took it both: in CI,
-    mariadb, slurmdbd and slurmctld "Address already in use".)"""
+    claim of a slot fails. None if the slot is claimed already. (Without
+    the claim, two clusters that see a slot's ports free at once both take
+    it: mariadb, slurmdbd and slurmctld then fail with "Address already in
+    use".)"""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         s.bind("\0" + SLOT_CLAIM % slot)

@@ -80,7 +80,7 @@ def test_same_job_id_on_a_new_cluster_does_not_resume():
                                   ["--max-steps", "400", "--target-loss", "0"])
     for kind in ("default", "shared"):
         (job_a, out_a), (job_b, out_b) = first[kind], second[kind]
-        # the situation of the issue: the same id, the same submit folder
+        # two jobs of the same id and the same submit folder
         assert job_a == job_b, (kind, job_a, job_b)
         assert START_RE.search(out_a).group(1) == "0", out_a
         # the first job left a checkpoint where the second one looks

@@ -86,7 +86,8 @@ def test_checkpoint_is_atomic_and_round_trips(tmp_path):
 
 
 # The trainers' handler (CkptSignal) under a storm of checkpoint signals
-# while the task logs (signal_storm.py says why this once killed a task).
+# while the task logs (signal_storm.py says how a handler that prints can
+# kill its task).
 SIGNAL_STORM = """
 import sys, time
 sys.path.insert(0, sys.argv[1])

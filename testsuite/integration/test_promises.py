@@ -20,8 +20,7 @@ from waiting import wait_for, wait_plans
 
 # The cluster fixture reads the module's CLUSTER_OPTIONS.
 CLUSTER_OPTIONS = sched.CLUSTER_OPTIONS
-# Enough plans for any wrong start or resize (what 8 s of PlanInterval=2
-# used to stand for).
+# Enough plans for any wrong start or resize (8 s at PlanInterval=2).
 SEVERAL_PLANS = 4
 
 

@@ -14,6 +14,8 @@ import subprocess
 
 import pytest
 
+import tree_files
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # Written by `make dist` but not tracked: autotools' output.
 GENERATED = re.compile(r"^(configure|aclocal\.m4|config\.h\.in|Makefile\.in|"
@@ -31,21 +33,11 @@ def make_var(name):
 
 
 def tracked_files():
-    """The files of the tree as a fresh clone plus uncommitted work has
-    them (contrib/tree-tar.sh --list); a copy without .git (CI's chroot
-    lanes) keeps that list in .optimus-files."""
-    listed = os.path.join(TOP, ".optimus-files")
-    if os.path.isdir(os.path.join(TOP, ".git")) or \
-            os.path.isfile(os.path.join(TOP, ".git")):
-        text = subprocess.run([os.path.join(TOP, "contrib", "tree-tar.sh"),
-                               "--list"], capture_output=True, text=True,
-                              check=True).stdout
-    elif os.path.exists(listed):
-        text = open(listed).read()
-    else:
+    """The tree's files (tree_files.py); skipped in a release tarball."""
+    files = tree_files.tracked_files()
+    if files is None:
         pytest.skip("neither a git checkout nor a copy with .optimus-files")
-    return {f for f in text.splitlines() if f and
-            os.path.lexists(os.path.join(TOP, f))}
+    return files
 
 
 def test_dist_tarball_holds_every_tracked_file(tmp_path):

@@ -353,7 +353,8 @@ print("saves %d last %d" % (state["saves"], state["step"]), flush=True)
 def test_checkpoint_handler_survives_signals_while_printing(cluster, env):
     """handle_checkpoints: a storm of checkpoint signals while the loop
     and save() print kills nothing, and the checkpoints reach the
-    scheduler (signal_storm.py says how this once killed a task)."""
+    scheduler (signal_storm.py says how a handler that prints can kill its
+    task)."""
     jid = cluster.sbatch(["-o", "/dev/null", "-t", "10"],
                          script="#!/bin/sh\nsleep 300\n")
     rc, sent, out, err = run_storm(CHECKPOINT_STORM,

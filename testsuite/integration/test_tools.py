@@ -49,7 +49,7 @@ def jobs(cluster, env):
         for i in range(1, 13):
             # Two progress reports of a run at least a second apart give
             # the scheduler a measured speed (planner_reports.c): made
-            # certain here, where it used to depend on the machine's load.
+            # certain here, not left to the machine's load.
             # The time between them is what is measured, not a wait.
             if i == 12:
                 time.sleep(1.5)

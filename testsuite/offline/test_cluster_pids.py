@@ -21,9 +21,23 @@ sys.path.insert(0, os.path.join(HERE, "..", "cluster"))
 import cluster  # noqa: E402
 
 
+def _exec_done(proc):
+    """proc, once its program runs: Popen returns when the exec closes
+    its pipe, before the kernel has set the new program's command line
+    and environment, which /proc shows empty until then (under load, long
+    enough for a test reading them at once to see nothing)."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        with open("/proc/%d/cmdline" % proc.pid, "rb") as f:
+            if f.read():
+                return proc
+        time.sleep(0.01)
+    raise AssertionError("pid %d: no command line after 10 s" % proc.pid)
+
+
 def _sleeper(env=None):
-    return subprocess.Popen(["sleep", "60"], env=env,
-                            start_new_session=True)
+    return _exec_done(subprocess.Popen(["sleep", "60"], env=env,
+                                       start_new_session=True))
 
 
 def _name_in_pid_file(c, name, pid):
@@ -66,10 +80,10 @@ def test_a_daemon_known_by_a_path_of_the_cluster(tmp_path):
     c = cluster.Cluster(str(tmp_path / "c"))
     os.makedirs(c.run_dir, exist_ok=True)
     # (sh -c would exec sleep and lose the argument)
-    own = subprocess.Popen([sys.executable, "-c", "import time; "
-                            "time.sleep(60)",
-                            "--pid-file=" + c._pidfile("munged")],
-                           start_new_session=True)
+    own = _exec_done(subprocess.Popen([sys.executable, "-c", "import time; "
+                                       "time.sleep(60)",
+                                       "--pid-file=" + c._pidfile("munged")],
+                                      start_new_session=True))
     try:
         assert cluster._process_of(own.pid, c.root)
         assert not cluster._process_of(own.pid, c.root + "2")

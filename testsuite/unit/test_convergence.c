@@ -332,11 +332,11 @@ START_TEST(test_real_curve)
 }
 END_TEST
 
-/* Huge losses. Six decreasing points near 1e27 in the
- * inverse form made the NNLS give up, the profile return infinity and
- * GSL's Brent minimiser abort the process; near 1e152 the power form's
- * sums overflowed into a "successful" c = 1,0,0. The fit is invariant to
- * the unit of l: at every scale it is the fit at scale 1, scaled. */
+/* Huge losses. Six decreasing points near 1e27 in the inverse form
+ * overflow an unscaled NNLS (its profile infinite, GSL's Brent minimiser
+ * aborting the process), and near 1e152 the power form's sums overflow
+ * into a "successful" c = 1,0,0. The fit is invariant to the unit of l:
+ * at every scale it is the fit at scale 1, scaled. */
 START_TEST(test_curve_fit_huge_losses)
 {
 	static const double scales[] = { 1e-200, 1e25, 1e27, 1e100, 1e152,
@@ -347,7 +347,7 @@ START_TEST(test_curve_fit_huge_losses)
 	size_t s, shape;
 	int i;
 
-	/* two shapes: a line, and 1 + 1/k (the abort) */
+	/* two shapes: a line, and 1 + 1/k (the inverse form near 1e27) */
 	for (shape = 0; shape < 2; shape++) {
 		for (i = 0; i < 6; i++) {
 			k[i] = i + 1;

@@ -674,6 +674,43 @@ START_TEST(test_requeued)
 }
 END_TEST
 
+/* A stop's requeue is due once its checkpoint is confirmed, or at the
+ * end of its grace from the signal; never outside a stop. */
+START_TEST(test_requeue_due)
+{
+	job_model_t *m = new_job("optimus,ckpt_grace=30");
+
+	job_model_started(m, 100, 1, 2, 1);
+	ck_assert(!job_model_requeue_due(m, true, 200));
+	job_model_resizing(m, 200);
+	ck_assert(!job_model_requeue_due(m, false, 229));
+	ck_assert(job_model_requeue_due(m, true, 201));
+	ck_assert(job_model_requeue_due(m, false, 230));
+	job_model_requeued(m, 230);
+	ck_assert(!job_model_requeue_due(m, true, 300));
+	job_model_free(m);
+}
+END_TEST
+
+/* A running job adopted without a record: running at its real size,
+ * which is also the size planned, and not resized before the minimum
+ * interval from its adoption. */
+START_TEST(test_adopted)
+{
+	job_model_t *m = new_job("optimus");
+
+	job_model_adopted(m, 100, 500, 2, 6, 2);
+	ck_assert_int_eq(m->phase, JM_RUNNING);
+	ck_assert_int_eq(m->cur_ps, 2);
+	ck_assert_int_eq(m->cur_workers, 6);
+	ck_assert_int_eq(m->plan_ps, 2);
+	ck_assert_int_eq(m->plan_workers, 6);
+	ck_assert_int_eq(m->adopted, 500);
+	ck_assert_int_eq(m->last_resize, 500);
+	job_model_free(m);
+}
+END_TEST
+
 /* A run Slurm requeued itself (a node failed) is a fault's restart: not
  * counted in restarts, not charged as a resize, resumed from the last
  * confirmed checkpoint without the job being called not resumable; a
@@ -1461,6 +1498,8 @@ static Suite *job_model_suite(void)
 	tcase_add_test(tc, test_restart_timed_to_first_step);
 	tcase_add_test(tc, test_run_history);
 	tcase_add_test(tc, test_requeued);
+	tcase_add_test(tc, test_adopted);
+	tcase_add_test(tc, test_requeue_due);
 	tcase_add_test(tc, test_lost_run_is_a_fault_not_a_resize);
 	tcase_add_test(tc, test_preemption_record);
 	tcase_add_test(tc, test_preemption_shown);

@@ -194,6 +194,12 @@ START_TEST(test_policy_table)
 		ck_assert_msg(plan_preempt_default(p) == (p == PLAN_GOODPUT),
 			      "Preempt= default of %s", plan_policy_name(p));
 	ck_assert(!plan_preempt_default(PLAN_GOODPUT + 1));
+	for (p = PLAN_OPTIMUS; p <= PLAN_GOODPUT; p++)
+		ck_assert_msg(plan_policy_fixed_size(p) ==
+			      (p == PLAN_DRF || p == PLAN_TETRIS ||
+			       p == PLAN_FIFO),
+			      "fixed size under %s", plan_policy_name(p));
+	ck_assert(!plan_policy_fixed_size(PLAN_GOODPUT + 1));
 	plan_params_init(&prm);
 	prm.policy = PLAN_GOODPUT + 1;
 	ck_assert_int_eq(plan_run(NULL, 0, NULL, 0, &prm, &out), -EINVAL);

@@ -499,7 +499,8 @@ START_TEST(test_build_roundtrip)
 	/* a speed measured at a batch of its own */
 	in = (message_t){ .type = MSG_SPEED, .nonce = 9, .sent = 10 };
 	in.report = (report_t){ .kind = REPORT_SPEED, .job_id = 80 };
-	in.report.speed = (report_speed_t){ 0, 4, 2.5, 16, 3 };
+	in.report.speed = (report_speed_t){ .ps = 0, .workers = 4,
+		.steps_per_sec = 2.5, .local_batch = 16, .accum = 3 };
 	text = protocol_message_build(&in);
 	ck_assert_int_eq(parse(text, &out), 0);
 	ck_assert_uint_eq(out.report.speed.local_batch, 16);
@@ -508,7 +509,8 @@ START_TEST(test_build_roundtrip)
 
 	in = (message_t){ .type = MSG_GRADIENTS, .nonce = 7, .sent = 8 };
 	in.report = (report_t){ .kind = REPORT_GRADIENTS, .job_id = 79 };
-	in.report.gradients = (report_gradients_t){ 0.125, 3.5, 64 };
+	in.report.gradients = (report_gradients_t){ .grad_sqr = 0.125,
+		.grad_var = 3.5, .var_batch = 64 };
 	text = protocol_message_build(&in);
 	ck_assert_ptr_nonnull(strstr(text, "\"type\":\"gradients\""));
 	ck_assert_int_eq(parse(text, &out), 0);

@@ -388,7 +388,7 @@ START_TEST(test_task_env)
 			    .topology = { 2, 2 } };
 	roles_env_t env;
 	json_object *tf, *cl, *task, *v;
-	char want[64], err[256];
+	char err[256];
 
 	ck_assert_int_eq(hints_parse("optimus,ps=2,workers=2,mode=sync,batch=64",
 				     &h, err, sizeof(err)), 0);

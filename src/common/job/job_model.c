@@ -660,10 +660,19 @@ time_t job_model_signalled(const job_model_t *m)
 	return m->preempt_began ? m->preempt_began : m->resize_began;
 }
 
+bool job_model_requeue_due(const job_model_t *m, bool acked, time_t now)
+{
+	return m->phase == JM_CHECKPOINTING &&
+	       (acked || now >= job_model_signalled(m) +
+				(time_t) m->hints.ckpt_grace);
+}
+
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 		       int workers, int nodes)
 {
 	job_model_started(m, start, ps, workers, nodes);
+	m->plan_ps = ps;
+	m->plan_workers = workers;
 	m->adopted = now;
 	m->last_resize = now;
 }

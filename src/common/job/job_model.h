@@ -470,9 +470,16 @@ void job_model_preempting(job_model_t *m, time_t now);
 /*
  * When the checkpoint signal of the resize or preemption under way was
  * sent (0: none): the requeue waits for the checkpoint, or the grace, from
- * then (sched/optimus collect_requeue, checkpoint_confirmed).
+ * then (job_model_requeue_due).
  */
 time_t job_model_signalled(const job_model_t *m);
+/*
+ * Is the job stopping for a resize or a preemption (CHECKPOINTING) due
+ * to be requeued at `now`: its checkpoint confirmed (`acked`: the feed's
+ * checkpoint_acked, job/job_feed.h), or its grace (ckpt_grace) from the
+ * signal run out? (sched/optimus planner_requeue.c collect_requeue.)
+ */
+bool job_model_requeue_due(const job_model_t *m, bool acked, time_t now);
 /*
  * The job's attained service in GPU-seconds: its closed runs' and, while
  * it runs or checkpoints, the open run's up to now.
@@ -549,7 +556,7 @@ double job_model_remaining_time(const job_model_t *m,
 
 /*
  * Record a running job found without a record at its real size: a run
- * from `start`, and no resize before it reports after `now` nor before the
+ * from `start` at the size planned, and no resize before it reports after `now` nor before the
  * minimum resize interval from `now` (last_resize = now).
  */
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,

@@ -9,7 +9,7 @@
  *   1. allocation: how many PS and workers each job gets (alloc.h), with
  *      the policy of the plan (Optimus marginal gain, quality-driven,
  *      DRF, Tetris, FIFO, goodput: one file each, plan_policy_NAME.c, and
- *      a row of the table in plan_policy.c);
+ *      a row of plan_policy_list.h);
  *   2. stability: a running job is resized only when the predicted gain
  *      passes a threshold (smaller for large jobs) and its last resize is
  *      older than a minimum interval (Optimus open problem 3); other running
@@ -32,18 +32,11 @@
 #include "alloc/resources.h"
 #include "models/speed_profiles.h"
 
+/* Policy= values, one a row of plan_policy_list.h. */
 typedef enum plan_policy {
-	PLAN_OPTIMUS = 0,
-	PLAN_QUALITY,
-	PLAN_DRF,
-	PLAN_TETRIS,
-	PLAN_FIFO,
-	/* Adaptive-batch jobs (job_model_batch_limits) sized by goodput, GPUs
-	 * and batch together, with the completion-rate objective
-	 * (alloc/rate.c) and the nodes they would really get; the others as
-	 * under optimus' task allocator, by the same objective
-	 * (plan_policy_goodput.c, doc/design/planning.md "Goodput"). */
-	PLAN_GOODPUT,
+#define PLAN_POLICY(value, ops) value,
+#include "plan/plan_policy_list.h"
+#undef PLAN_POLICY
 } plan_policy_t;
 
 typedef struct plan_params {
@@ -109,6 +102,10 @@ const char *plan_policy_name(plan_policy_t p);
 /* Preemption's default under a policy (optimus.conf Preempt=, the
  * simulator's configuration): on under Policy=goodput, off otherwise. */
 bool plan_preempt_default(plan_policy_t p);
+/* A baseline whose jobs its paper runs at their submitted size (DRF,
+ * Tetris, FIFO): the simulator's experiments fix their jobs' size under
+ * it unless told otherwise. */
+bool plan_policy_fixed_size(plan_policy_t p);
 /* "optimus", "quality", "drf", "tetris", "fifo", "goodput": 0, or
  * -EINVAL. */
 int plan_policy_parse(const char *name, plan_policy_t *out);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * plan_policy.c - the table of policies: each Policy= value (plan.h's
- * plan_policy_t) and its operations (plan_priv.h, one file a policy),
- * their names, the Preempt= default under each, and which policy's rules
- * plan a job. Adding a policy: its file, its row here, its tests.
+ * plan_policy.c - the table of policies: each Policy= value and its
+ * operations, from plan_policy_list.h's rows; their names, the Preempt=
+ * default under each, which are baselines run at submitted sizes, and
+ * which policy's rules plan a job. Adding a policy: its file, its row in
+ * plan_policy_list.h, its tests.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,12 +13,9 @@
 #include "plan/plan_priv.h"
 
 static const plan_policy_ops_t *const plan_policies[] = {
-	[PLAN_OPTIMUS] = &plan_policy_optimus,
-	[PLAN_QUALITY] = &plan_policy_quality,
-	[PLAN_DRF] = &plan_policy_drf,
-	[PLAN_TETRIS] = &plan_policy_tetris,
-	[PLAN_FIFO] = &plan_policy_fifo,
-	[PLAN_GOODPUT] = &plan_policy_goodput,
+#define PLAN_POLICY(value, ops) [value] = &ops,
+#include "plan/plan_policy_list.h"
+#undef PLAN_POLICY
 };
 
 #define PLAN_NPOLICIES (sizeof(plan_policies) / sizeof(plan_policies[0]))
@@ -56,6 +54,13 @@ bool plan_preempt_default(plan_policy_t p)
 	const plan_policy_ops_t *ops = plan_policy_ops(p);
 
 	return ops && ops->preempt_default;
+}
+
+bool plan_policy_fixed_size(plan_policy_t p)
+{
+	const plan_policy_ops_t *ops = plan_policy_ops(p);
+
+	return ops && ops->fixed_size;
 }
 
 const plan_policy_ops_t *plan_policy_rules(const plan_ctx_t *c, size_t i)

@@ -9,6 +9,7 @@
 
 const plan_policy_ops_t plan_policy_drf = {
 	.name = "drf",
+	.fixed_size = true,
 	.allocate = alloc_drf_run,
 	PLAN_OPTIMUS_JOB_OPS,
 };

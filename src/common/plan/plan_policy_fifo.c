@@ -21,6 +21,7 @@ static bool plan_fifo_wait_reason(const plan_ctx_t *c, size_t i,
 
 const plan_policy_ops_t plan_policy_fifo = {
 	.name = "fifo",
+	.fixed_size = true,
 	.allocate = alloc_fifo_run,
 	PLAN_OPTIMUS_JOB_OPS,
 	.wait_reason = plan_fifo_wait_reason,

@@ -21,6 +21,7 @@ static double plan_tetris_order_key(const plan_ctx_t *c, size_t i)
 
 const plan_policy_ops_t plan_policy_tetris = {
 	.name = "tetris",
+	.fixed_size = true,
 	.allocate = alloc_tetris_run,
 	.order_key = plan_tetris_order_key,
 	PLAN_OPTIMUS_JOB_OPS,

@@ -113,6 +113,7 @@ typedef struct plan_ctx {
 typedef struct plan_policy_ops {
 	const char *name;		/* Policy= value */
 	bool preempt_default;		/* Preempt= default under it */
+	bool fixed_size;		/* a baseline run at submitted sizes */
 
 	/* Plan-wide. The allocator of the jobs allocated in tasks. */
 	alloc_run_fn allocate;
@@ -166,9 +167,9 @@ typedef struct plan_policy_ops {
 } plan_policy_ops_t;
 
 /* The policies (one file each) and the job operations they share. */
-extern const plan_policy_ops_t plan_policy_optimus, plan_policy_quality,
-	plan_policy_drf, plan_policy_tetris, plan_policy_fifo,
-	plan_policy_goodput;
+#define PLAN_POLICY(value, ops) extern const plan_policy_ops_t ops;
+#include "plan/plan_policy_list.h"
+#undef PLAN_POLICY
 
 
 /* plan_setup.c: the context of one plan */

@@ -24,7 +24,6 @@
 #include "util/errmsg.h"
 #include "util/conf_file.h"
 
-#define DEFAULT_TIMEOUT_MS 5000
 
 struct report_client {
 	int fd;
@@ -486,7 +485,7 @@ static int one_shot(message_t *m, json_object **result)
 	*result = NULL;
 	if ((rc = report_endpoint_resolve(&ep, last_error, sizeof(last_error))))
 		return rc;
-	return report_client_call(&ep, m, DEFAULT_TIMEOUT_MS, 0, result,
+	return report_client_call(&ep, m, REPORT_TIMEOUT_MS, 0, result,
 				  last_error, sizeof(last_error));
 }
 

@@ -39,6 +39,11 @@ typedef struct report_client report_client_t;
 
 /* Controllers tried in order (SlurmctldHost lines; Slurm allows 10). */
 #define REPORT_MAX_HOSTS 10
+/* A host name's room in an endpoint, its terminating NUL included. */
+#define REPORT_HOST_MAX 256
+/* How long each connect and each reply waits unless the caller says
+ * (the tools' --timeout, the Python Reporter's timeout=). */
+#define REPORT_TIMEOUT_MS 5000
 /* Attempts per request and the backoff between them: 100 ms doubling up
  * to 2 s, each wait drawn in [d/2, d]: at most ~10 s in all. */
 #define REPORT_RETRY_ATTEMPTS 8
@@ -46,7 +51,7 @@ typedef struct report_client report_client_t;
 #define REPORT_RETRY_MAX_MS 2000
 
 typedef struct report_endpoint {
-	char hosts[REPORT_MAX_HOSTS][256];	/* primary first */
+	char hosts[REPORT_MAX_HOSTS][REPORT_HOST_MAX];	/* primary first */
 	size_t nhosts;
 	uint16_t port;
 	char munge_socket[1024];	/* "" for munge's default */

@@ -6,13 +6,6 @@
 
 #include <stdint.h>
 
-/* The begin time a job asked for (--begin, `scontrol update StartTime=`),
- * kept while it waits at optimus' gate (plugins/common/gate.h). */
-#define OPTIMUS_SPANK_ENV_BEGIN "OPTIMUS_BEGIN"
-/* Slurm's delay of a requeued job, kept at the gate: honoured when it
- * opens, but the job is planned meanwhile (it only waits to start). */
-#define OPTIMUS_SPANK_ENV_NOT_BEFORE "OPTIMUS_NOT_BEFORE"
-
 /*
  * Value of NAME in a job's spank_job_env ("NAME=value" entries; slurmctld may
  * have prefixed them with "SPANK_"), or NULL.

@@ -116,6 +116,15 @@ extern void gate_close_submitted(job_desc_msg_t *desc)
 	desc->spank_job_env[desc->spank_job_env_size++] = entry;
 }
 
+extern void gate_keep_begin(job_record_t *job, job_desc_msg_t *update)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%lld", (long long) update->begin_time);
+	job_env_set(job, OPTIMUS_SPANK_ENV_BEGIN, text);
+	update->begin_time = job->details->begin_time;
+}
+
 extern time_t gate_requeue_delay(void)
 {
 	const char *opt = xstrcasestr(slurm_conf.authinfo, "cred_expire=");

@@ -6,8 +6,9 @@
  * dependency, begin time, reservation and limit set by anyone else keeps
  * its meaning. Shared by job_submit/optimus (which closes the gate on a
  * new job) and sched/optimus (which opens it, and closes it again on a
- * requeue). Call under the job write lock (gate_close, gate_open) or read
- * lock (the rest); gate_close_submitted in job_submit's hook.
+ * requeue). Every write of the gate's begin times is here. Call under the
+ * job write lock (gate_close, gate_open) or read lock (the rest);
+ * gate_close_submitted and gate_keep_begin in job_submit's hooks.
  */
 #ifndef OPTIMUS_GATE_H
 #define OPTIMUS_GATE_H
@@ -31,6 +32,12 @@
  * the planner opens the gate.
  */
 #define OPTIMUS_GATE_TIME ((time_t) 0xF0000000)
+/* The begin time a job asked for (--begin, `scontrol update StartTime=`),
+ * kept in its SPANK environment while it waits at the gate. */
+#define OPTIMUS_SPANK_ENV_BEGIN "OPTIMUS_BEGIN"
+/* Slurm's delay of a requeued job, kept at the gate: honoured when it
+ * opens, but the job is planned meanwhile (it only waits to start). */
+#define OPTIMUS_SPANK_ENV_NOT_BEFORE "OPTIMUS_NOT_BEFORE"
 
 /* Is the job waiting at optimus' gate? */
 extern bool gate_is_closed(const job_record_t *job);
@@ -58,6 +65,14 @@ extern void gate_close(job_record_t *job, time_t now, time_t not_before);
  * yet), keeping the begin time it asks for (--begin) as the user's.
  */
 extern void gate_close_submitted(job_desc_msg_t *desc);
+
+/*
+ * An update's begin time (`scontrol update StartTime=`, job_submit's
+ * job_modify hook) of a job at the gate: kept as the user's, for when the
+ * gate opens; the update's own begin time becomes the gate's, so that
+ * Slurm's update finds nothing to change and the gate stays closed.
+ */
+extern void gate_keep_begin(job_record_t *job, job_desc_msg_t *update);
 
 /*
  * Slurm starts a requeued job cred_expire + 1 s after the requeue (the new

@@ -265,8 +265,7 @@ static int cmd_run(cli_t *c, sim_report_t *r, sim_exp_t *e)
 			cfg.policy = PLAN_OPTIMUS;
 		/* The paper's baselines fix a job's size at submission. */
 		cfg.fixed_size = !c->elastic_baselines &&
-			(cfg.policy == PLAN_DRF || cfg.policy == PLAN_TETRIS ||
-			 cfg.policy == PLAN_FIFO);
+				 plan_policy_fixed_size(cfg.policy);
 		rc = sim_exp_variant(e, p, &cfg, &c->gp,
 				     c->trace ? &trace : NULL);
 		if (rc && rc != 2) {

@@ -27,7 +27,6 @@
 #include "hints/hints.h"
 #include "hints/script.h"
 #include "gate.h"
-#include "job_env.h"
 #include "util/escape.h"
 #include "job_size.h"
 #include "slurm_compat.h"
@@ -195,8 +194,6 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
  */
 extern int job_modify(COMPAT_JOB_MODIFY_PARAMS)
 {
-	char text[32];
-
 	if (!job_desc->begin_time || !job_ptr || !IS_JOB_PENDING(job_ptr) ||
 	    !gate_is_closed(job_ptr))
 		return SLURM_SUCCESS;
@@ -204,10 +201,8 @@ extern int job_modify(COMPAT_JOB_MODIFY_PARAMS)
 	 * owner's or an operator's begin time is kept. */
 	if (submit_uid != job_ptr->user_id && !validate_operator(submit_uid))
 		return SLURM_SUCCESS;
-	snprintf(text, sizeof(text), "%lld", (long long) job_desc->begin_time);
-	job_env_set(job_ptr, OPTIMUS_SPANK_ENV_BEGIN, text);
-	info("job_submit/optimus: JobId=%u: begin time %s kept for the planner (uid %u)",
-	     job_ptr->job_id, text, submit_uid);
-	job_desc->begin_time = job_ptr->details->begin_time;
+	info("job_submit/optimus: JobId=%u: begin time %lld kept for the planner (uid %u)",
+	     job_ptr->job_id, (long long) job_desc->begin_time, submit_uid);
+	gate_keep_begin(job_ptr, job_desc);
 	return SLURM_SUCCESS;
 }

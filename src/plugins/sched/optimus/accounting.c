@@ -36,9 +36,14 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "accounting.h"
+#include "apply.h"
+#include "registry.h"
 #include "slurm_compat.h"
 
 #define ACCOUNT_TRIES 10
+/* Accounting off or its queue full: a comment is offered again at this
+ * many later plans at most. */
+#define ACCOUNT_QUEUE_TRIES 10
 #define ACCOUNT_RETRY_SECONDS 5
 
 typedef struct acct_item {
@@ -86,6 +91,24 @@ static slurm_selected_step_t *whole_job(uint32_t job_id)
 	sel->step_id.step_id = NO_VAL;
 	sel->step_id.step_het_comp = NO_VAL;
 	return sel;
+}
+
+/* One by one on the planner's path, a mass cancel would stop planning
+ * for as long as slurmdbd takes to write them: the thread writes them. */
+extern void accounting_queue_ended(const action_t *acts, int n)
+{
+	for (int i = 0; i < n; i++) {
+		reg_job_t *rj;
+
+		if (!acts[i].account ||
+		    accounting_queue(acts[i].job_id, acts[i].comment))
+			continue;
+		registry_lock();
+		if ((rj = registry_find(acts[i].job_id)) &&
+		    ++rj->account_tries < ACCOUNT_QUEUE_TRIES)
+			rj->accounted = false;
+		registry_unlock();
+	}
 }
 
 extern int accounting_set_system_comment(uint32_t job_id, const char *comment)

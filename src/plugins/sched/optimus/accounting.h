@@ -30,6 +30,16 @@ extern void accounting_stop(void (*unsent)(uint32_t job_id));
 extern bool accounting_queue(uint32_t job_id, const char *comment);
 
 /*
+ * Queue the comments of the actions that carry one for slurmdbd
+ * (action_t.account): one the queue refuses (accounting off, the queue
+ * full) is offered again at a few later plans (the record's accounted
+ * flag cleared, ACCOUNT_QUEUE_TRIES times at most). Takes the registry
+ * lock; the planner never waits on slurmdbd.
+ */
+struct action;
+extern void accounting_queue_ended(const struct action *acts, int n);
+
+/*
  * Store `comment` as the job's SystemComment in the accounting database.
  * A blocking RPC to slurmdbd: call it without slurmctld locks. Returns
  * SLURM_SUCCESS, or SLURM_ERROR (logged) when accounting is off or the

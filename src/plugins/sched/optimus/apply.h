@@ -40,6 +40,12 @@ typedef struct action {
 	int rc;			/* out: SLURM_SUCCESS or an error code */
 } action_t;
 
+/* Actions collected while walking the registry. */
+struct action_list {
+	action_t *acts;
+	int n, cap;
+};
+
 /* Apply actions in order under one job/node write lock. */
 extern void apply_actions(action_t *acts, int n);
 extern void action_free_members(action_t *a);

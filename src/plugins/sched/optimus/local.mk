@@ -25,6 +25,7 @@ src_plugins_sched_optimus_sched_optimus_la_SOURCES += \
 	src/plugins/sched/optimus/planner_input.c \
 	src/plugins/sched/optimus/planner_input.h \
 	src/plugins/sched/optimus/planner_reports.c \
+	src/plugins/sched/optimus/planner_requeue.c \
 	src/plugins/sched/optimus/planner_sync.c \
 	src/plugins/sched/optimus/query.c src/plugins/sched/optimus/query.h \
 	src/plugins/sched/optimus/rebatch.c src/plugins/sched/optimus/rebatch.h \

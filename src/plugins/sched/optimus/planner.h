@@ -31,7 +31,7 @@ extern bool planner_sync(const snapshot_t *snap);
 extern void planner_feed_reports(report_queue_t *q);
 /* planner_decide.c: plan and turn decisions into actions, then apply. */
 extern void planner_plan(const snapshot_t *snap);
-/* planner_decide.c: requeue jobs whose checkpoint is done or overdue. */
+/* planner_requeue.c: requeue jobs whose checkpoint is done or overdue. */
 extern void planner_follow_resizes(void);
 
 #endif

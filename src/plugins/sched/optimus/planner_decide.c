@@ -242,7 +242,7 @@ static void build_resize(action_t *a, const decide_ctx_t *c, size_t i,
 /*
  * The plan takes a running job's GPUs for waiting ones (its rule:
  * plan/plan_preempt.c): the checkpoint signal of a resize, then the
- * requeue (collect_requeue); the job is then pending like any other. The
+ * requeue (planner_requeue.c); the job is then pending like any other. The
  * record refuses a job that cannot checkpoint (plan_apply): the signal
  * would kill it, its work lost.
  */
@@ -309,12 +309,6 @@ static void build_action(action_t *a, decide_ctx_t *c, size_t i,
 	a->comment = xstrdup(comment);
 }
 
-/* Actions collected while walking the registry. */
-struct action_list {
-	action_t *acts;
-	int n, cap;
-};
-
 /*
  * Jobs outside the plan still get their SystemComment refreshed. A pending
  * job that something else holds (its owner's hold, a requeuehold, a
@@ -346,28 +340,6 @@ static int comment_unplanned(reg_job_t *rj, void *arg)
 		rj->accounted = true;
 	}
 	return 0;
-}
-
-/* Accounting off or its queue full: try again at a few later plans. */
-#define ACCOUNT_TRIES 10
-
-/* Hand the ended jobs' comments to the accounting thread: the planner never
- * waits on slurmdbd (one by one here, a mass cancel would stop planning
- * for as long as slurmdbd takes to write them). */
-static void queue_final_comments(action_t *acts, int n)
-{
-	for (int i = 0; i < n; i++) {
-		reg_job_t *rj;
-
-		if (!acts[i].account ||
-		    accounting_queue(acts[i].job_id, acts[i].comment))
-			continue;
-		registry_lock();
-		if ((rj = registry_find(acts[i].job_id)) &&
-		    ++rj->account_tries < ACCOUNT_TRIES)
-			rj->accounted = false;
-		registry_unlock();
-	}
 }
 
 /* The plan's figures for the metrics query (registry lock held). */
@@ -436,52 +408,8 @@ extern void planner_plan(const snapshot_t *snap)
 	registry_unlock();
 
 	apply_actions(acts, list.n);	/* slurmctld write locks */
-	queue_final_comments(acts, list.n);	/* to the accounting thread */
+	accounting_queue_ended(acts, list.n);	/* to the accounting thread */
 	for (int i = 0; i < list.n; i++)
 		action_free_members(&acts[i]);
 	xfree(acts);
-}
-
-/* Requeue the jobs whose checkpoint is confirmed or whose grace ran out
- * (a resize's or a preemption's). */
-static int collect_requeue(reg_job_t *rj, void *arg)
-{
-	struct action_list *list = arg;
-	job_model_t *m = rj->model;
-	metrics_sched_t *s = registry_stats();
-	time_t now = time(NULL), signalled = job_model_signalled(m);
-
-	if (m->phase != JM_CHECKPOINTING || list->n >= list->cap)
-		return 0;
-	if (!rj->checkpoint_acked &&
-	    now < signalled + (time_t) m->hints.ckpt_grace)
-		return 0;
-	if (rj->checkpoint_acked)
-		s->ckpt_confirmed++;
-	else
-		s->ckpt_expired++;
-	if (now > signalled)
-		s->ckpt_wait_seconds += difftime(now, signalled);
-	list->acts[list->n].job_id = m->job_id;
-	list->acts[list->n].kind = ACT_REQUEUE;
-	list->acts[list->n].preempt = m->preempt_began != 0;
-	list->n++;
-	job_model_requeued(m, now);
-	return 0;
-}
-
-extern void planner_follow_resizes(void)
-{
-	struct action_list list;
-
-	registry_lock();
-	list.cap = registry_count() + 1;
-	list.acts = xcalloc(list.cap, sizeof(action_t));
-	list.n = 0;
-	registry_for_each(collect_requeue, &list);
-	registry_unlock();
-	apply_actions(list.acts, list.n);
-	for (int i = 0; i < list.n; i++)
-		action_free_members(&list.acts[i]);
-	xfree(list.acts);
 }

@@ -129,8 +129,6 @@ static void adopt_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 
 	job_model_adopted(m, sj->start, now, t.ps, t.workers, sj->nnodes);
 	note_run_batch(m, &t);
-	m->plan_ps = t.ps;
-	m->plan_workers = t.workers;
 	info("sched/optimus: JobId=%u found running without a record: adopted at %u PS + %u workers, no resize before it reports",
 	     sj->job_id, t.ps, t.workers);
 }
@@ -184,7 +182,7 @@ static void note_running(reg_job_t *rj, const snap_job_t *sj, time_t now)
 /*
  * Back to pending while the record says it runs or checkpoints: Slurm
  * requeued it itself (ours set the record to requeued before the request,
- * collect_requeue): a node failed under it, or an admin's requeue. A
+ * planner_requeue.c): a node failed under it, or an admin's requeue. A
  * resize under way is abandoned, never requeued a second time, and the
  * restart is not the plan's.
  */
