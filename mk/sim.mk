@@ -16,6 +16,8 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
 	src/tools/optimus-sim/sim_decision.h src/tools/optimus-sim/sim_decision.c \
+	src/tools/optimus-sim/sim_apply_decision.h \
+	src/tools/optimus-sim/sim_apply_decision.c \
 	src/tools/optimus-sim/sim_plan.h src/tools/optimus-sim/sim_plan.c \
 	src/tools/optimus-sim/sim_start_cost.h \
 	src/tools/optimus-sim/sim_start_cost.c \

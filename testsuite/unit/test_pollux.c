@@ -269,6 +269,14 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			w->second.ran[k][1] = j->obs[k].replicas;
 		}
 	}
+	/* The batches the jobs run as planned, then at the batches our
+	 * policies' plans start, resize or re-batch them at (carried out as
+	 * they plan). */
+	for (size_t k = 0; k < n; k++) {
+		const px_job_t *j = &s->jobs[active[k]];
+		const px_app_t *a = j->spec->app;
+		w->off_range += j->bsz < a->init_bsz || j->bsz > a->max_bsz;
+	}
 	rc = w->inner->plan(w->inner, s, active, n, next, nnext);
 	w->sim = s;
 	for (size_t k = 0; k < n; k++) {
@@ -276,14 +284,18 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		bool ncf = !strcmp(j->spec->app->name, "ncf");
 		w->ncf_rounds += ncf;
 		w->ncf_over += ncf && nnext[active[k]] > 1;
+	}
+	const size_t *job;
+	const plan_t *last = rc ? NULL : px_plan_last(w->inner, &job);
+	for (size_t k = 0; last && k < last->ndecisions; k++) {
+		const plan_decision_t *d = &last->decisions[k];
+		const px_job_t *j = &s->jobs[job[k]];
 		const px_app_t *a = j->spec->app;
-		for (int q = 0; q < 2; q++) {
-			double b = q ? j->next_bsz : j->bsz;
-			if (q && b == 0)
-				continue;
-			w->rebatched += q && b != j->spec->bsz;
-			w->off_range += b < a->init_bsz || b > a->max_bsz;
-		}
+		if (!(d->action == PLAN_START || d->action == PLAN_RESIZE ||
+		      (d->action == PLAN_KEEP && d->in_place)))
+			continue;
+		w->rebatched += j->bsz != j->spec->bsz;
+		w->off_range += j->bsz < a->init_bsz || j->bsz > a->max_bsz;
 	}
 	for (size_t k = 0; k < n; k++) {
 		const job_model_t *m = px_plan_job_model(w->inner, active[k]);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "job/job_feed.h"
+#include "sim_apply_decision.h"
 #include "sim_curves.h"
 #include "sim_decision.h"
 #include "sim_engine.h"
@@ -598,6 +599,120 @@ START_TEST(test_start_charge)
 END_TEST
 
 /*
+ * What a plan's decisions do to simulated jobs, one rule for both
+ * engines: a resized and a preempted job give their servers back before
+ * any job takes, so a start may use them; each start holds its slots and
+ * is charged in the decisions' order (its first start queued), a keep
+ * and a wait left as they are; the engine is told of each.
+ */
+typedef struct apply_seen {
+	int preempted, taken;
+	size_t last;
+} apply_seen_t;
+
+static int seen_refused(void *ctx, size_t k, int rc, const char *why)
+{
+	(void)ctx;
+	(void)k;
+	(void)why;
+	return rc;
+}
+
+static int seen_no_room(void *ctx, size_t k, const place_slot_t *slot)
+{
+	(void)ctx;
+	(void)k;
+	(void)slot;
+	return -ENOSPC;
+}
+
+static int seen_preempted(void *ctx, size_t k)
+{
+	((apply_seen_t *)ctx)->preempted++;
+	((apply_seen_t *)ctx)->last = k;
+	return 0;
+}
+
+static int seen_taken(void *ctx, size_t k)
+{
+	((apply_seen_t *)ctx)->taken++;
+	((apply_seen_t *)ctx)->last = k;
+	return 0;
+}
+
+START_TEST(test_apply_decisions)
+{
+	const sim_apply_ops_t ops = { seen_refused, seen_no_room,
+				      seen_preempted, seen_taken };
+	res_vec_t free_[2] = { res_make(0, 0, 0), res_make(0, 0, 0) };
+	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20 };
+	sim_apply_env_t env = { free_, 2, &c, 60, 0 };
+	place_slot_t on0 = { .server = 0, .workers = 2 };
+	place_slot_t on1 = { .server = 1, .workers = 2 };
+	/* a: holds server 0, resized to server 1; b: holds server 1,
+	 * preempted; d: starts on server 0, which a gives back; e: waits. */
+	plan_decision_t d[4] = {
+		{ .action = PLAN_RESIZE, .workers = 2, .nslots = 1,
+		  .slots = &on1 },
+		{ .action = PLAN_PREEMPT },
+		{ .action = PLAN_START, .workers = 2, .nslots = 1,
+		  .slots = &on0 },
+		{ .action = PLAN_WAIT },
+	};
+	sim_hold_t h[4] = { { 0 } };
+	sim_job_outcome_t o[4];
+	sim_apply_job_t jobs[4];
+	apply_seen_t seen = { 0 };
+	size_t at;
+	res_vec_t gpu = res_make(1, 1, 1);
+
+	free_[0] = free_[1] = res_make(2, 2, 2);
+	ck_assert_int_eq(sim_hold_take(&h[0], free_, 2, &on0, 1,
+				       res_make(0, 0, 0), gpu, &at), 0);
+	ck_assert_int_eq(sim_hold_take(&h[1], free_, 2, &on1, 1,
+				       res_make(0, 0, 0), gpu, &at), 0);
+	for (int k = 0; k < 4; k++) {
+		o[k] = (sim_job_outcome_t){ .submit = 0, .start = k < 2 ? 0 : -1,
+					    .end = -1 };
+		jobs[k] = (sim_apply_job_t){ .d = &d[k], .hold = &h[k],
+			.worker = gpu, .outcome = &o[k], .checkpoint = 7 };
+	}
+	ck_assert_int_eq(sim_apply_decisions(jobs, 4, &env, &ops, &seen), 0);
+	ck_assert_int_eq(jobs[0].take, SIM_TAKE_RESIZE);
+	ck_assert_int_eq(jobs[1].take, SIM_TAKE_PREEMPT);
+	ck_assert_int_eq(jobs[2].take, SIM_TAKE_START);
+	ck_assert_int_eq(jobs[3].take, SIM_TAKE_WAIT);
+	ck_assert_uint_eq(h[0].n, 1);
+	ck_assert_uint_eq(h[0].slots[0].server, 1);
+	ck_assert_uint_eq(h[1].n, 0);
+	ck_assert_uint_eq(h[2].n, 1);
+	ck_assert_uint_eq(h[2].slots[0].server, 0);
+	ck_assert_uint_eq(h[3].n, 0);
+	ck_assert_double_eq(jobs[0].cost, 27);
+	ck_assert_double_eq(jobs[2].cost, 5);
+	ck_assert_double_eq(o[2].start, 60);
+	ck_assert_uint_eq(o[0].restarts, 1);
+	ck_assert_int_eq(seen.preempted, 1);
+	ck_assert_int_eq(seen.taken, 2);
+	ck_assert_uint_eq(seen.last, 2);
+	ck_assert(res_fits(res_make(0, 0, 0), free_[0]) &&
+		  !res_fits(res_make(1, 0, 0), free_[0]));
+	/* A start no record takes on a job that started: from its
+	 * checkpoint; a start beyond a server's room, the engine's error. */
+	h[1].n = 0;
+	ck_assert_int_eq(sim_decision_kind(&d[2], true), SIM_TAKE_RESTART);
+	d[1] = (plan_decision_t){ .action = PLAN_START, .workers = 2,
+				  .nslots = 1, .slots = &on0 };
+	ck_assert_int_eq(sim_apply_decisions(&jobs[1], 1, &env, &ops, &seen),
+			 -ENOSPC);
+	ck_assert_int_eq(jobs[1].take, SIM_TAKE_RESTART);
+	ck_assert_uint_eq(h[1].n, 0);
+	for (int k = 0; k < 4; k++)
+		sim_hold_free(&h[k]);
+}
+END_TEST
+
+/*
  * What a decision counts in a job's outcome, one rule for both engines:
  * a first start is no restart, every start from a checkpoint is one, a
  * batch change in place a re-batch; every second of a cost is lost.
@@ -946,6 +1061,7 @@ int main(void)
 	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_start_costs);
 	tcase_add_test(tc, test_start_charge);
+	tcase_add_test(tc, test_apply_decisions);
 	tcase_add_test(tc, test_outcome_take);
 	tcase_add_test(tc, test_outcome_build);
 	tcase_add_test(tc, test_decision_take);

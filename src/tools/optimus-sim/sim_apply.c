@@ -4,15 +4,16 @@
  * sim_apply.c - one scheduling interval: the jobs report their progress,
  * each is translated into the core's plan input (sim_input_job), the
  * plan is made as both engines make it (sim_plan.h: who enters, the
- * models refit, plan_run), each decision is taken by the job's record
- * (sim_decision.h) and carried out on the simulated servers.
+ * models refit, plan_run), and its decisions are carried out on the
+ * simulated servers as both engines carry them out
+ * (sim_apply_decision.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_decision.h"
+#include "sim_apply_decision.h"
 #include "sim_plan.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
@@ -71,96 +72,123 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 	return 0;
 }
 
+/* A synthetic run's jobs as the one rule carries a plan out on them
+ * (sim_apply_decision.h): the plan's decisions and the jobs they are
+ * for. */
+typedef struct apply_ctx {
+	sim_state_t *s;
+	const plan_t *p;
+	sim_job_t **act;
+	sim_apply_job_t *jobs;
+} apply_ctx_t;
+
+/* A simulated trainer takes every decision the plan makes: a refusal is
+ * an error in the simulation. */
+static int apply_refused(void *ctx, size_t k, int rc, const char *why)
+{
+	apply_ctx_t *x = ctx;
+
+	if (x->p->decisions[k].action != PLAN_PREEMPT)
+		return rc;
+	return errmsg_set(x->s->err, x->s->errlen, -EPERM, "job %u: plan "
+			  "preempted a job its record refuses: %s",
+			  x->act[k]->id, why);
+}
+
+static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
+{
+	apply_ctx_t *x = ctx;
+
+	return errmsg_set(x->s->err, x->s->errlen, -ENOSPC, "plan placed job "
+			  "%u beyond server %u's room", x->act[k]->id,
+			  slot->server);
+}
+
 /*
  * A preemption: the job checkpoints (simulated trainers always can), is
- * requeued and waits pending; its servers went back with the resized
- * jobs'. A RESUME still queued for it is stale (gen).
+ * requeued and waits pending. A RESUME still queued for it is stale
+ * (gen).
  */
-static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
+static int apply_preempted(void *ctx, size_t k)
 {
-	char why[256];
-	sim_take_t take;
+	apply_ctx_t *x = ctx;
+	sim_job_t *j = x->act[k];
 
-	if (sim_decision_take(j->jm, d, sim_time(s->eng.now), &take, why,
-			      sizeof(why)))
-		return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
-				  "preempted a job its record refuses: %s",
-				  j->id, why);
 	j->st = SJ_PENDING;
 	j->gen++;
-	sim_job_set_speed(s, j);
+	sim_job_set_speed(x->s, j);
 	return 0;
 }
 
 /*
  * A start, first or from the checkpoint (after a preemption, or a
- * resize), charged and counted as both engines do (sim_start_charge): the
- * job holds its servers without progress until its RESUME; a free first
- * start runs at once. A restarting job is not planned (sim_input_job), so
- * its cost always runs out whole: all of it is lost now.
+ * resize), on the decision's PS and workers: the job holds its servers
+ * without progress until its RESUME; a free first start runs at once. A
+ * restarting job is not planned (sim_input_job), so its cost always runs
+ * out whole: all of it is lost now. A batch change in place the
+ * synthetic jobs cannot take: they run one batch, and their hints give
+ * the plan no batch range to choose from (sim_job.c).
  */
-static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
+static int apply_taken(void *ctx, size_t k)
 {
-	double cost = sim_start_charge(&s->costs, &j->outcome, take,
-				       j->ops->checkpoint(&j->truth),
-				       s->eng.now);
+	apply_ctx_t *x = ctx;
+	sim_state_t *s = x->s;
+	sim_job_t *j = x->act[k];
+	const plan_decision_t *d = &x->p->decisions[k];
+	double cost = x->jobs[k].cost;
+	int rc = 0;
 
+	if (x->jobs[k].take == SIM_TAKE_REBATCH)
+		return errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
+				  "re-batched a job that runs one batch",
+				  j->id);
+	j->ps = d->ps;
+	j->workers = d->workers;
 	sim_job_outcome_lose(&j->outcome, cost);
-	if (take == SIM_TAKE_START && !(cost > 0.0)) {
+	if (x->jobs[k].take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
-		return 0;
+	} else {
+		j->st = SJ_RESTARTING;
+		sim_job_set_speed(s, j);
+		rc = sim_events_push(&s->eng.q, s->eng.now + cost,
+				     SIM_EV_RESUME, j->id, j->gen);
 	}
-	j->st = SJ_RESTARTING;
-	sim_job_set_speed(s, j);
-	return sim_events_push(&s->eng.q, s->eng.now + cost, SIM_EV_RESUME,
-			       j->id, j->gen);
-}
-
-/* A wait or a keep leaves what the job holds. A batch change in place
- * the synthetic jobs cannot take: they run one batch, and their hints
- * give the plan no batch range to choose from (sim_job.c). */
-static int do_keep(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
-{
-	sim_take_t take;
-	int rc = sim_decision_take(j->jm, d, sim_time(s->eng.now), &take, NULL,
-				   0);
-
-	if (!rc && take == SIM_TAKE_REBATCH)
-		rc = errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
-				"re-batched a job that runs one batch", j->id);
+	if (!rc && d->moves_off_straggler)
+		sim_straggler_drain(s, j);
 	return rc;
 }
 
-/* Resized and preempted jobs give their servers back first, then
- * everyone takes. */
+static const sim_apply_ops_t apply_ops = {
+	.refused = apply_refused,
+	.no_room = apply_no_room,
+	.preempted = apply_preempted,
+	.taken = apply_taken,
+};
+
+/* The plan carried out on the jobs by the one rule (sim_apply_decision.h):
+ * each job's slots use its model's share of a server. */
 static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 {
-	int rc = 0;
+	sim_apply_job_t *jobs = calloc(p->ndecisions + 1, sizeof(*jobs));
+	apply_ctx_t x = { s, p, act, jobs };
+	int rc;
 
-	for (size_t i = 0; i < p->ndecisions; i++)
-		if (p->decisions[i].action == PLAN_RESIZE ||
-		    p->decisions[i].action == PLAN_PREEMPT)
-			sim_job_release(s, act[i]);
-	for (size_t i = 0; i < p->ndecisions && !rc; i++)
-		if (p->decisions[i].action == PLAN_PREEMPT)
-			rc = do_preempt(s, act[i], &p->decisions[i]);
-	for (size_t i = 0; i < p->ndecisions && !rc; i++) {
-		const plan_decision_t *d = &p->decisions[i];
-		if (d->action == PLAN_WAIT || d->action == PLAN_KEEP) {
-			rc = do_keep(s, act[i], d);
-			continue;
-		}
-		if (d->action == PLAN_PREEMPT)
-			continue;
-		sim_take_t take;
-		if ((rc = sim_job_take(s, act[i], d)) ||
-		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->eng.now),
-					    &take, NULL, 0)))
-			break;
-		rc = do_start(s, act[i], take);
-		if (d->moves_off_straggler)
-			sim_straggler_drain(s, act[i]);
+	if (!jobs)
+		return -ENOMEM;
+	for (size_t k = 0; k < p->ndecisions; k++) {
+		sim_job_t *j = act[k];
+		jobs[k] = (sim_apply_job_t){ .d = &p->decisions[k],
+			.m = j->jm, .hold = &j->hold,
+			.ps = j->spec.model->ps,
+			.worker = j->spec.model->worker,
+			.outcome = &j->outcome,
+			.checkpoint = j->ops->checkpoint(&j->truth) };
 	}
+	rc = sim_apply_decisions(jobs, p->ndecisions, &(sim_apply_env_t){
+		.free = s->free, .nservers = s->cfg->nservers,
+		.costs = &s->costs, .now = s->eng.now,
+		.record_now = sim_time(s->eng.now) }, &apply_ops, &x);
+	free(jobs);
 	return rc;
 }
 

@@ -316,21 +316,3 @@ void sim_job_release(sim_state_t *s, sim_job_t *j)
 {
 	sim_hold_release(&j->hold, s->free);
 }
-
-int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
-{
-	const sim_model_t *m = j->spec.model;
-	size_t at;
-	int rc = sim_hold_take(&j->hold, s->free, s->cfg->nservers, d->slots,
-			       d->nslots, m->ps, m->worker, &at);
-
-	if (rc == -ENOSPC)
-		return errmsg_set(s->err, s->errlen, rc, "plan placed job %u "
-				  "beyond server %u's room", j->id,
-				  d->slots[at].server);
-	if (rc)
-		return rc;
-	j->ps = d->ps;
-	j->workers = d->workers;
-	return 0;
-}

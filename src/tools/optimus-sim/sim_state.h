@@ -131,7 +131,6 @@ double sim_job_loss_at(const sim_job_t *j, double t);
 int sim_job_report(sim_state_t *s, sim_job_t *j);
 void sim_job_set_speed(sim_state_t *s, sim_job_t *j);
 void sim_job_release(sim_state_t *s, sim_job_t *j);
-int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
 
 /* sim_qtrace.c */
 int sim_qtrace_init(sim_state_t *s);

@@ -18,8 +18,8 @@
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
+#include "sim_apply_decision.h"
 #include "sim_engine.h"
-#include "sim_start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
  * a job forever is reported, not waited for. */
@@ -56,15 +56,15 @@ void px_sim_room(const px_sim_t *s, res_vec_t *room)
 	}
 }
 
-/* The split the policy sent with the batch (the plan's), else the job's
- * own (its truth's). */
-static void job_split(px_job_t *j)
+/* The job's split of its batch on the GPUs it holds: the plan's (atomic
+ * > 0: sim_apply_batch), else its own (its truth's). */
+static void job_split(px_job_t *j, int atomic, int accum)
 {
 	const px_spec_t *sp = j->spec;
 
-	if (j->next_atomic > 0 && j->next_bsz == j->bsz) {
-		j->atomic = j->next_atomic;
-		j->accum = j->next_accum;
+	if (atomic > 0) {
+		j->atomic = atomic;
+		j->accum = accum;
 		return;
 	}
 	sp->truth->split(sp, j->bsz, px_job_gpus(j), &j->atomic, &j->accum);
@@ -195,7 +195,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	if (!reps || j->outcome.end >= 0)
 		return 0;
 	/* The decision's cost passes first; a later decision may cut it
-	 * short (job_set_alloc), so it is lost as it passes. */
+	 * short (apply_taken), so it is lost as it passes. */
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
 	sim_job_outcome_lose(&j->outcome, delay);
@@ -256,96 +256,150 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	return 0;
 }
 
-/* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
- * of equal consecutive nodes, each GPU a worker using a GPU, a CPU and a
- * unit of memory (px_sim_room's units). 0, or -errno with a message. */
-static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots)
 {
 	int place[PX_GPUS], nplace = alloc_runs(alloc, n, place), g = 0;
-	place_slot_t slots[PX_GPUS];
-	size_t at;
-	int rc;
 
 	for (int k = 0; k < nplace; g += place[k++])
 		slots[k] = (place_slot_t){ .server = (uint32_t)alloc[g],
 					   .workers = place[k] };
-	rc = sim_hold_take(&j->hold, s->free, PX_NODES, slots, (size_t)nplace,
-			   (res_vec_t){ 0 }, res_make(1, 1, 1), &at);
-	if (rc == -ENOSPC)
-		return errmsg_set(s->err, s->errlen, rc, "policy placed job "
-				  "%s on node %d beyond its GPUs",
-				  j->spec->name, (int)slots[at].server);
-	return rc;
+	return (size_t)nplace;
 }
 
-/* The job, holding nothing, takes alloc[0..n): after the shape's seconds
- * without progress (a first start's, queued behind the first starts
- * still launching, or a re-allocation's) when n > 0. 0 or -errno. */
-static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
-{
-	bool first = j->outcome.start < 0;
-	int rc = job_take(s, j, alloc, n);
-	sim_take_t take;
+/* The jobs of a list carried out by the one rule (sim_apply_decision.h). */
+typedef struct apply_ctx {
+	px_sim_t *s;
+	const px_decision_t *dec;
+	sim_apply_job_t *jobs;
+} apply_ctx_t;
 
-	j->rate = 0.0;
-	j->sync = 0.0;
-	/* A restarted trainer counts its steps to an estimate afresh. */
-	j->estimate_steps = 0.0;
-	if (rc || n == 0) {
-		j->atomic = j->accum = 0;
-		return rc;
-	}
-	if (j->next_bsz > 0)
-		j->bsz = j->next_bsz;
-	job_split(j);
-	/* A re-allocation restarts from the checkpoint. */
-	take = first ? SIM_TAKE_START : SIM_TAKE_RESTART;
-	j->rescale = sim_start_charge(&s->costs, &j->outcome, take,
-				      j->spec->truth->checkpoint(j->spec),
-				      s->eng.now);
-	j->began = s->eng.now + j->rescale;
+/* A decision the job's record refuses leaves the job as it is. */
+static int apply_refused(void *ctx, size_t k, int rc, const char *why)
+{
+	(void)ctx;
+	(void)k;
+	(void)rc;
+	(void)why;
 	return 0;
 }
 
-/* A batch change taken in place: the job keeps its GPUs and loses the
- * shape's re-batch seconds, not a restart's. */
-static void job_rebatch(px_sim_t *s, px_job_t *j)
+static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
 {
-	j->bsz = j->next_bsz;
-	job_split(j);
-	j->rescale = sim_start_charge(&s->costs, &j->outcome, SIM_TAKE_REBATCH,
-				      j->spec->truth->checkpoint(j->spec),
-				      s->eng.now);
-	j->began = s->eng.now + j->rescale;
+	apply_ctx_t *x = ctx;
+
+	return errmsg_set(x->s->err, x->s->errlen, -ENOSPC, "policy placed "
+			  "job %s on node %d beyond its GPUs",
+			  x->s->jobs[x->dec[k].job].spec->name,
+			  (int)slot->server);
 }
 
-/* What a job does with the policy's next allocation a[0..n). */
-typedef enum { PX_KEEPS, PX_REBATCHES, PX_MOVES } px_move_t;
-
-static px_move_t job_move(const px_job_t *j, const int *a, int n)
+/* A trainer stopped or restarted counts its steps, its step rate and
+ * its all-reduce afresh. */
+static void job_restarted(px_job_t *j)
 {
+	j->rate = 0.0;
+	j->sync = 0.0;
+	j->estimate_steps = 0.0;
+}
+
+/* A preempted job, holding nothing, runs no batch split. */
+static int apply_preempted(void *ctx, size_t k)
+{
+	apply_ctx_t *x = ctx;
+	px_job_t *j = &x->s->jobs[x->dec[k].job];
+
+	job_restarted(j);
+	j->atomic = j->accum = 0;
+	return 0;
+}
+
+/* A start, a restart, a resize (on the GPUs it now holds) or a batch
+ * change in place (on the same GPUs, its trainer running on): the batch
+ * of the decision, without progress for the seconds charged, from which
+ * its run's first step may come (px_job_t.began). */
+static int apply_taken(void *ctx, size_t k)
+{
+	apply_ctx_t *x = ctx;
+	px_job_t *j = &x->s->jobs[x->dec[k].job];
+	int atomic, accum;
+
+	if (x->jobs[k].take != SIM_TAKE_REBATCH)
+		job_restarted(j);
+	j->bsz = sim_apply_batch(x->dec[k].d, j->spec->bsz, &atomic, &accum);
+	job_split(j, atomic, accum);
+	j->rescale = x->jobs[k].cost;
+	j->began = x->s->eng.now + j->rescale;
+	return 0;
+}
+
+static const sim_apply_ops_t apply_ops = {
+	.refused = apply_refused,
+	.no_room = apply_no_room,
+	.preempted = apply_preempted,
+	.taken = apply_taken,
+};
+
+/* Each GPU a worker, using a GPU, a CPU and a unit of memory
+ * (px_sim_room's units); the restart includes the checkpoint. */
+int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n)
+{
+	sim_apply_job_t *jobs = calloc(n + 1, sizeof(*jobs));
+	apply_ctx_t x = { s, dec, jobs };
+	int rc;
+
+	if (!jobs)
+		return errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < n; k++) {
+		px_job_t *j = &s->jobs[dec[k].job];
+		jobs[k] = (sim_apply_job_t){ .d = dec[k].d, .m = dec[k].m,
+			.hold = &j->hold, .worker = res_make(1, 1, 1),
+			.outcome = &j->outcome,
+			.checkpoint = j->spec->truth->checkpoint(j->spec) };
+	}
+	rc = sim_apply_decisions(jobs, n, &(sim_apply_env_t){
+		.free = s->free, .nservers = PX_NODES, .costs = &s->costs,
+		.now = s->eng.now, .record_now = (time_t)s->eng.now },
+		&apply_ops, &x);
+	free(jobs);
+	return rc;
+}
+
+/* A job's move to its next GPUs, as a decision (job_move). */
+typedef struct px_move {
+	plan_decision_t d;
+	place_slot_t slots[PX_GPUS];
+} px_move_t;
+
+/* The next allocation a[0..n) of job i (a node per GPU) as a decision no
+ * plan made, into *d on slots[]: a start on them, a resize to them from
+ * the GPUs it holds, a preemption to none; 0 if its GPUs are the same. */
+static int job_move(const px_sim_t *s, size_t i, const int *a, int n,
+		    plan_decision_t *d, place_slot_t *slots)
+{
+	const px_job_t *j = &s->jobs[i];
 	int held[PX_GPUS], nheld = px_job_gpu_nodes(j, held);
 
-	/* A new batch on the same GPUs restarts the job too, unless the
-	 * policy sent it in place. */
-	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a))) {
-		if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
-			return PX_KEEPS;
-		if (j->next_in_place && nheld)
-			return PX_REBATCHES;
-	}
-	return PX_MOVES;
+	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a)))
+		return 0;
+	*d = (plan_decision_t){ .job_id = (uint32_t)i + 1,
+		.action = !n ? PLAN_PREEMPT : nheld ? PLAN_RESIZE : PLAN_START,
+		.workers = n, .slots = slots,
+		.nslots = px_gpu_slots(a, n, slots) };
+	return 1;
 }
 
 /*
- * The policy plans the active jobs; then done jobs and the jobs that move
- * give their GPUs back, and the jobs that move take their new ones, in
- * submission order (the order their start costs queue in).
+ * The policy plans the active jobs, done jobs' GPUs given back first (a
+ * policy of ours carries its decisions out itself, px_sim_apply); then
+ * each job whose next GPUs differ from what it holds moves to them by the
+ * same rule, as a decision no record takes, in submission order (the
+ * order their start costs queue in).
  */
 static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
-		      int (*next)[PX_GPUS], int *nnext, px_move_t *move)
+		      int (*next)[PX_GPUS], int *nnext, px_move_t *move,
+		      px_decision_t *dec)
 {
-	size_t n = 0;
+	size_t n = 0, nmove = 0;
 	int rc;
 
 	for (size_t i = 0; i < s->eng.njobs; i++) {
@@ -357,27 +411,21 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 	}
 	if (!n)
 		return 0;
-	if ((rc = p->plan(p, s, active, n, next, nnext)))
-		return rc;
 	for (size_t i = 0; i < s->eng.njobs; i++)
 		if (s->jobs[i].outcome.end >= 0)
 			sim_hold_release(&s->jobs[i].hold, s->free);
+	if ((rc = p->plan(p, s, active, n, next, nnext)))
+		return rc;
 	for (size_t k = 0; k < n; k++) {
-		px_job_t *j = &s->jobs[active[k]];
-		move[k] = job_move(j, next[active[k]], nnext[active[k]]);
-		if (move[k] == PX_MOVES)
-			sim_hold_release(&j->hold, s->free);
-	}
-	for (size_t k = 0; k < n && !rc; k++) {
-		px_job_t *j = &s->jobs[active[k]];
-		if (move[k] == PX_REBATCHES)
-			job_rebatch(s, j);
-		else if (move[k] == PX_MOVES)
-			rc = job_set_alloc(s, j, next[active[k]],
-					   nnext[active[k]]);
+		size_t i = active[k];
+		if (job_move(s, i, next[i], nnext[i], &move[nmove].d,
+			     move[nmove].slots)) {
+			dec[nmove] = (px_decision_t){ i, &move[nmove].d, NULL };
+			nmove++;
+		}
 	}
 	s->rounds++;
-	return rc;
+	return nmove ? px_sim_apply(s, dec, nmove) : 0;
 }
 
 /* What the rounds keep between their ticks: the policy, and the scratch
@@ -389,6 +437,7 @@ typedef struct px_rounds {
 	int (*next)[PX_GPUS];
 	int *nnext;
 	px_move_t *move;
+	px_decision_t *dec;
 } px_rounds_t;
 
 /* The policy plans at every tick but the first (nothing ran yet). */
@@ -398,7 +447,8 @@ static int rounds_plan(void *ctx)
 
 	if (!(x->s->eng.now > 0))
 		return 0;
-	return round_plan(x->s, x->p, x->active, x->next, x->nnext, x->move);
+	return round_plan(x->s, x->p, x->active, x->next, x->nnext, x->move,
+			  x->dec);
 }
 
 /*
@@ -458,8 +508,10 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 		.active = calloc(s->eng.njobs, sizeof(*x.active)),
 		.next = calloc(s->eng.njobs, sizeof(*x.next)),
 		.nnext = calloc(s->eng.njobs, sizeof(*x.nnext)),
-		.move = calloc(s->eng.njobs, sizeof(*x.move)) };
-	int rc = x.active && x.next && x.nnext && x.move ? 0 : -ENOMEM;
+		.move = calloc(s->eng.njobs, sizeof(*x.move)),
+		.dec = calloc(s->eng.njobs, sizeof(*x.dec)) };
+	int rc = x.active && x.next && x.nnext && x.move && x.dec ? 0 :
+		 -ENOMEM;
 
 	s->eng.ctx = &x;
 	if (!rc)
@@ -467,6 +519,7 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 	if (!rc)
 		rc = sim_engine_run(&s->eng);
 	free(x.move);
+	free(x.dec);
 	free(x.active);
 	free(x.next);
 	free(x.nnext);
@@ -619,14 +672,18 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 	px_job_t j = { .spec = spec, .bsz = spec->bsz,
 		       .outcome = { .start = -1.0, .end = -1.0 } };
 	int alloc[PX_GPUS], rc;
+	place_slot_t slots[PX_GPUS];
+	plan_decision_t d;
 
 	sim_init(&s, shape, 1, err, errlen);
+	s.jobs = &j;
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
 		return errmsg_set(err, errlen, -EINVAL, "%s: %d GPUs",
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	rc = job_set_alloc(&s, &j, alloc, replicas);
+	(void)job_move(&s, 0, alloc, replicas, &d, slots);
+	rc = px_sim_apply(&s, &(px_decision_t){ 0, &d, NULL }, 1);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)
 		rc = job_run(&s, &j, PX_HORIZON);

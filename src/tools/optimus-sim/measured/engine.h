@@ -15,7 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "job/job_model.h"
 #include "measured/app.h"
+#include "plan/plan.h"
 #include "sim_engine.h"
 #include "sim_hold.h"
 #include "sim_outcome.h"
@@ -134,18 +136,6 @@ typedef struct px_job {
 	sim_hold_t hold;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
 	double bsz;		/* global batch it runs at (spec's at first) */
-	/* Set by a policy that chooses batches: the global batch of the job's
-	 * next allocation, applied with it (within the validated range); a
-	 * different batch on the same GPUs restarts the job (PX_RESTART),
-	 * or, with next_in_place, costs the shape's `rebatch`: the job takes
-	 * it in place; 0: keep its batch. */
-	double next_bsz;
-	bool next_in_place;
-	/* Set with next_bsz by a policy that splits the batch too (the
-	 * plan's local_batch and accum): the per-GPU batch and extra
-	 * micro-steps the job runs it at; 0: the job splits it itself
-	 * (px_app_split_job, the artifact's rule). */
-	int next_atomic, next_accum;
 	/* The gradient estimates it made since a policy last took them
 	 * (px_job_estimates_take), in order, and the steps it ran since its
 	 * last one. */
@@ -155,8 +145,8 @@ typedef struct px_job {
 	double rescale;		/* seconds of restart left */
 	/* When its current run's first step may come: the allocation or
 	 * re-batch plus the seconds charged for it (a first start's,
-	 * queued behind the starts launching, a restart's or a re-batch's;
-	 * job_set_alloc). What a record of the run times it from. */
+	 * queued behind the starts launching, a restart's or a re-batch's:
+	 * sim_apply_decision.h). What a record of the run times it from. */
 	double began;
 	double progress;
 	int epoch;
@@ -203,7 +193,10 @@ typedef struct px_sim px_sim_t;
 /* A policy: next allocation of the active jobs (indices into s->jobs, in
  * submission order).
  * next[j] / nnext[j]: node per GPU, in grant order (px_job_gpu_nodes); the
- * engine starts with every job's current allocation there. 0 or -errno
+ * engine starts with every job's current allocation there, and moves each
+ * job whose next GPUs differ to them (a start, a resize, a preemption to
+ * none: sim_apply_decision.h). A policy that carries out its own plan's
+ * decisions (px_sim_apply) leaves what its jobs then hold. 0 or -errno
  * (s->err). */
 typedef struct px_policy {
 	const char *name;
@@ -236,6 +229,26 @@ typedef struct px_result {
 	double *limit;		/* per job: slurm-backfill's time limit (s),
 				 * 0 under other policies */
 } px_result_t;
+
+/* A decision for job `job` of s, taken by its record m (NULL: by none,
+ * its action the take: sim_apply_decision.h). */
+typedef struct px_decision {
+	size_t job;
+	const plan_decision_t *d;
+	job_model_t *m;
+} px_decision_t;
+
+/*
+ * Carry out dec[0..n) on s's jobs by the one rule (sim_apply_decision.h),
+ * in their order: each GPU a worker using a GPU, a CPU and a unit of
+ * memory; a start, a restart or a resize at the decision's batch (its
+ * plan's split, else the job's own), after the seconds charged; a
+ * preempted job holding nothing. 0 or -errno (s->err).
+ */
+int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n);
+/* The GPUs alloc[0..n) (a node per GPU) as a placement's slots[]: a slot
+ * per run of equal consecutive nodes, each GPU a worker. How many. */
+size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots);
 
 /* Run w under policy p (p->destroy is called) on `shape` (NULL: the
  * default): 0 or -errno + message. */

@@ -13,11 +13,12 @@
  * (sim_decision_started when its GPUs or batch changed; each decision's
  * change by plan_apply, as the plugin's), and the jobs go
  * through plan_interval_prepare() and plan_run() as plan_input_t on 16
- * servers of 4 GPUs. The decisions are applied as the engine's next
- * allocations: a START/RESIZE on the GPUs of its slots, with its batch
- * (Policy=goodput), a KEEP on its GPUs (a KEEP re-batched in place: its
- * new batch there, for the engine's re-batch cost: the measured jobs say
- * their batch and take a change in place), a WAIT on none. So the gain
+ * servers of 4 GPUs. The decisions are carried out on the engine's jobs
+ * by the rule both engines follow (px_sim_apply, sim_apply_decision.h):
+ * a START/RESIZE on the GPUs of its slots, at its batch (Policy=goodput),
+ * a KEEP on its GPUs (a KEEP re-batched in place: its new batch there,
+ * for the re-batch cost: the measured jobs say their batch and take a
+ * change in place), a WAIT on none. So the gain
  * threshold, the minimum interval, the measured restart cost, shrinking
  * only for a job that would wait, resizability and placement are the
  * plan's code, not restated here.
@@ -302,8 +303,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		       m->phase != JM_RUNNING ||
 		       memcmp(alloc, pj->alloc,
 			      (size_t)nalloc * sizeof(int)))) {
-		/* From when the engine's charge for it ended (engine.c,
-		 * job_set_alloc: one start-cost model), on its nodes: its
+		/* From when the engine's charge for it ended (px_job_t.
+		 * began: one start-cost model), on its nodes: its
 		 * hold's slots, a run of GPUs on one node each, as the
 		 * engine's truth counts them (job_run). */
 		sim_decision_started(m, (time_t)j->began, 0, nalloc,
@@ -392,54 +393,52 @@ static int pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
 	return 1;
 }
 
-/* A decision as the job's next GPUs (and batch): the record takes it as
- * every simulated job does (sim_decision.h); a decision the record
- * refuses leaves the job as it is. */
-static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
-		     const plan_decision_t *d, int (*next)[PX_GPUS],
-		     int *nnext)
+/*
+ * The round's decisions carried out on the jobs by the one rule
+ * (px_sim_apply, sim_apply_decision.h), in submission order (the order
+ * their start costs queue in): each planned job's decision taken by its
+ * record, each charged pre-run placed this round (prerun[i]: its GPUs in
+ * next[i]) a first start no record takes. Then next[] says what each
+ * active job holds: the engine has nothing left to move.
+ */
+static int pp_carry(pp_t *o, px_sim_t *s, const size_t *active, size_t n,
+		    const size_t *which, size_t njobs, const bool *prerun,
+		    int (*next)[PX_GPUS], int *nnext)
 {
-	px_job_t *j = &s->jobs[i];
-	pp_job_t *pj = &o->jobs[i];
-	sim_take_t take;
+	px_decision_t *dec = calloc(n + 1, sizeof(*dec));
+	plan_decision_t *pre = calloc(n + 1, sizeof(*pre));
+	place_slot_t (*slots)[PX_GPUS] = calloc(n + 1, sizeof(*slots));
+	size_t nd = 0, q = 0;
+	int rc = -ENOMEM;
 
-	(void)sim_decision_take(pj->m, d, (time_t)s->eng.now, &take, NULL, 0);
-	switch (take) {
-	case SIM_TAKE_KEEP:
-		return;
-	case SIM_TAKE_REBATCH:
-		/* A batch change sent in place: the engine applies it at the
-		 * same GPUs for its re-batch cost (engine.c). */
-		j->next_bsz = d->batch;
-		j->next_atomic = d->local_batch;
-		j->next_accum = d->accum;
-		j->next_in_place = true;
-		return;
-	case SIM_TAKE_WAIT:
-	case SIM_TAKE_PREEMPT:
-		/* No GPUs. A preempted job: the measured jobs checkpoint
-		 * whenever asked, the run ends now, the job gives its GPUs
-		 * back and waits pending; its next start pays the restart
-		 * (engine.c). */
-		nnext[i] = 0;
-		return;
-	case SIM_TAKE_START:
-	case SIM_TAKE_RESTART:
-	case SIM_TAKE_RESIZE:
-		if (d->batch > 0) {
-			j->next_bsz = d->batch;
-			j->next_atomic = d->local_batch;
-			j->next_accum = d->accum;
-		} else if (j->bsz != j->spec->bsz)
-			j->next_bsz = j->spec->bsz;
-		if (d->rebatch)
-			return;
-		nnext[i] = 0;
-		for (size_t k = 0; k < d->nslots; k++)
-			for (int w = 0; w < d->slots[k].workers; w++)
-				next[i][nnext[i]++] = (int)d->slots[k].server;
-		return;
+	if (!dec || !pre || !slots) {
+		errmsg_set(s->err, s->errlen, rc, "out of memory");
+		goto out;
 	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		if (prerun[k] && nnext[i]) {
+			pre[k] = (plan_decision_t){ .job_id = (uint32_t)i + 1,
+				.action = PLAN_START, .workers = nnext[i],
+				.slots = slots[k],
+				.nslots = px_gpu_slots(next[i], nnext[i],
+						       slots[k]) };
+			dec[nd++] = (px_decision_t){ i, &pre[k], NULL };
+		} else if (q < njobs && which[q] == i) {
+			dec[nd++] = (px_decision_t){ i, &o->last.decisions[q],
+						     o->jobs[i].m };
+			q++;
+		}
+	}
+	rc = px_sim_apply(s, dec, nd);
+	for (size_t k = 0; k < n; k++)
+		nnext[active[k]] = px_job_gpu_nodes(&s->jobs[active[k]],
+						    next[active[k]]);
+out:
+	free(dec);
+	free(pre);
+	free(slots);
+	return rc;
 }
 
 static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
@@ -449,6 +448,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	plan_input_t *in = calloc(n + 1, sizeof(*in));
 	size_t *which = calloc(n + 1, sizeof(*which));
 	size_t *idx = calloc(n + 1, sizeof(*idx));
+	bool *prerun = calloc(n + 1, sizeof(*prerun));
 	res_vec_t room[PX_NODES];
 	int free_[PX_NODES];
 	plan_params_t conf;
@@ -459,20 +459,15 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		o->jobs = calloc(s->eng.njobs, sizeof(*o->jobs));
 		o->njobs = s->eng.njobs;
 	}
-	if (!in || !which || !idx || !o->jobs) {
+	if (!in || !which || !idx || !prerun || !o->jobs) {
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	px_sim_room(s, room);
 	px_place_free(s, next, nnext, free_);
-	for (size_t k = 0; k < n; k++) {
-		size_t i = active[k];
-		s->jobs[i].next_bsz = 0;
-		s->jobs[i].next_atomic = s->jobs[i].next_accum = 0;
-		s->jobs[i].next_in_place = false;
-		if ((rc = pp_sync(o, s, i)))
+	for (size_t k = 0; k < n; k++)
+		if ((rc = pp_sync(o, s, active[k])))
 			goto out;
-	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
 		pp_job_t *pj = &o->jobs[i];
@@ -480,6 +475,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			goto out;
 		if (rc) {
 			rc = 0;
+			prerun[k] = true;
 			/* Its pre-run GPUs are nobody else's this round. */
 			for (int g = 0; g < nnext[i]; g++)
 				room[next[i][g]] = res_sub(room[next[i][g]],
@@ -505,10 +501,11 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
 		goto out;
 	}
-	for (size_t k = 0; k < njobs; k++) {
+	for (size_t k = 0; k < njobs; k++)
 		which[k] = idx[which[k]];
-		pp_apply(o, s, which[k], &o->last.decisions[k], next, nnext);
-	}
+	if ((rc = pp_carry(o, s, active, n, which, njobs, prerun, next,
+			   nnext)))
+		goto out;
 	free(o->last_job);
 	o->last_job = which;
 	which = NULL;
@@ -516,6 +513,7 @@ out:
 	free(in);
 	free(which);
 	free(idx);
+	free(prerun);
 	return rc;
 }
 
