@@ -142,8 +142,6 @@ static int apply_taken(void *ctx, size_t k)
 		return errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
 				  "re-batched a job that runs one batch",
 				  j->id);
-	j->ps = d->ps;
-	j->workers = d->workers;
 	sim_job_outcome_lose(&j->outcome, cost);
 	if (x->jobs[k].take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);

@@ -239,7 +239,9 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 
 void sim_job_run(sim_state_t *s, sim_job_t *j)
 {
-	sim_decision_started(j->jm, sim_time(s->eng.now), j->ps, j->workers,
+	sim_truth_run_t run = sim_hold_run(&j->hold);
+
+	sim_decision_started(j->jm, sim_time(s->eng.now), run.ps, run.workers,
 			     (int)j->hold.n);
 	j->st = SJ_RUNNING;
 	sim_job_set_speed(s, j);

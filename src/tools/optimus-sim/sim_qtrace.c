@@ -75,15 +75,16 @@ void sim_qtrace_open(sim_state_t *s)
 		return;
 	for (size_t i = 0; i < s->eng.njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
+		int workers = sim_hold_workers(&j->hold);
 		q->loss[i] = sim_job_loss_at(j, s->eng.now);
 		if ((j->st != SJ_RUNNING && j->st != SJ_RESTARTING) ||
-		    j->workers < 1 || !j->jm)
+		    workers < 1 || !j->jm)
 			continue;
 		double now = job_model_loss_after(j->jm, NULL,
 						  s->cfg->interval, 0);
 		double after = job_model_loss_after(j->jm, NULL,
 						    s->cfg->interval,
-						    j->workers);
+						    workers);
 		if (isfinite(now) && isfinite(after))
 			pred += now - after;
 	}

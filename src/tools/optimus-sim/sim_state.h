@@ -42,8 +42,9 @@ typedef struct sim_job {
 	double step, t_step;		/* true progress at time t_step */
 	double speed;			/* true steps/s now (0: not moving) */
 	double reported;		/* last step reported */
-	int ps, workers;
-	sim_hold_t hold;		/* its slots while it holds servers */
+	/* Its slots while it holds servers: its PS and workers are theirs
+	 * (sim_hold_run), not kept beside them. */
+	sim_hold_t hold;
 	double speed_bias, conv_scale;	/* injected prediction errors */
 	uint32_t gen;
 	gsl_rng *rng;			/* this job's draws: equal across runs */

@@ -74,9 +74,9 @@ static uint32_t worker_server(const sim_job_t *j, int rank)
 double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
 {
 	double slow = s->cfg->straggler_slowdown;
-	int nslow = 0;
+	int nslow = 0, workers = sim_hold_workers(&j->hold);
 
-	if (!s->slow_server || slow <= 1.0 || j->workers < 1)
+	if (!s->slow_server || slow <= 1.0 || workers < 1)
 		return 1.0;
 	for (size_t k = 0; k < j->hold.n; k++)
 		if (s->slow_server[j->hold.slots[k].server])
@@ -85,7 +85,7 @@ double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
 		return 1.0;
 	if (j->jm->hints.mode == HINTS_MODE_SYNC)
 		return 1.0 / slow;
-	return (j->workers - nslow + nslow / slow) / j->workers;
+	return (workers - nslow + nslow / slow) / workers;
 }
 
 int sim_straggler_report(sim_state_t *s, sim_job_t *j)
@@ -94,11 +94,12 @@ int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 	report_t rep = { .kind = REPORT_WORKER, .job_id = j->id,
 			 .received = (double)sim_time(s->eng.now) };
 	job_feed_out_t out;
+	int workers = sim_hold_workers(&j->hold);
 
 	if (!s->cfg->straggler_detect || j->st != SJ_RUNNING)
 		return 0;
 	straggler_params_init(&p);
-	for (int r = 0; r < j->workers; r++) {
+	for (int r = 0; r < workers; r++) {
 		uint32_t sv = worker_server(j, r);
 		double t = (s->slow_server[sv] ? s->cfg->straggler_slowdown : 1.0) *
 			   (1.0 + gsl_ran_gaussian(j->rng, WORKER_JITTER));
