@@ -23,6 +23,7 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_start_cost.c \
 	src/tools/optimus-sim/sim_outcome.h src/tools/optimus-sim/sim_outcome.c \
 	src/tools/optimus-sim/sim_hold.h src/tools/optimus-sim/sim_hold.c \
+	src/tools/optimus-sim/sim_job_core.h \
 	src/tools/optimus-sim/sim_qtrace.c \
 	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \

@@ -263,7 +263,7 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		w->second.nalloc = px_job_gpus(j);
 		w->second.nobs = j->nobs;
 		w->second.steps = j->steps;
-		w->second.attained = j->outcome.gpu_seconds;
+		w->second.attained = j->core.outcome.gpu_seconds;
 		for (int k = 0; k < j->nobs && k < 8; k++) {
 			w->second.ran[k][0] = j->obs[k].nodes;
 			w->second.ran[k][1] = j->obs[k].replicas;
@@ -315,10 +315,11 @@ static void watch_destroy(px_policy_t *p)
 	for (size_t i = 0; w->sim && i < w->sim->eng.njobs; i++) {
 		const px_job_t *j = &w->sim->jobs[i];
 		double limit = px_backfill_limit(w->inner, i);
-		if (limit <= 0 || j->outcome.end < 0)
+		if (limit <= 0 || j->core.outcome.end < 0)
 			continue;
 		w->limited++;
-		w->overruns += j->outcome.end - j->outcome.start > limit;
+		w->overruns += j->core.outcome.end -
+			       j->core.outcome.start > limit;
 	}
 	w->inner->destroy(w->inner);
 	free(p);
@@ -590,8 +591,8 @@ static int start_watch_plan(px_policy_t *p, px_sim_t *s,
 		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		if (m && m->nruns && w->first_run[i] == 0)
 			w->first_run[i] = (double)m->runs[0].start;
-		if (s->jobs[i].outcome.start >= 0 &&
-		    s->jobs[i].outcome.restarts == 0 && w->charged[i] == 0)
+		if (s->jobs[i].core.outcome.start >= 0 &&
+		    s->jobs[i].core.outcome.restarts == 0 && w->charged[i] == 0)
 			w->charged[i] = s->jobs[i].began;
 	}
 	return w->head.inner->plan(w->head.inner, s, active, n, next, nnext);

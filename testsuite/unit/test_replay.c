@@ -240,15 +240,15 @@ static void sim_path(const replay_t *r, path_t *p)
 	for (size_t i = 0; i < r->nj; i++) {
 		sim_job_t *j = &jobs[i];
 
-		j->id = p->m[i]->job_id;
-		j->jm = p->m[i];
+		j->core.id = p->m[i]->job_id;
+		j->core.jm = p->m[i];
 		j->st = !strcmp(r->state[i], "pending")	   ? SJ_PENDING :
 			!strcmp(r->state[i], "running")	   ? SJ_RUNNING :
 			!strcmp(r->state[i], "restarting") ? SJ_RESTARTING :
 							     SJ_DONE;
-		j->hold.slots = (place_slot_t *)r->slots[i];
-		j->hold.usage = (res_vec_t *)r->usage[i];
-		j->hold.n = r->nslots[i];
+		j->core.hold.slots = (place_slot_t *)r->slots[i];
+		j->core.hold.usage = (res_vec_t *)r->usage[i];
+		j->core.hold.n = r->nslots[i];
 		sim_input_job(j, &p->in[i]);
 	}
 	sim_input_room(&s, p->room);
@@ -433,9 +433,9 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			for (size_t q = 0; q < d->nslots; q++)
 				want[d->slots[q].server] += d->slots[q].workers;
 		else if (d->action != PLAN_WAIT && d->action != PLAN_PREEMPT)
-			for (size_t q = 0; q < j->hold.n; q++)
-				want[j->hold.slots[q].server] +=
-					j->hold.workers[q];
+			for (size_t q = 0; q < j->core.hold.n; q++)
+				want[j->core.hold.slots[q].server] +=
+					j->core.hold.workers[q];
 		ck_assert_int_eq(memcmp(per, want, sizeof(per)), 0);
 		if (d->rebatch) {
 			ck_assert(d->batch > 0);

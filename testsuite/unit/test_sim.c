@@ -640,6 +640,15 @@ static int seen_taken(void *ctx, size_t k)
 	return 0;
 }
 
+/* A truth that checkpoints in 7 s (what a restart charges). */
+static double seven_seconds(const void *job)
+{
+	(void)job;
+	return 7;
+}
+
+static const sim_truth_ops_t checkpoint7 = { .checkpoint = seven_seconds };
+
 START_TEST(test_apply_decisions)
 {
 	const sim_apply_ops_t ops = { seen_refused, seen_no_room,
@@ -659,39 +668,39 @@ START_TEST(test_apply_decisions)
 		  .slots = &on0 },
 		{ .action = PLAN_WAIT },
 	};
-	sim_hold_t h[4] = { { 0 } };
-	sim_job_outcome_t o[4];
+	sim_job_core_t job[4] = { { 0 } };
 	sim_apply_job_t jobs[4];
 	apply_seen_t seen = { 0 };
 	size_t at;
 	res_vec_t gpu = res_make(1, 1, 1);
 
 	free_[0] = free_[1] = res_make(2, 2, 2);
-	ck_assert_int_eq(sim_hold_take(&h[0], free_, 2, &on0, 1,
+	ck_assert_int_eq(sim_hold_take(&job[0].hold, free_, 2, &on0, 1,
 				       res_make(0, 0, 0), gpu, &at), 0);
-	ck_assert_int_eq(sim_hold_take(&h[1], free_, 2, &on1, 1,
+	ck_assert_int_eq(sim_hold_take(&job[1].hold, free_, 2, &on1, 1,
 				       res_make(0, 0, 0), gpu, &at), 0);
 	for (int k = 0; k < 4; k++) {
-		o[k] = (sim_job_outcome_t){ .submit = 0, .start = k < 2 ? 0 : -1,
-					    .end = -1 };
-		jobs[k] = (sim_apply_job_t){ .d = &d[k], .hold = &h[k],
-			.worker = gpu, .outcome = &o[k], .checkpoint = 7 };
+		job[k].ops = &checkpoint7;
+		job[k].outcome = (sim_job_outcome_t){ .submit = 0,
+			.start = k < 2 ? 0 : -1, .end = -1 };
+		jobs[k] = (sim_apply_job_t){ .d = &d[k], .job = &job[k],
+			.worker = gpu };
 	}
 	ck_assert_int_eq(sim_apply_decisions(jobs, 4, &env, &ops, &seen), 0);
 	ck_assert_int_eq(jobs[0].take, SIM_TAKE_RESIZE);
 	ck_assert_int_eq(jobs[1].take, SIM_TAKE_PREEMPT);
 	ck_assert_int_eq(jobs[2].take, SIM_TAKE_START);
 	ck_assert_int_eq(jobs[3].take, SIM_TAKE_WAIT);
-	ck_assert_uint_eq(h[0].n, 1);
-	ck_assert_uint_eq(h[0].slots[0].server, 1);
-	ck_assert_uint_eq(h[1].n, 0);
-	ck_assert_uint_eq(h[2].n, 1);
-	ck_assert_uint_eq(h[2].slots[0].server, 0);
-	ck_assert_uint_eq(h[3].n, 0);
+	ck_assert_uint_eq(job[0].hold.n, 1);
+	ck_assert_uint_eq(job[0].hold.slots[0].server, 1);
+	ck_assert_uint_eq(job[1].hold.n, 0);
+	ck_assert_uint_eq(job[2].hold.n, 1);
+	ck_assert_uint_eq(job[2].hold.slots[0].server, 0);
+	ck_assert_uint_eq(job[3].hold.n, 0);
 	ck_assert_double_eq(jobs[0].cost, 27);
 	ck_assert_double_eq(jobs[2].cost, 5);
-	ck_assert_double_eq(o[2].start, 60);
-	ck_assert_uint_eq(o[0].restarts, 1);
+	ck_assert_double_eq(job[2].outcome.start, 60);
+	ck_assert_uint_eq(job[0].outcome.restarts, 1);
 	ck_assert_int_eq(seen.preempted, 1);
 	ck_assert_int_eq(seen.taken, 2);
 	ck_assert_uint_eq(seen.last, 2);
@@ -699,16 +708,16 @@ START_TEST(test_apply_decisions)
 		  !res_fits(res_make(1, 0, 0), free_[0]));
 	/* A start no record takes on a job that started: from its
 	 * checkpoint; a start beyond a server's room, the engine's error. */
-	h[1].n = 0;
+	job[1].hold.n = 0;
 	ck_assert_int_eq(sim_decision_kind(&d[2], true), SIM_TAKE_RESTART);
 	d[1] = (plan_decision_t){ .action = PLAN_START, .workers = 2,
 				  .nslots = 1, .slots = &on0 };
 	ck_assert_int_eq(sim_apply_decisions(&jobs[1], 1, &env, &ops, &seen),
 			 -ENOSPC);
 	ck_assert_int_eq(jobs[1].take, SIM_TAKE_RESTART);
-	ck_assert_uint_eq(h[1].n, 0);
+	ck_assert_uint_eq(job[1].hold.n, 0);
 	for (int k = 0; k < 4; k++)
-		sim_hold_free(&h[k]);
+		sim_hold_free(&job[k].hold);
 }
 END_TEST
 

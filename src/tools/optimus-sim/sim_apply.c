@@ -42,7 +42,7 @@ static void run_plan_params(const sim_config_t *c, plan_params_t *pc)
  * job holds nothing; a running or restarting one holds its slots. */
 void sim_input_job(const sim_job_t *j, plan_input_t *in)
 {
-	sim_plan_input_job(in, j->jm, &j->hold, j->st == SJ_PENDING);
+	sim_plan_input_job(in, &j->core, j->st == SJ_PENDING);
 }
 
 /* The simulated servers run nothing but the simulated jobs. */
@@ -64,7 +64,7 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 				rc = sim_straggler_report(s, j);
 			if (rc)
 				return errmsg_set(s->err, s->errlen, rc,
-						  "job %u: report: %d", j->id,
+						  "job %u: report: %d", j->core.id,
 						  rc);
 		}
 		sim_input_job(j, &in[i]);
@@ -92,7 +92,7 @@ static int apply_refused(void *ctx, size_t k, int rc, const char *why)
 		return rc;
 	return errmsg_set(x->s->err, x->s->errlen, -EPERM, "job %u: plan "
 			  "preempted a job its record refuses: %s",
-			  x->act[k]->id, why);
+			  x->act[k]->core.id, why);
 }
 
 static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
@@ -100,7 +100,7 @@ static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
 	apply_ctx_t *x = ctx;
 
 	return errmsg_set(x->s->err, x->s->errlen, -ENOSPC, "plan placed job "
-			  "%u beyond server %u's room", x->act[k]->id,
+			  "%u beyond server %u's room", x->act[k]->core.id,
 			  slot->server);
 }
 
@@ -141,15 +141,15 @@ static int apply_taken(void *ctx, size_t k)
 	if (x->jobs[k].take == SIM_TAKE_REBATCH)
 		return errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
 				  "re-batched a job that runs one batch",
-				  j->id);
-	sim_job_outcome_lose(&j->outcome, cost);
+				  j->core.id);
+	sim_job_outcome_lose(&j->core.outcome, cost);
 	if (x->jobs[k].take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
 	} else {
 		j->st = SJ_RESTARTING;
 		sim_job_set_speed(s, j);
 		rc = sim_events_push(&s->eng.q, s->eng.now + cost,
-				     SIM_EV_RESUME, j->id, j->gen);
+				     SIM_EV_RESUME, j->core.id, j->gen);
 	}
 	if (!rc && d->moves_off_straggler)
 		sim_straggler_drain(s, j);
@@ -176,11 +176,9 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 	for (size_t k = 0; k < p->ndecisions; k++) {
 		sim_job_t *j = act[k];
 		jobs[k] = (sim_apply_job_t){ .d = &p->decisions[k],
-			.m = j->jm, .hold = &j->hold,
+			.m = j->core.jm, .job = &j->core,
 			.ps = j->spec.model->ps,
-			.worker = j->spec.model->worker,
-			.outcome = &j->outcome,
-			.checkpoint = j->ops->checkpoint(&j->truth) };
+			.worker = j->spec.model->worker };
 	}
 	rc = sim_apply_decisions(jobs, p->ndecisions, &(sim_apply_env_t){
 		.free = s->free, .nservers = s->cfg->nservers,

@@ -24,7 +24,7 @@ static int take_all(sim_apply_job_t *jobs, size_t n,
 		j->cost = 0.0;
 		if (!j->m) {
 			j->take = sim_decision_kind(j->d,
-						    j->outcome->start >= 0);
+						    j->job->outcome.start >= 0);
 			continue;
 		}
 		r = sim_decision_take(j->m, j->d, env->record_now, &j->take,
@@ -41,7 +41,7 @@ static int hold_slots(sim_apply_job_t *j, size_t k,
 		      void *ctx)
 {
 	size_t at;
-	int rc = sim_hold_take(j->hold, env->free, env->nservers, j->d->slots,
+	int rc = sim_hold_take(&j->job->hold, env->free, env->nservers, j->d->slots,
 			       j->d->nslots, j->ps, j->worker, &at);
 
 	return rc == -ENOSPC ? ops->no_room(ctx, k, &j->d->slots[at]) : rc;
@@ -56,7 +56,7 @@ int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
 	for (size_t k = 0; k < n && !rc; k++)
 		if (jobs[k].take == SIM_TAKE_RESIZE ||
 		    jobs[k].take == SIM_TAKE_PREEMPT)
-			sim_hold_release(jobs[k].hold, env->free);
+			sim_hold_release(&jobs[k].job->hold, env->free);
 	for (size_t k = 0; k < n && !rc; k++)
 		if (jobs[k].take == SIM_TAKE_PREEMPT)
 			rc = ops->preempted(ctx, k);
@@ -71,8 +71,10 @@ int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
 				break;
 			/* fall through */
 		case SIM_TAKE_REBATCH:
-			j->cost = sim_start_charge(env->costs, j->outcome,
-						   j->take, j->checkpoint,
+			j->cost = sim_start_charge(env->costs,
+						   &j->job->outcome, j->take,
+						   j->job->ops->checkpoint(
+							   j->job->data),
 						   env->now);
 			rc = ops->taken(ctx, k);
 			break;

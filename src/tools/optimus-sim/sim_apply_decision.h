@@ -35,8 +35,7 @@
 #include "job/job_model.h"
 #include "plan/plan.h"
 #include "sim_decision.h"
-#include "sim_hold.h"
-#include "sim_outcome.h"
+#include "sim_job_core.h"
 #include "sim_start_cost.h"
 
 typedef struct sim_apply_job {
@@ -45,10 +44,10 @@ typedef struct sim_apply_job {
 	 * says the take (a START is the job's first start until its
 	 * outcome says it started, then one from its checkpoint). */
 	job_model_t *m;
-	sim_hold_t *hold;
+	/* The job: its slots, its truth's checkpoint (what a restart
+	 * charges), its outcome. */
+	sim_job_core_t *job;
 	res_vec_t ps, worker;	/* what each PS and worker uses of a server */
-	sim_job_outcome_t *outcome;
-	double checkpoint;	/* its truth's checkpoint seconds */
 	/* Set by sim_apply_decisions: what the job took, and the seconds it
 	 * was charged for it (0 but for a start or a batch change). */
 	sim_take_t take;

@@ -17,6 +17,7 @@
 #include "plan/plan_interval.h"
 #include "sim_engine.h"
 #include "sim_hold.h"
+#include "sim_job_core.h"
 #include "sim_run.h"
 #include "sim_start_cost.h"
 #include "sim_truth.h"
@@ -30,25 +31,23 @@ typedef enum sim_job_state {
 } sim_job_state_t;
 
 typedef struct sim_job {
-	uint32_t id;
+	/* What both engines keep of a job (sim_job_core.h): its id, its
+	 * truth (sim_catalog_truth on `truth`), its record and feed, its
+	 * hold and its outcome. */
+	sim_job_core_t core;
 	sim_job_spec_t spec;
-	/* Its truth (sim_truth.h), which the engine asks only through
-	 * `ops` (sim_truth_ops.h): sim_catalog_truth. */
+	/* Its truth's data (sim_truth.h), drawn at its init. */
 	sim_truth_t truth;
-	const sim_truth_ops_t *ops;
-	job_model_t *jm;
-	job_feed_t feed;		/* its reports into jm */
 	sim_job_state_t st;
 	double step, t_step;		/* true progress at time t_step */
 	double speed;			/* true steps/s now (0: not moving) */
 	double reported;		/* last step reported */
-	/* Its slots while it holds servers: its PS and workers are theirs
-	 * (sim_hold_run), not kept beside them. */
-	sim_hold_t hold;
 	double speed_bias, conv_scale;	/* injected prediction errors */
+	/* Of its queued events (FINISH, RESUME), only those of its latest
+	 * generation stand: a change of speed or a preemption makes the
+	 * others stale. */
 	uint32_t gen;
 	gsl_rng *rng;			/* this job's draws: equal across runs */
-	sim_job_outcome_t outcome;
 	sim_job_result_t res;
 } sim_job_t;
 

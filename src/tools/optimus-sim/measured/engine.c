@@ -60,14 +60,13 @@ void px_sim_room(const px_sim_t *s, res_vec_t *room)
  * > 0: sim_apply_batch), else its own (its truth's). */
 static void job_split(px_job_t *j, int atomic, int accum)
 {
-	const px_spec_t *sp = j->spec;
-
 	if (atomic > 0) {
 		j->atomic = atomic;
 		j->accum = accum;
 		return;
 	}
-	sp->truth->split(sp, j->bsz, px_job_gpus(j), &j->atomic, &j->accum);
+	j->core.ops->split(j->core.data, j->bsz, px_job_gpus(j), &j->atomic,
+			   &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -108,7 +107,7 @@ static int job_ran(px_sim_t *s, px_job_t *j, double bsz, double steps)
 	if (n < 1)
 		return 0;
 	j->estimate_steps -= (double)n * PX_ESTIMATE_STEPS;
-	if (j->spec->truth->gradients(j->spec, bsz, j->epoch, &sqr, &var))
+	if (j->core.ops->gradients(j->core.data, bsz, j->epoch, &sqr, &var))
 		return 0;
 	e = j->nestimates ? &j->estimates[j->nestimates - 1] : NULL;
 	if (e && e->grad_sqr == sqr && e->grad_var == var) {
@@ -160,14 +159,16 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 		if (w > nalloc)
 			break;
 		ob.nodes = alloc_runs(alloc, w, place);
-		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
+		j->core.ops->split(j->core.data, sp->bsz, w, &ob.atomic,
+				   &ob.accum);
 		sim_truth_run_t run = { .workers = w,
 					.nnodes = (size_t)ob.nodes,
 					.node_workers = place,
 					.atomic = ob.atomic,
 					.accum = ob.accum };
 		sim_truth_sample_t m;
-		if ((rc = sim_truth_measure(sp->truth, sp, &run, j->epoch, &m,
+		if ((rc = sim_truth_measure(j->core.ops, j->core.data, &run,
+					    j->epoch, &m,
 					    s->err, s->errlen)))
 			break;
 		ob.step = m.step;
@@ -188,32 +189,32 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 {
 	const px_spec_t *sp = j->spec;
-	const sim_truth_ops_t *truth = sp->truth;
+	const sim_truth_ops_t *truth = j->core.ops;
 	double t = s->eng.now;
 	int reps = px_job_gpus(j);
 
-	if (!reps || j->outcome.end >= 0)
+	if (!reps || j->core.outcome.end >= 0)
 		return 0;
 	/* The decision's cost passes first; a later decision may cut it
 	 * short (apply_taken), so it is lost as it passes. */
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
-	sim_job_outcome_lose(&j->outcome, delay);
-	j->outcome.gpu_seconds += delay * reps;
+	sim_job_outcome_lose(&j->core.outcome, delay);
+	j->core.outcome.gpu_seconds += delay * reps;
 	t += delay;
 	seconds -= delay;
 	if (j->prerun && seconds > 0) {
 		j->prerun = false;
-		j->outcome.gpu_seconds += seconds * reps;
+		j->core.outcome.gpu_seconds += seconds * reps;
 		return job_prerun(s, j);
 	}
-	while (seconds > 0 && j->outcome.end < 0) {
-		sim_truth_run_t run = sim_hold_run(&j->hold);
+	while (seconds > 0 && j->core.outcome.end < 0) {
+		sim_truth_run_t run = sim_hold_run(&j->core.hold);
 		run.atomic = j->atomic;
 		run.accum = j->accum;
 		double bsz = sim_truth_run_batch(&run);
 		sim_truth_sample_t m;
-		int rc = sim_truth_measure(truth, sp, &run, j->epoch, &m,
+		int rc = sim_truth_measure(truth, j->core.data, &run, j->epoch, &m,
 					   s->err, s->errlen);
 		if (rc)
 			return rc;
@@ -222,7 +223,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
-		px_obs_t ob = { (int)j->hold.n, reps, j->atomic, j->accum,
+		px_obs_t ob = { (int)j->core.hold.n, reps, j->atomic, j->accum,
 				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
@@ -230,12 +231,12 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		double goodput = m.rate;
 		j->rate = 1.0 / total;
 		j->sync = m.sync;
-		double next = truth->epoch_start(sp, j->epoch + 1);
+		double next = truth->epoch_start(j->core.data, j->epoch + 1);
 		if (j->progress + goodput * seconds < next) {
 			j->progress += goodput * seconds;
 			if ((rc = job_ran(s, j, bsz, seconds / total)))
 				return rc;
-			j->outcome.gpu_seconds += seconds * reps;
+			j->core.outcome.gpu_seconds += seconds * reps;
 			t += seconds;
 			seconds = 0;
 			break;
@@ -248,8 +249,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		j->epoch++;
 		j->progress = next;
 		if (j->epoch >= j->spec->epochs)
-			j->outcome.end = t + delta;
-		j->outcome.gpu_seconds += delta * reps;
+			j->core.outcome.end = t + delta;
+		j->core.outcome.gpu_seconds += delta * reps;
 		t += delta;
 		seconds -= delta;
 	}
@@ -352,9 +353,7 @@ int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		px_job_t *j = &s->jobs[dec[k].job];
 		jobs[k] = (sim_apply_job_t){ .d = dec[k].d, .m = dec[k].m,
-			.hold = &j->hold, .worker = res_make(1, 1, 1),
-			.outcome = &j->outcome,
-			.checkpoint = j->spec->truth->checkpoint(j->spec) };
+			.job = &j->core, .worker = res_make(1, 1, 1) };
 	}
 	rc = sim_apply_decisions(jobs, n, &(sim_apply_env_t){
 		.free = s->free, .nservers = PX_NODES, .costs = &s->costs,
@@ -381,7 +380,7 @@ static int job_move(const px_sim_t *s, size_t i, const int *a, int n,
 
 	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a)))
 		return 0;
-	*d = (plan_decision_t){ .job_id = (uint32_t)i + 1,
+	*d = (plan_decision_t){ .job_id = j->core.id,
 		.action = !n ? PLAN_PREEMPT : nheld ? PLAN_RESIZE : PLAN_START,
 		.workers = n, .slots = slots,
 		.nslots = px_gpu_slots(a, n, slots) };
@@ -404,7 +403,7 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 
 	for (size_t i = 0; i < s->eng.njobs; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool act = j->spec->submit <= s->eng.now && j->outcome.end < 0;
+		bool act = j->spec->submit <= s->eng.now && j->core.outcome.end < 0;
 		nnext[i] = act ? px_job_gpu_nodes(j, next[i]) : 0;
 		if (act)
 			active[n++] = i;
@@ -412,8 +411,8 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 	if (!n)
 		return 0;
 	for (size_t i = 0; i < s->eng.njobs; i++)
-		if (s->jobs[i].outcome.end >= 0)
-			sim_hold_release(&s->jobs[i].hold, s->free);
+		if (s->jobs[i].core.outcome.end >= 0)
+			sim_hold_release(&s->jobs[i].core.hold, s->free);
 	if ((rc = p->plan(p, s, active, n, next, nnext)))
 		return rc;
 	for (size_t k = 0; k < n; k++) {
@@ -469,10 +468,10 @@ static int rounds_run(void *ctx)
 				  s->eng.njobs, PX_HORIZON / 86400);
 	for (size_t i = 0; i < s->eng.njobs && !rc; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool was = j->outcome.end >= 0;
+		bool was = j->core.outcome.end >= 0;
 		rc = job_run(s, j, s->shape.round);
-		if (!rc && !was && j->outcome.end >= 0)
-			rc = sim_events_push(&s->eng.q, j->outcome.end,
+		if (!rc && !was && j->core.outcome.end >= 0)
+			rc = sim_events_push(&s->eng.q, j->core.outcome.end,
 					     SIM_EV_FINISH, (uint32_t)i, 0);
 	}
 	return rc;
@@ -532,7 +531,7 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 {
 	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
 				   sizeof(*s->jobs),
-				   offsetof(px_job_t, outcome), px_sim_gpus(s),
+				   offsetof(px_job_t, core.outcome), px_sim_gpus(s),
 				   -1.0, s->eng.now);
 
 	out->limit = calloc(s->eng.njobs + 1, sizeof(double));
@@ -567,6 +566,25 @@ static int shape_check(const px_sim_t *s, const px_workload_t *w)
 	return 0;
 }
 
+/* Job `id` of spec sp, submitted, neither started nor done; its truth
+ * the spec's, its record none until a policy of ours plans it. */
+static void job_init(px_job_t *j, const px_spec_t *sp, uint32_t id)
+{
+	*j = (px_job_t){ .core = { .id = id, .ops = sp->truth, .data = sp,
+				   .outcome = { .submit = sp->submit,
+						.start = -1.0, .end = -1.0 } },
+			 .spec = sp, .bsz = sp->bsz };
+}
+
+static void job_free(px_job_t *j)
+{
+	job_model_free(j->core.jm);
+	sim_hold_free(&j->core.hold);
+	free(j->obs);
+	free(j->estimates);
+	j->core.jm = NULL;
+}
+
 /* The cluster of `shape` (NULL: the default) at time 0 for njobs jobs:
  * every node free, what a decision costs a job the shape's. */
 static void sim_init(px_sim_t *s, const px_shape_t *shape, size_t njobs,
@@ -598,11 +616,7 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
-		s.jobs[i].spec = &w->jobs[i];
-		s.jobs[i].bsz = w->jobs[i].bsz;
-		s.jobs[i].outcome = (sim_job_outcome_t){ .submit = sp->submit,
-							 .start = -1.0,
-							 .end = -1.0 };
+		job_init(&s.jobs[i], sp, (uint32_t)i + 1);
 		s.jobs[i].max_replicas = m < px_sim_gpus(&s) ? m :
 					 px_sim_gpus(&s);
 	}
@@ -614,11 +628,8 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		out->limit[i] = px_backfill_limit(p, i);
 	if (p->destroy)
 		p->destroy(p);
-	for (size_t i = 0; s.jobs && i < w->n; i++) {
-		free(s.jobs[i].obs);
-		free(s.jobs[i].estimates);
-		sim_hold_free(&s.jobs[i].hold);
-	}
+	for (size_t i = 0; s.jobs && i < w->n; i++)
+		job_free(&s.jobs[i]);
 	free(s.jobs);
 	sim_engine_free(&s.eng);
 	return rc;
@@ -641,11 +652,13 @@ double px_job_true_step(const px_job_t *j, int replicas)
 		place[n] = left < PX_NODE_GPUS ? left : PX_NODE_GPUS;
 		left -= place[n];
 	}
-	sp->truth->oracle_split(sp, sp->bsz, replicas, &atomic, &accum);
+	j->core.ops->oracle_split(j->core.data, sp->bsz, replicas, &atomic,
+				  &accum);
 	sim_truth_run_t run = { .workers = replicas, .nnodes = (size_t)n,
 				.node_workers = place, .atomic = atomic,
 				.accum = accum };
-	if (sim_truth_measure(sp->truth, sp, &run, j->epoch, &m, NULL, 0))
+	if (sim_truth_measure(j->core.ops, j->core.data, &run, j->epoch, &m,
+			      NULL, 0))
 		return -1.0;
 	return m.iteration;
 }
@@ -661,7 +674,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
 int px_job_max_replicas(const px_job_t *j)
 {
 	return j->max_replicas > 0 ? j->max_replicas :
-	       j->spec->truth->max_replicas(j->spec, j->spec->bsz);
+	       j->core.ops->max_replicas(j->core.data, j->spec->bsz);
 }
 
 int px_spec_true_runtime(const px_spec_t *spec, int replicas,
@@ -669,13 +682,13 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 			 size_t errlen)
 {
 	px_sim_t s;
-	px_job_t j = { .spec = spec, .bsz = spec->bsz,
-		       .outcome = { .start = -1.0, .end = -1.0 } };
+	px_job_t j;
 	int alloc[PX_GPUS], rc;
 	place_slot_t slots[PX_GPUS];
 	plan_decision_t d;
 
 	sim_init(&s, shape, 1, err, errlen);
+	job_init(&j, spec, 1);
 	s.jobs = &j;
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
 		return errmsg_set(err, errlen, -EINVAL, "%s: %d GPUs",
@@ -687,16 +700,14 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)
 		rc = job_run(&s, &j, PX_HORIZON);
-	free(j.obs);
-	free(j.estimates);
-	sim_hold_free(&j.hold);
+	job_free(&j);
 	if (rc)
 		return rc;
-	if (j.outcome.end < 0)
+	if (j.core.outcome.end < 0)
 		return errmsg_set(err, errlen, -ETIMEDOUT, "%s: not done on "
 				  "%d GPUs after %.0f days", spec->name,
 				  replicas, PX_HORIZON / 86400);
-	*out = j.outcome.end;
+	*out = j.core.outcome.end;
 	return 0;
 }
 
@@ -707,6 +718,6 @@ double px_job_remaining_steps(const px_job_t *j)
 
 	if (last <= j->epoch)
 		return 1.0;
-	return sp->truth->iterations_to(sp, sp->bsz, last) -
-	       sp->truth->iterations_to(sp, sp->bsz, j->epoch);
+	return j->core.ops->iterations_to(j->core.data, sp->bsz, last) -
+	       j->core.ops->iterations_to(j->core.data, sp->bsz, j->epoch);
 }

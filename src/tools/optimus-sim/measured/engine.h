@@ -19,7 +19,7 @@
 #include "measured/app.h"
 #include "plan/plan.h"
 #include "sim_engine.h"
-#include "sim_hold.h"
+#include "sim_job_core.h"
 #include "sim_outcome.h"
 #include "sim_start_cost.h"
 #include "sim_truth_ops.h"
@@ -130,10 +130,16 @@ typedef struct px_estimate {
 } px_estimate_t;
 
 typedef struct px_job {
+	/* What both engines keep of a job (sim_job_core.h): its id (its
+	 * index in the workload + 1), its truth (spec->truth on spec), the
+	 * record of a policy of ours and its feed, its hold (its GPUs: a
+	 * slot per run of GPUs on one node, in the order they were granted,
+	 * each GPU a worker) and its outcome (its first allocation and
+	 * completion, restarts (every re-allocation after the first), batch
+	 * changes in place, seconds lost and GPU-seconds held, counted by
+	 * the one rule, sim_outcome.h). */
+	sim_job_core_t core;
 	const px_spec_t *spec;
-	/* Its GPUs: a slot per run of GPUs on one node, in the order they
-	 * were granted, each GPU a worker (sim_hold.h). */
-	sim_hold_t hold;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
 	double bsz;		/* global batch it runs at (spec's at first) */
 	/* The gradient estimates it made since a policy last took them
@@ -158,11 +164,6 @@ typedef struct px_job {
 	/* The all-reduce seconds of that step, as the job times them and
 	 * says in its progress (sync_seconds); 0 when rate is. */
 	double sync;
-	/* Its first allocation and completion, restarts (every
-	 * re-allocation after the first), batch changes in place, seconds
-	 * lost and GPU-seconds held, counted by the one rule
-	 * (sim_outcome.h). */
-	sim_job_outcome_t outcome;
 	int max_replicas;	/* px_job_max_replicas, within the cluster */
 	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
@@ -179,13 +180,13 @@ size_t px_job_estimates_take(px_job_t *j, px_estimate_t **out);
 /* GPUs the job holds. */
 static inline int px_job_gpus(const px_job_t *j)
 {
-	return sim_hold_workers(&j->hold);
+	return sim_hold_workers(&j->core.hold);
 }
 
 /* The node of each of its GPUs in grant order, into node[]: how many. */
 static inline int px_job_gpu_nodes(const px_job_t *j, int *node)
 {
-	return sim_hold_worker_servers(&j->hold, node);
+	return sim_hold_worker_servers(&j->core.hold, node);
 }
 
 typedef struct px_sim px_sim_t;

@@ -76,9 +76,9 @@
 typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
 	       PP_ORACLE, PP_DRF, PP_FIFO } pp_kind_t;
 
+/* What a policy of ours keeps of a job beside its record (the job's own,
+ * px_job_t.core.jm, made when the policy first plans it). */
 typedef struct pp_job {
-	job_model_t *m;		/* NULL until the job is first planned */
-	job_feed_t feed;	/* its reports into m */
 	size_t nobs_fed;
 	bool prerun_done;
 	/* The run the record knows of: its GPUs and batch, and the batch
@@ -98,6 +98,9 @@ typedef struct pp {
 	px_prerun_mode_t prerun;
 	pp_job_t *jobs;
 	size_t njobs;
+	/* The run it plans: its jobs hold their records
+	 * (px_plan_job_model). */
+	const px_sim_t *sim;
 	/* The last round's plan, decisions[k] for job last_job[k] (tests). */
 	plan_t last;
 	size_t *last_job;
@@ -190,11 +193,11 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	char err[160];
 
 	pp_hints(o->kind, &s->shape, j->spec, &h, &lim, &adaptive);
-	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
+	m = job_model_new(j->core.id, 0, &h, (time_t)j->spec->submit);
 	if (!m)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
 				  "record", j->spec->name);
-	o->jobs[i].m = m;
+	s->jobs[i].core.jm = m;
 	if (adaptive) {
 		int rc = job_model_batch_limits(m, j->spec->bsz, &lim, err,
 						sizeof(err));
@@ -227,8 +230,7 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
  */
 static double pp_share_left(const px_job_t *j)
 {
-	const px_spec_t *sp = j->spec;
-	double goal = sp->truth->work(sp);
+	double goal = j->core.ops->work(j->core.data);
 
 	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
 }
@@ -243,11 +245,11 @@ static double pp_share_left(const px_job_t *j)
 static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 {
 	const px_job_t *j = &s->jobs[i];
-	job_model_t *m = pj->m;
+	job_model_t *m = j->core.jm;
 
 	if (!px_job_gpus(j) || m->phase != JM_RUNNING)
 		return;
-	if (j->outcome.rebatches != pj->rebatches &&
+	if (j->core.outcome.rebatches != pj->rebatches &&
 	    m->batch.offer.global > 0 &&
 	    job_model_rebatch_said(m, (time_t)(m->batch.offer.sent +
 					       s->shape.rebatch), j->bsz,
@@ -256,15 +258,15 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 					  j->bsz, j->atomic, j->accum);
 		pj->bsz = j->bsz;
 	}
-	pj->rebatches = j->outcome.rebatches;
+	pj->rebatches = j->core.outcome.rebatches;
 }
 
 /* The gradient estimates job j made since the last round: a report per
  * run of equal ones, standing for them all (`estimates`), as a trainer
  * estimating every few steps may send them. */
-static void pp_feed_estimates(job_model_t *m, pp_job_t *pj, px_job_t *j,
-			      time_t now)
+static void pp_feed_estimates(px_job_t *j, time_t now)
 {
+	job_model_t *m = j->core.jm;
 	px_estimate_t *e;
 	size_t n = px_job_estimates_take(j, &e);
 
@@ -278,7 +280,7 @@ static void pp_feed_estimates(job_model_t *m, pp_job_t *pj, px_job_t *j,
 			e[k].grad_var, j->spec->app->init_bsz,
 			(uint32_t)(c < PROTOCOL_MAX_ESTIMATES ? c :
 				   PROTOCOL_MAX_ESTIMATES) };
-		(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
+		(void)job_feed_report(m, &j->core.feed, &g, 0, NULL, &out);
 	}
 	free(e);
 }
@@ -292,9 +294,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	time_t now = (time_t)s->eng.now;
 	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc;
 
-	if (!pj->m && (rc = pp_record_new(o, s, i)))
+	if (!j->core.jm && (rc = pp_record_new(o, s, i)))
 		return rc;
-	m = pj->m;
+	m = j->core.jm;
 	if (pp_adaptive(o) && !s->shape.rebatch_by_restart)
 		pp_rebatched(s, i, pj);
 	/* A new run: its GPUs or batch changed when the plan was applied;
@@ -308,7 +310,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		 * hold's slots, a run of GPUs on one node each, as the
 		 * engine's truth counts them (job_run). */
 		sim_decision_started(m, (time_t)j->began, 0, nalloc,
-				     (int)j->hold.n);
+				     (int)j->core.hold.n);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
@@ -322,8 +324,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	 * its sender makes over the protocol (job_feed_speed). */
 	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[pj->nobs_fed];
-		double t = j->spec->truth->iteration_time(j->spec, ob->step,
-							  ob->sync, ob->accum);
+		double t = j->core.ops->iteration_time(j->core.data, ob->step,
+						       ob->sync, ob->accum);
 		if (o->kind != PP_ORACLE)
 			(void)job_model_speed_sample(m, ob->nodes,
 						     ob->replicas, 1.0 / t);
@@ -336,7 +338,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 				ob->nodes, ob->atomic, ob->accum, t,
 				split ? ob->sync : 0.0);
 	}
-	pp_feed_estimates(m, pj, j, now);
+	pp_feed_estimates(j, now);
 	if (o->kind == PP_ORACLE)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
@@ -347,7 +349,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		 * quality plans on a loss: the share of work left. A job
 		 * that takes batch changes in place says its batch, from
 		 * its first report of a run on. */
-		rc = job_feed_progress(m, &pj->feed, &(job_progress_t){
+		rc = job_feed_progress(m, &j->core.feed, &(job_progress_t){
 			.received = (double)now, .step = j->steps,
 			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
 			.epoch = j->epoch,
@@ -426,7 +428,7 @@ static int pp_carry(pp_t *o, px_sim_t *s, const size_t *active, size_t n,
 			dec[nd++] = (px_decision_t){ i, &pre[k], NULL };
 		} else if (q < njobs && which[q] == i) {
 			dec[nd++] = (px_decision_t){ i, &o->last.decisions[q],
-						     o->jobs[i].m };
+						     s->jobs[i].core.jm };
 			q++;
 		}
 	}
@@ -455,6 +457,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	size_t nin = 0, njobs;
 	int rc = 0;
 
+	o->sim = s;
 	if (!o->jobs) {
 		o->jobs = calloc(s->eng.njobs, sizeof(*o->jobs));
 		o->njobs = s->eng.njobs;
@@ -470,7 +473,6 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			goto out;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
-		pp_job_t *pj = &o->jobs[i];
 		if ((rc = pp_prerun(o, s, i, free_, next, nnext)) < 0)
 			goto out;
 		if (rc) {
@@ -483,7 +485,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			continue;
 		}
 		/* An active job that holds no GPUs is queued. */
-		sim_plan_input_job(&in[nin], pj->m, &s->jobs[i].hold, true);
+		sim_plan_input_job(&in[nin], &s->jobs[i].core, true);
 		idx[nin++] = i;
 	}
 	sim_plan_params(&conf, &(sim_plan_conf_t){
@@ -521,8 +523,6 @@ static void pp_free(px_policy_t *p)
 {
 	pp_t *o = p->state;
 
-	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
-		job_model_free(o->jobs[i].m);
 	if (o) {
 		free(o->jobs);
 		plan_free(&o->last);
@@ -601,7 +601,8 @@ const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job)
 {
 	const pp_t *o = p && p->plan == pp_plan ? p->state : NULL;
 
-	return o && o->jobs && job < o->njobs ? o->jobs[job].m : NULL;
+	return o && o->sim && job < o->sim->eng.njobs ?
+	       o->sim->jobs[job].core.jm : NULL;
 }
 
 const plan_t *px_plan_last(const px_policy_t *p, const size_t **job)
