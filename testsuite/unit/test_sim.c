@@ -607,36 +607,38 @@ END_TEST
  */
 typedef struct apply_seen {
 	int preempted, taken;
-	size_t last;
+	const sim_apply_job_t *last;
 } apply_seen_t;
 
-static int seen_refused(void *ctx, size_t k, int rc, const char *why)
+static int seen_refused(void *ctx, sim_apply_job_t *j, int rc,
+			const char *why)
 {
 	(void)ctx;
-	(void)k;
+	(void)j;
 	(void)why;
 	return rc;
 }
 
-static int seen_no_room(void *ctx, size_t k, const place_slot_t *slot)
+static int seen_no_room(void *ctx, sim_apply_job_t *j,
+			const place_slot_t *slot)
 {
 	(void)ctx;
-	(void)k;
+	(void)j;
 	(void)slot;
 	return -ENOSPC;
 }
 
-static int seen_preempted(void *ctx, size_t k)
+static int seen_preempted(void *ctx, sim_apply_job_t *j)
 {
 	((apply_seen_t *)ctx)->preempted++;
-	((apply_seen_t *)ctx)->last = k;
+	((apply_seen_t *)ctx)->last = j;
 	return 0;
 }
 
-static int seen_taken(void *ctx, size_t k)
+static int seen_taken(void *ctx, sim_apply_job_t *j)
 {
 	((apply_seen_t *)ctx)->taken++;
-	((apply_seen_t *)ctx)->last = k;
+	((apply_seen_t *)ctx)->last = j;
 	return 0;
 }
 
@@ -703,7 +705,7 @@ START_TEST(test_apply_decisions)
 	ck_assert_uint_eq(job[0].outcome.restarts, 1);
 	ck_assert_int_eq(seen.preempted, 1);
 	ck_assert_int_eq(seen.taken, 2);
-	ck_assert_uint_eq(seen.last, 2);
+	ck_assert_ptr_eq(seen.last, &jobs[2]);
 	ck_assert(res_fits(res_make(0, 0, 0), free_[0]) &&
 		  !res_fits(res_make(1, 0, 0), free_[0]));
 	/* A start no record takes on a job that started: from its

@@ -72,35 +72,27 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 	return 0;
 }
 
-/* A synthetic run's jobs as the one rule carries a plan out on them
- * (sim_apply_decision.h): the plan's decisions and the jobs they are
- * for. */
-typedef struct apply_ctx {
-	sim_state_t *s;
-	const plan_t *p;
-	sim_job_t **act;
-	sim_apply_job_t *jobs;
-} apply_ctx_t;
-
 /* A simulated trainer takes every decision the plan makes: a refusal is
  * an error in the simulation. */
-static int apply_refused(void *ctx, size_t k, int rc, const char *why)
+static int apply_refused(void *ctx, sim_apply_job_t *j, int rc,
+			 const char *why)
 {
-	apply_ctx_t *x = ctx;
+	sim_state_t *s = ctx;
 
-	if (x->p->decisions[k].action != PLAN_PREEMPT)
+	if (j->d->action != PLAN_PREEMPT)
 		return rc;
-	return errmsg_set(x->s->err, x->s->errlen, -EPERM, "job %u: plan "
+	return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
 			  "preempted a job its record refuses: %s",
-			  x->act[k]->core.id, why);
+			  j->job->id, why);
 }
 
-static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
+static int apply_no_room(void *ctx, sim_apply_job_t *j,
+			 const place_slot_t *slot)
 {
-	apply_ctx_t *x = ctx;
+	sim_state_t *s = ctx;
 
-	return errmsg_set(x->s->err, x->s->errlen, -ENOSPC, "plan placed job "
-			  "%u beyond server %u's room", x->act[k]->core.id,
+	return errmsg_set(s->err, s->errlen, -ENOSPC, "plan placed job "
+			  "%u beyond server %u's room", j->job->id,
 			  slot->server);
 }
 
@@ -109,14 +101,13 @@ static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
  * requeued and waits pending. A RESUME still queued for it is stale
  * (gen).
  */
-static int apply_preempted(void *ctx, size_t k)
+static int apply_preempted(void *ctx, sim_apply_job_t *a)
 {
-	apply_ctx_t *x = ctx;
-	sim_job_t *j = x->act[k];
+	sim_job_t *j = sim_job_of(a->job);
 
 	j->st = SJ_PENDING;
 	j->gen++;
-	sim_job_set_speed(x->s, j);
+	sim_job_set_speed(ctx, j);
 	return 0;
 }
 
@@ -129,21 +120,19 @@ static int apply_preempted(void *ctx, size_t k)
  * synthetic jobs cannot take: they run one batch, and their hints give
  * the plan no batch range to choose from (sim_job.c).
  */
-static int apply_taken(void *ctx, size_t k)
+static int apply_taken(void *ctx, sim_apply_job_t *a)
 {
-	apply_ctx_t *x = ctx;
-	sim_state_t *s = x->s;
-	sim_job_t *j = x->act[k];
-	const plan_decision_t *d = &x->p->decisions[k];
-	double cost = x->jobs[k].cost;
+	sim_state_t *s = ctx;
+	sim_job_t *j = sim_job_of(a->job);
+	double cost = a->cost;
 	int rc = 0;
 
-	if (x->jobs[k].take == SIM_TAKE_REBATCH)
+	if (a->take == SIM_TAKE_REBATCH)
 		return errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
 				  "re-batched a job that runs one batch",
 				  j->core.id);
 	sim_job_outcome_lose(&j->core.outcome, cost);
-	if (x->jobs[k].take == SIM_TAKE_START && !(cost > 0.0)) {
+	if (a->take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
 	} else {
 		j->st = SJ_RESTARTING;
@@ -151,7 +140,7 @@ static int apply_taken(void *ctx, size_t k)
 		rc = sim_events_push(&s->eng.q, s->eng.now + cost,
 				     SIM_EV_RESUME, j->core.id, j->gen);
 	}
-	if (!rc && d->moves_off_straggler)
+	if (!rc && a->d->moves_off_straggler)
 		sim_straggler_drain(s, j);
 	return rc;
 }
@@ -168,7 +157,6 @@ static const sim_apply_ops_t apply_ops = {
 static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 {
 	sim_apply_job_t *jobs = calloc(p->ndecisions + 1, sizeof(*jobs));
-	apply_ctx_t x = { s, p, act, jobs };
 	int rc;
 
 	if (!jobs)
@@ -183,7 +171,7 @@ static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 	rc = sim_apply_decisions(jobs, p->ndecisions, &(sim_apply_env_t){
 		.free = s->free, .nservers = s->cfg->nservers,
 		.costs = &s->costs, .now = s->eng.now,
-		.record_now = sim_time(s->eng.now) }, &apply_ops, &x);
+		.record_now = sim_time(s->eng.now) }, &apply_ops, s);
 	free(jobs);
 	return rc;
 }

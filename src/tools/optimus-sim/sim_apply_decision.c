@@ -30,21 +30,21 @@ static int take_all(sim_apply_job_t *jobs, size_t n,
 		r = sim_decision_take(j->m, j->d, env->record_now, &j->take,
 				      why, sizeof(why));
 		if (r)
-			rc = ops->refused(ctx, k, r, why);
+			rc = ops->refused(ctx, j, r, why);
 	}
 	return rc;
 }
 
 /* A start, a restart or a resize holds its decision's slots. */
-static int hold_slots(sim_apply_job_t *j, size_t k,
-		      const sim_apply_env_t *env, const sim_apply_ops_t *ops,
-		      void *ctx)
+static int hold_slots(sim_apply_job_t *j, const sim_apply_env_t *env,
+		      const sim_apply_ops_t *ops, void *ctx)
 {
 	size_t at;
-	int rc = sim_hold_take(&j->job->hold, env->free, env->nservers, j->d->slots,
-			       j->d->nslots, j->ps, j->worker, &at);
+	int rc = sim_hold_take(&j->job->hold, env->free, env->nservers,
+			       j->d->slots, j->d->nslots, j->ps, j->worker,
+			       &at);
 
-	return rc == -ENOSPC ? ops->no_room(ctx, k, &j->d->slots[at]) : rc;
+	return rc == -ENOSPC ? ops->no_room(ctx, j, &j->d->slots[at]) : rc;
 }
 
 int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
@@ -59,7 +59,7 @@ int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
 			sim_hold_release(&jobs[k].job->hold, env->free);
 	for (size_t k = 0; k < n && !rc; k++)
 		if (jobs[k].take == SIM_TAKE_PREEMPT)
-			rc = ops->preempted(ctx, k);
+			rc = ops->preempted(ctx, &jobs[k]);
 	for (size_t k = 0; k < n && !rc; k++) {
 		sim_apply_job_t *j = &jobs[k];
 
@@ -67,7 +67,7 @@ int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
 		case SIM_TAKE_START:
 		case SIM_TAKE_RESTART:
 		case SIM_TAKE_RESIZE:
-			if ((rc = hold_slots(j, k, env, ops, ctx)))
+			if ((rc = hold_slots(j, env, ops, ctx)))
 				break;
 			/* fall through */
 		case SIM_TAKE_REBATCH:
@@ -76,7 +76,7 @@ int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
 						   j->job->ops->checkpoint(
 							   j->job->data),
 						   env->now);
-			rc = ops->taken(ctx, k);
+			rc = ops->taken(ctx, j);
 			break;
 		default:
 			break;

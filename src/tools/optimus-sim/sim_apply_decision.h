@@ -64,19 +64,21 @@ typedef struct sim_apply_env {
 	time_t record_now;
 } sim_apply_env_t;
 
-/* What each engine adds, per job k of the list; each returns 0 or the
- * run's error. */
+/* What each engine adds to a job j of the list, its own job the one that
+ * embeds j->job (sim_job_core.h); each returns 0 or the run's error. */
 typedef struct sim_apply_ops {
-	/* Job k's record refused its decision (plan_apply's rc, why): 0
-	 * leaves the job as it is (its take SIM_TAKE_KEEP). */
-	int (*refused)(void *ctx, size_t k, int rc, const char *why);
-	/* Job k's decision placed `slot` where its server has no room. */
-	int (*no_room)(void *ctx, size_t k, const place_slot_t *slot);
-	/* Job k was preempted and gave its servers back. */
-	int (*preempted)(void *ctx, size_t k);
-	/* Job k took a start, a restart or a resize (on its decision's
-	 * slots) or a batch change in place, charged jobs[k].cost. */
-	int (*taken)(void *ctx, size_t k);
+	/* j's record refused its decision (plan_apply's rc, why): 0 leaves
+	 * the job as it is (its take SIM_TAKE_KEEP). */
+	int (*refused)(void *ctx, sim_apply_job_t *j, int rc,
+		       const char *why);
+	/* j's decision placed `slot` where its server has no room. */
+	int (*no_room)(void *ctx, sim_apply_job_t *j,
+		       const place_slot_t *slot);
+	/* j was preempted and gave its servers back. */
+	int (*preempted)(void *ctx, sim_apply_job_t *j);
+	/* j took a start, a restart or a resize (on its decision's slots)
+	 * or a batch change in place, charged j->cost. */
+	int (*taken)(void *ctx, sim_apply_job_t *j);
 } sim_apply_ops_t;
 
 /* Carry out jobs[0..n)'s decisions (see above): 0 or the first error. */

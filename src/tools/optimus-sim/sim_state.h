@@ -103,6 +103,13 @@ static inline time_t sim_time(double t)
 	return (time_t)(SIM_EPOCH + (long long)(t + 0.5));
 }
 
+/* The job whose core c is (its first member): how the code both engines
+ * share hands a job back (sim_apply_ops_t). */
+static inline sim_job_t *sim_job_of(sim_job_core_t *c)
+{
+	return (sim_job_t *)c;
+}
+
 /* Does the job hold servers (its hold)? */
 static inline bool sim_job_holds(const sim_job_t *j)
 {

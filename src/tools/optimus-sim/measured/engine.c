@@ -267,31 +267,25 @@ size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots)
 	return (size_t)nplace;
 }
 
-/* The jobs of a list carried out by the one rule (sim_apply_decision.h). */
-typedef struct apply_ctx {
-	px_sim_t *s;
-	const px_decision_t *dec;
-	sim_apply_job_t *jobs;
-} apply_ctx_t;
-
 /* A decision the job's record refuses leaves the job as it is. */
-static int apply_refused(void *ctx, size_t k, int rc, const char *why)
+static int apply_refused(void *ctx, sim_apply_job_t *j, int rc,
+			 const char *why)
 {
 	(void)ctx;
-	(void)k;
+	(void)j;
 	(void)rc;
 	(void)why;
 	return 0;
 }
 
-static int apply_no_room(void *ctx, size_t k, const place_slot_t *slot)
+static int apply_no_room(void *ctx, sim_apply_job_t *j,
+			 const place_slot_t *slot)
 {
-	apply_ctx_t *x = ctx;
+	px_sim_t *s = ctx;
 
-	return errmsg_set(x->s->err, x->s->errlen, -ENOSPC, "policy placed "
+	return errmsg_set(s->err, s->errlen, -ENOSPC, "policy placed "
 			  "job %s on node %d beyond its GPUs",
-			  x->s->jobs[x->dec[k].job].spec->name,
-			  (int)slot->server);
+			  px_job_of(j->job)->spec->name, (int)slot->server);
 }
 
 /* A trainer stopped or restarted counts its steps, its step rate and
@@ -304,11 +298,11 @@ static void job_restarted(px_job_t *j)
 }
 
 /* A preempted job, holding nothing, runs no batch split. */
-static int apply_preempted(void *ctx, size_t k)
+static int apply_preempted(void *ctx, sim_apply_job_t *a)
 {
-	apply_ctx_t *x = ctx;
-	px_job_t *j = &x->s->jobs[x->dec[k].job];
+	px_job_t *j = px_job_of(a->job);
 
+	(void)ctx;
 	job_restarted(j);
 	j->atomic = j->accum = 0;
 	return 0;
@@ -318,18 +312,18 @@ static int apply_preempted(void *ctx, size_t k)
  * change in place (on the same GPUs, its trainer running on): the batch
  * of the decision, without progress for the seconds charged, from which
  * its run's first step may come (px_job_t.began). */
-static int apply_taken(void *ctx, size_t k)
+static int apply_taken(void *ctx, sim_apply_job_t *a)
 {
-	apply_ctx_t *x = ctx;
-	px_job_t *j = &x->s->jobs[x->dec[k].job];
+	px_sim_t *s = ctx;
+	px_job_t *j = px_job_of(a->job);
 	int atomic, accum;
 
-	if (x->jobs[k].take != SIM_TAKE_REBATCH)
+	if (a->take != SIM_TAKE_REBATCH)
 		job_restarted(j);
-	j->bsz = sim_apply_batch(x->dec[k].d, j->spec->bsz, &atomic, &accum);
+	j->bsz = sim_apply_batch(a->d, j->spec->bsz, &atomic, &accum);
 	job_split(j, atomic, accum);
-	j->rescale = x->jobs[k].cost;
-	j->began = x->s->eng.now + j->rescale;
+	j->rescale = a->cost;
+	j->began = s->eng.now + j->rescale;
 	return 0;
 }
 
@@ -345,7 +339,6 @@ static const sim_apply_ops_t apply_ops = {
 int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n)
 {
 	sim_apply_job_t *jobs = calloc(n + 1, sizeof(*jobs));
-	apply_ctx_t x = { s, dec, jobs };
 	int rc;
 
 	if (!jobs)
@@ -358,7 +351,7 @@ int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n)
 	rc = sim_apply_decisions(jobs, n, &(sim_apply_env_t){
 		.free = s->free, .nservers = PX_NODES, .costs = &s->costs,
 		.now = s->eng.now, .record_now = (time_t)s->eng.now },
-		&apply_ops, &x);
+		&apply_ops, s);
 	free(jobs);
 	return rc;
 }

@@ -173,6 +173,13 @@ typedef struct px_job {
 	bool prerun;
 } px_job_t;
 
+/* The job whose core c is (its first member): how the code both engines
+ * share hands a job back (sim_apply_ops_t). */
+static inline px_job_t *px_job_of(sim_job_core_t *c)
+{
+	return (px_job_t *)c;
+}
+
 /* Hand the job's estimates since the last call to the caller (which
  * frees *out) and forget them: how many, 0 with *out NULL if none. */
 size_t px_job_estimates_take(px_job_t *j, px_estimate_t **out);
