@@ -918,7 +918,8 @@ static int loss_watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			continue;
 		w->checked++;
 		w->worst = fmax(w->worst,
-				fabs(m->loss - (1.0 - j->progress / goal)));
+				fabs(m->loss -
+				     (1.0 - j->core.progress / goal)));
 	}
 	return rc;
 }

@@ -92,7 +92,8 @@ static double true_speed(const sim_state_t *s, const sim_job_t *j,
 	sim_truth_sample_t m;
 
 	run.paa = s->cfg->paa;
-	if (sim_truth_measure(j->core.ops, j->core.data, &run, 0, &m, NULL, 0) ||
+	if (sim_truth_measure(j->core.ops, j->core.data, &run, 0, &m, NULL,
+			      0) ||
 	    !m.moves)
 		return 0.0;
 	return m.rate;
@@ -140,7 +141,8 @@ static void job_hints(const sim_state_t *s, const sim_job_t *j,
 	h->form = m->form;
 	h->epoch_steps = (uint64_t)llround(job_epoch_steps(j));
 	/* The oracle knows when the job converges. */
-	h->steps = s->cfg->oracle ? (uint64_t)j->core.ops->work(j->core.data) : 0;
+	h->steps = s->cfg->oracle ?
+		   (uint64_t)j->core.ops->work(j->core.data) : 0;
 	h->weight = j->spec.weight;
 }
 
@@ -229,7 +231,8 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 	j->t_step = s->eng.now;
 	int rc = prerun_samples(s, j);
 	if (!rc)
-		rc = job_feed_progress(j->core.jm, &j->core.feed, &(job_progress_t){
+		rc = job_feed_progress(j->core.jm, &j->core.feed,
+				       &(job_progress_t){
 			.received = sim_time(s->eng.now), .loss = j->res.loss0,
 			.rebatch_seconds = -1.0 }, NULL);
 	if (rc)
@@ -242,8 +245,8 @@ void sim_job_run(sim_state_t *s, sim_job_t *j)
 {
 	sim_truth_run_t run = sim_hold_run(&j->core.hold);
 
-	sim_decision_started(j->core.jm, sim_time(s->eng.now), run.ps, run.workers,
-			     (int)j->core.hold.n);
+	sim_decision_started(j->core.jm, sim_time(s->eng.now), run.ps,
+			     run.workers, (int)j->core.hold.n);
 	j->st = SJ_RUNNING;
 	sim_job_set_speed(s, j);
 }
@@ -251,14 +254,15 @@ void sim_job_run(sim_state_t *s, sim_job_t *j)
 void sim_job_advance(sim_job_t *j, double t)
 {
 	if (j->speed > 0.0 && t > j->t_step)
-		j->step = fmin(j->step + j->speed * (t - j->t_step),
-			       j->core.ops->work(j->core.data));
+		j->core.progress = fmin(j->core.progress +
+					j->speed * (t - j->t_step),
+					j->core.ops->work(j->core.data));
 	j->t_step = t;
 }
 
 double sim_job_loss_at(const sim_job_t *j, double t)
 {
-	double step = j->step;
+	double step = j->core.progress;
 
 	if (j->speed > 0.0 && t > j->t_step)
 		step = fmin(step + j->speed * (t - j->t_step),
@@ -277,7 +281,7 @@ static double observed_loss(sim_job_t *j, double step, bool exact)
 int sim_job_report(sim_state_t *s, sim_job_t *j)
 {
 	bool exact = s->cfg->oracle;
-	double from = j->reported, to = j->step;
+	double from = j->reported, to = j->core.progress;
 	double epoch_steps = job_epoch_steps(j);
 	int n = (int)ceil((to - from) / (0.5 * epoch_steps));
 	int rc = 0;
@@ -291,7 +295,8 @@ int sim_job_report(sim_state_t *s, sim_job_t *j)
 		if (!exact)
 			f *= j->speed_bias *
 			     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
-		rc = job_feed_progress(j->core.jm, &j->core.feed, &(job_progress_t){
+		rc = job_feed_progress(j->core.jm, &j->core.feed,
+				       &(job_progress_t){
 			.received = sim_time(s->eng.now), .step = step,
 			.loss = observed_loss(j, step, exact),
 			.epoch = step / epoch_steps,
@@ -309,7 +314,7 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 		return;
 	j->speed = true_speed(s, j, sim_hold_run(&j->core.hold)) *
 		   sim_straggler_factor(s, j);
-	double left = j->core.ops->work(j->core.data) - j->step;
+	double left = j->core.ops->work(j->core.data) - j->core.progress;
 	(void)sim_events_push(&s->eng.q,
 			      s->eng.now + fmax(left, 0.0) / j->speed,
 			      SIM_EV_FINISH, j->core.id, j->gen);

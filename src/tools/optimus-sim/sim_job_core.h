@@ -40,6 +40,9 @@ typedef struct sim_job_core {
 	/* Its submission, first allocation, completion, restarts, batch
 	 * changes, seconds lost and GPU-seconds (sim_outcome.h). */
 	sim_job_outcome_t outcome;
+	/* Its true progress, as its truth counts it (sim_truth_ops.h: work,
+	 * epoch_start): what it ran so far, which its engine advances. */
+	double progress;
 } sim_job_core_t;
 
 #endif

@@ -143,13 +143,13 @@ static int run_finish(void *ctx, uint32_t job, uint32_t gen, bool *done)
 
 	if (gen != j->gen || j->st != SJ_RUNNING)
 		return 0;
-	j->step = j->core.ops->work(j->core.data);
+	j->core.progress = j->core.ops->work(j->core.data);
 	job_model_done(j->core.jm, sim_time(s->eng.now));
 	sim_job_release(s, j);
 	j->st = SJ_DONE;
 	j->speed = 0.0;
 	j->core.outcome.end = s->eng.now;
-	j->res.loss_end = sim_job_true_loss(j, j->step);
+	j->res.loss_end = sim_job_true_loss(j, j->core.progress);
 	*done = true;
 	return 0;
 }

@@ -33,13 +33,13 @@ typedef enum sim_job_state {
 typedef struct sim_job {
 	/* What both engines keep of a job (sim_job_core.h): its id, its
 	 * truth (sim_catalog_truth on `truth`), its record and feed, its
-	 * hold and its outcome. */
+	 * hold, its outcome and its true progress (in steps). */
 	sim_job_core_t core;
 	sim_job_spec_t spec;
 	/* Its truth's data (sim_truth.h), drawn at its init. */
 	sim_truth_t truth;
 	sim_job_state_t st;
-	double step, t_step;		/* true progress at time t_step */
+	double t_step;			/* when core.progress was counted */
 	double speed;			/* true steps/s now (0: not moving) */
 	double reported;		/* last step reported */
 	double speed_bias, conv_scale;	/* injected prediction errors */

@@ -214,8 +214,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		run.accum = j->accum;
 		double bsz = sim_truth_run_batch(&run);
 		sim_truth_sample_t m;
-		int rc = sim_truth_measure(truth, j->core.data, &run, j->epoch, &m,
-					   s->err, s->errlen);
+		int rc = sim_truth_measure(truth, j->core.data, &run,
+					   j->epoch, &m, s->err, s->errlen);
 		if (rc)
 			return rc;
 		if (!m.moves)
@@ -232,8 +232,8 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		j->rate = 1.0 / total;
 		j->sync = m.sync;
 		double next = truth->epoch_start(j->core.data, j->epoch + 1);
-		if (j->progress + goodput * seconds < next) {
-			j->progress += goodput * seconds;
+		if (j->core.progress + goodput * seconds < next) {
+			j->core.progress += goodput * seconds;
 			if ((rc = job_ran(s, j, bsz, seconds / total)))
 				return rc;
 			j->core.outcome.gpu_seconds += seconds * reps;
@@ -242,12 +242,12 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 			break;
 		}
 		/* Whole seconds, half to even, as Python's round(). */
-		double delta = nearbyint((next - j->progress) / goodput);
+		double delta = nearbyint((next - j->core.progress) / goodput);
 		if ((rc = job_ran(s, j, bsz,
-				  (next - j->progress) / goodput / total)))
+				  (next - j->core.progress) / goodput / total)))
 			return rc;
 		j->epoch++;
-		j->progress = next;
+		j->core.progress = next;
 		if (j->epoch >= j->spec->epochs)
 			j->core.outcome.end = t + delta;
 		j->core.outcome.gpu_seconds += delta * reps;
@@ -396,7 +396,8 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 
 	for (size_t i = 0; i < s->eng.njobs; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool act = j->spec->submit <= s->eng.now && j->core.outcome.end < 0;
+		bool act = j->spec->submit <= s->eng.now &&
+			   j->core.outcome.end < 0;
 		nnext[i] = act ? px_job_gpu_nodes(j, next[i]) : 0;
 		if (act)
 			active[n++] = i;
@@ -524,7 +525,8 @@ static int sim_result(const px_sim_t *s, px_result_t *out)
 {
 	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
 				   sizeof(*s->jobs),
-				   offsetof(px_job_t, core.outcome), px_sim_gpus(s),
+				   offsetof(px_job_t, core.outcome),
+				   px_sim_gpus(s),
 				   -1.0, s->eng.now);
 
 	out->limit = calloc(s->eng.njobs + 1, sizeof(double));

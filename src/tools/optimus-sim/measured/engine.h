@@ -137,7 +137,8 @@ typedef struct px_job {
 	 * each GPU a worker) and its outcome (its first allocation and
 	 * completion, restarts (every re-allocation after the first), batch
 	 * changes in place, seconds lost and GPU-seconds held, counted by
-	 * the one rule, sim_outcome.h). */
+	 * the one rule, sim_outcome.h) and its true progress (its truth's,
+	 * up to the truth's epoch boundaries). */
 	sim_job_core_t core;
 	const px_spec_t *spec;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
@@ -154,8 +155,7 @@ typedef struct px_job {
 	 * queued behind the starts launching, a restart's or a re-batch's:
 	 * sim_apply_decision.h). What a record of the run times it from. */
 	double began;
-	double progress;
-	int epoch;
+	int epoch;		/* its current epoch, from 0 */
 	double steps;		/* steps run */
 	/* Steps per second of its current run once it steps (what a job
 	 * measures of its own steps, reported with its progress); 0 before

@@ -232,7 +232,7 @@ static double pp_share_left(const px_job_t *j)
 {
 	double goal = j->core.ops->work(j->core.data);
 
-	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
+	return goal > 0 ? fmax(0.0, 1.0 - j->core.progress / goal) : 1.0;
 }
 
 /*
