@@ -575,6 +575,15 @@ START_TEST(test_start_costs)
 }
 END_TEST
 
+/* A truth that checkpoints in 7 s (what a restart charges). */
+static double seven_seconds(const void *job)
+{
+	(void)job;
+	return 7;
+}
+
+static const sim_truth_ops_t checkpoint7 = { .checkpoint = seven_seconds };
+
 /* A take charged as both engines charge it: the model's cost, and the
  * take counted in the job's outcome; its seconds are the engine's to
  * lose. */
@@ -582,18 +591,18 @@ START_TEST(test_start_charge)
 {
 	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20,
 				.rebatch = 3 };
-	sim_job_outcome_t j = { .submit = 10, .start = -1, .end = -1 };
+	sim_job_core_t j = { .ops = &checkpoint7, .outcome = { .submit = 10,
+				.start = -1, .end = -1 } };
 
-	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_START, 7, 30),
-			    5);
-	ck_assert_double_eq(j.start, 30);
-	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_RESTART, 7, 90),
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_START, 30), 5);
+	ck_assert_double_eq(j.outcome.start, 30);
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_RESTART, 90),
 			    27);
-	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_REBATCH, 7, 95),
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_REBATCH, 95),
 			    3);
-	ck_assert_uint_eq(j.restarts, 1);
-	ck_assert_uint_eq(j.rebatches, 1);
-	ck_assert_double_eq(j.lost, 0);
+	ck_assert_uint_eq(j.outcome.restarts, 1);
+	ck_assert_uint_eq(j.outcome.rebatches, 1);
+	ck_assert_double_eq(j.outcome.lost, 0);
 	ck_assert_double_eq(c.busy_until, 32);
 }
 END_TEST
@@ -641,15 +650,6 @@ static int seen_taken(void *ctx, sim_apply_job_t *j)
 	((apply_seen_t *)ctx)->last = j;
 	return 0;
 }
-
-/* A truth that checkpoints in 7 s (what a restart charges). */
-static double seven_seconds(const void *job)
-{
-	(void)job;
-	return 7;
-}
-
-static const sim_truth_ops_t checkpoint7 = { .checkpoint = seven_seconds };
 
 START_TEST(test_apply_decisions)
 {

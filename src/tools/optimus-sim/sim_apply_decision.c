@@ -71,10 +71,7 @@ int sim_apply_decisions(sim_apply_job_t *jobs, size_t n,
 				break;
 			/* fall through */
 		case SIM_TAKE_REBATCH:
-			j->cost = sim_start_charge(env->costs,
-						   &j->job->outcome, j->take,
-						   j->job->ops->checkpoint(
-							   j->job->data),
+			j->cost = sim_start_charge(env->costs, j->job, j->take,
 						   env->now);
 			rc = ops->taken(ctx, j);
 			break;
