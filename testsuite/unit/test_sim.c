@@ -755,26 +755,28 @@ END_TEST
 
 /*
  * The one result builder of both engines: the outcomes taken from an
- * engine's own job records, the figures over them, the GPUs' share from
- * the engine's integral or, without one, the jobs' own GPU-seconds.
+ * engine's jobs (each beginning with its sim_job_core_t), the figures
+ * over them, the GPUs' share from the engine's integral or, without one,
+ * the jobs' own GPU-seconds.
  */
 START_TEST(test_outcome_build)
 {
 	struct rec {
-		int other;
-		sim_job_outcome_t outcome;
+		sim_job_core_t core;
 		double more;
 	} jobs[3] = {
-		{ 1, { .submit = 0, .start = 10, .end = 110, .restarts = 2,
-		       .lost = 40, .gpu_seconds = 400 }, 9 },
-		{ 2, { .submit = 50, .start = 60, .end = -1, .restarts = 1,
-		       .lost = 7, .gpu_seconds = 100 }, 9 },
-		{ 3, { .submit = 20, .start = 20, .end = 320, .rebatches = 1,
-		       .lost = 5, .gpu_seconds = 500 }, 9 } };
+		{ { .outcome = { .submit = 0, .start = 10, .end = 110,
+				 .restarts = 2, .lost = 40,
+				 .gpu_seconds = 400 } }, 9 },
+		{ { .outcome = { .submit = 50, .start = 60, .end = -1,
+				 .restarts = 1, .lost = 7,
+				 .gpu_seconds = 100 } }, 9 },
+		{ { .outcome = { .submit = 20, .start = 20, .end = 320,
+				 .rebatches = 1, .lost = 5,
+				 .gpu_seconds = 500 } }, 9 } };
 	sim_outcome_t o;
 
-	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
-					   offsetof(struct rec, outcome), 4,
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]), 4,
 					   -1, 500), 0);
 	ck_assert_uint_eq(o.njobs, 3);
 	ck_assert_uint_eq(o.ndone, 2);
@@ -788,8 +790,7 @@ START_TEST(test_outcome_build)
 	ck_assert_double_eq(o.gpu_seconds, 1000);
 	ck_assert_double_eq(o.gpu_util, 1000.0 / (4 * 320));
 	sim_outcome_free(&o);
-	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
-					   offsetof(struct rec, outcome), 4,
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]), 4,
 					   640, 500), 0);
 	ck_assert_double_eq(o.gpu_util, 0.5);
 	sim_outcome_free(&o);

@@ -263,7 +263,6 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	 * summed in another order, which differs in the last digits. */
 	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
 				   sizeof(*s->jobs),
-				   offsetof(sim_job_t, core.outcome),
 				   c->server.v[RES_GPU] * c->nservers,
 				   s->used_int[RES_GPU], s->eng.now);
 

@@ -524,10 +524,8 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
 	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
-				   sizeof(*s->jobs),
-				   offsetof(px_job_t, core.outcome),
-				   px_sim_gpus(s),
-				   -1.0, s->eng.now);
+				   sizeof(*s->jobs), px_sim_gpus(s), -1.0,
+				   s->eng.now);
 
 	out->limit = calloc(s->eng.njobs + 1, sizeof(double));
 	if (!rc && !out->limit)
