@@ -130,15 +130,14 @@ typedef struct px_estimate {
 } px_estimate_t;
 
 typedef struct px_job {
-	/* What both engines keep of a job (sim_job_core.h): its id (its
-	 * index in the workload + 1), its truth (spec->truth on spec), the
-	 * record of a policy of ours and its feed, its hold (its GPUs: a
-	 * slot per run of GPUs on one node, in the order they were granted,
-	 * each GPU a worker) and its outcome (its first allocation and
-	 * completion, restarts (every re-allocation after the first), batch
-	 * changes in place, seconds lost and GPU-seconds held, counted by
-	 * the one rule, sim_outcome.h) and its true progress (its truth's,
-	 * up to the truth's epoch boundaries). */
+	/* What both engines keep of a job (sim_job_core.h). Its id is its
+	 * index in the workload + 1; its truth spec->truth on spec; its
+	 * record one a policy of ours makes (none under a peer baseline);
+	 * its hold its GPUs, a slot per run of GPUs on one node in the
+	 * order they were granted, each GPU a worker; its outcome counts
+	 * every re-allocation after the first a restart (sim_outcome.h);
+	 * its progress reaches each epoch's start at a whole second
+	 * (job_run). */
 	sim_job_core_t core;
 	const px_spec_t *spec;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
