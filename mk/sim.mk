@@ -16,11 +16,14 @@ SIM_SOURCES = \
 	src/tools/optimus-sim/sim_state.h src/tools/optimus-sim/sim_job.c \
 	src/tools/optimus-sim/sim_apply.c src/tools/optimus-sim/sim_epoch.c \
 	src/tools/optimus-sim/sim_decision.h src/tools/optimus-sim/sim_decision.c \
+	src/tools/optimus-sim/sim_apply_decision.h \
+	src/tools/optimus-sim/sim_apply_decision.c \
 	src/tools/optimus-sim/sim_plan.h src/tools/optimus-sim/sim_plan.c \
 	src/tools/optimus-sim/sim_start_cost.h \
 	src/tools/optimus-sim/sim_start_cost.c \
 	src/tools/optimus-sim/sim_outcome.h src/tools/optimus-sim/sim_outcome.c \
 	src/tools/optimus-sim/sim_hold.h src/tools/optimus-sim/sim_hold.c \
+	src/tools/optimus-sim/sim_job_core.h \
 	src/tools/optimus-sim/sim_qtrace.c \
 	src/tools/optimus-sim/sim_curves.h src/tools/optimus-sim/sim_curves.c \
 	src/tools/optimus-sim/sim_rank.h src/tools/optimus-sim/sim_rank.c \

@@ -263,11 +263,19 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		w->second.nalloc = px_job_gpus(j);
 		w->second.nobs = j->nobs;
 		w->second.steps = j->steps;
-		w->second.attained = j->outcome.gpu_seconds;
+		w->second.attained = j->core.outcome.gpu_seconds;
 		for (int k = 0; k < j->nobs && k < 8; k++) {
 			w->second.ran[k][0] = j->obs[k].nodes;
 			w->second.ran[k][1] = j->obs[k].replicas;
 		}
+	}
+	/* The batches the jobs run as planned, then at the batches our
+	 * policies' plans start, resize or re-batch them at (carried out as
+	 * they plan). */
+	for (size_t k = 0; k < n; k++) {
+		const px_job_t *j = &s->jobs[active[k]];
+		const px_app_t *a = j->spec->app;
+		w->off_range += j->bsz < a->init_bsz || j->bsz > a->max_bsz;
 	}
 	rc = w->inner->plan(w->inner, s, active, n, next, nnext);
 	w->sim = s;
@@ -276,14 +284,18 @@ static int watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		bool ncf = !strcmp(j->spec->app->name, "ncf");
 		w->ncf_rounds += ncf;
 		w->ncf_over += ncf && nnext[active[k]] > 1;
+	}
+	const size_t *job;
+	const plan_t *last = rc ? NULL : px_plan_last(w->inner, &job);
+	for (size_t k = 0; last && k < last->ndecisions; k++) {
+		const plan_decision_t *d = &last->decisions[k];
+		const px_job_t *j = &s->jobs[job[k]];
 		const px_app_t *a = j->spec->app;
-		for (int q = 0; q < 2; q++) {
-			double b = q ? j->next_bsz : j->bsz;
-			if (q && b == 0)
-				continue;
-			w->rebatched += q && b != j->spec->bsz;
-			w->off_range += b < a->init_bsz || b > a->max_bsz;
-		}
+		if (!(d->action == PLAN_START || d->action == PLAN_RESIZE ||
+		      (d->action == PLAN_KEEP && d->in_place)))
+			continue;
+		w->rebatched += j->bsz != j->spec->bsz;
+		w->off_range += j->bsz < a->init_bsz || j->bsz > a->max_bsz;
 	}
 	for (size_t k = 0; k < n; k++) {
 		const job_model_t *m = px_plan_job_model(w->inner, active[k]);
@@ -303,10 +315,11 @@ static void watch_destroy(px_policy_t *p)
 	for (size_t i = 0; w->sim && i < w->sim->eng.njobs; i++) {
 		const px_job_t *j = &w->sim->jobs[i];
 		double limit = px_backfill_limit(w->inner, i);
-		if (limit <= 0 || j->outcome.end < 0)
+		if (limit <= 0 || j->core.outcome.end < 0)
 			continue;
 		w->limited++;
-		w->overruns += j->outcome.end - j->outcome.start > limit;
+		w->overruns += j->core.outcome.end -
+			       j->core.outcome.start > limit;
 	}
 	w->inner->destroy(w->inner);
 	free(p);
@@ -578,8 +591,8 @@ static int start_watch_plan(px_policy_t *p, px_sim_t *s,
 		const job_model_t *m = px_plan_job_model(w->head.inner, i);
 		if (m && m->nruns && w->first_run[i] == 0)
 			w->first_run[i] = (double)m->runs[0].start;
-		if (s->jobs[i].outcome.start >= 0 &&
-		    s->jobs[i].outcome.restarts == 0 && w->charged[i] == 0)
+		if (s->jobs[i].core.outcome.start >= 0 &&
+		    s->jobs[i].core.outcome.restarts == 0 && w->charged[i] == 0)
 			w->charged[i] = s->jobs[i].began;
 	}
 	return w->head.inner->plan(w->head.inner, s, active, n, next, nnext);
@@ -905,7 +918,8 @@ static int loss_watch_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			continue;
 		w->checked++;
 		w->worst = fmax(w->worst,
-				fabs(m->loss - (1.0 - j->progress / goal)));
+				fabs(m->loss -
+				     (1.0 - j->core.progress / goal)));
 	}
 	return rc;
 }

@@ -290,7 +290,8 @@ END_TEST
 START_TEST(test_oracle_reads_the_truth)
 {
 	px_spec_t spec = fake_job("o", 0, 2, 64, 3);
-	px_job_t j = { .spec = &spec, .epoch = 1 };
+	px_job_t j = { .core = { .ops = spec.truth, .data = &spec },
+		       .spec = &spec, .epoch = 1 };
 
 	/* 4 GPUs on one node: 8/4 s. */
 	ck_assert_double_eq(px_job_true_step(&j, 4), 2.0);

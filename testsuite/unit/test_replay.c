@@ -240,15 +240,15 @@ static void sim_path(const replay_t *r, path_t *p)
 	for (size_t i = 0; i < r->nj; i++) {
 		sim_job_t *j = &jobs[i];
 
-		j->id = p->m[i]->job_id;
-		j->jm = p->m[i];
+		j->core.id = p->m[i]->job_id;
+		j->core.jm = p->m[i];
 		j->st = !strcmp(r->state[i], "pending")	   ? SJ_PENDING :
 			!strcmp(r->state[i], "running")	   ? SJ_RUNNING :
 			!strcmp(r->state[i], "restarting") ? SJ_RESTARTING :
 							     SJ_DONE;
-		j->hold.slots = (place_slot_t *)r->slots[i];
-		j->hold.usage = (res_vec_t *)r->usage[i];
-		j->hold.n = r->nslots[i];
+		j->core.hold.slots = (place_slot_t *)r->slots[i];
+		j->core.hold.usage = (res_vec_t *)r->usage[i];
+		j->core.hold.n = r->nslots[i];
 		sim_input_job(j, &p->in[i]);
 	}
 	sim_input_room(&s, p->room);
@@ -392,6 +392,7 @@ END_TEST
 typedef struct measured {
 	px_policy_t *inner;
 	double *changed;	/* per job: when its GPUs last changed, < 0 */
+	int *held;		/* per job: its GPUs before this plan */
 	size_t rounds, starts, resizes, rebatches, preempts;
 } measured_t;
 
@@ -408,7 +409,12 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		ck_assert_ptr_nonnull(m->changed);
 		for (size_t i = 0; i < s->eng.njobs; i++)
 			m->changed[i] = -1;
+		m->held = calloc(s->eng.njobs, sizeof(int));
+		ck_assert_ptr_nonnull(m->held);
 	}
+	/* Our policies carry their decisions out as they plan. */
+	for (size_t i = 0; i < s->eng.njobs; i++)
+		m->held[i] = px_job_gpus(&s->jobs[i]);
 	if ((rc = m->inner->plan(m->inner, s, active, n, next, nnext)))
 		return rc;
 	plan = px_plan_last(m->inner, &job);
@@ -427,13 +433,13 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			for (size_t q = 0; q < d->nslots; q++)
 				want[d->slots[q].server] += d->slots[q].workers;
 		else if (d->action != PLAN_WAIT && d->action != PLAN_PREEMPT)
-			for (size_t q = 0; q < j->hold.n; q++)
-				want[j->hold.slots[q].server] +=
-					j->hold.workers[q];
+			for (size_t q = 0; q < j->core.hold.n; q++)
+				want[j->core.hold.slots[q].server] +=
+					j->core.hold.workers[q];
 		ck_assert_int_eq(memcmp(per, want, sizeof(per)), 0);
 		if (d->rebatch) {
 			ck_assert(d->batch > 0);
-			ck_assert_double_eq(j->next_bsz, d->batch);
+			ck_assert_double_eq(j->bsz, d->batch);
 			m->rebatches++;
 		}
 		if (d->action == PLAN_START)
@@ -445,7 +451,8 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 								  job[k]);
 			const job_run_t *run = &jm->runs[jm->nruns - 1];
 
-			ck_assert_int_gt(px_job_gpus(j), 0);
+			ck_assert_int_gt(m->held[job[k]], 0);
+			ck_assert_int_eq(px_job_gpus(j), 0);
 			ck_assert_int_eq(jm->phase, JM_REQUEUED);
 			ck_assert_int_eq(run->end, (time_t)s->eng.now);
 			ck_assert_msg(s->eng.now - run->start >=
@@ -467,7 +474,7 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		job_model_explored(px_plan_job_model(m->inner, job[k]), &ew,
 				   &en);
 		bool explores = s->shape.explore_scaling &&
-				d->workers > px_job_gpus(j) &&
+				d->workers > m->held[job[k]] &&
 				(d->workers > ew || (int)d->nslots > en);
 		ck_assert_msg(m->changed[job[k]] < 0 || explores ||
 			      s->eng.now - m->changed[job[k]] >=
@@ -475,14 +482,14 @@ static int measured_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			      "job %zu resized at %.0f and %.0f (%d -> %d "
 			      "workers on %zu nodes, explored %d on %d)",
 			      job[k], m->changed[job[k]], s->eng.now,
-			      px_job_gpus(j), d->workers, d->nslots, ew, en);
-		if (d->workers > px_job_gpus(j))
-			ck_assert_msg(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT, "%s job %zu %d -> %d gain %g now %g planned %g", m->inner->name, job[k], px_job_gpus(j), d->workers, d->gain, d->remaining_now, d->remaining_planned);
+			      m->held[job[k]], d->workers, d->nslots, ew, en);
+		if (d->workers > m->held[job[k]])
+			ck_assert_msg(d->gain > PLAN_RESIZE_THRESHOLD_LARGE_DEFAULT, "%s job %zu %d -> %d gain %g now %g planned %g", m->inner->name, job[k], m->held[job[k]], d->workers, d->gain, d->remaining_now, d->remaining_planned);
 	}
 	for (size_t k = 0; k < plan->ndecisions; k++)
 		if (plan->decisions[k].action == PLAN_RESIZE ||
 		    (plan->decisions[k].action == PLAN_START &&
-		     px_job_gpus(&s->jobs[job[k]])))
+		     m->held[job[k]]))
 			m->changed[job[k]] = s->eng.now;
 	return 0;
 }
@@ -493,6 +500,7 @@ static void measured_destroy(px_policy_t *p)
 
 	m->inner->destroy(m->inner);
 	free(m->changed);
+	free(m->held);
 	free(p);
 }
 

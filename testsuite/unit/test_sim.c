@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "job/job_feed.h"
+#include "sim_apply_decision.h"
 #include "sim_curves.h"
 #include "sim_decision.h"
 #include "sim_engine.h"
@@ -574,6 +575,15 @@ START_TEST(test_start_costs)
 }
 END_TEST
 
+/* A truth that checkpoints in 7 s (what a restart charges). */
+static double seven_seconds(const void *job)
+{
+	(void)job;
+	return 7;
+}
+
+static const sim_truth_ops_t checkpoint7 = { .checkpoint = seven_seconds };
+
 /* A take charged as both engines charge it: the model's cost, and the
  * take counted in the job's outcome; its seconds are the engine's to
  * lose. */
@@ -581,19 +591,135 @@ START_TEST(test_start_charge)
 {
 	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20,
 				.rebatch = 3 };
-	sim_job_outcome_t j = { .submit = 10, .start = -1, .end = -1 };
+	sim_job_core_t j = { .ops = &checkpoint7, .outcome = { .submit = 10,
+				.start = -1, .end = -1 } };
 
-	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_START, 7, 30),
-			    5);
-	ck_assert_double_eq(j.start, 30);
-	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_RESTART, 7, 90),
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_START, 30), 5);
+	ck_assert_double_eq(j.outcome.start, 30);
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_RESTART, 90),
 			    27);
-	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_REBATCH, 7, 95),
+	ck_assert_double_eq(sim_start_charge(&c, &j, SIM_TAKE_REBATCH, 95),
 			    3);
-	ck_assert_uint_eq(j.restarts, 1);
-	ck_assert_uint_eq(j.rebatches, 1);
-	ck_assert_double_eq(j.lost, 0);
+	ck_assert_uint_eq(j.outcome.restarts, 1);
+	ck_assert_uint_eq(j.outcome.rebatches, 1);
+	ck_assert_double_eq(j.outcome.lost, 0);
 	ck_assert_double_eq(c.busy_until, 32);
+}
+END_TEST
+
+/*
+ * What a plan's decisions do to simulated jobs, one rule for both
+ * engines: a resized and a preempted job give their servers back before
+ * any job takes, so a start may use them; each start holds its slots and
+ * is charged in the decisions' order (its first start queued), a keep
+ * and a wait left as they are; the engine is told of each.
+ */
+typedef struct apply_seen {
+	int preempted, taken;
+	const sim_apply_job_t *last;
+} apply_seen_t;
+
+static int seen_refused(void *ctx, sim_apply_job_t *j, int rc,
+			const char *why)
+{
+	(void)ctx;
+	(void)j;
+	(void)why;
+	return rc;
+}
+
+static int seen_no_room(void *ctx, sim_apply_job_t *j,
+			const place_slot_t *slot)
+{
+	(void)ctx;
+	(void)j;
+	(void)slot;
+	return -ENOSPC;
+}
+
+static int seen_preempted(void *ctx, sim_apply_job_t *j)
+{
+	((apply_seen_t *)ctx)->preempted++;
+	((apply_seen_t *)ctx)->last = j;
+	return 0;
+}
+
+static int seen_taken(void *ctx, sim_apply_job_t *j)
+{
+	((apply_seen_t *)ctx)->taken++;
+	((apply_seen_t *)ctx)->last = j;
+	return 0;
+}
+
+START_TEST(test_apply_decisions)
+{
+	const sim_apply_ops_t ops = { seen_refused, seen_no_room,
+				      seen_preempted, seen_taken };
+	res_vec_t free_[2] = { res_make(0, 0, 0), res_make(0, 0, 0) };
+	sim_start_costs_t c = { .first = 5, .first_queued = 2, .restart = 20 };
+	sim_apply_env_t env = { free_, 2, &c, 60, 0 };
+	place_slot_t on0 = { .server = 0, .workers = 2 };
+	place_slot_t on1 = { .server = 1, .workers = 2 };
+	/* a: holds server 0, resized to server 1; b: holds server 1,
+	 * preempted; d: starts on server 0, which a gives back; e: waits. */
+	plan_decision_t d[4] = {
+		{ .action = PLAN_RESIZE, .workers = 2, .nslots = 1,
+		  .slots = &on1 },
+		{ .action = PLAN_PREEMPT },
+		{ .action = PLAN_START, .workers = 2, .nslots = 1,
+		  .slots = &on0 },
+		{ .action = PLAN_WAIT },
+	};
+	sim_job_core_t job[4] = { { 0 } };
+	sim_apply_job_t jobs[4];
+	apply_seen_t seen = { 0 };
+	size_t at;
+	res_vec_t gpu = res_make(1, 1, 1);
+
+	free_[0] = free_[1] = res_make(2, 2, 2);
+	ck_assert_int_eq(sim_hold_take(&job[0].hold, free_, 2, &on0, 1,
+				       res_make(0, 0, 0), gpu, &at), 0);
+	ck_assert_int_eq(sim_hold_take(&job[1].hold, free_, 2, &on1, 1,
+				       res_make(0, 0, 0), gpu, &at), 0);
+	for (int k = 0; k < 4; k++) {
+		job[k].ops = &checkpoint7;
+		job[k].outcome = (sim_job_outcome_t){ .submit = 0,
+			.start = k < 2 ? 0 : -1, .end = -1 };
+		jobs[k] = (sim_apply_job_t){ .d = &d[k], .job = &job[k],
+			.worker = gpu };
+	}
+	ck_assert_int_eq(sim_apply_decisions(jobs, 4, &env, &ops, &seen), 0);
+	ck_assert_int_eq(jobs[0].take, SIM_TAKE_RESIZE);
+	ck_assert_int_eq(jobs[1].take, SIM_TAKE_PREEMPT);
+	ck_assert_int_eq(jobs[2].take, SIM_TAKE_START);
+	ck_assert_int_eq(jobs[3].take, SIM_TAKE_WAIT);
+	ck_assert_uint_eq(job[0].hold.n, 1);
+	ck_assert_uint_eq(job[0].hold.slots[0].server, 1);
+	ck_assert_uint_eq(job[1].hold.n, 0);
+	ck_assert_uint_eq(job[2].hold.n, 1);
+	ck_assert_uint_eq(job[2].hold.slots[0].server, 0);
+	ck_assert_uint_eq(job[3].hold.n, 0);
+	ck_assert_double_eq(jobs[0].cost, 27);
+	ck_assert_double_eq(jobs[2].cost, 5);
+	ck_assert_double_eq(job[2].outcome.start, 60);
+	ck_assert_uint_eq(job[0].outcome.restarts, 1);
+	ck_assert_int_eq(seen.preempted, 1);
+	ck_assert_int_eq(seen.taken, 2);
+	ck_assert_ptr_eq(seen.last, &jobs[2]);
+	ck_assert(res_fits(res_make(0, 0, 0), free_[0]) &&
+		  !res_fits(res_make(1, 0, 0), free_[0]));
+	/* A start no record takes on a job that started: from its
+	 * checkpoint; a start beyond a server's room, the engine's error. */
+	job[1].hold.n = 0;
+	ck_assert_int_eq(sim_decision_kind(&d[2], true), SIM_TAKE_RESTART);
+	d[1] = (plan_decision_t){ .action = PLAN_START, .workers = 2,
+				  .nslots = 1, .slots = &on0 };
+	ck_assert_int_eq(sim_apply_decisions(&jobs[1], 1, &env, &ops, &seen),
+			 -ENOSPC);
+	ck_assert_int_eq(jobs[1].take, SIM_TAKE_RESTART);
+	ck_assert_uint_eq(job[1].hold.n, 0);
+	for (int k = 0; k < 4; k++)
+		sim_hold_free(&job[k].hold);
 }
 END_TEST
 
@@ -629,26 +755,28 @@ END_TEST
 
 /*
  * The one result builder of both engines: the outcomes taken from an
- * engine's own job records, the figures over them, the GPUs' share from
- * the engine's integral or, without one, the jobs' own GPU-seconds.
+ * engine's jobs (each beginning with its sim_job_core_t), the figures
+ * over them, the GPUs' share from the engine's integral or, without one,
+ * the jobs' own GPU-seconds.
  */
 START_TEST(test_outcome_build)
 {
 	struct rec {
-		int other;
-		sim_job_outcome_t outcome;
+		sim_job_core_t core;
 		double more;
 	} jobs[3] = {
-		{ 1, { .submit = 0, .start = 10, .end = 110, .restarts = 2,
-		       .lost = 40, .gpu_seconds = 400 }, 9 },
-		{ 2, { .submit = 50, .start = 60, .end = -1, .restarts = 1,
-		       .lost = 7, .gpu_seconds = 100 }, 9 },
-		{ 3, { .submit = 20, .start = 20, .end = 320, .rebatches = 1,
-		       .lost = 5, .gpu_seconds = 500 }, 9 } };
+		{ { .outcome = { .submit = 0, .start = 10, .end = 110,
+				 .restarts = 2, .lost = 40,
+				 .gpu_seconds = 400 } }, 9 },
+		{ { .outcome = { .submit = 50, .start = 60, .end = -1,
+				 .restarts = 1, .lost = 7,
+				 .gpu_seconds = 100 } }, 9 },
+		{ { .outcome = { .submit = 20, .start = 20, .end = 320,
+				 .rebatches = 1, .lost = 5,
+				 .gpu_seconds = 500 } }, 9 } };
 	sim_outcome_t o;
 
-	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
-					   offsetof(struct rec, outcome), 4,
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]), 4,
 					   -1, 500), 0);
 	ck_assert_uint_eq(o.njobs, 3);
 	ck_assert_uint_eq(o.ndone, 2);
@@ -662,8 +790,7 @@ START_TEST(test_outcome_build)
 	ck_assert_double_eq(o.gpu_seconds, 1000);
 	ck_assert_double_eq(o.gpu_util, 1000.0 / (4 * 320));
 	sim_outcome_free(&o);
-	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]),
-					   offsetof(struct rec, outcome), 4,
+	ck_assert_int_eq(sim_outcome_build(&o, jobs, 3, sizeof(jobs[0]), 4,
 					   640, 500), 0);
 	ck_assert_double_eq(o.gpu_util, 0.5);
 	sim_outcome_free(&o);
@@ -946,6 +1073,7 @@ int main(void)
 	tcase_add_test(tc, test_preemption);
 	tcase_add_test(tc, test_start_costs);
 	tcase_add_test(tc, test_start_charge);
+	tcase_add_test(tc, test_apply_decisions);
 	tcase_add_test(tc, test_outcome_take);
 	tcase_add_test(tc, test_outcome_build);
 	tcase_add_test(tc, test_decision_take);

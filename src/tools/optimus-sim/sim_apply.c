@@ -4,15 +4,16 @@
  * sim_apply.c - one scheduling interval: the jobs report their progress,
  * each is translated into the core's plan input (sim_input_job), the
  * plan is made as both engines make it (sim_plan.h: who enters, the
- * models refit, plan_run), each decision is taken by the job's record
- * (sim_decision.h) and carried out on the simulated servers.
+ * models refit, plan_run), and its decisions are carried out on the
+ * simulated servers as both engines carry them out
+ * (sim_apply_decision.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_decision.h"
+#include "sim_apply_decision.h"
 #include "sim_plan.h"
 #include "sim_state.h"
 #include "util/errmsg.h"
@@ -41,7 +42,7 @@ static void run_plan_params(const sim_config_t *c, plan_params_t *pc)
  * job holds nothing; a running or restarting one holds its slots. */
 void sim_input_job(const sim_job_t *j, plan_input_t *in)
 {
-	sim_plan_input_job(in, j->jm, &j->hold, j->st == SJ_PENDING);
+	sim_plan_input_job(in, &j->core, j->st == SJ_PENDING);
 }
 
 /* The simulated servers run nothing but the simulated jobs. */
@@ -63,7 +64,7 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 				rc = sim_straggler_report(s, j);
 			if (rc)
 				return errmsg_set(s->err, s->errlen, rc,
-						  "job %u: report: %d", j->id,
+						  "job %u: report: %d", j->core.id,
 						  rc);
 		}
 		sim_input_job(j, &in[i]);
@@ -71,96 +72,107 @@ static int report_all(sim_state_t *s, plan_input_t *in)
 	return 0;
 }
 
+/* A simulated trainer takes every decision the plan makes: a refusal is
+ * an error in the simulation. */
+static int apply_refused(void *ctx, sim_apply_job_t *j, int rc,
+			 const char *why)
+{
+	sim_state_t *s = ctx;
+
+	if (j->d->action != PLAN_PREEMPT)
+		return rc;
+	return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
+			  "preempted a job its record refuses: %s",
+			  j->job->id, why);
+}
+
+static int apply_no_room(void *ctx, sim_apply_job_t *j,
+			 const place_slot_t *slot)
+{
+	sim_state_t *s = ctx;
+
+	return errmsg_set(s->err, s->errlen, -ENOSPC, "plan placed job "
+			  "%u beyond server %u's room", j->job->id,
+			  slot->server);
+}
+
 /*
  * A preemption: the job checkpoints (simulated trainers always can), is
- * requeued and waits pending; its servers went back with the resized
- * jobs'. A RESUME still queued for it is stale (gen).
+ * requeued and waits pending. A RESUME still queued for it is stale
+ * (gen).
  */
-static int do_preempt(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
+static int apply_preempted(void *ctx, sim_apply_job_t *a)
 {
-	char why[256];
-	sim_take_t take;
+	sim_job_t *j = sim_job_of(a->job);
 
-	if (sim_decision_take(j->jm, d, sim_time(s->eng.now), &take, why,
-			      sizeof(why)))
-		return errmsg_set(s->err, s->errlen, -EPERM, "job %u: plan "
-				  "preempted a job its record refuses: %s",
-				  j->id, why);
 	j->st = SJ_PENDING;
 	j->gen++;
-	sim_job_set_speed(s, j);
+	sim_job_set_speed(ctx, j);
 	return 0;
 }
 
 /*
  * A start, first or from the checkpoint (after a preemption, or a
- * resize), charged and counted as both engines do (sim_start_charge): the
- * job holds its servers without progress until its RESUME; a free first
- * start runs at once. A restarting job is not planned (sim_input_job), so
- * its cost always runs out whole: all of it is lost now.
+ * resize), on the decision's PS and workers: the job holds its servers
+ * without progress until its RESUME; a free first start runs at once. A
+ * restarting job is not planned (sim_input_job), so its cost always runs
+ * out whole: all of it is lost now. A batch change in place the
+ * synthetic jobs cannot take: they run one batch, and their hints give
+ * the plan no batch range to choose from (sim_job.c).
  */
-static int do_start(sim_state_t *s, sim_job_t *j, sim_take_t take)
+static int apply_taken(void *ctx, sim_apply_job_t *a)
 {
-	double cost = sim_start_charge(&s->costs, &j->outcome, take,
-				       j->ops->checkpoint(&j->truth),
-				       s->eng.now);
+	sim_state_t *s = ctx;
+	sim_job_t *j = sim_job_of(a->job);
+	double cost = a->cost;
+	int rc = 0;
 
-	sim_job_outcome_lose(&j->outcome, cost);
-	if (take == SIM_TAKE_START && !(cost > 0.0)) {
+	if (a->take == SIM_TAKE_REBATCH)
+		return errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
+				  "re-batched a job that runs one batch",
+				  j->core.id);
+	sim_job_outcome_lose(&j->core.outcome, cost);
+	if (a->take == SIM_TAKE_START && !(cost > 0.0)) {
 		sim_job_run(s, j);
-		return 0;
+	} else {
+		j->st = SJ_RESTARTING;
+		sim_job_set_speed(s, j);
+		rc = sim_events_push(&s->eng.q, s->eng.now + cost,
+				     SIM_EV_RESUME, j->core.id, j->gen);
 	}
-	j->st = SJ_RESTARTING;
-	sim_job_set_speed(s, j);
-	return sim_events_push(&s->eng.q, s->eng.now + cost, SIM_EV_RESUME,
-			       j->id, j->gen);
-}
-
-/* A wait or a keep leaves what the job holds. A batch change in place
- * the synthetic jobs cannot take: they run one batch, and their hints
- * give the plan no batch range to choose from (sim_job.c). */
-static int do_keep(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
-{
-	sim_take_t take;
-	int rc = sim_decision_take(j->jm, d, sim_time(s->eng.now), &take, NULL,
-				   0);
-
-	if (!rc && take == SIM_TAKE_REBATCH)
-		rc = errmsg_set(s->err, s->errlen, -ENOTSUP, "job %u: plan "
-				"re-batched a job that runs one batch", j->id);
+	if (!rc && a->d->moves_off_straggler)
+		sim_straggler_drain(s, j);
 	return rc;
 }
 
-/* Resized and preempted jobs give their servers back first, then
- * everyone takes. */
+static const sim_apply_ops_t apply_ops = {
+	.refused = apply_refused,
+	.no_room = apply_no_room,
+	.preempted = apply_preempted,
+	.taken = apply_taken,
+};
+
+/* The plan carried out on the jobs by the one rule (sim_apply_decision.h):
+ * each job's slots use its model's share of a server. */
 static int apply(sim_state_t *s, const plan_t *p, sim_job_t **act)
 {
-	int rc = 0;
+	sim_apply_job_t *jobs = calloc(p->ndecisions + 1, sizeof(*jobs));
+	int rc;
 
-	for (size_t i = 0; i < p->ndecisions; i++)
-		if (p->decisions[i].action == PLAN_RESIZE ||
-		    p->decisions[i].action == PLAN_PREEMPT)
-			sim_job_release(s, act[i]);
-	for (size_t i = 0; i < p->ndecisions && !rc; i++)
-		if (p->decisions[i].action == PLAN_PREEMPT)
-			rc = do_preempt(s, act[i], &p->decisions[i]);
-	for (size_t i = 0; i < p->ndecisions && !rc; i++) {
-		const plan_decision_t *d = &p->decisions[i];
-		if (d->action == PLAN_WAIT || d->action == PLAN_KEEP) {
-			rc = do_keep(s, act[i], d);
-			continue;
-		}
-		if (d->action == PLAN_PREEMPT)
-			continue;
-		sim_take_t take;
-		if ((rc = sim_job_take(s, act[i], d)) ||
-		    (rc = sim_decision_take(act[i]->jm, d, sim_time(s->eng.now),
-					    &take, NULL, 0)))
-			break;
-		rc = do_start(s, act[i], take);
-		if (d->moves_off_straggler)
-			sim_straggler_drain(s, act[i]);
+	if (!jobs)
+		return -ENOMEM;
+	for (size_t k = 0; k < p->ndecisions; k++) {
+		sim_job_t *j = act[k];
+		jobs[k] = (sim_apply_job_t){ .d = &p->decisions[k],
+			.m = j->core.jm, .job = &j->core,
+			.ps = j->spec.model->ps,
+			.worker = j->spec.model->worker };
 	}
+	rc = sim_apply_decisions(jobs, p->ndecisions, &(sim_apply_env_t){
+		.free = s->free, .nservers = s->cfg->nservers,
+		.costs = &s->costs, .now = s->eng.now,
+		.record_now = sim_time(s->eng.now) }, &apply_ops, s);
+	free(jobs);
 	return rc;
 }
 

@@ -5,13 +5,13 @@
 #include "plan/plan_apply.h"
 #include "sim_decision.h"
 
-static sim_take_t take_of(const job_model_t *m, const plan_decision_t *d)
+sim_take_t sim_decision_kind(const plan_decision_t *d, bool ran)
 {
 	switch (d->action) {
 	case PLAN_START:
-		/* A record with runs is one a preemption stopped: it
-		 * resumes from its checkpoint. */
-		return m->nruns ? SIM_TAKE_RESTART : SIM_TAKE_START;
+		/* A job that ran is one a preemption stopped: it resumes
+		 * from its checkpoint. */
+		return ran ? SIM_TAKE_RESTART : SIM_TAKE_START;
 	case PLAN_RESIZE:
 		return SIM_TAKE_RESIZE;
 	case PLAN_PREEMPT:
@@ -29,7 +29,7 @@ int sim_decision_take(job_model_t *m, const plan_decision_t *d, time_t now,
 {
 	int rc = plan_apply(m, d, now, why, len);
 
-	*take = rc ? SIM_TAKE_KEEP : take_of(m, d);
+	*take = rc ? SIM_TAKE_KEEP : sim_decision_kind(d, m->nruns > 0);
 	if (!rc && *take == SIM_TAKE_PREEMPT)
 		job_model_requeued(m, now);
 	return rc;

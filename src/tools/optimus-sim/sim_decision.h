@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The slurm-optimus developers */
 /*
- * sim_decision.h - a plan decision taken by a simulated job, the one rule
- * both engines apply (sim_apply.c for the synthetic jobs,
- * measured/plan_adapter.c for the measured ones): the record changes
- * through the core's plan_apply, as sched/optimus changes it, a
- * preempted job is requeued, and the engine is told what becomes of the
- * job's servers. What a job holds (sim_hold.h) and what a start costs
- * (sim_start_cost.h) have their own homes, both engines' too.
+ * sim_decision.h - a plan decision taken by a simulated job's record, the
+ * one rule of both engines (through sim_apply_decision.h, which carries
+ * the decisions out): the record changes through the core's plan_apply,
+ * as sched/optimus changes it, a preempted job is requeued, and what the
+ * decision is to the job's servers is said (sim_take_t). What a job holds
+ * (sim_hold.h) and what a start costs (sim_start_cost.h) have their own
+ * homes, both engines' too.
  */
 #ifndef OPTIMUS_SIM_DECISION_H
 #define OPTIMUS_SIM_DECISION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -31,6 +32,14 @@ typedef enum sim_take {
 				 * checkpoint, on d->slots */
 	SIM_TAKE_RESIZE,	/* stops and restarts on d->slots */
 } sim_take_t;
+
+/*
+ * What d is to its job: a START one from the checkpoint if the job ran
+ * before (`ran`: its record has runs, or, for a decision no record takes,
+ * its outcome has a start). sim_decision_take's and sim_apply_decision.c's
+ * one reading of a decision.
+ */
+sim_take_t sim_decision_kind(const plan_decision_t *d, bool ran);
 
 /*
  * The record m of d's job takes d at `now` (plan_apply; a PREEMPT's job

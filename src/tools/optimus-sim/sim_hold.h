@@ -5,11 +5,12 @@
  * its slots (a server and the PS and workers it runs there, as the plan's
  * decisions give them) with what each slot uses of its server, taken from
  * and given back to the cluster's free room per server by one rule, and
- * the configuration its truth runs it in. A synthetic job holds the
- * slots of its decision, each PS and worker using its model's share of
- * the server (sim_job.c); a measured job one slot per run of its GPUs on
- * a node, in the order they were granted, each GPU a worker using a
- * GPU, a CPU and a unit of memory (measured/engine.c).
+ * the configuration its truth runs it in. A job holds the slots of its
+ * decision (sim_apply_decision.h): a synthetic job's, each PS and worker
+ * using its model's share of the server (sim_apply.c); a measured job's,
+ * one slot per run of its GPUs on a node, in the order they were
+ * granted, each GPU a worker using a GPU, a CPU and a unit of memory
+ * (measured/engine.c).
  */
 #ifndef OPTIMUS_SIM_HOLD_H
 #define OPTIMUS_SIM_HOLD_H

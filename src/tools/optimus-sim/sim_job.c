@@ -38,7 +38,7 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 		 const sim_job_spec_t *spec)
 {
 	memset(j, 0, sizeof(*j));
-	j->id = id;
+	j->core.id = id;
 	j->spec = *spec;
 	j->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!j->rng)
@@ -51,7 +51,8 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 		rc = sim_curve_truth(&j->truth, spec->curve, spec->size);
 	if (rc)
 		return rc;
-	j->ops = &sim_catalog_truth;
+	j->core.ops = &sim_catalog_truth;
+	j->core.data = &j->truth;
 	double es = draw_error(j->rng, s->cfg->speed_err);
 	double ec = draw_error(j->rng, s->cfg->conv_err);
 	j->speed_bias = s->cfg->oracle ? 1.0 : 1.0 + es;
@@ -61,9 +62,9 @@ int sim_job_init(sim_state_t *s, sim_job_t *j, uint32_t id,
 	j->res.id = id;
 	j->res.model = spec->model->name;
 	j->res.sync = j->truth.mode == SPEED_SYNC;
-	j->outcome = (sim_job_outcome_t){ .submit = spec->arrival,
+	j->core.outcome = (sim_job_outcome_t){ .submit = spec->arrival,
 					  .start = -1.0, .end = -1.0 };
-	j->res.total_steps = j->ops->work(&j->truth);
+	j->res.total_steps = j->core.ops->work(j->core.data);
 	j->res.loss0 = j->res.loss_end = j->res.window_loss =
 		sim_job_true_loss(j, 0.0);
 	return 0;
@@ -73,14 +74,14 @@ double sim_job_true_loss(const sim_job_t *j, double step)
 {
 	double loss = NAN;
 
-	(void)j->ops->loss(&j->truth, step, &loss);
+	(void)j->core.ops->loss(j->core.data, step, &loss);
 	return loss;
 }
 
 /* Steps of its epochs (the catalogue's are all as long as the first). */
 static double job_epoch_steps(const sim_job_t *j)
 {
-	return j->ops->epoch_start(&j->truth, 1);
+	return j->core.ops->epoch_start(j->core.data, 1);
 }
 
 /* True steps per second of the job in `run`, its parameters assigned as
@@ -91,7 +92,8 @@ static double true_speed(const sim_state_t *s, const sim_job_t *j,
 	sim_truth_sample_t m;
 
 	run.paa = s->cfg->paa;
-	if (sim_truth_measure(j->ops, &j->truth, &run, 0, &m, NULL, 0) ||
+	if (sim_truth_measure(j->core.ops, j->core.data, &run, 0, &m, NULL,
+			      0) ||
 	    !m.moves)
 		return 0.0;
 	return m.rate;
@@ -99,10 +101,10 @@ static double true_speed(const sim_state_t *s, const sim_job_t *j,
 
 void sim_job_free(sim_job_t *j)
 {
-	job_model_free(j->jm);
+	job_model_free(j->core.jm);
 	gsl_rng_free(j->rng);
-	sim_hold_free(&j->hold);
-	j->jm = NULL;
+	sim_hold_free(&j->core.hold);
+	j->core.jm = NULL;
 	j->rng = NULL;
 }
 
@@ -139,7 +141,8 @@ static void job_hints(const sim_state_t *s, const sim_job_t *j,
 	h->form = m->form;
 	h->epoch_steps = (uint64_t)llround(job_epoch_steps(j));
 	/* The oracle knows when the job converges. */
-	h->steps = s->cfg->oracle ? (uint64_t)j->ops->work(&j->truth) : 0;
+	h->steps = s->cfg->oracle ?
+		   (uint64_t)j->core.ops->work(j->core.data) : 0;
 	h->weight = j->spec.weight;
 }
 
@@ -186,7 +189,7 @@ static int add_sample(sim_state_t *s, sim_job_t *j, int p, int w)
 	if (!s->cfg->oracle)
 		f *= j->speed_bias *
 		     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
-	return job_model_speed_sample(j->jm, p, w, f);
+	return job_model_speed_sample(j->core.jm, p, w, f);
 }
 
 static int prerun_samples(sim_state_t *s, sim_job_t *j)
@@ -220,27 +223,30 @@ int sim_job_arrive(sim_state_t *s, sim_job_t *j)
 	optimus_hints_t h;
 
 	job_hints(s, j, &h);
-	j->jm = job_model_new(j->id, 1000, &h, sim_time(s->eng.now));
-	if (!j->jm)
+	j->core.jm = job_model_new(j->core.id, 1000, &h, sim_time(s->eng.now));
+	if (!j->core.jm)
 		return errmsg_set(s->err, s->errlen, -EINVAL,
-				  "job %u: invalid hints", j->id);
+				  "job %u: invalid hints", j->core.id);
 	j->st = SJ_PENDING;
 	j->t_step = s->eng.now;
 	int rc = prerun_samples(s, j);
 	if (!rc)
-		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
+		rc = job_feed_progress(j->core.jm, &j->core.feed,
+				       &(job_progress_t){
 			.received = sim_time(s->eng.now), .loss = j->res.loss0,
 			.rebatch_seconds = -1.0 }, NULL);
 	if (rc)
 		errmsg_set(s->err, s->errlen, 0,
-			   "job %u: pre-run: %d", j->id, rc);
+			   "job %u: pre-run: %d", j->core.id, rc);
 	return rc;
 }
 
 void sim_job_run(sim_state_t *s, sim_job_t *j)
 {
-	sim_decision_started(j->jm, sim_time(s->eng.now), j->ps, j->workers,
-			     (int)j->hold.n);
+	sim_truth_run_t run = sim_hold_run(&j->core.hold);
+
+	sim_decision_started(j->core.jm, sim_time(s->eng.now), run.ps,
+			     run.workers, (int)j->core.hold.n);
 	j->st = SJ_RUNNING;
 	sim_job_set_speed(s, j);
 }
@@ -248,18 +254,19 @@ void sim_job_run(sim_state_t *s, sim_job_t *j)
 void sim_job_advance(sim_job_t *j, double t)
 {
 	if (j->speed > 0.0 && t > j->t_step)
-		j->step = fmin(j->step + j->speed * (t - j->t_step),
-			       j->ops->work(&j->truth));
+		j->core.progress = fmin(j->core.progress +
+					j->speed * (t - j->t_step),
+					j->core.ops->work(j->core.data));
 	j->t_step = t;
 }
 
 double sim_job_loss_at(const sim_job_t *j, double t)
 {
-	double step = j->step;
+	double step = j->core.progress;
 
 	if (j->speed > 0.0 && t > j->t_step)
 		step = fmin(step + j->speed * (t - j->t_step),
-			    j->ops->work(&j->truth));
+			    j->core.ops->work(j->core.data));
 	return sim_job_true_loss(j, step);
 }
 
@@ -274,7 +281,7 @@ static double observed_loss(sim_job_t *j, double step, bool exact)
 int sim_job_report(sim_state_t *s, sim_job_t *j)
 {
 	bool exact = s->cfg->oracle;
-	double from = j->reported, to = j->step;
+	double from = j->reported, to = j->core.progress;
 	double epoch_steps = job_epoch_steps(j);
 	int n = (int)ceil((to - from) / (0.5 * epoch_steps));
 	int rc = 0;
@@ -288,7 +295,8 @@ int sim_job_report(sim_state_t *s, sim_job_t *j)
 		if (!exact)
 			f *= j->speed_bias *
 			     (1.0 + gsl_ran_gaussian(j->rng, SPEED_JITTER));
-		rc = job_feed_progress(j->jm, &j->feed, &(job_progress_t){
+		rc = job_feed_progress(j->core.jm, &j->core.feed,
+				       &(job_progress_t){
 			.received = sim_time(s->eng.now), .step = step,
 			.loss = observed_loss(j, step, exact),
 			.epoch = step / epoch_steps,
@@ -304,33 +312,15 @@ void sim_job_set_speed(sim_state_t *s, sim_job_t *j)
 	j->speed = 0.0;
 	if (j->st != SJ_RUNNING)
 		return;
-	j->speed = true_speed(s, j, sim_hold_run(&j->hold)) *
+	j->speed = true_speed(s, j, sim_hold_run(&j->core.hold)) *
 		   sim_straggler_factor(s, j);
-	double left = j->ops->work(&j->truth) - j->step;
+	double left = j->core.ops->work(j->core.data) - j->core.progress;
 	(void)sim_events_push(&s->eng.q,
 			      s->eng.now + fmax(left, 0.0) / j->speed,
-			      SIM_EV_FINISH, j->id, j->gen);
+			      SIM_EV_FINISH, j->core.id, j->gen);
 }
 
 void sim_job_release(sim_state_t *s, sim_job_t *j)
 {
-	sim_hold_release(&j->hold, s->free);
-}
-
-int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d)
-{
-	const sim_model_t *m = j->spec.model;
-	size_t at;
-	int rc = sim_hold_take(&j->hold, s->free, s->cfg->nservers, d->slots,
-			       d->nslots, m->ps, m->worker, &at);
-
-	if (rc == -ENOSPC)
-		return errmsg_set(s->err, s->errlen, rc, "plan placed job %u "
-				  "beyond server %u's room", j->id,
-				  d->slots[at].server);
-	if (rc)
-		return rc;
-	j->ps = d->ps;
-	j->workers = d->workers;
-	return 0;
+	sim_hold_release(&j->core.hold, s->free);
 }

@@ -13,6 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_vector.h>
 
+#include "sim_job_core.h"
 #include "sim_outcome.h"
 
 int sim_outcome_init(sim_outcome_t *o, size_t n)
@@ -105,14 +106,13 @@ int sim_outcome_figures(sim_outcome_t *o)
 }
 
 int sim_outcome_build(sim_outcome_t *o, const void *jobs, size_t n,
-		      size_t stride, size_t offset, double gpus, double held,
-		      double now)
+		      size_t stride, double gpus, double held, double now)
 {
-	const char *at = (const char *)jobs + offset;
+	const char *at = jobs;
 	int rc = sim_outcome_init(o, n);
 
 	for (size_t i = 0; !rc && i < n; i++, at += stride)
-		memcpy(&o->jobs[i], at, sizeof(o->jobs[i]));
+		o->jobs[i] = ((const sim_job_core_t *)at)->outcome;
 	if (!rc)
 		rc = sim_outcome_figures(o);
 	if (!rc)

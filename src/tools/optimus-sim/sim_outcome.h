@@ -47,15 +47,15 @@ void sim_outcome_free(sim_outcome_t *o);
 
 /*
  * What a run came to, the one builder of both engines: o holds the
- * outcomes of an engine's n job records (the i-th at jobs + i x stride,
- * its outcome `offset` bytes into it) and the figures over them
+ * outcomes of an engine's n jobs (the i-th at jobs + i x stride, each
+ * beginning with its sim_job_core_t, sim_job_core.h) and the figures
+ * over them
  * (sim_outcome_figures), gpu_util the share of `gpus` GPUs that `held`
  * GPU-seconds are (sim_outcome_use): the jobs' own sum (o->gpu_seconds)
  * when held < 0. 0 or -ENOMEM.
  */
 int sim_outcome_build(sim_outcome_t *o, const void *jobs, size_t n,
-		      size_t stride, size_t offset, double gpus, double held,
-		      double now);
+		      size_t stride, double gpus, double held, double now);
 
 /* The figures of o from its jobs' outcomes but gpu_util: 0 or -ENOMEM. */
 int sim_outcome_figures(sim_outcome_t *o);

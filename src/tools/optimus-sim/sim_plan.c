@@ -27,10 +27,12 @@ void sim_plan_params(plan_params_t *pc, const sim_plan_conf_t *c)
 		      c->preempt > 0;
 }
 
-void sim_plan_input_job(plan_input_t *in, job_model_t *m,
-			const sim_hold_t *hold, bool queued)
+void sim_plan_input_job(plan_input_t *in, const sim_job_core_t *job,
+			bool queued)
 {
-	*in = (plan_input_t){ .model = m };
+	const sim_hold_t *hold = &job->hold;
+
+	*in = (plan_input_t){ .model = job->jm };
 	if (hold->n) {
 		in->state = PLAN_INPUT_RUNNING;
 		in->slots = hold->slots;

@@ -20,7 +20,7 @@
 #include "plan/plan.h"
 #include "plan/plan_input.h"
 #include "plan/plan_interval.h"
-#include "sim_hold.h"
+#include "sim_job_core.h"
 
 /*
  * What a simulated run plans with, as optimus.conf's values are for
@@ -62,7 +62,7 @@ typedef struct sim_plan_in {
 } sim_plan_in_t;
 
 /*
- * A simulated job as the plan's input, its record m: running on the
+ * A simulated job as the plan's input, its record job->jm: running on the
  * slots of its hold while it holds any, a decision's cost still passing
  * or not (whether the plan takes it then is its record's phase's say),
  * else waiting for the plan when `queued`, held as job_submit/optimus
@@ -70,8 +70,8 @@ typedef struct sim_plan_in {
  * at once in both engines, so there is never a start applied and not
  * running.
  */
-void sim_plan_input_job(plan_input_t *in, job_model_t *m,
-			const sim_hold_t *hold, bool queued);
+void sim_plan_input_job(plan_input_t *in, const sim_job_core_t *job,
+			bool queued);
 
 /*
  * Plan p's jobs into *plan: decisions[k] is for p->in[which[k]] (room for

@@ -47,7 +47,7 @@ void sim_qtrace_sample(sim_state_t *s, double t)
 		for (int l = 0; l < SIM_NLEVELS; l++)
 			if (j->res.level_time[l] < 0.0 &&
 			    reduced >= sim_levels[l] - 1e-12)
-				j->res.level_time[l] = t - j->outcome.submit;
+				j->res.level_time[l] = t - j->core.outcome.submit;
 	}
 }
 
@@ -75,15 +75,16 @@ void sim_qtrace_open(sim_state_t *s)
 		return;
 	for (size_t i = 0; i < s->eng.njobs; i++) {
 		sim_job_t *j = &s->jobs[i];
+		int workers = sim_hold_workers(&j->core.hold);
 		q->loss[i] = sim_job_loss_at(j, s->eng.now);
 		if ((j->st != SJ_RUNNING && j->st != SJ_RESTARTING) ||
-		    j->workers < 1 || !j->jm)
+		    workers < 1 || !j->core.jm)
 			continue;
-		double now = job_model_loss_after(j->jm, NULL,
+		double now = job_model_loss_after(j->core.jm, NULL,
 						  s->cfg->interval, 0);
-		double after = job_model_loss_after(j->jm, NULL,
+		double after = job_model_loss_after(j->core.jm, NULL,
 						    s->cfg->interval,
-						    j->workers);
+						    workers);
 		if (isfinite(now) && isfinite(after))
 			pred += now - after;
 	}

@@ -91,16 +91,16 @@ static void account(sim_state_t *s, double t)
 		sim_job_t *j = &s->jobs[i];
 		if (!sim_job_holds(j))
 			continue;
-		double a = j->outcome.submit;
+		double a = j->core.outcome.submit;
 		double young = fmin(t, a + s->cfg->interval) -
 			       fmax(s->eng.now, a);
-		const res_vec_t *usage = j->hold.usage;
-		for (size_t k = 0; k < j->hold.n; k++) {
+		const res_vec_t *usage = j->core.hold.usage;
+		for (size_t k = 0; k < j->core.hold.n; k++) {
 			j->res.cpu_seconds += usage[k].v[RES_CPU] * dt;
 			if (young > 0)
 				j->res.young_cpu +=
 					usage[k].v[RES_CPU] * young;
-			j->outcome.gpu_seconds += usage[k].v[RES_GPU] * dt;
+			j->core.outcome.gpu_seconds += usage[k].v[RES_GPU] * dt;
 			for (int r = 0; r < RES_NUM; r++)
 				s->used_int[r] += usage[k].v[r] * dt;
 		}
@@ -143,13 +143,13 @@ static int run_finish(void *ctx, uint32_t job, uint32_t gen, bool *done)
 
 	if (gen != j->gen || j->st != SJ_RUNNING)
 		return 0;
-	j->step = j->ops->work(&j->truth);
-	job_model_done(j->jm, sim_time(s->eng.now));
+	j->core.progress = j->core.ops->work(j->core.data);
+	job_model_done(j->core.jm, sim_time(s->eng.now));
 	sim_job_release(s, j);
 	j->st = SJ_DONE;
 	j->speed = 0.0;
-	j->outcome.end = s->eng.now;
-	j->res.loss_end = sim_job_true_loss(j, j->step);
+	j->core.outcome.end = s->eng.now;
+	j->res.loss_end = sim_job_true_loss(j, j->core.progress);
 	*done = true;
 	return 0;
 }
@@ -263,7 +263,6 @@ static int state_result(sim_state_t *s, sim_result_t *out)
 	 * summed in another order, which differs in the last digits. */
 	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
 				   sizeof(*s->jobs),
-				   offsetof(sim_job_t, outcome),
 				   c->server.v[RES_GPU] * c->nservers,
 				   s->used_int[RES_GPU], s->eng.now);
 

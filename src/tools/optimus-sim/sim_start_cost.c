@@ -32,11 +32,12 @@ double sim_start_cost(sim_start_costs_t *c, sim_take_t take,
 	}
 }
 
-double sim_start_charge(sim_start_costs_t *c, sim_job_outcome_t *o,
-			sim_take_t take, double checkpoint, double now)
+double sim_start_charge(sim_start_costs_t *c, sim_job_core_t *j,
+			sim_take_t take, double now)
 {
-	double cost = sim_start_cost(c, take, checkpoint, now);
+	double cost = sim_start_cost(c, take, j->ops->checkpoint(j->data),
+				     now);
 
-	sim_job_outcome_take(o, take, now);
+	sim_job_outcome_take(&j->outcome, take, now);
 	return cost;
 }

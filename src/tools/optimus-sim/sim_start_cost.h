@@ -18,6 +18,7 @@
 #define OPTIMUS_SIM_START_COST_H
 
 #include "sim_decision.h"
+#include "sim_job_core.h"
 #include "sim_outcome.h"
 
 typedef struct sim_start_costs {
@@ -43,15 +44,15 @@ double sim_start_cost(sim_start_costs_t *c, sim_take_t take,
 		      double checkpoint, double now);
 
 /*
- * A job taking `take` at `now`, as both engines charge it: its cost
- * (sim_start_cost) and the take counted in its outcome `o`
- * (sim_job_outcome_take). Returns the seconds it will run without
+ * Job j taking `take` at `now`, as both engines charge it: its cost
+ * (sim_start_cost, a restart's with its truth's checkpoint seconds) and
+ * the take counted in its outcome (sim_job_outcome_take). Returns the seconds it will run without
  * progress; the engine loses them (sim_job_outcome_lose) at once where
  * nothing cuts them short (sim_apply.c), else as they pass
  * (measured/engine.c).
  */
-double sim_start_charge(sim_start_costs_t *c, sim_job_outcome_t *o,
-			sim_take_t take, double checkpoint, double now);
+double sim_start_charge(sim_start_costs_t *c, sim_job_core_t *j,
+			sim_take_t take, double now);
 
 /*
  * A first start at `now` (seconds): `base` (a start alone) plus the

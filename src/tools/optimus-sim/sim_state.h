@@ -17,6 +17,7 @@
 #include "plan/plan_interval.h"
 #include "sim_engine.h"
 #include "sim_hold.h"
+#include "sim_job_core.h"
 #include "sim_run.h"
 #include "sim_start_cost.h"
 #include "sim_truth.h"
@@ -30,24 +31,23 @@ typedef enum sim_job_state {
 } sim_job_state_t;
 
 typedef struct sim_job {
-	uint32_t id;
+	/* What both engines keep of a job (sim_job_core.h): its id, its
+	 * truth (sim_catalog_truth on `truth`), its record and feed, its
+	 * hold, its outcome and its true progress (in steps). */
+	sim_job_core_t core;
 	sim_job_spec_t spec;
-	/* Its truth (sim_truth.h), which the engine asks only through
-	 * `ops` (sim_truth_ops.h): sim_catalog_truth. */
+	/* Its truth's data (sim_truth.h), drawn at its init. */
 	sim_truth_t truth;
-	const sim_truth_ops_t *ops;
-	job_model_t *jm;
-	job_feed_t feed;		/* its reports into jm */
 	sim_job_state_t st;
-	double step, t_step;		/* true progress at time t_step */
+	double t_step;			/* when core.progress was counted */
 	double speed;			/* true steps/s now (0: not moving) */
 	double reported;		/* last step reported */
-	int ps, workers;
-	sim_hold_t hold;		/* its slots while it holds servers */
 	double speed_bias, conv_scale;	/* injected prediction errors */
+	/* Of its queued events (FINISH, RESUME), only those of its latest
+	 * generation stand: a change of speed or a preemption makes the
+	 * others stale. */
 	uint32_t gen;
 	gsl_rng *rng;			/* this job's draws: equal across runs */
-	sim_job_outcome_t outcome;
 	sim_job_result_t res;
 } sim_job_t;
 
@@ -103,6 +103,13 @@ static inline time_t sim_time(double t)
 	return (time_t)(SIM_EPOCH + (long long)(t + 0.5));
 }
 
+/* The job whose core c is (its first member): how the code both engines
+ * share hands a job back (sim_apply_ops_t). */
+static inline sim_job_t *sim_job_of(sim_job_core_t *c)
+{
+	return (sim_job_t *)c;
+}
+
 /* Does the job hold servers (its hold)? */
 static inline bool sim_job_holds(const sim_job_t *j)
 {
@@ -131,7 +138,6 @@ double sim_job_loss_at(const sim_job_t *j, double t);
 int sim_job_report(sim_state_t *s, sim_job_t *j);
 void sim_job_set_speed(sim_state_t *s, sim_job_t *j);
 void sim_job_release(sim_state_t *s, sim_job_t *j);
-int sim_job_take(sim_state_t *s, sim_job_t *j, const plan_decision_t *d);
 
 /* sim_qtrace.c */
 int sim_qtrace_init(sim_state_t *s);

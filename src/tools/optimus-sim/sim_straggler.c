@@ -63,42 +63,43 @@ static uint32_t worker_server(const sim_job_t *j, int rank)
 {
 	int seen = 0;
 
-	for (size_t k = 0; k < j->hold.n; k++) {
-		seen += j->hold.slots[k].workers;
+	for (size_t k = 0; k < j->core.hold.n; k++) {
+		seen += j->core.hold.slots[k].workers;
 		if (rank < seen)
-			return j->hold.slots[k].server;
+			return j->core.hold.slots[k].server;
 	}
-	return j->hold.n ? j->hold.slots[j->hold.n - 1].server : 0;
+	return j->core.hold.n ? j->core.hold.slots[j->core.hold.n - 1].server : 0;
 }
 
 double sim_straggler_factor(const sim_state_t *s, const sim_job_t *j)
 {
 	double slow = s->cfg->straggler_slowdown;
-	int nslow = 0;
+	int nslow = 0, workers = sim_hold_workers(&j->core.hold);
 
-	if (!s->slow_server || slow <= 1.0 || j->workers < 1)
+	if (!s->slow_server || slow <= 1.0 || workers < 1)
 		return 1.0;
-	for (size_t k = 0; k < j->hold.n; k++)
-		if (s->slow_server[j->hold.slots[k].server])
-			nslow += j->hold.slots[k].workers;
+	for (size_t k = 0; k < j->core.hold.n; k++)
+		if (s->slow_server[j->core.hold.slots[k].server])
+			nslow += j->core.hold.slots[k].workers;
 	if (!nslow)
 		return 1.0;
-	if (j->jm->hints.mode == HINTS_MODE_SYNC)
+	if (j->core.jm->hints.mode == HINTS_MODE_SYNC)
 		return 1.0 / slow;
-	return (j->workers - nslow + nslow / slow) / j->workers;
+	return (workers - nslow + nslow / slow) / workers;
 }
 
 int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 {
 	straggler_params_t p;
-	report_t rep = { .kind = REPORT_WORKER, .job_id = j->id,
+	report_t rep = { .kind = REPORT_WORKER, .job_id = j->core.id,
 			 .received = (double)sim_time(s->eng.now) };
 	job_feed_out_t out;
+	int workers = sim_hold_workers(&j->core.hold);
 
 	if (!s->cfg->straggler_detect || j->st != SJ_RUNNING)
 		return 0;
 	straggler_params_init(&p);
-	for (int r = 0; r < j->workers; r++) {
+	for (int r = 0; r < workers; r++) {
 		uint32_t sv = worker_server(j, r);
 		double t = (s->slow_server[sv] ? s->cfg->straggler_slowdown : 1.0) *
 			   (1.0 + gsl_ran_gaussian(j->rng, WORKER_JITTER));
@@ -106,7 +107,7 @@ int sim_straggler_report(sim_state_t *s, sim_job_t *j)
 		rep.worker = (report_worker_t){ .rank = (uint32_t)r,
 						.step_time = fmax(t, 1e-3) };
 		snprintf(rep.worker.node, sizeof(rep.worker.node), "s%u", sv);
-		if (job_feed_report(j->jm, &j->feed, &rep, 0, &p, &out))
+		if (job_feed_report(j->core.jm, &j->core.feed, &rep, 0, &p, &out))
 			return out.rc ? out.rc : -ESRCH;
 		s->stragglers += out.straggler_found;
 	}
@@ -132,6 +133,6 @@ void sim_straggler_drain(sim_state_t *s, const sim_job_t *j)
 	uint32_t sv;
 
 	if (s->cfg->straggler_drain &&
-	    !sim_server_of(s, j->jm->avoid_node, &sv))
+	    !sim_server_of(s, j->core.jm->avoid_node, &sv))
 		s->drained[sv] = true;
 }

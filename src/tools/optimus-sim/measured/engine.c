@@ -18,8 +18,8 @@
 #include "util/grow.h"
 #include "measured/engine.h"
 #include "measured/policy.h"
+#include "sim_apply_decision.h"
 #include "sim_engine.h"
-#include "sim_start_cost.h"
 
 /* Stop a run that has not finished after this long: a policy that starves
  * a job forever is reported, not waited for. */
@@ -56,18 +56,17 @@ void px_sim_room(const px_sim_t *s, res_vec_t *room)
 	}
 }
 
-/* The split the policy sent with the batch (the plan's), else the job's
- * own (its truth's). */
-static void job_split(px_job_t *j)
+/* The job's split of its batch on the GPUs it holds: the plan's (atomic
+ * > 0: sim_apply_batch), else its own (its truth's). */
+static void job_split(px_job_t *j, int atomic, int accum)
 {
-	const px_spec_t *sp = j->spec;
-
-	if (j->next_atomic > 0 && j->next_bsz == j->bsz) {
-		j->atomic = j->next_atomic;
-		j->accum = j->next_accum;
+	if (atomic > 0) {
+		j->atomic = atomic;
+		j->accum = accum;
 		return;
 	}
-	sp->truth->split(sp, j->bsz, px_job_gpus(j), &j->atomic, &j->accum);
+	j->core.ops->split(j->core.data, j->bsz, px_job_gpus(j), &j->atomic,
+			   &j->accum);
 }
 
 const int px_prerun[5][2] = { { 1, 1 }, { 2, 1 }, { 4, 1 }, { 8, 2 },
@@ -108,7 +107,7 @@ static int job_ran(px_sim_t *s, px_job_t *j, double bsz, double steps)
 	if (n < 1)
 		return 0;
 	j->estimate_steps -= (double)n * PX_ESTIMATE_STEPS;
-	if (j->spec->truth->gradients(j->spec, bsz, j->epoch, &sqr, &var))
+	if (j->core.ops->gradients(j->core.data, bsz, j->epoch, &sqr, &var))
 		return 0;
 	e = j->nestimates ? &j->estimates[j->nestimates - 1] : NULL;
 	if (e && e->grad_sqr == sqr && e->grad_var == var) {
@@ -160,14 +159,16 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 		if (w > nalloc)
 			break;
 		ob.nodes = alloc_runs(alloc, w, place);
-		sp->truth->split(sp, sp->bsz, w, &ob.atomic, &ob.accum);
+		j->core.ops->split(j->core.data, sp->bsz, w, &ob.atomic,
+				   &ob.accum);
 		sim_truth_run_t run = { .workers = w,
 					.nnodes = (size_t)ob.nodes,
 					.node_workers = place,
 					.atomic = ob.atomic,
 					.accum = ob.accum };
 		sim_truth_sample_t m;
-		if ((rc = sim_truth_measure(sp->truth, sp, &run, j->epoch, &m,
+		if ((rc = sim_truth_measure(j->core.ops, j->core.data, &run,
+					    j->epoch, &m,
 					    s->err, s->errlen)))
 			break;
 		ob.step = m.step;
@@ -188,33 +189,33 @@ static int job_prerun(px_sim_t *s, px_job_t *j)
 static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 {
 	const px_spec_t *sp = j->spec;
-	const sim_truth_ops_t *truth = sp->truth;
+	const sim_truth_ops_t *truth = j->core.ops;
 	double t = s->eng.now;
 	int reps = px_job_gpus(j);
 
-	if (!reps || j->outcome.end >= 0)
+	if (!reps || j->core.outcome.end >= 0)
 		return 0;
 	/* The decision's cost passes first; a later decision may cut it
-	 * short (job_set_alloc), so it is lost as it passes. */
+	 * short (apply_taken), so it is lost as it passes. */
 	double delay = fmin(j->rescale, seconds);
 	j->rescale -= delay;
-	sim_job_outcome_lose(&j->outcome, delay);
-	j->outcome.gpu_seconds += delay * reps;
+	sim_job_outcome_lose(&j->core.outcome, delay);
+	j->core.outcome.gpu_seconds += delay * reps;
 	t += delay;
 	seconds -= delay;
 	if (j->prerun && seconds > 0) {
 		j->prerun = false;
-		j->outcome.gpu_seconds += seconds * reps;
+		j->core.outcome.gpu_seconds += seconds * reps;
 		return job_prerun(s, j);
 	}
-	while (seconds > 0 && j->outcome.end < 0) {
-		sim_truth_run_t run = sim_hold_run(&j->hold);
+	while (seconds > 0 && j->core.outcome.end < 0) {
+		sim_truth_run_t run = sim_hold_run(&j->core.hold);
 		run.atomic = j->atomic;
 		run.accum = j->accum;
 		double bsz = sim_truth_run_batch(&run);
 		sim_truth_sample_t m;
-		int rc = sim_truth_measure(truth, sp, &run, j->epoch, &m,
-					   s->err, s->errlen);
+		int rc = sim_truth_measure(truth, j->core.data, &run,
+					   j->epoch, &m, s->err, s->errlen);
 		if (rc)
 			return rc;
 		if (!m.moves)
@@ -222,7 +223,7 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 					  "progress per iteration at batch %g "
 					  "in epoch %d", sp->name, bsz,
 					  j->epoch);
-		px_obs_t ob = { (int)j->hold.n, reps, j->atomic, j->accum,
+		px_obs_t ob = { (int)j->core.hold.n, reps, j->atomic, j->accum,
 				m.step, m.sync };
 		if ((rc = job_observe(s, j, &ob)))
 			return rc;
@@ -230,154 +231,194 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 		double goodput = m.rate;
 		j->rate = 1.0 / total;
 		j->sync = m.sync;
-		double next = truth->epoch_start(sp, j->epoch + 1);
-		if (j->progress + goodput * seconds < next) {
-			j->progress += goodput * seconds;
+		double next = truth->epoch_start(j->core.data, j->epoch + 1);
+		if (j->core.progress + goodput * seconds < next) {
+			j->core.progress += goodput * seconds;
 			if ((rc = job_ran(s, j, bsz, seconds / total)))
 				return rc;
-			j->outcome.gpu_seconds += seconds * reps;
+			j->core.outcome.gpu_seconds += seconds * reps;
 			t += seconds;
 			seconds = 0;
 			break;
 		}
 		/* Whole seconds, half to even, as Python's round(). */
-		double delta = nearbyint((next - j->progress) / goodput);
+		double delta = nearbyint((next - j->core.progress) / goodput);
 		if ((rc = job_ran(s, j, bsz,
-				  (next - j->progress) / goodput / total)))
+				  (next - j->core.progress) / goodput / total)))
 			return rc;
 		j->epoch++;
-		j->progress = next;
+		j->core.progress = next;
 		if (j->epoch >= j->spec->epochs)
-			j->outcome.end = t + delta;
-		j->outcome.gpu_seconds += delta * reps;
+			j->core.outcome.end = t + delta;
+		j->core.outcome.gpu_seconds += delta * reps;
 		t += delta;
 		seconds -= delta;
 	}
 	return 0;
 }
 
-/* Take alloc[0..n) (a node per GPU) from the free GPUs: a slot per run
- * of equal consecutive nodes, each GPU a worker using a GPU, a CPU and a
- * unit of memory (px_sim_room's units). 0, or -errno with a message. */
-static int job_take(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots)
 {
 	int place[PX_GPUS], nplace = alloc_runs(alloc, n, place), g = 0;
-	place_slot_t slots[PX_GPUS];
-	size_t at;
-	int rc;
 
 	for (int k = 0; k < nplace; g += place[k++])
 		slots[k] = (place_slot_t){ .server = (uint32_t)alloc[g],
 					   .workers = place[k] };
-	rc = sim_hold_take(&j->hold, s->free, PX_NODES, slots, (size_t)nplace,
-			   (res_vec_t){ 0 }, res_make(1, 1, 1), &at);
-	if (rc == -ENOSPC)
-		return errmsg_set(s->err, s->errlen, rc, "policy placed job "
-				  "%s on node %d beyond its GPUs",
-				  j->spec->name, (int)slots[at].server);
-	return rc;
+	return (size_t)nplace;
 }
 
-/* The job, holding nothing, takes alloc[0..n): after the shape's seconds
- * without progress (a first start's, queued behind the first starts
- * still launching, or a re-allocation's) when n > 0. 0 or -errno. */
-static int job_set_alloc(px_sim_t *s, px_job_t *j, const int *alloc, int n)
+/* A decision the job's record refuses leaves the job as it is. */
+static int apply_refused(void *ctx, sim_apply_job_t *j, int rc,
+			 const char *why)
 {
-	bool first = j->outcome.start < 0;
-	int rc = job_take(s, j, alloc, n);
-	sim_take_t take;
+	(void)ctx;
+	(void)j;
+	(void)rc;
+	(void)why;
+	return 0;
+}
 
+static int apply_no_room(void *ctx, sim_apply_job_t *j,
+			 const place_slot_t *slot)
+{
+	px_sim_t *s = ctx;
+
+	return errmsg_set(s->err, s->errlen, -ENOSPC, "policy placed "
+			  "job %s on node %d beyond its GPUs",
+			  px_job_of(j->job)->spec->name, (int)slot->server);
+}
+
+/* A trainer stopped or restarted counts its steps, its step rate and
+ * its all-reduce afresh. */
+static void job_restarted(px_job_t *j)
+{
 	j->rate = 0.0;
 	j->sync = 0.0;
-	/* A restarted trainer counts its steps to an estimate afresh. */
 	j->estimate_steps = 0.0;
-	if (rc || n == 0) {
-		j->atomic = j->accum = 0;
-		return rc;
-	}
-	if (j->next_bsz > 0)
-		j->bsz = j->next_bsz;
-	job_split(j);
-	/* A re-allocation restarts from the checkpoint. */
-	take = first ? SIM_TAKE_START : SIM_TAKE_RESTART;
-	j->rescale = sim_start_charge(&s->costs, &j->outcome, take,
-				      j->spec->truth->checkpoint(j->spec),
-				      s->eng.now);
+}
+
+/* A preempted job, holding nothing, runs no batch split. */
+static int apply_preempted(void *ctx, sim_apply_job_t *a)
+{
+	px_job_t *j = px_job_of(a->job);
+
+	(void)ctx;
+	job_restarted(j);
+	j->atomic = j->accum = 0;
+	return 0;
+}
+
+/* A start, a restart, a resize (on the GPUs it now holds) or a batch
+ * change in place (on the same GPUs, its trainer running on): the batch
+ * of the decision, without progress for the seconds charged, from which
+ * its run's first step may come (px_job_t.began). */
+static int apply_taken(void *ctx, sim_apply_job_t *a)
+{
+	px_sim_t *s = ctx;
+	px_job_t *j = px_job_of(a->job);
+	int atomic, accum;
+
+	if (a->take != SIM_TAKE_REBATCH)
+		job_restarted(j);
+	j->bsz = sim_apply_batch(a->d, j->spec->bsz, &atomic, &accum);
+	job_split(j, atomic, accum);
+	j->rescale = a->cost;
 	j->began = s->eng.now + j->rescale;
 	return 0;
 }
 
-/* A batch change taken in place: the job keeps its GPUs and loses the
- * shape's re-batch seconds, not a restart's. */
-static void job_rebatch(px_sim_t *s, px_job_t *j)
+static const sim_apply_ops_t apply_ops = {
+	.refused = apply_refused,
+	.no_room = apply_no_room,
+	.preempted = apply_preempted,
+	.taken = apply_taken,
+};
+
+/* Each GPU a worker, using a GPU, a CPU and a unit of memory
+ * (px_sim_room's units); the restart includes the checkpoint. */
+int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n)
 {
-	j->bsz = j->next_bsz;
-	job_split(j);
-	j->rescale = sim_start_charge(&s->costs, &j->outcome, SIM_TAKE_REBATCH,
-				      j->spec->truth->checkpoint(j->spec),
-				      s->eng.now);
-	j->began = s->eng.now + j->rescale;
+	sim_apply_job_t *jobs = calloc(n + 1, sizeof(*jobs));
+	int rc;
+
+	if (!jobs)
+		return errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < n; k++) {
+		px_job_t *j = &s->jobs[dec[k].job];
+		jobs[k] = (sim_apply_job_t){ .d = dec[k].d, .m = dec[k].m,
+			.job = &j->core, .worker = res_make(1, 1, 1) };
+	}
+	rc = sim_apply_decisions(jobs, n, &(sim_apply_env_t){
+		.free = s->free, .nservers = PX_NODES, .costs = &s->costs,
+		.now = s->eng.now, .record_now = (time_t)s->eng.now },
+		&apply_ops, s);
+	free(jobs);
+	return rc;
 }
 
-/* What a job does with the policy's next allocation a[0..n). */
-typedef enum { PX_KEEPS, PX_REBATCHES, PX_MOVES } px_move_t;
+/* A job's move to its next GPUs, as a decision (job_move). */
+typedef struct px_move {
+	plan_decision_t d;
+	place_slot_t slots[PX_GPUS];
+} px_move_t;
 
-static px_move_t job_move(const px_job_t *j, const int *a, int n)
+/* The next allocation a[0..n) of job i (a node per GPU) as a decision no
+ * plan made, into *d on slots[]: a start on them, a resize to them from
+ * the GPUs it holds, a preemption to none; 0 if its GPUs are the same. */
+static int job_move(const px_sim_t *s, size_t i, const int *a, int n,
+		    plan_decision_t *d, place_slot_t *slots)
 {
+	const px_job_t *j = &s->jobs[i];
 	int held[PX_GPUS], nheld = px_job_gpu_nodes(j, held);
 
-	/* A new batch on the same GPUs restarts the job too, unless the
-	 * policy sent it in place. */
-	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a))) {
-		if (!(j->next_bsz > 0 && j->next_bsz != j->bsz))
-			return PX_KEEPS;
-		if (j->next_in_place && nheld)
-			return PX_REBATCHES;
-	}
-	return PX_MOVES;
+	if (n == nheld && !memcmp(a, held, (size_t)n * sizeof(*a)))
+		return 0;
+	*d = (plan_decision_t){ .job_id = j->core.id,
+		.action = !n ? PLAN_PREEMPT : nheld ? PLAN_RESIZE : PLAN_START,
+		.workers = n, .slots = slots,
+		.nslots = px_gpu_slots(a, n, slots) };
+	return 1;
 }
 
 /*
- * The policy plans the active jobs; then done jobs and the jobs that move
- * give their GPUs back, and the jobs that move take their new ones, in
- * submission order (the order their start costs queue in).
+ * The policy plans the active jobs, done jobs' GPUs given back first (a
+ * policy of ours carries its decisions out itself, px_sim_apply); then
+ * each job whose next GPUs differ from what it holds moves to them by the
+ * same rule, as a decision no record takes, in submission order (the
+ * order their start costs queue in).
  */
 static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
-		      int (*next)[PX_GPUS], int *nnext, px_move_t *move)
+		      int (*next)[PX_GPUS], int *nnext, px_move_t *move,
+		      px_decision_t *dec)
 {
-	size_t n = 0;
+	size_t n = 0, nmove = 0;
 	int rc;
 
 	for (size_t i = 0; i < s->eng.njobs; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool act = j->spec->submit <= s->eng.now && j->outcome.end < 0;
+		bool act = j->spec->submit <= s->eng.now &&
+			   j->core.outcome.end < 0;
 		nnext[i] = act ? px_job_gpu_nodes(j, next[i]) : 0;
 		if (act)
 			active[n++] = i;
 	}
 	if (!n)
 		return 0;
+	for (size_t i = 0; i < s->eng.njobs; i++)
+		if (s->jobs[i].core.outcome.end >= 0)
+			sim_hold_release(&s->jobs[i].core.hold, s->free);
 	if ((rc = p->plan(p, s, active, n, next, nnext)))
 		return rc;
-	for (size_t i = 0; i < s->eng.njobs; i++)
-		if (s->jobs[i].outcome.end >= 0)
-			sim_hold_release(&s->jobs[i].hold, s->free);
 	for (size_t k = 0; k < n; k++) {
-		px_job_t *j = &s->jobs[active[k]];
-		move[k] = job_move(j, next[active[k]], nnext[active[k]]);
-		if (move[k] == PX_MOVES)
-			sim_hold_release(&j->hold, s->free);
-	}
-	for (size_t k = 0; k < n && !rc; k++) {
-		px_job_t *j = &s->jobs[active[k]];
-		if (move[k] == PX_REBATCHES)
-			job_rebatch(s, j);
-		else if (move[k] == PX_MOVES)
-			rc = job_set_alloc(s, j, next[active[k]],
-					   nnext[active[k]]);
+		size_t i = active[k];
+		if (job_move(s, i, next[i], nnext[i], &move[nmove].d,
+			     move[nmove].slots)) {
+			dec[nmove] = (px_decision_t){ i, &move[nmove].d, NULL };
+			nmove++;
+		}
 	}
 	s->rounds++;
-	return rc;
+	return nmove ? px_sim_apply(s, dec, nmove) : 0;
 }
 
 /* What the rounds keep between their ticks: the policy, and the scratch
@@ -389,6 +430,7 @@ typedef struct px_rounds {
 	int (*next)[PX_GPUS];
 	int *nnext;
 	px_move_t *move;
+	px_decision_t *dec;
 } px_rounds_t;
 
 /* The policy plans at every tick but the first (nothing ran yet). */
@@ -398,7 +440,8 @@ static int rounds_plan(void *ctx)
 
 	if (!(x->s->eng.now > 0))
 		return 0;
-	return round_plan(x->s, x->p, x->active, x->next, x->nnext, x->move);
+	return round_plan(x->s, x->p, x->active, x->next, x->nnext, x->move,
+			  x->dec);
 }
 
 /*
@@ -419,10 +462,10 @@ static int rounds_run(void *ctx)
 				  s->eng.njobs, PX_HORIZON / 86400);
 	for (size_t i = 0; i < s->eng.njobs && !rc; i++) {
 		px_job_t *j = &s->jobs[i];
-		bool was = j->outcome.end >= 0;
+		bool was = j->core.outcome.end >= 0;
 		rc = job_run(s, j, s->shape.round);
-		if (!rc && !was && j->outcome.end >= 0)
-			rc = sim_events_push(&s->eng.q, j->outcome.end,
+		if (!rc && !was && j->core.outcome.end >= 0)
+			rc = sim_events_push(&s->eng.q, j->core.outcome.end,
 					     SIM_EV_FINISH, (uint32_t)i, 0);
 	}
 	return rc;
@@ -458,8 +501,10 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 		.active = calloc(s->eng.njobs, sizeof(*x.active)),
 		.next = calloc(s->eng.njobs, sizeof(*x.next)),
 		.nnext = calloc(s->eng.njobs, sizeof(*x.nnext)),
-		.move = calloc(s->eng.njobs, sizeof(*x.move)) };
-	int rc = x.active && x.next && x.nnext && x.move ? 0 : -ENOMEM;
+		.move = calloc(s->eng.njobs, sizeof(*x.move)),
+		.dec = calloc(s->eng.njobs, sizeof(*x.dec)) };
+	int rc = x.active && x.next && x.nnext && x.move && x.dec ? 0 :
+		 -ENOMEM;
 
 	s->eng.ctx = &x;
 	if (!rc)
@@ -467,6 +512,7 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 	if (!rc)
 		rc = sim_engine_run(&s->eng);
 	free(x.move);
+	free(x.dec);
 	free(x.active);
 	free(x.next);
 	free(x.nnext);
@@ -478,9 +524,8 @@ static int sim_loop(px_sim_t *s, px_policy_t *p)
 static int sim_result(const px_sim_t *s, px_result_t *out)
 {
 	int rc = sim_outcome_build(&out->run, s->jobs, s->eng.njobs,
-				   sizeof(*s->jobs),
-				   offsetof(px_job_t, outcome), px_sim_gpus(s),
-				   -1.0, s->eng.now);
+				   sizeof(*s->jobs), px_sim_gpus(s), -1.0,
+				   s->eng.now);
 
 	out->limit = calloc(s->eng.njobs + 1, sizeof(double));
 	if (!rc && !out->limit)
@@ -514,6 +559,25 @@ static int shape_check(const px_sim_t *s, const px_workload_t *w)
 	return 0;
 }
 
+/* Job `id` of spec sp, submitted, neither started nor done; its truth
+ * the spec's, its record none until a policy of ours plans it. */
+static void job_init(px_job_t *j, const px_spec_t *sp, uint32_t id)
+{
+	*j = (px_job_t){ .core = { .id = id, .ops = sp->truth, .data = sp,
+				   .outcome = { .submit = sp->submit,
+						.start = -1.0, .end = -1.0 } },
+			 .spec = sp, .bsz = sp->bsz };
+}
+
+static void job_free(px_job_t *j)
+{
+	job_model_free(j->core.jm);
+	sim_hold_free(&j->core.hold);
+	free(j->obs);
+	free(j->estimates);
+	j->core.jm = NULL;
+}
+
 /* The cluster of `shape` (NULL: the default) at time 0 for njobs jobs:
  * every node free, what a decision costs a job the shape's. */
 static void sim_init(px_sim_t *s, const px_shape_t *shape, size_t njobs,
@@ -545,11 +609,7 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 	for (size_t i = 0; !rc && i < w->n; i++) {
 		const px_spec_t *sp = &w->jobs[i];
 		int m = sp->truth->max_replicas(sp, sp->bsz);
-		s.jobs[i].spec = &w->jobs[i];
-		s.jobs[i].bsz = w->jobs[i].bsz;
-		s.jobs[i].outcome = (sim_job_outcome_t){ .submit = sp->submit,
-							 .start = -1.0,
-							 .end = -1.0 };
+		job_init(&s.jobs[i], sp, (uint32_t)i + 1);
 		s.jobs[i].max_replicas = m < px_sim_gpus(&s) ? m :
 					 px_sim_gpus(&s);
 	}
@@ -561,11 +621,8 @@ int px_sim_run(const px_workload_t *w, const px_shape_t *shape,
 		out->limit[i] = px_backfill_limit(p, i);
 	if (p->destroy)
 		p->destroy(p);
-	for (size_t i = 0; s.jobs && i < w->n; i++) {
-		free(s.jobs[i].obs);
-		free(s.jobs[i].estimates);
-		sim_hold_free(&s.jobs[i].hold);
-	}
+	for (size_t i = 0; s.jobs && i < w->n; i++)
+		job_free(&s.jobs[i]);
 	free(s.jobs);
 	sim_engine_free(&s.eng);
 	return rc;
@@ -588,11 +645,13 @@ double px_job_true_step(const px_job_t *j, int replicas)
 		place[n] = left < PX_NODE_GPUS ? left : PX_NODE_GPUS;
 		left -= place[n];
 	}
-	sp->truth->oracle_split(sp, sp->bsz, replicas, &atomic, &accum);
+	j->core.ops->oracle_split(j->core.data, sp->bsz, replicas, &atomic,
+				  &accum);
 	sim_truth_run_t run = { .workers = replicas, .nnodes = (size_t)n,
 				.node_workers = place, .atomic = atomic,
 				.accum = accum };
-	if (sim_truth_measure(sp->truth, sp, &run, j->epoch, &m, NULL, 0))
+	if (sim_truth_measure(j->core.ops, j->core.data, &run, j->epoch, &m,
+			      NULL, 0))
 		return -1.0;
 	return m.iteration;
 }
@@ -608,7 +667,7 @@ double px_job_true_step(const px_job_t *j, int replicas)
 int px_job_max_replicas(const px_job_t *j)
 {
 	return j->max_replicas > 0 ? j->max_replicas :
-	       j->spec->truth->max_replicas(j->spec, j->spec->bsz);
+	       j->core.ops->max_replicas(j->core.data, j->spec->bsz);
 }
 
 int px_spec_true_runtime(const px_spec_t *spec, int replicas,
@@ -616,30 +675,32 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 			 size_t errlen)
 {
 	px_sim_t s;
-	px_job_t j = { .spec = spec, .bsz = spec->bsz,
-		       .outcome = { .start = -1.0, .end = -1.0 } };
+	px_job_t j;
 	int alloc[PX_GPUS], rc;
+	place_slot_t slots[PX_GPUS];
+	plan_decision_t d;
 
 	sim_init(&s, shape, 1, err, errlen);
+	job_init(&j, spec, 1);
+	s.jobs = &j;
 	if (replicas < 1 || replicas > px_sim_gpus(&s))
 		return errmsg_set(err, errlen, -EINVAL, "%s: %d GPUs",
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	rc = job_set_alloc(&s, &j, alloc, replicas);
+	(void)job_move(&s, 0, alloc, replicas, &d, slots);
+	rc = px_sim_apply(&s, &(px_decision_t){ 0, &d, NULL }, 1);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)
 		rc = job_run(&s, &j, PX_HORIZON);
-	free(j.obs);
-	free(j.estimates);
-	sim_hold_free(&j.hold);
+	job_free(&j);
 	if (rc)
 		return rc;
-	if (j.outcome.end < 0)
+	if (j.core.outcome.end < 0)
 		return errmsg_set(err, errlen, -ETIMEDOUT, "%s: not done on "
 				  "%d GPUs after %.0f days", spec->name,
 				  replicas, PX_HORIZON / 86400);
-	*out = j.outcome.end;
+	*out = j.core.outcome.end;
 	return 0;
 }
 
@@ -650,6 +711,6 @@ double px_job_remaining_steps(const px_job_t *j)
 
 	if (last <= j->epoch)
 		return 1.0;
-	return sp->truth->iterations_to(sp, sp->bsz, last) -
-	       sp->truth->iterations_to(sp, sp->bsz, j->epoch);
+	return j->core.ops->iterations_to(j->core.data, sp->bsz, last) -
+	       j->core.ops->iterations_to(j->core.data, sp->bsz, j->epoch);
 }

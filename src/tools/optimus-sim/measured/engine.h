@@ -15,9 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "job/job_model.h"
 #include "measured/app.h"
+#include "plan/plan.h"
 #include "sim_engine.h"
-#include "sim_hold.h"
+#include "sim_job_core.h"
 #include "sim_outcome.h"
 #include "sim_start_cost.h"
 #include "sim_truth_ops.h"
@@ -128,24 +130,18 @@ typedef struct px_estimate {
 } px_estimate_t;
 
 typedef struct px_job {
+	/* What both engines keep of a job (sim_job_core.h). Its id is its
+	 * index in the workload + 1; its truth spec->truth on spec; its
+	 * record one a policy of ours makes (none under a peer baseline);
+	 * its hold its GPUs, a slot per run of GPUs on one node in the
+	 * order they were granted, each GPU a worker; its outcome counts
+	 * every re-allocation after the first a restart (sim_outcome.h);
+	 * its progress reaches each epoch's start at a whole second
+	 * (job_run). */
+	sim_job_core_t core;
 	const px_spec_t *spec;
-	/* Its GPUs: a slot per run of GPUs on one node, in the order they
-	 * were granted, each GPU a worker (sim_hold.h). */
-	sim_hold_t hold;
 	int atomic, accum;	/* per-GPU batch, extra micro-steps */
 	double bsz;		/* global batch it runs at (spec's at first) */
-	/* Set by a policy that chooses batches: the global batch of the job's
-	 * next allocation, applied with it (within the validated range); a
-	 * different batch on the same GPUs restarts the job (PX_RESTART),
-	 * or, with next_in_place, costs the shape's `rebatch`: the job takes
-	 * it in place; 0: keep its batch. */
-	double next_bsz;
-	bool next_in_place;
-	/* Set with next_bsz by a policy that splits the batch too (the
-	 * plan's local_batch and accum): the per-GPU batch and extra
-	 * micro-steps the job runs it at; 0: the job splits it itself
-	 * (px_app_split_job, the artifact's rule). */
-	int next_atomic, next_accum;
 	/* The gradient estimates it made since a policy last took them
 	 * (px_job_estimates_take), in order, and the steps it ran since its
 	 * last one. */
@@ -155,11 +151,10 @@ typedef struct px_job {
 	double rescale;		/* seconds of restart left */
 	/* When its current run's first step may come: the allocation or
 	 * re-batch plus the seconds charged for it (a first start's,
-	 * queued behind the starts launching, a restart's or a re-batch's;
-	 * job_set_alloc). What a record of the run times it from. */
+	 * queued behind the starts launching, a restart's or a re-batch's:
+	 * sim_apply_decision.h). What a record of the run times it from. */
 	double began;
-	double progress;
-	int epoch;
+	int epoch;		/* its current epoch, from 0 */
 	double steps;		/* steps run */
 	/* Steps per second of its current run once it steps (what a job
 	 * measures of its own steps, reported with its progress); 0 before
@@ -168,11 +163,6 @@ typedef struct px_job {
 	/* The all-reduce seconds of that step, as the job times them and
 	 * says in its progress (sync_seconds); 0 when rate is. */
 	double sync;
-	/* Its first allocation and completion, restarts (every
-	 * re-allocation after the first), batch changes in place, seconds
-	 * lost and GPU-seconds held, counted by the one rule
-	 * (sim_outcome.h). */
-	sim_job_outcome_t outcome;
 	int max_replicas;	/* px_job_max_replicas, within the cluster */
 	px_obs_t *obs;		/* distinct configurations run, in order */
 	int nobs;
@@ -182,6 +172,13 @@ typedef struct px_job {
 	bool prerun;
 } px_job_t;
 
+/* The job whose core c is (its first member): how the code both engines
+ * share hands a job back (sim_apply_ops_t). */
+static inline px_job_t *px_job_of(sim_job_core_t *c)
+{
+	return (px_job_t *)c;
+}
+
 /* Hand the job's estimates since the last call to the caller (which
  * frees *out) and forget them: how many, 0 with *out NULL if none. */
 size_t px_job_estimates_take(px_job_t *j, px_estimate_t **out);
@@ -189,13 +186,13 @@ size_t px_job_estimates_take(px_job_t *j, px_estimate_t **out);
 /* GPUs the job holds. */
 static inline int px_job_gpus(const px_job_t *j)
 {
-	return sim_hold_workers(&j->hold);
+	return sim_hold_workers(&j->core.hold);
 }
 
 /* The node of each of its GPUs in grant order, into node[]: how many. */
 static inline int px_job_gpu_nodes(const px_job_t *j, int *node)
 {
-	return sim_hold_worker_servers(&j->hold, node);
+	return sim_hold_worker_servers(&j->core.hold, node);
 }
 
 typedef struct px_sim px_sim_t;
@@ -203,7 +200,10 @@ typedef struct px_sim px_sim_t;
 /* A policy: next allocation of the active jobs (indices into s->jobs, in
  * submission order).
  * next[j] / nnext[j]: node per GPU, in grant order (px_job_gpu_nodes); the
- * engine starts with every job's current allocation there. 0 or -errno
+ * engine starts with every job's current allocation there, and moves each
+ * job whose next GPUs differ to them (a start, a resize, a preemption to
+ * none: sim_apply_decision.h). A policy that carries out its own plan's
+ * decisions (px_sim_apply) leaves what its jobs then hold. 0 or -errno
  * (s->err). */
 typedef struct px_policy {
 	const char *name;
@@ -236,6 +236,26 @@ typedef struct px_result {
 	double *limit;		/* per job: slurm-backfill's time limit (s),
 				 * 0 under other policies */
 } px_result_t;
+
+/* A decision for job `job` of s, taken by its record m (NULL: by none,
+ * its action the take: sim_apply_decision.h). */
+typedef struct px_decision {
+	size_t job;
+	const plan_decision_t *d;
+	job_model_t *m;
+} px_decision_t;
+
+/*
+ * Carry out dec[0..n) on s's jobs by the one rule (sim_apply_decision.h),
+ * in their order: each GPU a worker using a GPU, a CPU and a unit of
+ * memory; a start, a restart or a resize at the decision's batch (its
+ * plan's split, else the job's own), after the seconds charged; a
+ * preempted job holding nothing. 0 or -errno (s->err).
+ */
+int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n);
+/* The GPUs alloc[0..n) (a node per GPU) as a placement's slots[]: a slot
+ * per run of equal consecutive nodes, each GPU a worker. How many. */
+size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots);
 
 /* Run w under policy p (p->destroy is called) on `shape` (NULL: the
  * default): 0 or -errno + message. */

@@ -13,11 +13,12 @@
  * (sim_decision_started when its GPUs or batch changed; each decision's
  * change by plan_apply, as the plugin's), and the jobs go
  * through plan_interval_prepare() and plan_run() as plan_input_t on 16
- * servers of 4 GPUs. The decisions are applied as the engine's next
- * allocations: a START/RESIZE on the GPUs of its slots, with its batch
- * (Policy=goodput), a KEEP on its GPUs (a KEEP re-batched in place: its
- * new batch there, for the engine's re-batch cost: the measured jobs say
- * their batch and take a change in place), a WAIT on none. So the gain
+ * servers of 4 GPUs. The decisions are carried out on the engine's jobs
+ * by the rule both engines follow (px_sim_apply, sim_apply_decision.h):
+ * a START/RESIZE on the GPUs of its slots, at its batch (Policy=goodput),
+ * a KEEP on its GPUs (a KEEP re-batched in place: its new batch there,
+ * for the re-batch cost: the measured jobs say their batch and take a
+ * change in place), a WAIT on none. So the gain
  * threshold, the minimum interval, the measured restart cost, shrinking
  * only for a job that would wait, resizability and placement are the
  * plan's code, not restated here.
@@ -75,9 +76,9 @@
 typedef enum { PP_OPTIMUS, PP_RATE, PP_GOODPUT, PP_QUALITY,
 	       PP_ORACLE, PP_DRF, PP_FIFO } pp_kind_t;
 
+/* What a policy of ours keeps of a job beside its record (the job's own,
+ * px_job_t.core.jm, made when the policy first plans it). */
 typedef struct pp_job {
-	job_model_t *m;		/* NULL until the job is first planned */
-	job_feed_t feed;	/* its reports into m */
 	size_t nobs_fed;
 	bool prerun_done;
 	/* The run the record knows of: its GPUs and batch, and the batch
@@ -97,6 +98,9 @@ typedef struct pp {
 	px_prerun_mode_t prerun;
 	pp_job_t *jobs;
 	size_t njobs;
+	/* The run it plans: its jobs hold their records
+	 * (px_plan_job_model). */
+	const px_sim_t *sim;
 	/* The last round's plan, decisions[k] for job last_job[k] (tests). */
 	plan_t last;
 	size_t *last_job;
@@ -189,11 +193,11 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 	char err[160];
 
 	pp_hints(o->kind, &s->shape, j->spec, &h, &lim, &adaptive);
-	m = job_model_new((uint32_t)i + 1, 0, &h, (time_t)j->spec->submit);
+	m = job_model_new(j->core.id, 0, &h, (time_t)j->spec->submit);
 	if (!m)
 		return errmsg_set(s->err, s->errlen, -ENOMEM, "%s: no job "
 				  "record", j->spec->name);
-	o->jobs[i].m = m;
+	s->jobs[i].core.jm = m;
 	if (adaptive) {
 		int rc = job_model_batch_limits(m, j->spec->bsz, &lim, err,
 						sizeof(err));
@@ -226,10 +230,9 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
  */
 static double pp_share_left(const px_job_t *j)
 {
-	const px_spec_t *sp = j->spec;
-	double goal = sp->truth->work(sp);
+	double goal = j->core.ops->work(j->core.data);
 
-	return goal > 0 ? fmax(0.0, 1.0 - j->progress / goal) : 1.0;
+	return goal > 0 ? fmax(0.0, 1.0 - j->core.progress / goal) : 1.0;
 }
 
 /*
@@ -242,11 +245,11 @@ static double pp_share_left(const px_job_t *j)
 static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 {
 	const px_job_t *j = &s->jobs[i];
-	job_model_t *m = pj->m;
+	job_model_t *m = j->core.jm;
 
 	if (!px_job_gpus(j) || m->phase != JM_RUNNING)
 		return;
-	if (j->outcome.rebatches != pj->rebatches &&
+	if (j->core.outcome.rebatches != pj->rebatches &&
 	    m->batch.offer.global > 0 &&
 	    job_model_rebatch_said(m, (time_t)(m->batch.offer.sent +
 					       s->shape.rebatch), j->bsz,
@@ -255,15 +258,15 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 					  j->bsz, j->atomic, j->accum);
 		pj->bsz = j->bsz;
 	}
-	pj->rebatches = j->outcome.rebatches;
+	pj->rebatches = j->core.outcome.rebatches;
 }
 
 /* The gradient estimates job j made since the last round: a report per
  * run of equal ones, standing for them all (`estimates`), as a trainer
  * estimating every few steps may send them. */
-static void pp_feed_estimates(job_model_t *m, pp_job_t *pj, px_job_t *j,
-			      time_t now)
+static void pp_feed_estimates(px_job_t *j, time_t now)
 {
+	job_model_t *m = j->core.jm;
 	px_estimate_t *e;
 	size_t n = px_job_estimates_take(j, &e);
 
@@ -277,7 +280,7 @@ static void pp_feed_estimates(job_model_t *m, pp_job_t *pj, px_job_t *j,
 			e[k].grad_var, j->spec->app->init_bsz,
 			(uint32_t)(c < PROTOCOL_MAX_ESTIMATES ? c :
 				   PROTOCOL_MAX_ESTIMATES) };
-		(void)job_feed_report(m, &pj->feed, &g, 0, NULL, &out);
+		(void)job_feed_report(m, &j->core.feed, &g, 0, NULL, &out);
 	}
 	free(e);
 }
@@ -291,9 +294,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	time_t now = (time_t)s->eng.now;
 	int alloc[PX_GPUS], nalloc = px_job_gpu_nodes(j, alloc), rc;
 
-	if (!pj->m && (rc = pp_record_new(o, s, i)))
+	if (!j->core.jm && (rc = pp_record_new(o, s, i)))
 		return rc;
-	m = pj->m;
+	m = j->core.jm;
 	if (pp_adaptive(o) && !s->shape.rebatch_by_restart)
 		pp_rebatched(s, i, pj);
 	/* A new run: its GPUs or batch changed when the plan was applied;
@@ -302,12 +305,12 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		       m->phase != JM_RUNNING ||
 		       memcmp(alloc, pj->alloc,
 			      (size_t)nalloc * sizeof(int)))) {
-		/* From when the engine's charge for it ended (engine.c,
-		 * job_set_alloc: one start-cost model), on its nodes: its
+		/* From when the engine's charge for it ended (px_job_t.
+		 * began: one start-cost model), on its nodes: its
 		 * hold's slots, a run of GPUs on one node each, as the
 		 * engine's truth counts them (job_run). */
 		sim_decision_started(m, (time_t)j->began, 0, nalloc,
-				     (int)j->hold.n);
+				     (int)j->core.hold.n);
 		if (pp_adaptive(o))
 			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
 						  0 : j->bsz, j->atomic,
@@ -321,8 +324,8 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 	 * its sender makes over the protocol (job_feed_speed). */
 	for (; pj->nobs_fed < (size_t)j->nobs; pj->nobs_fed++) {
 		const px_obs_t *ob = &j->obs[pj->nobs_fed];
-		double t = j->spec->truth->iteration_time(j->spec, ob->step,
-							  ob->sync, ob->accum);
+		double t = j->core.ops->iteration_time(j->core.data, ob->step,
+						       ob->sync, ob->accum);
 		if (o->kind != PP_ORACLE)
 			(void)job_model_speed_sample(m, ob->nodes,
 						     ob->replicas, 1.0 / t);
@@ -335,7 +338,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 				ob->nodes, ob->atomic, ob->accum, t,
 				split ? ob->sync : 0.0);
 	}
-	pp_feed_estimates(m, pj, j, now);
+	pp_feed_estimates(j, now);
 	if (o->kind == PP_ORACLE)
 		m->hints.steps = (uint64_t)ceil(j->steps +
 						px_job_remaining_steps(j));
@@ -346,7 +349,7 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		 * quality plans on a loss: the share of work left. A job
 		 * that takes batch changes in place says its batch, from
 		 * its first report of a run on. */
-		rc = job_feed_progress(m, &pj->feed, &(job_progress_t){
+		rc = job_feed_progress(m, &j->core.feed, &(job_progress_t){
 			.received = (double)now, .step = j->steps,
 			.loss = o->kind == PP_QUALITY ? pp_share_left(j) : NAN,
 			.epoch = j->epoch,
@@ -392,54 +395,52 @@ static int pp_prerun(pp_t *o, px_sim_t *s, size_t i, int *free_,
 	return 1;
 }
 
-/* A decision as the job's next GPUs (and batch): the record takes it as
- * every simulated job does (sim_decision.h); a decision the record
- * refuses leaves the job as it is. */
-static void pp_apply(pp_t *o, px_sim_t *s, size_t i,
-		     const plan_decision_t *d, int (*next)[PX_GPUS],
-		     int *nnext)
+/*
+ * The round's decisions carried out on the jobs by the one rule
+ * (px_sim_apply, sim_apply_decision.h), in submission order (the order
+ * their start costs queue in): each planned job's decision taken by its
+ * record, each charged pre-run placed this round (prerun[i]: its GPUs in
+ * next[i]) a first start no record takes. Then next[] says what each
+ * active job holds: the engine has nothing left to move.
+ */
+static int pp_carry(pp_t *o, px_sim_t *s, const size_t *active, size_t n,
+		    const size_t *which, size_t njobs, const bool *prerun,
+		    int (*next)[PX_GPUS], int *nnext)
 {
-	px_job_t *j = &s->jobs[i];
-	pp_job_t *pj = &o->jobs[i];
-	sim_take_t take;
+	px_decision_t *dec = calloc(n + 1, sizeof(*dec));
+	plan_decision_t *pre = calloc(n + 1, sizeof(*pre));
+	place_slot_t (*slots)[PX_GPUS] = calloc(n + 1, sizeof(*slots));
+	size_t nd = 0, q = 0;
+	int rc = -ENOMEM;
 
-	(void)sim_decision_take(pj->m, d, (time_t)s->eng.now, &take, NULL, 0);
-	switch (take) {
-	case SIM_TAKE_KEEP:
-		return;
-	case SIM_TAKE_REBATCH:
-		/* A batch change sent in place: the engine applies it at the
-		 * same GPUs for its re-batch cost (engine.c). */
-		j->next_bsz = d->batch;
-		j->next_atomic = d->local_batch;
-		j->next_accum = d->accum;
-		j->next_in_place = true;
-		return;
-	case SIM_TAKE_WAIT:
-	case SIM_TAKE_PREEMPT:
-		/* No GPUs. A preempted job: the measured jobs checkpoint
-		 * whenever asked, the run ends now, the job gives its GPUs
-		 * back and waits pending; its next start pays the restart
-		 * (engine.c). */
-		nnext[i] = 0;
-		return;
-	case SIM_TAKE_START:
-	case SIM_TAKE_RESTART:
-	case SIM_TAKE_RESIZE:
-		if (d->batch > 0) {
-			j->next_bsz = d->batch;
-			j->next_atomic = d->local_batch;
-			j->next_accum = d->accum;
-		} else if (j->bsz != j->spec->bsz)
-			j->next_bsz = j->spec->bsz;
-		if (d->rebatch)
-			return;
-		nnext[i] = 0;
-		for (size_t k = 0; k < d->nslots; k++)
-			for (int w = 0; w < d->slots[k].workers; w++)
-				next[i][nnext[i]++] = (int)d->slots[k].server;
-		return;
+	if (!dec || !pre || !slots) {
+		errmsg_set(s->err, s->errlen, rc, "out of memory");
+		goto out;
 	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = active[k];
+		if (prerun[k] && nnext[i]) {
+			pre[k] = (plan_decision_t){ .job_id = (uint32_t)i + 1,
+				.action = PLAN_START, .workers = nnext[i],
+				.slots = slots[k],
+				.nslots = px_gpu_slots(next[i], nnext[i],
+						       slots[k]) };
+			dec[nd++] = (px_decision_t){ i, &pre[k], NULL };
+		} else if (q < njobs && which[q] == i) {
+			dec[nd++] = (px_decision_t){ i, &o->last.decisions[q],
+						     s->jobs[i].core.jm };
+			q++;
+		}
+	}
+	rc = px_sim_apply(s, dec, nd);
+	for (size_t k = 0; k < n; k++)
+		nnext[active[k]] = px_job_gpu_nodes(&s->jobs[active[k]],
+						    next[active[k]]);
+out:
+	free(dec);
+	free(pre);
+	free(slots);
+	return rc;
 }
 
 static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
@@ -449,37 +450,34 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 	plan_input_t *in = calloc(n + 1, sizeof(*in));
 	size_t *which = calloc(n + 1, sizeof(*which));
 	size_t *idx = calloc(n + 1, sizeof(*idx));
+	bool *prerun = calloc(n + 1, sizeof(*prerun));
 	res_vec_t room[PX_NODES];
 	int free_[PX_NODES];
 	plan_params_t conf;
 	size_t nin = 0, njobs;
 	int rc = 0;
 
+	o->sim = s;
 	if (!o->jobs) {
 		o->jobs = calloc(s->eng.njobs, sizeof(*o->jobs));
 		o->njobs = s->eng.njobs;
 	}
-	if (!in || !which || !idx || !o->jobs) {
+	if (!in || !which || !idx || !prerun || !o->jobs) {
 		rc = errmsg_set(s->err, s->errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	px_sim_room(s, room);
 	px_place_free(s, next, nnext, free_);
-	for (size_t k = 0; k < n; k++) {
-		size_t i = active[k];
-		s->jobs[i].next_bsz = 0;
-		s->jobs[i].next_atomic = s->jobs[i].next_accum = 0;
-		s->jobs[i].next_in_place = false;
-		if ((rc = pp_sync(o, s, i)))
+	for (size_t k = 0; k < n; k++)
+		if ((rc = pp_sync(o, s, active[k])))
 			goto out;
-	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
-		pp_job_t *pj = &o->jobs[i];
 		if ((rc = pp_prerun(o, s, i, free_, next, nnext)) < 0)
 			goto out;
 		if (rc) {
 			rc = 0;
+			prerun[k] = true;
 			/* Its pre-run GPUs are nobody else's this round. */
 			for (int g = 0; g < nnext[i]; g++)
 				room[next[i][g]] = res_sub(room[next[i][g]],
@@ -487,7 +485,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 			continue;
 		}
 		/* An active job that holds no GPUs is queued. */
-		sim_plan_input_job(&in[nin], pj->m, &s->jobs[i].hold, true);
+		sim_plan_input_job(&in[nin], &s->jobs[i].core, true);
 		idx[nin++] = i;
 	}
 	sim_plan_params(&conf, &(sim_plan_conf_t){
@@ -505,10 +503,11 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		errmsg_set(s->err, s->errlen, rc, "plan: %s", o->last.err);
 		goto out;
 	}
-	for (size_t k = 0; k < njobs; k++) {
+	for (size_t k = 0; k < njobs; k++)
 		which[k] = idx[which[k]];
-		pp_apply(o, s, which[k], &o->last.decisions[k], next, nnext);
-	}
+	if ((rc = pp_carry(o, s, active, n, which, njobs, prerun, next,
+			   nnext)))
+		goto out;
 	free(o->last_job);
 	o->last_job = which;
 	which = NULL;
@@ -516,6 +515,7 @@ out:
 	free(in);
 	free(which);
 	free(idx);
+	free(prerun);
 	return rc;
 }
 
@@ -523,8 +523,6 @@ static void pp_free(px_policy_t *p)
 {
 	pp_t *o = p->state;
 
-	for (size_t i = 0; o && o->jobs && i < o->njobs; i++)
-		job_model_free(o->jobs[i].m);
 	if (o) {
 		free(o->jobs);
 		plan_free(&o->last);
@@ -603,7 +601,8 @@ const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job)
 {
 	const pp_t *o = p && p->plan == pp_plan ? p->state : NULL;
 
-	return o && o->jobs && job < o->njobs ? o->jobs[job].m : NULL;
+	return o && o->sim && job < o->sim->eng.njobs ?
+	       o->sim->jobs[job].core.jm : NULL;
 }
 
 const plan_t *px_plan_last(const px_policy_t *p, const size_t **job)

@@ -66,8 +66,9 @@ px_policy_t *px_plan_new(const char *name, px_prerun_mode_t prerun);
 int px_plan_hints(const char *policy, const px_shape_t *shape,
 		  const px_spec_t *spec, char *buf, size_t len, char *err,
 		  size_t errlen);
-/* For tests: the record a policy of measured/plan_adapter.c keeps of job `job`
- * (NULL for another policy or before the job was first planned). */
+/* For tests: the record a policy of measured/plan_adapter.c made for job
+ * `job` of the run it plans (px_job_t.core.jm; NULL for another policy or
+ * before the job was first planned). */
 const job_model_t *px_plan_job_model(const px_policy_t *p, size_t job);
 /* For tests: the plan of its last round (decisions[k] answers job
  * (*job)[k] of the engine), or NULL before the first. */

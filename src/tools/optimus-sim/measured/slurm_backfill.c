@@ -151,7 +151,7 @@ static int bf_reserve(bf_t *b, const px_sim_t *s, const size_t *active,
 		size_t i = active[k];
 		if (!nnext[i])
 			continue;
-		double end = s->jobs[i].outcome.start + b->limit[i];
+		double end = s->jobs[i].core.outcome.start + b->limit[i];
 		profile_add(&p, now, end > now ? end : now + s->shape.round,
 			    nnext[i]);
 	}
