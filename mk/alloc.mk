@@ -10,6 +10,7 @@ src_common_liboptimus_core_la_SOURCES += \
 	src/common/alloc/optimus.c src/common/alloc/quality.c \
 	src/common/alloc/drf.c src/common/alloc/tetris.c \
 	src/common/alloc/fifo.c src/common/alloc/rate.c \
+	src/common/alloc/fair_speedup.c \
 	src/common/alloc/cap.h src/common/alloc/cap.c \
 	src/common/alloc/placement.h src/common/alloc/placement.c \
 	src/common/alloc/paa.h src/common/alloc/paa.c src/common/alloc/paa_models.c

@@ -583,6 +583,26 @@ def test_pollux_set_up_rules():
     assert "--explore-scaling" in p.stdout
 
 
+def test_pollux_goodput_objective():
+    """--goodput-objective: goodput's allocation by Pollux's objective
+    (alloc/fair_speedup.c), with or without its restart weighting,
+    recorded in the JSON only when set; the default is the completion
+    rate, and `rate` prints what no option prints."""
+    bench = ["experiment", "pollux", "--realistic", "--workload", "4",
+             "--first", "10", "--jobs", "30", "--epochs", "3", "--nodes",
+             "4", "--round", "20", "--policy", "goodput", "--json", "-"]
+    plain = json.loads(run(*bench).stdout)
+    rate = json.loads(run(*(bench + ["--goodput-objective", "rate"])).stdout)
+    assert "goodput_objective" not in plain["cluster"]
+    assert rate["runs"] == plain["runs"]
+    for o in ("speedup", "speedup-restart"):
+        r = json.loads(run(*(bench + ["--goodput-objective", o])).stdout)
+        assert r["cluster"]["goodput_objective"] == o
+        assert r["runs"][0]["done"] == r["runs"][0]["jobs"] == 30
+    assert "--goodput-objective" in run("experiment", "pollux",
+                                        "--help").stdout
+
+
 def test_pollux_bench_hints():
     """--bench-hints: the jobs as bench/pollux_replay.py submits them (no
     epoch_steps=, goodput's batch range from the submitted batch), recorded
@@ -676,7 +696,8 @@ def test_pollux_slice_errors():
         in p.stderr
     for bad in (["--nodes", "17"], ["--nodes", "2.5"], ["--epochs", "0"],
                 ["--jobs", "x"], ["--round", "0"], ["--restart", "-1"],
-                ["--explore-scaling", "maybe"], ["--first", "-1"]):
+                ["--explore-scaling", "maybe"], ["--first", "-1"],
+                ["--goodput-objective", "fair"]):
         p = subprocess.run([SIM, "experiment", "pollux"] + bad,
                            capture_output=True, text=True)
         assert p.returncode == 2 and "optimus-sim: --" in p.stderr, bad

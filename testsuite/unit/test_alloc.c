@@ -106,7 +106,7 @@ END_TEST
 
 static const alloc_run_fn task_allocators[] = {
 	alloc_optimus_run, alloc_drf_run, alloc_tetris_run, alloc_fifo_run,
-	alloc_rate_run,
+	alloc_rate_run, alloc_fair_speedup_run,
 };
 #define NTASK_ALLOC (sizeof(task_allocators) / sizeof(task_allocators[0]))
 
@@ -677,6 +677,183 @@ START_TEST(test_allreduce_optimum)
 }
 END_TEST
 
+/*
+ * Pollux's objective (alloc/fair_speedup.c): all-reduce jobs of one GPU a
+ * worker whose speed a.w / (1 + b.w) is concave, so the marginal-gain
+ * greedy reaches the optimum of sum_j -1 / (f_j / base_j + 1e-3), base_j
+ * the speed at the fair share ceil(G / n) GPUs; the exhaustive optimum of
+ * that sum is the reference.
+ */
+typedef struct fs_speed {
+	double a, b;
+} fs_speed_t;
+
+static fs_speed_t fs_speeds[NJOBS];
+
+static double fs_speed_cb(void *ctx, int p, int w)
+{
+	const fs_speed_t *s = ctx;
+
+	(void)p;
+	return w > 0 ? s->a * w / (1.0 + s->b * w) : 0.0;
+}
+
+static void fs_jobs(size_t n, int most, uint64_t *st)
+{
+	memset(jobs, 0, n * sizeof(jobs[0]));
+	for (size_t i = 0; i < n; i++) {
+		fs_speeds[i].a = 0.5 + (double)(fixture_rand(st) % 100) / 20.0;
+		fs_speeds[i].b = (double)(fixture_rand(st) % 100) / 100.0;
+		jobs[i].id = (uint32_t)i + 1;
+		jobs[i].speed = fs_speed_cb;
+		jobs[i].speed_ctx = &fs_speeds[i];
+		jobs[i].remaining_steps = 1.0 + (double)(fixture_rand(st) %
+							1000000);
+		jobs[i].no_ps = true;
+		jobs[i].worker_demand = res_make(1, 1, 1);
+		jobs[i].min_workers = 1;
+		jobs[i].max_workers = most;
+	}
+}
+
+static double fs_objective(const int *w, size_t n, int gpus)
+{
+	double sum = 0.0;
+
+	for (size_t i = 0; i < n; i++) {
+		int fair = (gpus + (int)n - 1) / (int)n;
+		double base = fs_speed_cb(&fs_speeds[i], 0, fair);
+
+		sum -= 1.0 / (fs_speed_cb(&fs_speeds[i], 0, w[i]) / base +
+			      1e-3);
+	}
+	return sum;
+}
+
+/* The best sum over every split of `left` GPUs among jobs k..n. */
+static double fs_exhaustive(int *w, size_t k, size_t n, int left, int gpus,
+			    int most)
+{
+	double best = -INFINITY;
+
+	if (k == n)
+		return fs_objective(w, n, gpus);
+	for (int x = 0; x <= left && x <= most; x++) {
+		w[k] = x;
+		best = fmax(best, fs_exhaustive(w, k + 1, n, left - x, gpus,
+						most));
+	}
+	w[k] = 0;
+	return best;
+}
+
+START_TEST(test_fair_speedup_matches_exhaustive)
+{
+	uint64_t st = 5000 + _i;
+	const size_t n = 3 + _i % 2;
+	const int gpus = 5 + _i, most = 6;
+	int w[4] = { 0 };
+	alloc_params_t prm;
+	alloc_result_t r;
+	double best;
+
+	fs_jobs(n, most, &st);
+	alloc_params_init(&prm, cluster(100, 100, gpus));
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, n, &prm, &r), 0);
+	assert_within(jobs, &r, prm.capacity);
+	for (size_t i = 0; i < n; i++) {
+		/* n <= gpus: every job is served */
+		ck_assert_int_eq(r.grants[i].status, ALLOC_OK);
+		w[i] = r.grants[i].workers;
+	}
+	best = fs_exhaustive((int[4]){ 0 }, 0, n, gpus, gpus, most);
+	ck_assert_double_eq_tol(fs_objective(w, n, gpus), best,
+				1e-9 * fabs(best));
+	alloc_result_free(&r);
+}
+END_TEST
+
+/*
+ * The objective does not read the work a job has left: the grants stay
+ * when the remaining steps change.
+ */
+START_TEST(test_fair_speedup_ignores_remaining)
+{
+	uint64_t st = 6000;
+	alloc_params_t prm;
+	alloc_result_t r, again;
+
+	fs_jobs(4, 8, &st);
+	alloc_params_init(&prm, cluster(100, 100, 9));
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 4, &prm, &r), 0);
+	for (size_t i = 0; i < 4; i++)
+		jobs[i].remaining_steps = i == 2 ? 1.0 : 1e9;
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 4, &prm, &again), 0);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(again.grants[i].workers, r.grants[i].workers);
+	alloc_result_free(&r);
+	alloc_result_free(&again);
+}
+END_TEST
+
+/*
+ * A job without a GPU counts 1 / eps: with room for one GPU a job, every
+ * job gets one, however much faster one job would run on more.
+ */
+START_TEST(test_fair_speedup_serves_every_job)
+{
+	uint64_t st = 7000;
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fs_jobs(4, 8, &st);
+	fs_speeds[0] = (fs_speed_t){ 100.0, 0.0 };	/* linear, fast */
+	jobs[0].remaining_steps = 1.0;
+	alloc_params_init(&prm, cluster(100, 100, 4));
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 4, &prm, &r), 0);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_int_eq(r.grants[i].status, ALLOC_OK);
+		ck_assert_int_eq(r.grants[i].workers, 1);
+	}
+	alloc_result_free(&r);
+	/* the completion rate gives the short linear job all it can use */
+	ck_assert_int_eq(alloc_rate_run(jobs, 4, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].workers, 4);
+	alloc_result_free(&r);
+}
+END_TEST
+
+/*
+ * Pollux's restart weighting: a job's speedup at any size but its current
+ * one is weighed by change_weight, so a running job on 2 GPUs whose third
+ * would add less than the weight keeps 2, where unweighted it grows.
+ */
+START_TEST(test_fair_speedup_restart_weight)
+{
+	uint64_t st = 8000;
+	alloc_params_t prm;
+	alloc_result_t r;
+
+	fs_jobs(1, 4, &st);
+	fs_speeds[0] = (fs_speed_t){ 1.0, 0.1 };
+	jobs[0].keeps_min = true;
+	alloc_params_init(&prm, cluster(100, 100, 3));
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].workers, 3);
+	alloc_result_free(&r);
+	jobs[0].cur_workers = 2;
+	jobs[0].change_weight = 0.5;
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].workers, 2);
+	alloc_result_free(&r);
+	/* weighed or not, a job without a GPU is served */
+	jobs[0].cur_workers = 0;
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, &prm, &r), 0);
+	ck_assert_int_eq(r.grants[0].workers, 3);
+	alloc_result_free(&r);
+}
+END_TEST
+
 static Suite *alloc_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -699,6 +876,10 @@ static Suite *alloc_suite(void)
 	tcase_add_loop_test(tc, test_rate_short_job_first, 0, 2);
 	tcase_add_test(tc, test_rate_keeps_min_first);
 	tcase_add_test(tc, test_rate_extra_to_shorter);
+	tcase_add_loop_test(tc, test_fair_speedup_matches_exhaustive, 0, 4);
+	tcase_add_test(tc, test_fair_speedup_ignores_remaining);
+	tcase_add_test(tc, test_fair_speedup_serves_every_job);
+	tcase_add_test(tc, test_fair_speedup_restart_weight);
 	tcase_add_loop_test(tc, test_allreduce_mixed, 0, 10);
 	tcase_add_test(tc, test_allreduce_optimum);
 	tcase_set_timeout(tc, 60);

@@ -45,6 +45,11 @@ typedef struct alloc_job {
 	bool keeps_min;            /* holds its minimum whatever the grant (a
 	                            * running job nobody preempts): the
 	                            * completion-rate greedy grants it first */
+	/* Pollux's restart weighting (alloc/fair_speedup.c): a grant of
+	 * workers other than cur_workers (0: none now) has its speedup
+	 * weighed by change_weight, in (0, 1]; 0 means no weighting. */
+	int cur_workers;
+	double change_weight;
 
 	/* Quality-driven allocation. */
 	alloc_loss_fn loss_after;
@@ -105,6 +110,21 @@ int alloc_optimus_run(const alloc_job_t *jobs, size_t n,
  * jobs may wait; ungranted ones are ALLOC_MIN_UNFIT. */
 int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		   const alloc_params_t *prm, alloc_result_t *out);
+/* Pollux's objective (alloc/fair_speedup.c): the same greedy maximising
+ * the power mean with p = -1 of each job's speedup over its rate at its
+ * fair share of the capacity; ungranted jobs are ALLOC_MIN_UNFIT. */
+int alloc_fair_speedup_run(const alloc_job_t *jobs, size_t n,
+			   const alloc_params_t *prm, alloc_result_t *out);
+/* A separable objective for alloc_greedy_run: job i (jobs[i]) valued at
+ * p PS and w workers, w = 0 for no grant; ctx: the objective's own. */
+typedef double (*alloc_value_fn)(const alloc_job_t *job, size_t i, int p,
+				 int w, void *ctx);
+/* The marginal-gain greedy of alloc/rate.c maximising the sum of `value`
+ * over the jobs: each step gives the bundle whose value grows most per
+ * dominant share; `name` prefixes its error messages. */
+int alloc_greedy_run(const alloc_job_t *jobs, size_t n,
+		     const alloc_params_t *prm, alloc_value_fn value,
+		     void *ctx, const char *name, alloc_result_t *out);
 int alloc_quality_run(const alloc_job_t *jobs, size_t n,
 		      const alloc_params_t *prm, alloc_result_t *out);
 int alloc_drf_run(const alloc_job_t *jobs, size_t n,

@@ -26,6 +26,13 @@
  * its best is computed again. The grants are those of a rescan of every
  * job at every step (testsuite/synth fixture_naive_rate), at O(log n) plus
  * one job's steps per grant instead of n jobs' (bench/bench_alloc).
+ *
+ * The greedy itself (alloc_greedy_run) takes the objective as a value per
+ * job, summed over the jobs: here the completion rate f/Q; alloc/
+ * fair_speedup.c gives it another (the power mean of speedups over the
+ * fair share, Pollux's). A step's gain is always (value after - value
+ * now) / dominant share, the value of a job without a grant its value at
+ * 0 workers.
  */
 #include <errno.h>
 #include <math.h>
@@ -46,8 +53,11 @@ typedef struct rate_pick {
 	double gain;
 } rate_pick_t;
 
-static double rate_of(const alloc_job_t *j, int p, int w)
+static double rate_of(const alloc_job_t *j, size_t i, int p, int w,
+		      void *ctx)
 {
+	(void)i;
+	(void)ctx;
 	double f = (p > 0 || j->no_ps) && w > 0 ?
 			   j->speed(j->speed_ctx, p, w) : 0.0;
 
@@ -121,9 +131,16 @@ static void rate_bundles_index(const alloc_job_t *jobs, size_t n,
 	}
 }
 
+/* The objective: each job's value, and its context. */
+typedef struct rate_objective {
+	alloc_value_fn value;
+	void *ctx;
+} rate_objective_t;
+
 /* The best step of job i, if it has a positive gain; b: its shape's
  * bundles, NULL to work them out here. */
 static void rate_consider(const alloc_job_t *jobs, size_t i,
+			  const rate_objective_t *obj,
 			  const alloc_params_t *prm, const alloc_grant_t *g,
 			  const rate_bundles_t *b, res_vec_t room,
 			  rate_pick_t *best)
@@ -139,15 +156,17 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 		double x;
 		if (!res_fits(need, room))
 			return;
-		x = rate_gain(j, prm, 0.0, rate_of(j, mp, mw),
+		x = rate_gain(j, prm, obj->value(j, i, 0, 0, obj->ctx),
+			      obj->value(j, i, mp, mw, obj->ctx),
 			      res_dominant_share(need, prm->capacity));
 		if (x > best->gain)
 			*best = (rate_pick_t){ i, 0, 0, x };
 		return;
 	}
-	double now = rate_of(j, p, w);
+	double now = obj->value(j, i, p, w, obj->ctx);
 	if (alloc_task_fits(j, g, true, room)) {
-		double x = rate_gain(j, prm, now, rate_of(j, p + 1, w),
+		double x = rate_gain(j, prm, now,
+				     obj->value(j, i, p + 1, w, obj->ctx),
 				     res_dominant_share(j->ps_demand,
 							prm->capacity));
 		if (x > best->gain)
@@ -165,7 +184,8 @@ static void rate_consider(const alloc_job_t *jobs, size_t i,
 		if ((j->max_workers > 0 && w + k > j->max_workers) ||
 		    !res_fits(b->need[k], room))
 			break;
-		double x = rate_gain(j, prm, now, rate_of(j, p, w + k),
+		double x = rate_gain(j, prm, now,
+				     obj->value(j, i, p, w + k, obj->ctx),
 				     b->share[k]);
 		if (x > best->gain)
 			*best = (rate_pick_t){ i, 2, k, x };
@@ -190,6 +210,7 @@ static void rate_grant_min(const alloc_job_t *j, alloc_grant_t *g,
 
 /* Job i in the heap with its best step that fits, or out of it. */
 static void rate_refresh(const alloc_job_t *jobs, size_t i,
+			 const rate_objective_t *obj,
 			 const alloc_params_t *prm, const alloc_grant_t *g,
 			 const rate_bundles_t *b, res_vec_t room, heap_t *h,
 			 rate_pick_t *pick)
@@ -199,7 +220,7 @@ static void rate_refresh(const alloc_job_t *jobs, size_t i,
 	/* An impossible job index marks "none": rate_consider only replaces
 	 * a pick with a larger positive gain. */
 	best.job = SIZE_MAX;
-	rate_consider(jobs, i, prm, g, b, room, &best);
+	rate_consider(jobs, i, obj, prm, g, b, room, &best);
 	if (best.job == SIZE_MAX) {
 		heap_remove(h, (uint32_t)i);
 		return;
@@ -222,9 +243,11 @@ static bool rate_pick_fits(const alloc_job_t *j, const alloc_grant_t *g,
 			room);
 }
 
-int alloc_rate_run(const alloc_job_t *jobs, size_t n,
-		   const alloc_params_t *prm, alloc_result_t *out)
+int alloc_greedy_run(const alloc_job_t *jobs, size_t n,
+		     const alloc_params_t *prm, alloc_value_fn value,
+		     void *ctx, const char *name, alloc_result_t *out)
 {
+	const rate_objective_t obj = { value, ctx };
 	int rc = alloc_result_init(out, jobs, n);
 	rate_pick_t *pick = NULL;
 	rate_bundles_t *shapes = NULL;
@@ -243,7 +266,7 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		free(of);
 		heap_free(&h);
 		return errmsg_set(out->err, sizeof(out->err), -ENOMEM,
-				  "completion-rate greedy: out of memory");
+				  "%s: out of memory", name);
 	}
 	rate_bundles_index(jobs, n, prm, shapes, of);
 	for (size_t k = 0; k < n; k++)
@@ -256,15 +279,16 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 		if (jobs[k].keeps_min)
 			rate_grant_min(&jobs[k], &out->grants[k], &room, out);
 	for (size_t k = 0; k < n; k++)
-		rate_refresh(jobs, k, prm, &out->grants[k], of[k], room, &h,
-			     pick);
+		rate_refresh(jobs, k, &obj, prm, &out->grants[k], of[k], room,
+			     &h, pick);
 	while (heap_top(&h, &i, NULL)) {
 		const alloc_job_t *j = &jobs[i];
 		alloc_grant_t *g = &out->grants[i];
 		const rate_pick_t *best = &pick[i];
 		/* Another job may have taken the room since its gain. */
 		if (!rate_pick_fits(j, g, best, room)) {
-			rate_refresh(jobs, i, prm, g, of[i], room, &h, pick);
+			rate_refresh(jobs, i, &obj, prm, g, of[i], room, &h,
+				     pick);
 			continue;
 		}
 		if (best->kind == 0)
@@ -275,7 +299,7 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 			room = res_sub(room, best->kind == 1 ? j->ps_demand :
 					     j->worker_demand);
 		}
-		rate_refresh(jobs, i, prm, g, of[i], room, &h, pick);
+		rate_refresh(jobs, i, &obj, prm, g, of[i], room, &h, pick);
 	}
 	for (size_t k = 0; k < n; k++)
 		if (out->grants[k].status != ALLOC_OK)
@@ -285,4 +309,11 @@ int alloc_rate_run(const alloc_job_t *jobs, size_t n,
 	free(of);
 	heap_free(&h);
 	return 0;
+}
+
+int alloc_rate_run(const alloc_job_t *jobs, size_t n,
+		   const alloc_params_t *prm, alloc_result_t *out)
+{
+	return alloc_greedy_run(jobs, n, prm, rate_of, NULL,
+				"completion-rate greedy", out);
 }

@@ -37,6 +37,7 @@ void plan_params_init(plan_params_t *prm)
 	prm->shrink_for_pending = true;
 	prm->explore_scaling = false;
 	prm->round_budget = PLAN_ROUND_BUDGET_DEFAULT;
+	prm->goodput_objective = PLAN_GOODPUT_RATE;
 }
 
 const char *plan_action_name(plan_action_t a)
@@ -84,7 +85,10 @@ static int plan_check_prm(const plan_params_t *p, plan_t *out)
 	    !(p->min_resize_interval >= 0.0) ||
 	    !isfinite(p->min_resize_interval) || !(p->restart_cost >= 0.0) ||
 	    !isfinite(p->restart_cost) || !(p->rebatch_cost >= 0.0) ||
-	    !isfinite(p->rebatch_cost))
+	    !isfinite(p->rebatch_cost) ||
+	    (p->goodput_objective != PLAN_GOODPUT_RATE &&
+	     p->goodput_objective != PLAN_GOODPUT_SPEEDUP &&
+	     p->goodput_objective != PLAN_GOODPUT_SPEEDUP_RESTART))
 		return plan_fail(out, -EINVAL, "invalid plan parameters");
 	return 0;
 }

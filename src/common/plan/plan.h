@@ -39,6 +39,19 @@ typedef enum plan_policy {
 #undef PLAN_POLICY
 } plan_policy_t;
 
+/* The objective goodput allocates by (plan_params_t.goodput_objective). */
+typedef enum plan_goodput_objective {
+	/* The completion-rate greedy, sum of f/Q (alloc/rate.c). */
+	PLAN_GOODPUT_RATE = 0,
+	/* Pollux's: the harmonic mean of each job's speedup over its fair
+	 * share (alloc/fair_speedup.c). */
+	PLAN_GOODPUT_SPEEDUP,
+	/* The same with Pollux's restart weighting: a change of a job's
+	 * GPUs weighs its speedup by max(age - restarts x R, 0) / (age + R),
+	 * R the restart cost. */
+	PLAN_GOODPUT_SPEEDUP_RESTART,
+} plan_goodput_objective_t;
+
 typedef struct plan_params {
 	plan_policy_t policy;
 	time_t now;
@@ -78,6 +91,8 @@ typedef struct plan_params {
 	 * (RebatchCost; its own mean once it took one:
 	 * plan_policy_goodput.c). */
 	double rebatch_cost;
+	/* Policy=goodput's allocation objective; PLAN_GOODPUT_RATE. */
+	plan_goodput_objective_t goodput_objective;
 } plan_params_t;
 
 /* Defaults of plan_params_init() (doc/design/planning.md). */

@@ -372,7 +372,9 @@ int plan_alloc(plan_ctx_t *c, const bool *in, res_vec_t cap,
 	/* Both kinds present: shares by job counts. */
 	share = nt + nq ? 1.0 / (nt + nq) : 0.0;
 	rc = plan_alloc_group(c, in, task, nt, plan_scale(cap, nt * share), 0,
-			      nt * share, c->policy->allocate, false, grants);
+			      nt * share, c->policy->allocator ?
+			      c->policy->allocator(c) : c->policy->allocate,
+			      false, grants);
 	if (!rc && nq) {
 		const plan_policy_ops_t *q = c->rules[qual[0]];
 

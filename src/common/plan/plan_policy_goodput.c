@@ -7,7 +7,9 @@
  * by its progress rate in B0-steps per second at the best batch for the
  * GPUs and nodes (job_model_batch_rate: goodput / B0), against the
  * progress it has left in B0-steps (job_model_batch_remaining), with the
- * completion-rate greedy (alloc/rate.c) every job of the plan shares.
+ * completion-rate greedy (alloc/rate.c) every job of the plan shares, or,
+ * as plan_params_t.goodput_objective chooses, Pollux's objective
+ * (alloc/fair_speedup.c), with or without its restart weighting.
  *
  * Placement-aware grants: the rate of w workers is the rate on the nodes
  * the job would really span, not on the fewest that could hold them. At
@@ -291,6 +293,24 @@ static int plan_goodput_max_workers(const job_model_t *m)
 	return hint > 0 && hint < most ? hint : (int)most;
 }
 
+/*
+ * Pollux's restart weighting of job i's speedup at any size but its
+ * current one: max(age - restarts x R, 0) / (age + R), age the seconds
+ * since its submission, R the restart cost (a change's seconds without
+ * progress), restarts its runs after a run. A pending job's grant is a
+ * change too (restarts 0 before its first run).
+ */
+static double plan_goodput_change_weight(const plan_ctx_t *c, size_t i)
+{
+	const job_model_t *m = c->jobs[i].model;
+	double age = fmax(difftime(c->prm->now, m->first_submit), 0.0);
+	double r = c->prm->restart_cost;
+	double w = fmax(age - (double)m->restarts * r, 0.0) / (age + r);
+
+	/* 0 would mean no weighting: the least weight instead */
+	return w > 0.0 && isfinite(w) ? w : 1e-9;
+}
+
 /* Per goodput job: its size limit, the room it could use, its speed
  * callback and its remaining progress. */
 static int plan_goodput_setup(plan_ctx_t *c)
@@ -318,6 +338,11 @@ static int plan_goodput_setup(plan_ctx_t *c)
 		a->speed = plan_goodput_speed_cb;
 		a->remaining_steps = job_model_batch_remaining(
 			c->jobs[i].model);
+		if (c->prm->goodput_objective ==
+		    PLAN_GOODPUT_SPEEDUP_RESTART) {
+			a->cur_workers = c->jobs[i].running ? c->cur_w[i] : 0;
+			a->change_weight = plan_goodput_change_weight(c, i);
+		}
 	}
 	return 0;
 }
@@ -465,10 +490,19 @@ static int plan_goodput_span(const plan_ctx_t *c, size_t i, int ps, int w)
 	return plan_goodput_nodes(c, i, w);
 }
 
+/* The objective the plan's parameters choose: the completion rate, or
+ * Pollux's harmonic mean of speedups over the fair share. */
+static alloc_run_fn plan_goodput_allocator(const plan_ctx_t *c)
+{
+	return c->prm->goodput_objective == PLAN_GOODPUT_RATE ?
+	       alloc_rate_run : alloc_fair_speedup_run;
+}
+
 const plan_policy_ops_t plan_policy_goodput = {
 	.name = "goodput",
 	.preempt_default = true,
 	.allocate = alloc_rate_run,
+	.allocator = plan_goodput_allocator,
 	.job_rules = plan_goodput_rules,
 	.setup = plan_goodput_setup,
 	.cleanup = plan_goodput_free,

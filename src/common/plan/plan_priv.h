@@ -117,6 +117,9 @@ typedef struct plan_policy_ops {
 
 	/* Plan-wide. The allocator of the jobs allocated in tasks. */
 	alloc_run_fn allocate;
+	/* Optional: the allocator under the plan's parameters (NULL:
+	 * allocate). */
+	alloc_run_fn (*allocator)(const plan_ctx_t *c);
 	/* A job's own choice of policy (hints.policy, --scheduler) names
 	 * the rules it is planned by. */
 	bool by_hints;

@@ -34,7 +34,8 @@ px_shape_t px_shape_default(void)
 			     .limit_unit = 60.0, .explore_scaling = true,
 			     .limit_start = -1.0, .bench_hints = false,
 			     .rebatch = PLAN_REBATCH_COST_DEFAULT,
-			     .rebatch_by_restart = false };
+			     .rebatch_by_restart = false,
+			     .goodput_speedup = 0 };
 }
 
 double px_min_resize_for(double restart)

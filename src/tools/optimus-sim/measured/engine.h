@@ -68,6 +68,12 @@ typedef struct px_shape {
 	 * cluster's side of bench/pollux_replay.py): every batch change is
 	 * a restart. Off by default: they take changes in place. */
 	bool rebatch_by_restart;
+	/* Goodput allocates by Pollux's objective, the harmonic mean of
+	 * speedups over the fair share (plan_params_t.goodput_objective):
+	 * 1 (--goodput-objective speedup), 2 with Pollux's restart
+	 * weighting (speedup-restart). 0 by default: the completion
+	 * rate. */
+	int goodput_speedup;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);

@@ -154,6 +154,11 @@ static void usage(FILE *f)
 	      "(default 10 x the\n                    restart: 300)\n"
 	      "  --explore-scaling yes|no  our policies' ExploreScaling "
 	      "(default yes)\n"
+	      "  --goodput-objective rate|speedup|speedup-restart  goodput's "
+	      "allocation\n                    objective: the completion "
+	      "rate (default), Pollux's\n                    harmonic mean "
+	      "of speedups over the fair share, or\n                    "
+	      "that with Pollux's restart weighting\n"
 	      "  --limit-unit S    slurm-backfill's time limits in whole "
 	      "units (default 60)\n"
 	      "  --limit-start S   the start slurm-backfill's limits allow "
@@ -283,7 +288,7 @@ enum { O_WL = 1, O_LOAD, O_REAL, O_POL, O_DATA, O_JSON, O_SVG, O_DETAIL,
        O_ROUND, O_START, O_RESTART, O_MIN_RESIZE, O_LIMIT_UNIT, O_LIMIT_START,
        O_EXPLORE, O_START_QUEUED, O_BENCH_HINTS,
        O_FIRST, O_WL_SET, O_HINTS, O_REBATCH, O_REBATCH_BY_RESTART,
-       O_PRINT_HINTS };
+       O_PRINT_HINTS, O_GOODPUT_OBJECTIVE };
 
 /* The shape's seconds (of the trace): option, range, field, JSON key. */
 static const struct {
@@ -343,6 +348,7 @@ static int parse(int argc, char **argv, px_opts_t *o)
 		{ "limit-unit", 1, 0, O_LIMIT_UNIT },
 		{ "limit-start", 1, 0, O_LIMIT_START },
 		{ "explore-scaling", 1, 0, O_EXPLORE },
+		{ "goodput-objective", 1, 0, O_GOODPUT_OBJECTIVE },
 		{ "bench-hints", 0, 0, O_BENCH_HINTS },
 		{ "workload-set", 1, 0, O_WL_SET }, { "hints", 1, 0, O_HINTS },
 		{ "rebatch-by-restart", 0, 0, O_REBATCH_BY_RESTART },
@@ -426,6 +432,20 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			}
 			fprintf(stderr, "optimus-sim: --explore-scaling: "
 				"yes or no, not '%s'\n", optarg);
+			rc = 2;
+			break;
+		case O_GOODPUT_OBJECTIVE:
+			if (!strcmp(optarg, "rate") ||
+			    !strcmp(optarg, "speedup") ||
+			    !strcmp(optarg, "speedup-restart")) {
+				o->shape.goodput_speedup =
+					!strcmp(optarg, "rate") ? 0 :
+					!strcmp(optarg, "speedup") ? 1 : 2;
+				break;
+			}
+			fprintf(stderr, "optimus-sim: --goodput-objective: "
+				"rate, speedup or speedup-restart, not "
+				"'%s'\n", optarg);
 			rc = 2;
 			break;
 		case 'h': case O_HELP: usage(stdout); exit(0);
@@ -833,6 +853,11 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 			"before it", o->shape.start_queued);
 	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
 		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
+	/* Only when set: the default output stays main's. */
+	if (o->shape.goodput_speedup)
+		fprintf(f, "; goodput's objective: speedup over the fair "
+			"share%s", o->shape.goodput_speedup > 1 ?
+			", restarts weighed" : "");
 	if (sliced(o))
 		fprintf(f, "; a slice: %zu jobs from job %zu, %d epochs at "
 			"most, resizes %g s apart at least, limits in units of "
@@ -938,6 +963,11 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	if (o->shape.bench_hints)
 		json_object_object_add(cl, "bench_hints",
 				       json_object_new_boolean(true));
+	if (o->shape.goodput_speedup)
+		json_object_object_add(cl, "goodput_objective",
+				       json_object_new_string(
+					       o->shape.goodput_speedup > 1 ?
+					       "speedup-restart" : "speedup"));
 	json_object_object_add(cl, "first",
 			       json_object_new_int64((int64_t)o->first));
 	json_object_object_add(cl, "jobs",

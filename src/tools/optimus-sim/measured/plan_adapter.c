@@ -495,6 +495,10 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		.preempt = o->preempt });
 	conf.rebatch_cost = s->shape.rebatch;
 	conf.explore_scaling = s->shape.explore_scaling;
+	conf.goodput_objective = s->shape.goodput_speedup == 2 ?
+				 PLAN_GOODPUT_SPEEDUP_RESTART :
+				 s->shape.goodput_speedup ?
+				 PLAN_GOODPUT_SPEEDUP : PLAN_GOODPUT_RATE;
 	plan_free(&o->last);
 	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
 			.now = (time_t)s->eng.now, .room = room,
