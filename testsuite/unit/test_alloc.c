@@ -716,6 +716,18 @@ static void fs_jobs(size_t n, int most, uint64_t *st)
 	}
 }
 
+/* The workers the fair-speedup greedy grants the single job of jobs[]. */
+static int fs_one_job_workers(const alloc_params_t *prm)
+{
+	alloc_result_t r;
+	int w;
+
+	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, prm, &r), 0);
+	w = r.grants[0].workers;
+	alloc_result_free(&r);
+	return w;
+}
+
 static double fs_objective(const int *w, size_t n, int gpus)
 {
 	double sum = 0.0;
@@ -832,25 +844,18 @@ START_TEST(test_fair_speedup_restart_weight)
 {
 	uint64_t st = 8000;
 	alloc_params_t prm;
-	alloc_result_t r;
 
 	fs_jobs(1, 4, &st);
 	fs_speeds[0] = (fs_speed_t){ 1.0, 0.1 };
 	jobs[0].keeps_min = true;
 	alloc_params_init(&prm, cluster(100, 100, 3));
-	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, &prm, &r), 0);
-	ck_assert_int_eq(r.grants[0].workers, 3);
-	alloc_result_free(&r);
+	ck_assert_int_eq(fs_one_job_workers(&prm), 3);
 	jobs[0].cur_workers = 2;
 	jobs[0].change_weight = 0.5;
-	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, &prm, &r), 0);
-	ck_assert_int_eq(r.grants[0].workers, 2);
-	alloc_result_free(&r);
+	ck_assert_int_eq(fs_one_job_workers(&prm), 2);
 	/* weighed or not, a job without a GPU is served */
 	jobs[0].cur_workers = 0;
-	ck_assert_int_eq(alloc_fair_speedup_run(jobs, 1, &prm, &r), 0);
-	ck_assert_int_eq(r.grants[0].workers, 3);
-	alloc_result_free(&r);
+	ck_assert_int_eq(fs_one_job_workers(&prm), 3);
 }
 END_TEST
 
