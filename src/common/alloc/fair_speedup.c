@@ -25,9 +25,9 @@
  * is the speed at the fair share (at least the job's minimum); when that
  * is not positive (beyond what the job can run), at its most workers,
  * else at its minimum. A job with no positive speed there gains nothing
- * and is not granted, as under alloc/rate.c. Pollux evaluates its base on
- * ceil(nodes x share) nodes, one node here; the callback places the fair
- * share on the nodes it would span. A job with change_weight set has
+ * and is not granted, as under alloc/rate.c. Pollux rates the base as if
+ * on one node; here the callback rates the fair share on the nodes the
+ * job would span. A job with change_weight set has
  * Pollux's restart weighting: its speedup at any size but its current
  * one times that weight (the plan's, plan_policy_goodput.c). Pollux's
  * NSGA-II search is not part of this; early-stage jobs are damped as in
