@@ -35,7 +35,7 @@ px_shape_t px_shape_default(void)
 			     .limit_start = -1.0, .bench_hints = false,
 			     .rebatch = PLAN_REBATCH_COST_DEFAULT,
 			     .rebatch_by_restart = false,
-			     .goodput_speedup = 0 };
+			     .goodput_objective = PLAN_GOODPUT_RATE };
 }
 
 double px_min_resize_for(double restart)
@@ -258,7 +258,9 @@ static int job_run(px_sim_t *s, px_job_t *j, double seconds)
 	return 0;
 }
 
-size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots)
+/* The GPUs alloc[0..n) (a node per GPU) as a placement's slots[]: a slot
+ * per run of equal consecutive nodes, each GPU a worker. How many. */
+static size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots)
 {
 	int place[PX_GPUS], nplace = alloc_runs(alloc, n, place), g = 0;
 
@@ -357,17 +359,14 @@ int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n)
 	return rc;
 }
 
-/* A job's move to its next GPUs, as a decision (job_move). */
+/* A job's move to its next GPUs, as a decision (px_move_decision). */
 typedef struct px_move {
 	plan_decision_t d;
 	place_slot_t slots[PX_GPUS];
 } px_move_t;
 
-/* The next allocation a[0..n) of job i (a node per GPU) as a decision no
- * plan made, into *d on slots[]: a start on them, a resize to them from
- * the GPUs it holds, a preemption to none; 0 if its GPUs are the same. */
-static int job_move(const px_sim_t *s, size_t i, const int *a, int n,
-		    plan_decision_t *d, place_slot_t *slots)
+int px_move_decision(const px_sim_t *s, size_t i, const int *a, int n,
+		     plan_decision_t *d, place_slot_t *slots)
 {
 	const px_job_t *j = &s->jobs[i];
 	int held[PX_GPUS], nheld = px_job_gpu_nodes(j, held);
@@ -412,8 +411,8 @@ static int round_plan(px_sim_t *s, px_policy_t *p, size_t *active,
 		return rc;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
-		if (job_move(s, i, next[i], nnext[i], &move[nmove].d,
-			     move[nmove].slots)) {
+		if (px_move_decision(s, i, next[i], nnext[i], &move[nmove].d,
+				     move[nmove].slots)) {
 			dec[nmove] = (px_decision_t){ i, &move[nmove].d, NULL };
 			nmove++;
 		}
@@ -689,7 +688,7 @@ int px_spec_true_runtime(const px_spec_t *spec, int replicas,
 				  spec->name, replicas);
 	for (int g = 0; g < replicas; g++)
 		alloc[g] = g / PX_NODE_GPUS;
-	(void)job_move(&s, 0, alloc, replicas, &d, slots);
+	(void)px_move_decision(&s, 0, alloc, replicas, &d, slots);
 	rc = px_sim_apply(&s, &(px_decision_t){ 0, &d, NULL }, 1);
 	/* job_run stops at the job's last epoch whatever the seconds. */
 	if (!rc)

@@ -68,12 +68,9 @@ typedef struct px_shape {
 	 * cluster's side of bench/pollux_replay.py): every batch change is
 	 * a restart. Off by default: they take changes in place. */
 	bool rebatch_by_restart;
-	/* Goodput allocates by Pollux's objective, the harmonic mean of
-	 * speedups over the fair share (plan_params_t.goodput_objective):
-	 * 1 (--goodput-objective speedup), 2 with Pollux's restart
-	 * weighting (speedup-restart). 0 by default: the completion
-	 * rate. */
-	int goodput_speedup;
+	/* The objective goodput allocates by (--goodput-objective):
+	 * the completion rate by default, the plugin's. */
+	plan_goodput_objective_t goodput_objective;
 } px_shape_t;
 
 px_shape_t px_shape_default(void);
@@ -259,9 +256,12 @@ typedef struct px_decision {
  * preempted job holding nothing. 0 or -errno (s->err).
  */
 int px_sim_apply(px_sim_t *s, const px_decision_t *dec, size_t n);
-/* The GPUs alloc[0..n) (a node per GPU) as a placement's slots[]: a slot
- * per run of equal consecutive nodes, each GPU a worker. How many. */
-size_t px_gpu_slots(const int *alloc, int n, place_slot_t *slots);
+/* The next allocation a[0..n) of job i (a node per GPU) as a decision no
+ * plan made, into *d on slots[] (PX_GPUS of them): a start on them, a
+ * resize to them from the GPUs it holds, a preemption to none; 0 if its
+ * GPUs are the same (no decision), else 1. */
+int px_move_decision(const px_sim_t *s, size_t i, const int *a, int n,
+		     plan_decision_t *d, place_slot_t *slots);
 
 /* Run w under policy p (p->destroy is called) on `shape` (NULL: the
  * default): 0 or -errno + message. */

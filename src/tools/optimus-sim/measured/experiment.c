@@ -251,6 +251,26 @@ static int parse_policies(px_opts_t *o, const char *a)
 	return 0;
 }
 
+/* --goodput-objective's words, by plan_goodput_objective_t. */
+static const char *const goodput_objectives[] = {
+	[PLAN_GOODPUT_RATE] = "rate",
+	[PLAN_GOODPUT_SPEEDUP] = "speedup",
+	[PLAN_GOODPUT_SPEEDUP_RESTART] = "speedup-restart",
+};
+
+/* The objective word a names into *out: 0, or -EINVAL. */
+static int goodput_objective_parse(const char *a,
+				   plan_goodput_objective_t *out)
+{
+	for (size_t k = 0; k < sizeof(goodput_objectives) /
+				sizeof(goodput_objectives[0]); k++)
+		if (!strcmp(a, goodput_objectives[k])) {
+			*out = (plan_goodput_objective_t)k;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 /* A number of the slice's options within [lo, hi]: 0 or 2. */
 static int parse_num(const char *name, const char *a, double lo, double hi,
 		     double *out)
@@ -435,14 +455,9 @@ static int parse(int argc, char **argv, px_opts_t *o)
 			rc = 2;
 			break;
 		case O_GOODPUT_OBJECTIVE:
-			if (!strcmp(optarg, "rate") ||
-			    !strcmp(optarg, "speedup") ||
-			    !strcmp(optarg, "speedup-restart")) {
-				o->shape.goodput_speedup =
-					!strcmp(optarg, "rate") ? 0 :
-					!strcmp(optarg, "speedup") ? 1 : 2;
+			if (!goodput_objective_parse(optarg,
+						     &o->shape.goodput_objective))
 				break;
-			}
 			fprintf(stderr, "optimus-sim: --goodput-objective: "
 				"rate, speedup or speedup-restart, not "
 				"'%s'\n", optarg);
@@ -854,10 +869,11 @@ static void print_table(FILE *f, const px_opts_t *o, const px_row_t *rows,
 	fprintf(f, "; ExploreScaling=%s, MinResizeInterval=%g s",
 		o->shape.explore_scaling ? "yes" : "no", o->shape.min_resize);
 	/* Only when set: the default output stays main's. */
-	if (o->shape.goodput_speedup)
+	if (o->shape.goodput_objective != PLAN_GOODPUT_RATE)
 		fprintf(f, "; goodput's objective: speedup over the fair "
-			"share%s", o->shape.goodput_speedup > 1 ?
-			", restarts weighed" : "");
+			"share%s", o->shape.goodput_objective ==
+			PLAN_GOODPUT_SPEEDUP_RESTART ? ", restarts weighed" :
+			"");
 	if (sliced(o))
 		fprintf(f, "; a slice: %zu jobs from job %zu, %d epochs at "
 			"most, resizes %g s apart at least, limits in units of "
@@ -963,11 +979,11 @@ static json_object *to_json(const px_opts_t *o, const px_row_t *rows,
 	if (o->shape.bench_hints)
 		json_object_object_add(cl, "bench_hints",
 				       json_object_new_boolean(true));
-	if (o->shape.goodput_speedup)
+	if (o->shape.goodput_objective != PLAN_GOODPUT_RATE)
 		json_object_object_add(cl, "goodput_objective",
 				       json_object_new_string(
-					       o->shape.goodput_speedup > 1 ?
-					       "speedup-restart" : "speedup"));
+					       goodput_objectives[
+						       o->shape.goodput_objective]));
 	json_object_object_add(cl, "first",
 			       json_object_new_int64((int64_t)o->first));
 	json_object_object_add(cl, "jobs",

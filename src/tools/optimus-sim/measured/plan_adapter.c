@@ -419,14 +419,11 @@ static int pp_carry(pp_t *o, px_sim_t *s, const size_t *active, size_t n,
 	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = active[k];
-		if (prerun[k] && nnext[i]) {
-			pre[k] = (plan_decision_t){ .job_id = (uint32_t)i + 1,
-				.action = PLAN_START, .workers = nnext[i],
-				.slots = slots[k],
-				.nslots = px_gpu_slots(next[i], nnext[i],
-						       slots[k]) };
+		/* A pre-run job holds nothing: its GPUs are a start. */
+		if (prerun[k] && px_move_decision(s, i, next[i], nnext[i],
+						  &pre[k], slots[k]))
 			dec[nd++] = (px_decision_t){ i, &pre[k], NULL };
-		} else if (q < njobs && which[q] == i) {
+		else if (q < njobs && which[q] == i) {
 			dec[nd++] = (px_decision_t){ i, &o->last.decisions[q],
 						     s->jobs[i].core.jm };
 			q++;
@@ -495,10 +492,7 @@ static int pp_plan(px_policy_t *p, px_sim_t *s, const size_t *active,
 		.preempt = o->preempt });
 	conf.rebatch_cost = s->shape.rebatch;
 	conf.explore_scaling = s->shape.explore_scaling;
-	conf.goodput_objective = s->shape.goodput_speedup == 2 ?
-				 PLAN_GOODPUT_SPEEDUP_RESTART :
-				 s->shape.goodput_speedup ?
-				 PLAN_GOODPUT_SPEEDUP : PLAN_GOODPUT_RATE;
+	conf.goodput_objective = s->shape.goodput_objective;
 	plan_free(&o->last);
 	if ((rc = sim_plan_run(&(sim_plan_in_t){ .in = in, .n = nin,
 			.now = (time_t)s->eng.now, .room = room,
