@@ -95,6 +95,14 @@ int alloc_check_task_jobs(const alloc_job_t *jobs, size_t n,
 	return 0;
 }
 
+double alloc_speed(const alloc_job_t *job, int p, int w)
+{
+	double f = (p > 0 || job->no_ps) && w > 0 ?
+			   job->speed(job->speed_ctx, p, w) : 0.0;
+
+	return f > 0.0 && isfinite(f) ? f : 0.0;
+}
+
 /*
  * Q / f(p, w). A non-positive or non-finite speed means the job would never
  * finish: its completion time is infinite.

@@ -147,6 +147,9 @@ int alloc_min_ps(const alloc_job_t *job);
 int alloc_min_workers(const alloc_job_t *job);
 bool alloc_below_max(int count, int max);
 double alloc_jct(const alloc_job_t *job, int p, int w);
+/* The job's speed on p PS and w workers; 0 where it cannot run (no
+ * worker, no PS for a PS job) or its speed is not positive and finite. */
+double alloc_speed(const alloc_job_t *job, int p, int w);
 /*
  * Grant job p PS + w workers if they fit in *room (taken off it and added
  * to out->used); else mark the grant `unfit` (counted in out->nleft_out).

@@ -47,14 +47,6 @@
 /* Fair shares above this many workers are taken as this many. */
 #define FAIR_SPEEDUP_MAX_SHARE (1 << 20)
 
-static double fs_speed(const alloc_job_t *j, int p, int w)
-{
-	double f = (p > 0 || j->no_ps) && w > 0 ?
-			   j->speed(j->speed_ctx, p, w) : 0.0;
-
-	return f > 0.0 && isfinite(f) ? f : 0.0;
-}
-
 /* What the values read: each job's base, worked out at its first value
  * (NAN until then: after the greedy has checked the jobs), and what it
  * is worked out from. */
@@ -76,11 +68,11 @@ static double fs_base(const alloc_job_t *j, size_t n,
 
 	w = !(fair < FAIR_SPEEDUP_MAX_SHARE) ? FAIR_SPEEDUP_MAX_SHARE :
 	    fair < lo ? lo : (int)fair;
-	f = fs_speed(j, p, w);
+	f = alloc_speed(j, p, w);
 	if (!(f > 0.0) && j->max_workers > 0 && j->max_workers < w)
-		f = fs_speed(j, p, j->max_workers);
+		f = alloc_speed(j, p, j->max_workers);
 	if (!(f > 0.0))
-		f = fs_speed(j, p, lo);
+		f = alloc_speed(j, p, lo);
 	return f;
 }
 
@@ -94,7 +86,7 @@ static double fs_value(const alloc_job_t *j, size_t i, int p, int w,
 		x->base[i] = fs_base(j, x->n, x->prm);
 	if (!(x->base[i] > 0.0))
 		return -1.0 / FAIR_SPEEDUP_EPS;
-	s = fs_speed(j, p, w) / x->base[i];
+	s = alloc_speed(j, p, w) / x->base[i];
 	/* Pollux's restart weighting of any size but the current one */
 	if (j->change_weight > 0.0 && w != j->cur_workers)
 		s *= j->change_weight;

@@ -58,12 +58,9 @@ static double rate_of(const alloc_job_t *j, size_t i, int p, int w,
 {
 	(void)i;
 	(void)ctx;
-	double f = (p > 0 || j->no_ps) && w > 0 ?
-			   j->speed(j->speed_ctx, p, w) : 0.0;
+	double f = alloc_speed(j, p, w);
 
-	if (!(f > 0.0) || !isfinite(f))
-		return 0.0;
-	return f / fmax(j->remaining_steps, RATE_MIN_STEPS);
+	return f > 0.0 ? f / fmax(j->remaining_steps, RATE_MIN_STEPS) : 0.0;
 }
 
 /* The gain of a step whose footprint is `share` of the capacity (its
