@@ -556,8 +556,9 @@ double job_model_remaining_time(const job_model_t *m,
 
 /*
  * Record a running job found without a record at its real size: a run
- * from `start` at the size planned, and no resize before it reports after `now` nor before the
- * minimum resize interval from `now` (last_resize = now).
+ * from `start` at the size planned, and no resize before it reports
+ * after `now` nor before the minimum resize interval from `now`
+ * (last_resize = now).
  */
 void job_model_adopted(job_model_t *m, time_t start, time_t now, int ps,
 		       int workers, int nodes);

@@ -24,7 +24,6 @@
 #include "util/errmsg.h"
 #include "util/conf_file.h"
 
-
 struct report_client {
 	int fd;
 	report_endpoint_t ep;

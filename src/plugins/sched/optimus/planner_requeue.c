@@ -4,9 +4,9 @@
  * planner_requeue.c - what follows a resize or a preemption the plan
  * decided: once the job's checkpoint is confirmed (planner_reports.c, by
  * the core's feed) or its grace has run out (the record's rule,
- * job_model_requeue_due), the job is requeued at
- * optimus' gate and its record's run ends (job_model_requeued); the
- * checkpoint metrics count which of the two it was.
+ * job_model_requeue_due), the job is requeued at optimus' gate and its
+ * record's run ends (job_model_requeued); the checkpoint metrics count
+ * which of the two it was.
  */
 #include "config.h"
 
