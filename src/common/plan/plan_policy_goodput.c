@@ -501,7 +501,6 @@ static alloc_run_fn plan_goodput_allocator(const plan_ctx_t *c)
 const plan_policy_ops_t plan_policy_goodput = {
 	.name = "goodput",
 	.preempt_default = true,
-	.allocate = alloc_rate_run,
 	.allocator = plan_goodput_allocator,
 	.job_rules = plan_goodput_rules,
 	.setup = plan_goodput_setup,

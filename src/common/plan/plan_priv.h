@@ -115,10 +115,10 @@ typedef struct plan_policy_ops {
 	bool preempt_default;		/* Preempt= default under it */
 	bool fixed_size;		/* a baseline run at submitted sizes */
 
-	/* Plan-wide. The allocator of the jobs allocated in tasks. */
+	/* Plan-wide. The allocator of the jobs allocated in tasks: one
+	 * allocator, or, where the plan's parameters choose it, the
+	 * function that says which (used when set). */
 	alloc_run_fn allocate;
-	/* Optional: the allocator under the plan's parameters (NULL:
-	 * allocate). */
 	alloc_run_fn (*allocator)(const plan_ctx_t *c);
 	/* A job's own choice of policy (hints.policy, --scheduler) names
 	 * the rules it is planned by. */
