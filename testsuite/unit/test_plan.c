@@ -767,6 +767,46 @@ START_TEST(test_quality_grows_into_idle_room)
 }
 END_TEST
 
+
+/*
+ * Pass 2 shares the room the kept jobs leave among the jobs pass 1
+ * resizes. Job 1, granted its own size there, gave way to job 2; job 2 is
+ * kept after all (its smaller grant no longer pays), and the room it took
+ * is shared again: job 1 grows into it rather than the CPU lying idle
+ * for the interval, job 1 kept "at its planned size".
+ */
+START_TEST(test_resize_given_way_regrows)
+{
+	fixture_t f;
+	place_slot_t k[] = { { 0, 1, 9 } }, a[] = { { 0, 1, 1 } },
+		     b[] = { { 0, 1, 2 } };
+
+	fx_init(&f, 1, 16, 65536);	/* 15 of the 16 CPUs used below */
+	f.prm.policy = PLAN_QUALITY;
+	f.prm.interval = 60;
+	f.prm.resize_threshold = f.prm.resize_threshold_large = 0.75;
+	fx_job(&f, "quality,max_workers=12", 10);
+	fx_job(&f, "quality,max_workers=12", 20);
+	fx_job(&f, "quality,max_workers=12", 30);
+	feed_quality(f.m[0], 0.2, 0.3, 0.1);	/* nearly flat */
+	feed_quality(f.m[1], 3.0, 0.8, 0.1);
+	feed_quality(f.m[2], 5.0, 0.8, 0.1);	/* steepest */
+	fx_run(&f, 0, k, 1, 50);
+	fx_run(&f, 1, a, 1, 50);
+	fx_run(&f, 2, b, 1, 50);
+	f.m[0]->last_resize = NOW - 10;
+	expect_plan(&f, 0, PLAN_KEEP, "resized 10s ago");
+	ck_assert_int_eq(dec(&f, 2)->action, PLAN_KEEP);
+	ck_assert_msg(strstr(dec(&f, 2)->reason, "size change 50.0% to 1/3"),
+		      "%s", dec(&f, 2)->reason);
+	ck_assert_msg(dec(&f, 1)->action == PLAN_RESIZE &&
+		      dec(&f, 1)->workers == 2, "job 1: %d %d/%d: %s",
+		      dec(&f, 1)->action, dec(&f, 1)->ps, dec(&f, 1)->workers,
+		      dec(&f, 1)->reason);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_quality_redistributes)
 {
 	fixture_t f;
@@ -1439,6 +1479,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_tetris_shortest_first);
 	tcase_add_test(tc, test_quality);
 	tcase_add_test(tc, test_quality_redistributes);
+	tcase_add_test(tc, test_resize_given_way_regrows);
 	tcase_add_test(tc, test_quality_grows_into_idle_room);
 	tcase_add_test(tc, test_quality_units_per_server);
 	tcase_add_test(tc, test_fragmented_room_shrinks_a_kept_job);

@@ -159,6 +159,15 @@ static size_t plan_room_all(plan_ctx_t *c)
 	return c->nservers + 1;
 }
 
+/* Is resize i's pass-2 grant its current size? */
+static bool plan_at_own_size(const plan_ctx_t *c, size_t i)
+{
+	const alloc_grant_t *g = &c->grant2[i];
+
+	return plan_granted(g) && g->ps == c->cur_ps[i] &&
+	       g->workers == c->cur_w[i];
+}
+
 /* A resize whose pass-2 grant no longer pays becomes KEEP: true if so. */
 static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 {
@@ -517,8 +526,18 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 			   c->state[i] == PS_RESIZE;
 	if ((rc = plan_alloc(c, which, *cap, c->room, c->nservers, c->grant2)))
 		return rc;
+	/*
+	 * A resize granted its own size gave way to others' grants; while
+	 * one of those is fixed this round, the room it took is shared
+	 * again next round, the one that gave way with it.
+	 */
 	for (size_t i = 0; i < c->n; i++)
-		if (c->state[i] == PS_RESIZE && plan_recheck_resize(c, i))
+		if (c->state[i] == PS_RESIZE && !plan_at_own_size(c, i) &&
+		    plan_recheck_resize(c, i))
+			*changed = true;
+	for (size_t i = 0; !*changed && i < c->n; i++)
+		if (c->state[i] == PS_RESIZE && plan_at_own_size(c, i) &&
+		    plan_recheck_resize(c, i))
 			*changed = true;
 	if (*changed)
 		return 0;
