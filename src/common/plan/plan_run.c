@@ -528,11 +528,14 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 		return rc;
 	/*
 	 * A resize granted its own size gave way to others' grants; while
-	 * one of those is fixed this round, the room it took is shared
-	 * again next round, the one that gave way with it.
+	 * one of those is fixed this round, the room is shared again next
+	 * round, the one that gave way with it. A settling round fixes it at
+	 * once: each round more is a whole allocation (at 40,000 jobs, a
+	 * plan of 20 s instead of 0.7).
 	 */
 	for (size_t i = 0; i < c->n; i++)
-		if (c->state[i] == PS_RESIZE && !plan_at_own_size(c, i) &&
+		if (c->state[i] == PS_RESIZE &&
+		    (settle || !plan_at_own_size(c, i)) &&
 		    plan_recheck_resize(c, i))
 			*changed = true;
 	for (size_t i = 0; !*changed && i < c->n; i++)
