@@ -159,15 +159,6 @@ static size_t plan_room_all(plan_ctx_t *c)
 	return c->nservers + 1;
 }
 
-/* Is resize i's pass-2 grant its current size? */
-static bool plan_at_own_size(const plan_ctx_t *c, size_t i)
-{
-	const alloc_grant_t *g = &c->grant2[i];
-
-	return plan_granted(g) && g->ps == c->cur_ps[i] &&
-	       g->workers == c->cur_w[i];
-}
-
 /* A resize whose pass-2 grant no longer pays becomes KEEP: true if so. */
 static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 {
@@ -203,6 +194,20 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 static int plan_extra_tasks(const plan_ctx_t *c, size_t i, int ps, int w)
 {
 	return ps - alloc_min_ps(&c->aj[i]) + w - alloc_min_workers(&c->aj[i]);
+}
+
+/*
+ * Did resize i give way in pass 2: pass 1 grew it, and pass 2 granted it
+ * its current size, others taking the room?
+ */
+static bool plan_gave_way(const plan_ctx_t *c, size_t i)
+{
+	const alloc_grant_t *g = &c->grant2[i];
+
+	return plan_granted(g) && g->ps == c->cur_ps[i] &&
+	       g->workers == c->cur_w[i] &&
+	       plan_extra_tasks(c, i, c->grant1[i].ps, c->grant1[i].workers) >
+	       plan_extra_tasks(c, i, c->cur_ps[i], c->cur_w[i]);
 }
 
 static bool plan_above_min(const plan_ctx_t *c, size_t i,
@@ -527,7 +532,7 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 	if ((rc = plan_alloc(c, which, *cap, c->room, c->nservers, c->grant2)))
 		return rc;
 	/*
-	 * A resize granted its own size gave way to others' grants; while
+	 * A resize that gave way to others' grants (plan_gave_way): while
 	 * one of those is fixed this round, the room is shared again next
 	 * round, the one that gave way with it. A settling round fixes it at
 	 * once: each round more is a whole allocation (at 40,000 jobs, a
@@ -535,11 +540,11 @@ static int plan_round(plan_ctx_t *c, bool *which, res_vec_t *cap,
 	 */
 	for (size_t i = 0; i < c->n; i++)
 		if (c->state[i] == PS_RESIZE &&
-		    (settle || !plan_at_own_size(c, i)) &&
+		    (settle || !plan_gave_way(c, i)) &&
 		    plan_recheck_resize(c, i))
 			*changed = true;
 	for (size_t i = 0; !*changed && i < c->n; i++)
-		if (c->state[i] == PS_RESIZE && plan_at_own_size(c, i) &&
+		if (c->state[i] == PS_RESIZE && plan_gave_way(c, i) &&
 		    plan_recheck_resize(c, i))
 			*changed = true;
 	if (*changed)
