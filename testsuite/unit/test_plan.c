@@ -770,10 +770,11 @@ END_TEST
 
 /*
  * Pass 2 shares the room the kept jobs leave among the jobs pass 1
- * resizes. Job 1, granted its own size there, gave way to job 2; job 2 is
- * kept after all (its smaller grant no longer pays), and the room it took
- * is shared again: job 1 grows into it rather than the CPU lying idle
- * for the interval, job 1 kept "at its planned size".
+ * resizes. Job 1, which pass 1 grew, granted its own size there, gave
+ * way to job 2; job 2 is kept after all (its smaller grant no longer
+ * pays), and the room it took is shared again: job 1 grows into it rather
+ * than the CPU lying idle for the interval, job 1 kept "at its planned
+ * size".
  */
 START_TEST(test_resize_given_way_regrows)
 {
