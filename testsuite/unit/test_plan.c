@@ -767,7 +767,6 @@ START_TEST(test_quality_grows_into_idle_room)
 }
 END_TEST
 
-
 /*
  * Pass 2 shares the room the kept jobs leave among the jobs pass 1
  * resizes. Job 1, which pass 1 grew, granted its own size there, gave

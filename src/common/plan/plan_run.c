@@ -57,6 +57,13 @@ static void plan_keep(plan_ctx_t *c, size_t i, const char *why)
 			    c->cur_ps[i], c->cur_w[i], why);
 }
 
+/* Is grant g running job i's current size? */
+static bool plan_at_current(const plan_ctx_t *c, size_t i,
+			    const alloc_grant_t *g)
+{
+	return g->ps == c->cur_ps[i] && g->workers == c->cur_w[i];
+}
+
 /*
  * Pass 1 verdict on running job i against its grant g: why it keeps its
  * allocation, or NULL when it is resized (state set accordingly).
@@ -74,7 +81,7 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 		return c->over_cap[i];
 	if (!plan_granted(g))
 		return "no better allocation fits";
-	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i])
+	if (plan_at_current(c, i, g))
 		return "already at its planned size";
 	if ((kept = c->rules[i]->verdict(c, i, g, false, why, len)))
 		return kept;
@@ -100,7 +107,7 @@ static void plan_fair_shrink(plan_ctx_t *c, size_t i)
 	    c->jobs[i].starting ||
 	    c->jobs[i].model->phase == JM_CHECKPOINTING ||
 	    !plan_granted(g) ||
-	    (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i]) ||
+	    plan_at_current(c, i, g) ||
 	    !plan_is_shrink(c, i, g) ||
 	    plan_time(c, i, c->cur_ps[i], c->cur_w[i]) <=
 	    c->prm->restart_cost ||
@@ -169,7 +176,7 @@ static bool plan_recheck_resize(plan_ctx_t *c, size_t i)
 		plan_keep(c, i, "no room on the servers left");
 		return true;
 	}
-	if (g->ps == c->cur_ps[i] && g->workers == c->cur_w[i]) {
+	if (plan_at_current(c, i, g)) {
 		plan_keep(c, i, c->lim_ps[i] || c->lim_w[i] ?
 			  "a larger size cannot be placed" :
 			  "already at its planned size");
@@ -202,12 +209,10 @@ static int plan_extra_tasks(const plan_ctx_t *c, size_t i, int ps, int w)
  */
 static bool plan_gave_way(const plan_ctx_t *c, size_t i)
 {
-	const alloc_grant_t *g = &c->grant2[i];
+	const alloc_grant_t *g1 = &c->grant1[i], *g2 = &c->grant2[i];
 
-	return plan_granted(g) && g->ps == c->cur_ps[i] &&
-	       g->workers == c->cur_w[i] &&
-	       plan_extra_tasks(c, i, c->grant1[i].ps, c->grant1[i].workers) >
-	       plan_extra_tasks(c, i, c->cur_ps[i], c->cur_w[i]);
+	return plan_granted(g2) && plan_at_current(c, i, g2) &&
+	       g1->ps + g1->workers > c->cur_ps[i] + c->cur_w[i];
 }
 
 static bool plan_above_min(const plan_ctx_t *c, size_t i,
