@@ -323,6 +323,35 @@ def test_pollux_jobs_say_what_the_plugin_takes():
             assert int(h["min_workers"]) == need, (x["name"], h)
 
 
+def test_pollux_adaptive_jobs_submit_the_artifacts_start_batch():
+    """A goodput job submits the batch the artifact starts its elastic
+    jobs at, not its row's (chosen for the GPUs its user asked for): its
+    application's smallest validated batch B0 (CIFAR-10 128, DeepSpeech2
+    20), NCF the 32768 the artifact fixes; the fixed-batch policies run
+    the row's. With --bench-hints, the row's (bench/pollux_replay.py)."""
+    p = subprocess.run([SIM, "experiment", "pollux", "--workload", "all",
+                        "--load", "1", "--print-hints", "--policy",
+                        "goodput"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    by_app = {}
+    for x in json.loads(p.stdout)["jobs"]:
+        h = dict(kv.split("=", 1) for kv in
+                 x["hints"]["goodput"].split(",")[1:])
+        by_app.setdefault(x["application"], set()).add(int(h["batch"]))
+    assert by_app["cifar10"] == {128} and by_app["deepspeech2"] == {20}
+    assert by_app["ncf"] == {32768}
+    assert all(len(v) == 1 for v in by_app.values()), by_app
+    rows = json.loads(run("experiment", "pollux", "--workload", "1",
+                          "--print-hints", "--bench-hints", "--policy",
+                          "goodput").stdout)["jobs"]
+    assert any(x["batch_size"] != 128 for x in rows
+               if x["application"] == "cifar10")
+    for x in rows:
+        h = dict(kv.split("=", 1) for kv in
+                 x["hints"]["goodput"].split(",")[1:])
+        assert int(h["batch"]) == x["batch_size"], x
+
+
 def test_pollux_oracle_prerun_labelled(tmp_path):
     """The free pre-run is an oracle and says so wherever its
     figures appear: label, JSON, table."""

@@ -10,7 +10,10 @@
  *  - in a plan, an all-reduce job that ran on 4 GPUs of one node, whose
  *    prior predicts no gain across nodes, is grown across nodes to twice
  *    its GPUs with the parameter and never beyond; kept without it; a job
- *    that never ran starts on 1 GPU.
+ *    that never ran starts on 1 GPU;
+ *  - under Policy=goodput, an adaptive job before its batch fit is capped
+ *    the same; on its fit, which predicts what it has not run without the
+ *    costs it has not seen, it is planned as without the parameter.
  */
 #include <check.h>
 #include <math.h>
@@ -173,6 +176,42 @@ START_TEST(test_plan_goodput_capped)
 }
 END_TEST
 
+/* Policy=goodput, an adaptive job on its batch fit: left alone by the
+ * parameter. Its steps on 4 GPUs of one node (the all-reduce part said),
+ * gradients whose noise lets the batch grow: its fit predicts more GPUs,
+ * across nodes, without a ring across nodes it never ran; the plan is
+ * the same with the parameter as without, and beyond twice its GPUs. */
+START_TEST(test_plan_goodput_fit_not_capped)
+{
+	static const goodput_limits_t lim = { 128, 4096, 1, 256, 3 };
+	job_model_t *m = ran_on_one_node();
+	plan_t with, without;
+
+	ck_assert_int_eq(job_model_batch_limits(m, 4096, &lim, NULL, 0), 0);
+	ck_assert_int_eq(job_model_gradients(m, 1.0, 1000.0, 128, 1, NULL,
+					     0), 0);
+	ck_assert_int_eq(job_model_batch_sample_sync(m, 4, 1, 256, 0, 1.0,
+						     0.1), 0);
+	ck_assert_int_eq(job_model_batch_sample_sync(m, 4, 1, 128, 0, 0.6,
+						     0.1), 0);
+	job_model_batch_refit(m);
+	ck_assert(m->batch.fitted);
+	plan_one(m, true, PLAN_GOODPUT, &with);
+	plan_one(m, false, PLAN_GOODPUT, &without);
+	ck_assert_int_eq(with.decisions[0].action, PLAN_RESIZE);
+	ck_assert_int_gt(with.decisions[0].workers, 8);
+	ck_assert_int_eq(with.decisions[0].action,
+			 without.decisions[0].action);
+	ck_assert_int_eq(with.decisions[0].workers,
+			 without.decisions[0].workers);
+	ck_assert_double_eq(with.decisions[0].batch,
+			    without.decisions[0].batch);
+	plan_free(&with);
+	plan_free(&without);
+	job_model_free(m);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -183,6 +222,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, test_plan_grows_across_nodes);
 	tcase_add_test(tc, test_plan_first_start_capped);
 	tcase_add_test(tc, test_plan_goodput_capped);
+	tcase_add_test(tc, test_plan_goodput_fit_not_capped);
 	suite_add_tcase(s, tc);
 	return s;
 }

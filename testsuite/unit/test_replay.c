@@ -516,18 +516,23 @@ START_TEST(test_replay_measured)
 				       "/workloads/workload-6.csv", apps,
 				       napps, &work, err, sizeof(err)) == 0,
 		      "%s", err);
-	for (size_t i = 0; i < 4; i++) {
+	/* Each policy with the set-up's ExploreScaling (off) and with it
+	 * on, whose growths beyond the extent explored skip the interval. */
+	for (size_t k = 0; k < 8; k++) {
+		size_t i = k % 4;
+		px_shape_t shape = px_shape_default();
 		measured_t m = { .inner = px_policy_new(pol[i],
 							PX_PRERUN_NONE) };
 		px_policy_t *p = calloc(1, sizeof(*p));
 		px_result_t r;
 
+		shape.explore_scaling = k >= 4;
 		ck_assert_ptr_nonnull(m.inner);
 		ck_assert_ptr_nonnull(p);
 		*p = (px_policy_t){ m.inner->name, measured_plan,
 				    measured_destroy, &m, NULL };
-		ck_assert_msg(px_sim_run(&work, NULL, p, &r, err, sizeof(err)) == 0,
-			      "%s", err);
+		ck_assert_msg(px_sim_run(&work, &shape, p, &r, err,
+					 sizeof(err)) == 0, "%s", err);
 		ck_assert_uint_eq(r.run.ndone, work.n);
 		/* Every job started through a plan; some were resized. */
 		ck_assert_uint_ge(m.starts, work.n);

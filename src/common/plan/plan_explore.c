@@ -6,7 +6,10 @@
  * with its optimistic speed beyond the GPUs and nodes it ran on, and a
  * grant of at most twice the most GPUs it had (job/job_explore.c, the
  * rule's home). Without it, a job whose prior predicts no gain across
- * nodes never runs across nodes, and never measures that it could.
+ * nodes never runs across nodes, and never measures that it could. A job
+ * whose rate is optimistic by itself (plan_policy_ops_t.optimistic: a
+ * goodput job on its batch fit) is left alone: the cap would only spread
+ * its growth over doublings, a restart each.
  */
 #include <math.h>
 
@@ -32,12 +35,15 @@ void plan_explore_setup(plan_ctx_t *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const job_model_t *m = c->jobs[i].model;
+		const plan_policy_ops_t *r = c->rules[i];
 		alloc_job_t *a = &c->aj[i];
 		plan_cb_t *cb = &c->cb[i];
 		plan_explore_best_t best = { c, i, 0.0 };
 		int cap;
 
-		if (!c->prm->explore_scaling || !hints_is_allreduce(&m->hints))
+		if (!c->prm->explore_scaling ||
+		    !hints_is_allreduce(&m->hints) ||
+		    (r->optimistic && r->optimistic(c, i)))
 			continue;
 		job_model_explored(m, &cb->explore.workers,
 				   &cb->explore.nodes);

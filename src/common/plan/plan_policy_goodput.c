@@ -278,6 +278,21 @@ static double plan_goodput_time(const plan_ctx_t *c, size_t i, int ps,
 		       INFINITY;
 }
 
+/*
+ * A job planned on its batch fit is optimistic beyond the configurations
+ * it ran: the step-time fit (goodput_fit, models/goodput.h) takes each
+ * all-reduce term 0 until a sample of its kind determines it (the ring
+ * within a node until the job ran on more than one GPU of a node, the
+ * ring across nodes until it crossed nodes), so a size it has not run is
+ * predicted without the costs it has not seen. Before its fit it is
+ * planned on the record's step-time model, whose prior charges a ring
+ * across nodes, and explores as any all-reduce job does.
+ */
+static bool plan_goodput_optimistic(const plan_ctx_t *c, size_t i)
+{
+	return c->jobs[i].model->batch.fitted;
+}
+
 /* Most GPUs the job can use: with its fit, its largest batch over its
  * smallest per-GPU batch; before, its submitted batch's. */
 static int plan_goodput_max_workers(const job_model_t *m)
@@ -509,6 +524,7 @@ const plan_policy_ops_t plan_policy_goodput = {
 	.time = plan_goodput_time,
 	.rate = plan_goodput_model_rate,
 	.nodes = plan_goodput_span,
+	.optimistic = plan_goodput_optimistic,
 	.verdict = plan_optimus_verdict,
 	.may_shrink = plan_optimus_may_shrink,
 };

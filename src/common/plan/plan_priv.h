@@ -150,6 +150,10 @@ typedef struct plan_policy_ops {
 	 * optimism, and the nodes ps/w span (plan_explore.c). */
 	double (*rate)(const plan_ctx_t *c, size_t i, int w, int n);
 	int (*nodes)(const plan_ctx_t *c, size_t i, int ps, int w);
+	/* Optional: job i's rate is optimistic by itself beyond the
+	 * configurations it measured, so ExploreScaling leaves it alone
+	 * (plan_explore.c); NULL: never. */
+	bool (*optimistic)(const plan_ctx_t *c, size_t i);
 	/* Running job i granted g, which is not its size: why it keeps its
 	 * size (in why[len]), or NULL when it is resized (c->shrink[i] set).
 	 * again: pass 2's re-check of a resize pass 1 chose. */

@@ -598,6 +598,13 @@ static int replicas_within(const px_app_t *a, int m)
 		PX_NODES * PX_NODE_GPUS : m;
 }
 
+double px_app_adaptive_batch(const px_app_t *a)
+{
+	if (!strcmp(a->name, "ncf"))
+		return fmin(fmax(PX_NCF_BATCH, a->init_bsz), a->max_bsz);
+	return a->init_bsz;
+}
+
 int px_app_max_replicas(const px_app_t *a, double bsz)
 {
 	return replicas_within(a, (int)(bsz / a->min_local));

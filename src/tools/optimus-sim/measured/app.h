@@ -86,6 +86,14 @@ double px_app_iteration_time(double step, double sync, int accum);
  * batch measured, within 1..PX_NODES * PX_NODE_GPUS; NCF one (the
  * artifact's rule). */
 int px_app_max_replicas(const px_app_t *a, double bsz);
+/* The batch NCF runs at under the artifact's elastic policies (its
+ * simulator sets it for every NCF job, whatever the workload row says). */
+#define PX_NCF_BATCH 32768.0
+/* The global batch the artifact starts an elastic (Pollux) job of `a` at:
+ * B0, the smallest validated batch, before the job's fit (its simulator's
+ * update_local_bsz); NCF at PX_NCF_BATCH, which it never changes. What a
+ * goodput job of the simulator submits as its batch (`batch=`). */
+double px_app_adaptive_batch(const px_app_t *a);
 /* Most extra accumulation micro-steps a goodput job accepts (fixed before
  * the first run, doc/design/simulator.md): the simulator's adaptive jobs and the
  * replay trainer's hints (optimus-sim truth). */

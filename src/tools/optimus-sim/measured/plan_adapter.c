@@ -139,6 +139,18 @@ static int pp_spec_max_replicas(const px_spec_t *spec,
 	return m < gpus ? m : gpus;
 }
 
+/* The global batch a job of `spec` submits under policy `kind`: an
+ * adaptive job the one the artifact starts its elastic jobs at
+ * (px_app_adaptive_batch), where the workload row's batch is the one its
+ * user chose for the GPUs it asked for; with --bench-hints the row's, as
+ * bench/pollux_replay.py submits it; every other job its row's. */
+static double pp_submitted_batch(pp_kind_t kind, const px_shape_t *shape,
+				 const px_spec_t *spec)
+{
+	return kind == PP_GOODPUT && !shape->bench_hints ?
+	       px_app_adaptive_batch(spec->app) : spec->bsz;
+}
+
 /* What a job of `spec` says at submission under policy `kind`, and an
  * adaptive job's batch range (*adaptive). */
 static void pp_hints(pp_kind_t kind, const px_shape_t *shape,
@@ -146,6 +158,7 @@ static void pp_hints(pp_kind_t kind, const px_shape_t *shape,
 		     goodput_limits_t *lim, bool *adaptive)
 {
 	const px_app_t *a = spec->app;
+	double batch = pp_submitted_batch(kind, shape, spec);
 
 	*adaptive = kind == PP_GOODPUT;
 	hints_init(h, kind == PP_QUALITY ? HINTS_POLICY_QUALITY :
@@ -161,11 +174,11 @@ static void pp_hints(pp_kind_t kind, const px_shape_t *shape,
 	h->worker_res.gpus = 1;
 	h->worker_res.cpus = 1;
 	h->worker_res.mem_mb = 1;
-	h->batch = (uint64_t)spec->bsz;
+	h->batch = (uint64_t)batch;
 	h->epochs = (uint64_t)spec->declared_epochs;
 	if (spec->epoch_steps_hint && h->epochs && !shape->bench_hints)
 		h->epoch_steps = (uint64_t)fmax(1.0, round(px_app_epoch_steps(
-			a, spec->bsz)));
+			a, batch)));
 	*lim = (goodput_limits_t){ shape->bench_hints ? spec->bsz :
 				   a->init_bsz, a->max_bsz,
 				   (int)ceil(a->min_local - 1e-9),
@@ -199,7 +212,7 @@ static int pp_record_new(pp_t *o, px_sim_t *s, size_t i)
 				  "record", j->spec->name);
 	s->jobs[i].core.jm = m;
 	if (adaptive) {
-		int rc = job_model_batch_limits(m, j->spec->bsz, &lim, err,
+		int rc = job_model_batch_limits(m, (double)h.batch, &lim, err,
 						sizeof(err));
 		if (rc)
 			return errmsg_set(s->err, s->errlen, rc, "%s: %s",
@@ -254,8 +267,8 @@ static void pp_rebatched(px_sim_t *s, size_t i, pp_job_t *pj)
 	    job_model_rebatch_said(m, (time_t)(m->batch.offer.sent +
 					       s->shape.rebatch), j->bsz,
 				   s->shape.rebatch) == 1) {
-		(void)job_model_batch_run(m, j->bsz == j->spec->bsz ? 0 :
-					  j->bsz, j->atomic, j->accum);
+		(void)job_model_batch_run(m, j->bsz == m->batch.submitted ?
+					  0 : j->bsz, j->atomic, j->accum);
 		pj->bsz = j->bsz;
 	}
 	pj->rebatches = j->core.outcome.rebatches;
@@ -312,8 +325,9 @@ static int pp_sync(pp_t *o, px_sim_t *s, size_t i)
 		sim_decision_started(m, (time_t)j->began, 0, nalloc,
 				     (int)j->core.hold.n);
 		if (pp_adaptive(o))
-			(void)job_model_batch_run(m, j->bsz == j->spec->bsz ?
-						  0 : j->bsz, j->atomic,
+			(void)job_model_batch_run(m, j->bsz ==
+						  m->batch.submitted ? 0 :
+						  j->bsz, j->atomic,
 						  j->accum);
 		memcpy(pj->alloc, alloc, (size_t)nalloc * sizeof(int));
 		pj->nalloc = nalloc;
