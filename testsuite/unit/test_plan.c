@@ -807,6 +807,59 @@ START_TEST(test_resize_given_way_regrows)
 }
 END_TEST
 
+/*
+ * No job waits; job 0, near its end on 1 PS + 1 worker, would finish far
+ * sooner with more, and job 1, far from its end, holds the rest of the
+ * server. Under Policy=goodput (the completion rate) job 1 shrinks to its
+ * pass-1 grant so that job 0 grows, its reason naming job 0 and the rule;
+ * under Policy=optimus (the paper's rule: a shrink only for a pending
+ * job) job 0 keeps its size and job 1 is not shrunk for it.
+ */
+START_TEST(test_shrink_for_growth)
+{
+	fixture_t f;
+	place_slot_t a[] = { { 0, 1, 1 } }, b[] = { { 0, 2, 12 } };
+
+	fx_init(&f, 1, 16, 65536);
+	f.prm.policy = PLAN_GOODPUT;
+	fx_job(&f, "optimus,max_ps=4,max_workers=12,steps=2000", 10);
+	fx_job(&f, "optimus,max_ps=4,max_workers=12,steps=10000000", 20);
+	fx_run(&f, 0, a, 1, 50);
+	fx_run(&f, 1, b, 1, 50);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(job_model_report(f.m[i], NOW - 200, 1000, 1.0,
+						  1.0, 0), 0);
+		ck_assert_int_eq(job_model_report(f.m[i], NOW - 100, 1100, 1.0,
+						  1.0, 0), 0);
+	}
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_msg(dec(&f, 0)->action == PLAN_RESIZE &&
+		      dec(&f, 0)->ps + dec(&f, 0)->workers > 2,
+		      "job 0: %d %d/%d: %s", dec(&f, 0)->action,
+		      dec(&f, 0)->ps, dec(&f, 0)->workers,
+		      dec(&f, 0)->reason);
+	ck_assert_msg(dec(&f, 1)->action == PLAN_RESIZE &&
+		      dec(&f, 1)->ps + dec(&f, 1)->workers < 14,
+		      "job 1: %d %d/%d: %s", dec(&f, 1)->action,
+		      dec(&f, 1)->ps, dec(&f, 1)->workers,
+		      dec(&f, 1)->reason);
+	ck_assert_msg(strstr(dec(&f, 1)->reason, " for JobId=100 (shrink "
+			     "for a running job's growth"), "%s",
+		      dec(&f, 1)->reason);
+	ck_assert_uint_eq(dec(&f, 1)->for_job, 100);
+
+	f.prm.policy = PLAN_OPTIMUS;
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
+	ck_assert_int_eq(dec(&f, 0)->ps + dec(&f, 0)->workers, 2);
+	ck_assert_msg(!strstr(dec(&f, 1)->reason, "growth"), "%s",
+		      dec(&f, 1)->reason);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_quality_redistributes)
 {
 	fixture_t f;
@@ -1480,6 +1533,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, test_quality);
 	tcase_add_test(tc, test_quality_redistributes);
 	tcase_add_test(tc, test_resize_given_way_regrows);
+	tcase_add_test(tc, test_shrink_for_growth);
 	tcase_add_test(tc, test_quality_grows_into_idle_room);
 	tcase_add_test(tc, test_quality_units_per_server);
 	tcase_add_test(tc, test_fragmented_room_shrinks_a_kept_job);

@@ -48,16 +48,18 @@ double plan_threshold(const plan_ctx_t *c, size_t i, int ps, int w)
 /*
  * A shrink: the target needs no more of any resource than the current
  * size, and pending jobs got room in pass 1 (Optimus re-allocates every
- * interval so that new jobs start; the minimum interval bounds it), or
- * another user below its fair share gets the room: a user above its fair
- * share while another is below it yields whatever the gain
- * (plan_fair.c).
+ * interval so that new jobs start; the minimum interval bounds it), or,
+ * under a policy that shrinks for growth, no job waits and a running
+ * job's growth passed its verdict (plan_growth_shrink), or another user
+ * below its fair share gets the room: a user above its fair share while
+ * another is below it yields whatever the gain (plan_fair.c).
  */
 bool plan_is_shrink(const plan_ctx_t *c, size_t i, const alloc_grant_t *g)
 {
 	const alloc_job_t *a = &c->aj[i];
 
 	return ((c->prm->shrink_for_pending && c->pending_granted) ||
+		c->growth_granted ||
 		plan_fair_yields(c, i)) &&
 	       res_fits(plan_need(a, g->ps, g->workers),
 			plan_need(a, c->cur_ps[i], c->cur_w[i]));

@@ -516,6 +516,7 @@ static alloc_run_fn plan_goodput_allocator(const plan_ctx_t *c)
 const plan_policy_ops_t plan_policy_goodput = {
 	.name = "goodput",
 	.preempt_default = true,
+	.shrink_for_growth = true,
 	.allocator = plan_goodput_allocator,
 	.job_rules = plan_goodput_rules,
 	.setup = plan_goodput_setup,

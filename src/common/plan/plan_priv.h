@@ -77,6 +77,10 @@ typedef struct plan_ctx {
 	const char **over_cap;
 	bool *shrink;		/* RESIZE chosen to make room (pass 1) */
 	bool pending_granted;	/* some pending job got room in pass 1 */
+	/* No job waits and a running job's growth passed its verdict
+	 * (plan_policy_ops_t.shrink_for_growth): kept jobs may shrink to
+	 * their pass-1 grants to make room for it (plan_run.c). */
+	bool growth_granted;
 	plan_slots_t *placed;	/* pass 2 placements */
 	res_vec_t *room;	/* per server, pass 2 */
 	double alloc_s, place_s;
@@ -113,6 +117,10 @@ typedef struct plan_ctx {
 typedef struct plan_policy_ops {
 	const char *name;		/* Policy= value */
 	bool preempt_default;		/* Preempt= default under it */
+	/* When no job waits, a kept job shrinks to its pass-1 grant for a
+	 * running job's growth that passed its verdict, as it does for a
+	 * pending job (plan_run.c, plan_growth_shrink). */
+	bool shrink_for_growth;
 	bool fixed_size;		/* a baseline run at submitted sizes */
 
 	/* Plan-wide. The allocator of the jobs allocated in tasks: one

@@ -120,6 +120,47 @@ static void plan_fair_shrink(plan_ctx_t *c, size_t i)
 	c->shrink[i] = true;
 }
 
+/*
+ * Under a policy that shrinks for growth (goodput's completion rate, whose
+ * pass 1 is the allocation that empties the system fastest): when no job
+ * waits and a running job's growth passed its verdict, a kept job that
+ * pass 1 gave less (neither starting nor checkpointing, resizable now,
+ * ending after a restart would) is shrunk to its pass-1 grant whatever
+ * its own gain, as for a pending job; pass 2 shares the room it leaves.
+ * Without it such a job kept the room a growth needed for as long as the
+ * growing job ran (doc/design/planning.md, pass 1).
+ */
+static void plan_growth_shrink(plan_ctx_t *c)
+{
+	c->growth_granted = false;
+	if (!c->policy->shrink_for_growth)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->state[i] == PS_PENDING)
+			return;
+		if (c->jobs[i].running && c->state[i] == PS_RESIZE &&
+		    !c->shrink[i] && c->grant1[i].workers > c->cur_w[i])
+			c->growth_granted = true;
+	}
+	for (size_t i = 0; c->growth_granted && i < c->n; i++) {
+		const alloc_grant_t *g = &c->grant1[i];
+		plan_decision_t *d = &c->out->decisions[i];
+
+		if (!c->jobs[i].running || c->state[i] != PS_KEEP ||
+		    c->jobs[i].starting ||
+		    c->jobs[i].model->phase == JM_CHECKPOINTING ||
+		    !plan_granted(g) || plan_at_current(c, i, g) ||
+		    !plan_is_shrink(c, i, g) ||
+		    plan_time(c, i, c->cur_ps[i], c->cur_w[i]) <=
+		    c->prm->restart_cost ||
+		    !plan_resizable(c, i))
+			continue;
+		(void)plan_resize_gain(c, i, g->ps, g->workers, d);
+		c->state[i] = PS_RESIZE;
+		c->shrink[i] = true;
+	}
+}
+
 static void plan_decide_running(plan_ctx_t *c, size_t i)
 {
 	char buf[96];
@@ -639,8 +680,10 @@ static uint32_t plan_shrunk_for(const uint32_t *starts, size_t nstarts,
 static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 			       plan_decision_t *d)
 {
-	char whom[32] = "pending jobs";
+	char whom[32];
 
+	snprintf(whom, sizeof(whom), "%s", c->growth_granted ?
+		 "a growing job" : "pending jobs");
 	if (d->for_job)
 		snprintf(whom, sizeof(whom), "JobId=%u", d->for_job);
 	if (c->rules[i]->resize_reason)
@@ -651,15 +694,26 @@ static void plan_resize_reason(const plan_ctx_t *c, size_t i,
 			    "user is below theirs", d->ps, d->workers);
 	else if (c->shrink[i])
 		plan_reason(d, "optimus: shrinks to %d PS + %d workers for %s "
-			    "(shrink for pending jobs, gain %.1f%%)", d->ps,
-			    d->workers, whom, 100.0 * d->gain);
+			    "(shrink for %s, gain %.1f%%)", d->ps,
+			    d->workers, whom, c->growth_granted ?
+			    "a running job's growth" : "pending jobs",
+			    100.0 * d->gain);
 	else
 		plan_reason(d, "optimus: grows to %d PS + %d workers (gain "
 			    "%.1f%%)", d->ps, d->workers, 100.0 * d->gain);
 }
 
+/* Does decision d grow running job i? */
+static bool plan_grows(const plan_ctx_t *c, size_t i,
+		       const plan_decision_t *d)
+{
+	return d->action == PLAN_RESIZE && !c->shrink[i] &&
+	       d->workers > c->cur_w[i];
+}
+
 /* Once every START is known: each RESIZE's reason, a shrink naming the
- * job it makes room for (plan_decision_t.for_job). */
+ * job it makes room for (plan_decision_t.for_job): a job that starts, or,
+ * shrunk for growth, a job that grows. */
 static int plan_resize_reasons(plan_ctx_t *c)
 {
 	uint32_t *starts = malloc((c->n + 1) * sizeof(*starts)), first = 0;
@@ -668,7 +722,9 @@ static int plan_resize_reasons(plan_ctx_t *c)
 	if (!starts)
 		return -ENOMEM;
 	for (size_t k = 0; k < c->n; k++)
-		if (c->out->decisions[k].action == PLAN_START) {
+		if (c->growth_granted ?
+		    plan_grows(c, k, &c->out->decisions[k]) :
+		    c->out->decisions[k].action == PLAN_START) {
 			starts[nstarts++] = c->out->decisions[k].job_id;
 			if (!first)
 				first = c->out->decisions[k].job_id;
@@ -762,6 +818,7 @@ static int plan_decide_all(plan_ctx_t *c, const bool *all)
 	plan_fair_pass1(c);
 	for (size_t i = 0; i < c->n; i++)
 		plan_fair_shrink(c, i);
+	plan_growth_shrink(c);
 	if ((rc = plan_pass2(c, &cap)))
 		return rc;
 	for (size_t i = 0; !rc && i < c->n; i++)
