@@ -813,7 +813,9 @@ END_TEST
  * server. Under Policy=goodput (the completion rate) job 1 shrinks to its
  * pass-1 grant so that job 0 grows, its reason naming job 0 and the rule;
  * under Policy=optimus (the paper's rule: a shrink only for a pending
- * job) job 0 keeps its size and job 1 is not shrunk for it.
+ * job) job 0 keeps its size and job 1 is not shrunk for it. A job that
+ * waits (job 2, whose minimum pass 1 cannot grant) turns the rule off:
+ * the shrunk job would not get its room back.
  */
 START_TEST(test_shrink_for_growth)
 {
@@ -855,6 +857,16 @@ START_TEST(test_shrink_for_growth)
 	ck_assert_int_eq(dec(&f, 0)->action, PLAN_KEEP);
 	ck_assert_int_eq(dec(&f, 0)->ps + dec(&f, 0)->workers, 2);
 	ck_assert_msg(!strstr(dec(&f, 1)->reason, "growth"), "%s",
+		      dec(&f, 1)->reason);
+
+	f.prm.policy = PLAN_GOODPUT;
+	fx_job(&f, "optimus,min_ps=4,min_workers=16,max_ps=4,max_workers=16",
+	       30);
+	ck_assert_int_eq(fx_plan(&f), 0);
+	check_plan(&f);
+	ck_assert_int_eq(dec(&f, 2)->action, PLAN_WAIT);
+	ck_assert_msg(dec(&f, 1)->action == PLAN_KEEP, "job 1: %d %d/%d: %s",
+		      dec(&f, 1)->action, dec(&f, 1)->ps, dec(&f, 1)->workers,
 		      dec(&f, 1)->reason);
 	fx_free(&f);
 }

@@ -128,21 +128,23 @@ static void plan_fair_shrink(plan_ctx_t *c, size_t i)
  * ending after a restart would) is shrunk to its pass-1 grant whatever
  * its own gain, as for a pending job; pass 2 shares the room it leaves.
  * Without it such a job kept the room a growth needed for as long as the
- * growing job ran (doc/design/planning.md, pass 1).
+ * growing job ran (doc/design/planning.md, step 3).
  */
 static void plan_growth_shrink(plan_ctx_t *c)
 {
+	bool growth = false;
+
 	c->growth_granted = false;
 	if (!c->policy->shrink_for_growth)
 		return;
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->state[i] == PS_PENDING)
 			return;
-		if (c->jobs[i].running && c->state[i] == PS_RESIZE &&
-		    !c->shrink[i] && c->grant1[i].workers > c->cur_w[i])
-			c->growth_granted = true;
+		growth |= c->jobs[i].running && c->state[i] == PS_RESIZE &&
+			  !c->shrink[i] && c->grant1[i].workers > c->cur_w[i];
 	}
-	for (size_t i = 0; c->growth_granted && i < c->n; i++) {
+	c->growth_granted = growth;
+	for (size_t i = 0; growth && i < c->n; i++) {
 		const alloc_grant_t *g = &c->grant1[i];
 		plan_decision_t *d = &c->out->decisions[i];
 
