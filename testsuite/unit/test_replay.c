@@ -516,8 +516,8 @@ START_TEST(test_replay_measured)
 				       "/workloads/workload-6.csv", apps,
 				       napps, &work, err, sizeof(err)) == 0,
 		      "%s", err);
-	/* Each policy with the set-up's ExploreScaling (off) and with it
-	 * on, whose growths beyond the extent explored skip the interval. */
+	/* Each policy with ExploreScaling off and on (the set-up's), where
+	 * growths beyond the extent explored skip the interval. */
 	for (size_t k = 0; k < 8; k++) {
 		size_t i = k % 4;
 		px_shape_t shape = px_shape_default();

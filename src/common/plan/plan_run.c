@@ -93,27 +93,24 @@ static const char *plan_verdict(plan_ctx_t *c, size_t i,
 }
 
 /*
- * A kept job of a user above its fair share, while a user below its own
- * wants more (plan_fair.c): shrunk to its pass-1 grant whatever the gain,
- * unless it could not be resized now or ends before a restart would.
+ * Kept job i shrunk to its pass-1 grant whatever its own gain, when that
+ * grant is a shrink (plan_is_shrink), unless it is starting or
+ * checkpointing, could not be resized now, or ends before a restart
+ * would: what the fair-share and the growth shrinks share.
  */
-static void plan_fair_shrink(plan_ctx_t *c, size_t i)
+static void plan_shrink_to_grant(plan_ctx_t *c, size_t i)
 {
 	const alloc_grant_t *g = &c->grant1[i];
 	plan_decision_t *d = &c->out->decisions[i];
-	char why[96];
 
-	if (c->state[i] != PS_KEEP || !plan_fair_yields(c, i) ||
-	    c->jobs[i].starting ||
+	if (c->state[i] != PS_KEEP || c->jobs[i].starting ||
 	    c->jobs[i].model->phase == JM_CHECKPOINTING ||
 	    !plan_granted(g) ||
 	    plan_at_current(c, i, g) ||
 	    !plan_is_shrink(c, i, g) ||
 	    plan_time(c, i, c->cur_ps[i], c->cur_w[i]) <=
 	    c->prm->restart_cost ||
-	    job_model_why_not_resizable(c->jobs[i].model, c->prm->now,
-					c->prm->min_resize_interval, why,
-					sizeof(why)))
+	    !plan_resizable(c, i))
 		return;
 	(void)plan_resize_gain(c, i, g->ps, g->workers, d);
 	c->state[i] = PS_RESIZE;
@@ -121,12 +118,21 @@ static void plan_fair_shrink(plan_ctx_t *c, size_t i)
 }
 
 /*
+ * A kept job of a user above its fair share, while a user below its own
+ * wants more (plan_fair.c): shrunk to its pass-1 grant.
+ */
+static void plan_fair_shrink(plan_ctx_t *c, size_t i)
+{
+	if (plan_fair_yields(c, i))
+		plan_shrink_to_grant(c, i);
+}
+
+/*
  * Under a policy that shrinks for growth (goodput's completion rate, whose
  * pass 1 is the allocation that empties the system fastest): when no job
  * waits and a running job's growth passed its verdict, a kept job that
- * pass 1 gave less (neither starting nor checkpointing, resizable now,
- * ending after a restart would) is shrunk to its pass-1 grant whatever
- * its own gain, as for a pending job; pass 2 shares the room it leaves.
+ * pass 1 gave less is shrunk to its pass-1 grant (plan_shrink_to_grant),
+ * as for a pending job; pass 2 shares the room it leaves.
  * Without it such a job kept the room a growth needed for as long as the
  * growing job ran (doc/design/planning.md, step 3).
  */
@@ -144,23 +150,8 @@ static void plan_growth_shrink(plan_ctx_t *c)
 			  !c->shrink[i] && c->grant1[i].workers > c->cur_w[i];
 	}
 	c->growth_granted = growth;
-	for (size_t i = 0; growth && i < c->n; i++) {
-		const alloc_grant_t *g = &c->grant1[i];
-		plan_decision_t *d = &c->out->decisions[i];
-
-		if (!c->jobs[i].running || c->state[i] != PS_KEEP ||
-		    c->jobs[i].starting ||
-		    c->jobs[i].model->phase == JM_CHECKPOINTING ||
-		    !plan_granted(g) || plan_at_current(c, i, g) ||
-		    !plan_is_shrink(c, i, g) ||
-		    plan_time(c, i, c->cur_ps[i], c->cur_w[i]) <=
-		    c->prm->restart_cost ||
-		    !plan_resizable(c, i))
-			continue;
-		(void)plan_resize_gain(c, i, g->ps, g->workers, d);
-		c->state[i] = PS_RESIZE;
-		c->shrink[i] = true;
-	}
+	for (size_t i = 0; growth && i < c->n; i++)
+		plan_shrink_to_grant(c, i);
 }
 
 static void plan_decide_running(plan_ctx_t *c, size_t i)
